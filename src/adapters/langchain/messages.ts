@@ -1,0 +1,100 @@
+/**
+ * Helpers shared by the createAgent middleware and the LangGraph hooks: reading the turn's intent and the
+ * precondition view out of a message list, and turning gate rejections into ToolMessages.
+ */
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { dispatchCustomEvent } from "@langchain/core/callbacks/dispatch";
+import type { ToolCatalog } from "../../core/catalog/catalog.js";
+import { gateToolCalls, type GateResult, type ToolCallLike } from "../../core/gate/gate.js";
+import { checkPreconditions } from "../../core/preconditions/preconditions.js";
+import type { AgentStateView } from "../../core/types.js";
+import type { ToolAttentionEvent } from "../../core/events/events.js";
+
+/** Plain text of a message's content (string or content blocks). */
+export function messageText(message: BaseMessage): string {
+  const content = message.content;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((block) => (typeof block === "string" ? block : block && typeof block === "object" && "text" in block ? String(block.text) : ""))
+    .filter(Boolean)
+    .join("\n");
+}
+
+/** The turn's intent: the text of the latest user message ("" when there is none). */
+export function latestUserText(messages: readonly BaseMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) if (HumanMessage.isInstance(messages[i])) return messageText(messages[i]);
+  return "";
+}
+
+/** Names of tools whose successful output is in the history (error results do not count). */
+export function toolOutputsOf(messages: readonly BaseMessage[]): Set<string> {
+  const out = new Set<string>();
+  for (const m of messages) if (ToolMessage.isInstance(m) && m.status !== "error" && m.name) out.add(m.name);
+  return out;
+}
+
+/** The precondition view of a LangChain/LangGraph state. */
+export function stateViewOf(state: { messages?: BaseMessage[]; scopes?: string[]; milestones?: string[] }): AgentStateView {
+  return {
+    scopes: new Set(state.scopes ?? []),
+    milestones: new Set(state.milestones ?? []),
+    toolOutputs: toolOutputsOf(state.messages ?? []),
+    raw: state,
+  };
+}
+
+/** The last AI message, if it is the last message (i.e. the model just answered). */
+export function pendingAIMessage(messages: readonly BaseMessage[]): AIMessage | undefined {
+  const last = messages.at(-1);
+  return last && AIMessage.isInstance(last) ? last : undefined;
+}
+
+export interface GateMessagesResult extends GateResult<ToolCallLike> {
+  /** One error ToolMessage per rejected call, same tool_call_id. */
+  messages: ToolMessage[];
+}
+
+export interface GateOptions {
+  /** Names active this turn. */
+  active: readonly string[];
+  catalog: ToolCatalog;
+  state: AgentStateView;
+  /** Tools bound by other middleware or the app, outside the catalog: allowed as they are. */
+  passthrough?: ReadonlySet<string>;
+}
+
+/** Gates tool calls and turns each rejection into an error ToolMessage with the same tool_call_id. */
+export function gateCalls(calls: readonly ToolCallLike[], opts: GateOptions): GateMessagesResult {
+  const active = new Set(opts.active);
+  for (const name of opts.passthrough ?? []) active.add(name);
+  const result = gateToolCalls(calls, {
+    active,
+    available: opts.active,
+    exists: (name) => opts.catalog.getByName(name).length > 0,
+    preconditionReason: (name) => {
+      const tool = opts.catalog.getByName(name)[0];
+      if (!tool) return undefined;
+      const check = checkPreconditions(tool, opts.state);
+      return check.allow ? undefined : check.reason;
+    },
+  });
+  const messages = result.rejected.map(
+    (r) => new ToolMessage({ content: r.content, tool_call_id: r.toolCallId, name: r.call.name, status: "error" }),
+  );
+  return { ...result, messages };
+}
+
+/** Gates the tool calls of an AI message. */
+export function gateAIMessage(message: AIMessage, opts: GateOptions): GateMessagesResult {
+  return gateCalls(message.tool_calls ?? [], opts);
+}
+
+/** Sends an event to LangChain callbacks (as a custom event) when a run is active; never throws. */
+export async function emitToCallbacks(event: ToolAttentionEvent): Promise<void> {
+  try {
+    await dispatchCustomEvent(event.type, event);
+  } catch {
+    // Outside a LangChain run there is no callback manager to receive it; onEvent still got the event.
+  }
+}

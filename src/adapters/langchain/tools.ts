@@ -1,0 +1,68 @@
+/**
+ * LangChain tools → catalog entries. Zod or JSON-schema tools both end up with a plain JSON Schema, and the
+ * tool instance is kept as the entry's source so adapters can bind exactly the object the agent registered.
+ */
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import { toJsonSchema } from "@langchain/core/utils/json_schema";
+import { ToolCatalog, type CatalogEntry, type CatalogOptions } from "../../core/catalog/catalog.js";
+import type { JsonSchema, ToolSpec } from "../../core/types.js";
+
+/** Anything with a name that a LangChain agent accepts as a client tool. */
+export type LangChainToolLike = Pick<StructuredToolInterface, "name" | "description"> & {
+  schema?: unknown;
+  metadata?: Record<string, unknown>;
+};
+
+function schemaOf(tool: LangChainToolLike): JsonSchema {
+  const schema = tool.schema;
+  if (schema === undefined || schema === null) return { type: "object", properties: {} };
+  try {
+    return toJsonSchema(schema as Parameters<typeof toJsonSchema>[0]) as JsonSchema;
+  } catch (err) {
+    throw new Error(`Tool "${tool.name}": cannot convert its schema to JSON Schema: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * The catalog entry of one LangChain tool. `metadata.toolAttention` may carry `tags`, `preconditions`
+ * (declarative) and `server`, so tools can declare their own gating rules.
+ */
+export function entryFromLangChainTool(tool: LangChainToolLike, defaultServer = ""): CatalogEntry {
+  const meta = (tool.metadata?.toolAttention ?? {}) as { tags?: string[]; preconditions?: ToolSpec["preconditions"]; server?: string };
+  const spec: ToolSpec = {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: schemaOf(tool),
+    tags: meta.tags,
+    preconditions: meta.preconditions,
+  };
+  return { server: meta.server ?? defaultServer, spec, source: tool };
+}
+
+/** Builds a catalog from the tools you pass to `createAgent` (or bind to a model). */
+export function catalogFromLangChainTools(
+  tools: readonly LangChainToolLike[],
+  options: CatalogOptions & { server?: string } = {},
+): ToolCatalog {
+  const entries: CatalogEntry[] = [];
+  const problems: string[] = [];
+  tools.forEach((tool, i) => {
+    if (!tool || typeof tool !== "object" || typeof (tool as { name?: unknown }).name !== "string") {
+      problems.push(`tool #${i} skipped: not a LangChain tool (no string "name")`);
+      return;
+    }
+    try {
+      entries.push(entryFromLangChainTool(tool, options.server));
+    } catch (err) {
+      // Keep the tool routable even when its schema cannot be converted; Phase 2 binds the tool object itself.
+      problems.push(`${(err as Error).message}; routed with an empty schema`);
+      entries.push({ server: options.server ?? "", spec: { name: tool.name, description: tool.description }, source: tool });
+    }
+  });
+  const catalog = new ToolCatalog(entries, options);
+  for (const p of problems) {
+    catalog.warnings.push(p);
+    options.onWarning?.(p);
+  }
+  return catalog;
+}

@@ -1,0 +1,147 @@
+/**
+ * Tool Attention for LangGraph users without createAgent:
+ * - `createReactAgent` (prebuilt): `preModelHook` routes and feeds the model the pool, `postModelHook` gates,
+ *   and `dynamicModel(model)` is the `llm` function that binds only the active tools each turn.
+ * - A hand-built StateGraph: `routeNode`, `gateNode`, `afterGate` (conditional edge) and
+ *   `bindActiveTools(model, state)` inside your own model node.
+ * Add `ToolAttentionStateFields` to your state annotation (or use `ToolAttentionAnnotation`).
+ */
+import { Annotation, END, MessagesAnnotation } from "@langchain/langgraph";
+import { SystemMessage, type BaseMessage } from "@langchain/core/messages";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { Runnable } from "@langchain/core/runnables";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import { ToolAttentionRouter, type RouterOptions } from "../../core/router/router.js";
+import type { ToolCatalog } from "../../core/catalog/catalog.js";
+import { routingEventOf, type ToolAttentionEvent } from "../../core/events/events.js";
+import type { Precondition } from "../../core/types.js";
+import { catalogFromLangChainTools, type LangChainToolLike } from "../langchain/tools.js";
+import { emitToCallbacks } from "../langchain/messages.js";
+import { gateTurn, routeTurn, type ToolAttentionDecisionState, type ToolAttentionStateLike } from "../langchain/turn.js";
+
+/** State channels the hooks read and write; spread into your `Annotation.Root({...})`. */
+export const ToolAttentionStateFields = {
+  /** Auth scopes currently held (last write wins). */
+  scopes: Annotation<string[]>({ reducer: (_a, b) => b, default: () => [] }),
+  /** Workflow milestones reached (last write wins). */
+  milestones: Annotation<string[]>({ reducer: (_a, b) => b, default: () => [] }),
+  /** The latest routing decision. */
+  toolAttention: Annotation<ToolAttentionDecisionState | undefined>({ reducer: (_a, b) => b, default: () => undefined }),
+};
+
+/** Messages plus the Tool Attention fields: a ready state for a tool-calling graph. */
+export const ToolAttentionAnnotation = Annotation.Root({ ...MessagesAnnotation.spec, ...ToolAttentionStateFields });
+export type ToolAttentionGraphState = typeof ToolAttentionAnnotation.State;
+
+export interface ToolAttentionHooksOptions extends Omit<RouterOptions, "onEvent"> {
+  /** The tools the graph can run (the ToolNode's tools). */
+  tools: LangChainToolLike[];
+  /** A prebuilt catalog over the same tools (e.g. MCP); default: built from `tools`. */
+  catalog?: ToolCatalog;
+  /** A prebuilt router; overrides catalog and router options. */
+  router?: ToolAttentionRouter;
+  /** Preconditions by tool name. */
+  preconditions?: Record<string, Precondition | Precondition[]>;
+  /** Put the Phase-1 pool in the model input (preModelHook / withPool). Default true. */
+  includePool?: boolean;
+  /** Consecutive all-rejected model turns before the gate stops sending the model back. Default 3. */
+  maxRejectedRounds?: number;
+  onEvent?: (event: ToolAttentionEvent) => void;
+}
+
+/** Adds the pool to a message list: merged into a leading system message, else as a new first message. */
+function withPoolMessages(messages: BaseMessage[], pool: string): BaseMessage[] {
+  const first = messages[0];
+  if (first && SystemMessage.isInstance(first)) return [first.concat(`\n\n${pool}`), ...messages.slice(1)];
+  return [new SystemMessage(pool), ...messages];
+}
+
+export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
+  const emit = (event: ToolAttentionEvent) => {
+    options.onEvent?.(event);
+    void emitToCallbacks(event);
+  };
+  const router =
+    options.router ??
+    new ToolAttentionRouter(
+      options.catalog ?? catalogFromLangChainTools(options.tools, { preconditions: options.preconditions, encoding: options.encoding }),
+      { ...options, onEvent: emit },
+    );
+  const includePool = options.includePool ?? true;
+  const maxRejectedRounds = options.maxRejectedRounds ?? 3;
+  // Tools the graph runs that are outside the catalog are never filtered or gated.
+  const passthrough = new Set(options.tools.map((t) => t.name).filter((n) => router.catalog.getByName(n).length === 0));
+
+  /** Node: routes the turn and stores the decision. */
+  async function routeNode(state: ToolAttentionStateLike): Promise<{ toolAttention: ToolAttentionDecisionState }> {
+    const { decision, toolAttention } = await routeTurn(router, state);
+    if (options.router) emit(routingEventOf(decision));
+    return { toolAttention };
+  }
+
+  /** Node: answers calls to inactive tools with error ToolMessages. */
+  async function gateNode(state: ToolAttentionStateLike): Promise<Partial<ToolAttentionGraphState>> {
+    const result = gateTurn(router, state, { passthrough, maxRejectedRounds });
+    if (!result) return {};
+    if (!("event" in result)) return { toolAttention: result.toolAttention };
+    emit(result.event);
+    return { messages: result.messages, toolAttention: result.toolAttention };
+  }
+
+  /** The tool objects active this turn (plus tools outside the catalog). */
+  function activeTools(state: ToolAttentionStateLike): LangChainToolLike[] {
+    const active = new Set(state.toolAttention?.active ?? []);
+    return options.tools.filter((t) => active.has(t.name) || passthrough.has(t.name));
+  }
+
+  /** Binds only the active tools to a chat model (Phase 2). */
+  function bindActiveTools(model: BaseChatModel, state: ToolAttentionStateLike): Runnable {
+    if (typeof model.bindTools !== "function") throw new Error("bindActiveTools: the model does not support tool calling (no bindTools)");
+    return model.bindTools(activeTools(state) as StructuredToolInterface[]);
+  }
+
+  /** The message list for the model with the Phase-1 pool added. */
+  function withPool(messages: BaseMessage[]): BaseMessage[] {
+    return includePool ? withPoolMessages(messages, router.pool()) : messages;
+  }
+
+  /**
+   * Conditional edge after `gateNode`: "tools" when allowed calls are pending, "model" when every call was
+   * rejected (the model gets another turn), END otherwise.
+   */
+  function afterGate(state: ToolAttentionStateLike): "tools" | "model" | typeof END {
+    const messages = state.messages;
+    let lastAi = -1;
+    for (let i = messages.length - 1; i >= 0; i--) if (messages[i].getType() === "ai") { lastAi = i; break; }
+    if (lastAi < 0) return END;
+    const calls = (messages[lastAi] as { tool_calls?: { id?: string }[] }).tool_calls ?? [];
+    if (calls.length === 0) return END;
+    const answered = new Set(
+      messages.slice(lastAi + 1).map((m) => (m as { tool_call_id?: string }).tool_call_id).filter(Boolean),
+    );
+    if (calls.some((c) => !c.id || !answered.has(c.id))) return "tools";
+    const rounds = state.toolAttention?.rejectedRounds ?? 0;
+    return rounds > 0 && rounds <= maxRejectedRounds ? "model" : END;
+  }
+
+  return {
+    router,
+    routeNode,
+    gateNode,
+    afterGate,
+    activeTools,
+    bindActiveTools,
+    withPool,
+    /** `createReactAgent` preModelHook: routes, and gives the model the messages with the pool added. */
+    async preModelHook(state: ToolAttentionStateLike) {
+      const update = await routeNode(state);
+      return { ...update, llmInputMessages: withPool(state.messages) };
+    },
+    /** `createReactAgent` postModelHook: the gate. */
+    postModelHook: gateNode,
+    /** `createReactAgent` `llm` function: binds only the active tools each turn. */
+    dynamicModel(model: BaseChatModel) {
+      return (state: ToolAttentionStateLike) => bindActiveTools(model, state);
+    },
+  };
+}

@@ -1,0 +1,237 @@
+/**
+ * The tool catalog: every tool normalized into a ToolRecord with a unique id, its full schema, tags,
+ * preconditions, Phase-1 summary and routing text. Built once; routing only reads it.
+ *
+ * Bad entries never take the catalog down: a tool without a usable name is skipped, a malformed field is
+ * repaired, and each case leaves a warning naming the server and the tool.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import type { JsonSchema, Precondition, ToolRecord, ToolSpec } from "../types.js";
+import type { TokenEncoding } from "../tokens/count.js";
+import { validatePreconditions } from "../preconditions/preconditions.js";
+import { routingTextOf, summarizeTool } from "./text.js";
+
+/** The shared catalog file format: `{"servers": [{"name", "description"?, "tools": [ToolSpec…]}]}`. */
+export interface CatalogServer {
+  name: string;
+  description?: string;
+  tools: ToolSpec[];
+}
+export interface CatalogFile {
+  servers: CatalogServer[];
+}
+
+/** One tool as handed to the catalog builder, with where it came from. */
+export interface CatalogEntry {
+  server: string;
+  spec: ToolSpec;
+  /** The framework object behind the tool (e.g. a LangChain StructuredTool), kept for binding. */
+  source?: unknown;
+}
+
+export interface CatalogOptions {
+  /** Extra preconditions keyed by tool name or id; added to those the tool declares itself. */
+  preconditions?: Record<string, Precondition | Precondition[]>;
+  /** Extra tags keyed by tool name or id. */
+  tags?: Record<string, string[]>;
+  /** Encoding used to keep summaries within their token budget. Default cl100k_base. */
+  encoding?: TokenEncoding;
+  /** Called once per warning (default: collected in `catalog.warnings` only). */
+  onWarning?: (message: string) => void;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export class ToolCatalog {
+  readonly tools: readonly ToolRecord[];
+  readonly warnings: string[] = [];
+  /** Stable hash of what routing depends on (ids + routing texts): cache key for the embedded catalog. */
+  readonly fingerprint: string;
+  readonly servers: ReadonlyMap<string, string | undefined>;
+  private readonly byId = new Map<string, ToolRecord>();
+  private readonly byName = new Map<string, ToolRecord[]>();
+  private readonly sources = new Map<string, unknown>();
+
+  constructor(entries: CatalogEntry[], options: CatalogOptions = {}, serverDescriptions?: Map<string, string | undefined>) {
+    const warn = (msg: string) => {
+      this.warnings.push(msg);
+      options.onWarning?.(msg);
+    };
+    const valid: CatalogEntry[] = [];
+    entries.forEach((entry, i) => {
+      const where = entry.server ? `server "${entry.server}"` : "catalog";
+      if (!isPlainObject(entry.spec)) {
+        warn(`${where}: tool #${i} skipped: expected an object, got ${entry.spec === null ? "null" : typeof entry.spec}`);
+        return;
+      }
+      const name = entry.spec.name;
+      if (typeof name !== "string" || name.trim() === "") {
+        warn(`${where}: tool #${i} skipped: missing or empty "name"`);
+        return;
+      }
+      valid.push(entry);
+    });
+
+    // Names that occur on more than one server get server-qualified ids; real catalogs do collide.
+    const serversByName = new Map<string, Set<string>>();
+    for (const e of valid) {
+      const set = serversByName.get(e.spec.name) ?? new Set<string>();
+      set.add(e.server);
+      serversByName.set(e.spec.name, set);
+    }
+
+    const records: ToolRecord[] = [];
+    for (const entry of valid) {
+      const spec = entry.spec;
+      const name = spec.name.trim();
+      const server = entry.server ?? "";
+      const label = server ? `server "${server}", tool "${name}"` : `tool "${name}"`;
+      let id = (serversByName.get(spec.name)?.size ?? 1) > 1 && server ? `${server}__${name}` : name;
+      if (this.byId.has(id)) {
+        let n = 2;
+        while (this.byId.has(`${id}__${n}`)) n++;
+        warn(`${label}: duplicate definition; kept as id "${id}__${n}"`);
+        id = `${id}__${n}`;
+      }
+
+      let description = "";
+      if (typeof spec.description === "string") description = spec.description;
+      else if (spec.description !== undefined && spec.description !== null)
+        warn(`${label}: "description" is ${typeof spec.description}, not a string; ignored`);
+
+      let inputSchema: JsonSchema | undefined;
+      if (spec.inputSchema !== undefined) {
+        if (isPlainObject(spec.inputSchema)) inputSchema = spec.inputSchema;
+        else warn(`${label}: "inputSchema" is not an object; replaced by an empty object schema`);
+        if (!inputSchema) inputSchema = { type: "object", properties: {} };
+      }
+
+      const preconditions: Precondition[] = [];
+      if (spec.preconditions !== undefined) {
+        if (isPlainObject(spec.preconditions)) preconditions.push(spec.preconditions);
+        else warn(`${label}: "preconditions" must be an object; ignored`);
+      }
+      const extra = options.preconditions?.[id] ?? options.preconditions?.[name];
+      if (extra) preconditions.push(...(Array.isArray(extra) ? extra : [extra]));
+      try {
+        validatePreconditions({ id, preconditions });
+      } catch (err) {
+        // Fail closed: a precondition that cannot be evaluated keeps the tool gated out, with the reason.
+        const reason = `invalid precondition: ${(err as Error).message}`;
+        warn(`${label}: ${reason}; the tool stays gated out until it is fixed`);
+        preconditions.length = 0;
+        preconditions.push(() => reason);
+      }
+
+      const tags = new Set<string>();
+      if (Array.isArray(spec.tags)) for (const t of spec.tags) if (typeof t === "string") tags.add(t);
+      for (const t of options.tags?.[id] ?? options.tags?.[name] ?? []) tags.add(t);
+
+      const record: ToolRecord = {
+        id,
+        name,
+        server,
+        description,
+        inputSchema,
+        outputSchema: isPlainObject(spec.outputSchema) ? spec.outputSchema : undefined,
+        annotations: isPlainObject(spec.annotations) ? spec.annotations : undefined,
+        tags: [...tags],
+        preconditions,
+        summary: summarizeTool(name, description, options.encoding),
+        routingText: routingTextOf(name, server, description),
+      };
+      records.push(record);
+      this.byId.set(id, record);
+      const list = this.byName.get(name) ?? [];
+      list.push(record);
+      this.byName.set(name, list);
+      if (entry.source !== undefined) this.sources.set(id, entry.source);
+    }
+
+    this.tools = records;
+    const servers = new Map<string, string | undefined>(serverDescriptions ?? []);
+    for (const r of records) if (!servers.has(r.server)) servers.set(r.server, undefined);
+    this.servers = servers;
+    const h = createHash("sha256");
+    for (const r of records) h.update(r.id).update("\0").update(r.routingText).update("\n");
+    this.fingerprint = h.digest("hex").slice(0, 16);
+  }
+
+  get size(): number {
+    return this.tools.length;
+  }
+
+  getById(id: string): ToolRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  /** All tools with this name (more than one when servers collide). */
+  getByName(name: string): readonly ToolRecord[] {
+    return this.byName.get(name) ?? [];
+  }
+
+  /** Resolves what a model or user calls a tool: an id first, then a name. */
+  resolve(nameOrId: string): ToolRecord | undefined {
+    return this.byId.get(nameOrId) ?? this.byName.get(nameOrId)?.[0];
+  }
+
+  /** The framework object behind a tool, when the catalog was built from one. */
+  sourceOf(id: string): unknown {
+    return this.sources.get(id);
+  }
+
+  /** Builds a catalog from the shared file format (already parsed). */
+  static fromCatalogObject(data: unknown, options: CatalogOptions = {}): ToolCatalog {
+    if (!isPlainObject(data) || !Array.isArray(data.servers))
+      throw new Error(`Invalid catalog: expected {"servers": [{"name", "tools": [...]}]}`);
+    const entries: CatalogEntry[] = [];
+    const descriptions = new Map<string, string | undefined>();
+    const early: string[] = [];
+    data.servers.forEach((server: unknown, i: number) => {
+      if (!isPlainObject(server)) {
+        early.push(`catalog: server #${i} skipped: expected an object`);
+        return;
+      }
+      const name = typeof server.name === "string" ? server.name : `server${i}`;
+      if (typeof server.name !== "string") early.push(`catalog: server #${i} has no "name"; called "${name}"`);
+      descriptions.set(name, typeof server.description === "string" ? server.description : undefined);
+      if (!Array.isArray(server.tools)) {
+        early.push(`server "${name}": "tools" is not an array; no tools taken from it`);
+        return;
+      }
+      for (const spec of server.tools) entries.push({ server: name, spec: spec as ToolSpec });
+    });
+    const catalog = new ToolCatalog(entries, options, descriptions);
+    for (const w of early) {
+      catalog.warnings.unshift(w);
+      options.onWarning?.(w);
+    }
+    return catalog;
+  }
+
+  /** Reads a catalog file in the shared format. Errors name the file. */
+  static fromFile(path: string, options: CatalogOptions = {}): ToolCatalog {
+    let data: unknown;
+    try {
+      data = JSON.parse(readFileSync(path, "utf8"));
+    } catch (err) {
+      throw new Error(`Cannot read catalog ${path}: ${(err as Error).message}`);
+    }
+    try {
+      return ToolCatalog.fromCatalogObject(data, options);
+    } catch (err) {
+      throw new Error(`${path}: ${(err as Error).message}`);
+    }
+  }
+
+  /** Builds a catalog from MCP `tools/list` results, one list per server. */
+  static fromMcpTools(servers: Record<string, ToolSpec[]>, options: CatalogOptions = {}): ToolCatalog {
+    const entries: CatalogEntry[] = [];
+    for (const [server, tools] of Object.entries(servers))
+      for (const spec of tools) entries.push({ server, spec, source: spec });
+    return new ToolCatalog(entries, options);
+  }
+}

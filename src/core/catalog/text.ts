@@ -1,0 +1,88 @@
+/**
+ * Deterministic text derived from a tool: the Phase-1 summary and the text embedded for routing.
+ * Pure functions, no model calls, so the same catalog always renders the same pool (prompt-cache friendly).
+ */
+import { countTokens, truncateToTokens, type TokenEncoding } from "../tokens/count.js";
+
+/** Upper bound of one summary line in tokens (name included). */
+export const SUMMARY_MAX_TOKENS = 60;
+
+/** `getWeReadRank`, `get_weread_rank`, `list-PRs2` → words separated by spaces, case kept. */
+export function splitIdentifier(name: string): string {
+  return name
+    .replace(/([a-z\d])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .replace(/([A-Za-z])(\d)/g, "$1 $2")
+    .replace(/[_\-.:/]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+// Openers that add tokens but no meaning; removed from the start of the first sentence.
+const BOILERPLATE = [
+  /^(this|the) (tool|function|endpoint|api|method) (is used to|can be used to|allows you to|lets you|will|is for|)\s*/i,
+  /^(a |an )?(tool|function|utility) (to|for|that)\s+/i,
+  /^use this (tool )?(to|when you need to|if you want to)\s+/i,
+  /^(allows|enables) (you|the user|users|the agent) to\s+/i,
+  /^(call|invoke) this (tool )?to\s+/i,
+];
+
+function stripMarkup(text: string): string {
+  return text
+    .replace(/```[\s\S]*?```/g, " ")
+    .replace(/`([^`]*)`/g, "$1")
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/[*_#>]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** The first sentence of a description, boilerplate openers removed. Handles "e.g." and "v1.2" without splitting. */
+export function firstSentence(description: string): string {
+  const text = stripMarkup(description);
+  if (!text) return "";
+  const m = /^(.+?(?<!\b(?:e\.g|i\.e|etc|vs|Mr|Dr|approx))[.!?。！？](?=\s|$))/u.exec(text);
+  let sentence = (m ? m[1] : text).trim();
+  for (const re of BOILERPLATE) sentence = sentence.replace(re, "");
+  sentence = sentence.trim();
+  if (!sentence) return "";
+  return sentence[0].toUpperCase() + sentence.slice(1);
+}
+
+/**
+ * The compact Phase-1 description of a tool (without its name): the first sentence of its description,
+ * or the split identifier when it has none. The whole pool line (`name: summary`) is kept ≤ 60 tokens.
+ */
+export function summarizeTool(
+  name: string,
+  description: string | undefined,
+  encoding: TokenEncoding = "cl100k_base",
+): string {
+  let body = firstSentence(description ?? "");
+  if (!body) {
+    const words = splitIdentifier(name).toLowerCase();
+    body = words ? words[0].toUpperCase() + words.slice(1) + "." : "";
+  }
+  const prefixTokens = countTokens(`- ${name}: `, encoding);
+  const budget = Math.max(8, SUMMARY_MAX_TOKENS - prefixTokens);
+  return countTokens(body, encoding) > budget ? truncateToTokens(body, budget, encoding) : body;
+}
+
+/** Maximum characters of description that go into the routing text (long texts slow encoders quadratically). */
+export const ROUTING_TEXT_MAX_CHARS = 400;
+
+/** The text embedded for a tool: split name, server as context, and the start of the description. */
+export function routingTextOf(name: string, server: string, description: string | undefined): string {
+  const words = splitIdentifier(name);
+  const desc = stripMarkup(description ?? "");
+  const head = server ? `${words} (${splitIdentifier(server)})` : words;
+  let text = desc ? `${head}: ${desc}` : head;
+  if (text.length > ROUTING_TEXT_MAX_CHARS) {
+    const cut = text.slice(0, ROUTING_TEXT_MAX_CHARS);
+    const space = cut.lastIndexOf(" ");
+    text = space > ROUTING_TEXT_MAX_CHARS * 0.7 ? cut.slice(0, space) : cut;
+  }
+  return text;
+}

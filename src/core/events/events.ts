@@ -1,0 +1,51 @@
+/**
+ * Structured events: one per routing decision and one per gate check that rejected something. They go to the
+ * `onEvent` callback and, in the LangChain adapter, into run metadata, so dashboards can see what was routed.
+ */
+import type { RoutingDecision } from "../types.js";
+import type { RejectionKind } from "../gate/gate.js";
+
+export interface RoutingEvent {
+  type: "tool_attention.route";
+  turnId: string;
+  queryHash: string;
+  candidates: { id: string; score: number }[];
+  gatedOutByState: { id: string; reason: string }[];
+  active: { id: string; score: number }[];
+  belowTheta: number;
+  theta: number;
+  k: number;
+  phase1Tokens: number;
+  phase2Tokens: number;
+  fullSchemaTokens: number;
+  latencyMs: RoutingDecision["latencyMs"];
+}
+
+export interface GateEvent {
+  type: "tool_attention.gate";
+  turnId: string;
+  allowed: string[];
+  rejected: { tool: string; kind: RejectionKind; toolCallId: string }[];
+}
+
+export type ToolAttentionEvent = RoutingEvent | GateEvent;
+
+const round = (x: number) => Math.round(x * 10000) / 10000;
+
+export function routingEventOf(d: RoutingDecision): RoutingEvent {
+  return {
+    type: "tool_attention.route",
+    turnId: d.turnId,
+    queryHash: d.queryHash,
+    candidates: d.candidates.map((c) => ({ id: c.id, score: round(c.score) })),
+    gatedOutByState: d.gatedOut.map((g) => ({ id: g.id, reason: g.reason })),
+    active: d.active.map((a) => ({ id: a.id, score: round(a.score) })),
+    belowTheta: d.belowTheta,
+    theta: d.theta,
+    k: d.k,
+    phase1Tokens: d.phase1Tokens,
+    phase2Tokens: d.phase2Tokens,
+    fullSchemaTokens: d.fullSchemaTokens,
+    latencyMs: d.latencyMs,
+  };
+}

@@ -1,0 +1,231 @@
+/**
+ * Intent routing: embed the turn's intent, score it against every tool's routing text (cosine
+ * "Intent–Schema Overlap"), keep tools above θ, apply preconditions over a wide slate, take the top-k.
+ *
+ * The expensive part — embedding the catalog and building the index — happens once in `prepare()` and is
+ * cached on disk by the encoder layer; a turn costs one query embedding, one index search and a few
+ * precondition checks.
+ */
+import { createHash } from "node:crypto";
+import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import type { ToolCatalog } from "../catalog/catalog.js";
+import { resolveEncoder, type EncoderName } from "../encoders/index.js";
+import { createVectorIndex, type IndexPreference, type VectorIndex } from "../index/vector-index.js";
+import { LazySchemaLoader, type SchemaLoaderOptions } from "../loader/schema-loader.js";
+import { checkPreconditions, emptyStateView } from "../preconditions/preconditions.js";
+import { renderPool, SchemaTokenCounter, type PoolOptions } from "../render/render.js";
+import { countTokens, DEFAULT_ENCODING, type TokenEncoding } from "../tokens/count.js";
+import { routingEventOf, type ToolAttentionEvent } from "../events/events.js";
+import type { AgentStateView, GatedTool, RoutingDecision, ScoredTool, ToolRecord } from "../types.js";
+
+export const DEFAULT_THETA = 0.28;
+export const DEFAULT_K = 10;
+
+/** Slate size scored before preconditions, wide enough that gating cannot starve the active set. */
+export function slateSize(k: number): number {
+  return Math.max(4 * k, 20);
+}
+
+export interface RouterOptions {
+  /** Encoder: "use-lite" (default, offline), "lexical", "minilm", or any LangChain Embeddings instance. */
+  encoder?: EncoderName | EmbeddingsInterface;
+  /** Minimum cosine score for a tool to be considered. Default 0.28. */
+  theta?: number;
+  /** Maximum number of active tools per turn. Default 10. */
+  k?: number;
+  /** Candidates scored before preconditions. Default max(4k, 20). */
+  slate?: number;
+  /** Tool names or ids that are always active (when their preconditions hold); they do not count against k. */
+  alwaysInclude?: string[];
+  /** Vector index backend. Default "auto": faiss when it loads, else the pure-TS flat index. */
+  index?: IndexPreference;
+  /** Token encoding for accounting. Default cl100k_base. */
+  encoding?: TokenEncoding;
+  /** Where Phase-2 schemas come from (catalog, registry dir, fetcher) and the LRU size. */
+  schemas?: SchemaLoaderOptions | LazySchemaLoader;
+  /** Phase-1 pool rendering options. */
+  pool?: PoolOptions;
+  /** Embedding cache directory (default .cache/tool-attention/embeddings; false disables the disk cache). */
+  cacheDir?: string | false;
+  /** Receives one structured event per routing decision. */
+  onEvent?: (event: ToolAttentionEvent) => void;
+}
+
+export interface RouteOptions {
+  k?: number;
+  theta?: number;
+  turnId?: string;
+}
+
+function validateNumber(name: string, value: number, min: number, max: number): void {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < min || value > max)
+    throw new Error(`Invalid ${name}: ${value} (expected a number from ${min} to ${max})`);
+}
+
+export class ToolAttentionRouter {
+  readonly theta: number;
+  readonly k: number;
+  readonly encoding: TokenEncoding;
+  readonly loader: LazySchemaLoader;
+  private embeddings?: EmbeddingsInterface;
+  private modelId = "";
+  private index?: VectorIndex;
+  private preparing?: Promise<void>;
+  private turnCounter = 0;
+  private readonly tokenCounter: SchemaTokenCounter;
+  private fullTokens?: number;
+  private readonly alwaysIds: string[];
+
+  constructor(
+    readonly catalog: ToolCatalog,
+    private readonly options: RouterOptions = {},
+  ) {
+    this.theta = options.theta ?? DEFAULT_THETA;
+    this.k = options.k ?? DEFAULT_K;
+    validateNumber("theta", this.theta, -1, 1);
+    validateNumber("k", this.k, 0, 10_000);
+    if (options.slate !== undefined) validateNumber("slate", options.slate, 1, 1_000_000);
+    this.encoding = options.encoding ?? DEFAULT_ENCODING;
+    this.tokenCounter = new SchemaTokenCounter(this.encoding);
+    this.loader =
+      options.schemas instanceof LazySchemaLoader ? options.schemas : new LazySchemaLoader(catalog, options.schemas);
+    this.alwaysIds = (options.alwaysInclude ?? []).map((n) => {
+      const r = catalog.resolve(n);
+      if (!r) throw new Error(`alwaysInclude names "${n}", which is not in the catalog`);
+      return r.id;
+    });
+  }
+
+  /** Embeds the catalog and builds the index (once; later calls await the same work). */
+  prepare(): Promise<void> {
+    this.preparing ??= this.doPrepare().catch((err) => {
+      this.preparing = undefined;
+      throw err;
+    });
+    return this.preparing;
+  }
+
+  private async doPrepare(): Promise<void> {
+    const enc = await resolveEncoder(this.options.encoder, { cacheDir: this.options.cacheDir });
+    const embeddings = enc.embeddings;
+    this.embeddings = embeddings;
+    this.modelId = enc.modelId;
+    const texts = this.catalog.tools.map((t) => t.routingText);
+    const vectors = texts.length > 0 ? await embeddings.embedDocuments(texts) : [];
+    if (vectors.length !== texts.length)
+      throw new Error(`Encoder ${this.modelId} returned ${vectors.length} vectors for ${texts.length} tools`);
+    const dim = vectors[0]?.length ?? (await embeddings.embedQuery("tool")).length;
+    this.index = await createVectorIndex(dim, this.options.index ?? "auto");
+    this.index.add(vectors);
+  }
+
+  /** One line describing the encoder and index in use. */
+  describe(): string {
+    return `encoder: ${this.modelId || "(not prepared)"}; index: ${this.index?.kind ?? "(not prepared)"}; tools: ${this.catalog.size}`;
+  }
+
+  get indexKind(): string | undefined {
+    return this.index?.kind;
+  }
+
+  /** The Phase-1 summary pool (identical on every turn for the same catalog). */
+  pool(): string {
+    return renderPool(this.catalog, this.options.pool);
+  }
+
+  /** Tokens of the whole catalog's full schemas: what every turn would cost without routing. */
+  async fullSchemaTokens(): Promise<number> {
+    if (this.fullTokens === undefined) {
+      const schemas = await this.loader.getMany(this.catalog.tools.map((t) => t.id));
+      let n = 0;
+      for (const s of schemas) n += this.tokenCounter.count(s);
+      this.fullTokens = n;
+    }
+    return this.fullTokens;
+  }
+
+  /** Tokens of the given tools' full schemas. */
+  async schemaTokens(ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    let n = 0;
+    for (const s of await this.loader.getMany(ids)) n += this.tokenCounter.count(s);
+    return n;
+  }
+
+  /** Routes one query under the given agent state. */
+  async route(query: string, state: AgentStateView = emptyStateView(), opts: RouteOptions = {}): Promise<RoutingDecision> {
+    await this.prepare();
+    const k = opts.k ?? this.k;
+    const theta = opts.theta ?? this.theta;
+    validateNumber("k", k, 0, 10_000);
+    validateNumber("theta", theta, -1, 1);
+    const turnId = opts.turnId ?? `turn-${++this.turnCounter}`;
+    const index = this.index as VectorIndex;
+    const t0 = performance.now();
+
+    const text = query.trim();
+    let hits: { id: number; score: number }[] = [];
+    let tEncoded = t0;
+    if (text && index.size > 0) {
+      const qv = await (this.embeddings as EmbeddingsInterface).embedQuery(text);
+      tEncoded = performance.now();
+      hits = index.search(qv, this.options.slate ?? slateSize(k));
+    }
+    const tSearched = performance.now();
+
+    const tools = this.catalog.tools;
+    const active: ScoredTool[] = [];
+    const gatedOut: GatedTool[] = [];
+    const candidates: ScoredTool[] = [];
+    const taken = new Set<string>();
+    let belowTheta = 0;
+
+    for (const id of this.alwaysIds) {
+      const t = this.catalog.getById(id) as ToolRecord;
+      const check = checkPreconditions(t, state);
+      if (check.allow) active.push({ id, name: t.name, server: t.server, score: 1 });
+      else gatedOut.push({ id, name: t.name, server: t.server, score: 1, reason: check.reason });
+      taken.add(id);
+    }
+    const always = active.length;
+    for (const hit of hits) {
+      const t = tools[hit.id];
+      const scored: ScoredTool = { id: t.id, name: t.name, server: t.server, score: hit.score };
+      candidates.push(scored);
+      if (hit.score < theta) {
+        belowTheta++;
+        continue;
+      }
+      if (taken.has(t.id) || active.length - always >= k) continue;
+      const check = checkPreconditions(t, state);
+      if (check.allow) active.push(scored);
+      else gatedOut.push({ ...scored, reason: check.reason });
+    }
+    const tGated = performance.now();
+
+    const activeIds = active.map((a) => a.id);
+    const [phase2Tokens, fullSchemaTokens] = await Promise.all([this.schemaTokens(activeIds), this.fullSchemaTokens()]);
+    const decision: RoutingDecision = {
+      turnId,
+      queryHash: createHash("sha256").update(query).digest("hex").slice(0, 12),
+      query,
+      theta,
+      k,
+      active,
+      gatedOut,
+      belowTheta,
+      candidates,
+      phase1Tokens: countTokens(this.pool(), this.encoding),
+      phase2Tokens,
+      fullSchemaTokens,
+      latencyMs: {
+        encode: tEncoded - t0,
+        search: tSearched - tEncoded,
+        gate: tGated - tSearched,
+        total: tGated - t0,
+      },
+    };
+    this.options.onEvent?.(routingEventOf(decision));
+    return decision;
+  }
+}
