@@ -45,7 +45,7 @@ function nextStep(kind: RejectionKind, tool: string, reason?: string): string {
     case "unknown_tool":
       return `There is no tool named "${tool}". Call one of the available tools with its exact name, or answer without a tool.`;
     case "precondition":
-      return `"${tool}" cannot be used yet (${reason}). Do what it requires first, or answer without it.`;
+      return `"${tool}" is unavailable right now (${reason}). Do not call it again until that changes; use an available tool, or tell the user what is needed.`;
     default:
       return `"${tool}" is not active for this request. Use one of the available tools, or answer without a tool.`;
   }
