@@ -1,0 +1,78 @@
+/**
+ * Integration: the LangGraph hooks in a real prebuilt createReactAgent and in a real hand-built StateGraph,
+ * with the real USE-lite encoder and a scripted tool-calling model.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { END, START, StateGraph } from "@langchain/langgraph";
+import { createReactAgent, ToolNode } from "@langchain/langgraph/prebuilt";
+import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { createToolAttentionHooks, ToolAttentionAnnotation } from "../src/adapters/langgraph/hooks.js";
+import { ScriptedChatModel, callTools } from "./helpers/scripted-model.js";
+import { demoTools } from "./helpers/demo-tools.js";
+
+function answersById(messages: BaseMessage[]) {
+  const n = new Map<string, number>();
+  for (const m of messages) if (ToolMessage.isInstance(m)) n.set(m.tool_call_id, (n.get(m.tool_call_id) ?? 0) + 1);
+  return n;
+}
+
+test("createReactAgent: preModelHook routes, dynamic model binds the active set, postModelHook gates", async () => {
+  const { tools, runs } = demoTools();
+  const model = new ScriptedChatModel([
+    callTools({ name: "send_email", args: { to: ["a@b.c"], subject: "x", body: "y" } }),
+    callTools({ name: "get_weather", args: { city: "Paris" } }),
+  ]);
+  const hooks = createToolAttentionHooks({ tools, k: 5, cacheDir: false });
+  const agent = createReactAgent({
+    llm: hooks.dynamicModel(model),
+    tools,
+    stateSchema: ToolAttentionAnnotation,
+    preModelHook: hooks.preModelHook,
+    postModelHook: hooks.postModelHook,
+  });
+  const out = await agent.invoke({ messages: [new HumanMessage("what's the weather in Paris tomorrow?")] });
+  assert.equal(model.calls.length, 3);
+  assert.ok(model.calls[0].tools.includes("get_weather"));
+  assert.ok(model.calls[0].tools.length <= 5);
+  assert.ok(model.calls[0].system.includes("- merge_pull_request: "), "pool in the model input");
+  const refusal = out.messages.find((m: BaseMessage) => ToolMessage.isInstance(m) && m.name === "send_email") as ToolMessage;
+  assert.match(String(refusal.content), /"error":"tool_not_available"/);
+  assert.match(String(refusal.content), /mail:send/);
+  assert.equal(runs.get("send_email"), undefined);
+  assert.equal(runs.get("get_weather"), 1);
+  for (const [, n] of answersById(out.messages)) assert.equal(n, 1);
+});
+
+test("hand-built StateGraph: route → model(bindActiveTools) → gate → tools | route | END", async () => {
+  const { tools, runs } = demoTools();
+  const model = new ScriptedChatModel([
+    callTools({ name: "read_file", args: { path: "config.yaml" } }, { name: "edit_file", args: { path: "config.yaml", edits: [] } }),
+    callTools({ name: "edit_file", args: { path: "config.yaml", edits: [] } }),
+  ]);
+  const hooks = createToolAttentionHooks({ tools, k: 5, cacheDir: false });
+  const graph = new StateGraph(ToolAttentionAnnotation)
+    .addNode("route", hooks.routeNode)
+    .addNode("model", async (state) => ({
+      messages: [await hooks.bindActiveTools(model, state).invoke(hooks.withPool(state.messages))],
+    }))
+    .addNode("gate", hooks.gateNode)
+    .addNode("tools", new ToolNode(tools))
+    .addEdge(START, "route")
+    .addEdge("route", "model")
+    .addEdge("model", "gate")
+    .addConditionalEdges("gate", hooks.afterGate, { tools: "tools", model: "route", [END]: END })
+    .addEdge("tools", "route")
+    .compile();
+  const out = await graph.invoke({ messages: [new HumanMessage("read config.yaml and change the port to 8080")] });
+  // First turn: edit_file is gated (needs read_file's output), so the mixed call runs read_file only.
+  assert.ok(model.calls[0].tools.includes("read_file"));
+  assert.ok(!model.calls[0].tools.includes("edit_file"));
+  const firstEdit = out.messages.find((m: BaseMessage) => ToolMessage.isInstance(m) && m.name === "edit_file") as ToolMessage;
+  assert.match(String(firstEdit.content), /requires output of read_file/);
+  // Second turn: read_file's output exists, so edit_file is bound and runs.
+  assert.ok(model.calls[1].tools.includes("edit_file"));
+  assert.equal(runs.get("read_file"), 1);
+  assert.equal(runs.get("edit_file"), 1);
+  for (const [, n] of answersById(out.messages)) assert.equal(n, 1);
+});
