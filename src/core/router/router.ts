@@ -55,6 +55,8 @@ export interface RouteOptions {
   k?: number;
   theta?: number;
   turnId?: string;
+  /** A query vector embedded beforehand (see `embedQueries`); skips the encode step. */
+  queryVector?: ArrayLike<number>;
 }
 
 function validateNumber(name: string, value: number, min: number, max: number): void {
@@ -68,6 +70,7 @@ export class ToolAttentionRouter {
   readonly encoding: TokenEncoding;
   readonly loader: LazySchemaLoader;
   private embeddings?: EmbeddingsInterface;
+  private encoderName = "";
   private modelId = "";
   private index?: VectorIndex;
   private preparing?: Promise<void>;
@@ -109,6 +112,7 @@ export class ToolAttentionRouter {
     const enc = await resolveEncoder(this.options.encoder, { cacheDir: this.options.cacheDir });
     const embeddings = enc.embeddings;
     this.embeddings = embeddings;
+    this.encoderName = enc.name;
     this.modelId = enc.modelId;
     const texts = this.catalog.tools.map((t) => t.routingText);
     const vectors = texts.length > 0 ? await embeddings.embedDocuments(texts) : [];
@@ -117,6 +121,28 @@ export class ToolAttentionRouter {
     const dim = vectors[0]?.length ?? (await embeddings.embedQuery("tool")).length;
     this.index = await createVectorIndex(dim, this.options.index ?? "auto");
     this.index.add(vectors);
+  }
+
+  /**
+   * Embeds many queries at once for offline evaluation (batched through the encoder, not written to the
+   * embedding cache). Pass each vector to `route(query, state, { queryVector })`.
+   */
+  async embedQueries(texts: readonly string[], batchSize = 64): Promise<number[][]> {
+    await this.prepare();
+    const emb = this.embeddings as EmbeddingsInterface;
+    // Stateful encoders (lexical) embed documents differently from queries; custom ones may too.
+    if (this.encoderName !== "use-lite" && this.encoderName !== "minilm") {
+      const out: number[][] = [];
+      for (const t of texts) out.push(await emb.embedQuery(t));
+      return out;
+    }
+    const inner = (emb as { inner?: EmbeddingsInterface }).inner ?? emb;
+    const out: number[][] = [];
+    for (let i = 0; i < texts.length; i += batchSize) {
+      const batch = texts.slice(i, i + batchSize).map((t) => t.trim() || " ");
+      out.push(...(await inner.embedDocuments(batch)));
+    }
+    return out;
   }
 
   /** One line describing the encoder and index in use. */
@@ -167,7 +193,7 @@ export class ToolAttentionRouter {
     let hits: { id: number; score: number }[] = [];
     let tEncoded = t0;
     if (text && index.size > 0) {
-      const qv = await (this.embeddings as EmbeddingsInterface).embedQuery(text);
+      const qv = opts.queryVector ?? (await (this.embeddings as EmbeddingsInterface).embedQuery(text));
       tEncoded = performance.now();
       hits = index.search(qv, this.options.slate ?? slateSize(k));
     }

@@ -1,0 +1,207 @@
+#!/usr/bin/env node
+/**
+ * The `tool-attention` command: route one query, evaluate routing on a task set, or run the demo.
+ * Results go to stdout (text, or JSON with --json); progress, warnings and the index line go to stderr.
+ */
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { ToolCatalog } from "../core/catalog/catalog.js";
+import { ToolAttentionRouter } from "../core/router/router.js";
+import { stateViewFrom } from "../core/preconditions/preconditions.js";
+import { describeIndexBackend } from "../core/index/vector-index.js";
+import { ENCODER_NAMES, type EncoderName } from "../core/encoders/index.js";
+import { isTokenEncoding } from "../core/tokens/count.js";
+import { loadTasks } from "../eval/tasks.js";
+import { evaluate } from "../eval/evaluate.js";
+import { runDemo } from "./demo.js";
+
+const USAGE = `Usage:
+  tool-attention route --catalog FILE --query TEXT [--state JSON] [--k N] [--theta X] [--encoder NAME] [--json]
+  tool-attention eval  --catalog FILE --tasks FILE.jsonl [--k N] [--theta X] [--encoder NAME] [--per-step] [--limit N] [--json]
+  tool-attention demo  [--catalog FILE] [--json]
+
+Options:
+  --encoder NAME   use-lite (default, offline), lexical, minilm (needs local model files)
+  --tokens NAME    cl100k_base (default) or o200k_base
+  --index NAME     auto (default), faiss, flat
+  --state JSON     agent state for preconditions: {"scopes":[...],"milestones":[...],"toolOutputs":[...]}`;
+
+class UsageError extends Error {}
+
+function num(name: string, value: string | undefined, fallback?: number): number | undefined {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new UsageError(`--${name} expects a number, got "${value}"`);
+  return n;
+}
+
+function need(name: string, value: string | undefined): string {
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function buildRouter(values: Record<string, string | boolean | undefined>, catalogPath: string) {
+  const encoder = (values.encoder as string | undefined) ?? "use-lite";
+  if (!ENCODER_NAMES.includes(encoder as EncoderName))
+    throw new UsageError(`--encoder must be one of ${ENCODER_NAMES.join(", ")}, got "${encoder}"`);
+  const tokens = (values.tokens as string | undefined) ?? "cl100k_base";
+  if (!isTokenEncoding(tokens)) throw new UsageError(`--tokens must be cl100k_base or o200k_base, got "${tokens}"`);
+  const index = (values.index as string | undefined) ?? "auto";
+  if (!["auto", "faiss", "flat"].includes(index)) throw new UsageError(`--index must be auto, faiss or flat, got "${index}"`);
+  const catalog = ToolCatalog.fromFile(catalogPath, { encoding: tokens, onWarning: (w) => process.stderr.write(`warning: ${w}\n`) });
+  return new ToolAttentionRouter(catalog, {
+    encoder: encoder as EncoderName,
+    k: num("k", values.k as string | undefined),
+    theta: num("theta", values.theta as string | undefined),
+    encoding: tokens,
+    index: index as "auto" | "faiss" | "flat",
+  });
+}
+
+function parseState(json: string | undefined) {
+  if (!json) return stateViewFrom();
+  let obj: unknown;
+  try {
+    obj = JSON.parse(json);
+  } catch (err) {
+    throw new UsageError(`--state is not valid JSON: ${(err as Error).message}`);
+  }
+  if (!obj || typeof obj !== "object" || Array.isArray(obj)) throw new UsageError(`--state must be a JSON object`);
+  const s = obj as Record<string, unknown>;
+  for (const key of ["scopes", "milestones", "toolOutputs"])
+    if (s[key] !== undefined && !(Array.isArray(s[key]) && (s[key] as unknown[]).every((x) => typeof x === "string")))
+      throw new UsageError(`--state field "${key}" must be an array of strings`);
+  return stateViewFrom({ ...(s as object), raw: s });
+}
+
+async function cmdRoute(values: Record<string, string | boolean | undefined>) {
+  const router = buildRouter(values, need("catalog", values.catalog as string));
+  const query = need("query", values.query as string);
+  const state = parseState(values.state as string | undefined);
+  await router.prepare();
+  process.stderr.write(`${describeIndexBackend((values.index as "auto" | "faiss" | "flat" | undefined) ?? "auto")}\n`);
+  const d = await router.route(query, state);
+  const result = {
+    query,
+    k: d.k,
+    theta: d.theta,
+    active: d.active.map((a) => ({ id: a.id, name: a.name, server: a.server, score: round(a.score) })),
+    gatedOut: d.gatedOut.map((g) => ({ id: g.id, name: g.name, server: g.server, score: round(g.score), reason: g.reason })),
+    belowTheta: d.belowTheta,
+    phase1Tokens: d.phase1Tokens,
+    phase2Tokens: d.phase2Tokens,
+    fullSchemaTokens: d.fullSchemaTokens,
+    latencyMs: Object.fromEntries(Object.entries(d.latencyMs).map(([k, v]) => [k, round(v, 2)])),
+  };
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return;
+  }
+  const lines = [`query: ${query}`, `active (${result.active.length}, k=${d.k}, θ=${d.theta}):`];
+  for (const a of result.active) lines.push(`  ${a.score.toFixed(3)}  ${a.id}${a.server ? `  [${a.server}]` : ""}`);
+  if (result.gatedOut.length) {
+    lines.push("gated out by state:");
+    for (const g of result.gatedOut) lines.push(`  ${g.score.toFixed(3)}  ${g.id}: ${g.reason}`);
+  }
+  lines.push(`below θ in the slate: ${d.belowTheta}`);
+  lines.push(
+    `tokens: pool ${d.phase1Tokens} + active schemas ${d.phase2Tokens} = ${d.phase1Tokens + d.phase2Tokens} ` +
+      `(all full schemas: ${d.fullSchemaTokens})`,
+  );
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+async function cmdEval(values: Record<string, string | boolean | undefined>) {
+  const router = buildRouter(values, need("catalog", values.catalog as string));
+  let tasks = loadTasks(need("tasks", values.tasks as string));
+  const limit = num("limit", values.limit as string | undefined);
+  if (limit !== undefined) tasks = tasks.slice(0, limit);
+  process.stderr.write(`eval: ${tasks.length} tasks over ${router.catalog.size} tools; embedding the catalog…\n`);
+  await router.prepare();
+  process.stderr.write(`${describeIndexBackend((values.index as "auto" | "faiss" | "flat" | undefined) ?? "auto")}\n`);
+  const report = await evaluate(router, tasks, {
+    perStep: Boolean(values["per-step"]),
+    onProgress: (done, total) => process.stderr.write(`eval: ${done}/${total}\n`),
+  });
+  const { perTask: _perTask, ...summary } = report;
+  const out = {
+    tasks: summary.tasks,
+    k: summary.k,
+    theta: summary.theta,
+    recall: round(summary.recall),
+    precision: round(summary.precision),
+    f1: round(summary.f1),
+    top1: round(summary.top1),
+    allGold: round(summary.allGold),
+    avgActive: round(summary.avgActive, 2),
+    poolTokens: summary.poolTokens,
+    activeSchemaTokens: round(summary.activeSchemaTokens, 1),
+    fullSchemaTokens: summary.fullSchemaTokens,
+    routeMsP50: round(summary.routeMsP50, 2),
+    routeMsP95: round(summary.routeMsP95, 2),
+    encoder: summary.encoder,
+    index: summary.index,
+    perStep: summary.perStep,
+    ...(summary.avgUnion !== undefined ? { avgUnion: round(summary.avgUnion, 2) } : {}),
+  };
+  if (values.json) process.stdout.write(`${JSON.stringify(out)}\n`);
+  else for (const [k, v] of Object.entries(out)) process.stdout.write(`${k.padEnd(20)} ${v}\n`);
+}
+
+function round(x: number, digits = 4): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+export async function main(argv = process.argv.slice(2)): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        catalog: { type: "string" },
+        query: { type: "string" },
+        tasks: { type: "string" },
+        state: { type: "string" },
+        k: { type: "string" },
+        theta: { type: "string" },
+        encoder: { type: "string" },
+        tokens: { type: "string" },
+        index: { type: "string" },
+        limit: { type: "string" },
+        "per-step": { type: "boolean" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    });
+    if (values.help || !command || command === "help" || command === "--help" || command === "-h") {
+      process.stdout.write(`${USAGE}\n`);
+      return command ? 0 : 2;
+    }
+    if (command === "route") await cmdRoute(values);
+    else if (command === "eval") await cmdEval(values);
+    else if (command === "demo") await runDemo({ catalog: values.catalog as string | undefined, json: Boolean(values.json) });
+    else throw new UsageError(`unknown command "${command}"`);
+    return 0;
+  } catch (err) {
+    const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
+    process.stderr.write(`tool-attention: ${(err as Error).message}\n${usage ? `\n${USAGE}\n` : ""}`);
+    return usage ? 2 : 1;
+  }
+}
+
+// Run when executed directly (bin, `node dist/cli/main.js`, `tsx src/cli/main.ts`), not when imported.
+function invokedDirectly(): boolean {
+  try {
+    return Boolean(process.argv[1]) && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+if (invokedDirectly()) {
+  main().then((code) => {
+    process.exitCode = code;
+  });
+}
