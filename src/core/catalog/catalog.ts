@@ -41,6 +41,11 @@ export interface CatalogOptions {
   onWarning?: (message: string) => void;
 }
 
+/** Own-property lookup: a tool named "constructor" must not pick up Object.prototype members. */
+function own<T>(record: Record<string, T> | undefined, key: string): T | undefined {
+  return record && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -61,7 +66,10 @@ export class ToolCatalog {
       options.onWarning?.(msg);
     };
     const valid: CatalogEntry[] = [];
-    entries.forEach((entry, i) => {
+    const positionInServer = new Map<string, number>();
+    entries.forEach((entry) => {
+      const i = positionInServer.get(entry.server) ?? 0;
+      positionInServer.set(entry.server, i + 1);
       const where = entry.server ? `server "${entry.server}"` : "catalog";
       if (!isPlainObject(entry.spec)) {
         warn(`${where}: tool #${i} skipped: expected an object, got ${entry.spec === null ? "null" : typeof entry.spec}`);
@@ -109,12 +117,11 @@ export class ToolCatalog {
         if (!inputSchema) inputSchema = { type: "object", properties: {} };
       }
 
+      // Malformed preconditions go to validation below, which fails closed instead of dropping them.
       const preconditions: Precondition[] = [];
-      if (spec.preconditions !== undefined) {
-        if (isPlainObject(spec.preconditions)) preconditions.push(spec.preconditions);
-        else warn(`${label}: "preconditions" must be an object; ignored`);
-      }
-      const extra = options.preconditions?.[id] ?? options.preconditions?.[name];
+      if (spec.preconditions !== undefined && spec.preconditions !== null)
+        preconditions.push(spec.preconditions as Precondition);
+      const extra = own(options.preconditions, id) ?? own(options.preconditions, name);
       if (extra) preconditions.push(...(Array.isArray(extra) ? extra : [extra]));
       try {
         validatePreconditions({ id, preconditions });
@@ -128,7 +135,7 @@ export class ToolCatalog {
 
       const tags = new Set<string>();
       if (Array.isArray(spec.tags)) for (const t of spec.tags) if (typeof t === "string") tags.add(t);
-      for (const t of options.tags?.[id] ?? options.tags?.[name] ?? []) tags.add(t);
+      for (const t of own(options.tags, id) ?? own(options.tags, name) ?? []) tags.add(t);
 
       const record: ToolRecord = {
         id,
@@ -140,7 +147,7 @@ export class ToolCatalog {
         annotations: isPlainObject(spec.annotations) ? spec.annotations : undefined,
         tags: [...tags],
         preconditions,
-        summary: summarizeTool(name, description, options.encoding),
+        summary: summarizeTool(name, description, options.encoding, id),
         routingText: routingTextOf(name, server, description),
       };
       records.push(record);

@@ -11,7 +11,8 @@ export const SUMMARY_MAX_TOKENS = 60;
 export function splitIdentifier(name: string): string {
   return name
     .replace(/([a-z\d])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    // "HTTPServer" → "HTTP Server", but a plural acronym stays whole: "listPRs" → "list PRs".
+    .replace(/([A-Z]+)([A-Z](?:[a-z]{2,}|[a-rt-z]))/g, "$1 $2")
     .replace(/([A-Za-z])(\d)/g, "$1 $2")
     .replace(/[_\-.:/]+/g, " ")
     .replace(/\s+/g, " ")
@@ -34,7 +35,10 @@ function stripMarkup(text: string): string {
     .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/<[^>]+>/g, " ")
-    .replace(/[*_#>]+/g, " ")
+    // Markdown emphasis, headings and quotes; `_` and `#` inside words (read_file, C#) are kept.
+    .replace(/\*+/g, "")
+    .replace(/(^|\s)_{1,2}(?=\S)|(?<=\S)_{1,2}(?=\s|$|[.,;:!?])/g, "$1")
+    .replace(/(^|\n)\s*(#{1,6}|>+)\s+/g, "$1")
     .replace(/\s+/g, " ")
     .trim();
 }
@@ -59,14 +63,17 @@ export function summarizeTool(
   name: string,
   description: string | undefined,
   encoding: TokenEncoding = "cl100k_base",
+  /** What the pool line shows before the colon (the tool id, which may be server-qualified). */
+  displayName: string = name,
 ): string {
   let body = firstSentence(description ?? "");
   if (!body) {
     const words = splitIdentifier(name).toLowerCase();
     body = words ? words[0].toUpperCase() + words.slice(1) + "." : "";
   }
-  const prefixTokens = countTokens(`- ${name}: `, encoding);
-  const budget = Math.max(8, SUMMARY_MAX_TOKENS - prefixTokens);
+  const prefixTokens = countTokens(`- ${displayName}: `, encoding);
+  // A name too long to leave room for text still gets a few words; such lines are the only ones over budget.
+  const budget = Math.max(4, SUMMARY_MAX_TOKENS - prefixTokens);
   return countTokens(body, encoding) > budget ? truncateToTokens(body, budget, encoding) : body;
 }
 

@@ -40,14 +40,21 @@ export interface GateContext {
   preconditionReason?: (name: string) => string | undefined;
 }
 
+/** A model-invented name may hold anything; keep the guidance on one line and short. */
+function printable(text: string, max = 80): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ");
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
 function nextStep(kind: RejectionKind, tool: string, reason?: string): string {
+  const name = printable(tool);
   switch (kind) {
     case "unknown_tool":
-      return `There is no tool named "${tool}". Call one of the available tools with its exact name, or answer without a tool.`;
+      return `There is no tool named "${name}"; call one of the available tools by its exact name, or answer without a tool.`;
     case "precondition":
-      return `"${tool}" is unavailable right now (${reason}). Do not call it again until that changes; use an available tool, or tell the user what is needed.`;
+      return `"${name}" is unavailable right now (${printable(reason ?? "", 200)}), so do not call it again until that changes; use an available tool or tell the user what is needed.`;
     default:
-      return `"${tool}" is not active for this request. Use one of the available tools, or answer without a tool.`;
+      return `"${name}" is not active for this request; use one of the available tools, or answer without a tool.`;
   }
 }
 

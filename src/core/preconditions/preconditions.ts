@@ -68,7 +68,7 @@ export function checkPreconditions(tool: ToolRecord, state: AgentStateView): Pre
       try {
         out = p(state, tool);
       } catch (err) {
-        return { allow: false, reason: `precondition error: ${(err as Error).message}` };
+        return { allow: false, reason: `precondition error: ${err instanceof Error ? err.message : String(err)}` };
       }
       if (out === true) result = ALLOW;
       else if (out === false) result = { allow: false, reason: "precondition not met" };
@@ -84,13 +84,23 @@ export function checkPreconditions(tool: ToolRecord, state: AgentStateView): Pre
   return ALLOW;
 }
 
-/** Throws on preconditions that can never be evaluated (wrong field types), naming the tool and field. */
+const KNOWN_FIELDS = new Set(["requiresScopes", "afterTool", "milestone"]);
+
+/**
+ * Throws on preconditions that cannot be evaluated as written (wrong types, unknown or misspelled fields),
+ * naming the tool and the field: a silently ignored rule would leave a tool open that was meant to be gated.
+ */
 export function validatePreconditions(tool: { id: string; preconditions: Precondition[] }): void {
   for (const p of tool.preconditions) {
     if (typeof p === "function") continue;
+    if (typeof p !== "object" || p === null || Array.isArray(p))
+      throw new Error(`Tool "${tool.id}": preconditions must be an object or a predicate function`);
     const bad = (field: string, want: string) => {
       throw new Error(`Tool "${tool.id}": precondition field "${field}" must be ${want}`);
     };
+    for (const key of Object.keys(p))
+      if (!KNOWN_FIELDS.has(key))
+        throw new Error(`Tool "${tool.id}": unknown precondition field "${key}" (expected ${[...KNOWN_FIELDS].join(", ")})`);
     const isStrList = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === "string");
     if (p.requiresScopes !== undefined && !isStrList(p.requiresScopes)) bad("requiresScopes", "an array of strings");
     if (p.afterTool !== undefined && typeof p.afterTool !== "string" && !isStrList(p.afterTool))

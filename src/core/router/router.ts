@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { ToolCatalog } from "../catalog/catalog.js";
-import { resolveEncoder, type EncoderName } from "../encoders/index.js";
+import { LexicalEmbeddings, resolveEncoder, type EncoderName } from "../encoders/index.js";
 import { createVectorIndex, type IndexPreference, type VectorIndex } from "../index/vector-index.js";
 import { LazySchemaLoader, type SchemaLoaderOptions } from "../loader/schema-loader.js";
 import { checkPreconditions, emptyStateView } from "../preconditions/preconditions.js";
@@ -18,7 +18,15 @@ import { countTokens, DEFAULT_ENCODING, type TokenEncoding } from "../tokens/cou
 import { routingEventOf, type ToolAttentionEvent } from "../events/events.js";
 import type { AgentStateView, GatedTool, RoutingDecision, ScoredTool, ToolRecord } from "../types.js";
 
+/** Default θ for dense sentence encoders (cosine of unit vectors). */
 export const DEFAULT_THETA = 0.28;
+/** Default θ for the lexical encoder, whose BM25-style cosines run lower than dense ones. */
+export const DEFAULT_LEXICAL_THETA = 0.08;
+
+/** The default θ for an encoder choice. */
+export function defaultThetaFor(encoder: RouterOptions["encoder"]): number {
+  return encoder === "lexical" || encoder instanceof LexicalEmbeddings ? DEFAULT_LEXICAL_THETA : DEFAULT_THETA;
+}
 export const DEFAULT_K = 10;
 
 /** Slate size scored before preconditions, wide enough that gating cannot starve the active set. */
@@ -29,7 +37,7 @@ export function slateSize(k: number): number {
 export interface RouterOptions {
   /** Encoder: "use-lite" (default, offline), "lexical", "minilm", or any LangChain Embeddings instance. */
   encoder?: EncoderName | EmbeddingsInterface;
-  /** Minimum cosine score for a tool to be considered. Default 0.28. */
+  /** Minimum cosine score for a tool to be considered. Default 0.28 (0.08 for the lexical encoder). */
   theta?: number;
   /** Maximum number of active tools per turn. Default 10. */
   k?: number;
@@ -83,7 +91,7 @@ export class ToolAttentionRouter {
     readonly catalog: ToolCatalog,
     private readonly options: RouterOptions = {},
   ) {
-    this.theta = options.theta ?? DEFAULT_THETA;
+    this.theta = options.theta ?? defaultThetaFor(options.encoder);
     this.k = options.k ?? DEFAULT_K;
     validateNumber("theta", this.theta, -1, 1);
     validateNumber("k", this.k, 0, 10_000);

@@ -53,8 +53,10 @@ export function truncateToTokens(text: string, maxTokens: number, encoding: Toke
   const enc = getEncoder(encoding);
   const ids = enc.encode(text, [], []);
   if (ids.length <= maxTokens) return text;
+  if (maxTokens <= 0) return "";
   // Leave one token for the ellipsis.
-  let cut = enc.decode(ids.slice(0, Math.max(0, maxTokens - 1)));
+  // A token boundary can fall inside a character; drop the partial character (decoded as U+FFFD).
+  let cut = enc.decode(ids.slice(0, Math.max(0, maxTokens - 1))).replace(/\uFFFD+$/u, "");
   const lastSpace = cut.lastIndexOf(" ");
   if (lastSpace > cut.length * 0.6) cut = cut.slice(0, lastSpace);
   cut = cut.replace(/[\s,;:.(\-]+$/u, "");

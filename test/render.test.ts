@@ -1,0 +1,202 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { readFileSync } from "node:fs";
+import { getEncoding } from "js-tiktoken";
+import { ToolCatalog } from "../src/core/catalog/catalog.js";
+import { POOL_HEADER, renderFullSchema, renderPool, SchemaTokenCounter } from "../src/core/render/render.js";
+import { countTokens, DEFAULT_ENCODING, getEncoder, isTokenEncoding, truncateToTokens } from "../src/core/tokens/count.js";
+import type { FullToolSchema } from "../src/core/loader/schema-loader.js";
+
+const DEMO_PATH = new URL("../data/demo-catalog.json", import.meta.url).pathname;
+const demo = () => ToolCatalog.fromFile(DEMO_PATH);
+
+describe("renderPool", () => {
+  it("lists every tool id exactly once, under the header", () => {
+    const c = demo();
+    const pool = renderPool(c);
+    const lines = pool.split("\n");
+    assert.equal(lines[0], POOL_HEADER);
+    const toolLines = lines.filter((l) => l.startsWith("- "));
+    assert.equal(toolLines.length, c.size);
+    for (const t of c.tools) {
+      const mine = toolLines.filter((l) => l.startsWith(`- ${t.id}: `));
+      assert.equal(mine.length, 1, t.id);
+      assert.equal(mine[0], `- ${t.id}: ${t.summary}`);
+    }
+  });
+
+  it("is byte-identical across calls and across catalogs built from the same file", () => {
+    const a = demo();
+    const first = renderPool(a);
+    assert.equal(renderPool(a), first);
+    const b = ToolCatalog.fromCatalogObject(JSON.parse(readFileSync(DEMO_PATH, "utf8")));
+    assert.notEqual(a, b);
+    assert.equal(renderPool(b), first);
+    assert.equal(Buffer.compare(Buffer.from(renderPool(b)), Buffer.from(first)), 0);
+  });
+
+  it("groups by server when there are several servers, each tool under its own server", () => {
+    const c = demo();
+    const lines = renderPool(c).split("\n").slice(1);
+    const headings = lines.filter((l) => /^\[.*\]$/.test(l));
+    assert.deepEqual(headings, ["[github]", "[filesystem]", "[database]", "[slack]", "[web]", "[calendar]"]);
+    let current = "";
+    for (const l of lines) {
+      if (l.startsWith("[")) current = l.slice(1, -1);
+      else assert.equal(c.getById(l.slice(2, l.indexOf(":")))!.server, current, l);
+    }
+  });
+
+  it("groups tools of one server together even when interleaved in the catalog", () => {
+    const c = new ToolCatalog([
+      { server: "a", spec: { name: "a1" } },
+      { server: "b", spec: { name: "b1" } },
+      { server: "a", spec: { name: "a2" } },
+      { server: "", spec: { name: "loose" } },
+    ]);
+    assert.deepEqual(renderPool(c).split("\n").slice(1), ["[a]", "- a1: A 1.", "- a2: A 2.", "[b]", "- b1: B 1.", "[tools]", "- loose: Loose."]);
+  });
+
+  it("does not group a single-server catalog, and honours groupByServer and header options", () => {
+    const one = ToolCatalog.fromCatalogObject({ servers: [{ name: "s", tools: [{ name: "x", description: "Do x." }, { name: "y" }] }] });
+    assert.equal(renderPool(one), `${POOL_HEADER}\n- x: Do x.\n- y: Y.`);
+    assert.equal(renderPool(one, { groupByServer: true, header: "Tools:" }), "Tools:\n[s]\n- x: Do x.\n- y: Y.");
+    const c = demo();
+    const flat = renderPool(c, { groupByServer: false });
+    assert.ok(!flat.split("\n").some((l) => l.startsWith("[")));
+    assert.equal(flat.split("\n").length, c.size + 1);
+    // Options do not leak into the memoized default.
+    assert.ok(renderPool(c).includes("[github]"));
+  });
+
+  it("renders an empty catalog as the header alone", () => {
+    assert.equal(renderPool(ToolCatalog.fromCatalogObject({ servers: [] })), POOL_HEADER);
+  });
+});
+
+describe("renderFullSchema", () => {
+  it("is compact JSON of exactly {name, description, inputSchema}", () => {
+    const schema = {
+      name: "get_weather",
+      description: "Get the weather.",
+      inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+      extra: "dropped",
+    } as FullToolSchema;
+    const text = renderFullSchema(schema);
+    assert.ok(!text.includes("\n"));
+    const parsed = JSON.parse(text);
+    assert.deepEqual(Object.keys(parsed), ["name", "description", "inputSchema"]);
+    assert.deepEqual(parsed, { name: schema.name, description: schema.description, inputSchema: schema.inputSchema });
+  });
+});
+
+describe("SchemaTokenCounter", () => {
+  const schemas: FullToolSchema[] = demo().tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema! }));
+
+  it("equals countTokens(renderFullSchema(x)) in both encodings", () => {
+    for (const enc of ["cl100k_base", "o200k_base"] as const) {
+      const counter = new SchemaTokenCounter(enc);
+      assert.equal(counter.encoding, enc);
+      for (const s of schemas) assert.equal(counter.count(s), countTokens(renderFullSchema(s), enc), s.name);
+    }
+    assert.equal(new SchemaTokenCounter().encoding, DEFAULT_ENCODING);
+  });
+
+  it("grows with the schema", () => {
+    const counter = new SchemaTokenCounter();
+    const small: FullToolSchema = { name: "t", description: "d", inputSchema: { type: "object", properties: {} } };
+    const big: FullToolSchema = { ...small, inputSchema: { type: "object", properties: { a: { type: "string", description: "a long description of a" } } } };
+    assert.ok(counter.count(big) > counter.count(small));
+  });
+});
+
+describe("countTokens", () => {
+  const texts = [
+    "Hello, world!",
+    "Get the current weather and a 3-day forecast for a city.",
+    "日本語のテキストです。🎉 emoji and ünïcödé",
+    "<|endoftext|> is plain text here",
+    JSON.stringify({ name: "x", inputSchema: { type: "object", properties: { q: { type: "string" } } } }),
+    "word ".repeat(300), // > 256 chars: the memoized path
+  ];
+
+  it("matches js-tiktoken directly, for cl100k and o200k, also on repeat (memoized) calls", () => {
+    for (const enc of ["cl100k_base", "o200k_base"] as const) {
+      const ref = getEncoding(enc);
+      for (const t of texts) {
+        const want = ref.encode(t, [], []).length;
+        assert.equal(countTokens(t, enc), want, `${enc}: ${t.slice(0, 30)}`);
+        assert.equal(countTokens(t, enc), want);
+      }
+    }
+  });
+
+  it("differs between cl100k and o200k on some text", () => {
+    const t = "日本語のテキストです。これは長い文章です。";
+    assert.notEqual(countTokens(t, "cl100k_base"), countTokens(t, "o200k_base"));
+    // And the memo does not mix encodings for a long text.
+    const long = t.repeat(20);
+    assert.equal(countTokens(long, "cl100k_base"), getEncoding("cl100k_base").encode(long, [], []).length);
+    assert.equal(countTokens(long, "o200k_base"), getEncoding("o200k_base").encode(long, [], []).length);
+  });
+
+  it("defaults to cl100k and counts empty text as 0", () => {
+    assert.equal(DEFAULT_ENCODING, "cl100k_base");
+    assert.equal(countTokens("Hello there, general"), countTokens("Hello there, general", "cl100k_base"));
+    assert.equal(countTokens(""), 0);
+    assert.equal(countTokens("", "o200k_base"), 0);
+  });
+
+  it("validates encoding names", () => {
+    assert.equal(isTokenEncoding("o200k_base"), true);
+    assert.equal(isTokenEncoding("p50k_base"), false);
+    assert.throws(() => getEncoder("p50k_base" as never), /p50k_base/);
+  });
+});
+
+describe("truncateToTokens", () => {
+  const text = "The quick brown fox jumps over the lazy dog while the five boxing wizards jump quickly across the wide river bank.";
+
+  it("returns the text unchanged when it fits", () => {
+    assert.equal(truncateToTokens(text, 1000), text);
+    assert.equal(truncateToTokens(text, countTokens(text)), text);
+  });
+
+  it("respects the limit for every limit, ending with an ellipsis after a prefix of the text", () => {
+    const n = countTokens(text);
+    for (let max = 1; max < n; max++) {
+      for (const enc of ["cl100k_base", "o200k_base"] as const) {
+        const out = truncateToTokens(text, max, enc);
+        assert.ok(countTokens(out, enc) <= max, `${enc} max=${max}: ${countTokens(out, enc)} ${JSON.stringify(out)}`);
+        assert.ok(out.endsWith("…"), out);
+        assert.ok(text.startsWith(out.slice(0, -1)), out);
+      }
+    }
+  });
+
+  it("cuts on a word boundary when one is near", () => {
+    const out = truncateToTokens(text, 12);
+    const body = out.slice(0, -1);
+    assert.ok(text.startsWith(body + " "), JSON.stringify(out));
+  });
+
+  it("respects the limit for CJK text", () => {
+    const cjk = "日本語のテキストです。これは長い文章です。".repeat(5);
+    for (const max of [3, 5, 10, 20]) assert.ok(countTokens(truncateToTokens(cjk, max)) <= max, `${max}`);
+  });
+
+  it(
+    "respects a limit of 0",
+    () => {
+      assert.ok(countTokens(truncateToTokens(text, 0)) <= 0);
+    },
+  );
+
+  it(
+    "never emits a broken character when cutting inside a multi-token character",
+    () => {
+      const out = truncateToTokens("🎉🎉🎉🎉🎉🎉", 3);
+      assert.ok(!out.includes("\uFFFD"), JSON.stringify(out));
+    },
+  );
+});
