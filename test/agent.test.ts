@@ -157,3 +157,25 @@ test("routing decisions reach LangChain callbacks as custom events", async () =>
   assert.ok(route, `custom events seen: ${seen.map((s) => s.name)}`);
   assert.equal(route.data.active[0].id, "get_weather");
 });
+
+test("registerTools: tools passed only to the middleware are registered with the agent and routed", async () => {
+  const { tools, runs } = demoTools();
+  const model = new ScriptedChatModel([callTools({ name: "get_weather", args: { city: "Rome" } })]);
+  const agent = createAgent({ model, tools: [], middleware: [toolAttentionMiddleware({ tools, registerTools: true, cacheDir: false })] });
+  const out = await agent.invoke({ messages: [new HumanMessage("what's the weather in Rome?")] });
+  assert.ok(model.calls[0].tools.includes("get_weather"));
+  assert.ok(model.calls[0].tools.length < tools.length);
+  assert.equal(runs.get("get_weather"), 1);
+  assertEveryCallAnsweredOnce(out.messages);
+});
+
+test("tools outside the catalog (e.g. added by another middleware) pass through: bound and callable", async () => {
+  const { tools, runs } = demoTools();
+  const routed = tools.filter((t) => t.name !== "get_weather");
+  const model = new ScriptedChatModel([callTools({ name: "get_weather", args: { city: "Rome" } })]);
+  const agent = createAgent({ model, tools, middleware: [toolAttentionMiddleware({ tools: routed, cacheDir: false })] });
+  const out = await agent.invoke({ messages: [new HumanMessage("merge pull request 42 in acme/api")] });
+  assert.ok(model.calls[0].tools.includes("get_weather"), "non-catalog tool stays bound");
+  assert.equal(runs.get("get_weather"), 1);
+  assertEveryCallAnsweredOnce(out.messages);
+});

@@ -114,7 +114,7 @@ export async function evaluate(router: ToolAttentionRouter, tasks: readonly Eval
     ...agg,
     k,
     theta,
-    poolTokens: (await router.route("", stateViewFrom(), { k: 0 })).phase1Tokens,
+    poolTokens: router.poolTokens(),
     activeSchemaTokens: tasks.length ? schemaTokens / tasks.length : 0,
     fullSchemaTokens: await router.fullSchemaTokens(),
     routeMsP50: quantile(latencies, 0.5),

@@ -14,7 +14,8 @@ import type { EmbeddingsModel } from "@energetic-ai/embeddings";
 /** Default truncation length, in characters (UTF-16 code units) after whitespace collapsing. */
 export const USE_LITE_DEFAULT_MAX_CHARS = 400;
 /** Default number of texts sent to the model per forward pass. */
-export const USE_LITE_DEFAULT_BATCH_SIZE = 64;
+// Measured on 2 cores: 8 short texts per call is fastest (20.6 ms/text vs 24.2 at 64 and 31.3 at 256: padding).
+export const USE_LITE_DEFAULT_BATCH_SIZE = 8;
 /**
  * What an empty / whitespace-only input is embedded as. Chosen because its vector is about equally (and weakly)
  * similar to unrelated queries (cosine ≈ 0.2–0.35), unlike words such as "empty" (0.7 with "empty the trash").
@@ -30,7 +31,7 @@ export interface UseLiteEmbeddingsOptions extends EmbeddingsParams {
    * is part of {@link UseLiteEmbeddings.modelId} so that caches built with different limits never mix.
    */
   maxChars?: number;
-  /** Texts per model call. Bounds peak memory of one forward pass; it does not change the vectors. Default 64. */
+  /** Texts per model call. Bounds peak memory of one forward pass; it does not change the vectors. Default 8. */
   batchSize?: number;
 }
 

@@ -85,6 +85,7 @@ export class ToolAttentionRouter {
   private turnCounter = 0;
   private readonly tokenCounter: SchemaTokenCounter;
   private fullTokens?: number;
+  private poolTokenCount?: number;
   private readonly alwaysIds: string[];
 
   constructor(
@@ -132,25 +133,20 @@ export class ToolAttentionRouter {
   }
 
   /**
-   * Embeds many queries at once for offline evaluation (batched through the encoder, not written to the
-   * embedding cache). Pass each vector to `route(query, state, { queryVector })`.
+   * Embeds many queries at once for offline evaluation: batched, and for stateless encoders through the
+   * embedding cache, so re-running an evaluation (θ sweeps, benchmarks) does not re-embed its queries.
+   * Pass each vector to `route(query, state, { queryVector })`.
    */
-  async embedQueries(texts: readonly string[], batchSize = 64): Promise<number[][]> {
+  async embedQueries(texts: readonly string[]): Promise<number[][]> {
     await this.prepare();
     const emb = this.embeddings as EmbeddingsInterface;
-    // Stateful encoders (lexical) embed documents differently from queries; custom ones may too.
+    // The lexical encoder (and possibly a custom one) embeds documents differently from queries.
     if (this.encoderName !== "use-lite" && this.encoderName !== "minilm") {
       const out: number[][] = [];
       for (const t of texts) out.push(await emb.embedQuery(t));
       return out;
     }
-    const inner = (emb as { inner?: EmbeddingsInterface }).inner ?? emb;
-    const out: number[][] = [];
-    for (let i = 0; i < texts.length; i += batchSize) {
-      const batch = texts.slice(i, i + batchSize).map((t) => t.trim() || " ");
-      out.push(...(await inner.embedDocuments(batch)));
-    }
-    return out;
+    return emb.embedDocuments(texts.map((t) => t.trim() || " "));
   }
 
   /** One line describing the encoder and index in use. */
@@ -165,6 +161,12 @@ export class ToolAttentionRouter {
   /** The Phase-1 summary pool (identical on every turn for the same catalog). */
   pool(): string {
     return renderPool(this.catalog, this.options.pool);
+  }
+
+  /** Tokens of the Phase-1 pool (computed once: the pool does not change between turns). */
+  poolTokens(): number {
+    this.poolTokenCount ??= countTokens(this.pool(), this.encoding);
+    return this.poolTokenCount;
   }
 
   /** Tokens of the whole catalog's full schemas: what every turn would cost without routing. */
@@ -249,7 +251,7 @@ export class ToolAttentionRouter {
       gatedOut,
       belowTheta,
       candidates,
-      phase1Tokens: countTokens(this.pool(), this.encoding),
+      phase1Tokens: this.poolTokens(),
       phase2Tokens,
       fullSchemaTokens,
       latencyMs: {
