@@ -52,7 +52,7 @@ test("route --json prints active tools with scores, gated-out tools with reasons
   for (const a of out.active) assert.deepEqual(Object.keys(a).sort(), ["id", "name", "score", "server"]);
   assert.ok(out.gatedOut.some((g: { name: string; reason: string }) => g.name === "merge_pull_request" && /repo:write/.test(g.reason)));
   assert.ok(out.phase1Tokens > 0 && out.phase2Tokens > 0 && out.fullSchemaTokens > out.phase2Tokens);
-  assert.match(r.stderr, /^index: /m, "one line says which index is in use");
+  assert.match(r.stderr, /^tool-attention: index: (faiss IndexFlatIP|pure-TS flat)/m, "one line says which index is in use");
 
   const withScope = await cli([
     "route", "--catalog", CATALOG, "--query", "merge pull request 42 in acme/api", "--json",

@@ -7,7 +7,6 @@ import { fileURLToPath } from "node:url";
 import { ToolCatalog } from "../core/catalog/catalog.js";
 import { ToolAttentionRouter } from "../core/router/router.js";
 import { stateViewFrom } from "../core/preconditions/preconditions.js";
-import { describeIndexBackend } from "../core/index/vector-index.js";
 
 export const DEMO_CATALOG = fileURLToPath(new URL("../../data/demo-catalog.json", import.meta.url));
 
@@ -33,7 +32,6 @@ export async function runDemo(opts: { catalog?: string; json?: boolean; k?: numb
   const router = new ToolAttentionRouter(catalog, { k: opts.k ?? 5 });
   process.stderr.write(`demo: ${catalog.size} tools on ${catalog.servers.size} servers; embedding the catalog…\n`);
   await router.prepare();
-  process.stderr.write(`${describeIndexBackend()}; ${router.describe()}\n`);
 
   const results = [];
   for (const turn of TURNS) {

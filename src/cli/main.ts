@@ -9,7 +9,6 @@ import { parseArgs } from "node:util";
 import { ToolCatalog } from "../core/catalog/catalog.js";
 import { ToolAttentionRouter } from "../core/router/router.js";
 import { stateViewFrom } from "../core/preconditions/preconditions.js";
-import { describeIndexBackend } from "../core/index/vector-index.js";
 import { ENCODER_NAMES, type EncoderName } from "../core/encoders/index.js";
 import { isTokenEncoding } from "../core/tokens/count.js";
 import { loadTasks } from "../eval/tasks.js";
@@ -80,7 +79,6 @@ async function cmdRoute(values: Record<string, string | boolean | undefined>) {
   const query = need("query", values.query as string);
   const state = parseState(values.state as string | undefined);
   await router.prepare();
-  process.stderr.write(`${describeIndexBackend((values.index as "auto" | "faiss" | "flat" | undefined) ?? "auto")}\n`);
   const d = await router.route(query, state);
   const result = {
     query,
@@ -119,7 +117,6 @@ async function cmdEval(values: Record<string, string | boolean | undefined>) {
   if (limit !== undefined) tasks = tasks.slice(0, limit);
   process.stderr.write(`eval: ${tasks.length} tasks over ${router.catalog.size} tools; embedding the catalog…\n`);
   await router.prepare();
-  process.stderr.write(`${describeIndexBackend((values.index as "auto" | "faiss" | "flat" | undefined) ?? "auto")}\n`);
   const report = await evaluate(router, tasks, {
     perStep: Boolean(values["per-step"]),
     onProgress: (done, total) => process.stderr.write(`eval: ${done}/${total}\n`),

@@ -3,7 +3,7 @@
  * inside try/catch) and the outcome is cached, so importing this file never throws when faiss-node is absent.
  */
 import { createRequire } from "node:module";
-import { copyNormalized, type SearchHit, type VectorIndex } from "./vector-index.js";
+import { assertRowDims, copyNormalized, type SearchHit, type VectorIndex } from "./vector-index.js";
 
 /** The part of faiss-node's API used here (it only accepts plain JS arrays, not typed arrays). */
 interface FaissNativeIndex {
@@ -83,10 +83,7 @@ export class FaissIndex implements VectorIndex {
 
   add(vectors: ArrayLike<number>[]): void {
     const dim = this.dim;
-    for (let r = 0; r < vectors.length; r++) {
-      const len = vectors[r]?.length;
-      if (len !== dim) throw new Error(`vector index: row ${r} has the wrong dimension: expected ${dim}, got ${len}`);
-    }
+    assertRowDims(vectors, dim);
     if (vectors.length === 0) return;
     const flat: number[] = new Array(vectors.length * dim);
     for (let r = 0; r < vectors.length; r++) {

@@ -2,7 +2,7 @@
  * Pure-TS exact inner-product index. Rows live normalized in one contiguous Float32Array (grown by doubling);
  * search reuses its score / query / heap buffers and keeps the top k in a bounded heap (O(N log k), no sort of N).
  */
-import { copyNormalized, type SearchHit, type VectorIndex } from "./vector-index.js";
+import { assertRowDims, copyNormalized, type SearchHit, type VectorIndex } from "./vector-index.js";
 
 /** True when (sa, ia) ranks before (sb, ib): higher score first, then lower id. */
 function better(sa: number, ia: number, sb: number, ib: number): boolean {
@@ -36,11 +36,7 @@ export class FlatIndex implements VectorIndex {
 
   add(vectors: ArrayLike<number>[]): void {
     const dim = this.dim;
-    // Validate every row before touching the index, so a bad batch leaves it unchanged.
-    for (let r = 0; r < vectors.length; r++) {
-      const len = vectors[r]?.length;
-      if (len !== dim) throw new Error(`vector index: row ${r} has the wrong dimension: expected ${dim}, got ${len}`);
-    }
+    assertRowDims(vectors, dim);
     this.reserve(this.count + vectors.length);
     const start = this.count;
     try {

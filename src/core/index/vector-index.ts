@@ -48,6 +48,17 @@ export function normalizeInPlace(v: Float32Array): Float32Array {
 }
 
 /**
+ * Checks every row's dimension before a backend touches its storage, so a bad batch leaves the index unchanged.
+ * @internal shared by both backends.
+ */
+export function assertRowDims(vectors: readonly ArrayLike<number>[], dim: number): void {
+  for (let r = 0; r < vectors.length; r++) {
+    const len = vectors[r]?.length;
+    if (len !== dim) throw new Error(`vector index: row ${r} has the wrong dimension: expected ${dim}, got ${len}`);
+  }
+}
+
+/**
  * Copies `src` into `out` (length `dim`) and normalizes it. Throws on a dimension mismatch or a non-finite value.
  * @internal shared by both backends.
  */

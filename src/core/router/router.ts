@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { ToolCatalog } from "../catalog/catalog.js";
 import { LexicalEmbeddings, resolveEncoder, type EncoderName } from "../encoders/index.js";
-import { createVectorIndex, type IndexPreference, type VectorIndex } from "../index/vector-index.js";
+import { createVectorIndex, describeIndexBackend, type IndexPreference, type VectorIndex } from "../index/vector-index.js";
 import { LazySchemaLoader, type SchemaLoaderOptions } from "../loader/schema-loader.js";
 import { checkPreconditions, emptyStateView } from "../preconditions/preconditions.js";
 import { renderPool, SchemaTokenCounter, type PoolOptions } from "../render/render.js";
@@ -57,7 +57,14 @@ export interface RouterOptions {
   cacheDir?: string | false;
   /** Receives one structured event per routing decision. */
   onEvent?: (event: ToolAttentionEvent) => void;
+  /**
+   * Where the one line saying which index and encoder are in use goes (once per process and backend).
+   * Default: stderr. `false` silences it.
+   */
+  log?: ((line: string) => void) | false;
 }
+
+const loggedBackends = new Set<string>();
 
 export interface RouteOptions {
   k?: number;
@@ -128,8 +135,14 @@ export class ToolAttentionRouter {
     if (vectors.length !== texts.length)
       throw new Error(`Encoder ${this.modelId} returned ${vectors.length} vectors for ${texts.length} tools`);
     const dim = vectors[0]?.length ?? (await embeddings.embedQuery("tool")).length;
-    this.index = await createVectorIndex(dim, this.options.index ?? "auto");
+    const prefer = this.options.index ?? "auto";
+    this.index = await createVectorIndex(dim, prefer);
     this.index.add(vectors);
+    const line = `tool-attention: ${describeIndexBackend(prefer)}; encoder: ${this.modelId}`;
+    if (this.options.log !== false && !loggedBackends.has(line)) {
+      loggedBackends.add(line);
+      (this.options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(line);
+    }
   }
 
   /**
