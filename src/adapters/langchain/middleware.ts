@@ -13,24 +13,18 @@
 import { createMiddleware } from "langchain";
 import { SystemMessage } from "@langchain/core/messages";
 import { z } from "zod/v3";
-import type { ToolCatalog } from "../../core/catalog/catalog.js";
-import { ToolAttentionRouter, type RouterOptions } from "../../core/router/router.js";
-import type { ToolAttentionEvent } from "../../core/events/events.js";
-import { routingEventOf } from "../../core/events/events.js";
-import type { Precondition } from "../../core/types.js";
-import { catalogFromLangChainTools, type LangChainToolLike } from "./tools.js";
-import { emitToCallbacks, gateCalls, stateViewOf } from "./messages.js";
-import { gateTurn, routeTurn, type ToolAttentionDecisionState, type ToolAttentionStateLike } from "./turn.js";
+import { gateCalls, stateViewOf } from "./messages.js";
+import {
+  adapterRouter,
+  eventEmitter,
+  gateTurn,
+  routeTurn,
+  type AdapterRouterOptions,
+  type ToolAttentionDecisionState,
+  type ToolAttentionStateLike,
+} from "./turn.js";
 
-export interface ToolAttentionMiddlewareOptions extends Omit<RouterOptions, "onEvent"> {
-  /** The tools to route over: the same array you give `createAgent` (or use `catalog`). */
-  tools?: LangChainToolLike[];
-  /** A prebuilt catalog (e.g. from MCP servers) instead of `tools`. */
-  catalog?: ToolCatalog;
-  /** A prebuilt router (shares its embedded catalog across agents); overrides catalog/tools/router options. */
-  router?: ToolAttentionRouter;
-  /** Preconditions by tool name, added to what tools declare in `metadata.toolAttention.preconditions`. */
-  preconditions?: Record<string, Precondition | Precondition[]>;
+export interface ToolAttentionMiddlewareOptions extends AdapterRouterOptions {
   /** Also register `tools` with the agent, so they need not be passed to `createAgent` too. Default false. */
   registerTools?: boolean;
   /** Append the Phase-1 summary pool to the system message. Default true. */
@@ -40,8 +34,6 @@ export interface ToolAttentionMiddlewareOptions extends Omit<RouterOptions, "onE
    * (the agent then ends with the error results, instead of looping). Default 3.
    */
   maxRejectedRounds?: number;
-  /** Receives one event per routing decision and per gate rejection. Also sent to LangChain callbacks. */
-  onEvent?: (event: ToolAttentionEvent) => void;
 }
 
 const decisionSchema = z.object({
@@ -61,18 +53,6 @@ const stateSchema = z.object({
   toolAttention: decisionSchema.optional(),
 });
 
-function resolveRouter(options: ToolAttentionMiddlewareOptions, onEvent: (e: ToolAttentionEvent) => void): ToolAttentionRouter {
-  if (options.router) return options.router;
-  const catalog =
-    options.catalog ??
-    (options.tools
-      ? catalogFromLangChainTools(options.tools, { preconditions: options.preconditions, encoding: options.encoding })
-      : undefined);
-  if (!catalog)
-    throw new Error("toolAttentionMiddleware needs `tools` (the same array you pass to createAgent), a `catalog`, or a `router`.");
-  return new ToolAttentionRouter(catalog, { ...options, onEvent });
-}
-
 /**
  * Creates the Tool Attention middleware.
  *
@@ -82,12 +62,8 @@ function resolveRouter(options: ToolAttentionMiddlewareOptions, onEvent: (e: Too
  * ```
  */
 export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions) {
-  const emit = (event: ToolAttentionEvent) => {
-    options.onEvent?.(event);
-    void emitToCallbacks(event);
-  };
-  // A router the caller built keeps its own onEvent; ours forwards its events to callbacks as well.
-  const router = resolveRouter(options, (e) => emit(e));
+  const emit = eventEmitter(options.onEvent);
+  const router = adapterRouter(options, "toolAttentionMiddleware");
   const catalog = router.catalog;
   const maxRejectedRounds = options.maxRejectedRounds ?? 3;
   const includePool = options.includePool ?? true;
@@ -100,8 +76,7 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
     tools: options.registerTools ? ((options.tools ?? []) as never[]) : undefined,
 
     beforeModel: async (state) => {
-      const { decision, toolAttention } = await routeTurn(router, state as ToolAttentionStateLike);
-      if (options.router) emit(routingEventOf(decision));
+      const { toolAttention } = await routeTurn(router, state as ToolAttentionStateLike, emit);
       return { toolAttention };
     },
 

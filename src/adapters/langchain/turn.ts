@@ -3,10 +3,49 @@
  * a LangChain message state so createAgent middleware and LangGraph hooks behave identically.
  */
 import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
-import type { ToolAttentionRouter } from "../../core/router/router.js";
-import type { GateEvent } from "../../core/events/events.js";
-import type { RoutingDecision } from "../../core/types.js";
-import { gateAIMessage, latestUserText, pendingAIMessage, stateViewOf } from "./messages.js";
+import { ToolAttentionRouter, type RouterOptions } from "../../core/router/router.js";
+import type { ToolCatalog } from "../../core/catalog/catalog.js";
+import { routingEventOf, type GateEvent, type ToolAttentionEvent } from "../../core/events/events.js";
+import type { Precondition, RoutingDecision } from "../../core/types.js";
+import { emitToCallbacks, gateAIMessage, latestUserText, pendingAIMessage, stateViewOf } from "./messages.js";
+import { catalogFromLangChainTools, type LangChainToolLike } from "./tools.js";
+
+/** Options both adapters take to build (or reuse) their router. */
+export interface AdapterRouterOptions extends Omit<RouterOptions, "onEvent"> {
+  /** The tools to route over: the same tools the agent runs (or use `catalog`). */
+  tools?: LangChainToolLike[];
+  /** A prebuilt catalog (e.g. from MCP servers) instead of `tools`. */
+  catalog?: ToolCatalog;
+  /** A prebuilt router (shares its embedded catalog across agents); overrides catalog/tools/router options. */
+  router?: ToolAttentionRouter;
+  /** Preconditions by tool name, added to what tools declare in `metadata.toolAttention.preconditions`. */
+  preconditions?: Record<string, Precondition | Precondition[]>;
+  /** Receives one event per routing decision and per gate rejection. Also sent to LangChain callbacks. */
+  onEvent?: (event: ToolAttentionEvent) => void;
+}
+
+/**
+ * The router an adapter routes with: the caller's own, or one over `catalog` / `tools`. The adapter emits the
+ * routing events itself (see routeTurn), so a router built here has no onEvent of its own.
+ */
+export function adapterRouter(options: AdapterRouterOptions, adapter: string): ToolAttentionRouter {
+  if (options.router) return options.router;
+  const catalog =
+    options.catalog ??
+    (options.tools
+      ? catalogFromLangChainTools(options.tools, { preconditions: options.preconditions, encoding: options.encoding })
+      : undefined);
+  if (!catalog) throw new Error(`${adapter} needs \`tools\` (the tools the agent runs), a \`catalog\`, or a \`router\`.`);
+  return new ToolAttentionRouter(catalog, { ...options, onEvent: undefined });
+}
+
+/** Sends an event to the caller's onEvent and to LangChain callbacks. */
+export function eventEmitter(onEvent?: (event: ToolAttentionEvent) => void): (event: ToolAttentionEvent) => void {
+  return (event) => {
+    onEvent?.(event);
+    void emitToCallbacks(event);
+  };
+}
 
 /** What the adapters keep in graph state about the current routing decision (JSON-serializable). */
 export interface ToolAttentionDecisionState {
@@ -27,13 +66,15 @@ export interface ToolAttentionStateLike {
   toolAttention?: ToolAttentionDecisionState;
 }
 
-/** Routes the turn; returns the decision and the state value to store. */
+/** Routes the turn and emits its event; returns the decision and the state value to store. */
 export async function routeTurn(
   router: ToolAttentionRouter,
   state: ToolAttentionStateLike,
+  emit: (event: ToolAttentionEvent) => void,
 ): Promise<{ decision: RoutingDecision; toolAttention: ToolAttentionDecisionState }> {
   const view = stateViewOf(state);
   const decision = await router.route(latestUserText(state.messages), view);
+  emit(routingEventOf(decision));
   return {
     decision,
     toolAttention: {

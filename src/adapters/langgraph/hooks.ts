@@ -11,13 +11,16 @@ import { SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { Runnable } from "@langchain/core/runnables";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { ToolAttentionRouter, type RouterOptions } from "../../core/router/router.js";
-import type { ToolCatalog } from "../../core/catalog/catalog.js";
-import { routingEventOf, type ToolAttentionEvent } from "../../core/events/events.js";
-import type { Precondition } from "../../core/types.js";
-import { catalogFromLangChainTools, type LangChainToolLike } from "../langchain/tools.js";
-import { emitToCallbacks } from "../langchain/messages.js";
-import { gateTurn, routeTurn, type ToolAttentionDecisionState, type ToolAttentionStateLike } from "../langchain/turn.js";
+import type { LangChainToolLike } from "../langchain/tools.js";
+import {
+  adapterRouter,
+  eventEmitter,
+  gateTurn,
+  routeTurn,
+  type AdapterRouterOptions,
+  type ToolAttentionDecisionState,
+  type ToolAttentionStateLike,
+} from "../langchain/turn.js";
 
 /** State channels the hooks read and write; spread into your `Annotation.Root({...})`. */
 export const ToolAttentionStateFields = {
@@ -33,20 +36,13 @@ export const ToolAttentionStateFields = {
 export const ToolAttentionAnnotation = Annotation.Root({ ...MessagesAnnotation.spec, ...ToolAttentionStateFields });
 export type ToolAttentionGraphState = typeof ToolAttentionAnnotation.State;
 
-export interface ToolAttentionHooksOptions extends Omit<RouterOptions, "onEvent"> {
+export interface ToolAttentionHooksOptions extends AdapterRouterOptions {
   /** The tools the graph can run (the ToolNode's tools). */
   tools: LangChainToolLike[];
-  /** A prebuilt catalog over the same tools (e.g. MCP); default: built from `tools`. */
-  catalog?: ToolCatalog;
-  /** A prebuilt router; overrides catalog and router options. */
-  router?: ToolAttentionRouter;
-  /** Preconditions by tool name. */
-  preconditions?: Record<string, Precondition | Precondition[]>;
   /** Put the Phase-1 pool in the model input (preModelHook / withPool). Default true. */
   includePool?: boolean;
   /** Consecutive all-rejected model turns before the gate stops sending the model back. Default 3. */
   maxRejectedRounds?: number;
-  onEvent?: (event: ToolAttentionEvent) => void;
 }
 
 /** Adds the pool to a message list: merged into a leading system message, else as a new first message. */
@@ -57,16 +53,8 @@ function withPoolMessages(messages: BaseMessage[], pool: string): BaseMessage[] 
 }
 
 export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
-  const emit = (event: ToolAttentionEvent) => {
-    options.onEvent?.(event);
-    void emitToCallbacks(event);
-  };
-  const router =
-    options.router ??
-    new ToolAttentionRouter(
-      options.catalog ?? catalogFromLangChainTools(options.tools, { preconditions: options.preconditions, encoding: options.encoding }),
-      { ...options, onEvent: emit },
-    );
+  const emit = eventEmitter(options.onEvent);
+  const router = adapterRouter(options, "createToolAttentionHooks");
   const includePool = options.includePool ?? true;
   const maxRejectedRounds = options.maxRejectedRounds ?? 3;
   // Tools the graph runs that are outside the catalog are never filtered or gated.
@@ -74,8 +62,7 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
 
   /** Node: routes the turn and stores the decision. */
   async function routeNode(state: ToolAttentionStateLike): Promise<{ toolAttention: ToolAttentionDecisionState }> {
-    const { decision, toolAttention } = await routeTurn(router, state);
-    if (options.router) emit(routingEventOf(decision));
+    const { toolAttention } = await routeTurn(router, state, emit);
     return { toolAttention };
   }
 

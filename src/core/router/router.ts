@@ -184,12 +184,7 @@ export class ToolAttentionRouter {
 
   /** Tokens of the whole catalog's full schemas: what every turn would cost without routing. */
   async fullSchemaTokens(): Promise<number> {
-    if (this.fullTokens === undefined) {
-      const schemas = await this.loader.getMany(this.catalog.tools.map((t) => t.id));
-      let n = 0;
-      for (const s of schemas) n += this.tokenCounter.count(s);
-      this.fullTokens = n;
-    }
+    this.fullTokens ??= await this.schemaTokens(this.catalog.tools.map((t) => t.id));
     return this.fullTokens;
   }
 
