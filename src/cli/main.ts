@@ -7,7 +7,7 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ToolCatalog } from "../core/catalog/catalog.js";
-import { ToolAttentionRouter } from "../core/router/router.js";
+import { DEFAULT_ENCODER, ToolAttentionRouter } from "../core/router/router.js";
 import { stateViewFrom } from "../core/preconditions/preconditions.js";
 import { ENCODER_NAMES, type EncoderName } from "../core/encoders/index.js";
 import { isTokenEncoding } from "../core/tokens/count.js";
@@ -41,7 +41,7 @@ function need(name: string, value: string | undefined): string {
 }
 
 function buildRouter(values: Record<string, string | boolean | undefined>, catalogPath: string) {
-  const encoder = (values.encoder as string | undefined) ?? "use-lite";
+  const encoder = (values.encoder as string | undefined) ?? DEFAULT_ENCODER;
   if (!ENCODER_NAMES.includes(encoder as EncoderName))
     throw new UsageError(`--encoder must be one of ${ENCODER_NAMES.join(", ")}, got "${encoder}"`);
   const tokens = (values.tokens as string | undefined) ?? "cl100k_base";
