@@ -28,8 +28,13 @@ import type { AgentStateView, GatedTool, RoutingDecision, ScoredTool, ToolRecord
 
 /** Default θ for dense sentence encoders (cosine of unit vectors). */
 export const DEFAULT_THETA = 0.28;
-/** Default θ for the lexical encoder, whose BM25-style scores run lower than dense cosines. */
-export const DEFAULT_LEXICAL_THETA = 0.08;
+/**
+ * Default θ for the "lexical" encoder (sparse BM25, scores normalized to [0, 1]): low, because a share of 2 % of
+ * the query's idf mass already means a real word in common; k does the cutting. Measured on metatool-dev.
+ */
+export const DEFAULT_LEXICAL_THETA = 0.02;
+/** Default θ for a `LexicalEmbeddings` instance (hashed BM25 vectors compared by cosine). */
+export const DEFAULT_HASHED_LEXICAL_THETA = 0.08;
 /** Default weight of the lexical channel in the hybrid score (`cosine + w · bm25`); measured on metatool-dev. */
 export const DEFAULT_LEXICAL_WEIGHT = 1.5;
 /** Default encoder: USE-lite dense plus sparse BM25. */
@@ -37,7 +42,8 @@ export const DEFAULT_ENCODER: EncoderName = "hybrid";
 
 /** The default θ for an encoder choice. */
 export function defaultThetaFor(encoder: RouterOptions["encoder"]): number {
-  return encoder === "lexical" || encoder instanceof LexicalEmbeddings ? DEFAULT_LEXICAL_THETA : DEFAULT_THETA;
+  if (encoder === "lexical") return DEFAULT_LEXICAL_THETA;
+  return encoder instanceof LexicalEmbeddings ? DEFAULT_HASHED_LEXICAL_THETA : DEFAULT_THETA;
 }
 
 /** Options of the lexical (BM25) channel. */
@@ -76,7 +82,7 @@ export interface RouterOptions {
   lexical?: boolean | LexicalChannelOptions;
   /** What is embedded and indexed per tool (server context, parameters, tags, truncation, field weights). */
   toolText?: ToolTextOptions;
-  /** Minimum score for a tool to be considered. Default 0.28 (0.08 for the lexical encoder). */
+  /** Minimum score for a tool to be considered. Default 0.28 (0.02 for the "lexical" encoder). */
   theta?: number;
   /**
    * Relative cut: also drop tools scoring more than `margin` below the best candidate (on top of θ). One θ rarely
