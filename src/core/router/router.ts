@@ -512,13 +512,14 @@ export class ToolAttentionRouter {
     return decision;
   }
 
-  private positions?: Map<string, number>;
-  /** Position of a tool id in the catalog (and index rows), -1 when absent. */
+  private positions?: { tools: readonly ToolRecord[]; byId: Map<string, number> };
+  /** Position of a tool id in the catalog (and index rows), -1 when absent; rebuilt when the tool list changes. */
   private positionOf(id: string): number {
-    if (!this.positions) {
-      this.positions = new Map();
-      this.catalog.tools.forEach((t, i) => this.positions!.set(t.id, i));
+    if (this.positions?.tools !== this.catalog.tools) {
+      const byId = new Map<string, number>();
+      this.catalog.tools.forEach((t, i) => byId.set(t.id, i));
+      this.positions = { tools: this.catalog.tools, byId };
     }
-    return this.positions.get(id) ?? -1;
+    return this.positions.byId.get(id) ?? -1;
   }
 }
