@@ -62,6 +62,18 @@ describe("Bm25Index", () => {
     assert.ok(s[0] > 0 && s[1] === 0, `${s[0]} ${s[1]}`);
   });
 
+  it("finds a cryptic name from a full word it abbreviates", () => {
+    const bm = new Bm25Index();
+    bm.build([
+      [{ text: "Aus Surf Report", identifier: true }, { text: "Today's surf report for any break." }],
+      [{ text: "Surf Forecast", identifier: true }, { text: "Surf forecast for California beaches." }],
+    ]);
+    const s = bm.scoreAll("surf report in australia");
+    assert.ok(s[0] > s[1], `${s[0]} ${s[1]}`);
+    const only = bm.scoreAll("australia");
+    assert.ok(only[0] > 0 && only[1] === 0);
+  });
+
   it("weights parts of a query and rejects nothing for empty parts", () => {
     const bm = new Bm25Index();
     bm.build([[{ text: "weather" }], [{ text: "email" }]]);
