@@ -37,7 +37,7 @@ export interface ResolvedEncoder {
   embeddings: EmbeddingsInterface;
   /** Identifies the vector space; caches and persisted indexes must be keyed by it. */
   modelId: string;
-  /** "use-lite" | "lexical" | "minilm" | "custom". */
+  /** "use-lite" | "lexical" | "minilm" | "hybrid" | "custom". */
   name: string;
 }
 
