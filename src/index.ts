@@ -62,3 +62,19 @@ export {
 export { evaluate, type EvalOptions, type EvalReport } from "./eval/evaluate.js";
 export { loadTasks, type EvalTask } from "./eval/tasks.js";
 export { scoreTask, aggregate, quantile } from "./eval/metrics.js";
+
+// Routing quality: hybrid retrieval, tool texts, tags, rolling intent, sticky tools, multi-turn evaluation
+export {
+  DEFAULT_ENCODER,
+  DEFAULT_LEXICAL_WEIGHT,
+  DEFAULT_LEXICAL_THETA,
+  defaultThetaFor,
+  type LexicalChannelOptions,
+  type RouteQuery,
+  type TagFilter,
+} from "./core/router/router.js";
+export { Bm25Index, acronymsOf, type Bm25Field, type Bm25Options, type WeightedText } from "./core/encoders/bm25.js";
+export { toolTextOf, toolFieldsOf, parameterNamesOf, type ToolTextOptions, type ToolTextContext, type ToolTextSource } from "./core/catalog/text.js";
+export { turnIntent, lastObservations, DEFAULT_INTENT, type IntentOptions } from "./adapters/langchain/messages.js";
+export { nextSticky, stickyConfig } from "./adapters/langchain/turn.js";
+export { simulatedIntent, type SimulateOptions } from "./eval/evaluate.js";

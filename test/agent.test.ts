@@ -89,7 +89,9 @@ test("an existing but inactive tool is rejected and never executed, while allowe
   const rejected = answers.find((m) => m.name === "list_tables");
   assert.ok(rejected && rejected.status === "error");
   assert.match(String(rejected.content), /"error":"tool_not_available"/);
-  assert.match(String(rejected.content), /not active for this request/);
+  // Promote-on-request is on by default: the error says the tool is now bound (it still did not run).
+  assert.match(String(rejected.content), /not bound for this request, so this call did not run/);
+  assert.equal(JSON.parse(String(rejected.content).split("\n")[0]).promoted, true);
   assertEveryCallAnsweredOnce(out.messages);
 });
 

@@ -76,3 +76,41 @@ test("hand-built StateGraph: route → model(bindActiveTools) → gate → tools
   assert.equal(runs.get("edit_file"), 1);
   for (const [, n] of answersById(out.messages)) assert.equal(n, 1);
 });
+
+test("LangGraph hooks: a promoted tool is bound on the next model call, also when the graph routes again first", async () => {
+  for (const kind of ["react", "graph"] as const) {
+    const { tools, runs } = demoTools();
+    const model = new ScriptedChatModel([callTools({ name: "list_tables", args: {} }), callTools({ name: "list_tables", args: {} })]);
+    const hooks = createToolAttentionHooks({ tools, k: 3, cacheDir: false });
+    const agent =
+      kind === "react"
+        ? createReactAgent({
+            llm: hooks.dynamicModel(model),
+            tools,
+            stateSchema: ToolAttentionAnnotation,
+            preModelHook: hooks.preModelHook,
+            postModelHook: hooks.postModelHook,
+          })
+        : new StateGraph(ToolAttentionAnnotation)
+            .addNode("route", hooks.routeNode)
+            .addNode("model", async (state) => ({
+              messages: [await hooks.bindActiveTools(model, state).invoke(hooks.withPool(state.messages))],
+            }))
+            .addNode("gate", hooks.gateNode)
+            .addNode("tools", new ToolNode(tools))
+            .addEdge(START, "route")
+            .addEdge("route", "model")
+            .addEdge("model", "gate")
+            // Rejected calls go back through routing: the promotion must survive it (it is sticky).
+            .addConditionalEdges("gate", hooks.afterGate, { tools: "tools", model: "route", [END]: END })
+            .addEdge("tools", "route")
+            .compile();
+    const out = await agent.invoke({ messages: [new HumanMessage("what's the weather in Paris tomorrow?")] });
+    assert.ok(!model.calls[0].tools.includes("list_tables"), kind);
+    const first = out.messages.find((m: BaseMessage) => ToolMessage.isInstance(m) && m.name === "list_tables") as ToolMessage;
+    assert.match(String(first.content), /"promoted":true/, kind);
+    assert.ok(model.calls[1].tools.includes("list_tables"), `${kind}: ${model.calls[1].tools}`);
+    assert.equal(runs.get("list_tables"), 1, kind);
+    for (const [, n] of answersById(out.messages)) assert.equal(n, 1);
+  }
+});

@@ -7,7 +7,8 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ToolCatalog } from "../core/catalog/catalog.js";
-import { ToolAttentionRouter } from "../core/router/router.js";
+import { DEFAULT_ENCODER, ToolAttentionRouter, type TagFilter } from "../core/router/router.js";
+import type { ToolTextOptions } from "../core/catalog/text.js";
 import { stateViewFrom } from "../core/preconditions/preconditions.js";
 import { ENCODER_NAMES, type EncoderName } from "../core/encoders/index.js";
 import { isTokenEncoding } from "../core/tokens/count.js";
@@ -17,11 +18,18 @@ import { runDemo } from "./demo.js";
 
 const USAGE = `Usage:
   tool-attention route --catalog FILE --query TEXT [--state JSON] [--k N] [--theta X] [--encoder NAME] [--json]
-  tool-attention eval  --catalog FILE --tasks FILE.jsonl [--k N] [--theta X] [--encoder NAME] [--per-step] [--limit N] [--json]
+  tool-attention eval  --catalog FILE --tasks FILE.jsonl [--k N] [--theta X] [--encoder NAME] [--per-step | --simulate] [--limit N] [--json]
   tool-attention demo  [--catalog FILE] [--json]
 
 Options:
-  --encoder NAME   use-lite (default, offline), lexical, minilm (needs local model files)
+  --encoder NAME   hybrid (default: USE-lite + BM25, offline), use-lite, lexical (BM25 only), minilm (needs model files)
+  --lexical-weight X  weight of the BM25 score added to the cosine (hybrid; default 1.5)
+  --margin X       relative cut: also drop tools scoring more than X below the best
+  --tool-text LIST what is embedded per tool besides name and description, comma-separated:
+                   server, server-description, params, tags, no-server (default: server only when several)
+  --tags-only LIST route only tools with one of these tags (or servers), comma-separated
+  --tags-boost LIST add a small score to tools with one of these tags (or servers)
+  --simulate       eval: multi-turn simulation over plan steps (rolling intent + sticky tools)
   --tokens NAME    cl100k_base (default) or o200k_base
   --index NAME     auto (default), faiss, flat
   --state JSON     agent state for preconditions: {"scopes":[...],"milestones":[...],"toolOutputs":[...]}`;
@@ -41,7 +49,7 @@ function need(name: string, value: string | undefined): string {
 }
 
 function buildRouter(values: Record<string, string | boolean | undefined>, catalogPath: string) {
-  const encoder = (values.encoder as string | undefined) ?? "use-lite";
+  const encoder = (values.encoder as string | undefined) ?? DEFAULT_ENCODER;
   if (!ENCODER_NAMES.includes(encoder as EncoderName))
     throw new UsageError(`--encoder must be one of ${ENCODER_NAMES.join(", ")}, got "${encoder}"`);
   const tokens = (values.tokens as string | undefined) ?? "cl100k_base";
@@ -49,13 +57,39 @@ function buildRouter(values: Record<string, string | boolean | undefined>, catal
   const index = (values.index as string | undefined) ?? "auto";
   if (!["auto", "faiss", "flat"].includes(index)) throw new UsageError(`--index must be auto, faiss or flat, got "${index}"`);
   const catalog = ToolCatalog.fromFile(catalogPath, { encoding: tokens, onWarning: (w) => process.stderr.write(`warning: ${w}\n`) });
+  const lexicalWeight = num("lexical-weight", values["lexical-weight"] as string | undefined);
   return new ToolAttentionRouter(catalog, {
     encoder: encoder as EncoderName,
+    ...(lexicalWeight !== undefined ? { lexical: { weight: lexicalWeight } } : {}),
+    toolText: toolTextOption(values["tool-text"] as string | undefined),
+    margin: num("margin", values.margin as string | undefined),
     k: num("k", values.k as string | undefined),
     theta: num("theta", values.theta as string | undefined),
     encoding: tokens,
     index: index as "auto" | "faiss" | "flat",
   });
+}
+
+const TOOL_TEXT_PARTS = ["server", "server-description", "params", "tags", "no-server"];
+
+function toolTextOption(list: string | undefined): ToolTextOptions | undefined {
+  if (!list) return undefined;
+  const parts = list.split(",").map((p) => p.trim()).filter(Boolean);
+  for (const p of parts)
+    if (!TOOL_TEXT_PARTS.includes(p)) throw new UsageError(`--tool-text: unknown part "${p}" (expected ${TOOL_TEXT_PARTS.join(", ")})`);
+  return {
+    server: parts.includes("no-server") ? false : parts.includes("server") || parts.includes("server-description") ? true : "auto",
+    serverDescription: parts.includes("server-description"),
+    params: parts.includes("params"),
+    tags: parts.includes("tags"),
+  };
+}
+
+function tagsOption(values: Record<string, string | boolean | undefined>): TagFilter | undefined {
+  const list = (v: unknown) => (typeof v === "string" ? v.split(",").map((t) => t.trim()).filter(Boolean) : []);
+  const only = list(values["tags-only"]);
+  const boost = list(values["tags-boost"]);
+  return only.length || boost.length ? { ...(only.length ? { only } : {}), ...(boost.length ? { boost } : {}) } : undefined;
 }
 
 function parseState(json: string | undefined) {
@@ -79,7 +113,7 @@ async function cmdRoute(values: Record<string, string | boolean | undefined>) {
   const query = need("query", values.query as string);
   const state = parseState(values.state as string | undefined);
   await router.prepare();
-  const d = await router.route(query, state);
+  const d = await router.route(query, state, { tags: tagsOption(values) });
   const result = {
     query,
     k: d.k,
@@ -119,6 +153,8 @@ async function cmdEval(values: Record<string, string | boolean | undefined>) {
   await router.prepare();
   const report = await evaluate(router, tasks, {
     perStep: Boolean(values["per-step"]),
+    simulate: Boolean(values.simulate),
+    tags: tagsOption(values),
     onProgress: (done, total) => process.stderr.write(`eval: ${done}/${total}\n`),
   });
   const { perTask: _perTask, ...summary } = report;
@@ -140,6 +176,8 @@ async function cmdEval(values: Record<string, string | boolean | undefined>) {
     encoder: summary.encoder,
     index: summary.index,
     perStep: summary.perStep,
+    ...(summary.simulate ? { simulate: true } : {}),
+    ...(router.margin !== undefined ? { margin: router.margin } : {}),
     ...(summary.avgUnion !== undefined ? { avgUnion: round(summary.avgUnion, 2) } : {}),
   };
   if (values.json) process.stdout.write(`${JSON.stringify(out)}\n`);
@@ -168,6 +206,12 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
         index: { type: "string" },
         limit: { type: "string" },
         "per-step": { type: "boolean" },
+        simulate: { type: "boolean" },
+        margin: { type: "string" },
+        "lexical-weight": { type: "string" },
+        "tool-text": { type: "string" },
+        "tags-only": { type: "string" },
+        "tags-boost": { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },

@@ -118,4 +118,6 @@ export interface ToolNotAvailable {
   tool: string;
   available: string[];
   reason?: string;
+  /** The tool exists and its preconditions hold: it is bound from the next model call on; call it again. */
+  promoted?: boolean;
 }

@@ -3,7 +3,8 @@
  * Queries are embedded in batches for throughput; the reported route latency is measured separately on real
  * single-query routes (encode + search + gate), which is what an agent turn pays.
  */
-import type { ToolAttentionRouter } from "../core/router/router.js";
+import type { ToolAttentionRouter, RouteQuery, TagFilter } from "../core/router/router.js";
+import { splitIdentifier } from "../core/catalog/text.js";
 import { stateViewFrom } from "../core/preconditions/preconditions.js";
 import type { RoutingDecision } from "../core/types.js";
 import { aggregate, quantile, scoreTask, type AggregateScore, type TaskScore } from "./metrics.js";
@@ -14,9 +15,30 @@ export interface EvalOptions {
   theta?: number;
   /** Route the query, then query + each plan step, and score the union of the active sets. */
   perStep?: boolean;
+  /**
+   * Multi-turn simulation of an agent working through a task's plan steps (implies perStep): step j is routed
+   * with the rolling intent an agent would have — the user's query, the step as the model's stated plan, and
+   * the previous step's tool results — and the tools used so far stay active as sticky tools. A gold tool that
+   * was active at a step counts as used there (the agent would have called it). The union is scored.
+   */
+  simulate?: boolean | SimulateOptions;
+  /** Tag filter applied to every route. */
+  tags?: TagFilter;
   /** Single-query routes timed for `routeMsP50` (evenly spread over the tasks). Default 200. */
   latencySample?: number;
   onProgress?: (done: number, total: number) => void;
+}
+
+/** Weights and sticky settings of the multi-turn simulation (defaults mirror the adapters'). */
+export interface SimulateOptions {
+  /** Weight of the step text (the model's stated plan). Default 0.5. */
+  planWeight?: number;
+  /** Weight of the previous step's tool results. Default 0.3. */
+  toolResultWeight?: number;
+  /** Routings a used tool stays active for. Default 3; 0 disables sticky tools. */
+  stickyTurns?: number;
+  /** At most this many sticky tools. Default 5. */
+  stickyMax?: number;
 }
 
 export interface EvalReport extends AggregateScore {
@@ -35,6 +57,8 @@ export interface EvalReport extends AggregateScore {
   encoder: string;
   index: string;
   perStep: boolean;
+  /** True when the multi-turn simulation was used. */
+  simulate?: boolean;
   /** With perStep: mean size of the union of active sets. */
   avgUnion?: number;
   /** Per-task results, in input order. */
@@ -52,11 +76,63 @@ export function routedTexts(task: EvalTask, perStep: boolean): string[] {
   return [task.query, ...task.steps.map((step) => `${task.query}\n${step}`)];
 }
 
+/**
+ * The routed queries of one simulated task: step 0 is the query alone; step j is the query, the step as the
+ * stated plan and a synthetic result of each tool used at step j − 1 (its split name and that step's text).
+ */
+export function simulatedIntent(
+  task: EvalTask,
+  step: number,
+  usedBefore: readonly string[],
+  o: Required<SimulateOptions>,
+): { text: string; weight: number }[] {
+  const parts = [{ text: task.query, weight: 1 }];
+  const steps = task.steps ?? [];
+  if (step === 0 || !steps.length) return parts;
+  parts.push({ text: steps[step - 1], weight: o.planWeight });
+  if (step >= 2 && o.toolResultWeight > 0)
+    for (const name of usedBefore) parts.push({ text: `${splitIdentifier(name)}: ${steps[step - 2]}`, weight: o.toolResultWeight });
+  return parts;
+}
+
+async function simulateTask(
+  router: ToolAttentionRouter,
+  task: EvalTask,
+  o: Required<SimulateOptions>,
+  route: { k: number; theta: number; tags?: TagFilter },
+): Promise<{ names: string[]; ids: string[] }> {
+  const state = stateOf(task);
+  const gold = new Set(task.gold);
+  const names: string[] = [];
+  const ids: string[] = [];
+  const seen = new Set<string>();
+  let sticky = new Map<string, number>();
+  let used: string[] = [];
+  const steps = task.steps?.length ?? 0;
+  for (let j = 0; j <= steps; j++) {
+    const query: RouteQuery = simulatedIntent(task, j, used, o);
+    const d = await router.route(query, state, { ...route, turnId: task.id, include: [...sticky.keys()] });
+    used = d.active.filter((a) => gold.has(a.name)).map((a) => a.name);
+    const next = new Map<string, number>();
+    for (const [n, t] of sticky) if (t > 1) next.set(n, t - 1);
+    if (o.stickyTurns > 0) for (const n of used) next.set(n, o.stickyTurns);
+    sticky = new Map([...next].sort((a, b) => b[1] - a[1]).slice(0, o.stickyMax));
+    for (const a of d.active) {
+      if (seen.has(a.id)) continue;
+      seen.add(a.id);
+      names.push(a.name);
+      ids.push(a.id);
+    }
+  }
+  return { names, ids };
+}
+
 export async function evaluate(router: ToolAttentionRouter, tasks: readonly EvalTask[], opts: EvalOptions = {}): Promise<EvalReport> {
   await router.prepare();
   const k = opts.k ?? router.k;
   const theta = opts.theta ?? router.theta;
-  const perStep = opts.perStep ?? false;
+  const simulate = opts.simulate ? { planWeight: 0.5, toolResultWeight: 0.3, stickyTurns: 3, stickyMax: 5, ...(opts.simulate === true ? {} : opts.simulate) } : undefined;
+  const perStep = (opts.perStep ?? false) || simulate !== undefined;
 
   const texts: string[] = [];
   const offsets: number[] = [];
@@ -64,7 +140,8 @@ export async function evaluate(router: ToolAttentionRouter, tasks: readonly Eval
     offsets.push(texts.length);
     texts.push(...routedTexts(task, perStep));
   }
-  const vectors = await router.embedQueries(texts);
+  // The simulation routes weighted parts (embedded one by one, through the encoder's query cache).
+  const vectors = simulate ? [] : await router.embedQueries(texts);
 
   const scores: TaskScore[] = [];
   const perTask: EvalReport["perTask"] = [];
@@ -74,12 +151,13 @@ export async function evaluate(router: ToolAttentionRouter, tasks: readonly Eval
     const task = tasks[t];
     const state = stateOf(task);
     const n = routedTexts(task, perStep).length;
-    const union: string[] = [];
-    const unionIds: string[] = [];
+    let union: string[] = [];
+    let unionIds: string[] = [];
     const seen = new Set<string>();
-    for (let j = 0; j < n; j++) {
+    if (simulate) ({ names: union, ids: unionIds } = await simulateTask(router, task, simulate, { k, theta, tags: opts.tags }));
+    else for (let j = 0; j < n; j++) {
       const i = offsets[t] + j;
-      const d: RoutingDecision = await router.route(texts[i], state, { k, theta, queryVector: vectors[i], turnId: task.id });
+      const d: RoutingDecision = await router.route(texts[i], state, { k, theta, queryVector: vectors[i], turnId: task.id, tags: opts.tags });
       for (const a of d.active) {
         if (seen.has(a.id)) continue;
         seen.add(a.id);
@@ -99,11 +177,11 @@ export async function evaluate(router: ToolAttentionRouter, tasks: readonly Eval
   const sample = Math.min(opts.latencySample ?? 200, tasks.length);
   const latencies: number[] = [];
   if (sample > 0) {
-    await router.route(tasks[0].query, stateOf(tasks[0]), { k, theta });
+    await router.route(tasks[0].query, stateOf(tasks[0]), { k, theta, tags: opts.tags });
     const step = tasks.length / sample;
     for (let s = 0; s < sample; s++) {
       const task = tasks[Math.floor(s * step)];
-      const d = await router.route(task.query, stateOf(task), { k, theta });
+      const d = await router.route(task.query, stateOf(task), { k, theta, tags: opts.tags });
       latencies.push(d.latencyMs.total);
     }
   }
@@ -123,6 +201,7 @@ export async function evaluate(router: ToolAttentionRouter, tasks: readonly Eval
     encoder: /encoder: ([^;]+)/.exec(describe)?.[1] ?? "",
     index: router.indexKind ?? "",
     perStep,
+    ...(simulate ? { simulate: true } : {}),
     ...(perStep ? { avgUnion: tasks.length ? unionSize / tasks.length : 0 } : {}),
     perTask,
   };

@@ -98,3 +98,83 @@ export async function emitToCallbacks(event: ToolAttentionEvent): Promise<void> 
     // Outside a LangChain run there is no callback manager to receive it; onEvent still got the event.
   }
 }
+
+/** How the turn's intent is built from the conversation (see {@link turnIntent}). */
+export interface IntentOptions {
+  /** Earlier user messages added as context, most recent first. Default 2. */
+  history?: number;
+  /** Weight of the most recent earlier user message; each older one gets half the previous weight. Default 0.3. */
+  historyWeight?: number;
+  /** Weight of the latest tool results (the observations since the model's last call). Default 0.3. */
+  toolResultWeight?: number;
+  /** Weight of the model's stated plan (the text of its latest message after the latest user message). Default 0.5. */
+  planWeight?: number;
+  /** Characters kept per part (tool results can be long; their start says what they are). Default 300. */
+  maxChars?: number;
+}
+
+export const DEFAULT_INTENT: Required<IntentOptions> = {
+  history: 2,
+  historyWeight: 0.3,
+  toolResultWeight: 0.3,
+  planWeight: 0.5,
+  maxChars: 300,
+};
+
+/** The trailing tool results: the ToolMessages after the last AI message (what the model has not seen yet). */
+export function lastObservations(messages: readonly BaseMessage[]): ToolMessage[] {
+  const out: ToolMessage[] = [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (!ToolMessage.isInstance(m)) break;
+    out.unshift(m);
+  }
+  return out;
+}
+
+function clip(text: string, max: number): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t.length > max ? t.slice(0, max) : t;
+}
+
+/**
+ * The turn's intent as weighted parts: the latest user message (weight 1), earlier user messages, the latest
+ * tool results and the model's stated plan. Routing again with this after every tool observation lets a
+ * multi-step task reach the tool that only becomes relevant after an intermediate result.
+ * With `false`, only the latest user message.
+ */
+export function turnIntent(messages: readonly BaseMessage[], options: IntentOptions | false = {}): { text: string; weight: number }[] {
+  if (options === false) return [{ text: latestUserText(messages), weight: 1 }];
+  const o = { ...DEFAULT_INTENT, ...options };
+  const parts: { text: string; weight: number }[] = [];
+  let lastUser = -1;
+  for (let i = messages.length - 1; i >= 0; i--)
+    if (HumanMessage.isInstance(messages[i])) {
+      lastUser = i;
+      break;
+    }
+  if (lastUser >= 0) parts.push({ text: messageText(messages[lastUser]), weight: 1 });
+  // Earlier user turns, most recent first, each half as heavy as the one after it.
+  let w = o.historyWeight;
+  for (let i = lastUser - 1, taken = 0; i >= 0 && taken < o.history && w > 0; i--) {
+    if (!HumanMessage.isInstance(messages[i])) continue;
+    const text = clip(messageText(messages[i]), o.maxChars);
+    if (text) parts.push({ text, weight: w });
+    w /= 2;
+    taken++;
+  }
+  if (o.toolResultWeight > 0)
+    for (const m of lastObservations(messages)) {
+      const text = clip(messageText(m), o.maxChars);
+      if (text && m.status !== "error") parts.push({ text, weight: o.toolResultWeight });
+    }
+  if (o.planWeight > 0)
+    for (let i = messages.length - 1; i > lastUser; i--) {
+      const m = messages[i];
+      if (!AIMessage.isInstance(m)) continue;
+      const text = clip(messageText(m), o.maxChars);
+      if (text) parts.push({ text, weight: o.planWeight });
+      break;
+    }
+  return parts;
+}

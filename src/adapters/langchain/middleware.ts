@@ -1,12 +1,16 @@
 /**
  * Tool Attention as `createAgent` middleware (langchain v1).
  *
- * - beforeModel: routes the turn (latest user message, current scopes/milestones/tool outputs) and stores
- *   the decision in state.
+ * - beforeModel: routes the turn (latest user message plus a weighted rolling context: earlier user turns, the
+ *   latest tool results, the model's stated plan; current scopes/milestones/tool outputs; sticky tools) and
+ *   stores the decision in state. It runs before every model call, so the agent re-routes after each tool
+ *   observation.
  * - wrapModelCall: binds only the active tools (tools outside the catalog, e.g. other middleware's, pass
  *   through) and appends the Phase-1 summary pool to the system message.
  * - afterModel: the hallucination gate. Each call to a tool outside the active set gets an error ToolMessage
  *   with the same tool_call_id; if nothing is left to run, the agent jumps back to the model to recover.
+ *   A call to a catalog tool whose preconditions hold is promoted: the decision in state gains it, and since a
+ *   jump to the model skips beforeModel, wrapModelCall binds it from that updated decision.
  * - wrapToolCall: a second line of defence for calls that reach the tool node by another route (the agent's
  *   ToolNode runs any registered tool the model names, even one that was not bound).
  */
@@ -19,6 +23,7 @@ import {
   eventEmitter,
   gateTurn,
   routeTurn,
+  turnSettings,
   type AdapterRouterOptions,
   type ToolAttentionDecisionState,
   type ToolAttentionStateLike,
@@ -42,6 +47,8 @@ const decisionSchema = z.object({
   active: z.array(z.string()),
   gatedOut: z.array(z.object({ name: z.string(), reason: z.string() })),
   rejectedRounds: z.number(),
+  sticky: z.array(z.object({ name: z.string(), turns: z.number() })).optional(),
+  promoted: z.array(z.string()).optional(),
 });
 
 const stateSchema = z.object({
@@ -49,6 +56,8 @@ const stateSchema = z.object({
   scopes: z.array(z.string()).default([]),
   /** Workflow milestones reached; the app or tools set them. */
   milestones: z.array(z.string()).default([]),
+  /** Tags that restrict (`only`) or boost routing (set by the app or tools). */
+  toolTags: z.object({ only: z.array(z.string()).optional(), boost: z.array(z.string()).optional() }).optional(),
   /** The latest routing decision (set by the middleware). */
   toolAttention: decisionSchema.optional(),
 });
@@ -67,6 +76,7 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
   const catalog = router.catalog;
   const maxRejectedRounds = options.maxRejectedRounds ?? 3;
   const includePool = options.includePool ?? true;
+  const settings = turnSettings(options);
   // Names of bound tools outside the catalog (other middleware's, provider tools): never filtered or gated.
   const passthrough = new Set<string>();
 
@@ -76,7 +86,7 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
     tools: options.registerTools ? ((options.tools ?? []) as never[]) : undefined,
 
     beforeModel: async (state) => {
-      const { toolAttention } = await routeTurn(router, state as ToolAttentionStateLike, emit);
+      const { toolAttention } = await routeTurn(router, state as ToolAttentionStateLike, emit, settings);
       return { toolAttention };
     },
 
@@ -104,7 +114,11 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
     afterModel: {
       canJumpTo: ["model"],
       hook: async (state) => {
-        const result = gateTurn(router, state as ToolAttentionStateLike, { passthrough, maxRejectedRounds });
+        const result = gateTurn(router, state as ToolAttentionStateLike, {
+          passthrough,
+          maxRejectedRounds,
+          promoteOnRequest: settings.promoteOnRequest,
+        });
         if (!result || !("event" in result)) return result;
         emit(result.event);
         const update = { messages: result.messages, toolAttention: result.toolAttention };

@@ -2,12 +2,20 @@
  * The two per-turn steps both adapters share: route (before the model) and gate (after it), expressed over
  * a LangChain message state so createAgent middleware and LangGraph hooks behave identically.
  */
-import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
-import { ToolAttentionRouter, type RouterOptions } from "../../core/router/router.js";
+import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { ToolAttentionRouter, type RouterOptions, type TagFilter } from "../../core/router/router.js";
 import type { ToolCatalog } from "../../core/catalog/catalog.js";
 import { routingEventOf, type GateEvent, type ToolAttentionEvent } from "../../core/events/events.js";
-import type { Precondition, RoutingDecision } from "../../core/types.js";
-import { emitToCallbacks, gateAIMessage, latestUserText, pendingAIMessage, stateViewOf } from "./messages.js";
+import type { Precondition, RoutingDecision, ToolNotAvailable } from "../../core/types.js";
+import {
+  emitToCallbacks,
+  gateAIMessage,
+  lastObservations,
+  pendingAIMessage,
+  stateViewOf,
+  turnIntent,
+  type IntentOptions,
+} from "./messages.js";
 import { catalogFromLangChainTools, type LangChainToolLike } from "./tools.js";
 
 /** Options both adapters take to build (or reuse) their router. */
@@ -22,6 +30,53 @@ export interface AdapterRouterOptions extends Omit<RouterOptions, "onEvent"> {
   preconditions?: Record<string, Precondition | Precondition[]>;
   /** Receives one event per routing decision and per gate rejection. Also sent to LangChain callbacks. */
   onEvent?: (event: ToolAttentionEvent) => void;
+  /**
+   * How the routed intent is built: the latest user message plus earlier user turns, the latest tool results
+   * and the model's stated plan, weighted (see `IntentOptions`). `false`: the latest user message only.
+   */
+  intent?: IntentOptions | false;
+  /**
+   * Tools used (a successful result) or promoted stay active for this many further routings (model calls),
+   * outside k, so a multi-step task keeps its tools when the conversation drifts. `max` caps how many.
+   * Default `{ turns: 3, max: 5 }`; `false` disables.
+   */
+  sticky?: { turns?: number; max?: number } | false;
+  /**
+   * When the model calls a catalog tool that was not bound this turn but whose preconditions hold, answer the call
+   * with an error saying the tool is now available, and bind it (full schema) for the next model call. A tool
+   * failing its preconditions is refused with the reason. Default true.
+   */
+  promoteOnRequest?: boolean;
+  /** Restrict routing to, or boost, tools with these tags (merged with the state's `toolTags`). */
+  tags?: TagFilter;
+}
+
+/** Sticky-tool settings with defaults applied (`turns: 0` when disabled). */
+export function stickyConfig(sticky: AdapterRouterOptions["sticky"]): { turns: number; max: number } {
+  if (sticky === false) return { turns: 0, max: 0 };
+  const turns = sticky?.turns ?? 3;
+  const max = sticky?.max ?? 5;
+  for (const [name, v] of [["sticky.turns", turns], ["sticky.max", max]] as const)
+    if (!Number.isInteger(v) || v < 0) throw new Error(`Invalid ${name}: ${v} (expected an integer ≥ 0)`);
+  return { turns, max };
+}
+
+/** Per-turn settings an adapter resolves once from its options. */
+export interface TurnSettings {
+  intent?: IntentOptions | false;
+  sticky: { turns: number; max: number };
+  promoteOnRequest: boolean;
+  tags?: TagFilter;
+}
+
+/** Resolves (and validates) the per-turn settings of adapter options. */
+export function turnSettings(options: AdapterRouterOptions): TurnSettings {
+  return {
+    intent: options.intent,
+    sticky: stickyConfig(options.sticky),
+    promoteOnRequest: options.promoteOnRequest ?? true,
+    tags: options.tags,
+  };
 }
 
 /**
@@ -56,6 +111,10 @@ export interface ToolAttentionDecisionState {
   gatedOut: { name: string; reason: string }[];
   /** Consecutive model turns whose tool calls were all rejected. */
   rejectedRounds: number;
+  /** Sticky tools and how many further routings each stays active for. */
+  sticky?: { name: string; turns: number }[];
+  /** Tools promoted on request since the last routing (bound on the next model call). */
+  promoted?: string[];
 }
 
 /** The state fields the adapters read. */
@@ -63,7 +122,37 @@ export interface ToolAttentionStateLike {
   messages: BaseMessage[];
   scopes?: string[];
   milestones?: string[];
+  /** Tags that restrict (`only`) or boost routing this turn; merged with the adapter's `tags` option. */
+  toolTags?: TagFilter;
   toolAttention?: ToolAttentionDecisionState;
+}
+
+function mergeTags(a?: TagFilter, b?: TagFilter): TagFilter | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  const only = [...(a.only ?? []), ...(b.only ?? [])];
+  const boost = [...(a.boost ?? []), ...(b.boost ?? [])];
+  return { ...(only.length ? { only } : {}), ...(boost.length ? { boost } : {}) };
+}
+
+/**
+ * The sticky list for the next routing: every entry loses a turn, tools that just returned a successful result
+ * (and tools promoted since) start again at `turns`, and at most `max` are kept (the freshest first).
+ */
+export function nextSticky(
+  previous: ToolAttentionDecisionState | undefined,
+  messages: readonly BaseMessage[],
+  config: { turns: number; max: number },
+): { name: string; turns: number }[] {
+  if (config.turns <= 0 || config.max <= 0) return [];
+  const left = new Map<string, number>();
+  for (const s of previous?.sticky ?? []) if (s.turns > 1) left.set(s.name, s.turns - 1);
+  for (const name of previous?.promoted ?? []) left.set(name, config.turns);
+  for (const m of lastObservations(messages)) if (m.status !== "error" && m.name) left.set(m.name, config.turns);
+  return [...left]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, config.max)
+    .map(([name, turns]) => ({ name, turns }));
 }
 
 /** Routes the turn and emits its event; returns the decision and the state value to store. */
@@ -71,9 +160,14 @@ export async function routeTurn(
   router: ToolAttentionRouter,
   state: ToolAttentionStateLike,
   emit: (event: ToolAttentionEvent) => void,
+  settings: TurnSettings = turnSettings({}),
 ): Promise<{ decision: RoutingDecision; toolAttention: ToolAttentionDecisionState }> {
   const view = stateViewOf(state);
-  const decision = await router.route(latestUserText(state.messages), view);
+  const sticky = nextSticky(state.toolAttention, state.messages, settings.sticky);
+  const decision = await router.route(turnIntent(state.messages, settings.intent), view, {
+    include: sticky.map((s) => s.name),
+    tags: mergeTags(settings.tags, state.toolTags),
+  });
   emit(routingEventOf(decision));
   return {
     decision,
@@ -83,8 +177,19 @@ export async function routeTurn(
       active: decision.active.map((a) => a.name),
       gatedOut: decision.gatedOut.map((g) => ({ name: g.name, reason: g.reason })),
       rejectedRounds: state.toolAttention?.rejectedRounds ?? 0,
+      sticky,
+      promoted: [],
     },
   };
+}
+
+/** The answer to a call whose tool was promoted: an error result that says the tool is now bound. */
+function promotedMessage(call: { id?: string; name: string }, available: readonly string[]): ToolMessage {
+  const payload: ToolNotAvailable = { error: "tool_not_available", tool: call.name, available: [...available], promoted: true };
+  const content =
+    `${JSON.stringify(payload)}\n"${call.name}" was not bound for this request, so this call did not run. ` +
+    `It is now available with its full schema: call it again (check the arguments against the schema).`;
+  return new ToolMessage({ content, tool_call_id: call.id ?? "", name: call.name, status: "error" });
 }
 
 export interface GateTurnResult {
@@ -103,7 +208,7 @@ export interface GateTurnResult {
 export function gateTurn(
   router: ToolAttentionRouter,
   state: ToolAttentionStateLike,
-  opts: { passthrough?: ReadonlySet<string>; maxRejectedRounds: number },
+  opts: { passthrough?: ReadonlySet<string>; maxRejectedRounds: number; promoteOnRequest?: boolean },
 ): GateTurnResult | { toolAttention: ToolAttentionDecisionState } | undefined {
   const ai = pendingAIMessage(state.messages);
   const decision = state.toolAttention;
@@ -118,9 +223,21 @@ export function gateTurn(
     return decision.rejectedRounds ? { toolAttention: { ...decision, rejectedRounds: 0 } } : undefined;
   const allRejected = gate.allowed.length === 0;
   const rejectedRounds = allRejected ? decision.rejectedRounds + 1 : 0;
+  let messages = gate.messages;
+  let next: ToolAttentionDecisionState = { ...decision, rejectedRounds };
+  if (opts.promoteOnRequest ?? true) {
+    // A call to a catalog tool that only missed the cut (its preconditions hold): bind it for the next call.
+    const promote = [...new Set(gate.rejected.filter((r) => r.kind === "not_active").map((r) => r.call.name))];
+    if (promote.length > 0) {
+      const active = [...decision.active, ...promote.filter((n) => !decision.active.includes(n))];
+      const promoted = [...new Set([...(decision.promoted ?? []), ...promote])];
+      next = { ...next, active, promoted };
+      messages = gate.rejected.map((r, i) => (r.kind === "not_active" ? promotedMessage(r.call, active) : gate.messages[i]));
+    }
+  }
   return {
-    messages: gate.messages,
-    toolAttention: { ...decision, rejectedRounds },
+    messages,
+    toolAttention: next,
     // Stop sending the model back after maxRejectedRounds, so a model that insists cannot loop forever.
     backToModel: allRejected && rejectedRounds <= opts.maxRejectedRounds,
     event: {

@@ -5,6 +5,8 @@
  * - A hand-built StateGraph: `routeNode`, `gateNode`, `afterGate` (conditional edge) and
  *   `bindActiveTools(model, state)` inside your own model node.
  * Add `ToolAttentionStateFields` to your state annotation (or use `ToolAttentionAnnotation`).
+ * Routing runs before every model call (after each tool observation too) over the rolling intent; sticky and
+ * promoted tools are carried in `toolAttention`.
  */
 import { Annotation, END, MessagesAnnotation } from "@langchain/langgraph";
 import { SystemMessage, type BaseMessage } from "@langchain/core/messages";
@@ -12,11 +14,13 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { Runnable } from "@langchain/core/runnables";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { LangChainToolLike } from "../langchain/tools.js";
+import type { TagFilter } from "../../core/router/router.js";
 import {
   adapterRouter,
   eventEmitter,
   gateTurn,
   routeTurn,
+  turnSettings,
   type AdapterRouterOptions,
   type ToolAttentionDecisionState,
   type ToolAttentionStateLike,
@@ -28,6 +32,8 @@ export const ToolAttentionStateFields = {
   scopes: Annotation<string[]>({ reducer: (_a, b) => b, default: () => [] }),
   /** Workflow milestones reached (last write wins). */
   milestones: Annotation<string[]>({ reducer: (_a, b) => b, default: () => [] }),
+  /** Tags that restrict (`only`) or boost routing (last write wins). */
+  toolTags: Annotation<TagFilter | undefined>({ reducer: (_a, b) => b, default: () => undefined }),
   /** The latest routing decision. */
   toolAttention: Annotation<ToolAttentionDecisionState | undefined>({ reducer: (_a, b) => b, default: () => undefined }),
 };
@@ -57,18 +63,19 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
   const router = adapterRouter(options, "createToolAttentionHooks");
   const includePool = options.includePool ?? true;
   const maxRejectedRounds = options.maxRejectedRounds ?? 3;
+  const settings = turnSettings(options);
   // Tools the graph runs that are outside the catalog are never filtered or gated.
   const passthrough = new Set(options.tools.map((t) => t.name).filter((n) => router.catalog.getByName(n).length === 0));
 
   /** Node: routes the turn and stores the decision. */
   async function routeNode(state: ToolAttentionStateLike): Promise<{ toolAttention: ToolAttentionDecisionState }> {
-    const { toolAttention } = await routeTurn(router, state, emit);
+    const { toolAttention } = await routeTurn(router, state, emit, settings);
     return { toolAttention };
   }
 
   /** Node: answers calls to inactive tools with error ToolMessages. */
   async function gateNode(state: ToolAttentionStateLike): Promise<Partial<ToolAttentionGraphState>> {
-    const result = gateTurn(router, state, { passthrough, maxRejectedRounds });
+    const result = gateTurn(router, state, { passthrough, maxRejectedRounds, promoteOnRequest: settings.promoteOnRequest });
     if (!result) return {};
     if (!("event" in result)) return { toolAttention: result.toolAttention };
     emit(result.event);

@@ -93,3 +93,97 @@ export function routingTextOf(name: string, server: string, description: string 
   }
   return text;
 }
+
+/** What the router embeds and indexes per tool (see {@link toolTextOf} and {@link toolFieldsOf}). */
+export interface ToolTextOptions {
+  /**
+   * Put the server name in the text as context. "auto" (default): only when the catalog has several servers —
+   * a name every tool shares tells tools apart no better than nothing, and it dilutes short descriptions.
+   */
+  server?: boolean | "auto";
+  /** Put the server's description (first sentence) in the text too. Default false. */
+  serverDescription?: boolean;
+  /** Put the input schema's parameter names in the text. Default false (they help the lexical channel more). */
+  params?: boolean;
+  /** Put the tool's tags in the embedded text. Default false (tags always feed the lexical channel). */
+  tags?: boolean;
+  /** Maximum characters of the whole text (cut at a word boundary). Default 400. */
+  maxChars?: number;
+  /**
+   * Embed the components (name, description, parameters) separately and combine their vectors with these
+   * weights, instead of embedding one joined text. Costs one embedding per component.
+   */
+  fieldWeights?: { name?: number; description?: number; params?: number };
+  /** Lexical (BM25) field weights: a word in a heavier field counts more. Default name 2, description 1, params 0.5, tags 1, server 0.5. */
+  lexicalWeights?: { name?: number; description?: number; params?: number; tags?: number; server?: number };
+}
+
+/** What a tool text is built from (a subset of ToolRecord, so plain objects work too). */
+export interface ToolTextSource {
+  name: string;
+  server: string;
+  description: string;
+  inputSchema?: { [key: string]: unknown };
+  tags?: readonly string[];
+}
+
+/** Context a tool text may use from its catalog. */
+export interface ToolTextContext {
+  /** Whether the catalog has more than one server. */
+  multiServer?: boolean;
+  /** The server's description, when the catalog has one. */
+  serverDescription?: string;
+}
+
+/** Top-level (and one level of anyOf/oneOf/allOf) property names of an input schema, split into words. */
+export function parameterNamesOf(schema: { [key: string]: unknown } | undefined): string[] {
+  if (!schema || typeof schema !== "object") return [];
+  const names = new Set<string>();
+  const visit = (s: unknown, depth: number) => {
+    if (!s || typeof s !== "object" || depth > 1) return;
+    const o = s as { properties?: unknown; anyOf?: unknown; oneOf?: unknown; allOf?: unknown };
+    if (o.properties && typeof o.properties === "object") for (const k of Object.keys(o.properties)) names.add(splitIdentifier(k));
+    for (const alt of [o.anyOf, o.oneOf, o.allOf]) if (Array.isArray(alt)) for (const a of alt) visit(a, depth + 1);
+  };
+  visit(schema, 0);
+  return [...names].filter(Boolean);
+}
+
+function cutAtWord(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const cut = text.slice(0, maxChars);
+  const space = cut.lastIndexOf(" ");
+  return space > maxChars * 0.7 ? cut.slice(0, space) : cut;
+}
+
+/** The text components of a tool, each already cleaned (markup stripped, identifiers split). */
+export function toolFieldsOf(
+  tool: ToolTextSource,
+  options: ToolTextOptions = {},
+  context: ToolTextContext = {},
+): { name: string; server: string; description: string; params: string; tags: string } {
+  const useServer = options.server === "auto" || options.server === undefined ? Boolean(context.multiServer) : options.server;
+  let server = useServer && tool.server ? splitIdentifier(tool.server) : "";
+  if (server && options.serverDescription && context.serverDescription) server += ` — ${firstSentence(context.serverDescription)}`;
+  return {
+    name: splitIdentifier(tool.name),
+    server,
+    description: stripMarkup(tool.description ?? ""),
+    params: options.params ? parameterNamesOf(tool.inputSchema).join(", ") : "",
+    tags: options.tags ? (tool.tags ?? []).join(", ") : "",
+  };
+}
+
+/**
+ * The one text embedded for a tool: `split name (server): description [parameters: …] [tags: …]`, cut at
+ * `maxChars`. With the defaults on a single-server catalog it is `split name: description`.
+ */
+export function toolTextOf(tool: ToolTextSource, options: ToolTextOptions = {}, context: ToolTextContext = {}): string {
+  const f = toolFieldsOf(tool, options, context);
+  const head = f.server ? `${f.name} (${f.server})` : f.name;
+  let text = f.description ? `${head}: ${f.description}` : head;
+  // Parameters and tags go before the cut would reach them only when the description is short.
+  const extras = [f.params ? `parameters: ${f.params}` : "", f.tags ? `tags: ${f.tags}` : ""].filter(Boolean).join(". ");
+  if (extras) text = `${text}${/[.!?。]$/.test(text) ? "" : "."} ${extras}`;
+  return cutAtWord(text, options.maxChars ?? ROUTING_TEXT_MAX_CHARS);
+}

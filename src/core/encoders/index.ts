@@ -3,7 +3,8 @@
  * Ollama, transformers.js...) plugs in. Built-in names:
  * - "use-lite" (default): embedded Universal Sentence Encoder lite, 512-d, offline, cached on disk;
  * - "lexical": BM25 over hashed features, no model; stateful (fits the corpus), never cached;
- * - "minilm": Xenova/all-MiniLM-L6-v2 through the optional `@huggingface/transformers` package, cached on disk.
+ * - "minilm": Xenova/all-MiniLM-L6-v2 through the optional `@huggingface/transformers` package, cached on disk;
+ * - "hybrid": USE-lite here; the router adds a sparse BM25 channel (`Bm25Index`) and fuses both scores.
  */
 import { Embeddings, type EmbeddingsInterface } from "@langchain/core/embeddings";
 import path from "node:path";
@@ -13,6 +14,8 @@ import { UseLiteEmbeddings, loadUseLiteModel } from "./use-lite.js";
 
 export { CachedEmbeddings, defaultEmbeddingCacheDir, embeddingCacheKey, embeddingCacheFileName } from "./cache.js";
 export type { CachedEmbeddingsOptions, CacheStats } from "./cache.js";
+export { Bm25Index, acronymsOf } from "./bm25.js";
+export type { Bm25Field, Bm25Options, WeightedText } from "./bm25.js";
 export { LexicalEmbeddings, lexicalTokens, lightStem, fnv1a32, LEXICAL_STOPWORDS } from "./lexical.js";
 export type { LexicalEmbeddingsOptions, LexicalTokenOptions } from "./lexical.js";
 export {
@@ -25,16 +28,16 @@ export {
 } from "./use-lite.js";
 export type { UseLiteEmbeddingsOptions } from "./use-lite.js";
 
-export type EncoderName = "use-lite" | "lexical" | "minilm";
+export type EncoderName = "use-lite" | "lexical" | "minilm" | "hybrid";
 
-export const ENCODER_NAMES: readonly EncoderName[] = ["use-lite", "lexical", "minilm"];
+export const ENCODER_NAMES: readonly EncoderName[] = ["use-lite", "lexical", "minilm", "hybrid"];
 
 export interface ResolvedEncoder {
   /** The encoder to call (already wrapped in `CachedEmbeddings` when caching applies). */
   embeddings: EmbeddingsInterface;
   /** Identifies the vector space; caches and persisted indexes must be keyed by it. */
   modelId: string;
-  /** "use-lite" | "lexical" | "minilm" | "custom". */
+  /** "use-lite" | "lexical" | "minilm" | "hybrid" | "custom". */
   name: string;
 }
 
@@ -58,13 +61,13 @@ export async function resolveEncoder(
   spec: EncoderName | EmbeddingsInterface | undefined,
   opts: ResolveEncoderOptions = {},
 ): Promise<ResolvedEncoder> {
-  if (spec === undefined || spec === "use-lite") {
+  if (spec === undefined || spec === "use-lite" || spec === "hybrid") {
     const inner = new UseLiteEmbeddings();
     await loadUseLiteModel();
     return {
       embeddings: new CachedEmbeddings(inner, { modelId: inner.modelId, cacheDir: opts.cacheDir }),
       modelId: inner.modelId,
-      name: "use-lite",
+      name: spec === "hybrid" ? "hybrid" : "use-lite",
     };
   }
   if (spec === "lexical") {

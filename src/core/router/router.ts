@@ -2,6 +2,12 @@
  * Intent routing: embed the turn's intent, score it against every tool's routing text (cosine
  * "Intent–Schema Overlap"), keep tools above θ, apply preconditions over a wide slate, take the top-k.
  *
+ * Scores come from up to two channels: a dense one (sentence embeddings, cosine) and a lexical one (sparse BM25
+ * over weighted tool fields, normalized to [0, 1]). The "hybrid" encoder (the default) adds them:
+ * `score = cosine + lexicalWeight · bm25`, so a tool with no word in common with the query keeps its cosine and θ
+ * keeps its dense meaning, while exact names, abbreviations and non-English descriptions add evidence the English
+ * encoder cannot see. Measured on metatool-dev, see the README.
+ *
  * The expensive part — embedding the catalog and building the index — happens once in `prepare()` and is
  * cached on disk by the encoder layer; a turn costs one query embedding, one index search and a few
  * precondition checks.
@@ -10,6 +16,8 @@ import { createHash } from "node:crypto";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { ToolCatalog } from "../catalog/catalog.js";
 import { LexicalEmbeddings, resolveEncoder, type EncoderName } from "../encoders/index.js";
+import { Bm25Index, type Bm25Field, type Bm25Options, type WeightedText } from "../encoders/bm25.js";
+import { toolFieldsOf, toolTextOf, type ToolTextContext, type ToolTextOptions } from "../catalog/text.js";
 import { createVectorIndex, describeIndexBackend, type IndexPreference, type VectorIndex } from "../index/vector-index.js";
 import { LazySchemaLoader, type SchemaLoaderOptions } from "../loader/schema-loader.js";
 import { checkPreconditions, emptyStateView } from "../preconditions/preconditions.js";
@@ -20,13 +28,40 @@ import type { AgentStateView, GatedTool, RoutingDecision, ScoredTool, ToolRecord
 
 /** Default θ for dense sentence encoders (cosine of unit vectors). */
 export const DEFAULT_THETA = 0.28;
-/** Default θ for the lexical encoder, whose BM25-style cosines run lower than dense ones. */
-export const DEFAULT_LEXICAL_THETA = 0.08;
+/**
+ * Default θ for the "lexical" encoder (sparse BM25, scores normalized to [0, 1]): low, because a share of 2 % of
+ * the query's idf mass already means a real word in common; k does the cutting. Measured on metatool-dev.
+ */
+export const DEFAULT_LEXICAL_THETA = 0.02;
+/** Default θ for a `LexicalEmbeddings` instance (hashed BM25 vectors compared by cosine). */
+export const DEFAULT_HASHED_LEXICAL_THETA = 0.08;
+/** Default weight of the lexical channel in the hybrid score (`cosine + w · bm25`); measured on metatool-dev. */
+export const DEFAULT_LEXICAL_WEIGHT = 1.5;
+/** Default encoder: USE-lite dense plus sparse BM25. */
+export const DEFAULT_ENCODER: EncoderName = "hybrid";
 
 /** The default θ for an encoder choice. */
 export function defaultThetaFor(encoder: RouterOptions["encoder"]): number {
-  return encoder === "lexical" || encoder instanceof LexicalEmbeddings ? DEFAULT_LEXICAL_THETA : DEFAULT_THETA;
+  if (encoder === "lexical") return DEFAULT_LEXICAL_THETA;
+  return encoder instanceof LexicalEmbeddings ? DEFAULT_HASHED_LEXICAL_THETA : DEFAULT_THETA;
 }
+
+/** Options of the lexical (BM25) channel. */
+export interface LexicalChannelOptions extends Bm25Options {
+  /** Weight of the normalized BM25 score added to the cosine. Default 1.5. */
+  weight?: number;
+}
+
+/** Tag filters of one route: restrict to tools carrying a tag, or boost them. A tool's server counts as a tag. */
+export interface TagFilter {
+  /** Only tools with at least one of these tags (or on one of these servers) are routed. alwaysInclude still applies. */
+  only?: readonly string[];
+  /** Tools with one of these tags (or on one of these servers) get `tagBoost` added to their score. */
+  boost?: readonly string[];
+}
+
+/** The query of one route: one text, or weighted parts (latest message, earlier turns, tool results...). */
+export type RouteQuery = string | readonly WeightedText[];
 export const DEFAULT_K = 10;
 
 /** Slate size scored before preconditions, wide enough that gating cannot starve the active set. */
@@ -35,10 +70,27 @@ export function slateSize(k: number): number {
 }
 
 export interface RouterOptions {
-  /** Encoder: "use-lite" (default, offline), "lexical", "minilm", or any LangChain Embeddings instance. */
+  /**
+   * Encoder: "hybrid" (default: USE-lite dense + sparse BM25), "use-lite" (dense only), "lexical" (sparse BM25
+   * only, no model), "minilm", or any LangChain Embeddings instance.
+   */
   encoder?: EncoderName | EmbeddingsInterface;
-  /** Minimum cosine score for a tool to be considered. Default 0.28 (0.08 for the lexical encoder). */
+  /**
+   * The lexical channel: `true`/options to add it to any dense encoder (including your own Embeddings), `false`
+   * to turn it off for "hybrid". Default: on for "hybrid" and "lexical", off otherwise.
+   */
+  lexical?: boolean | LexicalChannelOptions;
+  /** What is embedded and indexed per tool (server context, parameters, tags, truncation, field weights). */
+  toolText?: ToolTextOptions;
+  /** Minimum score for a tool to be considered. Default 0.28 (0.02 for the "lexical" encoder). */
   theta?: number;
+  /**
+   * Relative cut: also drop tools scoring more than `margin` below the best candidate (on top of θ). One θ rarely
+   * fits every encoder and catalog; a margin adapts to each query's score range. Default: none.
+   */
+  margin?: number;
+  /** Score added to tools matching a `tags.boost` entry of a route. Default 0.1. */
+  tagBoost?: number;
   /** Maximum number of active tools per turn. Default 10. */
   k?: number;
   /** Candidates scored before preconditions. Default max(4k, 20). */
@@ -69,9 +121,52 @@ const loggedBackends = new Set<string>();
 export interface RouteOptions {
   k?: number;
   theta?: number;
+  /** Relative cut for this route (see RouterOptions.margin). */
+  margin?: number;
   turnId?: string;
   /** A query vector embedded beforehand (see `embedQueries`); skips the encode step. */
   queryVector?: ArrayLike<number>;
+  /**
+   * Tool names or ids to keep active this route whatever their score (sticky or promoted tools), when their
+   * preconditions hold. They do not count against k. Unknown names are ignored (a catalog may have changed).
+   */
+  include?: readonly string[];
+  /** Restrict routing to, or boost, tools with these tags. */
+  tags?: TagFilter;
+}
+
+/** Picks the `m` best indices of `scores` (skipping -Infinity), best first; ties by lower index. */
+function topIndices(scores: Float32Array, m: number): number[] {
+  const ids: number[] = [];
+  if (m <= 0) return ids;
+  for (let i = 0; i < scores.length; i++) {
+    const s = scores[i];
+    if (s === Number.NEGATIVE_INFINITY) continue;
+    if (ids.length === m && s <= scores[ids[m - 1]]) continue;
+    let lo = 0;
+    let hi = ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (scores[ids[mid]] >= s) lo = mid + 1;
+      else hi = mid;
+    }
+    ids.splice(lo, 0, i);
+    if (ids.length > m) ids.pop();
+  }
+  return ids;
+}
+
+/** Parts of a query with empty texts removed and weights defaulted. */
+function queryParts(query: RouteQuery): { text: string; weight: number }[] {
+  const parts = typeof query === "string" ? [{ text: query, weight: 1 }] : query;
+  const out: { text: string; weight: number }[] = [];
+  for (const p of parts) {
+    const text = typeof p?.text === "string" ? p.text.trim() : "";
+    const weight = p?.weight ?? 1;
+    if (!Number.isFinite(weight) || weight < 0) throw new Error(`Invalid query part weight: ${weight} (expected a number ≥ 0)`);
+    if (text && weight > 0) out.push({ text, weight });
+  }
+  return out;
 }
 
 function validateNumber(name: string, value: number, min: number, max: number): void {
@@ -94,6 +189,14 @@ export class ToolAttentionRouter {
   private fullTokens?: number;
   private poolTokenCount?: number;
   private readonly alwaysIds: string[];
+  /** Sparse BM25 over the tools' fields (lexical and hybrid modes). */
+  private bm25?: Bm25Index;
+  /** Weight of the lexical score in the hybrid sum; 0 without a lexical channel. */
+  private readonly lexicalWeight: number;
+  /** True when there is no dense channel (encoder "lexical"). */
+  private readonly lexicalOnly: boolean;
+  readonly margin?: number;
+  readonly tagBoost: number;
 
   constructor(
     readonly catalog: ToolCatalog,
@@ -103,6 +206,19 @@ export class ToolAttentionRouter {
     this.k = options.k ?? DEFAULT_K;
     validateNumber("theta", this.theta, -1, 1);
     validateNumber("k", this.k, 0, 10_000);
+    const encoder = options.encoder ?? DEFAULT_ENCODER;
+    this.lexicalOnly = encoder === "lexical";
+    const lexicalOn = options.lexical === undefined ? encoder === "hybrid" || this.lexicalOnly : options.lexical !== false;
+    if (this.lexicalOnly && options.lexical === false) throw new Error(`encoder "lexical" needs the lexical channel; remove lexical: false`);
+    const lexOpts = typeof options.lexical === "object" ? options.lexical : {};
+    this.lexicalWeight = lexicalOn ? (lexOpts.weight ?? DEFAULT_LEXICAL_WEIGHT) : 0;
+    validateNumber("lexical.weight", this.lexicalWeight, 0, 100);
+    if (lexicalOn) this.bm25 = new Bm25Index(lexOpts);
+    if (options.margin !== undefined) validateNumber("margin", options.margin, 0, 2);
+    this.margin = options.margin;
+    this.tagBoost = options.tagBoost ?? 0.1;
+    validateNumber("tagBoost", this.tagBoost, 0, 10);
+    if (options.toolText?.maxChars !== undefined) validateNumber("toolText.maxChars", options.toolText.maxChars, 1, 100_000);
     if (options.slate !== undefined) validateNumber("slate", options.slate, 1, 1_000_000);
     this.encoding = options.encoding ?? DEFAULT_ENCODING;
     this.tokenCounter = new SchemaTokenCounter(this.encoding);
@@ -124,17 +240,79 @@ export class ToolAttentionRouter {
     return this.preparing;
   }
 
+  /** Context each tool text may use: whether the catalog spans servers, and the server's description. */
+  private textContext(server: string): ToolTextContext {
+    return { multiServer: this.catalog.servers.size > 1, serverDescription: this.catalog.servers.get(server) };
+  }
+
+  /** The text embedded for each tool under the router's `toolText` options. */
+  toolTexts(): string[] {
+    return this.catalog.tools.map((t) => toolTextOf(t, this.options.toolText, this.textContext(t.server)));
+  }
+
+  /** The weighted BM25 fields of each tool. */
+  private lexicalFields(): Bm25Field[][] {
+    const w = { name: 2, description: 1, params: 0.5, tags: 1, server: 0.5, ...this.options.toolText?.lexicalWeights };
+    // Parameter names always feed the lexical channel: exact field names are what lexical matching is for.
+    const opts: ToolTextOptions = { ...this.options.toolText, params: this.options.toolText?.params ?? true, tags: true };
+    return this.catalog.tools.map((t) => {
+      const f = toolFieldsOf(t, opts, this.textContext(t.server));
+      return [
+        { text: f.name, weight: w.name, identifier: true },
+        { text: f.description, weight: w.description },
+        { text: f.params, weight: w.params },
+        { text: f.tags, weight: w.tags },
+        { text: f.server, weight: w.server },
+      ];
+    });
+  }
+
+  /** Dense rows: one joined text per tool, or a weighted sum of separately embedded components. */
+  private async denseVectors(embeddings: EmbeddingsInterface): Promise<number[][]> {
+    const weights = this.options.toolText?.fieldWeights;
+    if (!weights) return embeddings.embedDocuments(this.toolTexts());
+    const fields = this.catalog.tools.map((t) => toolFieldsOf(t, { ...this.options.toolText, params: true }, this.textContext(t.server)));
+    const parts: [keyof typeof weights, number][] = (["name", "description", "params"] as const)
+      .map((k) => [k, weights[k] ?? (k === "params" ? 0 : 1)] as [keyof typeof weights, number])
+      .filter(([, w]) => w > 0);
+    const texts: string[] = [];
+    const owners: { tool: number; weight: number }[] = [];
+    fields.forEach((f, i) => {
+      for (const [k, w] of parts) {
+        const text = k === "name" && f.server ? `${f.name} (${f.server})` : f[k];
+        if (text) {
+          texts.push(text);
+          owners.push({ tool: i, weight: w });
+        }
+      }
+    });
+    const vectors = texts.length ? await embeddings.embedDocuments(texts) : [];
+    const dim = vectors[0]?.length ?? 0;
+    const rows = fields.map(() => new Array<number>(dim).fill(0));
+    vectors.forEach((v, j) => {
+      const { tool, weight } = owners[j];
+      for (let d = 0; d < dim; d++) rows[tool][d] += weight * v[d];
+    });
+    // A tool with no text at all keeps a zero row (cosine 0 with everything).
+    return rows;
+  }
+
   private async doPrepare(): Promise<void> {
-    const enc = await resolveEncoder(this.options.encoder, { cacheDir: this.options.cacheDir });
+    if (this.bm25) this.bm25.build(this.lexicalFields());
+    if (this.lexicalOnly) {
+      this.encoderName = "lexical";
+      this.modelId = "lexical-bm25";
+      return;
+    }
+    const enc = await resolveEncoder(this.options.encoder ?? DEFAULT_ENCODER, { cacheDir: this.options.cacheDir });
     const embeddings = enc.embeddings;
     this.embeddings = embeddings;
     this.encoderName = enc.name;
-    this.modelId = enc.modelId;
-    const texts = this.catalog.tools.map((t) => t.routingText);
-    const vectors = texts.length > 0 ? await embeddings.embedDocuments(texts) : [];
-    if (vectors.length !== texts.length)
-      throw new Error(`Encoder ${this.modelId} returned ${vectors.length} vectors for ${texts.length} tools`);
-    const dim = vectors[0]?.length ?? (await embeddings.embedQuery("tool")).length;
+    this.modelId = this.bm25 ? `${enc.modelId}+bm25` : enc.modelId;
+    const vectors = this.catalog.size > 0 ? await this.denseVectors(embeddings) : [];
+    if (vectors.length !== this.catalog.size)
+      throw new Error(`Encoder ${enc.modelId} returned ${vectors.length} vectors for ${this.catalog.size} tools`);
+    const dim = vectors[0]?.length || (await embeddings.embedQuery("tool")).length;
     const prefer = this.options.index ?? "auto";
     this.index = await createVectorIndex(dim, prefer);
     this.index.add(vectors);
@@ -152,9 +330,11 @@ export class ToolAttentionRouter {
    */
   async embedQueries(texts: readonly string[]): Promise<number[][]> {
     await this.prepare();
+    // Without a dense channel there is nothing to embed; route() scores the text lexically.
+    if (this.lexicalOnly) return texts.map(() => []);
     const emb = this.embeddings as EmbeddingsInterface;
     // The lexical encoder (and possibly a custom one) embeds documents differently from queries.
-    if (this.encoderName !== "use-lite" && this.encoderName !== "minilm") {
+    if (this.encoderName !== "use-lite" && this.encoderName !== "minilm" && this.encoderName !== "hybrid") {
       const out: number[][] = [];
       for (const t of texts) out.push(await emb.embedQuery(t));
       return out;
@@ -164,11 +344,11 @@ export class ToolAttentionRouter {
 
   /** One line describing the encoder and index in use. */
   describe(): string {
-    return `encoder: ${this.modelId || "(not prepared)"}; index: ${this.index?.kind ?? "(not prepared)"}; tools: ${this.catalog.size}`;
+    return `encoder: ${this.modelId || "(not prepared)"}; index: ${this.indexKind ?? "(not prepared)"}; tools: ${this.catalog.size}`;
   }
 
   get indexKind(): string | undefined {
-    return this.index?.kind;
+    return this.index?.kind ?? (this.lexicalOnly && this.bm25 ? "bm25" : undefined);
   }
 
   /** The Phase-1 summary pool (identical on every turn for the same catalog). */
@@ -196,33 +376,81 @@ export class ToolAttentionRouter {
     return n;
   }
 
-  /** Routes one query under the given agent state. */
-  async route(query: string, state: AgentStateView = emptyStateView(), opts: RouteOptions = {}): Promise<RoutingDecision> {
+  /** The query's dense vector: one embedding, or the weighted sum of its parts' embeddings. */
+  private async queryVector(parts: readonly { text: string; weight: number }[]): Promise<number[]> {
+    const emb = this.embeddings as EmbeddingsInterface;
+    if (parts.length === 1) return emb.embedQuery(parts[0].text);
+    const vectors = await Promise.all(parts.map((p) => emb.embedQuery(p.text)));
+    const out = new Array<number>(vectors[0].length).fill(0);
+    vectors.forEach((v, j) => {
+      const w = parts[j].weight;
+      for (let d = 0; d < out.length; d++) out[d] += w * v[d];
+    });
+    return out;
+  }
+
+  /** Whether a tool carries one of the tags (its server counts as a tag). */
+  private static hasTag(t: ToolRecord, tags: ReadonlySet<string>): boolean {
+    if (tags.has(t.server)) return true;
+    for (const tag of t.tags) if (tags.has(tag)) return true;
+    return false;
+  }
+
+  /**
+   * Routes one query under the given agent state. The query is one text or weighted parts (see `RouteQuery`):
+   * dense vectors of the parts are summed by weight, lexical term counts likewise.
+   */
+  async route(query: RouteQuery, state: AgentStateView = emptyStateView(), opts: RouteOptions = {}): Promise<RoutingDecision> {
     await this.prepare();
     const k = opts.k ?? this.k;
     const theta = opts.theta ?? this.theta;
+    const margin = opts.margin ?? this.margin;
     validateNumber("k", k, 0, 10_000);
     validateNumber("theta", theta, -1, 1);
+    if (margin !== undefined) validateNumber("margin", margin, 0, 2);
     const turnId = opts.turnId ?? `turn-${++this.turnCounter}`;
-    const index = this.index as VectorIndex;
     const t0 = performance.now();
 
-    const text = query.trim();
-    let hits: { id: number; score: number }[] = [];
+    const parts = queryParts(query);
+    const queryText = typeof query === "string" ? query : parts.map((p) => p.text).join("\n");
+    const tools = this.catalog.tools;
+    const n = tools.length;
+    let scores: Float32Array | undefined;
     let tEncoded = t0;
-    if (text && index.size > 0) {
-      const qv = opts.queryVector ?? (await (this.embeddings as EmbeddingsInterface).embedQuery(text));
-      tEncoded = performance.now();
-      hits = index.search(qv, this.options.slate ?? slateSize(k));
+    if (parts.length > 0 && n > 0) {
+      if (this.index) {
+        const qv = opts.queryVector && opts.queryVector.length > 0 ? opts.queryVector : await this.queryVector(parts);
+        tEncoded = performance.now();
+        scores = this.index.scoreAll(qv);
+      } else {
+        tEncoded = performance.now();
+        scores = new Float32Array(n);
+      }
+      if (this.bm25) {
+        const lex = this.bm25.scoreAll(parts);
+        const w = this.lexicalOnly ? 1 : this.lexicalWeight;
+        for (let i = 0; i < n; i++) scores[i] += w * lex[i];
+      }
+      const only = opts.tags?.only?.length ? new Set(opts.tags.only) : undefined;
+      const boost = opts.tags?.boost?.length ? new Set(opts.tags.boost) : undefined;
+      if (only || boost)
+        for (let i = 0; i < n; i++) {
+          if (only && !ToolAttentionRouter.hasTag(tools[i], only)) scores[i] = Number.NEGATIVE_INFINITY;
+          else if (boost && ToolAttentionRouter.hasTag(tools[i], boost)) scores[i] += this.tagBoost;
+        }
     }
+    const slate = scores ? topIndices(scores, this.options.slate ?? slateSize(k)) : [];
     const tSearched = performance.now();
 
-    const tools = this.catalog.tools;
     const active: ScoredTool[] = [];
     const gatedOut: GatedTool[] = [];
     const candidates: ScoredTool[] = [];
     const taken = new Set<string>();
     let belowTheta = 0;
+    const scoreOf = (id: string) => {
+      const i = this.positionOf(id);
+      return scores && i >= 0 && scores[i] !== Number.NEGATIVE_INFINITY ? scores[i] : 0;
+    };
 
     for (const id of this.alwaysIds) {
       const t = this.catalog.getById(id) as ToolRecord;
@@ -231,16 +459,27 @@ export class ToolAttentionRouter {
       else gatedOut.push({ id, name: t.name, server: t.server, score: 1, reason: check.reason });
       taken.add(id);
     }
-    const always = active.length;
-    for (const hit of hits) {
-      const t = tools[hit.id];
-      const scored: ScoredTool = { id: t.id, name: t.name, server: t.server, score: hit.score };
+    for (const name of opts.include ?? []) {
+      const t = this.catalog.resolve(name);
+      if (!t || taken.has(t.id)) continue;
+      taken.add(t.id);
+      const scored: ScoredTool = { id: t.id, name: t.name, server: t.server, score: scoreOf(t.id) };
+      const check = checkPreconditions(t, state);
+      if (check.allow) active.push(scored);
+      else gatedOut.push({ ...scored, reason: check.reason });
+    }
+    const fixed = active.length;
+    const cut = margin !== undefined && slate.length > 0 ? Math.max(theta, (scores as Float32Array)[slate[0]] - margin) : theta;
+    for (const i of slate) {
+      const t = tools[i];
+      const score = (scores as Float32Array)[i];
+      const scored: ScoredTool = { id: t.id, name: t.name, server: t.server, score };
       candidates.push(scored);
-      if (hit.score < theta) {
+      if (score < cut) {
         belowTheta++;
         continue;
       }
-      if (taken.has(t.id) || active.length - always >= k) continue;
+      if (taken.has(t.id) || active.length - fixed >= k) continue;
       const check = checkPreconditions(t, state);
       if (check.allow) active.push(scored);
       else gatedOut.push({ ...scored, reason: check.reason });
@@ -251,8 +490,8 @@ export class ToolAttentionRouter {
     const [phase2Tokens, fullSchemaTokens] = await Promise.all([this.schemaTokens(activeIds), this.fullSchemaTokens()]);
     const decision: RoutingDecision = {
       turnId,
-      queryHash: createHash("sha256").update(query).digest("hex").slice(0, 12),
-      query,
+      queryHash: createHash("sha256").update(queryText).digest("hex").slice(0, 12),
+      query: queryText,
       theta,
       k,
       active,
@@ -271,5 +510,16 @@ export class ToolAttentionRouter {
     };
     this.options.onEvent?.(routingEventOf(decision));
     return decision;
+  }
+
+  private positions?: { tools: readonly ToolRecord[]; byId: Map<string, number> };
+  /** Position of a tool id in the catalog (and index rows), -1 when absent; rebuilt when the tool list changes. */
+  private positionOf(id: string): number {
+    if (this.positions?.tools !== this.catalog.tools) {
+      const byId = new Map<string, number>();
+      this.catalog.tools.forEach((t, i) => byId.set(t.id, i));
+      this.positions = { tools: this.catalog.tools, byId };
+    }
+    return this.positions.byId.get(id) ?? -1;
   }
 }

@@ -1,0 +1,247 @@
+/**
+ * Sparse BM25 over tool texts: an inverted index (term → postings), not dense vectors, so memory grows with the
+ * number of distinct (term, tool) pairs — a few MB at 10,000 tools — and a query touches only the postings of
+ * its own terms.
+ *
+ * Scores are normalized per query to [0, 1]: the BM25 score divided by the largest score any document could get
+ * for that query (every query term present and saturated). It reads as "the share of the query's idf mass this
+ * tool matches", so one threshold or one mixing weight means the same for short and long queries.
+ *
+ * Tools are described by weighted fields (BM25F-style: a field's term counts are multiplied by its weight), so a
+ * word in the tool's name counts more than the same word deep in its description.
+ *
+ * Cryptic names and abbreviations are caught three ways:
+ * - prefixes (discounted): a query word matches a longer name word it starts (`repo` → `repository`), and a
+ *   short name word matches a query word that starts with it (`aus` in AusSurfReport ← `australia`);
+ * - acronyms of consecutive name words (`list_pull_requests` also indexes `pr` and `lpr`), so "PRs" finds it;
+ * - CJK text is indexed as characters and character bigrams (see `lexicalTokens`), so a tool described in Chinese
+ *   is found by its (usually ASCII) name and by Chinese words alike.
+ */
+import { lexicalTokens, type LexicalTokenOptions } from "./lexical.js";
+
+/** One weighted text field of a document. */
+export interface Bm25Field {
+  text: string;
+  /** Multiplies the field's term counts. Default 1. */
+  weight?: number;
+  /**
+   * The field is an identifier (a tool name): also index acronyms of consecutive words, and let its words take
+   * part in prefix matching. Prefix matching is kept to names because abbreviations live there; in prose it
+   * mostly adds noise (`recipe` would reach `recipient`). Default false.
+   */
+  identifier?: boolean;
+}
+
+/** One weighted part of a query (e.g. the latest user message, an earlier turn, a tool result). */
+export interface WeightedText {
+  text: string;
+  /** Relative weight of the part. Default 1. */
+  weight?: number;
+}
+
+export interface Bm25Options {
+  /** Term-frequency saturation. Default 1.2. */
+  k1?: number;
+  /** Length normalization (0 = none, 1 = full). Default 0.75. */
+  b?: number;
+  /** Weight of a prefix match relative to an exact one (0 disables prefix matching). Default 0.6. */
+  prefixWeight?: number;
+  /** Shortest word that takes part in prefix matching. Default 3. */
+  minPrefix?: number;
+  /** Tokenizer options (stemming, stopwords, CJK bigrams). */
+  tokens?: LexicalTokenOptions;
+}
+
+interface Postings {
+  docs: number[];
+  /** BM25 term weight of the term in each doc: tf·(k1+1) / (tf + k1·(1 − b + b·dl/avgdl)), in [0, k1+1). */
+  weights: number[];
+  idf: number;
+}
+
+/** Acronyms of 2 and 3 consecutive words: ["list","pull","request"] → lp, pr, lpr. */
+export function acronymsOf(words: readonly string[]): string[] {
+  const ascii = words.filter((w) => /^[a-z]/.test(w));
+  const out: string[] = [];
+  for (let n = 2; n <= 3; n++)
+    for (let i = 0; i + n <= ascii.length; i++) out.push(ascii.slice(i, i + n).map((w) => w[0]).join(""));
+  return out;
+}
+
+/** A sparse BM25 index over documents made of weighted fields. Build once, query many times. */
+export class Bm25Index {
+  readonly k1: number;
+  readonly b: number;
+  readonly prefixWeight: number;
+  readonly minPrefix: number;
+  private readonly tokenOptions: LexicalTokenOptions;
+  private postings = new Map<string, Postings>();
+  /** Words of identifier fields, sorted for prefix look-ups. */
+  private vocab: string[] = [];
+  private n = 0;
+  private maxIdf = 0;
+  private scratch = new Float32Array(0);
+
+  constructor(options: Bm25Options = {}) {
+    this.k1 = options.k1 ?? 1.2;
+    this.b = options.b ?? 0.75;
+    this.prefixWeight = options.prefixWeight ?? 0.6;
+    this.minPrefix = options.minPrefix ?? 3;
+    if (!(this.k1 > 0)) throw new RangeError(`Bm25Index: k1 must be > 0, got ${this.k1}`);
+    if (!(this.b >= 0 && this.b <= 1)) throw new RangeError(`Bm25Index: b must be in [0, 1], got ${this.b}`);
+    if (!(this.prefixWeight >= 0 && this.prefixWeight <= 1))
+      throw new RangeError(`Bm25Index: prefixWeight must be in [0, 1], got ${this.prefixWeight}`);
+    this.tokenOptions = { ...options.tokens };
+  }
+
+  /** Number of indexed documents. */
+  get size(): number {
+    return this.n;
+  }
+
+  /** Number of distinct indexed terms. */
+  get vocabularySize(): number {
+    return this.postings.size;
+  }
+
+  /** Tokens exactly as the index sees them. */
+  tokenize(text: string): string[] {
+    // A plural acronym is one word: "PRs" → "PR" (the camelCase split would read it as "P Rs").
+    return lexicalTokens(text.replace(/\b(\p{Lu}{2,})s\b/gu, "$1"), this.tokenOptions);
+  }
+
+  /** Indexes the documents (replacing anything indexed before). Document i gets id i. */
+  build(documents: readonly (readonly Bm25Field[])[]): void {
+    const termFreqs: Map<string, number>[] = [];
+    const identifierTerms = new Set<string>();
+    const lengths: number[] = [];
+    let total = 0;
+    for (const fields of documents) {
+      const tf = new Map<string, number>();
+      let dl = 0;
+      for (const f of fields) {
+        const w = f.weight ?? 1;
+        if (!(w > 0) || !f.text) continue;
+        const toks = this.tokenize(f.text);
+        if (f.identifier) {
+          toks.push(...acronymsOf(toks));
+          for (const t of toks) identifierTerms.add(t);
+        }
+        for (const t of toks) tf.set(t, (tf.get(t) ?? 0) + w);
+        dl += toks.length * w;
+      }
+      termFreqs.push(tf);
+      lengths.push(dl);
+      total += dl;
+    }
+    const n = documents.length;
+    const avgdl = n > 0 && total > 0 ? total / n : 1;
+    const postings = new Map<string, Postings>();
+    for (let d = 0; d < n; d++) {
+      const norm = this.k1 * (1 - this.b + (this.b * lengths[d]) / avgdl);
+      for (const [term, tf] of termFreqs[d]) {
+        let p = postings.get(term);
+        if (!p) postings.set(term, (p = { docs: [], weights: [], idf: 0 }));
+        p.docs.push(d);
+        p.weights.push((tf * (this.k1 + 1)) / (tf + norm));
+      }
+    }
+    let maxIdf = 0;
+    for (const p of postings.values()) {
+      const df = p.docs.length;
+      p.idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      if (p.idf > maxIdf) maxIdf = p.idf;
+    }
+    this.postings = postings;
+    this.vocab = [...identifierTerms].sort();
+    this.n = n;
+    this.maxIdf = maxIdf > 0 ? maxIdf : Math.log(1 + (n + 0.5) / 0.5);
+    this.scratch = new Float32Array(n);
+  }
+
+  /**
+   * Normalized BM25 score of every document for a query (one text or weighted parts), in [0, 1].
+   * Returns a fresh array of length `size`; all zeros for an empty query.
+   */
+  scoreAll(query: string | readonly WeightedText[]): Float32Array {
+    const out = new Float32Array(this.n);
+    if (this.n === 0) return out;
+    const parts = typeof query === "string" ? [{ text: query, weight: 1 }] : query;
+    // Query term weights: part weight × count; the same term in several parts adds up.
+    const qtf = new Map<string, number>();
+    for (const p of parts) {
+      const w = p.weight ?? 1;
+      if (!(w > 0)) continue;
+      for (const t of this.tokenize(p.text)) qtf.set(t, (qtf.get(t) ?? 0) + w);
+    }
+    let maxScore = 0;
+    for (const [term, q] of qtf) {
+      const exact = this.postings.get(term);
+      // A term no tool uses still counts in the maximum (with the largest idf): a query that is mostly
+      // unknown words should not look like a confident match.
+      const idf = exact?.idf ?? this.maxIdf;
+      maxScore += q * idf * (this.k1 + 1);
+      if (exact) this.accumulate(out, exact, q * exact.idf, 1);
+      if (this.prefixWeight > 0 && term.length >= this.minPrefix && /^[a-z]/.test(term)) this.prefixMatches(out, term, q, idf);
+    }
+    if (maxScore > 0) for (let i = 0; i < out.length; i++) out[i] = Math.min(1, out[i] / maxScore);
+    return out;
+  }
+
+  /** Adds discounted scores of vocabulary words that extend `term`, or that `term` extends. */
+  private prefixMatches(out: Float32Array, term: string, q: number, idf: number): void {
+    // Per document, only the best prefix match of this query term counts.
+    const best = this.scratch;
+    best.fill(0);
+    let any = false;
+    // Longer vocabulary words starting with the query word (repo → repository).
+    let lo = 0;
+    let hi = this.vocab.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.vocab[mid] < term) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < this.vocab.length && i < lo + 64; i++) {
+      const v = this.vocab[i];
+      if (!v.startsWith(term)) break;
+      if (v === term) continue;
+      any = this.bestOf(best, this.postings.get(v) as Postings, idf) || any;
+    }
+    // Shorter name words the query word starts with (aus ← australia).
+    for (let len = this.minPrefix; len < term.length; len++) {
+      const prefix = term.slice(0, len);
+      if (!this.isIdentifierTerm(prefix)) continue;
+      any = this.bestOf(best, this.postings.get(prefix) as Postings, idf) || any;
+    }
+    if (!any) return;
+    const w = q * this.prefixWeight;
+    for (let d = 0; d < best.length; d++) if (best[d] > 0) out[d] += w * best[d];
+  }
+
+  private isIdentifierTerm(term: string): boolean {
+    let lo = 0;
+    let hi = this.vocab.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.vocab[mid] < term) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.vocab[lo] === term;
+  }
+
+  private bestOf(best: Float32Array, p: Postings, idf: number): boolean {
+    // The rarer of the two words decides how informative the match is.
+    const weight = Math.min(idf, p.idf);
+    for (let j = 0; j < p.docs.length; j++) {
+      const s = weight * p.weights[j];
+      if (s > best[p.docs[j]]) best[p.docs[j]] = s;
+    }
+    return true;
+  }
+
+  private accumulate(out: Float32Array, p: Postings, factor: number, discount: number): void {
+    const f = factor * discount;
+    for (let j = 0; j < p.docs.length; j++) out[p.docs[j]] += f * p.weights[j];
+  }
+}
