@@ -6,7 +6,7 @@
 import type { ToolSpec } from "../types.js";
 import { countTokens, DEFAULT_ENCODING, type TokenEncoding } from "../tokens/count.js";
 import { shortenTool } from "./short-list.js";
-import { dedupAcrossTools, dedupTool, renderSharedDefsCatalog } from "./ref-dedup.js";
+import { dedupAcrossTools, dedupTool, sharedDefsLine } from "./ref-dedup.js";
 import { renderTerse } from "./terse.js";
 import { firstSentence } from "../catalog/text.js";
 
@@ -28,7 +28,7 @@ export interface CompactionReport {
   shortList: TechniqueTokens;
   /** $ref dedup within each tool's schemas (`dedupTool`): valid JSON Schema per tool. */
   refDedup: TechniqueTokens;
-  /** Shared definitions across tools (`dedupAcrossTools` + `renderSharedDefsCatalog`): text catalogs only. */
+  /** Shared definitions across tools (`dedupAcrossTools`: one definitions line + each tool): text catalogs only. */
   sharedDefs: TechniqueTokens;
   /** Short list, then $ref dedup within each tool: what a function-calling API can be sent. */
   shortListRefDedup: TechniqueTokens;
@@ -62,7 +62,8 @@ export function measureCompaction(tools: ToolSpec[], encoding: TokenEncoding = D
     raw,
     shortList: technique(raw, json(short)),
     refDedup: technique(raw, json(tools.map((t) => dedupTool(t, { encoding })))),
-    sharedDefs: technique(raw, countTokens(renderSharedDefsCatalog(shared), encoding)),
+    // Counted like `raw` (each tool on its own) plus the definitions line, so the two compare like for like.
+    sharedDefs: technique(raw, countTokens(sharedDefsLine(shared.defs), encoding) + json(shared.tools)),
     shortListRefDedup: technique(raw, json(short.map((t) => dedupTool(t, { encoding })))),
     terse: technique(raw, sum(tools.map((t) => renderTerse(t)), encoding)),
     poolLines: sum(tools.map((t) => `- ${t.name}: ${firstSentence(t.description ?? "")}`), encoding),

@@ -31,7 +31,8 @@ export interface Phase2CompactionOptions {
 /** Whether the options change anything at all (adapters skip the rewrite otherwise). */
 export function compactionEnabled(options: Phase2CompactionOptions | undefined): boolean {
   if (!options) return false;
-  return Boolean(options.shortList) || refDedupAllowed(options.provider, options.refDedup) || options.inlineRefs === true;
+  const dedup = refDedupAllowed(options.provider, options.refDedup);
+  return Boolean(options.shortList) || dedup || (options.inlineRefs ?? (options.provider !== undefined && !dedup));
 }
 
 function hasRefs(schema: JsonSchema): boolean {

@@ -270,16 +270,24 @@ export function dedupAcrossTools(tools: readonly ToolSpec[], options: RefDedupOp
   const { doc, hoisted } = dedupDocument({ roots, defs: shared, keyword: "$defs" }, options);
   const out = tools.map((t) => ({ ...t }));
   for (const s of slots) out[s.tool][s.field] = doc.roots[s.root];
+  // Never worse than the tools as they came: a shared block that does not pay for itself is dropped.
+  const encoding = options.encoding ?? DEFAULT_ENCODING;
+  const cost = (defs: Record<string, JsonSchema>, list: readonly ToolSpec[]) =>
+    countTokens(sharedDefsLine(defs), encoding) + list.reduce((n, t) => n + countTokens(JSON.stringify(t), encoding), 0);
+  if (cost(doc.defs, out) >= cost({}, tools)) return { defs: {}, tools: [...tools], skipped, hoisted: [] };
   return { defs: doc.defs, tools: out, skipped, hoisted };
+}
+
+/** The line that introduces the shared definitions block ("" when there are none). */
+export function sharedDefsLine(defs: Record<string, JsonSchema>): string {
+  if (Object.keys(defs).length === 0) return "";
+  return `Shared definitions ("#/$defs/NAME" in any tool below refers to NAME here): ${JSON.stringify(defs)}`;
 }
 
 /** Text of a shared-definitions catalog: the definitions block, then one JSON object per tool. */
 export function renderSharedDefsCatalog(catalog: SharedDefsCatalog): string {
-  const lines: string[] = [];
-  if (Object.keys(catalog.defs).length > 0)
-    lines.push(`Shared definitions ("#/$defs/NAME" in any tool below refers to NAME here): ${JSON.stringify(catalog.defs)}`);
-  for (const t of catalog.tools) lines.push(JSON.stringify(t));
-  return lines.join("\n");
+  const head = sharedDefsLine(catalog.defs);
+  return [...(head ? [head] : []), ...catalog.tools.map((t) => JSON.stringify(t))].join("\n");
 }
 
 /**

@@ -11,8 +11,9 @@
  *   WHEN Use after search_repositories.
  *   TAGS github
  *
- * `?` marks an optional parameter; `=x` its default; `[T]` an array of T; `a|b` an enum or a union; nested
- * object properties are indented under their parent. Constraints are written after the type
+ * `?` marks an optional parameter; `=x` its default; `[T]` an array of T; `a|b` an enum or a union; `$Name`
+ * a shared definition written once on a `DEF $Name=…` line; nested object properties are indented under
+ * their parent (also the one object branch of an object-or-null union). Constraints are written after the type
  * (`1..100`, `len≤50`, `/regex/`, `(date-time)`); keywords with no short form are kept as compact JSON, so
  * the rendering drops only what the short list drops (titles, examples, `$schema`, obvious defaults).
  *
@@ -65,10 +66,18 @@ function refName(ref: string): string {
   return i >= 0 ? unescapePointer(ref.slice(i + 1)) : ref;
 }
 
-/** Whether a schema's properties are listed on lines of their own under it (full level). */
+/**
+ * The object schema whose properties are listed on lines of their own under a parameter (full level): the
+ * parameter itself, its array items, or the only object branch of an `anyOf`/`oneOf` (e.g. object-or-null).
+ */
 function nestedProps(schema: JsonSchema): JsonSchema | undefined {
   if (isPlainObject(schema.properties) && Object.keys(schema.properties).length > 0) return schema;
   if (isPlainObject(schema.items)) return nestedProps(schema.items as JsonSchema);
+  for (const key of ["anyOf", "oneOf"] as const) {
+    if (!Array.isArray(schema[key])) continue;
+    const objects = (schema[key] as unknown[]).filter((b) => isPlainObject(b) && nestedProps(b));
+    if (objects.length === 1) return nestedProps(objects[0] as JsonSchema);
+  }
   return undefined;
 }
 
@@ -77,11 +86,16 @@ export function typeText(schema: unknown, inline = true): string {
   if (schema === true || schema === undefined) return "any";
   if (schema === false) return "never";
   if (!isPlainObject(schema)) return "any";
-  if (typeof schema.$ref === "string") return refName(schema.$ref);
+  if (typeof schema.$ref === "string") return `$${refName(schema.$ref)}`;
   if (Array.isArray(schema.enum)) return schema.enum.map(scalar).join("|");
-  if ("const" in schema) return `=${scalar(schema.const)}`;
+  if ("const" in schema) return scalar(schema.const);
   for (const key of ["anyOf", "oneOf"] as const)
-    if (Array.isArray(schema[key])) return (schema[key] as unknown[]).map(inlineText).join("|");
+    if (Array.isArray(schema[key])) {
+      const branches = schema[key] as unknown[];
+      // Not inline: the one object branch is listed below the parameter, so only its type and description show here.
+      if (!inline) return branches.map((b) => (isPlainObject(b) && nestedProps(b) ? branchText(b) : inlineText(b))).join("|");
+      return branches.map(inlineText).join("|");
+    }
   if (Array.isArray(schema.allOf)) return (schema.allOf as unknown[]).map(inlineText).join("&");
   const types = typeof schema.type === "string" ? [schema.type] : Array.isArray(schema.type) ? (schema.type as string[]) : [];
   if (schema.nullable === true && !types.includes("null")) types.push("null");
@@ -96,6 +110,12 @@ export function typeText(schema: unknown, inline = true): string {
     return "any";
   }
   return parts.join("|");
+}
+
+/** The listed object branch of a union: its type and constraints, and its description in quotes. */
+function branchText(schema: JsonSchema): string {
+  const desc = typeof schema.description === "string" && schema.description ? ` ${JSON.stringify(oneLine(schema.description))}` : "";
+  return `${typeText(schema, false)}${constraintText(schema)}${desc}`;
 }
 
 /** A schema written inside another one's type: type, constraints and a quoted description. */
@@ -161,7 +181,7 @@ function paramLines(schema: JsonSchema, indent: string, out: string[]): void {
     const desc = typeof sub.description === "string" && sub.description ? ` — ${oneLine(sub.description)}` : "";
     out.push(`${indent}${name}${required.has(name) ? "" : "?"}:${typeText(sub, !nested)}${constraintText(sub)}${desc}`);
     if (nested) {
-      if (nested !== sub) {
+      if (nested !== sub && isPlainObject(sub.items)) {
         const itemDesc = typeof nested.description === "string" && nested.description ? ` — ${oneLine(nested.description)}` : "";
         const itemExtra = constraintText({ ...nested, properties: undefined, required: undefined, type: undefined });
         if (itemDesc || itemExtra.trim()) out.push(`${indent}  item:${itemExtra}${itemDesc}`);
@@ -253,7 +273,7 @@ export function renderTerse(tool: TerseTool, options: TerseOptions = {}): string
       const sub = def as JsonSchema;
       const nested = nestedProps(sub);
       const desc = typeof sub.description === "string" && sub.description ? ` — ${oneLine(sub.description)}` : "";
-      lines.push(`DEF ${name}=${typeText(sub, !nested)}${constraintText(sub)}${desc}`);
+      lines.push(`DEF $${name}=${typeText(sub, !nested)}${constraintText(sub)}${desc}`);
       if (nested) paramLines(nested, "  ", lines);
     }
   }
