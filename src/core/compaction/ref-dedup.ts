@@ -214,7 +214,7 @@ function closureKey(name: string, defs: Record<string, JsonSchema>, stack: strin
     const m = typeof node.$ref === "string" ? DEF_REF.exec(node.$ref) : null;
     if (m) refs[m[2]] = closureKey(unescapePointer(m[2]), defs, [...stack, name]);
   });
-  return canonicalJson({ def, refs, name });
+  return canonicalJson({ def, refs });
 }
 
 function renameRefs(schema: JsonSchema, names: Map<string, string>): JsonSchema {
