@@ -16,7 +16,7 @@
  */
 import type { JsonSchema, ToolSpec } from "../types.js";
 import { countTokens, DEFAULT_ENCODING, type TokenEncoding } from "../tokens/count.js";
-import { canonicalJson, isPlainObject, mapSchema, pointerSegment, unescapePointer, walkSchema } from "./schema-walk.js";
+import { canonicalJson, isPlainObject, mapSchema, pointerSegment, replaceSubschemas, unescapePointer, walkSchema } from "./schema-walk.js";
 
 export interface RefDedupOptions {
   /** Encoding used to decide whether a hoist pays off. Default cl100k_base. */
@@ -90,12 +90,13 @@ interface Occurrence {
   node: JsonSchema;
 }
 
-function tokenize(text: string, encoding: TokenEncoding): number {
-  return countTokens(text, encoding);
-}
-
 /** One greedy hoist: the repeat with the largest estimated saving, or undefined when none pays. */
-function bestHoist(doc: DefsDocument, options: Required<RefDedupOptions>): Occurrence | undefined {
+function bestHoist(doc: DefsDocument, options: Required<RefDedupOptions>, sizes: Map<string, number>): Occurrence | undefined {
+  const tokenize = (text: string, encoding: TokenEncoding) => {
+    let n = sizes.get(text);
+    if (n === undefined) sizes.set(text, (n = countTokens(text, encoding)));
+    return n;
+  };
   const seen = new Map<string, Occurrence>();
   const visit = (root: JsonSchema, defName?: string) =>
     walkSchema(root, (node, path) => {
@@ -130,15 +131,13 @@ function bestHoist(doc: DefsDocument, options: Required<RefDedupOptions>): Occur
 
 /** Replaces every inline copy of `target` in the document by a ref to definition `name`. */
 function applyHoist(doc: DefsDocument, target: Occurrence, name: string): DefsDocument {
-  const replace = (schema: JsonSchema, isDef: string | undefined) =>
-    mapSchema(schema, (node, path) => {
-      if (path.length === 0) return node;
-      return canonicalJson(node) === target.json ? refTo(doc.keyword, name) : node;
-    });
+  const ref = refTo(doc.keyword, name);
+  const replace = (schema: JsonSchema) =>
+    replaceSubschemas(schema, (node, path) => (path.length > 0 && canonicalJson(node) === target.json ? ref : undefined));
   const defs: Record<string, JsonSchema> = {};
-  for (const [n, def] of Object.entries(doc.defs)) defs[n] = replace(def, n);
-  if (!Object.hasOwn(defs, name)) defs[name] = replace(target.node, name);
-  return { roots: doc.roots.map((r) => replace(r, undefined)), defs, keyword: doc.keyword };
+  for (const [n, def] of Object.entries(doc.defs)) defs[n] = replace(def);
+  if (!Object.hasOwn(defs, name)) defs[name] = replace(target.node);
+  return { roots: doc.roots.map((r) => replace(r)), defs, keyword: doc.keyword };
 }
 
 function dedupDocument(doc: DefsDocument, options: RefDedupOptions): { doc: DefsDocument; hoisted: string[] } {
@@ -148,8 +147,9 @@ function dedupDocument(doc: DefsDocument, options: RefDedupOptions): { doc: Defs
     maxHoists: options.maxHoists ?? 64,
   };
   const hoisted: string[] = [];
+  const sizes = new Map<string, number>();
   for (let i = 0; i < opts.maxHoists; i++) {
-    const best = bestHoist(doc, opts);
+    const best = bestHoist(doc, opts, sizes);
     if (!best) break;
     const name = best.defName ?? uniqueName(nameFromPath(best.firstPath), doc.defs);
     doc = applyHoist(doc, best, name);

@@ -69,14 +69,66 @@ export function walkSchema(schema: JsonSchema, fn: (node: JsonSchema, path: read
   }
 }
 
+// Canonical texts per object: schemas are treated as immutable here, so a subtree's text never changes, and
+// passes that share unchanged subtrees (see replaceSubschemas) do not recompute them.
+const canonicalMemo = new WeakMap<object, string>();
+
 /** JSON with object keys sorted: equal schemas written in a different key order get the same text. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (isPlainObject(value)) {
-    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null";
+  const hit = canonicalMemo.get(value);
+  if (hit !== undefined) return hit;
+  let text: string;
+  if (Array.isArray(value)) text = `[${value.map(canonicalJson).join(",")}]`;
+  else {
+    const obj = value as Record<string, unknown>;
+    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+    text = `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(",")}}`;
   }
-  return JSON.stringify(value) ?? "null";
+  canonicalMemo.set(value, text);
+  return text;
+}
+
+/**
+ * Like mapSchema, but a subtree that `fn` leaves alone keeps its identity (no copy), so memoized facts about
+ * it stay valid. `fn` sees each node before its children and returns a replacement or undefined.
+ */
+export function replaceSubschemas(
+  schema: JsonSchema,
+  fn: (node: JsonSchema, path: readonly string[]) => JsonSchema | undefined,
+  path: string[] = [],
+): JsonSchema {
+  const replaced = fn(schema, path);
+  if (replaced !== undefined) return replaced;
+  let out: JsonSchema | undefined;
+  const set = (key: string, value: unknown) => {
+    out ??= { ...schema };
+    out[key] = value;
+  };
+  for (const [key, value] of Object.entries(schema)) {
+    if ((MAP_SUBSCHEMA as readonly string[]).includes(key) && isPlainObject(value)) {
+      let mapped: Record<string, unknown> | undefined;
+      for (const [name, sub] of Object.entries(value)) {
+        if (!isPlainObject(sub)) continue;
+        const next = replaceSubschemas(sub, fn, [...path, key, name]);
+        if (next !== sub) (mapped ??= { ...value })[name] = next;
+      }
+      if (mapped) set(key, mapped);
+    } else if ((ARRAY_SUBSCHEMA as readonly string[]).includes(key) && Array.isArray(value)) {
+      let changed = false;
+      const arr = value.map((sub, i) => {
+        if (!isPlainObject(sub)) return sub;
+        const next = replaceSubschemas(sub, fn, [...path, key, String(i)]);
+        if (next !== sub) changed = true;
+        return next;
+      });
+      if (changed) set(key, arr);
+    } else if ((SINGLE_SUBSCHEMA as readonly string[]).includes(key) && isPlainObject(value)) {
+      const next = replaceSubschemas(value, fn, [...path, key]);
+      if (next !== value) set(key, next);
+    }
+  }
+  return out ?? schema;
 }
 
 /** Escapes one JSON Pointer segment (RFC 6901). */
