@@ -99,5 +99,5 @@ export {
   withRequireOutputParameter,
   type InvalidOutputFields,
 } from "./core/compaction/require-output.js";
-export { requireOutputMiddleware, type RequireOutputMiddlewareOptions } from "./adapters/langchain/require-output.js";
+export { requireOutputMiddleware, withRequireOutput, type RequireOutputMiddlewareOptions } from "./adapters/langchain/require-output.js";
 export { compactBoundTools, compactToolDefinition, jsonSchemaOfTool, type ToolDefinitionLike } from "./adapters/langchain/compact-tools.js";

@@ -213,3 +213,23 @@ test("createAgent: MCP-style content_and_artifact results have their structured 
   assert.deepEqual(JSON.parse(String(answer.content)), { id: "a1" });
   assert.deepEqual((answer.artifact as { structuredContent: unknown }).structuredContent, { id: "a1" });
 });
+
+test("LangGraph createReactAgent: withRequireOutput tools advertise the argument and filter results", async () => {
+  const { createReactAgent } = await import("@langchain/langgraph/prebuilt");
+  const { withRequireOutput } = await import("../src/adapters/langchain/require-output.js");
+  const { runs, tools } = issueTools();
+  const wrapped = [withRequireOutput(tools[0], issueOutput), tools[1]];
+  const model = new RecordingModel([
+    callTools({ name: "get_issue", args: { id: "a1", requireOutput: ["nope"] } }),
+    callTools({ name: "get_issue", args: { id: "a1", requireOutput: ["identifier", "labels.name"] } }),
+  ]);
+  const agent = createReactAgent({ llm: model, tools: wrapped });
+  const out = await agent.invoke({ messages: [new HumanMessage("labels of a1?")] });
+  const bound = model.bindings[0][0] as { schema: unknown };
+  assert.ok(JSON.stringify(bound.schema).includes(REQUIRE_OUTPUT_ARG), "the wrapped tool's schema has the argument");
+  const [first, second] = toolMessages(out.messages);
+  assert.deepEqual(JSON.parse(String(first.content)).invalid, ["nope"]);
+  assert.deepEqual(JSON.parse(String(second.content)), { identifier: "ENG-7", labels: [{ name: "bug" }, { name: "p1" }] });
+  assert.deepEqual(runs, [{ id: "a1" }], "the original ran once, without the argument");
+  assertEveryCallAnsweredOnce(out.messages);
+});

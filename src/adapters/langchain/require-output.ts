@@ -16,6 +16,7 @@
  */
 import { createMiddleware } from "langchain";
 import { ToolMessage } from "@langchain/core/messages";
+import { tool as makeTool, type StructuredToolInterface } from "@langchain/core/tools";
 import type { ToolCatalog } from "../../core/catalog/catalog.js";
 import type { JsonSchema } from "../../core/types.js";
 import {
@@ -28,7 +29,7 @@ import {
 } from "../../core/compaction/require-output.js";
 import type { Phase2CompactionOptions } from "../../core/compaction/phase2.js";
 import { isPlainObject } from "../../core/compaction/schema-walk.js";
-import { compactToolDefinition, toolNameOf, type ToolDefinitionLike } from "./compact-tools.js";
+import { compactToolDefinition, jsonSchemaOfTool, toolNameOf, type ToolDefinitionLike } from "./compact-tools.js";
 
 export interface RequireOutputMiddlewareOptions {
   /** Output schemas by tool name (e.g. the `outputSchema`s of an MCP server's `tools/list`). */
@@ -130,4 +131,28 @@ export function requireOutputMiddleware(options: RequireOutputMiddlewareOptions 
       return ToolMessage.isInstance(result) ? filterToolMessage(result, fields as string[]) : result;
     },
   });
+}
+
+/**
+ * For graphs without createAgent middleware (LangGraph `ToolNode`, `createReactAgent`): a copy of `tool` whose
+ * schema has the `requireOutput` argument and whose result is filtered to the requested fields. Bind and run
+ * the copy instead of the original. Unknown fields return the `invalid_output_fields` JSON as the result
+ * (the original is not run). Content-and-artifact tools return their filtered content only.
+ */
+export function withRequireOutput(tool: StructuredToolInterface, outputSchema: JsonSchema): StructuredToolInterface {
+  const fields = outputFields(outputSchema);
+  if (fields.length === 0) return tool;
+  const schema = withRequireOutputParameter(jsonSchemaOfTool(tool), fields);
+  return makeTool(
+    async (args: Record<string, unknown>, config) => {
+      const { [REQUIRE_OUTPUT_ARG]: wanted, ...rest } = args ?? {};
+      if (wanted === undefined || wanted === null || (Array.isArray(wanted) && wanted.length === 0))
+        return tool.invoke(rest, config);
+      const error = checkRequiredOutput(tool.name, outputSchema, wanted);
+      if (error) return JSON.stringify(error);
+      const result = await tool.invoke(rest, config);
+      return ToolMessage.isInstance(result) ? filterToolMessage(result, wanted as string[]).content : filterToolResult(result, wanted as string[]);
+    },
+    { name: tool.name, description: tool.description, schema: schema as JsonSchema & { type: "object" } },
+  ) as unknown as StructuredToolInterface;
 }
