@@ -129,3 +129,39 @@ test("renderFullSchema terse: fewer tokens than the JSON for the same tool", () 
   assert.ok(terse.startsWith("TOOL notion_op_0\n"));
   assert.ok(countTokens(terse) < countTokens(json), `${countTokens(terse)} vs ${countTokens(json)}`);
 });
+
+test("compactBoundTools leaves provider tools and schemaless definitions as they are", async () => {
+  const { compactBoundTools } = await import("../src/adapters/langchain/compact-tools.js");
+  const { tools } = notionTools();
+  const serverTool = { type: "web_search_preview" };
+  const named = { name: "other", description: "x" };
+  const out = compactBoundTools([tools[0], serverTool, named], { shortList: true });
+  assert.notEqual(out[0], tools[0]);
+  assert.equal(out[1], serverTool);
+  assert.equal(out[2], named);
+  assert.equal(compactBoundTools(tools, undefined), tools, "no options: the same array");
+  assert.equal(compactBoundTools(tools, {}), tools, "nothing enabled: the same array");
+});
+
+test("createAgent: requireOutput listed before toolAttention with phase2 — routing, advertising and filtering all hold", async () => {
+  const { requireOutputMiddleware } = await import("../src/adapters/langchain/require-output.js");
+  const { tools } = notionTools();
+  const outputSchemas = { notion_op_1: { type: "object", properties: { id: { type: "string" }, url: { type: "string" } } } };
+  const runner = tool(async () => JSON.stringify({ id: "p1", url: "https://x", extra: 1 }), {
+    name: "notion_op_1",
+    description: "Fetch the public URL and id of a Notion page.",
+    schema: notionLike(2)[1].inputSchema as JsonSchema & { type: "object" },
+  });
+  const all = [tools[0], runner, tools[2]];
+  const model = new RecordingModel([callTools({ name: "notion_op_1", args: { parent, requireOutput: ["url"] } })], "openai");
+  const agent = createAgent({
+    model,
+    tools: all,
+    middleware: [requireOutputMiddleware({ outputSchemas }), toolAttentionMiddleware({ tools: all, k: 1, cacheDir: false, phase2: { shortList: true } })],
+  });
+  const out = await agent.invoke({ messages: [new HumanMessage("fetch the public url of my notion page")] });
+  const bound = model.bindings[0] as { name: string; schema: JsonSchema }[];
+  assert.deepEqual(bound.map((b) => b.name), ["notion_op_1"], "routing still filters the rewritten definitions");
+  assert.ok((bound[0].schema.properties as Record<string, unknown>).requireOutput, "advertised");
+  assert.deepEqual(JSON.parse(String(toolMessages(out.messages)[0].content)), { url: "https://x" });
+});
