@@ -10,7 +10,7 @@ import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/mes
 import { toolAttentionMiddleware } from "../src/adapters/langchain/middleware.js";
 import { createToolAttentionHooks } from "../src/adapters/langgraph/hooks.js";
 import { ToolCatalog } from "../src/core/catalog/catalog.js";
-import { renderFullSchema, renderPool } from "../src/core/render/render.js";
+import { renderFullSchema, renderPool, SchemaTokenCounter } from "../src/core/render/render.js";
 import { countTokens } from "../src/core/tokens/count.js";
 import type { JsonSchema } from "../src/core/types.js";
 import { ScriptedChatModel, callTools, type ScriptStep } from "./helpers/scripted-model.js";
@@ -164,4 +164,14 @@ test("createAgent: requireOutput listed before toolAttention with phase2 — rou
   assert.deepEqual(bound.map((b) => b.name), ["notion_op_1"], "routing still filters the rewritten definitions");
   assert.ok((bound[0].schema.properties as Record<string, unknown>).requireOutput, "advertised");
   assert.deepEqual(JSON.parse(String(toolMessages(out.messages)[0].content)), { url: "https://x" });
+});
+
+test("SchemaTokenCounter with compaction counts what Phase 2 sends", () => {
+  const [n] = linearLike(1);
+  const full = { name: n.name, description: n.description as string, inputSchema: n.inputSchema as JsonSchema };
+  const plain = new SchemaTokenCounter().count(full);
+  const compacted = new SchemaTokenCounter("cl100k_base", { shortList: true }).count(full);
+  assert.equal(plain, countTokens(renderFullSchema(full)));
+  assert.ok(compacted < plain, `${compacted} < ${plain}`);
+  assert.equal(new SchemaTokenCounter("cl100k_base", {}).count(full), plain, "no technique enabled: same count");
 });

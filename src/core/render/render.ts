@@ -9,6 +9,7 @@ import type { ToolRecord } from "../types.js";
 import { countTokens, DEFAULT_ENCODING, type TokenEncoding } from "../tokens/count.js";
 import type { FullToolSchema } from "../loader/schema-loader.js";
 import { renderTerse } from "../compaction/terse.js";
+import { compactParameters, compactionEnabled, type Phase2CompactionOptions } from "../compaction/phase2.js";
 
 export const POOL_HEADER =
   "Tool catalog: every tool this agent has, one line each. Only the tools attached to this request can be " +
@@ -83,12 +84,19 @@ export function renderFullSchema(schema: FullToolSchema, format: "json" | "terse
  */
 export class SchemaTokenCounter {
   private readonly counts = new WeakMap<FullToolSchema, number>();
-  constructor(readonly encoding: TokenEncoding = DEFAULT_ENCODING) {}
+  constructor(
+    readonly encoding: TokenEncoding = DEFAULT_ENCODING,
+    /** Count the schemas as Phase-2 compaction sends them (default: as declared). */
+    readonly compaction?: Phase2CompactionOptions,
+  ) {}
 
   count(schema: FullToolSchema): number {
     let n = this.counts.get(schema);
     if (n === undefined) {
-      n = countTokens(renderFullSchema(schema), this.encoding);
+      const sent = this.compaction && compactionEnabled(this.compaction)
+        ? { ...schema, inputSchema: compactParameters(schema.inputSchema, { encoding: this.encoding, ...this.compaction }) }
+        : schema;
+      n = countTokens(renderFullSchema(sent), this.encoding);
       this.counts.set(schema, n);
     }
     return n;
