@@ -79,7 +79,7 @@ export {
   type RefDedupOptions,
   type SharedDefsCatalog,
 } from "./core/compaction/ref-dedup.js";
-export { renderTerse, splitDescription, typeText, type TerseLevel, type TerseOptions } from "./core/compaction/terse.js";
+export { renderTerse, renderTerseCatalog, terseDefLines, splitDescription, typeText, type TerseLevel, type TerseOptions } from "./core/compaction/terse.js";
 export {
   PROVIDER_SCHEMA_SUPPORT,
   providerOfModel,

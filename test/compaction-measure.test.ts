@@ -9,7 +9,7 @@ test("measureCompaction: raw is the summed JSON of each tool; savings are raw mi
   const report = measureCompaction(tools);
   assert.equal(report.tools, 4);
   assert.equal(report.raw, tools.reduce((n, t) => n + countTokens(JSON.stringify(t)), 0));
-  for (const key of ["shortList", "refDedup", "sharedDefs", "shortListRefDedup", "terse"] as const) {
+  for (const key of ["shortList", "refDedup", "sharedDefs", "shortListRefDedup", "terse", "terseShared"] as const) {
     const m = report[key];
     assert.equal(m.saved, report.raw - m.tokens, key);
     assert.ok(Math.abs(m.savedRatio - m.saved / report.raw) < 1e-12, key);

@@ -274,3 +274,18 @@ test("Phase-2 options: dedup follows the provider, existing refs are inlined for
   assert.equal(short.additionalProperties, undefined);
   assert.equal(compactParameters(schema, { shortList: { keepClosedObjects: true } }).additionalProperties, false);
 });
+
+test("renderTerseCatalog writes shared definitions once for all tools", async () => {
+  const { renderTerseCatalog } = await import("../src/core/compaction/terse.js");
+  const tools = notionLike(6);
+  const text = renderTerseCatalog(tools);
+  assert.equal(text.match(/^DEF \$richText=/gm)?.length, 1);
+  assert.equal(text.match(/^DEF \$parentRequest=/gm)?.length, 1);
+  assert.equal(text.match(/^TOOL notion_op_\d$/gm)?.length, 6);
+  assert.equal(text.match(/^IN parent:\$parentRequest$/gm)?.length, 6);
+  const separate = tools.reduce((n, t) => n + countTokens(renderTerse(t)), 0);
+  assert.ok(countTokens(text) < separate / 2, `${countTokens(text)} vs ${separate}`);
+  // Without anything to share it is the tools' TERSE texts, one after the other.
+  const plain = githubLike(3);
+  assert.equal(renderTerseCatalog(plain), plain.map((t) => renderTerse(t)).join("\n"));
+});

@@ -7,7 +7,7 @@ import type { ToolSpec } from "../types.js";
 import { countTokens, DEFAULT_ENCODING, type TokenEncoding } from "../tokens/count.js";
 import { shortenTool } from "./short-list.js";
 import { dedupAcrossTools, dedupTool, sharedDefsLine } from "./ref-dedup.js";
-import { renderTerse } from "./terse.js";
+import { renderTerse, renderTerseCatalog } from "./terse.js";
 import { firstSentence } from "../catalog/text.js";
 
 /** Tokens after one technique, and what it saves against the raw MCP JSON. */
@@ -32,8 +32,10 @@ export interface CompactionReport {
   sharedDefs: TechniqueTokens;
   /** Short list, then $ref dedup within each tool: what a function-calling API can be sent. */
   shortListRefDedup: TechniqueTokens;
-  /** TERSE full rendering of every tool (`renderTerse`, level "full"). */
+  /** TERSE full rendering of every tool (`renderTerse`, level "full"), one text. */
   terse: TechniqueTokens;
+  /** TERSE of all the tools with shared definitions written once (`renderTerseCatalog`): text catalogs only. */
+  terseShared: TechniqueTokens;
   /** Phase-1 pool lines: the current `- name: first sentence` line format (for comparison). */
   poolLines: number;
   /** Phase-1 pool lines in the TERSE pool format (name, purpose, parameter names, output fields, tags). */
@@ -65,7 +67,9 @@ export function measureCompaction(tools: ToolSpec[], encoding: TokenEncoding = D
     // Counted like `raw` (each tool on its own) plus the definitions line, so the two compare like for like.
     sharedDefs: technique(raw, countTokens(sharedDefsLine(shared.defs), encoding) + json(shared.tools)),
     shortListRefDedup: technique(raw, json(short.map((t) => dedupTool(t, { encoding })))),
-    terse: technique(raw, sum(tools.map((t) => renderTerse(t)), encoding)),
+    // Both TERSE figures count one text (tools separated by newlines), as a prompt would carry them.
+    terse: technique(raw, countTokens(tools.map((t) => renderTerse(t)).join("\n"), encoding)),
+    terseShared: technique(raw, countTokens(renderTerseCatalog(tools, { encoding }), encoding)),
     poolLines: sum(tools.map((t) => `- ${t.name}: ${firstSentence(t.description ?? "")}`), encoding),
     poolTerse: sum(tools.map((t) => renderTerse(t, { level: "pool" })), encoding),
   };

@@ -26,6 +26,8 @@ import type { JsonSchema, Precondition, ToolRecord, ToolSpec } from "../types.js
 import { firstSentence } from "../catalog/text.js";
 import { isPlainObject, unescapePointer } from "./schema-walk.js";
 import { shortenSchema } from "./short-list.js";
+import { dedupAcrossTools, type RefDedupOptions } from "./ref-dedup.js";
+import { countTokens } from "../tokens/count.js";
 
 export type TerseLevel = "pool" | "full";
 
@@ -235,6 +237,19 @@ function outText(outputSchema: JsonSchema | undefined, withTypes: boolean): stri
 
 type TerseTool = ToolSpec | (ToolRecord & { title?: string });
 
+/** `DEF $name=type — description` lines (with nested properties indented) for a definitions block. */
+export function terseDefLines(defs: Record<string, JsonSchema>): string[] {
+  const lines: string[] = [];
+  for (const [name, def] of Object.entries(defs)) {
+    const sub = shortenSchema(def);
+    const nested = nestedProps(sub);
+    const desc = typeof sub.description === "string" && sub.description ? ` — ${oneLine(sub.description)}` : "";
+    lines.push(`DEF $${name}=${typeText(sub, !nested)}${constraintText(sub)}${desc}`);
+    if (nested) paramLines(nested, "  ", lines);
+  }
+  return lines;
+}
+
 /** The TERSE text of one tool. */
 export function renderTerse(tool: TerseTool, options: TerseOptions = {}): string {
   const level = options.level ?? "full";
@@ -269,13 +284,7 @@ export function renderTerse(tool: TerseTool, options: TerseOptions = {}): string
     paramLines(input, "  ", params);
     if (params.length) lines.push(`IN ${params[0].trimStart()}`, ...params.slice(1));
     const defs = { ...(isPlainObject(input.definitions) ? input.definitions : {}), ...(isPlainObject(input.$defs) ? input.$defs : {}) };
-    for (const [name, def] of Object.entries(defs)) {
-      const sub = def as JsonSchema;
-      const nested = nestedProps(sub);
-      const desc = typeof sub.description === "string" && sub.description ? ` — ${oneLine(sub.description)}` : "";
-      lines.push(`DEF $${name}=${typeText(sub, !nested)}${constraintText(sub)}${desc}`);
-      if (nested) paramLines(nested, "  ", lines);
-    }
+    lines.push(...terseDefLines(defs as Record<string, JsonSchema>));
   }
   const out = outText(tool.outputSchema, true);
   if (out) lines.push(`OUT ${out}`);
@@ -284,4 +293,24 @@ export function renderTerse(tool: TerseTool, options: TerseOptions = {}): string
   if (whenText) lines.push(`WHEN ${whenText}`);
   if (tags) lines.push(`TAGS ${tags}`);
   return lines.join("\n");
+}
+
+/**
+ * TERSE text of several tools (e.g. one server) with definitions shared across them written once at the top:
+ * `dedupAcrossTools` lifts identical `$defs` and large repeated subschemas, then each tool is rendered with
+ * `$Name` references to those lines.
+ */
+export function renderTerseCatalog(tools: readonly ToolSpec[], options: RefDedupOptions = {}): string {
+  // Only input schemas take part: OUT shows top-level output fields, so hoisting nested output shapes into
+  // DEF lines would add text that the per-tool rendering leaves out.
+  const inputs = tools.map((t) => ({ name: t.name, inputSchema: isPlainObject(t.inputSchema) ? shortenSchema(t.inputSchema) : undefined }));
+  const shared = dedupAcrossTools(inputs, options);
+  const separate = tools.map((t) => renderTerse(t)).join("\n");
+  if (Object.keys(shared.defs).length === 0) return separate;
+  const text = [
+    ...terseDefLines(shared.defs),
+    ...tools.map((t, i) => renderTerse({ ...t, inputSchema: shared.tools[i].inputSchema })),
+  ].join("\n");
+  // The definitions were chosen on JSON token costs; keep the shared form only when it is shorter as TERSE too.
+  return countTokens(text, options.encoding) < countTokens(separate, options.encoding) ? text : separate;
 }
