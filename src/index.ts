@@ -78,3 +78,42 @@ export { toolTextOf, toolFieldsOf, parameterNamesOf, type ToolTextOptions, type 
 export { turnIntent, lastObservations, DEFAULT_INTENT, type IntentOptions } from "./adapters/langchain/messages.js";
 export { nextSticky, stickyConfig } from "./adapters/langchain/turn.js";
 export { simulatedIntent, type SimulateOptions } from "./eval/evaluate.js";
+
+// Compaction (each technique optional and measurable on its own)
+export { TERSE_POOL_HEADER } from "./core/render/render.js";
+export { measureCompaction, type CompactionReport, type TechniqueTokens } from "./core/compaction/measure.js";
+export { shortenSchema, shortenTool, SHORT_LIST_TOOL_FIELDS, type ShortListOptions } from "./core/compaction/short-list.js";
+export {
+  dedupSchema,
+  dedupTool,
+  dedupAcrossTools,
+  dedupBlocker,
+  inlineRefs,
+  renderSharedDefsCatalog,
+  sharedDefsLine,
+  type DedupResult,
+  type RefDedupOptions,
+  type SharedDefsCatalog,
+} from "./core/compaction/ref-dedup.js";
+export { renderTerse, renderTerseCatalog, terseDefLines, splitDescription, typeText, type TerseLevel, type TerseOptions } from "./core/compaction/terse.js";
+export {
+  PROVIDER_SCHEMA_SUPPORT,
+  providerOfModel,
+  refDedupAllowed,
+  type ProviderSchemaSupport,
+  type SchemaProvider,
+} from "./core/compaction/providers.js";
+export { compactParameters, compactionEnabled, type Phase2CompactionOptions } from "./core/compaction/phase2.js";
+export {
+  REQUIRE_OUTPUT_ARG,
+  checkRequiredOutput,
+  filterToolResult,
+  filterJsonText,
+  outputFields,
+  pickFields,
+  requireOutputParameter,
+  withRequireOutputParameter,
+  type InvalidOutputFields,
+} from "./core/compaction/require-output.js";
+export { requireOutputMiddleware, withRequireOutput, type RequireOutputMiddlewareOptions } from "./adapters/langchain/require-output.js";
+export { compactBoundTools, compactToolDefinition, jsonSchemaOfTool, type ToolDefinitionLike } from "./adapters/langchain/compact-tools.js";

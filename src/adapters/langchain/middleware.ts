@@ -18,6 +18,8 @@ import { createMiddleware } from "langchain";
 import { SystemMessage } from "@langchain/core/messages";
 import { z } from "zod/v3";
 import { gateCalls, stateViewOf } from "./messages.js";
+import { compactBoundTools } from "./compact-tools.js";
+import type { Phase2CompactionOptions } from "../../core/compaction/phase2.js";
 import {
   adapterRouter,
   eventEmitter,
@@ -39,6 +41,11 @@ export interface ToolAttentionMiddlewareOptions extends AdapterRouterOptions {
    * (the agent then ends with the error results, instead of looping). Default 3.
    */
   maxRejectedRounds?: number;
+  /**
+   * Compaction of the active tools' parameter schemas (short list, $ref dedup, ref inlining); the tools are
+   * bound as plain `{name, description, schema}` definitions and still run as registered. Default none.
+   */
+  phase2?: Phase2CompactionOptions;
 }
 
 const decisionSchema = z.object({
@@ -108,7 +115,8 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
         const existing = systemMessage ? systemMessage.text : "";
         systemMessage = existing ? systemMessage.concat(`\n\n${pool}`) : new SystemMessage(pool);
       }
-      return handler({ ...request, tools, systemMessage });
+      const bound = compactBoundTools(tools, options.phase2, request.model) as typeof tools;
+      return handler({ ...request, tools: bound, systemMessage });
     },
 
     afterModel: {

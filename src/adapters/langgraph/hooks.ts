@@ -15,6 +15,8 @@ import type { Runnable } from "@langchain/core/runnables";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { LangChainToolLike } from "../langchain/tools.js";
 import type { TagFilter } from "../../core/router/router.js";
+import { compactBoundTools } from "../langchain/compact-tools.js";
+import type { Phase2CompactionOptions } from "../../core/compaction/phase2.js";
 import {
   adapterRouter,
   eventEmitter,
@@ -49,6 +51,8 @@ export interface ToolAttentionHooksOptions extends AdapterRouterOptions {
   includePool?: boolean;
   /** Consecutive all-rejected model turns before the gate stops sending the model back. Default 3. */
   maxRejectedRounds?: number;
+  /** Compaction of the bound tools' parameter schemas in `bindActiveTools` / `dynamicModel`. Default none. */
+  phase2?: Phase2CompactionOptions;
 }
 
 /** Adds the pool to a message list: merged into a leading system message, else as a new first message. */
@@ -91,7 +95,7 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
   /** Binds only the active tools to a chat model (Phase 2). */
   function bindActiveTools(model: BaseChatModel, state: ToolAttentionStateLike): Runnable {
     if (typeof model.bindTools !== "function") throw new Error("bindActiveTools: the model does not support tool calling (no bindTools)");
-    return model.bindTools(activeTools(state) as StructuredToolInterface[]);
+    return model.bindTools(compactBoundTools(activeTools(state), options.phase2, model) as StructuredToolInterface[]);
   }
 
   /** The message list for the model with the Phase-1 pool added. */
