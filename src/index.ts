@@ -62,3 +62,4 @@ export {
 export { evaluate, type EvalOptions, type EvalReport } from "./eval/evaluate.js";
 export { loadTasks, type EvalTask } from "./eval/tasks.js";
 export { scoreTask, aggregate, quantile } from "./eval/metrics.js";
+export * from "./mcp/index.js";

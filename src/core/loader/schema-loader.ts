@@ -36,7 +36,7 @@ export class LazySchemaLoader {
   private readonly capacity: number;
 
   constructor(
-    private readonly catalog: ToolCatalog,
+    private catalog: ToolCatalog,
     private readonly options: SchemaLoaderOptions = {},
   ) {
     this.capacity = Math.max(1, options.capacity ?? 256);
@@ -77,6 +77,12 @@ export class LazySchemaLoader {
   invalidate(ids?: readonly string[]): void {
     if (!ids) this.lru.clear();
     else for (const id of ids) this.lru.delete(id);
+  }
+
+  /** Serves a new catalog (after tools were added, changed or removed); drops the cached schemas of `stale` ids. */
+  replaceCatalog(catalog: ToolCatalog, stale: readonly string[]): void {
+    this.catalog = catalog;
+    this.invalidate(stale);
   }
 
   private async load(records: ToolRecord[]): Promise<Map<string, FullToolSchema>> {

@@ -66,6 +66,14 @@ export interface RouterOptions {
 
 const loggedBackends = new Set<string>();
 
+/** What `replaceCatalog` changed, by tool id, and how many routing texts it had to embed. */
+export interface CatalogUpdate {
+  added: string[];
+  changed: string[];
+  removed: string[];
+  embedded: number;
+}
+
 export interface RouteOptions {
   k?: number;
   theta?: number;
@@ -138,6 +146,7 @@ export class ToolAttentionRouter {
     const prefer = this.options.index ?? "auto";
     this.index = await createVectorIndex(dim, prefer);
     this.index.add(vectors);
+    this.vectorByText = new Map(texts.map((t, i) => [t, vectors[i]]));
     const line = `tool-attention: ${describeIndexBackend(prefer)}; encoder: ${this.modelId}`;
     if (this.options.log !== false && !loggedBackends.has(line)) {
       loggedBackends.add(line);
@@ -204,7 +213,9 @@ export class ToolAttentionRouter {
     validateNumber("k", k, 0, 10_000);
     validateNumber("theta", theta, -1, 1);
     const turnId = opts.turnId ?? `turn-${++this.turnCounter}`;
+    // Read together: replaceCatalog swaps both at once, and index positions refer to this catalog's tools.
     const index = this.index as VectorIndex;
+    const tools = this.catalog.tools;
     const t0 = performance.now();
 
     const text = query.trim();
@@ -217,7 +228,6 @@ export class ToolAttentionRouter {
     }
     const tSearched = performance.now();
 
-    const tools = this.catalog.tools;
     const active: ScoredTool[] = [];
     const gatedOut: GatedTool[] = [];
     const candidates: ScoredTool[] = [];
@@ -271,5 +281,72 @@ export class ToolAttentionRouter {
     };
     this.options.onEvent?.(routingEventOf(decision));
     return decision;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Catalog updates (e.g. an MCP server's notifications/tools/list_changed)
+  // ---------------------------------------------------------------------------------------------------------
+
+  /** Routing text → vector of the tools embedded so far; lets a catalog update embed only new texts. */
+  private vectorByText?: Map<string, number[]>;
+
+  /**
+   * Swaps in a new catalog (tools added, changed or removed) without re-embedding what is unchanged: only
+   * routing texts never embedded before go to the encoder (the lexical encoder, whose vectors depend on the
+   * whole corpus, re-fits on all texts). The index, schema cache and token counts switch in one synchronous
+   * step, so a removed tool leaves the active set from the next route on.
+   */
+  async replaceCatalog(next: ToolCatalog): Promise<CatalogUpdate> {
+    await this.prepare();
+    const prev = this.catalog;
+    const emb = this.embeddings as EmbeddingsInterface;
+    const texts = next.tools.map((t) => t.routingText);
+    let vectors: number[][];
+    let embedded: number;
+    if (this.encoderName === "lexical") {
+      vectors = texts.length > 0 ? await emb.embedDocuments(texts) : [];
+      embedded = texts.length;
+      this.vectorByText = new Map(texts.map((t, i) => [t, vectors[i]]));
+    } else {
+      const known = this.vectorByText ?? new Map<string, number[]>();
+      const missing = [...new Set(texts.filter((t) => !known.has(t)))];
+      const fresh = missing.length > 0 ? await emb.embedDocuments(missing) : [];
+      if (fresh.length !== missing.length)
+        throw new Error(`Encoder ${this.modelId} returned ${fresh.length} vectors for ${missing.length} tools`);
+      missing.forEach((t, i) => known.set(t, fresh[i]));
+      vectors = texts.map((t) => known.get(t) as number[]);
+      embedded = missing.length;
+      // Keep only what the current catalog uses, so a long-running session does not grow without bound.
+      const current = new Set(texts);
+      for (const t of known.keys()) if (!current.has(t)) known.delete(t);
+      this.vectorByText = known;
+    }
+    const dim = (this.index as VectorIndex).dim;
+    const index = await createVectorIndex(dim, this.options.index ?? "auto");
+    if (vectors.length > 0) index.add(vectors);
+
+    const added: string[] = [];
+    const changed: string[] = [];
+    for (const t of next.tools) {
+      const old = prev.getById(t.id);
+      if (!old) added.push(t.id);
+      else if (
+        old.routingText !== t.routingText ||
+        JSON.stringify(old.inputSchema) !== JSON.stringify(t.inputSchema) ||
+        old.name !== t.name
+      )
+        changed.push(t.id);
+    }
+    const removed = prev.tools.filter((t) => !next.getById(t.id)).map((t) => t.id);
+
+    // Synchronous swap: no route can observe a catalog and an index that do not belong together.
+    (this as unknown as { catalog: ToolCatalog }).catalog = next;
+    this.index = index;
+    this.loader.replaceCatalog(next, [...changed, ...removed]);
+    this.fullTokens = undefined;
+    this.poolTokenCount = undefined;
+    const always = (this.options.alwaysInclude ?? []).map((n) => next.resolve(n)?.id).filter((id): id is string => !!id);
+    this.alwaysIds.splice(0, this.alwaysIds.length, ...always);
+    return { added, changed, removed, embedded };
   }
 }
