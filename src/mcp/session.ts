@@ -147,6 +147,11 @@ export class McpSession {
     const conn = this.connections.get(binding.server) as McpServerConnection;
     const tool = mcpToolFor(binding, conn, {
       timeoutMs: this.options.callTimeoutMs,
+      // The notification handler runs in a later tick than the one that delivered it; yield once, then wait.
+      afterCall: async () => {
+        await new Promise((r) => setImmediate(r));
+        await this.queue;
+      },
       isCurrent: () => {
         const now = this.bindings.get(name);
         return now !== undefined && now.server === binding.server && now.mcpName === binding.mcpName;

@@ -23,6 +23,11 @@ export interface McpToolOptions {
   timeoutMs?: number;
   /** Returns false once the tool was removed by its server (list_changed), so stale calls get a clear error. */
   isCurrent?: () => boolean;
+  /**
+   * Awaited after each call before the result is returned: the session waits here for tool-list changes the
+   * call caused (list_changed arrives before the result), so the model's next turn already sees them.
+   */
+  afterCall?: () => Promise<void>;
 }
 
 /** Renders MCP content blocks as the text a model reads. */
@@ -86,6 +91,7 @@ export function mcpToolFor(binding: McpToolBinding, connection: McpServerConnect
           return fail("mcp_server_unavailable", connection.describeFailure(), `Tools of "${binding.server}" cannot run now; use tools of other servers or tell the user.`, id);
         return fail("mcp_call_failed", (err as Error).message, "Check the arguments against the tool's schema and try again, or use another tool.", id);
       }
+      await options.afterCall?.();
       const text = mcpResultText(result);
       const artifact = { structuredContent: result.structuredContent, content: result.content };
       return answer(text, result.isError ? "error" : "success", binding.name, id, artifact);

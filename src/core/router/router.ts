@@ -303,7 +303,7 @@ export class ToolAttentionRouter {
     const texts = next.tools.map((t) => t.routingText);
     let vectors: number[][];
     let embedded: number;
-    if (this.encoderName === "lexical") {
+    if (this.encoderName === "lexical" || emb instanceof LexicalEmbeddings) {
       vectors = texts.length > 0 ? await emb.embedDocuments(texts) : [];
       embedded = texts.length;
       this.vectorByText = new Map(texts.map((t, i) => [t, vectors[i]]));
