@@ -108,6 +108,11 @@ export class McpServerConnection {
     return conn;
   }
 
+  /** The MCP SDK client (undefined for a server that never connected), e.g. for `loadMcpTools`. */
+  get sdkClient(): Client | undefined {
+    return this.client;
+  }
+
   /** The last lines the server wrote to stderr. */
   stderrTail(lines = this.options.stderrLines ?? 20): string {
     const all = this.stderrText.trimEnd().split("\n");

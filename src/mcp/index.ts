@@ -4,3 +4,4 @@ export * from "./list-tools.js";
 export * from "./connection.js";
 export * from "./tools.js";
 export * from "./session.js";
+export * from "./capture.js";
