@@ -59,7 +59,7 @@ export interface AuditServer {
   topKTokens: number;
   /** poolTokens + topKTokens. */
   toolAttentionTokens: number;
-  /** A typical call instead of the worst case: pool + k (at most the tool count) × the median Phase-2 schema. */
+  /** A typical call instead of the worst case: pool + k × the median Phase-2 schema (at most the worst case). */
   toolAttentionTypicalTokens: number;
   compaction?: AuditCompaction;
   startMs: number;
@@ -99,8 +99,9 @@ function median(sizes: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+/** Never above the worst case: with k or fewer tools, every schema is active anyway. */
 function typical(pool: number, sizes: number[], k: number): number {
-  return Math.round(pool + Math.min(k, sizes.length) * median(sizes));
+  return Math.round(pool + Math.min(topK(sizes, k), Math.min(k, sizes.length) * median(sizes)));
 }
 
 function topK(sizes: number[], k: number): number {
