@@ -193,3 +193,21 @@ test("a server that fails to start is reported with its stderr tail; the others 
     await session.close();
   }
 });
+
+test("lazy schemas: the router's loader fetches Phase-2 schemas from the live server's tools/list", async () => {
+  const session = await McpSession.start(config({ broken: stdio("broken-schema-server.mjs") }), { lazySchemas: true, onWarning: () => undefined });
+  try {
+    assert.equal(session.catalog.getById("search_pages")?.inputSchema, undefined, "the catalog holds summaries only");
+    const router = session.createRouter({ encoder: "lexical", log: false });
+    const [schema] = await router.loader.getMany(["search_pages"]);
+    const filter = (schema.inputSchema.properties as Record<string, { anyOf?: unknown[] }>).filter;
+    assert.deepEqual(filter.anyOf?.[0], { $ref: "#/$defs/parent" });
+    assert.equal(router.loader.stats.loads, 1);
+    await router.loader.getMany(["search_pages"]);
+    assert.equal(router.loader.stats.hits, 1, "served from the LRU the second time");
+    // The bound LangChain tool still carries the full schema the server declared.
+    assert.deepEqual((session.resolveTool("search_pages") as unknown as { schema: { required: string[] } }).schema.required, ["query"]);
+  } finally {
+    await session.close();
+  }
+});
