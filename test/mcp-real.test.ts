@@ -75,24 +75,52 @@ test("real servers: the agent routes, the model calls a routed tool, the real se
   }
 });
 
-test("real gitlab server: all tools kept with the schemas it declared", { skip }, async () => {
+test("real gitlab server as a standalone install lays it out: the SDK rejects its list, the session keeps every tool", { skip }, async () => {
   const dir = mkdtempSync(join(tmpdir(), "ta-mcp-"));
+  const base = realConfig(["gitlab", "everything"], dir);
+  const gitlab = base.servers.gitlab as McpStdioServerConfig;
+  // The zod layout of `npx @modelcontextprotocol/server-gitlab` (see the fixture): every inputSchema is only "$schema".
+  const preload = fileURLToPath(new URL("./fixtures/gitlab-standalone-zod.mjs", import.meta.url));
+  const cfg: McpConfig = { ...base, servers: { ...base.servers, gitlab: { ...gitlab, args: ["--import", preload, ...gitlab.args] } } };
   const warnings: string[] = [];
-  const session = await McpSession.start(realConfig(["gitlab"], dir), { onWarning: (w) => warnings.push(w) });
+  const session = await McpSession.start(cfg, { onWarning: (w) => warnings.push(w) });
   try {
+    const conn = session.connections.get("gitlab");
+    // What every client built on Client.listTools() (MultiServerMCPClient included) gets: the whole list rejected.
+    await assert.rejects(conn?.sdkClient?.listTools() as Promise<unknown>, /inputSchema|expected "object"/);
     const listing = session.listing("gitlab");
     assert.equal(listing?.tools.length, 9);
     assert.equal(listing?.skipped.length, 0);
     for (const { spec, raw } of listing?.tools ?? []) {
-      const declared = raw.inputSchema as Record<string, unknown>;
-      // Depending on how npm laid out its zod, gitlab declares either full schemas or only "$schema";
-      // either way the tool is kept, as declared, plus "type": "object" and a warning when that was missing.
-      if (declared.type === "object") assert.deepEqual(spec.inputSchema, declared);
-      else {
-        assert.deepEqual(spec.inputSchema, { ...declared, type: "object" });
-        assert.ok(warnings.some((w) => w.startsWith(`server "gitlab", tool "${spec.name}"`)), `no warning for ${spec.name}`);
-      }
+      assert.deepEqual(raw.inputSchema, { $schema: "http://json-schema.org/draft-07/schema#" });
+      assert.deepEqual(spec.inputSchema, { $schema: "http://json-schema.org/draft-07/schema#", type: "object" });
+      assert.ok(warnings.some((w) => w.startsWith(`server "gitlab", tool "${spec.name}": "inputSchema" has no "type"`)), `no warning for ${spec.name}`);
     }
+    assert.equal(session.catalog.size, 9 + 13);
+
+    // The agent routes to a gitlab tool; the call reaches the real server, which answers with an error (its own
+    // argument check fails before any request to gitlab.com); the other server keeps working.
+    const { router, resolveTool } = session.middlewareOptions({ k: 5, log: false });
+    const model = new ScriptedChatModel([
+      (call) => {
+        assert.ok(call.tools.includes("create_issue"), `bound: ${call.tools}`);
+        return callTools({ name: "create_issue", args: {} });
+      },
+      new AIMessage("The project id is missing."),
+      (call) => {
+        assert.ok(call.tools.includes("echo"), `bound: ${call.tools}`);
+        return callTools({ name: "echo", args: { message: "still here" } });
+      },
+    ]);
+    const agent = createAgent({ model, tools: [], middleware: [toolAttentionMiddleware({ router, resolveTool })] });
+    const first = await agent.invoke({ messages: [new HumanMessage("Create a new issue in my GitLab project.")] });
+    const [issue] = toolMessages(first.messages);
+    assert.equal(issue.status, "error");
+    assert.match(String(issue.content), /"server":"gitlab"/);
+    // The server's own JSON-RPC error for the missing arguments (its zod 3 error formatting trips on zod 4).
+    assert.match(String(issue.content), /"error":"mcp_call_failed".*MCP error -32603/);
+    const second = await agent.invoke({ messages: [new HumanMessage("Echo back the message: still here")] });
+    assert.equal(toolMessages(second.messages)[0].content, "Echo: still here");
   } finally {
     await session.close();
     rmSync(dir, { recursive: true, force: true });
