@@ -60,7 +60,7 @@ export class LazySchemaLoader {
         out[i] = hit;
         return;
       }
-      const record = this.catalog.getById(id);
+      const record = this.catalog.getById(id) ?? this.previous?.getById(id);
       if (!record) throw new Error(`Unknown tool id "${id}": not in the catalog`);
       missing.push(record);
     });
@@ -81,9 +81,13 @@ export class LazySchemaLoader {
 
   /** Serves a new catalog (after tools were added, changed or removed); drops the cached schemas of `stale` ids. */
   replaceCatalog(catalog: ToolCatalog, stale: readonly string[]): void {
+    // A route that started before the swap may still ask for a tool that just left; it resolves one generation back.
+    this.previous = this.catalog;
     this.catalog = catalog;
     this.invalidate(stale);
   }
+
+  private previous?: ToolCatalog;
 
   private async load(records: ToolRecord[]): Promise<Map<string, FullToolSchema>> {
     const found = new Map<string, JsonSchema>();

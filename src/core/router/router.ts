@@ -342,7 +342,7 @@ export class ToolAttentionRouter {
     // Synchronous swap: no route can observe a catalog and an index that do not belong together.
     (this as unknown as { catalog: ToolCatalog }).catalog = next;
     this.index = index;
-    this.loader.replaceCatalog(next, [...changed, ...removed]);
+    this.loader.replaceCatalog(next, [...added, ...changed, ...removed]);
     this.fullTokens = undefined;
     this.poolTokenCount = undefined;
     const always = (this.options.alwaysInclude ?? []).map((n) => next.resolve(n)?.id).filter((id): id is string => !!id);
