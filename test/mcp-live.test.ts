@@ -211,3 +211,33 @@ test("lazy schemas: the router's loader fetches Phase-2 schemas from the live se
     await session.close();
   }
 });
+
+test("a streamable HTTP server from a config with headers: listed and called over HTTP", async () => {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, [fixture("http-server.mjs")], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout.on("data", (d: Buffer) => {
+        const m = /PORT (\d+)/.exec(String(d));
+        if (m) resolve(Number(m[1]));
+      });
+      child.on("exit", (code) => reject(new Error(`http fixture exited with ${code}`)));
+    });
+    const { parseMcpConfig } = await import("../src/mcp/config.js");
+    const cfg = parseMcpConfig(
+      { mcpServers: { remote: { url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: "Bearer ${env:FIXTURE_TOKEN}" } } } },
+      { env: { FIXTURE_TOKEN: "s3cret" } },
+    );
+    const session = await McpSession.start(cfg);
+    try {
+      assert.deepEqual(session.failures(), []);
+      assert.deepEqual(session.catalog.tools.map((t) => t.name), ["whoami", "reverse"]);
+      assert.equal(await session.resolveTool("whoami")?.invoke({}), "authorization: Bearer s3cret");
+      assert.equal(await session.resolveTool("reverse")?.invoke({ text: "abc" }), "cba");
+    } finally {
+      await session.close();
+    }
+  } finally {
+    child.kill();
+  }
+});
