@@ -117,3 +117,5 @@ export {
 } from "./core/compaction/require-output.js";
 export { requireOutputMiddleware, withRequireOutput, type RequireOutputMiddlewareOptions } from "./adapters/langchain/require-output.js";
 export { compactBoundTools, compactToolDefinition, jsonSchemaOfTool, type ToolDefinitionLike } from "./adapters/langchain/compact-tools.js";
+
+export * from "./mcp/index.js";

@@ -15,11 +15,13 @@ import { isTokenEncoding } from "../core/tokens/count.js";
 import { loadTasks } from "../eval/tasks.js";
 import { evaluate } from "../eval/evaluate.js";
 import { runDemo } from "./demo.js";
+import { formatAudit, runAudit } from "./audit.js";
 
 const USAGE = `Usage:
   tool-attention route --catalog FILE --query TEXT [--state JSON] [--k N] [--theta X] [--encoder NAME] [--json]
   tool-attention eval  --catalog FILE --tasks FILE.jsonl [--k N] [--theta X] [--encoder NAME] [--per-step | --simulate] [--limit N] [--json]
   tool-attention demo  [--catalog FILE] [--json]
+  tool-attention audit --config MCP.json [--k N] [--tokens NAME] [--concurrency N] [--json]
 
 Options:
   --encoder NAME   hybrid (default: USE-lite + BM25, offline), use-lite, lexical (BM25 only), minilm (needs model files)
@@ -184,6 +186,18 @@ async function cmdEval(values: Record<string, string | boolean | undefined>) {
   else for (const [k, v] of Object.entries(out)) process.stdout.write(`${k.padEnd(20)} ${v}\n`);
 }
 
+async function cmdAudit(values: Record<string, string | boolean | undefined>) {
+  const tokens = (values.tokens as string | undefined) ?? "cl100k_base";
+  if (!isTokenEncoding(tokens)) throw new UsageError(`--tokens must be cl100k_base or o200k_base, got "${tokens}"`);
+  const report = await runAudit({
+    config: need("config", values.config as string),
+    k: num("k", values.k as string | undefined),
+    encoding: tokens,
+    concurrency: num("concurrency", values.concurrency as string | undefined),
+  });
+  process.stdout.write(`${values.json ? JSON.stringify(report, null, 2) : formatAudit(report)}\n`);
+}
+
 function round(x: number, digits = 4): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
@@ -212,6 +226,8 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
         "tool-text": { type: "string" },
         "tags-only": { type: "string" },
         "tags-boost": { type: "string" },
+        config: { type: "string" },
+        concurrency: { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -223,6 +239,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     }
     if (command === "route") await cmdRoute(values);
     else if (command === "eval") await cmdEval(values);
+    else if (command === "audit") await cmdAudit(values);
     else if (command === "demo") await runDemo({ catalog: values.catalog as string | undefined, json: Boolean(values.json) });
     else throw new UsageError(`unknown command "${command}"`);
     return 0;

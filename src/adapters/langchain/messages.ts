@@ -66,11 +66,13 @@ export interface GateOptions {
 
 /** Gates tool calls and turns each rejection into an error ToolMessage with the same tool_call_id. */
 export function gateCalls(calls: readonly ToolCallLike[], opts: GateOptions): GateMessagesResult {
-  const active = new Set(opts.active);
+  // A tool removed from the catalog since the turn was routed (e.g. by its MCP server) is no longer active.
+  const current = opts.active.filter((name) => opts.catalog.getByName(name).length > 0);
+  const active = new Set(current);
   for (const name of opts.passthrough ?? []) active.add(name);
   const result = gateToolCalls(calls, {
     active,
-    available: opts.active,
+    available: current,
     exists: (name) => opts.catalog.getByName(name).length > 0,
     preconditionReason: (name) => {
       const tool = opts.catalog.getByName(name)[0];

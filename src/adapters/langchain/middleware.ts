@@ -16,6 +16,7 @@
  */
 import { createMiddleware } from "langchain";
 import { SystemMessage } from "@langchain/core/messages";
+import type { StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod/v3";
 import { gateCalls, stateViewOf } from "./messages.js";
 import { compactBoundTools } from "./compact-tools.js";
@@ -46,6 +47,12 @@ export interface ToolAttentionMiddlewareOptions extends AdapterRouterOptions {
    * bound as plain `{name, description, schema}` definitions and still run as registered. Default none.
    */
   phase2?: Phase2CompactionOptions;
+  /**
+   * Supplies catalog tools that were not registered with `createAgent`, e.g. tools an MCP server added at
+   * run time (`McpSession.resolveTool`). When such a tool is active it is bound for the model, and its calls
+   * execute through wrapToolCall.
+   */
+  resolveTool?: (name: string) => StructuredToolInterface | undefined;
 }
 
 const decisionSchema = z.object({
@@ -80,7 +87,7 @@ const stateSchema = z.object({
 export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions) {
   const emit = eventEmitter(options.onEvent);
   const router = adapterRouter(options, "toolAttentionMiddleware");
-  const catalog = router.catalog;
+  // router.catalog is read on every use: a catalog update (replaceCatalog) swaps it.
   const maxRejectedRounds = options.maxRejectedRounds ?? 3;
   const includePool = options.includePool ?? true;
   const settings = turnSettings(options);
@@ -103,12 +110,20 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
       const active = new Set(decision.active);
       const tools = request.tools.filter((tool) => {
         const name = (tool as { name?: unknown }).name;
-        if (typeof name !== "string" || catalog.getByName(name).length === 0) {
+        if (typeof name !== "string" || router.catalog.getByName(name).length === 0) {
           if (typeof name === "string") passthrough.add(name);
           return true;
         }
         return active.has(name);
       });
+      if (options.resolveTool) {
+        const bound = new Set(tools.map((t) => (t as { name?: unknown }).name));
+        for (const name of decision.active) {
+          if (bound.has(name) || router.catalog.getByName(name).length === 0) continue;
+          const tool = options.resolveTool(name);
+          if (tool) tools.push(tool as (typeof tools)[number]);
+        }
+      }
       let systemMessage = request.systemMessage;
       if (includePool) {
         const pool = router.pool();
@@ -139,11 +154,14 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
     wrapToolCall: async (request, handler) => {
       const name = request.toolCall.name;
       const decision = request.state.toolAttention as ToolAttentionDecisionState | undefined;
-      if (!decision || passthrough.has(name) || decision.active.includes(name)) return handler(request);
-      if (catalog.getByName(name).length === 0 && request.tool) return handler(request); // registered outside the catalog
+      const inCatalog = router.catalog.getByName(name).length > 0;
+      const resolved = inCatalog && !request.tool ? options.resolveTool?.(name) : undefined;
+      const run = resolved ? { ...request, tool: resolved } : request;
+      if (!decision || passthrough.has(name) || (inCatalog && decision.active.includes(name))) return handler(run);
+      if (!inCatalog && request.tool) return handler(request); // registered outside the catalog
       const gate = gateCalls([request.toolCall], {
         active: decision.active,
-        catalog,
+        catalog: router.catalog,
         state: stateViewOf(request.state as ToolAttentionStateLike),
         passthrough,
       });

@@ -36,7 +36,7 @@ export class LazySchemaLoader {
   private readonly capacity: number;
 
   constructor(
-    private readonly catalog: ToolCatalog,
+    private catalog: ToolCatalog,
     private readonly options: SchemaLoaderOptions = {},
   ) {
     this.capacity = Math.max(1, options.capacity ?? 256);
@@ -60,7 +60,7 @@ export class LazySchemaLoader {
         out[i] = hit;
         return;
       }
-      const record = this.catalog.getById(id);
+      const record = this.catalog.getById(id) ?? this.previous?.getById(id);
       if (!record) throw new Error(`Unknown tool id "${id}": not in the catalog`);
       missing.push(record);
     });
@@ -78,6 +78,16 @@ export class LazySchemaLoader {
     if (!ids) this.lru.clear();
     else for (const id of ids) this.lru.delete(id);
   }
+
+  /** Serves a new catalog (after tools were added, changed or removed); drops the cached schemas of `stale` ids. */
+  replaceCatalog(catalog: ToolCatalog, stale: readonly string[]): void {
+    // A route that started before the swap may still ask for a tool that just left; it resolves one generation back.
+    this.previous = this.catalog;
+    this.catalog = catalog;
+    this.invalidate(stale);
+  }
+
+  private previous?: ToolCatalog;
 
   private async load(records: ToolRecord[]): Promise<Map<string, FullToolSchema>> {
     const found = new Map<string, JsonSchema>();

@@ -118,6 +118,22 @@ export interface RouterOptions {
 
 const loggedBackends = new Set<string>();
 
+/** What `replaceCatalog` changed, by tool id, and how many tool texts it had to embed. */
+export interface CatalogUpdate {
+  added: string[];
+  changed: string[];
+  removed: string[];
+  embedded: number;
+}
+
+/** What `replaceCatalog` changed, by tool id, and how many routing texts it had to embed. */
+export interface CatalogUpdate {
+  added: string[];
+  changed: string[];
+  removed: string[];
+  embedded: number;
+}
+
 export interface RouteOptions {
   k?: number;
   theta?: number;
@@ -241,22 +257,22 @@ export class ToolAttentionRouter {
   }
 
   /** Context each tool text may use: whether the catalog spans servers, and the server's description. */
-  private textContext(server: string): ToolTextContext {
-    return { multiServer: this.catalog.servers.size > 1, serverDescription: this.catalog.servers.get(server) };
+  private textContext(server: string, catalog: ToolCatalog = this.catalog): ToolTextContext {
+    return { multiServer: catalog.servers.size > 1, serverDescription: catalog.servers.get(server) };
   }
 
   /** The text embedded for each tool under the router's `toolText` options. */
-  toolTexts(): string[] {
-    return this.catalog.tools.map((t) => toolTextOf(t, this.options.toolText, this.textContext(t.server)));
+  toolTexts(catalog: ToolCatalog = this.catalog): string[] {
+    return catalog.tools.map((t) => toolTextOf(t, this.options.toolText, this.textContext(t.server, catalog)));
   }
 
   /** The weighted BM25 fields of each tool. */
-  private lexicalFields(): Bm25Field[][] {
+  private lexicalFields(catalog: ToolCatalog = this.catalog): Bm25Field[][] {
     const w = { name: 2, description: 1, params: 0.5, tags: 1, server: 0.5, ...this.options.toolText?.lexicalWeights };
     // Parameter names always feed the lexical channel: exact field names are what lexical matching is for.
     const opts: ToolTextOptions = { ...this.options.toolText, params: this.options.toolText?.params ?? true, tags: true };
-    return this.catalog.tools.map((t) => {
-      const f = toolFieldsOf(t, opts, this.textContext(t.server));
+    return catalog.tools.map((t) => {
+      const f = toolFieldsOf(t, opts, this.textContext(t.server, catalog));
       return [
         { text: f.name, weight: w.name, identifier: true },
         { text: f.description, weight: w.description },
@@ -268,10 +284,10 @@ export class ToolAttentionRouter {
   }
 
   /** Dense rows: one joined text per tool, or a weighted sum of separately embedded components. */
-  private async denseVectors(embeddings: EmbeddingsInterface): Promise<number[][]> {
+  private async denseVectors(catalog: ToolCatalog = this.catalog): Promise<number[][]> {
     const weights = this.options.toolText?.fieldWeights;
-    if (!weights) return embeddings.embedDocuments(this.toolTexts());
-    const fields = this.catalog.tools.map((t) => toolFieldsOf(t, { ...this.options.toolText, params: true }, this.textContext(t.server)));
+    if (!weights) return this.embedTexts(this.toolTexts(catalog));
+    const fields = catalog.tools.map((t) => toolFieldsOf(t, { ...this.options.toolText, params: true }, this.textContext(t.server, catalog)));
     const parts: [keyof typeof weights, number][] = (["name", "description", "params"] as const)
       .map((k) => [k, weights[k] ?? (k === "params" ? 0 : 1)] as [keyof typeof weights, number])
       .filter(([, w]) => w > 0);
@@ -286,7 +302,7 @@ export class ToolAttentionRouter {
         }
       }
     });
-    const vectors = texts.length ? await embeddings.embedDocuments(texts) : [];
+    const vectors = await this.embedTexts(texts);
     const dim = vectors[0]?.length ?? 0;
     const rows = fields.map(() => new Array<number>(dim).fill(0));
     vectors.forEach((v, j) => {
@@ -309,7 +325,7 @@ export class ToolAttentionRouter {
     this.embeddings = embeddings;
     this.encoderName = enc.name;
     this.modelId = this.bm25 ? `${enc.modelId}+bm25` : enc.modelId;
-    const vectors = this.catalog.size > 0 ? await this.denseVectors(embeddings) : [];
+    const vectors = this.catalog.size > 0 ? await this.denseVectors() : [];
     if (vectors.length !== this.catalog.size)
       throw new Error(`Encoder ${enc.modelId} returned ${vectors.length} vectors for ${this.catalog.size} tools`);
     const dim = vectors[0]?.length || (await embeddings.embedQuery("tool")).length;
@@ -409,25 +425,28 @@ export class ToolAttentionRouter {
     validateNumber("theta", theta, -1, 1);
     if (margin !== undefined) validateNumber("margin", margin, 0, 2);
     const turnId = opts.turnId ?? `turn-${++this.turnCounter}`;
+    // Read together: replaceCatalog swaps catalog, index and BM25 at once, and index rows refer to these tools.
+    const tools = this.catalog.tools;
+    const index = this.index;
+    const bm25 = this.bm25;
     const t0 = performance.now();
 
     const parts = queryParts(query);
     const queryText = typeof query === "string" ? query : parts.map((p) => p.text).join("\n");
-    const tools = this.catalog.tools;
     const n = tools.length;
     let scores: Float32Array | undefined;
     let tEncoded = t0;
     if (parts.length > 0 && n > 0) {
-      if (this.index) {
+      if (index) {
         const qv = opts.queryVector && opts.queryVector.length > 0 ? opts.queryVector : await this.queryVector(parts);
         tEncoded = performance.now();
-        scores = this.index.scoreAll(qv);
+        scores = index.scoreAll(qv);
       } else {
         tEncoded = performance.now();
         scores = new Float32Array(n);
       }
-      if (this.bm25) {
-        const lex = this.bm25.scoreAll(parts);
+      if (bm25) {
+        const lex = bm25.scoreAll(parts);
         const w = this.lexicalOnly ? 1 : this.lexicalWeight;
         for (let i = 0; i < n; i++) scores[i] += w * lex[i];
       }
@@ -521,5 +540,86 @@ export class ToolAttentionRouter {
       this.positions = { tools: this.catalog.tools, byId };
     }
     return this.positions.byId.get(id) ?? -1;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Catalog updates (e.g. an MCP server's notifications/tools/list_changed)
+  // ---------------------------------------------------------------------------------------------------------
+
+  /** Tool text → dense vector of every text embedded so far; a catalog update embeds only texts not in it. */
+  private vectorByText = new Map<string, number[]>();
+  /** How many texts the last `embedTexts` call sent to the encoder. */
+  private lastEmbedded = 0;
+
+  /**
+   * Dense vectors of one catalog's tool texts, embedding only those not seen before (duplicates once). Only the
+   * texts of this call are kept, so a long-running session does not grow without bound.
+   */
+  private async embedTexts(texts: readonly string[]): Promise<number[][]> {
+    const known = this.vectorByText;
+    // Hashed lexical vectors depend on the whole corpus (idf): re-fit on every text instead of reusing any.
+    if (this.embeddings instanceof LexicalEmbeddings) known.clear();
+    const missing = [...new Set(texts.filter((t) => !known.has(t)))];
+    this.lastEmbedded = missing.length;
+    if (missing.length > 0) {
+      const fresh = await (this.embeddings as EmbeddingsInterface).embedDocuments(missing);
+      if (fresh.length !== missing.length)
+        throw new Error(`Encoder ${this.modelId} returned ${fresh.length} vectors for ${missing.length} tool texts`);
+      missing.forEach((t, i) => known.set(t, fresh[i]));
+    }
+    const rows = texts.map((t) => known.get(t) as number[]);
+    const used = new Set(texts);
+    for (const t of known.keys()) if (!used.has(t)) known.delete(t);
+    return rows;
+  }
+
+  /**
+   * Swaps in a new catalog (tools added, changed or removed) without re-embedding what is unchanged: only tool
+   * texts never embedded before go to the encoder; the BM25 index is rebuilt (cheap, and its idf depends on the
+   * whole corpus). Catalog, index, BM25, schema cache and token counts switch in one synchronous step, so a
+   * removed tool leaves the active set from the next route on.
+   */
+  async replaceCatalog(next: ToolCatalog): Promise<CatalogUpdate> {
+    await this.prepare();
+    const prev = this.catalog;
+    let index: VectorIndex | undefined;
+    let embedded = 0;
+    if (this.index) {
+      const vectors = next.size > 0 ? await this.denseVectors(next) : [];
+      embedded = this.lastEmbedded;
+      index = await createVectorIndex(this.index.dim, this.options.index ?? "auto");
+      if (vectors.length > 0) index.add(vectors);
+    }
+    let bm25: Bm25Index | undefined;
+    if (this.bm25) {
+      bm25 = new Bm25Index(typeof this.options.lexical === "object" ? this.options.lexical : {});
+      bm25.build(this.lexicalFields(next));
+    }
+
+    const added: string[] = [];
+    const changed: string[] = [];
+    for (const t of next.tools) {
+      const old = prev.getById(t.id);
+      if (!old) added.push(t.id);
+      else if (
+        old.routingText !== t.routingText ||
+        old.description !== t.description ||
+        JSON.stringify(old.inputSchema) !== JSON.stringify(t.inputSchema) ||
+        old.name !== t.name
+      )
+        changed.push(t.id);
+    }
+    const removed = prev.tools.filter((t) => !next.getById(t.id)).map((t) => t.id);
+
+    // Synchronous swap: no route can observe a catalog and an index that do not belong together.
+    (this as unknown as { catalog: ToolCatalog }).catalog = next;
+    if (index) this.index = index;
+    if (bm25) this.bm25 = bm25;
+    this.loader.replaceCatalog(next, [...added, ...changed, ...removed]);
+    this.fullTokens = undefined;
+    this.poolTokenCount = undefined;
+    const always = (this.options.alwaysInclude ?? []).map((n) => next.resolve(n)?.id).filter((id): id is string => !!id);
+    this.alwaysIds.splice(0, this.alwaysIds.length, ...always);
+    return { added, changed, removed, embedded };
   }
 }

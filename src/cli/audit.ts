@@ -1,0 +1,293 @@
+/**
+ * `tool-attention audit --config FILE`: what an MCP setup costs per model call.
+ *
+ * Starts every server in the config, lists its tools and reports, per server and in total:
+ * - raw MCP JSON: `JSON.stringify(tool)` of every tool as the server sent it, summed;
+ * - LangChain: the tools `@langchain/mcp-adapters` builds (`loadMcpTools`), rendered with `convertToOpenAITool`
+ *   as one JSON array: what a LangChain agent sends on every call today;
+ * - Tool Attention per call: the Phase-1 pool (one line per tool, always sent) plus the Phase-2 schemas of the
+ *   k active tools. Which tools are active depends on the query, so "top-k" here is the WORST case: the k tools
+ *   with the largest Phase-2 schemas (`{name, description, inputSchema}` JSON). Per server: its pool lines plus
+ *   its k largest schemas (all of them when it has fewer than k); total: the whole pool plus the k largest
+ *   schemas of the whole catalog;
+ * - compaction savings (`measureCompaction`, each technique on its own against the raw JSON);
+ * - failures with their reasons and stderr tails, start + list time.
+ */
+import { loadMcpTools } from "@langchain/mcp-adapters";
+import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
+import { ToolCatalog, type CatalogEntry } from "../core/catalog/catalog.js";
+import { measureCompaction, type CompactionReport } from "../core/compaction/measure.js";
+import { renderFullSchema, renderPool } from "../core/render/render.js";
+import { countTokens, type TokenEncoding } from "../core/tokens/count.js";
+import { DEFAULT_K } from "../core/router/router.js";
+import type { ToolSpec } from "../core/types.js";
+import { loadMcpConfig } from "../mcp/config.js";
+import { McpServerConnection } from "../mcp/connection.js";
+import type { McpListResult } from "../mcp/list-tools.js";
+
+export interface AuditOptions {
+  config: string;
+  /** Active tools per call for the Tool Attention column. Default 10. */
+  k?: number;
+  encoding?: TokenEncoding;
+  /** Servers started at once. Default 4 (timings are less disturbed with fewer). */
+  concurrency?: number;
+  timeoutMs?: number;
+}
+
+/** Savings of one compaction technique against raw MCP JSON (fraction 0..1; negative when it costs more). */
+export interface AuditCompaction {
+  shortList: number;
+  refDedup: number;
+  sharedDefs: number;
+  shortListRefDedup: number;
+  terse: number;
+}
+
+export interface AuditServer {
+  server: string;
+  ok: boolean;
+  tools: number;
+  skipped: { tool: string; reason: string }[];
+  warnings: string[];
+  rawTokens: number;
+  /** undefined when the adapter could not load the server's tools (see langchainError). */
+  langchainTokens?: number;
+  langchainTools?: number;
+  langchainError?: string;
+  poolTokens: number;
+  topKTokens: number;
+  /** poolTokens + topKTokens. */
+  toolAttentionTokens: number;
+  /** A typical call instead of the worst case: pool + k × the median Phase-2 schema (at most the worst case). */
+  toolAttentionTypicalTokens: number;
+  compaction?: AuditCompaction;
+  startMs: number;
+  listMs: number;
+  failure?: { phase: string; message: string; stderrTail: string };
+}
+
+export interface AuditReport {
+  config: string;
+  date: string;
+  encoding: TokenEncoding;
+  k: number;
+  servers: AuditServer[];
+  total: Omit<AuditServer, "server" | "ok" | "skipped" | "warnings" | "failure" | "startMs" | "listMs" | "compaction"> & {
+    servers: number;
+    failed: number;
+    skipped: number;
+    compaction?: AuditCompaction;
+    wallMs: number;
+  };
+}
+
+function savings(r: CompactionReport): AuditCompaction {
+  return {
+    shortList: r.shortList.savedRatio,
+    refDedup: r.refDedup.savedRatio,
+    sharedDefs: r.sharedDefs.savedRatio,
+    shortListRefDedup: r.shortListRefDedup.savedRatio,
+    terse: r.terse.savedRatio,
+  };
+}
+
+function median(sizes: number[]): number {
+  if (sizes.length === 0) return 0;
+  const s = [...sizes].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Never above the worst case: with k or fewer tools, every schema is active anyway. */
+function typical(pool: number, sizes: number[], k: number): number {
+  return Math.round(pool + Math.min(topK(sizes, k), Math.min(k, sizes.length) * median(sizes)));
+}
+
+function topK(sizes: number[], k: number): number {
+  return [...sizes].sort((a, b) => b - a).slice(0, k).reduce((a, b) => a + b, 0);
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]);
+      }
+    }),
+  );
+  return out;
+}
+
+interface Listed {
+  server: string;
+  conn: McpServerConnection;
+  listing?: McpListResult;
+  listMs: number;
+  langchain?: { tokens: number; tools: number } | { error: string };
+}
+
+/** Runs the audit. Never throws for one server: failures are part of the report. */
+export async function runAudit(options: AuditOptions): Promise<AuditReport> {
+  const encoding = options.encoding ?? "cl100k_base";
+  const k = options.k ?? DEFAULT_K;
+  const config = loadMcpConfig(options.config);
+  const names = Object.keys(config.servers);
+  const t0 = performance.now();
+  const listed = await mapLimit(names, options.concurrency ?? 4, async (server): Promise<Listed> => {
+    const conn = await McpServerConnection.connect(server, config.servers[server], { timeoutMs: options.timeoutMs });
+    try {
+      if (conn.state !== "ready") return { server, conn, listMs: 0 };
+      const l0 = performance.now();
+      const listing = await conn.listTools().catch(() => undefined);
+      const listMs = performance.now() - l0;
+      let langchain: Listed["langchain"];
+      try {
+        // What LangChain users get today: the adapter's own (strict) listing and schema conversion.
+        const tools = await loadMcpTools(server, conn.sdkClient as never, { throwOnLoadError: true });
+        langchain = { tokens: countTokens(JSON.stringify(tools.map((t) => convertToOpenAITool(t))), encoding), tools: tools.length };
+      } catch (err) {
+        langchain = { error: (err as Error).message.split("\n")[0].slice(0, 300) };
+      }
+      return { server, conn, listing, listMs, langchain };
+    } finally {
+      await conn.close();
+    }
+  });
+  const wallMs = performance.now() - t0;
+
+  // One catalog over all servers, as the router would build it (names colliding across servers get ids).
+  const entries: CatalogEntry[] = [];
+  for (const l of listed) for (const t of l.listing?.tools ?? []) entries.push({ server: l.server, spec: t.spec });
+  const catalog = new ToolCatalog(entries, { encoding });
+  const phase2 = new Map<string, number>();
+  for (const t of catalog.tools)
+    phase2.set(t.id, countTokens(renderFullSchema({ name: t.name, description: t.description, inputSchema: t.inputSchema ?? {} }), encoding));
+
+  const servers: AuditServer[] = listed.map((l) => {
+    const records = catalog.tools.filter((t) => t.server === l.server);
+    const raws = (l.listing?.tools ?? []).map((t) => t.raw);
+    const poolText = records.length ? [`[${l.server}]`, ...records.map((t) => `- ${t.id}: ${t.summary}`)].join("\n") : "";
+    const poolTokens = poolText ? countTokens(poolText, encoding) : 0;
+    const sizes = records.map((t) => phase2.get(t.id) as number);
+    const topKTokens = topK(sizes, k);
+    const lc = l.langchain;
+    return {
+      server: l.server,
+      ok: Boolean(l.listing),
+      tools: l.listing?.tools.length ?? 0,
+      skipped: (l.listing?.skipped ?? []).map((s) => ({ tool: s.tool, reason: s.reason })),
+      warnings: l.listing?.warnings ?? [],
+      rawTokens: raws.reduce((n, r) => n + countTokens(JSON.stringify(r), encoding), 0),
+      langchainTokens: lc && "tokens" in lc ? lc.tokens : undefined,
+      langchainTools: lc && "tools" in lc ? lc.tools : undefined,
+      langchainError: lc && "error" in lc ? lc.error : undefined,
+      poolTokens,
+      topKTokens,
+      toolAttentionTokens: poolTokens + topKTokens,
+      toolAttentionTypicalTokens: typical(poolTokens, sizes, k),
+      compaction: raws.length ? savings(measureCompaction(raws as unknown as ToolSpec[], encoding)) : undefined,
+      startMs: l.conn.startMs,
+      listMs: l.listMs,
+      failure: l.conn.failure
+        ? { phase: l.conn.failure.phase, message: l.conn.failure.message, stderrTail: l.conn.failure.stderrTail }
+        : undefined,
+    };
+  });
+
+  const allRaw = listed.flatMap((l) => (l.listing?.tools ?? []).map((t) => t.raw)) as unknown as ToolSpec[];
+  const poolTokens = catalog.size ? countTokens(renderPool(catalog), encoding) : 0;
+  const topKTokens = topK([...phase2.values()], k);
+  const sum = (f: (s: AuditServer) => number | undefined) => servers.reduce((n, s) => n + (f(s) ?? 0), 0);
+  return {
+    config: options.config,
+    date: new Date().toISOString(),
+    encoding,
+    k,
+    servers,
+    total: {
+      servers: servers.length,
+      failed: servers.filter((s) => !s.ok).length,
+      tools: sum((s) => s.tools),
+      skipped: sum((s) => s.skipped.length),
+      rawTokens: sum((s) => s.rawTokens),
+      langchainTokens: sum((s) => s.langchainTokens),
+      langchainTools: sum((s) => s.langchainTools),
+      langchainError: servers.some((s) => s.langchainError) ? "some servers could not be loaded by the adapter" : undefined,
+      poolTokens,
+      topKTokens,
+      toolAttentionTokens: poolTokens + topKTokens,
+      toolAttentionTypicalTokens: typical(poolTokens, [...phase2.values()], k),
+      compaction: allRaw.length ? savings(measureCompaction(allRaw, encoding)) : undefined,
+      wallMs,
+    },
+  };
+}
+
+const pct = (x: number | undefined) => (x === undefined ? "–" : `${(x * 100).toFixed(1)}%`);
+const int = (x: number | undefined) => (x === undefined ? "–" : x.toLocaleString("en-US"));
+
+/** The report as a text table (markdown-compatible), then failures and warnings. */
+export function formatAudit(r: AuditReport): string {
+  const head = [
+    "server", "tools", "raw MCP JSON", "LangChain (OpenAI)", "TA pool", `TA top-${r.k}`, "TA per call", "TA typical",
+    "short list", "$ref dedup", "shared $defs", "short+$ref", "TERSE", "start+list ms",
+  ];
+  const rows: string[][] = r.servers.map((s) => [
+    s.server,
+    s.ok ? String(s.tools) + (s.skipped.length ? ` (+${s.skipped.length} skipped)` : "") : "FAILED",
+    int(s.rawTokens),
+    s.langchainError ? "fails" : int(s.langchainTokens),
+    int(s.poolTokens),
+    int(s.topKTokens),
+    int(s.toolAttentionTokens),
+    int(s.toolAttentionTypicalTokens),
+    pct(s.compaction?.shortList),
+    pct(s.compaction?.refDedup),
+    pct(s.compaction?.sharedDefs),
+    pct(s.compaction?.shortListRefDedup),
+    pct(s.compaction?.terse),
+    s.ok ? String(Math.round(s.startMs + s.listMs)) : "–",
+  ]);
+  const t = r.total;
+  rows.push([
+    "**total**", String(t.tools), int(t.rawTokens), int(t.langchainTokens), int(t.poolTokens), int(t.topKTokens),
+    int(t.toolAttentionTokens), int(t.toolAttentionTypicalTokens), pct(t.compaction?.shortList), pct(t.compaction?.refDedup), pct(t.compaction?.sharedDefs),
+    pct(t.compaction?.shortListRefDedup), pct(t.compaction?.terse), `${Math.round(t.wallMs)} (wall)`,
+  ]);
+  const lines = [
+    `MCP audit of ${r.config} (${r.date}), tokens in ${r.encoding}, k = ${r.k}`,
+    "",
+    `| ${head.join(" | ")} |`,
+    `|${head.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`,
+    ...rows.map((row) => `| ${row.join(" | ")} |`),
+    "",
+    `Per call: raw MCP JSON ${int(t.rawTokens)}, LangChain ${int(t.langchainTokens)}, Tool Attention ${int(t.toolAttentionTokens)} ` +
+      `(pool ${int(t.poolTokens)} + worst-case top-${r.k} ${int(t.topKTokens)})` +
+      (t.langchainTokens ? `: ${(t.langchainTokens / Math.max(1, t.toolAttentionTokens)).toFixed(1)}× less than LangChain.` : "."),
+    `TA top-${r.k} is the worst case: the ${r.k} largest Phase-2 schemas; TA typical is the pool + ${r.k} × the median schema. ` +
+      "Compaction columns: tokens saved against raw MCP JSON, each technique alone.",
+  ];
+  const failed = r.servers.filter((s) => s.failure);
+  if (failed.length) {
+    lines.push("", "Failures:");
+    for (const s of failed) {
+      lines.push(`- ${s.server} (${s.failure?.phase}): ${s.failure?.message}`);
+      if (s.failure?.stderrTail) lines.push(...s.failure.stderrTail.split("\n").map((l) => `    ${l}`));
+    }
+  }
+  const lcFailed = r.servers.filter((s) => s.langchainError);
+  if (lcFailed.length) {
+    lines.push("", "Servers @langchain/mcp-adapters could not load (Tool Attention lists them tolerantly):");
+    for (const s of lcFailed) lines.push(`- ${s.server}: ${s.langchainError}`);
+  }
+  const repaired = r.servers.flatMap((s) => [...s.warnings, ...s.skipped.map((k) => `server "${s.server}", tool "${k.tool}": skipped: ${k.reason}`)]);
+  if (repaired.length) {
+    lines.push("", "Repaired or skipped tools:");
+    for (const w of repaired) lines.push(`- ${w}`);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,212 @@
+/**
+ * One live MCP server: started (stdio) or reached (streamable HTTP) with the MCP SDK client, with its stderr
+ * tail kept for error reports. A connection never throws on start: a server that fails to start, or dies later,
+ * is a `failed` connection carrying the reason and the last lines it wrote to stderr, so one broken server
+ * never takes the others down.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { McpServerConfig } from "./config.js";
+import { listMcpToolsTolerant, type McpListResult } from "./list-tools.js";
+
+export type McpServerState = "ready" | "failed" | "closed";
+
+/** Why a server is unusable, for reports and for the error results its tools return. */
+export interface McpServerFailure {
+  server: string;
+  /** "start": could not start or initialize; "list": tools/list failed; "exited": died after starting. */
+  phase: "start" | "list" | "exited";
+  message: string;
+  /** The last lines the server wrote to stderr ("" for HTTP servers or when it wrote nothing). */
+  stderrTail: string;
+}
+
+export interface McpConnectOptions {
+  /** Name and version announced to the server. */
+  clientInfo?: { name: string; version: string };
+  /** Timeout for initialize and each request (ms). Default 30,000. */
+  timeoutMs?: number;
+  /** Lines of stderr kept for reports. Default 20. */
+  stderrLines?: number;
+}
+
+/** The parts of a `tools/call` answer this project reads; anything else the server sends is kept. */
+export const PermissiveCallToolResult = z
+  .object({
+    content: z.array(z.unknown()).default([]),
+    structuredContent: z.record(z.string(), z.unknown()).optional(),
+    isError: z.boolean().optional(),
+  })
+  .passthrough();
+export type McpCallToolResult = z.infer<typeof PermissiveCallToolResult>;
+
+const DEFAULT_CLIENT_INFO = { name: "tool-attention", version: "0.1.0" };
+const STDERR_KEEP_CHARS = 16_384;
+
+export class McpServerConnection {
+  state: McpServerState = "ready";
+  failure?: McpServerFailure;
+  /** Milliseconds from spawn/connect to a completed initialize. */
+  startMs = 0;
+  private stderrText = "";
+  private closing = false;
+  private readonly changeListeners = new Set<() => void>();
+  private readonly exitListeners = new Set<(failure: McpServerFailure) => void>();
+
+  private constructor(
+    readonly name: string,
+    readonly config: McpServerConfig | undefined,
+    private client: Client | undefined,
+    private readonly options: McpConnectOptions,
+    /** True when this object started the server and must stop it on close. */
+    private readonly owned: boolean,
+  ) {}
+
+  /** Starts or reaches one server. Never throws: check `state` / `failure`. */
+  static async connect(name: string, config: McpServerConfig, options: McpConnectOptions = {}): Promise<McpServerConnection> {
+    const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {} });
+    const conn = new McpServerConnection(name, config, client, options, true);
+    const t0 = performance.now();
+    try {
+      const transport =
+        config.transport === "stdio"
+          ? new StdioClientTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd, stderr: "pipe" })
+          : new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+      if (transport instanceof StdioClientTransport) {
+        transport.stderr?.on("data", (chunk: Buffer | string) => conn.keepStderr(String(chunk)));
+      }
+      await client.connect(transport, { timeout: options.timeoutMs ?? 30_000 });
+    } catch (err) {
+      // Give the child a moment to flush stderr: its last words usually say why it stopped.
+      await new Promise((r) => setTimeout(r, 50));
+      conn.fail("start", `failed to start: ${messageOf(err)}`);
+      await client.close().catch(() => undefined);
+      return conn;
+    }
+    conn.startMs = performance.now() - t0;
+    conn.watch(client);
+    return conn;
+  }
+
+  /**
+   * Wraps a client someone else connected (e.g. one of a `MultiServerMCPClient`'s). It is not closed by
+   * `close()`; its owner closes it.
+   */
+  static fromClient(name: string, client: Client, options: McpConnectOptions = {}): McpServerConnection {
+    const conn = new McpServerConnection(name, undefined, client, options, false);
+    conn.watch(client);
+    return conn;
+  }
+
+  /** A placeholder for a server that could not be reached at all (keeps reports uniform). */
+  static failed(name: string, message: string, config?: McpServerConfig): McpServerConnection {
+    const conn = new McpServerConnection(name, config, undefined, {}, false);
+    conn.fail("start", message);
+    return conn;
+  }
+
+  /** The MCP SDK client (undefined for a server that never connected), e.g. for `loadMcpTools`. */
+  get sdkClient(): Client | undefined {
+    return this.client;
+  }
+
+  /** The last lines the server wrote to stderr. */
+  stderrTail(lines = this.options.stderrLines ?? 20): string {
+    const all = this.stderrText.trimEnd().split("\n");
+    return all.slice(-lines).join("\n");
+  }
+
+  /** Called when the server sends `notifications/tools/list_changed`. Returns an unsubscribe function. */
+  onToolsChanged(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  /** Called once when a ready server dies. Returns an unsubscribe function. */
+  onExit(listener: (failure: McpServerFailure) => void): () => void {
+    this.exitListeners.add(listener);
+    return () => this.exitListeners.delete(listener);
+  }
+
+  /** Tolerant `tools/list` (all pages). Marks the server failed and rethrows when it cannot answer. */
+  async listTools(): Promise<McpListResult> {
+    const client = this.requireClient();
+    try {
+      return await listMcpToolsTolerant(client, this.name, { timeoutMs: this.options.timeoutMs ?? 30_000 });
+    } catch (err) {
+      if (this.state === "ready") this.fail("list", `tools/list failed: ${messageOf(err)}`);
+      throw new Error(this.describeFailure());
+    }
+  }
+
+  /** Calls one tool on the server. Throws with the server's state when it is not ready. */
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<McpCallToolResult> {
+    const client = this.requireClient();
+    return client.request({ method: "tools/call", params: { name: tool, arguments: args } }, PermissiveCallToolResult, {
+      signal: options.signal,
+      timeout: options.timeoutMs ?? this.options.timeoutMs ?? 60_000,
+    });
+  }
+
+  /** One paragraph saying why the server is unusable, with its stderr tail. */
+  describeFailure(): string {
+    if (!this.failure) return `server "${this.name}" is ${this.state}`;
+    const tail = this.failure.stderrTail ? `\nlast stderr lines:\n${this.failure.stderrTail}` : "";
+    return `server "${this.name}" ${this.failure.message}${tail}`;
+  }
+
+  /** Stops the server (when this connection started it). */
+  async close(): Promise<void> {
+    if (this.state === "closed") return;
+    this.closing = true;
+    const wasReady = this.state === "ready";
+    this.state = this.state === "failed" ? "failed" : "closed";
+    if (wasReady && this.owned) await this.client?.close().catch(() => undefined);
+  }
+
+  private requireClient(): Client {
+    if (this.state !== "ready" || !this.client) throw new Error(this.describeFailure());
+    return this.client;
+  }
+
+  private watch(client: Client): void {
+    // Registering replaces any earlier handler for the same method on a shared client; chain to it.
+    const previous = (client as unknown as { _notificationHandlers?: Map<string, (n: unknown) => Promise<void>> })
+      ._notificationHandlers?.get("notifications/tools/list_changed");
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async (n) => {
+      if (previous) await previous(n);
+      if (this.state === "ready") for (const l of this.changeListeners) l();
+    });
+    const priorClose = client.onclose;
+    client.onclose = () => {
+      priorClose?.();
+      if (this.closing || this.state !== "ready") return;
+      // Let the stderr stream drain so the report carries the server's last words.
+      setTimeout(() => {
+        this.fail("exited", "exited unexpectedly");
+        for (const l of this.exitListeners) l(this.failure as McpServerFailure);
+      }, 50);
+    };
+  }
+
+  private keepStderr(text: string): void {
+    this.stderrText += text;
+    if (this.stderrText.length > STDERR_KEEP_CHARS) this.stderrText = this.stderrText.slice(-STDERR_KEEP_CHARS);
+  }
+
+  private fail(phase: McpServerFailure["phase"], message: string): void {
+    this.state = "failed";
+    this.failure = { server: this.name, phase, message, stderrTail: this.stderrTail() };
+  }
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

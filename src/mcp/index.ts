@@ -1,0 +1,7 @@
+/** MCP integration: config files, tolerant listing, live sessions, LangChain tools over the MCP client, capture. */
+export * from "./config.js";
+export * from "./list-tools.js";
+export * from "./connection.js";
+export * from "./tools.js";
+export * from "./session.js";
+export * from "./capture.js";

@@ -1,0 +1,321 @@
+/**
+ * A set of live MCP servers seen as one routed tool catalog.
+ *
+ * - Start from an MCP config file (`McpSession.start`) or from a `MultiServerMCPClient` you already have
+ *   (`McpSession.fromMultiServerClient`). Either way each server's `tools/list` is read tolerantly and the
+ *   catalog keeps what the server declared (raw inputSchema, outputSchema, annotations).
+ * - `tools()` are LangChain tools that execute through the MCP client; the middleware only routes and gates.
+ * - `notifications/tools/list_changed` re-lists that server and updates the catalog and every attached router
+ *   incrementally (only added or changed tools are embedded again; removed tools leave the active set at once).
+ * - A server that fails to start is reported with its stderr tail and left out; one that dies later keeps its
+ *   tools in the catalog, and each call to them gets an error result naming the server and its last stderr lines.
+ */
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ToolCatalog, type CatalogEntry, type CatalogOptions } from "../core/catalog/catalog.js";
+import { ToolAttentionRouter, type RouterOptions } from "../core/router/router.js";
+import type { SchemaFetcher } from "../core/loader/schema-loader.js";
+import type { JsonSchema } from "../core/types.js";
+import { loadMcpConfig, type McpConfig } from "./config.js";
+import { McpServerConnection, type McpConnectOptions, type McpServerFailure } from "./connection.js";
+import type { McpListResult } from "./list-tools.js";
+import { mcpToolFor, type McpToolBinding } from "./tools.js";
+
+export interface McpSessionOptions extends McpConnectOptions {
+  /** Options for the catalog built from the servers' tools (extra preconditions, tags, encoding). */
+  catalog?: CatalogOptions;
+  /**
+   * Leave input schemas out of the catalog: the router's schema loader then fetches them from the live
+   * server's `tools/list` when a tool becomes active (through its LRU). Default false.
+   */
+  lazySchemas?: boolean;
+  /** Repaired tools and skipped tools, one line each. Default: collected in `warnings` only. */
+  onWarning?: (message: string) => void;
+  /** A server failed to start, list, or died. Default: one line on stderr. */
+  onServerFailure?: (failure: McpServerFailure) => void;
+  /** Per-call timeout for tool calls (ms). Default 60,000. */
+  callTimeoutMs?: number;
+}
+
+/** What one catalog update changed, by tool name. */
+export interface McpCatalogChange {
+  server: string;
+  catalog: ToolCatalog;
+  added: string[];
+  changed: string[];
+  removed: string[];
+}
+
+/** The minimal `MultiServerMCPClient` surface used here (from `@langchain/mcp-adapters`). */
+export interface MultiServerClientLike {
+  readonly config: { mcpServers: Record<string, unknown> };
+  getClient(serverName: string): Promise<Client | undefined>;
+}
+
+/** A router attached to a session: receives each catalog change. */
+export interface CatalogReplaceable {
+  replaceCatalog(next: ToolCatalog): Promise<unknown>;
+}
+
+export class McpSession {
+  readonly connections = new Map<string, McpServerConnection>();
+  /** Repairs and skips, one line each, naming server and tool. */
+  readonly warnings: string[] = [];
+  private listings = new Map<string, McpListResult>();
+  private bindings = new Map<string, McpToolBinding>();
+  private toolCache = new Map<string, { key: string; tool: StructuredToolInterface }>();
+  private currentCatalog: ToolCatalog;
+  private readonly routers = new Set<CatalogReplaceable>();
+  private readonly listeners = new Set<(change: McpCatalogChange) => void>();
+  private queue: Promise<void> = Promise.resolve();
+
+  private constructor(private readonly options: McpSessionOptions) {
+    this.currentCatalog = new ToolCatalog([], options.catalog);
+  }
+
+  /** Starts every server of a config (or config file) in parallel and lists their tools. Never throws for one server. */
+  static async start(config: McpConfig | string, options: McpSessionOptions = {}): Promise<McpSession> {
+    const parsed = typeof config === "string" ? loadMcpConfig(config) : config;
+    const session = new McpSession(options);
+    const names = Object.keys(parsed.servers);
+    const conns = await Promise.all(names.map((n) => McpServerConnection.connect(n, parsed.servers[n], options)));
+    names.forEach((n, i) => session.connections.set(n, conns[i]));
+    await session.initialize();
+    return session;
+  }
+
+  /**
+   * Uses the clients of an existing `MultiServerMCPClient`. Tools are listed again from each server (raw, with
+   * per-tool repair), so Phase 2 keeps the server's schemas rather than the adapter's flattened copies, and a
+   * server the adapter rejected for one bad schema still contributes its other tools.
+   */
+  static async fromMultiServerClient(client: MultiServerClientLike, options: McpSessionOptions = {}): Promise<McpSession> {
+    const session = new McpSession(options);
+    for (const name of Object.keys(client.config.mcpServers ?? {})) {
+      let sdk: Client | undefined;
+      let error: unknown;
+      // The adapter fails a whole server when one tool schema does not convert, but keeps its connection;
+      // a second request returns that live client.
+      for (let attempt = 0; attempt < 2 && !sdk; attempt++) {
+        try {
+          sdk = await client.getClient(name);
+        } catch (err) {
+          error = err;
+        }
+      }
+      session.connections.set(
+        name,
+        sdk
+          ? McpServerConnection.fromClient(name, sdk, options)
+          : McpServerConnection.failed(name, `is not connected in the MultiServerMCPClient${error ? `: ${(error as Error).message}` : ""}`),
+      );
+    }
+    await session.initialize();
+    return session;
+  }
+
+  /** The current catalog (replaced on every change). */
+  get catalog(): ToolCatalog {
+    return this.currentCatalog;
+  }
+
+  /** Servers that failed to start, list, or died, with reasons and stderr tails. */
+  failures(): McpServerFailure[] {
+    return [...this.connections.values()].filter((c) => c.failure).map((c) => c.failure as McpServerFailure);
+  }
+
+  /** Tool listings per server as last read (what each server declared, and what was skipped). */
+  listing(server: string): McpListResult | undefined {
+    return this.listings.get(server);
+  }
+
+  /** LangChain tools for every catalog tool, executing through the MCP client. */
+  tools(): StructuredToolInterface[] {
+    return this.currentCatalog.tools.map((t) => this.resolveTool(t.name) as StructuredToolInterface);
+  }
+
+  /**
+   * The LangChain tool for a catalog name, or undefined. Pass as the middleware's `resolveTool`, so tools a
+   * server adds at run time can be bound and executed without registering them with `createAgent`.
+   */
+  resolveTool = (name: string): StructuredToolInterface | undefined => {
+    const binding = this.bindings.get(name);
+    if (!binding) return undefined;
+    const key = `${binding.server}\0${binding.mcpName}\0${JSON.stringify(binding.spec)}`;
+    const cached = this.toolCache.get(name);
+    if (cached?.key === key) return cached.tool;
+    const conn = this.connections.get(binding.server) as McpServerConnection;
+    const tool = mcpToolFor(binding, conn, {
+      timeoutMs: this.options.callTimeoutMs,
+      // The notification handler runs in a later tick than the one that delivered it; yield once, then wait.
+      afterCall: async () => {
+        await new Promise((r) => setImmediate(r));
+        await this.queue;
+      },
+      isCurrent: () => {
+        const now = this.bindings.get(name);
+        return now !== undefined && now.server === binding.server && now.mcpName === binding.mcpName;
+      },
+    });
+    this.toolCache.set(name, { key, tool });
+    return tool;
+  };
+
+  /** Fetches input schemas from the live servers' `tools/list` (falls back to the last listing if a server is down). */
+  readonly schemaFetcher: SchemaFetcher = async (records) => {
+    const out: Record<string, JsonSchema | undefined> = {};
+    const byServer = new Map<string, typeof records[number][]>();
+    for (const r of records) {
+      const list = byServer.get(r.server) ?? [];
+      list.push(r);
+      byServer.set(r.server, list);
+    }
+    await Promise.all(
+      [...byServer].map(async ([server, recs]) => {
+        const conn = this.connections.get(server);
+        let live: McpListResult | undefined;
+        if (conn?.state === "ready") live = await conn.listTools().catch(() => undefined);
+        for (const r of recs) {
+          const binding = this.bindings.get(r.name);
+          if (!binding) continue;
+          const spec = live?.tools.find((t) => t.spec.name === binding.mcpName)?.spec ?? binding.spec;
+          out[r.id] = spec.inputSchema;
+        }
+      }),
+    );
+    return out;
+  };
+
+  /** Builds a router over this session's catalog, kept in sync with list_changed. */
+  createRouter(options: RouterOptions = {}): ToolAttentionRouter {
+    const schemas = options.schemas ?? (this.options.lazySchemas ? { fetcher: this.schemaFetcher } : undefined);
+    const router = new ToolAttentionRouter(this.currentCatalog, { ...options, schemas });
+    this.attach(router);
+    return router;
+  }
+
+  /** Options for `toolAttentionMiddleware` that route over this session and execute its tools. */
+  middlewareOptions(options: RouterOptions = {}): { router: ToolAttentionRouter; resolveTool: (name: string) => StructuredToolInterface | undefined } {
+    return { router: this.createRouter(options), resolveTool: this.resolveTool };
+  }
+
+  /** Keeps a router's catalog in sync with this session. Returns a detach function. */
+  attach(router: CatalogReplaceable): () => void {
+    this.routers.add(router);
+    return () => this.routers.delete(router);
+  }
+
+  /** Called after each applied change. Returns an unsubscribe function. */
+  onChange(listener: (change: McpCatalogChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves when every pending re-list (from list_changed) has been applied. */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
+  /** Re-lists one server and applies the difference (what list_changed triggers). */
+  refresh(server: string): Promise<void> {
+    const run = async () => {
+      const conn = this.connections.get(server);
+      if (!conn || conn.state !== "ready") return;
+      let listing: McpListResult;
+      try {
+        listing = await conn.listTools();
+      } catch (err) {
+        this.reportFailure(conn);
+        return;
+      }
+      this.listings.set(server, listing);
+      this.recordWarnings(listing);
+      const before = new Map(this.bindings);
+      this.rebuild();
+      const added: string[] = [];
+      const changed: string[] = [];
+      const removed: string[] = [];
+      for (const [name, b] of this.bindings) {
+        const old = before.get(name);
+        if (!old) added.push(name);
+        else if (JSON.stringify(old.spec) !== JSON.stringify(b.spec) || old.server !== b.server) changed.push(name);
+      }
+      for (const name of before.keys()) if (!this.bindings.has(name)) removed.push(name);
+      if (added.length + changed.length + removed.length === 0) return;
+      for (const name of [...changed, ...removed]) this.toolCache.delete(name);
+      await Promise.all([...this.routers].map((r) => r.replaceCatalog(this.currentCatalog)));
+      const change: McpCatalogChange = { server, catalog: this.currentCatalog, added, changed, removed };
+      for (const l of this.listeners) l(change);
+    };
+    this.queue = this.queue.then(run, run).catch((err) => {
+      this.warn(`server "${server}": applying its tool list change failed: ${(err as Error).message}`);
+    });
+    return this.queue;
+  }
+
+  /** Stops the servers this session started. */
+  async close(): Promise<void> {
+    await Promise.all([...this.connections.values()].map((c) => c.close()));
+  }
+
+  private async initialize(): Promise<void> {
+    await Promise.all(
+      [...this.connections].map(async ([name, conn]) => {
+        if (conn.state !== "ready") {
+          this.reportFailure(conn);
+          return;
+        }
+        try {
+          const listing = await conn.listTools();
+          this.listings.set(name, listing);
+          this.recordWarnings(listing);
+        } catch {
+          this.reportFailure(conn);
+          return;
+        }
+        conn.onToolsChanged(() => void this.refresh(name));
+        conn.onExit(() => this.reportFailure(conn));
+      }),
+    );
+    this.rebuild();
+  }
+
+  /** Rebuilds bindings and the catalog from the listings, in server order. */
+  private rebuild(): void {
+    const servers = [...this.connections.keys()].filter((s) => this.listings.has(s));
+    const count = new Map<string, number>();
+    for (const s of servers) for (const t of (this.listings.get(s) as McpListResult).tools) count.set(t.spec.name, (count.get(t.spec.name) ?? 0) + 1);
+    const bindings = new Map<string, McpToolBinding>();
+    const entries: CatalogEntry[] = [];
+    for (const server of servers) {
+      for (const { spec } of (this.listings.get(server) as McpListResult).tools) {
+        // Two servers offering the same name: both stay callable under server-qualified names.
+        const name = (count.get(spec.name) ?? 0) > 1 ? `${server}__${spec.name}` : spec.name;
+        const binding: McpToolBinding = { name, server, mcpName: spec.name, spec };
+        bindings.set(name, binding);
+        const catalogSpec = { ...spec, name };
+        if (this.options.lazySchemas) delete catalogSpec.inputSchema;
+        entries.push({ server, spec: catalogSpec });
+      }
+    }
+    this.bindings = bindings;
+    this.currentCatalog = new ToolCatalog(entries, this.options.catalog);
+  }
+
+  private recordWarnings(listing: McpListResult): void {
+    for (const w of listing.warnings) this.warn(w);
+    for (const s of listing.skipped) this.warn(`server "${s.server}", tool "${s.tool}": skipped: ${s.reason}`);
+  }
+
+  private warn(message: string): void {
+    this.warnings.push(message);
+    this.options.onWarning?.(message);
+  }
+
+  private reportFailure(conn: McpServerConnection): void {
+    const failure = conn.failure;
+    if (!failure) return;
+    if (this.options.onServerFailure) this.options.onServerFailure(failure);
+    else process.stderr.write(`tool-attention: mcp ${conn.describeFailure()}\n`);
+  }
+}
