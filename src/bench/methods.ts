@@ -23,7 +23,7 @@ import type { AgentStateView, JsonSchema, ToolRecord } from "../core/types.js";
 import type { FullToolSchema } from "../core/loader/schema-loader.js";
 import { routedTexts } from "../eval/evaluate.js";
 import type { EvalTask } from "../eval/tasks.js";
-import { gateTriggerRate, summarizeOutcomes, type ContextAssumptions, type GateTriggerStats, type MethodSummary, type TaskOutcome } from "./metrics.js";
+import { contextUtilization, gateTriggerRate, summarizeOutcomes, type ContextAssumptions, type GateTriggerStats, type MethodSummary, type TaskOutcome } from "./metrics.js";
 
 /** A catalog and its tasks, benchmarked together. */
 export interface BenchSet {
@@ -251,7 +251,17 @@ export async function runRouter(router: ToolAttentionRouter, tasks: readonly Eva
   return { outcomes, gate };
 }
 
-/** Constant-cost methods: the same payload and active set on every turn of every task. */
+/**
+ * A constant-cost method's summary: the same payload and active set on every turn of every task. A catalog
+ * without tasks still gets its token figures (no retrieval scores).
+ */
+function constantSummary(tasks: readonly EvalTask[], perStep: boolean, tokens: number, active: string[], ctx: ContextAssumptions): MethodSummary {
+  if (tasks.length === 0) return { tokensPerTurn: tokens, poolExcludedTokensPerTurn: tokens, rho: contextUtilization(tokens, ctx), turns: 0, tasks: 0 };
+  return summarizeOutcomes(constantOutcomes(tasks, perStep, tokens, tokens, active), ctx);
+}
+
+const NO_TASKS = "skipped: this catalog has no tasks to route";
+
 function constantOutcomes(tasks: readonly EvalTask[], perStep: boolean, tokens: number, poolExcluded: number, active: string[] | undefined): TaskOutcome[] {
   return tasks.map((task) => ({
     id: task.id,
@@ -319,7 +329,7 @@ export async function runMethods(set: BenchSet, ta: ToolAttentionRouter, opts: M
   rows.push({
     key: "b1-raw",
     label: "B1 Full-Schema (raw MCP JSON)",
-    summary: summarizeOutcomes(constantOutcomes(tasks, perStep, raw, raw, allNames), ctx),
+    summary: constantSummary(tasks, perStep, raw, allNames, ctx),
     note: "every tool's {name, description, inputSchema} as JSON, every turn",
   });
 
@@ -328,7 +338,7 @@ export async function runMethods(set: BenchSet, ta: ToolAttentionRouter, opts: M
   rows.push({
     key: "b1-langchain",
     label: "B1 Full-Schema (LangChain OpenAI tools)",
-    summary: summarizeOutcomes(constantOutcomes(tasks, perStep, lc.tokens, lc.tokens, allNames), ctx),
+    summary: constantSummary(tasks, perStep, lc.tokens, allNames, ctx),
     note: `tool() + convertToOpenAITool for every tool, JSON array${lc.failed.length ? `; ${lc.failed.length} tools failed to convert and are not counted` : ""}`,
   });
   log(`  B1 done (raw ${raw}, LangChain ${lc.tokens} tokens)`);
@@ -340,9 +350,17 @@ export async function runMethods(set: BenchSet, ta: ToolAttentionRouter, opts: M
   rows.push({
     key: "b2-static",
     label: `B2 Static Pruning (${subset.length} tools)`,
-    summary: summarizeOutcomes(constantOutcomes(tasks, perStep, subsetTokens, subsetTokens, subset.map((t) => t.name)), ctx),
+    summary: constantSummary(tasks, perStep, subsetTokens, subset.map((t) => t.name), ctx),
     note: "fixed subset: per-server share of 30 slots by tool count, precondition-free tools first, declared order",
   });
+
+  if (tasks.length === 0) {
+    for (const [key, label] of [["b3-retrieval", "B3 Simple Retrieval (top-10)"], ["b4-cli", "B4 CLI-style lazy discovery"], ["llm-selector", "LLM selector (selection call only)"], ["tool-attention", "Tool Attention"]])
+      rows.push({ key, label, skipped: NO_TASKS });
+    const pool = ta.poolTokens();
+    rows[rows.length - 1].note = `summary pool alone: ${pool} tokens`;
+    return rows;
+  }
 
   // B3: top-10 by cosine over the same encoder, no θ, no preconditions, no pool.
   const plainCatalog = withoutPreconditions(catalog, enc);
