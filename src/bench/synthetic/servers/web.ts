@@ -1,0 +1,103 @@
+/** A web access server: search, news and image search, page fetching, crawling and screenshots. */
+import { arr, bool, enm, int, str, type ServerDef } from "../model.js";
+
+const url = str("Absolute http(s) URL.", { format: "uri" });
+
+export const web: ServerDef = {
+  name: "web",
+  description: "Web search, page fetching, crawling and screenshots",
+  domain: "web",
+  tokensPerTool: 220,
+  tools: [
+    {
+      name: "web_search",
+      kind: "list",
+      description: "Search the web and return titles, URLs and snippets ranked by relevance.",
+      params: { query: str("Search terms; supports quotes and site: filters."), count: int("Number of results.", { minimum: 1, maximum: 20, default: 10 }), freshness: enm("Recency window.", ["day", "week", "month", "year", "any"], { default: "any" }) },
+      required: ["query"],
+      asks: ["google what the latest guidance on {topic} is", "look up online how other teams handle {topic}"],
+    },
+    {
+      name: "news_search",
+      kind: "list",
+      description: "Search recent news articles with publisher, publication date and summary.",
+      params: { query: str("News search terms."), country: str("Two-letter country code.", { pattern: "^[A-Z]{2}$" }), count: int("Number of articles.", { minimum: 1, maximum: 50, default: 10 }) },
+      required: ["query"],
+      asks: ["any headlines today about {company}", "what are journalists reporting on {topic} this week"],
+    },
+    {
+      name: "image_search",
+      kind: "list",
+      description: "Search for images and return thumbnails, source pages and dimensions.",
+      params: { query: str("Image search terms."), safesearch: enm("Adult content filter.", ["off", "moderate", "strict"], { default: "strict" }), count: int("Number of images.", { minimum: 1, maximum: 50, default: 10 }) },
+      required: ["query"],
+      asks: ["find me some pictures of {topic} for the slide deck", "grab a few photos showing {topic}"],
+    },
+    {
+      name: "fetch_url",
+      kind: "read",
+      description: "Download a page and return its main content converted to Markdown, in chunks for long pages.",
+      params: { url, max_length: int("Maximum characters to return.", { minimum: 100, maximum: 100000, default: 5000 }), start_index: int("Character offset to continue from.", { minimum: 0, default: 0 }), raw: bool("Return raw HTML instead of Markdown.", { default: false }) },
+      required: ["url"],
+      asks: ["read the article at {url} for me", "grab the text of {url}"],
+    },
+    {
+      name: "extract_links",
+      kind: "list",
+      description: "List the hyperlinks on a page with their anchor text, optionally only same-site links.",
+      params: { url, same_domain_only: bool("Keep only links to the same domain.", { default: false }) },
+      required: ["url"],
+      asks: ["which pages does {url} point to", "collect all the hrefs on {url}"],
+    },
+    {
+      name: "take_screenshot",
+      kind: "read",
+      description: "Render a page in a headless browser and return a PNG screenshot.",
+      params: { url, full_page: bool("Capture the whole scrollable page.", { default: false }), width: int("Viewport width in pixels.", { minimum: 320, maximum: 3840, default: 1280 }) },
+      required: ["url"],
+      asks: ["capture how {url} looks on a laptop screen", "snap an image of the {url} landing page"],
+    },
+    {
+      name: "get_page_metadata",
+      kind: "read",
+      description: "Get a page's title, meta description, canonical URL, Open Graph tags and language.",
+      params: { url },
+      required: ["url"],
+      asks: ["what title and social preview tags does {url} have", "check the canonical link and og:image on {url}"],
+    },
+    {
+      name: "crawl_site",
+      kind: "list",
+      description: "Crawl a site breadth-first from a start URL and return the Markdown of each page visited.",
+      params: { url, max_pages: int("Stop after this many pages.", { minimum: 1, maximum: 500, default: 25 }), max_depth: int("Link depth to follow.", { minimum: 0, maximum: 5, default: 2 }), include_paths: arr("Only URL paths matching these globs.", { type: "string" }) },
+      required: ["url"],
+      asks: ["scrape every docs page reachable from {url}", "walk through the whole help center at {url} and pull the pages"],
+    },
+    {
+      name: "check_url_status",
+      kind: "read",
+      description: "Check whether a URL is reachable: HTTP status, redirect chain, TLS validity and response time.",
+      params: { url, follow_redirects: bool("Follow redirects.", { default: true }) },
+      required: ["url"],
+      asks: ["is {url} up or returning errors", "verify {url} still resolves and its certificate is valid"],
+    },
+    {
+      name: "summarize_page",
+      kind: "read",
+      description: "Fetch a page and return an extractive summary of its key sentences with headings.",
+      params: { url, sentences: int("Sentences in the summary.", { minimum: 1, maximum: 20, default: 5 }) },
+      required: ["url"],
+      asks: ["give me the gist of {url} in a few lines", "tl;dr the blog post at {url}"],
+    },
+  ],
+  pool: [
+    { key: "timeout_ms", schema: int("Request timeout in milliseconds.", { minimum: 1000, maximum: 60000, default: 15000 }), kinds: ["read", "list"] },
+    { key: "user_agent", schema: str("User-Agent header to send instead of the default."), kinds: ["read", "list"] },
+    { key: "language", schema: str("Preferred content language, e.g. 'en' or 'de-DE'."), kinds: ["list", "read"] },
+    { key: "respect_robots_txt", schema: bool("Skip URLs disallowed by robots.txt.", { default: true }), kinds: ["read", "list"] },
+    { key: "offset", schema: int("Results to skip, for paging.", { minimum: 0, maximum: 9, default: 0 }), kinds: ["list"] },
+    { key: "headers", schema: { type: "object", description: "Extra request headers.", additionalProperties: { type: "string" } }, kinds: ["read"] },
+    { key: "country", schema: str("Two-letter country code for localized results.", { pattern: "^[A-Z]{2}$" }), kinds: ["list"] },
+    { key: "cache_ttl_s", schema: int("Reuse a cached copy newer than this.", { minimum: 0, default: 3600 }), kinds: ["read", "list"] },
+  ],
+};
