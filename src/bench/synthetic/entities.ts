@@ -44,6 +44,8 @@ export const ENTITIES: Record<string, readonly string[]> = {
 
 /** Openers and closers that vary how a request is phrased without changing what is asked. */
 export const OPENERS = ["", "", "Can you ", "Please ", "Could you ", "I need you to ", "Help me ", "Quick one: ", "Hey, ", "When you get a sec, ", "Go ahead and "];
+/** Openers that fit a question ("Go ahead and what is…" does not). */
+export const QUESTION_OPENERS = ["", "", "", "Quick question: ", "Hey, ", "Do you know ", "Tell me ", "I'd like to know "];
 export const CLOSERS = ["", "", "", " please", " for me", ", thanks", " asap", " before standup"];
 /** Joins between the parts of a multi-step request. */
 export const JOINERS = [", then ", " and after that ", ". Once that's done, ", ", and also ", "; next, ", " and then "];

@@ -27,3 +27,4 @@ export function renderCatalogFile(catalog: CatalogFile): string {
 export function renderTasksFile(tasks: readonly SyntheticTask[]): string {
   return tasks.map((t) => JSON.stringify(t)).join("\n") + "\n";
 }
+export { expandCatalog } from "./expand.js";

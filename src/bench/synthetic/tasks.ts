@@ -10,7 +10,7 @@ import type { DeclarativePreconditions, ToolRecord } from "../../core/types.js";
 import { checkPreconditions, stateViewFrom } from "../../core/preconditions/preconditions.js";
 import { Rng, subSeed } from "./prng.js";
 import type { ServerDef, ToolDef } from "./model.js";
-import { CLOSERS, ENTITIES, JOINERS, OPENERS } from "./entities.js";
+import { CLOSERS, ENTITIES, JOINERS, OPENERS, QUESTION_OPENERS } from "./entities.js";
 import { SCENARIOS, type Scenario } from "./scenarios.js";
 import { SERVERS } from "./servers/index.js";
 import { DEFAULT_SEED } from "./generate.js";
@@ -69,8 +69,8 @@ function capitalize(s: string): string {
 
 /** Wraps a phrase in a random opener and closer, with a question mark when it reads as a question. */
 function dress(rng: Rng, phrase: string, withCloser = true): string {
-  const opener = rng.pick(OPENERS);
   const question = QUESTION.test(phrase);
+  const opener = rng.pick(question ? QUESTION_OPENERS : OPENERS);
   const closer = question || !withCloser ? "" : rng.pick(CLOSERS);
   const body = opener ? `${opener}${phrase}` : capitalize(phrase);
   return `${body}${closer}${question ? "?" : ""}`;
