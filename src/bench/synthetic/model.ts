@@ -42,6 +42,8 @@ export interface ServerDef {
   tokensPerTool: number;
   tools: ToolDef[];
   pool: PoolParam[];
+  /** How users name this system in a request ("on GitHub", "in the database"); added to some phrasings. */
+  mentions: string[];
 }
 
 // Small constructors keep the server files readable; each returns a plain JSON Schema.

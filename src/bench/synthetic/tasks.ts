@@ -43,6 +43,9 @@ export interface TaskOptions {
   longPerScenario?: number;
 }
 
+/** Share of phrasings that name the system they are about ("… on GitHub"), as users often do. */
+const MENTION_RATE = 0.4;
+
 const QUESTION = /^(what|which|who|how|is|are|did|does|has|have|any|why|where|when)\b/;
 
 /** Fills `{slot}`s; a slot keeps one value within a task so its parts talk about the same things. */
@@ -74,6 +77,12 @@ function dress(rng: Rng, phrase: string, withCloser = true): string {
   const closer = question || !withCloser ? "" : rng.pick(CLOSERS);
   const body = opener ? `${opener}${phrase}` : capitalize(phrase);
   return `${body}${closer}${question ? "?" : ""}`;
+}
+
+/** A tool's phrasing with its server named now and then. */
+function phrase(rng: Rng, filler: Filler, server: ServerDef, ask: string): string {
+  const text = filler.fill(ask);
+  return rng.chance(MENTION_RATE) ? `${text} ${rng.pick(server.mentions)}` : text;
 }
 
 function toolIndex(servers: readonly ServerDef[]): Map<string, { server: ServerDef; def: ToolDef }> {
@@ -151,7 +160,7 @@ export function generateTasks(options: TaskOptions = {}, servers: readonly Serve
         const filler = new Filler(rs);
         const pres = def.preconditions ? [def.preconditions] : [];
         const state = pres.length ? (i % 2 === 0 ? grantingState(pres) : withholdingState(rs, pres)) : undefined;
-        tasks.push(finish({ id: `single-${pad(++n)}`, kind: "single", query: dress(rs, filler.fill(ask)), gold: [def.name], ...(state ? { state } : {}) }, index));
+        tasks.push(finish({ id: `single-${pad(++n)}`, kind: "single", query: dress(rs, phrase(rs, filler, server, ask)), gold: [def.name], ...(state ? { state } : {}) }, index));
       });
 
   // Multi-step: 2–4 tools from at least two servers, asked for in one message.
@@ -167,7 +176,7 @@ export function generateTasks(options: TaskOptions = {}, servers: readonly Serve
       defs.push(rm.pick(options));
     }
     const filler = new Filler(rm);
-    const parts = defs.map((d) => filler.fill(rm.pick(d.asks)));
+    const parts = defs.map((d, i) => phrase(rm, filler, chosenServers[i], rm.pick(d.asks)));
     let query = dress(rm, parts[0], false).replace(/\?$/, "");
     for (let i = 1; i < parts.length; i++) query += `${rm.pick(JOINERS)}${parts[i]}`;
     query += QUESTION.test(parts[parts.length - 1]) ? "?" : ".";

@@ -14,6 +14,7 @@ export const database: ServerDef = {
   name: "database",
   description: "A PostgreSQL database: schemas, tables, queries, migrations, backups and sessions",
   domain: "database",
+  mentions: ["in Postgres", "in the database", "in the Postgres db"],
   tokensPerTool: 410,
   tools: [
     {

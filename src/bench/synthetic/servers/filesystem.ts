@@ -7,6 +7,7 @@ export const filesystem: ServerDef = {
   name: "filesystem",
   description: "Local files and directories inside the allowed roots",
   domain: "files",
+  mentions: ["on disk", "on the local filesystem", "on my machine"],
   tokensPerTool: 180,
   tools: [
     {

@@ -12,6 +12,7 @@ export const github: ServerDef = {
   name: "github",
   description: "GitHub repositories, branches, files, issues, pull requests, Actions workflows and releases",
   domain: "code",
+  mentions: ["on GitHub", "in GitHub", "on our GitHub"],
   tokensPerTool: 520,
   tools: [
     {

@@ -16,6 +16,7 @@ export const jira: ServerDef = {
   name: "jira",
   description: "Jira Cloud: issues, workflows, comments, worklogs, projects, versions, boards and sprints",
   domain: "tracker",
+  mentions: ["in Jira", "on Jira", "in our Jira"],
   tokensPerTool: 470,
   tools: [
     t({ name: "jira_search", kind: "list", description: "Search issues with a JQL query and return the requested fields of each match.",

@@ -10,6 +10,7 @@ export const slack: ServerDef = {
   name: "slack",
   description: "A Slack workspace: channels, messages, threads, reactions, users and files",
   domain: "chat",
+  mentions: ["on Slack", "in Slack", "over Slack"],
   tokensPerTool: 290,
   tools: [
     {

@@ -7,6 +7,7 @@ export const web: ServerDef = {
   name: "web",
   description: "Web search, page fetching, crawling and screenshots",
   domain: "web",
+  mentions: ["on the web", "online", "on the internet"],
   tokensPerTool: 220,
   tools: [
     {
