@@ -62,3 +62,4 @@ export {
 export { evaluate, type EvalOptions, type EvalReport } from "./eval/evaluate.js";
 export { loadTasks, type EvalTask } from "./eval/tasks.js";
 export { scoreTask, aggregate, quantile } from "./eval/metrics.js";
+export { calibrate, sweep, activeAt, DEFAULT_THETAS, type CalibrateOptions, type CalibrationPoint, type CalibrationResult } from "./eval/calibrate.js";
