@@ -7,8 +7,8 @@ import type { ToolCatalog } from "../core/catalog/catalog.js";
 import { checkPreconditions } from "../core/preconditions/preconditions.js";
 import type { ToolAttentionRouter } from "../core/router/router.js";
 import type { EncoderName } from "../core/encoders/index.js";
-import { routedTexts } from "../eval/evaluate.js";
-import { buildRouter, runRouter, stateOfTask, withoutPreconditions, type BenchSet, type MethodOptions, type MethodRow } from "./methods.js";
+import { routedTexts, stateOf } from "../eval/evaluate.js";
+import { buildRouter, runRouter, withoutPreconditions, type BenchSet, type MethodOptions, type MethodRow } from "./methods.js";
 import { gateTriggerRate, summarizeOutcomes, type TaskOutcome } from "./metrics.js";
 
 /** The k values and θ values swept. */
@@ -31,7 +31,7 @@ function poolOnly(set: BenchSet, ta: ToolAttentionRouter, perStep: boolean): { o
   const outcomes: TaskOutcome[] = [];
   const gateInputs = [];
   for (const task of set.tasks) {
-    const state = stateOfTask(task);
+    const state = stateOf(task);
     const callable = set.catalog.tools.filter((t) => checkPreconditions(t, state).allow).map((t) => t.name);
     outcomes.push({ id: task.id, gold: task.gold, active: callable, turns: routedTexts(task, perStep).map(() => ({ toolTokens: pool, poolExcludedTokens: 0 })) });
     gateInputs.push({

@@ -1,11 +1,12 @@
 /**
- * Where the scaling sweep's N-tool catalogs come from: the synthetic generator's expansion
- * (`expandCatalog(n, seed)`) when this build has it, else copies of the benchmarked catalog with renamed
- * servers (`<server>_2`, …), which keeps schema sizes realistic but makes routing harder than a real catalog
- * (copies are near-duplicates). The report names which one was used.
+ * Where the scaling sweep's N-tool catalogs come from: for the synthetic testbed, the generator's expansion
+ * (`expandCatalog(n, seed)`: the testbed plus rebranded servers of the same kinds); for any other catalog given
+ * to the bench, copies of it with renamed servers (`<server>_2`, …), which keeps schema sizes realistic but makes
+ * routing harder than a real catalog (copies are near-duplicates). The report names which one was used.
  */
 import { readFileSync } from "node:fs";
 import type { CatalogFile } from "../core/catalog/catalog.js";
+import { expandCatalog } from "./synthetic/expand.js";
 
 export interface Expansion {
   expand: (n: number) => CatalogFile;
@@ -14,20 +15,6 @@ export interface Expansion {
 
 export const EXPANSION_SEED = 42;
 
-type ExpandFn = (n: number, seed?: number) => CatalogFile;
-
-async function syntheticExpansion(): Promise<ExpandFn | undefined> {
-  // Resolved at run time so the bench also runs in builds without the generator.
-  for (const spec of ["./synthetic/expand.js", "./synthetic/index.js", "./synthetic/generate.js"]) {
-    try {
-      const mod = (await import(spec)) as { expandCatalog?: ExpandFn };
-      if (typeof mod.expandCatalog === "function") return mod.expandCatalog;
-    } catch {
-      // not in this build
-    }
-  }
-  return undefined;
-}
 
 /** Copies of a catalog's servers until it has n tools (the last copy cut short), in declared order. */
 export function replicateCatalog(base: CatalogFile, n: number): CatalogFile {
@@ -45,9 +32,8 @@ export function replicateCatalog(base: CatalogFile, n: number): CatalogFile {
   return { servers };
 }
 
-export async function loadExpansion(catalogPath: string): Promise<Expansion> {
-  const expandCatalog = await syntheticExpansion();
-  if (expandCatalog) return { expand: (n) => expandCatalog(n, EXPANSION_SEED), description: `synthetic expansion expandCatalog(N, ${EXPANSION_SEED})` };
+export function loadExpansion(catalogPath: string, synthetic: boolean): Expansion {
+  if (synthetic) return { expand: (n) => expandCatalog(n, EXPANSION_SEED), description: `synthetic expansion expandCatalog(N, ${EXPANSION_SEED})` };
   const base = JSON.parse(readFileSync(catalogPath, "utf8")) as CatalogFile;
-  return { expand: (n) => replicateCatalog(base, n), description: `renamed copies of ${catalogPath} (the synthetic expansion is not in this build)` };
+  return { expand: (n) => replicateCatalog(base, n), description: `renamed copies of ${catalogPath}` };
 }

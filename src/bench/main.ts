@@ -162,7 +162,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
   if (sizes.length === 0) scaling = { skipped: "disabled (no sizes)" };
   else if (!synthetic) scaling = { skipped: "no synthetic set to expand" };
   else {
-    const expansion = await loadExpansion(catalogPath);
+    const expansion = loadExpansion(catalogPath, opts.catalog === undefined);
     stamp(`scaling over N = ${sizes.join(", ")} (${expansion.description})…`);
     const points = await runScaling({
       ...methodOpts,

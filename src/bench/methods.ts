@@ -15,13 +15,13 @@ import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { z } from "zod/v3";
 import { ToolCatalog, type CatalogEntry } from "../core/catalog/catalog.js";
 import type { EncoderName } from "../core/encoders/index.js";
-import { checkPreconditions, stateViewFrom } from "../core/preconditions/preconditions.js";
+import { checkPreconditions } from "../core/preconditions/preconditions.js";
 import { ToolAttentionRouter, type RouterOptions } from "../core/router/router.js";
 import { renderFullSchema } from "../core/render/render.js";
 import { countTokens, type TokenEncoding } from "../core/tokens/count.js";
 import type { AgentStateView, JsonSchema, ToolRecord } from "../core/types.js";
 import type { FullToolSchema } from "../core/loader/schema-loader.js";
-import { routedTexts } from "../eval/evaluate.js";
+import { routedTexts, stateOf } from "../eval/evaluate.js";
 import type { EvalTask } from "../eval/tasks.js";
 import { contextUtilization, gateTriggerRate, summarizeOutcomes, type ContextAssumptions, type GateTriggerStats, type MethodSummary, type TaskOutcome } from "./metrics.js";
 
@@ -65,11 +65,6 @@ export interface MethodOptions {
 export const STATIC_SUBSET_SIZE = 30;
 /** The number of schemas B3 sends. */
 export const SIMPLE_RETRIEVAL_K = 10;
-
-export function stateOfTask(task: EvalTask): AgentStateView {
-  const s = task.state;
-  return stateViewFrom({ scopes: s?.scopes, milestones: s?.milestones, toolOutputs: s?.toolOutputs, raw: s });
-}
 
 /** The same tools without their preconditions (B3 and the −preconditions ablation). */
 export function withoutPreconditions(catalog: ToolCatalog, encoding: TokenEncoding): ToolCatalog {
@@ -228,7 +223,7 @@ export async function runRouter(router: ToolAttentionRouter, tasks: readonly Eva
   const gateInputs: Parameters<typeof gateTriggerRate>[0][number][] = [];
   for (let t = 0; t < tasks.length; t++) {
     const task = tasks[t];
-    const state = stateOfTask(task);
+    const state = stateOf(task);
     const n = routedTexts(task, opts.perStep).length;
     const seen = new Set<string>();
     const active: string[] = [];

@@ -14,8 +14,9 @@ import { ToolCatalog } from "../core/catalog/catalog.js";
 import { resolveEncoder, type EncoderName } from "../core/encoders/index.js";
 import { ToolAttentionRouter } from "../core/router/router.js";
 import type { EvalTask } from "../eval/tasks.js";
-import { runMethods, stateOfTask, type MethodOptions } from "./methods.js";
+import { runMethods, type MethodOptions } from "./methods.js";
 import { quantile } from "./metrics.js";
+import { stateOf } from "../eval/evaluate.js";
 
 export interface ScalingOptions extends MethodOptions {
   sizes: readonly number[];
@@ -120,11 +121,11 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
       const sample = Math.min(opts.latencySample ?? 100, opts.tasks.length);
       const lat: number[] = [];
       if (sample > 0) {
-        await router.route(opts.tasks[0].query, stateOfTask(opts.tasks[0]));
+        await router.route(opts.tasks[0].query, stateOf(opts.tasks[0]));
         const step = opts.tasks.length / sample;
         for (let s = 0; s < sample; s++) {
           const task = opts.tasks[Math.floor(s * step)];
-          lat.push((await router.route(task.query, stateOfTask(task))).latencyMs.total);
+          lat.push((await router.route(task.query, stateOf(task))).latencyMs.total);
         }
       }
       points.push({
