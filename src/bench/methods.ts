@@ -59,6 +59,8 @@ export interface MethodOptions {
   cacheDir?: string | false;
   /** Progress lines (stderr). */
   log?: (line: string) => void;
+  /** Query vectors of the tasks' routed texts from the same encoder (see `runRouter`); skips re-embedding them. */
+  queryVectors?: readonly (readonly number[])[];
 }
 
 /** The number of tools B2 keeps. */
@@ -207,6 +209,8 @@ export interface RouterRunOptions {
   /** Send the Phase-1 pool (Tool Attention) or not (B3). */
   includePool: boolean;
   perStep: boolean;
+  /** Query vectors of every routed text, in task order, embedded beforehand by the same encoder. */
+  queryVectors?: readonly (readonly number[])[];
 }
 
 /** Runs a router over every task (batched query embedding, then one route per turn). */
@@ -218,7 +222,9 @@ export async function runRouter(router: ToolAttentionRouter, tasks: readonly Eva
     offsets.push(texts.length);
     texts.push(...routedTexts(task, opts.perStep));
   }
-  const vectors = await router.embedQueries(texts);
+  if (opts.queryVectors && opts.queryVectors.length !== texts.length)
+    throw new Error(`runRouter: ${opts.queryVectors.length} query vectors for ${texts.length} routed texts`);
+  const vectors = opts.queryVectors ?? (await router.embedQueries(texts));
   const outcomes: TaskOutcome[] = [];
   const gateInputs: Parameters<typeof gateTriggerRate>[0][number][] = [];
   for (let t = 0; t < tasks.length; t++) {
@@ -357,12 +363,15 @@ export async function runMethods(set: BenchSet, ta: ToolAttentionRouter, opts: M
     return rows;
   }
 
+  // Every router-based row routes the same texts with the same encoder: embed them once.
+  const queryVectors = opts.queryVectors ?? (await ta.embedQueries(tasks.flatMap((t) => routedTexts(t, perStep))));
+
   // B3: top-10 by cosine over the same encoder, no θ, no preconditions, no pool.
   const plainCatalog = withoutPreconditions(catalog, enc);
   const plain = await buildRouter(plainCatalog, { encoder: opts.encoder, k: SIMPLE_RETRIEVAL_K, theta: -1 }, opts);
   if ("skipped" in plain) rows.push({ key: "b3-retrieval", label: "B3 Simple Retrieval (top-10)", skipped: plain.skipped });
   else {
-    const r = await runRouter(plain, tasks, plainCatalog, { k: SIMPLE_RETRIEVAL_K, theta: -1, includePool: false, perStep });
+    const r = await runRouter(plain, tasks, plainCatalog, { k: SIMPLE_RETRIEVAL_K, theta: -1, includePool: false, perStep, queryVectors });
     rows.push({
       key: "b3-retrieval",
       label: "B3 Simple Retrieval (top-10)",
@@ -418,7 +427,7 @@ export async function runMethods(set: BenchSet, ta: ToolAttentionRouter, opts: M
   });
 
   // Tool Attention.
-  const r = await runRouter(ta, tasks, catalog, { k: ta.k, theta: ta.theta, includePool: true, perStep });
+  const r = await runRouter(ta, tasks, catalog, { k: ta.k, theta: ta.theta, includePool: true, perStep, queryVectors });
   rows.push({
     key: "tool-attention",
     label: "Tool Attention",

@@ -16,7 +16,7 @@ import { ToolAttentionRouter } from "../core/router/router.js";
 import type { EvalTask } from "../eval/tasks.js";
 import { runMethods, type MethodOptions } from "./methods.js";
 import { quantile } from "./metrics.js";
-import { stateOf } from "../eval/evaluate.js";
+import { routedTexts, stateOf } from "../eval/evaluate.js";
 
 export interface ScalingOptions extends MethodOptions {
   sizes: readonly number[];
@@ -84,6 +84,11 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
   const log = opts.log ?? (() => {});
   const points: ScalingPoint[] = [];
   const coldLimit = opts.coldLimit ?? 10_000;
+  // The routed texts are the same at every size: embed them once with the main encoder (through the shared
+  // embedding cache), so each size pays only for its catalog.
+  const texts = opts.tasks.flatMap((t) => routedTexts(t, opts.perStep ?? true));
+  const mainEncoder = await resolveEncoder(opts.encoder, opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {});
+  const mainVectors = opts.encoder === "lexical" ? undefined : await mainEncoder.embeddings.embedDocuments(texts.map((t) => t.trim() || " "));
   for (const n of opts.sizes) {
     const catalog = ToolCatalog.fromCatalogObject(opts.expand(n), { encoding: opts.encoding });
     const projected = n > coldLimit;
@@ -106,7 +111,13 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
         buildWarm = { ms: warmMs, kind: "measured", how: `${encoder} (the ${opts.encoder} warm build reads ${catalog.size} cached vectors)` };
       }
 
-      const rows = await runMethods({ name: `synthetic-${n}`, catalog, tasks: [...opts.tasks] }, router, { ...opts, encoder, cacheDir: dir, log: () => {} });
+      const rows = await runMethods({ name: `synthetic-${n}`, catalog, tasks: [...opts.tasks] }, router, {
+        ...opts,
+        encoder,
+        cacheDir: dir,
+        log: () => {},
+        queryVectors: encoder === opts.encoder ? mainVectors : undefined,
+      });
       const methods: ScalingPoint["methods"] = {};
       for (const r of rows)
         if (r.summary)
