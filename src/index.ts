@@ -119,3 +119,5 @@ export { requireOutputMiddleware, withRequireOutput, type RequireOutputMiddlewar
 export { compactBoundTools, compactToolDefinition, jsonSchemaOfTool, type ToolDefinitionLike } from "./adapters/langchain/compact-tools.js";
 
 export * from "./mcp/index.js";
+
+export { calibrate, sweep, activeAt, DEFAULT_THETAS, type CalibrateOptions, type CalibrationPoint, type CalibrationResult } from "./eval/calibrate.js";

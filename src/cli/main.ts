@@ -16,10 +16,13 @@ import { loadTasks } from "../eval/tasks.js";
 import { evaluate } from "../eval/evaluate.js";
 import { runDemo } from "./demo.js";
 import { formatAudit, runAudit } from "./audit.js";
+import { runCalibrate } from "./calibrate.js";
 
 const USAGE = `Usage:
   tool-attention route --catalog FILE --query TEXT [--state JSON] [--k N] [--theta X] [--encoder NAME] [--json]
   tool-attention eval  --catalog FILE --tasks FILE.jsonl [--k N] [--theta X] [--encoder NAME] [--per-step | --simulate] [--limit N] [--json]
+  tool-attention calibrate --catalog FILE --tasks FILE.jsonl [--k N] [--encoder NAME] [--per-step] [--limit N] [--json]
+                   sweeps θ from 0.10 to 0.50 (step 0.02) and picks the max-F1 θ
   tool-attention demo  [--catalog FILE] [--json]
   tool-attention audit --config MCP.json [--k N] [--tokens NAME] [--concurrency N] [--json]
 
@@ -198,6 +201,15 @@ async function cmdAudit(values: Record<string, string | boolean | undefined>) {
   process.stdout.write(`${values.json ? JSON.stringify(report, null, 2) : formatAudit(report)}\n`);
 }
 
+async function cmdCalibrate(values: Record<string, string | boolean | undefined>) {
+  const router = buildRouter(values, need("catalog", values.catalog as string));
+  let tasks = loadTasks(need("tasks", values.tasks as string));
+  const limit = num("limit", values.limit as string | undefined);
+  if (limit !== undefined) tasks = tasks.slice(0, limit);
+  if (values.theta !== undefined) throw new UsageError("calibrate sweeps θ itself; drop --theta");
+  await runCalibrate(router, tasks, { k: num("k", values.k as string | undefined), perStep: Boolean(values["per-step"]), json: Boolean(values.json) });
+}
+
 function round(x: number, digits = 4): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
@@ -240,6 +252,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     if (command === "route") await cmdRoute(values);
     else if (command === "eval") await cmdEval(values);
     else if (command === "audit") await cmdAudit(values);
+    else if (command === "calibrate") await cmdCalibrate(values);
     else if (command === "demo") await runDemo({ catalog: values.catalog as string | undefined, json: Boolean(values.json) });
     else throw new UsageError(`unknown command "${command}"`);
     return 0;

@@ -65,7 +65,8 @@ export interface EvalReport extends AggregateScore {
   perTask: { id: string; score: TaskScore; active: string[] }[];
 }
 
-function stateOf(task: EvalTask) {
+/** The agent state a task routes under. */
+export function stateOf(task: EvalTask) {
   const s = task.state;
   return stateViewFrom({ scopes: s?.scopes, milestones: s?.milestones, toolOutputs: s?.toolOutputs, raw: s });
 }

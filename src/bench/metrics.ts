@@ -1,0 +1,136 @@
+/**
+ * Benchmark metrics: effective context utilization ρ, hallucination-gate trigger rate, and the per-method
+ * aggregation of per-turn token costs and per-task retrieval scores. Retrieval scoring itself (recall,
+ * precision, F1, all-gold) is the evaluator's (`src/eval/metrics.ts`), so `eval`, `calibrate` and the bench agree.
+ */
+import { gateToolCalls, type RejectionKind } from "../core/gate/gate.js";
+import { aggregate, quantile, scoreTask, type AggregateScore, type TaskScore } from "../eval/metrics.js";
+
+export { aggregate, quantile, scoreTask };
+export type { AggregateScore, TaskScore };
+
+/**
+ * What a context holds besides tools. ρ cannot be computed from tool tokens alone: it needs the system prompt
+ * and the conversation, which the benchmark does not run (no model). These are the stated assumptions.
+ */
+export interface ContextAssumptions {
+  /** C_sys: system-prompt tokens other than tools. */
+  systemTokens: number;
+  /** Task tokens one turn adds to the history (user message + model reply + tool result). */
+  taskTokensPerTurn: number;
+  /** The turn ρ is reported at. */
+  turn: number;
+}
+
+/**
+ * Defaults: a 1,000-token system prompt and 500 task tokens a turn, so C_task(30) = 15,000. With these, a
+ * 47.3k-token full-schema catalog gives ρ@30 ≈ 0.24, the full-schema figure the Tool Attention paper reports.
+ */
+export const DEFAULT_CONTEXT: ContextAssumptions = { systemTokens: 1_000, taskTokensPerTurn: 500, turn: 30 };
+
+/**
+ * Effective context utilization at turn t: the share of the request that is task content,
+ * ρ(t) = C_task(t) / (C_sys + C_tools + C_task(t)) with C_task(t) = t × task tokens per turn.
+ * Tool tokens are re-sent on every request but occupy the context once; the history grows with t.
+ */
+export function contextUtilization(toolTokens: number, ctx: ContextAssumptions = DEFAULT_CONTEXT, turn = ctx.turn): number {
+  if (!(toolTokens >= 0)) throw new Error(`contextUtilization: tool tokens must be ≥ 0, got ${toolTokens}`);
+  const task = turn * ctx.taskTokensPerTurn;
+  const total = ctx.systemTokens + toolTokens + task;
+  return total === 0 ? 0 : task / total;
+}
+
+/** The gate's answer to a simulated model that calls every gold tool of every task. */
+export interface GateTriggerStats {
+  /** Gold calls simulated. */
+  calls: number;
+  /** Calls the gate would reject. */
+  rejected: number;
+  /** rejected / calls (0 when there were no calls). */
+  rate: number;
+  /** Rejections by kind: not_active (routed out), precondition (state forbids it), unknown_tool. */
+  byKind: Record<RejectionKind, number>;
+}
+
+export interface GateTriggerInput {
+  /** Names active for the task (union over its turns). */
+  active: readonly string[];
+  gold: readonly string[];
+  /** Why a tool is unavailable in this task's state, if it is. */
+  preconditionReason?: (name: string) => string | undefined;
+}
+
+/**
+ * Runs the real hallucination gate on a simulated model that calls each gold tool once per task, and counts
+ * the calls it would answer with `tool_not_available` (a correct call the router failed to expose).
+ */
+export function gateTriggerRate(tasks: readonly GateTriggerInput[], exists: (name: string) => boolean): GateTriggerStats {
+  const byKind: Record<RejectionKind, number> = { not_active: 0, precondition: 0, unknown_tool: 0 };
+  let calls = 0;
+  let rejected = 0;
+  for (const t of tasks) {
+    const gold = [...new Set(t.gold)];
+    const res = gateToolCalls(
+      gold.map((name, i) => ({ id: `call_${i}`, name })),
+      { active: new Set(t.active), available: t.active, exists, preconditionReason: t.preconditionReason },
+    );
+    calls += gold.length;
+    rejected += res.rejected.length;
+    for (const r of res.rejected) byKind[r.kind]++;
+  }
+  return { calls, rejected, rate: calls === 0 ? 0 : rejected / calls, byKind };
+}
+
+/** One routed (or otherwise decided) model turn of one task. */
+export interface TurnCost {
+  /** Tool tokens this turn sends: pool (if any) + full schemas (or help text / selection prompt). */
+  toolTokens: number;
+  /** The same without the Phase-1 summary pool. */
+  poolExcludedTokens: number;
+}
+
+/** A task's outcome under one method: the names the model could call, and each turn's cost. */
+export interface TaskOutcome {
+  id: string;
+  gold: string[];
+  /** Names exposed with a callable schema (union over the task's turns); undefined when not measurable. */
+  active?: string[];
+  turns: TurnCost[];
+}
+
+/** A method's aggregate row. */
+export interface MethodSummary extends Partial<AggregateScore> {
+  /** Mean tool tokens per turn (pool included). */
+  tokensPerTurn: number;
+  /** Mean tool tokens per turn without the summary pool. */
+  poolExcludedTokensPerTurn: number;
+  /** ρ at the assumed turn, from tokensPerTurn. */
+  rho: number;
+  turns: number;
+  tasks: number;
+}
+
+/** Aggregates per-task outcomes: token means over all turns; retrieval scores over tasks (when measurable). */
+export function summarizeOutcomes(outcomes: readonly TaskOutcome[], ctx: ContextAssumptions = DEFAULT_CONTEXT): MethodSummary {
+  let turns = 0;
+  let tokens = 0;
+  let excluded = 0;
+  const scores: TaskScore[] = [];
+  for (const o of outcomes) {
+    for (const t of o.turns) {
+      turns++;
+      tokens += t.toolTokens;
+      excluded += t.poolExcludedTokens;
+    }
+    if (o.active) scores.push(scoreTask(o.active, o.gold));
+  }
+  const tokensPerTurn = turns ? tokens / turns : 0;
+  const base: MethodSummary = {
+    tokensPerTurn,
+    poolExcludedTokensPerTurn: turns ? excluded / turns : 0,
+    rho: contextUtilization(tokensPerTurn, ctx),
+    turns,
+    tasks: outcomes.length,
+  };
+  return scores.length === outcomes.length && outcomes.length > 0 ? { ...base, ...aggregate(scores) } : base;
+}

@@ -1,0 +1,270 @@
+/**
+ * The benchmark's result document (raw JSON) and its renderings: the main table printed to stdout and the
+ * markdown report. Every number rendered here comes from the result object; nothing is computed at render time
+ * except formatting.
+ */
+import type { ContextAssumptions, GateTriggerStats } from "./metrics.js";
+import type { MethodRow } from "./methods.js";
+import type { ScalingPoint } from "./scaling.js";
+
+export interface SetResult {
+  name: string;
+  /** Where the catalog and tasks came from. */
+  source: string;
+  tools?: number;
+  tasks?: number;
+  /** Tasks per kind (single / multi / long-horizon …) when tasks declare one. */
+  kinds?: Record<string, number>;
+  methods?: MethodRow[];
+  ablations?: MethodRow[];
+  skipped?: string;
+  /** Deterministic subsampling applied to the tasks, if any. */
+  sampled?: string;
+}
+
+export interface CalibrationPoint {
+  theta: number;
+  recall: number;
+  precision: number;
+  f1: number;
+  allGold: number;
+}
+
+export interface CalibrationResult {
+  set: string;
+  encoder: string;
+  k: number;
+  curve?: CalibrationPoint[];
+  chosen?: CalibrationPoint;
+  skipped?: string;
+}
+
+export interface BenchResult {
+  version: 1;
+  date: string;
+  command: string;
+  durationMs: number;
+  quick: boolean;
+  environment: { node: string; platform: string; cpus: number; encoder: string; index: string; tokens: string };
+  context: ContextAssumptions;
+  perStep: boolean;
+  sets: SetResult[];
+  scaling: { points?: ScalingPoint[]; skipped?: string; note?: string };
+  calibration: CalibrationResult[];
+  charts: string[];
+}
+
+const DASH = "—";
+
+export function fmtInt(v: number | undefined): string {
+  return v === undefined || !Number.isFinite(v) ? DASH : Math.round(v).toLocaleString("en-US");
+}
+export function fmtRate(v: number | undefined, digits = 3): string {
+  return v === undefined || !Number.isFinite(v) ? DASH : v.toFixed(digits);
+}
+function fmtPct(v: number | undefined): string {
+  return v === undefined || !Number.isFinite(v) ? DASH : `${(v * 100).toFixed(1)}%`;
+}
+function fmtMs(v: number | undefined): string {
+  if (v === undefined || !Number.isFinite(v)) return DASH;
+  return v >= 1000 ? `${(v / 1000).toFixed(1)} s` : `${v.toFixed(v < 10 ? 2 : 0)} ms`;
+}
+function gateCell(g: GateTriggerStats | undefined): string {
+  return g ? `${fmtPct(g.rate)} (${g.rejected}/${g.calls})` : DASH;
+}
+
+export const MAIN_HEADER = ["Method", "Tokens/turn", "Pool-excl.", "ρ@30", "Recall", "Precision", "F1", "All-gold", "Gate trigger"];
+
+/** One table row of cells for a method (skipped rows keep the label and say why in the last cell). */
+export function mainCells(row: MethodRow): string[] {
+  if (!row.summary) return [row.label, DASH, DASH, DASH, DASH, DASH, DASH, DASH, row.skipped ?? "skipped"];
+  const s = row.summary;
+  return [
+    row.label,
+    fmtInt(s.tokensPerTurn),
+    fmtInt(s.poolExcludedTokensPerTurn),
+    fmtPct(s.rho),
+    fmtRate(s.recall),
+    fmtRate(s.precision),
+    fmtRate(s.f1),
+    fmtRate(s.allGold),
+    gateCell(row.gate),
+  ];
+}
+
+/** A plain-text table with aligned columns (numbers right-aligned). */
+export function textTable(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd();
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+export function markdownTable(header: string[], rows: string[][]): string {
+  const esc = (c: string) => c.replace(/\|/g, "\\|");
+  const align = header.map((_, i) => (i === 0 ? "---" : "---:"));
+  return [`| ${header.map(esc).join(" | ")} |`, `| ${align.join(" | ")} |`, ...rows.map((r) => `| ${r.map(esc).join(" | ")} |`)].join("\n");
+}
+
+/** The stdout summary: the main table of each set, then the headline ratios. */
+export function renderConsole(result: BenchResult): string {
+  const out: string[] = [];
+  for (const set of result.sets) {
+    out.push("");
+    if (set.skipped || !set.methods) {
+      out.push(`${set.name}: ${set.skipped ?? "skipped"}`);
+      continue;
+    }
+    out.push(`${set.name}: ${set.tools} tools, ${set.tasks} tasks${set.sampled ? ` (${set.sampled})` : ""} — ${set.source}`);
+    out.push(textTable(MAIN_HEADER, set.methods.map(mainCells)));
+    const headline = headlineOf(set);
+    if (headline) out.push(headline);
+  }
+  const cal = result.calibration.filter((c) => c.chosen);
+  if (cal.length) {
+    out.push("");
+    for (const c of cal) out.push(`calibration ${c.set}: θ* = ${c.chosen?.theta.toFixed(2)} (F1 ${fmtRate(c.chosen?.f1)}, recall ${fmtRate(c.chosen?.recall)}; ${c.encoder}, k=${c.k})`);
+  }
+  return `${out.join("\n")}\n`;
+}
+
+/** "Tool Attention sends X% fewer tool tokens per turn than B1 raw" — both from the same run. */
+export function headlineOf(set: SetResult): string | undefined {
+  const b1 = set.methods?.find((m) => m.key === "b1-raw")?.summary;
+  const ta = set.methods?.find((m) => m.key === "tool-attention")?.summary;
+  if (!b1 || !ta || b1.tokensPerTurn === 0) return undefined;
+  const cut = 1 - ta.tokensPerTurn / b1.tokensPerTurn;
+  const cutEx = 1 - ta.poolExcludedTokensPerTurn / b1.tokensPerTurn;
+  return (
+    `Tool Attention vs B1 raw: ${fmtInt(b1.tokensPerTurn)} → ${fmtInt(ta.tokensPerTurn)} tokens/turn (${fmtPct(cut)} fewer; ` +
+    `${fmtPct(cutEx)} fewer counting Phase-2 schemas only), ρ@30 ${fmtPct(b1.rho)} → ${fmtPct(ta.rho)}`
+  );
+}
+
+function methodNotes(rows: readonly MethodRow[]): string[] {
+  return rows.filter((r) => r.note || r.config).map((r) => {
+    const cfg = r.config ? ` [encoder ${r.config.encoder}, θ=${r.config.theta}, k=${r.config.k}${r.config.index ? `, index ${r.config.index}` : ""}]` : "";
+    return `- **${r.label}**: ${r.note ?? ""}${cfg}`;
+  });
+}
+
+const SCALING_METHODS: [string, string][] = [
+  ["b1-raw", "B1 raw"],
+  ["b1-langchain", "B1 LangChain"],
+  ["b2-static", "B2 static"],
+  ["b3-retrieval", "B3 top-10"],
+  ["b4-cli", "B4 CLI"],
+  ["llm-selector", "LLM selector"],
+  ["tool-attention", "Tool Attention"],
+];
+
+export function renderMarkdown(result: BenchResult): string {
+  const c = result.context;
+  const md: string[] = [
+    "# Tool Attention benchmark",
+    "",
+    `Run: \`${result.command}\` on ${result.date} (${(result.durationMs / 1000).toFixed(0)} s; Node ${result.environment.node}, ` +
+      `${result.environment.cpus} CPUs; encoder ${result.environment.encoder}; index ${result.environment.index}; tokens ${result.environment.tokens})` +
+      (result.quick ? ". **Quick mode** (reduced sizes; not for citing)." : "."),
+    "",
+    "Every cell below is measured in this run unless it says *projected*. A dash means the method has no such value",
+    "(e.g. recall of an LLM selector needs a live model, which this benchmark does not call).",
+    "",
+    "## How to read the columns",
+    "",
+    "- **Tokens/turn**: tool-related tokens one model request carries (cl100k unless stated), averaged over every routed turn;",
+    "  Tool Attention includes its Phase-1 summary pool. **Pool-excl.**: the same without the pool (how the paper's 2,368 figure reads).",
+    `- **ρ@${c.turn}**: effective context utilization at turn ${c.turn}, ρ(t) = C_task(t) / (C_sys + C_tools + C_task(t)), with the`,
+    `  assumptions C_sys = ${c.systemTokens.toLocaleString("en-US")} tokens and C_task(t) = t × ${c.taskTokensPerTurn} tokens`,
+    `  (so C_task(${c.turn}) = ${(c.turn * c.taskTokensPerTurn).toLocaleString("en-US")}); C_tools is the Tokens/turn column. With these, 47.3k full-schema tokens give ρ ≈ 24%.`,
+    "- **Recall / Precision / F1 / All-gold**: the names the model can call (active set, union over a task's turns) against the task's",
+    "  gold tools; per-task means, F1 from mean P and R.",
+    "- **Gate trigger**: a simulated model calls every gold tool once; the share of those calls the real hallucination gate",
+    "  answers with `tool_not_available` (the router hid a tool the task needed, or its preconditions do not hold).",
+    result.perStep ? "- Long-horizon tasks are routed once per plan step (query + step), as an agent routes each turn." : "- Each task is routed once, on its query.",
+    "",
+  ];
+
+  for (const set of result.sets) {
+    md.push(`## ${set.name}`, "");
+    if (set.skipped || !set.methods) {
+      md.push(`Skipped: ${set.skipped ?? "no data"}`, "");
+      continue;
+    }
+    const kinds = set.kinds ? `; kinds: ${Object.entries(set.kinds).map(([k, v]) => `${k} ${v}`).join(", ")}` : "";
+    md.push(`${set.tools} tools, ${set.tasks} tasks${kinds}${set.sampled ? ` (${set.sampled})` : ""}. Source: ${set.source}.`, "");
+    md.push(markdownTable(MAIN_HEADER, set.methods.map(mainCells)), "");
+    const headline = headlineOf(set);
+    if (headline) md.push(headline, "");
+    md.push(...methodNotes(set.methods), "");
+    if (set.ablations) {
+      md.push(`### Ablations (${set.name})`, "");
+      md.push(markdownTable(MAIN_HEADER, set.ablations.map(mainCells)), "");
+      md.push(...methodNotes(set.ablations.filter((r) => r.note)), "");
+    }
+  }
+
+  md.push("## Scaling", "");
+  const sc = result.scaling;
+  if (!sc.points) md.push(`Skipped: ${sc.skipped ?? "no data"}`, "");
+  else {
+    if (sc.note) md.push(sc.note, "");
+    md.push("Tool tokens per turn by catalog size:", "");
+    md.push(
+      markdownTable(
+        ["N", ...SCALING_METHODS.map(([, l]) => l), "TA pool-excl.", "ρ@30 B1", "ρ@30 TA"],
+        sc.points.map((p) => [
+          fmtInt(p.n),
+          ...SCALING_METHODS.map(([k]) => fmtInt(p.methods[k]?.tokensPerTurn)),
+          fmtInt(p.methods["tool-attention"]?.poolExcludedTokensPerTurn),
+          fmtPct(p.methods["b1-raw"]?.rho),
+          fmtPct(p.methods["tool-attention"]?.rho),
+        ]),
+      ),
+      "",
+    );
+    md.push("Router cost by catalog size (route = one query: encode + search + gate):", "");
+    md.push(
+      markdownTable(
+        ["N", "encoder", "route p50", "route p95", "build (cold cache)", "build (warm cache)", "RSS MiB", "heap MiB", "TA recall"],
+        sc.points.map((p) => [
+          fmtInt(p.n),
+          p.encoder,
+          fmtMs(p.routeMsP50),
+          fmtMs(p.routeMsP95),
+          `${fmtMs(p.buildCold.ms)}${p.buildCold.kind === "projected" ? " *projected*" : ""}`,
+          fmtMs(p.buildWarm.ms),
+          p.rssMiB.toFixed(0),
+          p.heapUsedMiB.toFixed(0),
+          fmtRate(p.methods["tool-attention"]?.recall),
+        ]),
+      ),
+      "",
+    );
+    for (const p of sc.points) if (p.buildCold.kind === "projected") md.push(`- N=${p.n}: cold build projected — ${p.buildCold.how}; the routed rows at this size use ${p.encoder}.`);
+    md.push("- RSS is the whole benchmark process after building that size's router (it includes everything loaded before).", "");
+  }
+
+  md.push("## Calibration (θ sweep 0.10–0.50, max F1)", "");
+  for (const cal of result.calibration) {
+    if (!cal.curve || !cal.chosen) {
+      md.push(`- ${cal.set}: skipped — ${cal.skipped ?? "no data"}`);
+      continue;
+    }
+    md.push(`### ${cal.set} (${cal.encoder}, k=${cal.k}): θ* = ${cal.chosen.theta.toFixed(2)}`, "");
+    md.push(
+      markdownTable(
+        ["θ", "Recall", "Precision", "F1", "All-gold"],
+        cal.curve.map((p) => [`${p.theta.toFixed(2)}${p.theta === cal.chosen?.theta ? " *" : ""}`, fmtRate(p.recall), fmtRate(p.precision), fmtRate(p.f1), fmtRate(p.allGold)]),
+      ),
+      "",
+    );
+  }
+  md.push("");
+
+  if (result.charts.length) {
+    md.push("## Charts", "");
+    for (const chart of result.charts) md.push(`![${chart}](${chart})`, "");
+  }
+  return `${md.join("\n")}\n`;
+}

@@ -1,0 +1,251 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, existsSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ToolCatalog } from "../src/core/catalog/catalog.js";
+import { countTokens } from "../src/core/tokens/count.js";
+import { contextUtilization, DEFAULT_CONTEXT, gateTriggerRate, summarizeOutcomes } from "../src/bench/metrics.js";
+import {
+  langChainOpenAiToolsTokens,
+  llmSelectorSchema,
+  rawSchemaTokens,
+  renderCliHelp,
+  staticSubset,
+  withoutPreconditions,
+} from "../src/bench/methods.js";
+import { evenSample, runBench } from "../src/bench/main.js";
+import { replicateCatalog } from "../src/bench/expansion.js";
+import { lineChart, ticks } from "../src/bench/svg.js";
+import { loadRealCatalog } from "../src/bench/real-catalog.js";
+import { ABLATION_ENCODERS, ABLATION_KS, ABLATION_THETAS } from "../src/bench/ablations.js";
+
+const DEMO = "data/demo-catalog.json";
+
+test("ρ: task tokens over system + tools + task tokens at the given turn", () => {
+  // Defaults: C_sys 1,000, 500 task tokens a turn, turn 30 → C_task = 15,000.
+  assert.equal(contextUtilization(47_300), 15_000 / (1_000 + 47_300 + 15_000));
+  assert.ok(Math.abs(contextUtilization(47_300) - 0.237) < 0.001);
+  assert.equal(contextUtilization(0), 15_000 / 16_000);
+  assert.equal(contextUtilization(1_000, { systemTokens: 0, taskTokensPerTurn: 100, turn: 10 }), 0.5);
+  assert.equal(contextUtilization(1_000, DEFAULT_CONTEXT, 0), 0);
+  assert.throws(() => contextUtilization(-1), /must be ≥ 0/);
+});
+
+test("summarizeOutcomes: token means over turns, retrieval scores over tasks", () => {
+  const s = summarizeOutcomes([
+    { id: "a", gold: ["x"], active: ["x", "y"], turns: [{ toolTokens: 100, poolExcludedTokens: 40 }, { toolTokens: 200, poolExcludedTokens: 60 }] },
+    { id: "b", gold: ["z"], active: [], turns: [{ toolTokens: 300, poolExcludedTokens: 300 }] },
+  ]);
+  assert.equal(s.turns, 3);
+  assert.equal(s.tasks, 2);
+  assert.equal(s.tokensPerTurn, 200);
+  assert.equal(s.poolExcludedTokensPerTurn, 400 / 3);
+  assert.equal(s.recall, 0.5);
+  assert.equal(s.precision, 0.25);
+  assert.ok(Math.abs((s.f1 as number) - 1 / 3) < 1e-12);
+  assert.equal(s.allGold, 0.5);
+  assert.equal(s.rho, contextUtilization(200));
+});
+
+test("summarizeOutcomes: no retrieval scores when any task's active set is unknown", () => {
+  const s = summarizeOutcomes([
+    { id: "a", gold: ["x"], turns: [{ toolTokens: 10, poolExcludedTokens: 10 }] },
+    { id: "b", gold: ["x"], active: ["x"], turns: [{ toolTokens: 30, poolExcludedTokens: 30 }] },
+  ]);
+  assert.equal(s.tokensPerTurn, 20);
+  assert.equal(s.recall, undefined);
+  assert.equal(s.f1, undefined);
+});
+
+test("gate trigger rate: the real gate on simulated gold calls, by rejection kind", () => {
+  const exists = (n: string) => ["a", "b", "c"].includes(n);
+  const g = gateTriggerRate(
+    [
+      { active: ["a", "b"], gold: ["a", "c"], preconditionReason: (n) => (n === "c" ? "needs scope repo:write" : undefined) },
+      { active: ["a"], gold: ["b", "invented", "b"] },
+    ],
+    exists,
+  );
+  // Gold names are de-duplicated per task: calls a, c, b, invented.
+  assert.equal(g.calls, 4);
+  assert.equal(g.rejected, 3);
+  assert.equal(g.rate, 0.75);
+  assert.deepEqual(g.byKind, { not_active: 1, precondition: 1, unknown_tool: 1 });
+  assert.equal(gateTriggerRate([], exists).rate, 0);
+});
+
+test("static subset: per-server shares by largest remainder, precondition-free tools first", () => {
+  const tool = (name: string, gated = false) => ({ name, description: name, ...(gated ? { preconditions: { requiresScopes: ["w"] } } : {}) });
+  const catalog = ToolCatalog.fromCatalogObject({
+    servers: [
+      { name: "a", tools: Array.from({ length: 20 }, (_, i) => tool(`a${i}`, i < 5)) },
+      { name: "b", tools: Array.from({ length: 10 }, (_, i) => tool(`b${i}`)) },
+      { name: "c", tools: Array.from({ length: 10 }, (_, i) => tool(`c${i}`)) },
+    ],
+  });
+  const subset = staticSubset(catalog);
+  assert.equal(subset.length, 30);
+  // Exact shares 15 / 7.5 / 7.5: the leftover slot goes to the earlier server with the largest remainder.
+  assert.equal(subset.filter((t) => t.server === "a").length, 15);
+  assert.equal(subset.filter((t) => t.server === "b").length, 8);
+  assert.equal(subset.filter((t) => t.server === "c").length, 7);
+  // Server a: the 15 precondition-free tools (a5…a19), none of the gated a0…a4.
+  assert.deepEqual(subset.filter((t) => t.server === "a").map((t) => t.name), Array.from({ length: 15 }, (_, i) => `a${i + 5}`));
+  assert.deepEqual(staticSubset(catalog, 100).length, 40);
+});
+
+test("B1 renderings: raw MCP JSON tokens and LangChain's OpenAI tool array", () => {
+  const catalog = ToolCatalog.fromFile(DEMO);
+  const t = catalog.getByName("create_issue")[0];
+  assert.equal(rawSchemaTokens(t, "cl100k_base"), countTokens(JSON.stringify({ name: t.name, description: t.description, inputSchema: t.inputSchema })));
+  const lc = langChainOpenAiToolsTokens([t], "cl100k_base");
+  assert.deepEqual(lc.failed, []);
+  const expected = [{ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } }];
+  assert.equal(lc.tokens, countTokens(JSON.stringify(expected)));
+  const all = langChainOpenAiToolsTokens(catalog.tools, "cl100k_base");
+  assert.ok(all.tokens > lc.tokens);
+});
+
+test("LLM selector schema: one enum entry per tool name, the middleware's description", () => {
+  const schema = llmSelectorSchema(["a", "b", "c"]) as { properties: { tools: { items: { enum: string[] }; description: string } } };
+  assert.deepEqual(schema.properties.tools.items.enum, ["a", "b", "c"]);
+  assert.equal(schema.properties.tools.description, "Tools to use. Place the most relevant tools first.");
+  assert.throws(() => llmSelectorSchema([]), /at least one tool/);
+});
+
+test("CLI help text lists options with types and required flags", () => {
+  const catalog = ToolCatalog.fromFile(DEMO);
+  const help = renderCliHelp(catalog.getByName("create_issue")[0]);
+  assert.match(help, /^Usage: create_issue \[options\]/);
+  assert.match(help, /--title <string> \(required\)/);
+});
+
+test("withoutPreconditions keeps tools and schemas, drops preconditions", () => {
+  const catalog = ToolCatalog.fromFile(DEMO);
+  const stripped = withoutPreconditions(catalog, "cl100k_base");
+  assert.equal(stripped.size, catalog.size);
+  assert.ok(catalog.tools.some((t) => t.preconditions.length > 0));
+  assert.ok(stripped.tools.every((t) => t.preconditions.length === 0));
+  assert.deepEqual(stripped.tools.map((t) => t.inputSchema), catalog.tools.map((t) => t.inputSchema));
+});
+
+test("evenSample and replicateCatalog are deterministic", () => {
+  assert.deepEqual(evenSample([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 4), [0, 2, 5, 7]);
+  assert.deepEqual(evenSample([1, 2], 5), [1, 2]);
+  const base = JSON.parse(readFileSync(DEMO, "utf8"));
+  const big = replicateCatalog(base, 60);
+  assert.equal(big.servers.reduce((a, s) => a + s.tools.length, 0), 60);
+  assert.equal(new Set(big.servers.map((s) => s.name)).size, big.servers.length);
+  assert.equal(ToolCatalog.fromCatalogObject(big).size, 60);
+});
+
+test("SVG chart: log ticks, escaped text, one polyline per series", () => {
+  assert.deepEqual(ticks(120, 10_000, true), [100, 1_000, 10_000]);
+  assert.deepEqual(ticks(0, 1, false), [0, 0.2, 0.4, 0.6, 0.8, 1]);
+  const svg = lineChart({
+    title: "a < b",
+    xLabel: "N",
+    yLabel: "tokens",
+    logX: true,
+    logY: true,
+    series: [
+      { name: "x", points: [[120, 47_000], [1_000, 390_000]] },
+      { name: "y", points: [[120, 2_000], [1_000, 9_000]] },
+    ],
+  });
+  assert.match(svg, /^<svg /);
+  assert.match(svg, /a &lt; b/);
+  assert.equal(svg.match(/<polyline/g)?.length, 2);
+});
+
+test("real catalog seam reports why it is skipped", async () => {
+  const r = await loadRealCatalog();
+  if ("skipped" in r) assert.match(r.skipped, /not captured/);
+  else assert.ok(r.catalog.size > 0);
+});
+
+test("a --quick run produces every method row, every ablation row, scaling, calibration and the files", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "bench-test-"));
+  const tasks = [
+    { id: "t1", query: "open a bug report in the repo about the login crash", gold: ["create_issue"], state: { scopes: ["repo:write"] } },
+    { id: "t2", query: "what tables are in the analytics database", gold: ["list_tables"] },
+    { id: "t3", query: "search the web for the weather in Paris and post it to the team channel", gold: ["get_weather", "post_message"], kind: "multi" },
+    {
+      id: "t4",
+      query: "prepare the release",
+      gold: ["search_code", "create_branch", "post_message"],
+      steps: ["find where the version number is defined", "create a release branch", "tell the team in chat"],
+      kind: "long-horizon",
+    },
+    { id: "t5", query: "show me the files in the project folder", gold: ["list_directory"] },
+  ];
+  const tasksFile = join(dir, "tasks.jsonl");
+  writeFileSync(tasksFile, tasks.map((t) => JSON.stringify(t)).join("\n"));
+  const result = await runBench({
+    quick: true,
+    catalog: DEMO,
+    tasks: tasksFile,
+    encoder: "lexical",
+    out: join(dir, "out"),
+    metatool: false,
+    sizes: [10, 40],
+    log: process.env.BENCH_TEST_LOG ? (l) => process.stderr.write(`${l}\n`) : () => {},
+  });
+
+  const set = result.sets[0];
+  assert.equal(set.tools, 27);
+  assert.equal(set.tasks, 5);
+  const keys = set.methods?.map((m) => m.key);
+  assert.deepEqual(keys, ["b1-raw", "b1-langchain", "b2-static", "b3-retrieval", "b4-cli", "llm-selector", "tool-attention"]);
+  for (const m of set.methods ?? []) {
+    assert.ok(m.summary, `${m.key} measured`);
+    assert.ok(m.summary.tokensPerTurn > 0, `${m.key} tokens`);
+    // Turns: 1 per task, 4 for the long-horizon task (query + 3 steps), except B4 (one discovery per task).
+    assert.equal(m.summary.turns, m.key === "b4-cli" ? 5 : 8, `${m.key} turns`);
+    if (m.key !== "llm-selector") assert.equal(typeof m.summary.recall, "number", `${m.key} recall`);
+  }
+  const byKey = Object.fromEntries((set.methods ?? []).map((m) => [m.key, m]));
+  // B1 exposes everything; B4 exposes exactly the gold tools; Tool Attention sends fewer schema tokens than B1.
+  assert.equal(byKey["b1-raw"].summary?.recall, 1);
+  assert.equal(byKey["b4-cli"].summary?.precision, 1);
+  assert.ok((byKey["tool-attention"].summary?.poolExcludedTokensPerTurn ?? Infinity) < (byKey["b1-raw"].summary?.tokensPerTurn ?? 0));
+  assert.ok(byKey["tool-attention"].gate && byKey["tool-attention"].gate.calls === 8);
+
+  const ablationKeys = set.ablations?.map((a) => a.key) ?? [];
+  const expected = [
+    "ta-default",
+    "ta-no-preconditions",
+    "ta-pool-only",
+    "ta-k0",
+    ...ABLATION_KS.map((k) => `ta-k${k}`),
+    ...ABLATION_THETAS.map((t) => `ta-theta${t}`),
+    ...ABLATION_ENCODERS.map((e) => `enc-${e}`),
+  ];
+  assert.deepEqual(ablationKeys, expected);
+  for (const a of set.ablations ?? []) assert.ok(a.summary || a.skipped, `${a.key} measured or skipped`);
+  const ab = Object.fromEntries((set.ablations ?? []).map((a) => [a.key, a]));
+  for (const k of ["enc-use-lite", "enc-lexical", "ta-no-preconditions", "ta-pool-only", "ta-k0"]) assert.ok(ab[k].summary, `${k} measured`);
+  for (const k of ["enc-hybrid", "enc-minilm"]) if (ab[k].skipped) assert.match(ab[k].skipped as string, /not available/);
+  // Phase-1 only: no schema is promoted, every gold call is rejected by the gate.
+  assert.equal(ab["ta-k0"].summary?.recall, 0);
+  assert.equal(ab["ta-k0"].summary?.poolExcludedTokensPerTurn, 0);
+  assert.equal(ab["ta-k0"].gate?.rate, 1);
+  assert.equal(ab["ta-pool-only"].summary?.poolExcludedTokensPerTurn, 0);
+
+  assert.deepEqual(result.scaling.points?.map((p) => p.n), [10, 40]);
+  for (const p of result.scaling.points ?? []) assert.ok(p.methods["tool-attention"].tokensPerTurn > 0);
+  const cal = result.calibration.find((c) => c.curve);
+  assert.equal(cal?.curve?.length, 21);
+  assert.equal(cal?.curve?.[0].theta, 0.1);
+  assert.equal(cal?.curve?.[20].theta, 0.5);
+  assert.ok(cal?.chosen && cal.curve?.every((p) => p.f1 <= (cal.chosen?.f1 ?? 0) + 1e-12), JSON.stringify(cal));
+
+  const md = readFileSync(join(dir, "out", "latest.md"), "utf8");
+  assert.match(md, /\| Method \| Tokens\/turn \| Pool-excl\. \| ρ@30 \|/);
+  assert.match(md, /Tool Attention/);
+  const json = JSON.parse(readFileSync(join(dir, "out", "latest.json"), "utf8"));
+  assert.equal(json.sets[0].methods.length, 7);
+  for (const chart of result.charts) assert.ok(existsSync(join(dir, "out", chart)), chart);
+  assert.ok(result.charts.includes("tokens-vs-n.svg"));
+});
