@@ -196,7 +196,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
   }
   for (const cal of calibration) {
     if (!cal.curve || !cal.chosen) continue;
-    const file = `theta-${cal.set.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.svg`;
+    const file = `theta-${cal.set.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")}.svg`;
     writeFileSync(
       join(out, file),
       lineChart({
