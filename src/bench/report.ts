@@ -45,7 +45,7 @@ export interface BenchResult {
   command: string;
   durationMs: number;
   quick: boolean;
-  environment: { node: string; platform: string; cpus: number; encoder: string; index: string; tokens: string };
+  environment: { node: string; platform: string; cpus: number; encoder: string; index: string; tokens: string; embeddingCache: string };
   context: ContextAssumptions;
   perStep: boolean;
   sets: SetResult[];
@@ -182,7 +182,8 @@ export function renderMarkdown(result: BenchResult): string {
     "# Tool Attention benchmark",
     "",
     `Run: \`${result.command}\` on ${result.date} (${(result.durationMs / 1000).toFixed(0)} s; Node ${result.environment.node}, ` +
-      `${result.environment.cpus} CPUs; encoder ${result.environment.encoder}; index ${result.environment.index}; tokens ${result.environment.tokens})` +
+      `${result.environment.cpus} CPUs; encoder ${result.environment.encoder}; index ${result.environment.index}; tokens ${result.environment.tokens}; ` +
+      `embedding cache ${result.environment.embeddingCache})` +
       (result.quick ? ". **Quick mode** (reduced sizes; not for citing)." : "."),
     "",
     "Every cell below is measured in this run unless it says *projected*. A dash means the method has no such value",
