@@ -7,6 +7,7 @@ import { ToolCatalog } from "../src/core/catalog/catalog.js";
 import { countTokens } from "../src/core/tokens/count.js";
 import { contextUtilization, DEFAULT_CONTEXT, gateTriggerRate, summarizeOutcomes } from "../src/bench/metrics.js";
 import {
+  blockedGold,
   langChainOpenAiToolsTokens,
   llmSelectorSchema,
   rawSchemaTokens,
@@ -48,6 +49,28 @@ test("summarizeOutcomes: token means over turns, retrieval scores over tasks", (
   assert.equal(s.rho, contextUtilization(200));
 });
 
+test("summarizeOutcomes: blocked gold is scored apart from the reachable gold", () => {
+  const s = summarizeOutcomes([
+    // Reachable gold x is active; blocked y is exposed anyway.
+    { id: "a", gold: ["x", "y"], blocked: ["y"], active: ["x", "y"], turns: [{ toolTokens: 10, poolExcludedTokens: 10 }] },
+    // All gold blocked and hidden: no retrieval score, counted for exposure only.
+    { id: "b", gold: ["z"], blocked: ["z"], active: ["w"], turns: [{ toolTokens: 10, poolExcludedTokens: 10 }] },
+  ]);
+  assert.equal(s.tasks, 2);
+  assert.equal(s.scoredTasks, 1);
+  assert.equal(s.recall, 1);
+  assert.equal(s.precision, 0.5);
+  assert.equal(s.blockedTotal, 2);
+  assert.equal(s.blockedExposed, 1);
+});
+
+test("blockedGold: gold tools whose preconditions fail in the task's state", () => {
+  const catalog = ToolCatalog.fromFile(DEMO);
+  assert.deepEqual(blockedGold(catalog, { id: "t", query: "q", gold: ["create_issue", "list_issues"] }), ["create_issue"]);
+  assert.deepEqual(blockedGold(catalog, { id: "t", query: "q", gold: ["create_issue"], state: { scopes: ["repo:write"] } }), []);
+  assert.deepEqual(blockedGold(catalog, { id: "t", query: "q", gold: ["not_a_tool"] }), []);
+});
+
 test("summarizeOutcomes: no retrieval scores when any task's active set is unknown", () => {
   const s = summarizeOutcomes([
     { id: "a", gold: ["x"], turns: [{ toolTokens: 10, poolExcludedTokens: 10 }] },
@@ -73,6 +96,15 @@ test("gate trigger rate: the real gate on simulated gold calls, by rejection kin
   assert.equal(g.rate, 0.75);
   assert.deepEqual(g.byKind, { not_active: 1, precondition: 1, unknown_tool: 1 });
   assert.equal(gateTriggerRate([], exists).rate, 0);
+  // A blocked gold call the gate rejects is the right answer: counted apart, not as a trigger.
+  const b = gateTriggerRate(
+    [{ active: ["a"], gold: ["a", "c"], blocked: ["c"], preconditionReason: (n) => (n === "c" ? "needs scope repo:write" : undefined) }],
+    exists,
+  );
+  assert.equal(b.calls, 1);
+  assert.equal(b.rejected, 0);
+  assert.equal(b.blockedCalls, 1);
+  assert.equal(b.blockedRejected, 1);
 });
 
 test("static subset: per-server shares by largest remainder, precondition-free tools first", () => {
@@ -206,11 +238,22 @@ test("a --quick run produces every method row, every ablation row, scaling, cali
     if (m.key !== "llm-selector") assert.equal(typeof m.summary.recall, "number", `${m.key} recall`);
   }
   const byKey = Object.fromEntries((set.methods ?? []).map((m) => [m.key, m]));
-  // B1 exposes everything; B4 exposes exactly the gold tools; Tool Attention sends fewer schema tokens than B1.
+  // B1 exposes everything; B4 exposes exactly the gold tools (blocked ones included: it has no gating);
+  // Tool Attention sends fewer schema tokens than B1.
   assert.equal(byKey["b1-raw"].summary?.recall, 1);
-  assert.equal(byKey["b4-cli"].summary?.precision, 1);
+  assert.equal(byKey["b4-cli"].summary?.recall, 1);
+  assert.equal(byKey["b4-cli"].summary?.blockedExposed, 1);
+  assert.ok((byKey["b4-cli"].summary?.precision ?? 1) < 1);
   assert.ok((byKey["tool-attention"].summary?.poolExcludedTokensPerTurn ?? Infinity) < (byKey["b1-raw"].summary?.tokensPerTurn ?? 0));
-  assert.ok(byKey["tool-attention"].gate && byKey["tool-attention"].gate.calls === 8);
+  // t4's create_branch needs repo:write, which t4's (empty) state lacks: blocked, not reachable gold.
+  const gate = byKey["tool-attention"].gate;
+  assert.ok(gate);
+  assert.equal(gate.calls, 7);
+  assert.equal(gate.blockedCalls, 1);
+  assert.equal(gate.blockedRejected, 1);
+  assert.equal(byKey["b1-raw"].summary?.blockedTotal, 1);
+  assert.equal(byKey["b1-raw"].summary?.blockedExposed, 1);
+  assert.equal(byKey["tool-attention"].summary?.blockedExposed, 0);
 
   const ablationKeys = set.ablations?.map((a) => a.key) ?? [];
   const expected = [

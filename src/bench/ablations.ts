@@ -8,7 +8,7 @@ import { checkPreconditions } from "../core/preconditions/preconditions.js";
 import type { ToolAttentionRouter } from "../core/router/router.js";
 import type { EncoderName } from "../core/encoders/index.js";
 import { routedTexts, stateOf } from "../eval/evaluate.js";
-import { buildRouter, runRouter, withoutPreconditions, type BenchSet, type MethodOptions, type MethodRow } from "./methods.js";
+import { blockedGold, buildRouter, runRouter, withoutPreconditions, type BenchSet, type MethodOptions, type MethodRow } from "./methods.js";
 import { gateTriggerRate, summarizeOutcomes, type TaskOutcome } from "./metrics.js";
 
 /** The k values and θ values swept. */
@@ -33,10 +33,12 @@ function poolOnly(set: BenchSet, ta: ToolAttentionRouter, perStep: boolean): { o
   for (const task of set.tasks) {
     const state = stateOf(task);
     const callable = set.catalog.tools.filter((t) => checkPreconditions(t, state).allow).map((t) => t.name);
-    outcomes.push({ id: task.id, gold: task.gold, active: callable, turns: routedTexts(task, perStep).map(() => ({ toolTokens: pool, poolExcludedTokens: 0 })) });
+    const blocked = blockedGold(set.catalog, task);
+    outcomes.push({ id: task.id, gold: task.gold, blocked, active: callable, turns: routedTexts(task, perStep).map(() => ({ toolTokens: pool, poolExcludedTokens: 0 })) });
     gateInputs.push({
       active: callable,
       gold: task.gold,
+      blocked,
       preconditionReason: (name: string) => {
         for (const t of set.catalog.getByName(name)) {
           const c = checkPreconditions(t, state);

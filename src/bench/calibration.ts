@@ -4,12 +4,22 @@
  */
 import type { ToolAttentionRouter } from "../core/router/router.js";
 import { calibrate, DEFAULT_THETAS } from "../eval/calibrate.js";
-import type { BenchSet } from "./methods.js";
+import { blockedGold, type BenchSet } from "./methods.js";
 import type { CalibrationResult } from "./report.js";
 
 export const THETA_GRID = DEFAULT_THETAS;
 
+/**
+ * Scored against the reachable gold, like the main table: gold tools the task's state forbids are dropped, and
+ * tasks left without gold are not part of the sweep.
+ */
 export async function runCalibration(router: ToolAttentionRouter, set: BenchSet, opts: { encoder: string; perStep: boolean }): Promise<CalibrationResult> {
-  const r = await calibrate(router, set.tasks, { perStep: opts.perStep, thetas: THETA_GRID });
+  const tasks = set.tasks
+    .map((t) => {
+      const blocked = new Set(blockedGold(set.catalog, t));
+      return blocked.size ? { ...t, gold: t.gold.filter((g) => !blocked.has(g)) } : t;
+    })
+    .filter((t) => t.gold.length > 0);
+  const r = await calibrate(router, tasks, { perStep: opts.perStep, thetas: THETA_GRID });
   return { set: set.name, encoder: opts.encoder, k: r.k, curve: r.curve, chosen: r.best };
 }

@@ -4,14 +4,14 @@
  * sweep and the θ calibration on the same catalogs and tasks, prints the main table to stdout, and writes
  * `<out>/latest.md`, `<out>/latest.json` and SVG charts. Progress goes to stderr.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join, resolve } from "node:path";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ToolCatalog } from "../core/catalog/catalog.js";
-import { ENCODER_NAMES, type EncoderName } from "../core/encoders/index.js";
+import { defaultEmbeddingCacheDir, ENCODER_NAMES, type EncoderName } from "../core/encoders/index.js";
 import { ToolAttentionRouter } from "../core/router/router.js";
 import { isTokenEncoding, type TokenEncoding } from "../core/tokens/count.js";
 import { loadTasks, type EvalTask } from "../eval/tasks.js";
@@ -76,8 +76,22 @@ function kindsOf(tasks: readonly EvalTask[]): Record<string, number> | undefined
   return Object.keys(kinds).length ? kinds : undefined;
 }
 
+/** The embedding cache directory and whether it held anything when the run started (cold vs warm timings). */
+function cacheState(): string {
+  const dir = defaultEmbeddingCacheDir();
+  if (dir === false) return "disk cache disabled";
+  let files = 0;
+  try {
+    files = readdirSync(dir).length;
+  } catch {
+    // absent: cold
+  }
+  return `${dir} (${files === 0 ? "empty at start: cold" : `${files} files at start: warm`})`;
+}
+
 export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
   const started = performance.now();
+  const cache = cacheState();
   const t0 = Date.now();
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const stamp = (line: string) => log(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}`);
@@ -196,7 +210,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
   }
   for (const cal of calibration) {
     if (!cal.curve || !cal.chosen) continue;
-    const file = `theta-${cal.set.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.svg`;
+    const file = `theta-${cal.set.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")}.svg`;
     writeFileSync(
       join(out, file),
       lineChart({
@@ -222,7 +236,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
     command: opts.command ?? "npm run bench",
     durationMs: performance.now() - started,
     quick,
-    environment: { node: process.versions.node, platform: `${process.platform}-${process.arch}`, cpus: cpus().length, encoder, index: indexKind, tokens: encoding },
+    environment: { node: process.versions.node, platform: `${process.platform}-${process.arch}`, cpus: cpus().length, encoder, index: indexKind, tokens: encoding, embeddingCache: cache },
     context,
     perStep,
     sets,

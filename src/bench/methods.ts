@@ -191,6 +191,19 @@ export function llmSelectorCallTokens(schemaJson: string, userMessage: string, e
   return countTokens(LLM_SELECTOR_SYSTEM_PROMPT, encoding) + countTokens(schemaJson, encoding) + countTokens(userMessage, encoding);
 }
 
+/**
+ * Gold tools the task's state forbids: their preconditions fail (as the catalog declares them). A correct agent
+ * must not run them, so they are scored apart from the reachable gold. Tasks files may list them as `blocked`;
+ * deriving them from the catalog works for any task file.
+ */
+export function blockedGold(catalog: ToolCatalog, task: EvalTask): string[] {
+  const state = stateOf(task);
+  return [...new Set(task.gold)].filter((g) => {
+    const t = catalog.getByName(g)[0];
+    return t !== undefined && !checkPreconditions(t, state).allow;
+  });
+}
+
 /** Tools whose preconditions hold in a state, by name (for the gate's precondition reasons). */
 function preconditionReasonFn(catalog: ToolCatalog, state: AgentStateView) {
   return (name: string): string | undefined => {
@@ -245,8 +258,9 @@ export async function runRouter(router: ToolAttentionRouter, tasks: readonly Eva
       const pool = opts.includePool ? d.phase1Tokens : 0;
       turns.push({ toolTokens: pool + d.phase2Tokens, poolExcludedTokens: d.phase2Tokens });
     }
-    outcomes.push({ id: task.id, gold: task.gold, active, turns });
-    gateInputs.push({ active, gold: task.gold, preconditionReason: preconditionReasonFn(gateCatalog, state) });
+    const blocked = blockedGold(gateCatalog, task);
+    outcomes.push({ id: task.id, gold: task.gold, blocked, active, turns });
+    gateInputs.push({ active, gold: task.gold, blocked, preconditionReason: preconditionReasonFn(gateCatalog, state) });
   }
   const gate = gateTriggerRate(gateInputs, (name) => gateCatalog.getByName(name).length > 0);
   return { outcomes, gate };
@@ -256,17 +270,18 @@ export async function runRouter(router: ToolAttentionRouter, tasks: readonly Eva
  * A constant-cost method's summary: the same payload and active set on every turn of every task. A catalog
  * without tasks still gets its token figures (no retrieval scores).
  */
-function constantSummary(tasks: readonly EvalTask[], perStep: boolean, tokens: number, active: string[], ctx: ContextAssumptions): MethodSummary {
-  if (tasks.length === 0) return { tokensPerTurn: tokens, poolExcludedTokensPerTurn: tokens, rho: contextUtilization(tokens, ctx), turns: 0, tasks: 0 };
-  return summarizeOutcomes(constantOutcomes(tasks, perStep, tokens, tokens, active), ctx);
+function constantSummary(set: BenchSet, perStep: boolean, tokens: number, active: string[], ctx: ContextAssumptions): MethodSummary {
+  if (set.tasks.length === 0) return { tokensPerTurn: tokens, poolExcludedTokensPerTurn: tokens, rho: contextUtilization(tokens, ctx), turns: 0, tasks: 0 };
+  return summarizeOutcomes(constantOutcomes(set, perStep, tokens, tokens, active), ctx);
 }
 
 const NO_TASKS = "skipped: this catalog has no tasks to route";
 
-function constantOutcomes(tasks: readonly EvalTask[], perStep: boolean, tokens: number, poolExcluded: number, active: string[] | undefined): TaskOutcome[] {
-  return tasks.map((task) => ({
+function constantOutcomes(set: BenchSet, perStep: boolean, tokens: number, poolExcluded: number, active: string[] | undefined): TaskOutcome[] {
+  return set.tasks.map((task) => ({
     id: task.id,
     gold: task.gold,
+    blocked: blockedGold(set.catalog, task),
     active,
     turns: routedTexts(task, perStep).map(() => ({ toolTokens: tokens, poolExcludedTokens: poolExcluded })),
   }));
@@ -330,7 +345,7 @@ export async function runMethods(set: BenchSet, ta: ToolAttentionRouter, opts: M
   rows.push({
     key: "b1-raw",
     label: "B1 Full-Schema (raw MCP JSON)",
-    summary: constantSummary(tasks, perStep, raw, allNames, ctx),
+    summary: constantSummary(set, perStep, raw, allNames, ctx),
     note: "every tool's {name, description, inputSchema} as JSON, every turn",
   });
 
@@ -339,7 +354,7 @@ export async function runMethods(set: BenchSet, ta: ToolAttentionRouter, opts: M
   rows.push({
     key: "b1-langchain",
     label: "B1 Full-Schema (LangChain OpenAI tools)",
-    summary: constantSummary(tasks, perStep, lc.tokens, allNames, ctx),
+    summary: constantSummary(set, perStep, lc.tokens, allNames, ctx),
     note: `tool() + convertToOpenAITool for every tool, JSON array${lc.failed.length ? `; ${lc.failed.length} tools failed to convert and are not counted` : ""}`,
   });
   log(`  B1 done (raw ${raw}, LangChain ${lc.tokens} tokens)`);
@@ -351,7 +366,7 @@ export async function runMethods(set: BenchSet, ta: ToolAttentionRouter, opts: M
   rows.push({
     key: "b2-static",
     label: `B2 Static Pruning (${subset.length} tools)`,
-    summary: constantSummary(tasks, perStep, subsetTokens, subset.map((t) => t.name), ctx),
+    summary: constantSummary(set, perStep, subsetTokens, subset.map((t) => t.name), ctx),
     note: "fixed subset: per-server share of 30 slots by tool count, precondition-free tools first, declared order",
   });
 
@@ -371,7 +386,8 @@ export async function runMethods(set: BenchSet, ta: ToolAttentionRouter, opts: M
   const plain = await buildRouter(plainCatalog, { encoder: opts.encoder, k: SIMPLE_RETRIEVAL_K, theta: -1 }, opts);
   if ("skipped" in plain) rows.push({ key: "b3-retrieval", label: "B3 Simple Retrieval (top-10)", skipped: plain.skipped });
   else {
-    const r = await runRouter(plain, tasks, plainCatalog, { k: SIMPLE_RETRIEVAL_K, theta: -1, includePool: false, perStep, queryVectors });
+    // Blocked gold and gate answers are judged against the real preconditions (B3 itself ignores them).
+    const r = await runRouter(plain, tasks, catalog, { k: SIMPLE_RETRIEVAL_K, theta: -1, includePool: false, perStep, queryVectors });
     rows.push({
       key: "b3-retrieval",
       label: "B3 Simple Retrieval (top-10)",
@@ -397,13 +413,13 @@ export async function runMethods(set: BenchSet, ta: ToolAttentionRouter, opts: M
   };
   const b4: TaskOutcome[] = tasks.map((task) => {
     const help = [...new Set(task.gold)].reduce((a, g) => a + helpOf(g), 0);
-    return { id: task.id, gold: task.gold, active: [...new Set(task.gold)], turns: [{ toolTokens: namesTokens + help, poolExcludedTokens: help }] };
+    return { id: task.id, gold: task.gold, blocked: blockedGold(catalog, task), active: [...new Set(task.gold)], turns: [{ toolTokens: namesTokens + help, poolExcludedTokens: help }] };
   });
   rows.push({
     key: "b4-cli",
     label: "B4 CLI-style lazy discovery",
     summary: summarizeOutcomes(b4, ctx),
-    note: `names list (${namesTokens} tokens) + --help of the task's gold tools; recall/precision are 1 by construction (oracle discovery, no wrong --help calls counted)`,
+    note: `names list (${namesTokens} tokens) + --help of the task's gold tools; the model is assumed to ask for exactly the gold tools' help (oracle discovery: recall 1 by construction, no wrong --help calls counted; blocked gold tools are fetched and exposed too, as nothing gates them)`,
   });
 
   // LLM selector: one selection call's input per turn (names as schema literals + system prompt + user message).

@@ -42,43 +42,60 @@ export function contextUtilization(toolTokens: number, ctx: ContextAssumptions =
 
 /** The gate's answer to a simulated model that calls every gold tool of every task. */
 export interface GateTriggerStats {
-  /** Gold calls simulated. */
+  /** Calls of reachable gold tools (those the task's state allows) simulated. */
   calls: number;
-  /** Calls the gate would reject. */
+  /** Of those, calls the gate would reject: a needed tool the router did not expose. */
   rejected: number;
   /** rejected / calls (0 when there were no calls). */
   rate: number;
-  /** Rejections by kind: not_active (routed out), precondition (state forbids it), unknown_tool. */
+  /** Rejections of reachable calls by kind: not_active (routed out), precondition, unknown_tool. */
   byKind: Record<RejectionKind, number>;
+  /** Calls of blocked gold tools (the task's state forbids them) simulated. */
+  blockedCalls: number;
+  /** Of those, calls the gate rejects (the right answer). */
+  blockedRejected: number;
 }
 
 export interface GateTriggerInput {
   /** Names active for the task (union over its turns). */
   active: readonly string[];
   gold: readonly string[];
+  /** Gold tools the task's state forbids (their preconditions fail): a correct agent must not run them. */
+  blocked?: readonly string[];
   /** Why a tool is unavailable in this task's state, if it is. */
   preconditionReason?: (name: string) => string | undefined;
 }
 
 /**
  * Runs the real hallucination gate on a simulated model that calls each gold tool once per task, and counts
- * the calls it would answer with `tool_not_available` (a correct call the router failed to expose).
+ * the reachable calls it would answer with `tool_not_available` (a needed tool the router failed to expose),
+ * and separately the blocked calls it rejects (as it should).
  */
 export function gateTriggerRate(tasks: readonly GateTriggerInput[], exists: (name: string) => boolean): GateTriggerStats {
   const byKind: Record<RejectionKind, number> = { not_active: 0, precondition: 0, unknown_tool: 0 };
   let calls = 0;
   let rejected = 0;
+  let blockedCalls = 0;
+  let blockedRejected = 0;
   for (const t of tasks) {
     const gold = [...new Set(t.gold)];
+    const blocked = new Set(t.blocked ?? []);
     const res = gateToolCalls(
       gold.map((name, i) => ({ id: `call_${i}`, name })),
       { active: new Set(t.active), available: t.active, exists, preconditionReason: t.preconditionReason },
     );
-    calls += gold.length;
-    rejected += res.rejected.length;
-    for (const r of res.rejected) byKind[r.kind]++;
+    for (const name of gold) if (blocked.has(name)) blockedCalls++;
+    calls += gold.length - gold.filter((g) => blocked.has(g)).length;
+    for (const r of res.rejected) {
+      if (blocked.has(r.call.name)) {
+        blockedRejected++;
+        continue;
+      }
+      rejected++;
+      byKind[r.kind]++;
+    }
   }
-  return { calls, rejected, rate: calls === 0 ? 0 : rejected / calls, byKind };
+  return { calls, rejected, rate: calls === 0 ? 0 : rejected / calls, byKind, blockedCalls, blockedRejected };
 }
 
 /** One routed (or otherwise decided) model turn of one task. */
@@ -93,6 +110,8 @@ export interface TurnCost {
 export interface TaskOutcome {
   id: string;
   gold: string[];
+  /** Gold tools the task's state forbids; scored apart from the reachable gold (see `summarizeOutcomes`). */
+  blocked?: string[];
   /** Names exposed with a callable schema (union over the task's turns); undefined when not measurable. */
   active?: string[];
   turns: TurnCost[];
@@ -108,13 +127,25 @@ export interface MethodSummary extends Partial<AggregateScore> {
   rho: number;
   turns: number;
   tasks: number;
+  /** Tasks scored for retrieval (those with at least one reachable gold tool). */
+  scoredTasks?: number;
+  /** Blocked gold tools over all tasks, and how many of them the method exposed with a callable schema. */
+  blockedTotal?: number;
+  blockedExposed?: number;
 }
 
-/** Aggregates per-task outcomes: token means over all turns; retrieval scores over tasks (when measurable). */
+/**
+ * Aggregates per-task outcomes: token means over all turns; retrieval scores over tasks (when measurable) against
+ * the reachable gold (gold minus blocked; tasks whose gold is all blocked are not scored for retrieval); and how
+ * many blocked gold tools the method exposed anyway.
+ */
 export function summarizeOutcomes(outcomes: readonly TaskOutcome[], ctx: ContextAssumptions = DEFAULT_CONTEXT): MethodSummary {
   let turns = 0;
   let tokens = 0;
   let excluded = 0;
+  let measurable = 0;
+  let blockedTotal = 0;
+  let blockedExposed = 0;
   const scores: TaskScore[] = [];
   for (const o of outcomes) {
     for (const t of o.turns) {
@@ -122,7 +153,14 @@ export function summarizeOutcomes(outcomes: readonly TaskOutcome[], ctx: Context
       tokens += t.toolTokens;
       excluded += t.poolExcludedTokens;
     }
-    if (o.active) scores.push(scoreTask(o.active, o.gold));
+    if (!o.active) continue;
+    measurable++;
+    const blocked = new Set(o.blocked ?? []);
+    const reachable = o.gold.filter((g) => !blocked.has(g));
+    if (reachable.length > 0) scores.push(scoreTask(o.active, reachable));
+    const active = new Set(o.active);
+    blockedTotal += blocked.size;
+    for (const b of blocked) if (active.has(b)) blockedExposed++;
   }
   const tokensPerTurn = turns ? tokens / turns : 0;
   const base: MethodSummary = {
@@ -132,5 +170,6 @@ export function summarizeOutcomes(outcomes: readonly TaskOutcome[], ctx: Context
     turns,
     tasks: outcomes.length,
   };
-  return scores.length === outcomes.length && outcomes.length > 0 ? { ...base, ...aggregate(scores) } : base;
+  if (measurable !== outcomes.length || outcomes.length === 0) return base;
+  return { ...aggregate(scores), ...base, scoredTasks: scores.length, blockedTotal, blockedExposed };
 }

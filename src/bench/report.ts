@@ -45,7 +45,7 @@ export interface BenchResult {
   command: string;
   durationMs: number;
   quick: boolean;
-  environment: { node: string; platform: string; cpus: number; encoder: string; index: string; tokens: string };
+  environment: { node: string; platform: string; cpus: number; encoder: string; index: string; tokens: string; embeddingCache: string };
   context: ContextAssumptions;
   perStep: boolean;
   sets: SetResult[];
@@ -73,11 +73,11 @@ function gateCell(g: GateTriggerStats | undefined): string {
   return g ? `${fmtPct(g.rate)} (${g.rejected}/${g.calls})` : DASH;
 }
 
-export const MAIN_HEADER = ["Method", "Tokens/turn", "Pool-excl.", "ρ@30", "Recall", "Precision", "F1", "All-gold", "Gate trigger"];
+export const MAIN_HEADER = ["Method", "Tokens/turn", "Pool-excl.", "ρ@30", "Recall", "Precision", "F1", "All-gold", "Blocked exposed", "Gate trigger"];
 
 /** One table row of cells for a method (skipped rows keep the label and say why in the last cell). */
 export function mainCells(row: MethodRow): string[] {
-  if (!row.summary) return [row.label, DASH, DASH, DASH, DASH, DASH, DASH, DASH, row.skipped ?? "skipped"];
+  if (!row.summary) return [row.label, DASH, DASH, DASH, DASH, DASH, DASH, DASH, DASH, row.skipped ?? "skipped"];
   const s = row.summary;
   return [
     row.label,
@@ -88,6 +88,7 @@ export function mainCells(row: MethodRow): string[] {
     fmtRate(s.precision),
     fmtRate(s.f1),
     fmtRate(s.allGold),
+    s.blockedTotal ? `${fmtPct((s.blockedExposed ?? 0) / s.blockedTotal)} (${s.blockedExposed}/${s.blockedTotal})` : DASH,
     gateCell(row.gate),
   ];
 }
@@ -148,6 +149,23 @@ function methodNotes(rows: readonly MethodRow[]): string[] {
   });
 }
 
+/** The figures the Tool Attention paper (arXiv 2604.21816) reports for its simulated 120-tool testbed. */
+export const PAPER_FIGURES = { fullSchemaTokens: 47_300, toolAttentionTokens: 2_368, rhoFull: 0.24, rhoToolAttention: 0.91 } as const;
+
+/** Side by side with the paper, for a set the size of its testbed (its B1 within ±2 % of 47.3k tokens). */
+export function paperComparison(set: SetResult): string | undefined {
+  const b1 = set.methods?.find((m) => m.key === "b1-raw")?.summary;
+  const ta = set.methods?.find((m) => m.key === "tool-attention")?.summary;
+  if (!b1 || !ta || Math.abs(b1.tokensPerTurn / PAPER_FIGURES.fullSchemaTokens - 1) > 0.02) return undefined;
+  const p = PAPER_FIGURES;
+  return (
+    `Against the paper's Table 3 (its token counts measured, its ρ from its own assumptions): full schema ${fmtInt(p.fullSchemaTokens)} → ` +
+    `Tool Attention ${fmtInt(p.toolAttentionTokens)} tokens/turn, ρ ${fmtPct(p.rhoFull)} → ${fmtPct(p.rhoToolAttention)}. ` +
+    `This run: ${fmtInt(b1.tokensPerTurn)} → ${fmtInt(ta.poolExcludedTokensPerTurn)} Phase-2 tokens/turn ` +
+    `(${fmtInt(ta.tokensPerTurn)} with the summary pool), ρ@30 ${fmtPct(b1.rho)} → ${fmtPct(ta.rho)}, with recall ${fmtRate(ta.recall)} measured against gold.`
+  );
+}
+
 const SCALING_METHODS: [string, string][] = [
   ["b1-raw", "B1 raw"],
   ["b1-langchain", "B1 LangChain"],
@@ -164,7 +182,8 @@ export function renderMarkdown(result: BenchResult): string {
     "# Tool Attention benchmark",
     "",
     `Run: \`${result.command}\` on ${result.date} (${(result.durationMs / 1000).toFixed(0)} s; Node ${result.environment.node}, ` +
-      `${result.environment.cpus} CPUs; encoder ${result.environment.encoder}; index ${result.environment.index}; tokens ${result.environment.tokens})` +
+      `${result.environment.cpus} CPUs; encoder ${result.environment.encoder}; index ${result.environment.index}; tokens ${result.environment.tokens}; ` +
+      `embedding cache ${result.environment.embeddingCache})` +
       (result.quick ? ". **Quick mode** (reduced sizes; not for citing)." : "."),
     "",
     "Every cell below is measured in this run unless it says *projected*. A dash means the method has no such value",
@@ -178,9 +197,12 @@ export function renderMarkdown(result: BenchResult): string {
     `  assumptions C_sys = ${c.systemTokens.toLocaleString("en-US")} tokens and C_task(t) = t × ${c.taskTokensPerTurn} tokens`,
     `  (so C_task(${c.turn}) = ${(c.turn * c.taskTokensPerTurn).toLocaleString("en-US")}); C_tools is the Tokens/turn column. With these, 47.3k full-schema tokens give ρ ≈ 24%.`,
     "- **Recall / Precision / F1 / All-gold**: the names the model can call (active set, union over a task's turns) against the task's",
-    "  gold tools; per-task means, F1 from mean P and R.",
-    "- **Gate trigger**: a simulated model calls every gold tool once; the share of those calls the real hallucination gate",
-    "  answers with `tool_not_available` (the router hid a tool the task needed, or its preconditions do not hold).",
+    "  reachable gold tools; per-task means, F1 from mean P and R. A gold tool whose preconditions fail in the task's state",
+    "  (e.g. a write without the write scope) is *blocked*: a correct agent must not run it, so it is not counted as reachable",
+    "  gold, and tasks whose gold is all blocked are not scored for retrieval.",
+    "- **Blocked exposed**: the share of blocked gold tools the method still hands to the model with a callable schema (lower is safer).",
+    "- **Gate trigger**: a simulated model calls every reachable gold tool once; the share of those calls the real hallucination",
+    "  gate answers with `tool_not_available` (the router hid a tool the task needed).",
     result.perStep ? "- Long-horizon tasks are routed once per plan step (query + step), as an agent routes each turn." : "- Each task is routed once, on its query.",
     "",
   ];
@@ -196,6 +218,8 @@ export function renderMarkdown(result: BenchResult): string {
     md.push(markdownTable(MAIN_HEADER, set.methods.map(mainCells)), "");
     const headline = headlineOf(set);
     if (headline) md.push(headline, "");
+    const paper = paperComparison(set);
+    if (paper) md.push(paper, "");
     md.push(...methodNotes(set.methods), "");
     if (set.ablations) {
       md.push(`### Ablations (${set.name})`, "");
