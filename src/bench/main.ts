@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ToolCatalog } from "../core/catalog/catalog.js";
 import { defaultEmbeddingCacheDir, ENCODER_NAMES, type EncoderName } from "../core/encoders/index.js";
-import { ToolAttentionRouter } from "../core/router/router.js";
+import { DEFAULT_ENCODER, ToolAttentionRouter } from "../core/router/router.js";
 import { isTokenEncoding, type TokenEncoding } from "../core/tokens/count.js";
 import { loadTasks, type EvalTask } from "../eval/tasks.js";
 import { runAblations } from "./ablations.js";
@@ -96,7 +96,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const stamp = (line: string) => log(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}`);
   const quick = opts.quick ?? false;
-  const encoder: EncoderName = opts.encoder ?? (quick ? "lexical" : "use-lite");
+  const encoder: EncoderName = opts.encoder ?? (quick ? "lexical" : DEFAULT_ENCODER);
   const encoding: TokenEncoding = opts.encoding ?? "cl100k_base";
   const context = opts.context ?? DEFAULT_CONTEXT;
   const perStep = opts.perStep ?? true;
@@ -163,7 +163,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
 
   // 3. The real MCP catalog (same path as the others once it can be captured).
   if (opts.realCatalog ?? true) {
-    const real = await loadRealCatalog();
+    const real = await loadRealCatalog({ encoding, log: (w) => stamp(`warning: ${w}`) });
     if ("skipped" in real) {
       stamp(`Real MCP catalog: ${real.skipped}`);
       sets.push({ name: "Real MCP catalog", source: "data/mcp/real-servers.json", skipped: real.skipped });
@@ -257,7 +257,7 @@ Options:
   --quick                small sizes and samples (smoke runs, tests); lexical encoder unless --encoder
   --catalog FILE         catalog (default ${DEFAULT_SYNTHETIC_CATALOG})
   --tasks FILE           tasks.jsonl (default ${DEFAULT_SYNTHETIC_TASKS})
-  --encoder NAME         ${ENCODER_NAMES.join(", ")} (default use-lite)
+  --encoder NAME         ${ENCODER_NAMES.join(", ")} (default ${DEFAULT_ENCODER})
   --tokens NAME          cl100k_base (default) or o200k_base
   --metatool DIR         MetaTool-dev data (default ${DEFAULT_METATOOL}); --no-metatool skips it
   --metatool-tasks N     MetaTool-dev tasks used, an even sample (default 1000)

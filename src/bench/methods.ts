@@ -381,9 +381,11 @@ export async function runMethods(set: BenchSet, ta: ToolAttentionRouter, opts: M
   // Every router-based row routes the same texts with the same encoder: embed them once.
   const queryVectors = opts.queryVectors ?? (await ta.embedQueries(tasks.flatMap((t) => routedTexts(t, perStep))));
 
-  // B3: top-10 by cosine over the same encoder, no θ, no preconditions, no pool.
+  // B3: top-10 by plain cosine (the dense channel alone when Tool Attention is hybrid), no θ, no preconditions,
+  // no pool. Its query vectors are the same: hybrid's dense channel is that encoder.
   const plainCatalog = withoutPreconditions(catalog, enc);
-  const plain = await buildRouter(plainCatalog, { encoder: opts.encoder, k: SIMPLE_RETRIEVAL_K, theta: -1 }, opts);
+  const plainEncoder = opts.encoder === "hybrid" ? "use-lite" : opts.encoder;
+  const plain = await buildRouter(plainCatalog, { encoder: plainEncoder, k: SIMPLE_RETRIEVAL_K, theta: -1 }, opts);
   if ("skipped" in plain) rows.push({ key: "b3-retrieval", label: "B3 Simple Retrieval (top-10)", skipped: plain.skipped });
   else {
     // Blocked gold and gate answers are judged against the real preconditions (B3 itself ignores them).
@@ -394,7 +396,7 @@ export async function runMethods(set: BenchSet, ta: ToolAttentionRouter, opts: M
       summary: summarizeOutcomes(r.outcomes, ctx),
       gate: r.gate,
       note: "top-10 full schemas by cosine; no θ, no preconditions, no summary pool",
-      config: { encoder: opts.encoder, theta: -1, k: SIMPLE_RETRIEVAL_K, index: plain.indexKind },
+      config: { encoder: plainEncoder, theta: -1, k: SIMPLE_RETRIEVAL_K, index: plain.indexKind },
     });
   }
   log("  B3 done");
