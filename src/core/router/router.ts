@@ -490,9 +490,9 @@ export class ToolAttentionRouter {
       // clause score, and the slate takes the clauses' rankings in turn so every clause gets its best tools in.
       const perClause: Float32Array[] = [];
       for (const q of clauseQueries) perClause.push(await this.scoreParts(q, tools, index, bm25, opts.tags, undefined, tEncoded));
-      scores = perClause[0];
-      for (const other of perClause.slice(1)) for (let i = 0; i < n; i++) if (other[i] > scores[i]) scores[i] = other[i];
       slate = interleave(perClause.map((s) => topIndices(s, slateN)), slateN);
+      scores = Float32Array.from(perClause[0]);
+      for (const other of perClause.slice(1)) for (let i = 0; i < n; i++) if (other[i] > scores[i]) scores[i] = other[i];
     } else if (parts.length > 0 && n > 0) {
       scores = await this.scoreParts(parts, tools, index, bm25, opts.tags, opts.queryVector, tEncoded);
       slate = topIndices(scores, slateN);
@@ -543,6 +543,8 @@ export class ToolAttentionRouter {
       if (check.allow) active.push(scored);
       else gatedOut.push({ ...scored, reason: check.reason });
     }
+    // The clauses' turns decide which tools get in; the active list still reads best first.
+    if (clauseQueries) active.splice(fixed, active.length - fixed, ...active.slice(fixed).sort((a, b) => b.score - a.score));
     const tGated = performance.now();
 
     const activeIds = active.map((a) => a.id);
