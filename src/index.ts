@@ -79,6 +79,11 @@ export { turnIntent, lastObservations, DEFAULT_INTENT, type IntentOptions } from
 export { nextSticky, stickyConfig } from "./adapters/langchain/turn.js";
 export { simulatedIntent, type SimulateOptions } from "./eval/evaluate.js";
 
+// Multi-intent decomposition
+export { splitClauses, type ClauseOptions } from "./core/router/clauses.js";
+export { DEFAULT_DECOMPOSE_WHOLE_WEIGHT, type DecomposeOptions } from "./core/router/router.js";
+export { simulatedObservation } from "./eval/evaluate.js";
+
 // Compaction (each technique optional and measurable on its own)
 export { TERSE_POOL_HEADER } from "./core/render/render.js";
 export { measureCompaction, type CompactionReport, type TechniqueTokens } from "./core/compaction/measure.js";

@@ -61,3 +61,21 @@ test("eval --simulate reports the multi-turn union and its flag", async () => {
   assert.equal(out.tasks, 2);
   assert.ok(out.avgUnion >= 1);
 });
+
+test("eval decomposes multi-request queries by default; --no-decompose routes them whole", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ta-dec-"));
+  const tasks = join(dir, "tasks.jsonl");
+  const query = "what's the weather in Paris tomorrow, and also list the tables of the analytics database";
+  writeFileSync(tasks, JSON.stringify({ id: "two", query, gold: ["get_weather", "list_tables"] }));
+  const args = ["eval", "--catalog", CATALOG, "--tasks", tasks, "--k", "1", "--json"];
+  const on = JSON.parse((await cli(args)).stdout);
+  const off = JSON.parse((await cli([...args, "--no-decompose"])).stdout);
+  assert.equal(off.decompose, false);
+  assert.equal(on.decompose, undefined);
+  // k 1 holds one tool either way; routed with both clauses, the simulation reaches both.
+  assert.equal(on.recall, 0.5);
+  const sim = JSON.parse((await cli([...args, "--simulate"])).stdout);
+  assert.equal(sim.recall, 1);
+  const simOff = JSON.parse((await cli([...args, "--simulate", "--no-decompose"])).stdout);
+  assert.equal(simOff.recall, 0.5);
+});

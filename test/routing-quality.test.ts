@@ -195,7 +195,7 @@ describe("tags", () => {
 });
 
 describe("turn intent and sticky tools", () => {
-  it("builds weighted parts: latest user message, earlier turns, latest tool results, the model's plan", () => {
+  it("builds weighted parts: latest user message, earlier turns, the model's plan; tool results when no plan was stated", () => {
     const messages: BaseMessage[] = [
       new HumanMessage("first question"),
       new AIMessage("answer"),
@@ -203,11 +203,24 @@ describe("turn intent and sticky tools", () => {
       new AIMessage({ content: "I will read the config, then list the tables.", tool_calls: [{ id: "c1", name: "read_file", args: {} }] }),
       new ToolMessage({ content: "database: analytics", tool_call_id: "c1", name: "read_file" }),
     ];
+    // The stated plan dominates (weight 6); the result is left out because a plan was stated.
     assert.deepEqual(turnIntent(messages), [
+      { text: "second question", weight: 1 },
+      { text: "first question", weight: 0.3 },
+      { text: "I will read the config, then list the tables.", weight: 6 },
+    ]);
+    assert.deepEqual(turnIntent(messages, { resultsWithPlan: true, planWeight: 0.5 }), [
       { text: "second question", weight: 1 },
       { text: "first question", weight: 0.3 },
       { text: "database: analytics", weight: 0.3 },
       { text: "I will read the config, then list the tables.", weight: 0.5 },
+    ]);
+    // A tool call without text: no plan, so the observation carries the new information.
+    const silent = [...messages.slice(0, 3), new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "read_file", args: {} }] }), messages[4]];
+    assert.deepEqual(turnIntent(silent), [
+      { text: "second question", weight: 1 },
+      { text: "first question", weight: 0.3 },
+      { text: "database: analytics", weight: 0.3 },
     ]);
     assert.deepEqual(turnIntent(messages, false), [{ text: "second question", weight: 1 }]);
     assert.deepEqual(turnIntent(messages, { history: 0, toolResultWeight: 0, planWeight: 0 }), [{ text: "second question", weight: 1 }]);

@@ -35,6 +35,7 @@ Options:
   --tags-only LIST route only tools with one of these tags (or servers), comma-separated
   --tags-boost LIST add a small score to tools with one of these tags (or servers)
   --simulate       eval: multi-turn simulation over plan steps (rolling intent + sticky tools)
+  --no-decompose   route multi-request queries whole (default: one route per clause, merged)
   --tokens NAME    cl100k_base (default) or o200k_base
   --index NAME     auto (default), faiss, flat
   --state JSON     agent state for preconditions: {"scopes":[...],"milestones":[...],"toolOutputs":[...]}`;
@@ -68,6 +69,7 @@ function buildRouter(values: Record<string, string | boolean | undefined>, catal
     ...(lexicalWeight !== undefined ? { lexical: { weight: lexicalWeight } } : {}),
     toolText: toolTextOption(values["tool-text"] as string | undefined),
     margin: num("margin", values.margin as string | undefined),
+    ...(values["no-decompose"] ? { decompose: false } : {}),
     k: num("k", values.k as string | undefined),
     theta: num("theta", values.theta as string | undefined),
     encoding: tokens,
@@ -182,6 +184,7 @@ async function cmdEval(values: Record<string, string | boolean | undefined>) {
     index: summary.index,
     perStep: summary.perStep,
     ...(summary.simulate ? { simulate: true } : {}),
+    ...(values["no-decompose"] ? { decompose: false } : {}),
     ...(router.margin !== undefined ? { margin: router.margin } : {}),
     ...(summary.avgUnion !== undefined ? { avgUnion: round(summary.avgUnion, 2) } : {}),
   };
@@ -233,6 +236,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
         limit: { type: "string" },
         "per-step": { type: "boolean" },
         simulate: { type: "boolean" },
+        "no-decompose": { type: "boolean" },
         margin: { type: "string" },
         "lexical-weight": { type: "string" },
         "tool-text": { type: "string" },

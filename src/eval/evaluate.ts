@@ -4,7 +4,8 @@
  * single-query routes (encode + search + gate), which is what an agent turn pays.
  */
 import type { ToolAttentionRouter, RouteQuery, TagFilter } from "../core/router/router.js";
-import { splitIdentifier } from "../core/catalog/text.js";
+import { firstSentence, splitIdentifier } from "../core/catalog/text.js";
+import { DEFAULT_INTENT } from "../core/router/intent.js";
 import { stateViewFrom } from "../core/preconditions/preconditions.js";
 import type { RoutingDecision } from "../core/types.js";
 import { aggregate, quantile, scoreTask, type AggregateScore, type TaskScore } from "./metrics.js";
@@ -24,17 +25,32 @@ export interface EvalOptions {
   simulate?: boolean | SimulateOptions;
   /** Tag filter applied to every route. */
   tags?: TagFilter;
+  /** Multi-intent decomposition on every route (default: the router's setting). */
+  decompose?: boolean;
   /** Single-query routes timed for `routeMsP50` (evenly spread over the tasks). Default 200. */
   latencySample?: number;
   onProgress?: (done: number, total: number) => void;
 }
 
-/** Weights and sticky settings of the multi-turn simulation (defaults mirror the adapters'). */
+/** Weights and sticky settings of the multi-turn simulation (defaults are the adapters': `DEFAULT_INTENT`). */
 export interface SimulateOptions {
-  /** Weight of the step text (the model's stated plan). Default 0.5. */
+  /** Weight of the step text (the model's stated plan). Default `DEFAULT_INTENT.planWeight`. */
   planWeight?: number;
-  /** Weight of the previous step's tool results. Default 0.3. */
+  /** Weight of the previous step's tool results. Default `DEFAULT_INTENT.toolResultWeight`. */
   toolResultWeight?: number;
+  /**
+   * What a simulated tool result says: "returns" (default) — the tool's split name and the sentence of its
+   * description saying what it returns, the closest offline stand-in for a result's content; "name" — the split
+   * name only; "step" — the split name and the text of the step that called it (the request, not the result).
+   */
+  observation?: "returns" | "name" | "step";
+  /** Add the simulated results even though every simulated step has a stated plan. Default `DEFAULT_INTENT.resultsWithPlan`. */
+  resultsWithPlan?: boolean;
+  /**
+   * A task without plan steps whose query holds several requests (multi-intent decomposition on) is simulated with
+   * its clauses as the steps: the agent states one request after the other as its plan. Default true.
+   */
+  clauseSteps?: boolean;
   /** Routings a used tool stays active for. Default 3; 0 disables sticky tools. */
   stickyTurns?: number;
   /** At most this many sticky tools. Default 5. */
@@ -77,22 +93,43 @@ export function routedTexts(task: EvalTask, perStep: boolean): string[] {
   return [task.query, ...task.steps.map((step) => `${task.query}\n${step}`)];
 }
 
+/** A description's sentence saying what the tool returns ("Returns …"), or "" when it has none. */
+function returnsSentence(description: string): string {
+  const m = /(?:^|[.!?]\s+)((?:Returns|Lists|Outputs|Responds with)\b[^.!?]*)/i.exec(description);
+  return m ? m[1].trim() : "";
+}
+
+/** The text of a simulated result of `name` (see SimulateOptions.observation). */
+export function simulatedObservation(
+  name: string,
+  description: string,
+  stepText: string,
+  mode: SimulateOptions["observation"] = "returns",
+): string {
+  const split = splitIdentifier(name);
+  if (mode === "name") return split;
+  if (mode === "step") return `${split}: ${stepText}`;
+  const returns = returnsSentence(description) || firstSentence(description);
+  return returns ? `${split}: ${returns}` : split;
+}
+
 /**
  * The routed queries of one simulated task: step 0 is the query alone; step j is the query, the step as the
- * stated plan and a synthetic result of each tool used at step j − 1 (its split name and that step's text).
+ * stated plan and a synthetic result of each tool used at step j − 1 (see SimulateOptions.observation).
  */
 export function simulatedIntent(
   task: EvalTask,
   step: number,
-  usedBefore: readonly string[],
+  usedBefore: readonly { name: string; description: string }[],
   o: Required<SimulateOptions>,
 ): { text: string; weight: number }[] {
   const parts = [{ text: task.query, weight: 1 }];
   const steps = task.steps ?? [];
   if (step === 0 || !steps.length) return parts;
   parts.push({ text: steps[step - 1], weight: o.planWeight });
-  if (step >= 2 && o.toolResultWeight > 0)
-    for (const name of usedBefore) parts.push({ text: `${splitIdentifier(name)}: ${steps[step - 2]}`, weight: o.toolResultWeight });
+  if (step >= 2 && o.toolResultWeight > 0 && o.resultsWithPlan)
+    for (const t of usedBefore)
+      parts.push({ text: simulatedObservation(t.name, t.description, steps[step - 2], o.observation), weight: o.toolResultWeight });
   return parts;
 }
 
@@ -100,7 +137,7 @@ async function simulateTask(
   router: ToolAttentionRouter,
   task: EvalTask,
   o: Required<SimulateOptions>,
-  route: { k: number; theta: number; tags?: TagFilter },
+  route: { k: number; theta: number; tags?: TagFilter; decompose?: boolean },
 ): Promise<{ names: string[]; ids: string[] }> {
   const state = stateOf(task);
   const gold = new Set(task.gold);
@@ -108,15 +145,21 @@ async function simulateTask(
   const ids: string[] = [];
   const seen = new Set<string>();
   let sticky = new Map<string, number>();
-  let used: string[] = [];
+  let used: { name: string; description: string }[] = [];
+  if (!task.steps?.length && o.clauseSteps) {
+    const clauses = router.clausesOf(task.query, route.decompose);
+    if (clauses.length > 1) task = { ...task, steps: clauses };
+  }
   const steps = task.steps?.length ?? 0;
   for (let j = 0; j <= steps; j++) {
     const query: RouteQuery = simulatedIntent(task, j, used, o);
     const d = await router.route(query, state, { ...route, turnId: task.id, include: [...sticky.keys()] });
-    used = d.active.filter((a) => gold.has(a.name)).map((a) => a.name);
+    used = d.active
+      .filter((a) => gold.has(a.name))
+      .map((a) => ({ name: a.name, description: router.catalog.getById(a.id)?.description ?? "" }));
     const next = new Map<string, number>();
     for (const [n, t] of sticky) if (t > 1) next.set(n, t - 1);
-    if (o.stickyTurns > 0) for (const n of used) next.set(n, o.stickyTurns);
+    if (o.stickyTurns > 0) for (const u of used) next.set(u.name, o.stickyTurns);
     sticky = new Map([...next].sort((a, b) => b[1] - a[1]).slice(0, o.stickyMax));
     for (const a of d.active) {
       if (seen.has(a.id)) continue;
@@ -132,7 +175,18 @@ export async function evaluate(router: ToolAttentionRouter, tasks: readonly Eval
   await router.prepare();
   const k = opts.k ?? router.k;
   const theta = opts.theta ?? router.theta;
-  const simulate = opts.simulate ? { planWeight: 0.5, toolResultWeight: 0.3, stickyTurns: 3, stickyMax: 5, ...(opts.simulate === true ? {} : opts.simulate) } : undefined;
+  const simulate: Required<SimulateOptions> | undefined = opts.simulate
+    ? {
+        planWeight: DEFAULT_INTENT.planWeight,
+        toolResultWeight: DEFAULT_INTENT.toolResultWeight,
+        observation: "returns",
+        resultsWithPlan: DEFAULT_INTENT.resultsWithPlan,
+        clauseSteps: true,
+        stickyTurns: 3,
+        stickyMax: 5,
+        ...(opts.simulate === true ? {} : opts.simulate),
+      }
+    : undefined;
   const perStep = (opts.perStep ?? false) || simulate !== undefined;
 
   const texts: string[] = [];
@@ -155,10 +209,10 @@ export async function evaluate(router: ToolAttentionRouter, tasks: readonly Eval
     let union: string[] = [];
     let unionIds: string[] = [];
     const seen = new Set<string>();
-    if (simulate) ({ names: union, ids: unionIds } = await simulateTask(router, task, simulate, { k, theta, tags: opts.tags }));
+    if (simulate) ({ names: union, ids: unionIds } = await simulateTask(router, task, simulate, { k, theta, tags: opts.tags, decompose: opts.decompose }));
     else for (let j = 0; j < n; j++) {
       const i = offsets[t] + j;
-      const d: RoutingDecision = await router.route(texts[i], state, { k, theta, queryVector: vectors[i], turnId: task.id, tags: opts.tags });
+      const d: RoutingDecision = await router.route(texts[i], state, { k, theta, queryVector: vectors[i], turnId: task.id, tags: opts.tags, decompose: opts.decompose });
       for (const a of d.active) {
         if (seen.has(a.id)) continue;
         seen.add(a.id);

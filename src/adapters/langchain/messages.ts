@@ -9,6 +9,7 @@ import { gateToolCalls, type GateResult, type ToolCallLike } from "../../core/ga
 import { checkPreconditions } from "../../core/preconditions/preconditions.js";
 import type { AgentStateView } from "../../core/types.js";
 import type { ToolAttentionEvent } from "../../core/events/events.js";
+import { DEFAULT_INTENT, type IntentOptions } from "../../core/router/intent.js";
 
 /** Plain text of a message's content (string or content blocks). */
 export function messageText(message: BaseMessage): string {
@@ -101,27 +102,7 @@ export async function emitToCallbacks(event: ToolAttentionEvent): Promise<void> 
   }
 }
 
-/** How the turn's intent is built from the conversation (see {@link turnIntent}). */
-export interface IntentOptions {
-  /** Earlier user messages added as context, most recent first. Default 2. */
-  history?: number;
-  /** Weight of the most recent earlier user message; each older one gets half the previous weight. Default 0.3. */
-  historyWeight?: number;
-  /** Weight of the latest tool results (the observations since the model's last call). Default 0.3. */
-  toolResultWeight?: number;
-  /** Weight of the model's stated plan (the text of its latest message after the latest user message). Default 0.5. */
-  planWeight?: number;
-  /** Characters kept per part (tool results can be long; their start says what they are). Default 300. */
-  maxChars?: number;
-}
-
-export const DEFAULT_INTENT: Required<IntentOptions> = {
-  history: 2,
-  historyWeight: 0.3,
-  toolResultWeight: 0.3,
-  planWeight: 0.5,
-  maxChars: 300,
-};
+export { DEFAULT_INTENT, type IntentOptions } from "../../core/router/intent.js";
 
 /** The trailing tool results: the ToolMessages after the last AI message (what the model has not seen yet). */
 export function lastObservations(messages: readonly BaseMessage[]): ToolMessage[] {
@@ -165,18 +146,19 @@ export function turnIntent(messages: readonly BaseMessage[], options: IntentOpti
     w /= 2;
     taken++;
   }
-  if (o.toolResultWeight > 0)
-    for (const m of lastObservations(messages)) {
-      const text = clip(messageText(m), o.maxChars);
-      if (text && m.status !== "error") parts.push({ text, weight: o.toolResultWeight });
-    }
+  let plan = "";
   if (o.planWeight > 0)
     for (let i = messages.length - 1; i > lastUser; i--) {
       const m = messages[i];
       if (!AIMessage.isInstance(m)) continue;
-      const text = clip(messageText(m), o.maxChars);
-      if (text) parts.push({ text, weight: o.planWeight });
+      plan = clip(messageText(m), o.maxChars);
       break;
     }
+  if (o.toolResultWeight > 0 && (!plan || o.resultsWithPlan))
+    for (const m of lastObservations(messages)) {
+      const text = clip(messageText(m), o.maxChars);
+      if (text && m.status !== "error") parts.push({ text, weight: o.toolResultWeight });
+    }
+  if (plan) parts.push({ text: plan, weight: o.planWeight });
   return parts;
 }

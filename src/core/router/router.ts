@@ -23,6 +23,7 @@ import { LazySchemaLoader, type SchemaLoaderOptions } from "../loader/schema-loa
 import { checkPreconditions, emptyStateView } from "../preconditions/preconditions.js";
 import { renderPool, SchemaTokenCounter, type PoolOptions } from "../render/render.js";
 import { countTokens, DEFAULT_ENCODING, type TokenEncoding } from "../tokens/count.js";
+import { splitClauses, type ClauseOptions } from "./clauses.js";
 import { routingEventOf, type ToolAttentionEvent } from "../events/events.js";
 import type { AgentStateView, GatedTool, RoutingDecision, ScoredTool, ToolRecord } from "../types.js";
 
@@ -35,7 +36,7 @@ export const DEFAULT_THETA = 0.28;
 export const DEFAULT_LEXICAL_THETA = 0.02;
 /** Default θ for a `LexicalEmbeddings` instance (hashed BM25 vectors compared by cosine). */
 export const DEFAULT_HASHED_LEXICAL_THETA = 0.08;
-/** Default weight of the lexical channel in the hybrid score (`cosine + w · bm25`); measured on metatool-dev. */
+/** Default weight of the lexical channel in the hybrid score (`cosine + w · bm25`); picked on metatool-dev, flat from 1.5 to 4 on the synthetic single-tool tasks. */
 export const DEFAULT_LEXICAL_WEIGHT = 1.5;
 /** Default encoder: USE-lite dense plus sparse BM25. */
 export const DEFAULT_ENCODER: EncoderName = "hybrid";
@@ -97,6 +98,14 @@ export interface RouterOptions {
   slate?: number;
   /** Tool names or ids that are always active (when their preconditions hold); they do not count against k. */
   alwaysInclude?: string[];
+  /**
+   * Multi-intent decomposition: a request asking for several things ("read the log, then open a ticket") is
+   * split into clauses at explicit English connectives (see `splitClauses`), each clause is routed with the whole
+   * request at `wholeWeight`, a tool keeps its best clause score, and the k slots go to the clauses in turn (rank 1
+   * of every clause first). A single-intent request routes as before. The first query part is split (the latest
+   * user message in the adapters' intent). Costs one query encode per clause. Default: on (`{ wholeWeight: 0.3 }`).
+   */
+  decompose?: boolean | DecomposeOptions;
   /** Vector index backend. Default "auto": faiss when it loads, else the pure-TS flat index. */
   index?: IndexPreference;
   /** Token encoding for accounting. Default cl100k_base. */
@@ -115,6 +124,15 @@ export interface RouterOptions {
    */
   log?: ((line: string) => void) | false;
 }
+
+/** Settings of multi-intent decomposition (see `RouterOptions.decompose`). */
+export interface DecomposeOptions extends ClauseOptions {
+  /** Weight of the whole request added to each clause's query (relative to the clause). Default 0.3. */
+  wholeWeight?: number;
+}
+
+/** Default weight of the whole request in each clause's query. */
+export const DEFAULT_DECOMPOSE_WHOLE_WEIGHT = 0.3;
 
 const loggedBackends = new Set<string>();
 
@@ -149,6 +167,8 @@ export interface RouteOptions {
   include?: readonly string[];
   /** Restrict routing to, or boost, tools with these tags. */
   tags?: TagFilter;
+  /** Turn multi-intent decomposition on or off for this route (see RouterOptions.decompose). */
+  decompose?: boolean;
 }
 
 /** Picks the `m` best indices of `scores` (skipping -Infinity), best first; ties by lower index. */
@@ -170,6 +190,21 @@ function topIndices(scores: Float32Array, m: number): number[] {
     if (ids.length > m) ids.pop();
   }
   return ids;
+}
+
+/** Round-robin merge of ranked index lists (rank 1 of each, then rank 2 of each, …), without repeats, up to m. */
+function interleave(lists: readonly number[][], m: number): number[] {
+  const out: number[] = [];
+  const seen = new Set<number>();
+  const longest = Math.max(0, ...lists.map((l) => l.length));
+  for (let r = 0; r < longest && out.length < m; r++)
+    for (const l of lists) {
+      if (r >= l.length || seen.has(l[r])) continue;
+      seen.add(l[r]);
+      out.push(l[r]);
+      if (out.length >= m) break;
+    }
+  return out;
 }
 
 /** Parts of a query with empty texts removed and weights defaulted. */
@@ -213,6 +248,8 @@ export class ToolAttentionRouter {
   private readonly lexicalOnly: boolean;
   readonly margin?: number;
   readonly tagBoost: number;
+  /** Decomposition settings (`enabled` false: only routes asking for it decompose). */
+  private readonly decompose: Required<Omit<DecomposeOptions, "maxClauses">> & ClauseOptions & { enabled: boolean };
 
   constructor(
     readonly catalog: ToolCatalog,
@@ -234,6 +271,15 @@ export class ToolAttentionRouter {
     this.margin = options.margin;
     this.tagBoost = options.tagBoost ?? 0.1;
     validateNumber("tagBoost", this.tagBoost, 0, 10);
+    const dec = typeof options.decompose === "object" ? options.decompose : {};
+    this.decompose = {
+      ...dec,
+      enabled: options.decompose !== false,
+      wholeWeight: dec.wholeWeight ?? DEFAULT_DECOMPOSE_WHOLE_WEIGHT,
+      minWords: dec.minWords ?? 3,
+    };
+    validateNumber("decompose.wholeWeight", this.decompose.wholeWeight, 0, 100);
+    validateNumber("decompose.minWords", this.decompose.minWords, 1, 100);
     if (options.toolText?.maxChars !== undefined) validateNumber("toolText.maxChars", options.toolText.maxChars, 1, 100_000);
     if (options.slate !== undefined) validateNumber("slate", options.slate, 1, 1_000_000);
     this.encoding = options.encoding ?? DEFAULT_ENCODING;
@@ -435,30 +481,22 @@ export class ToolAttentionRouter {
     const queryText = typeof query === "string" ? query : parts.map((p) => p.text).join("\n");
     const n = tools.length;
     let scores: Float32Array | undefined;
-    let tEncoded = t0;
-    if (parts.length > 0 && n > 0) {
-      if (index) {
-        const qv = opts.queryVector && opts.queryVector.length > 0 ? opts.queryVector : await this.queryVector(parts);
-        tEncoded = performance.now();
-        scores = index.scoreAll(qv);
-      } else {
-        tEncoded = performance.now();
-        scores = new Float32Array(n);
-      }
-      if (bm25) {
-        const lex = bm25.scoreAll(parts);
-        const w = this.lexicalOnly ? 1 : this.lexicalWeight;
-        for (let i = 0; i < n; i++) scores[i] += w * lex[i];
-      }
-      const only = opts.tags?.only?.length ? new Set(opts.tags.only) : undefined;
-      const boost = opts.tags?.boost?.length ? new Set(opts.tags.boost) : undefined;
-      if (only || boost)
-        for (let i = 0; i < n; i++) {
-          if (only && !ToolAttentionRouter.hasTag(tools[i], only)) scores[i] = Number.NEGATIVE_INFINITY;
-          else if (boost && ToolAttentionRouter.hasTag(tools[i], boost)) scores[i] += this.tagBoost;
-        }
-    }
-    const slate = scores ? topIndices(scores, this.options.slate ?? slateSize(k)) : [];
+    let slate: number[] = [];
+    const tEncoded = { at: t0 };
+    const slateN = this.options.slate ?? slateSize(k);
+    const clauseQueries = n > 0 ? this.clauseQueries(parts, opts.decompose) : undefined;
+    if (clauseQueries) {
+      // Each clause is routed on its own (with the whole request at a lower weight); a tool keeps its best
+      // clause score, and the slate takes the clauses' rankings in turn so every clause gets its best tools in.
+      const perClause: Float32Array[] = [];
+      for (const q of clauseQueries) perClause.push(await this.scoreParts(q, tools, index, bm25, opts.tags, undefined, tEncoded));
+      slate = interleave(perClause.map((s) => topIndices(s, slateN)), slateN);
+      scores = Float32Array.from(perClause[0]);
+      for (const other of perClause.slice(1)) for (let i = 0; i < n; i++) if (other[i] > scores[i]) scores[i] = other[i];
+    } else if (parts.length > 0 && n > 0) {
+      scores = await this.scoreParts(parts, tools, index, bm25, opts.tags, opts.queryVector, tEncoded);
+      slate = topIndices(scores, slateN);
+    } else tEncoded.at = performance.now();
     const tSearched = performance.now();
 
     const active: ScoredTool[] = [];
@@ -488,7 +526,9 @@ export class ToolAttentionRouter {
       else gatedOut.push({ ...scored, reason: check.reason });
     }
     const fixed = active.length;
-    const cut = margin !== undefined && slate.length > 0 ? Math.max(theta, (scores as Float32Array)[slate[0]] - margin) : theta;
+    let best = Number.NEGATIVE_INFINITY;
+    for (const i of slate) best = Math.max(best, (scores as Float32Array)[i]);
+    const cut = margin !== undefined && slate.length > 0 ? Math.max(theta, best - margin) : theta;
     for (const i of slate) {
       const t = tools[i];
       const score = (scores as Float32Array)[i];
@@ -503,6 +543,8 @@ export class ToolAttentionRouter {
       if (check.allow) active.push(scored);
       else gatedOut.push({ ...scored, reason: check.reason });
     }
+    // The clauses' turns decide which tools get in; the active list still reads best first.
+    if (clauseQueries) active.splice(fixed, active.length - fixed, ...active.slice(fixed).sort((a, b) => b.score - a.score));
     const tGated = performance.now();
 
     const activeIds = active.map((a) => a.id);
@@ -521,14 +563,76 @@ export class ToolAttentionRouter {
       phase2Tokens,
       fullSchemaTokens,
       latencyMs: {
-        encode: tEncoded - t0,
-        search: tSearched - tEncoded,
+        encode: tEncoded.at - t0,
+        search: tSearched - tEncoded.at,
         gate: tGated - tSearched,
         total: tGated - t0,
       },
     };
     this.options.onEvent?.(routingEventOf(decision));
     return decision;
+  }
+
+  /** The clauses the router would route `text` as: its clauses when decomposition is on, else `[text]`. */
+  clausesOf(text: string, decompose?: boolean): string[] {
+    if (decompose === false || (decompose === undefined && !this.decompose.enabled)) return [text];
+    return splitClauses(text, this.decompose);
+  }
+
+  /**
+   * The per-clause queries of a multi-intent request, or undefined when it is not decomposed: decomposition is
+   * off, or the first part (the latest user message) holds one clause. Clause i routes as
+   * [clause (the first part's weight), the whole first part (× wholeWeight), the other parts as they are].
+   */
+  private clauseQueries(
+    parts: readonly { text: string; weight: number }[],
+    override: boolean | undefined,
+  ): { text: string; weight: number }[][] | undefined {
+    const d = this.decompose;
+    if (override === false || (override === undefined && !d.enabled) || parts.length === 0) return undefined;
+    const [first, ...rest] = parts;
+    const clauses = splitClauses(first.text, d);
+    if (clauses.length < 2) return undefined;
+    return clauses.map((c) => [
+      { text: c, weight: first.weight },
+      ...(d.wholeWeight > 0 ? [{ text: first.text, weight: first.weight * d.wholeWeight }] : []),
+      ...rest,
+    ]);
+  }
+
+  /** Scores every tool for one (weighted) query: cosine + lexical weight · BM25, then the tag filter/boost. */
+  private async scoreParts(
+    parts: readonly { text: string; weight: number }[],
+    tools: readonly ToolRecord[],
+    index: VectorIndex | undefined,
+    bm25: Bm25Index | undefined,
+    tags: TagFilter | undefined,
+    queryVector: ArrayLike<number> | undefined,
+    encoded: { at: number },
+  ): Promise<Float32Array> {
+    const n = tools.length;
+    let scores: Float32Array;
+    if (index) {
+      const qv = queryVector && queryVector.length > 0 ? queryVector : await this.queryVector(parts);
+      encoded.at = performance.now();
+      scores = index.scoreAll(qv);
+    } else {
+      encoded.at = performance.now();
+      scores = new Float32Array(n);
+    }
+    if (bm25) {
+      const lex = bm25.scoreAll(parts);
+      const w = this.lexicalOnly ? 1 : this.lexicalWeight;
+      for (let i = 0; i < n; i++) scores[i] += w * lex[i];
+    }
+    const only = tags?.only?.length ? new Set(tags.only) : undefined;
+    const boost = tags?.boost?.length ? new Set(tags.boost) : undefined;
+    if (only || boost)
+      for (let i = 0; i < n; i++) {
+        if (only && !ToolAttentionRouter.hasTag(tools[i], only)) scores[i] = Number.NEGATIVE_INFINITY;
+        else if (boost && ToolAttentionRouter.hasTag(tools[i], boost)) scores[i] += this.tagBoost;
+      }
+    return scores;
   }
 
   private positions?: { tools: readonly ToolRecord[]; byId: Map<string, number> };

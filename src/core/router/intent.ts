@@ -1,0 +1,39 @@
+/**
+ * How an agent turn's routed intent is weighted. Shared by the adapters (which build the intent from the
+ * conversation) and by the evaluation's multi-turn simulation, so what `eval --simulate` measures is what an
+ * agent built with the adapters gets.
+ */
+
+/** How the turn's intent is built from the conversation (see `turnIntent` in the LangChain adapter). */
+export interface IntentOptions {
+  /** Earlier user messages added as context, most recent first. Default 2. */
+  history?: number;
+  /** Weight of the most recent earlier user message; each older one gets half the previous weight. Default 0.3. */
+  historyWeight?: number;
+  /**
+   * Weight of the latest tool results (the observations since the model's last call). Default 0.3. Added only
+   * when the model stated no plan, unless `resultsWithPlan`: a result pulls toward the tool that just ran (which
+   * stays bound as a sticky tool), while a stated plan names the next step.
+   */
+  toolResultWeight?: number;
+  /** Add the tool results even when the model stated a plan. Default false. */
+  resultsWithPlan?: boolean;
+  /**
+   * Weight of the model's stated plan (the text of its latest message after the latest user message), relative
+   * to the latest user message (1). Default 6: after a tool call the current step, not the whole request, says
+   * which tool is needed next; the request stays in the mix so a vague plan does not lose it.
+   */
+  planWeight?: number;
+  /** Characters kept per part (tool results can be long; their start says what they are). Default 300. */
+  maxChars?: number;
+}
+
+export const DEFAULT_INTENT: Required<IntentOptions> = {
+  history: 2,
+  historyWeight: 0.3,
+  toolResultWeight: 0.3,
+  resultsWithPlan: false,
+  planWeight: 6,
+  maxChars: 300,
+};
+
