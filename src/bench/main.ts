@@ -7,9 +7,8 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join, resolve } from "node:path";
-import { realpathSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { runIfEntry } from "../cli/entry.js";
 import { ToolCatalog } from "../core/catalog/catalog.js";
 import { defaultEmbeddingCacheDir, ENCODER_NAMES, type EncoderName } from "../core/encoders/index.js";
 import { DEFAULT_ENCODER, ToolAttentionRouter } from "../core/router/router.js";
@@ -342,15 +341,4 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
   }
 }
 
-function invokedDirectly(): boolean {
-  try {
-    return Boolean(process.argv[1]) && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
-  } catch {
-    return false;
-  }
-}
-if (invokedDirectly()) {
-  main().then((code) => {
-    process.exitCode = code;
-  });
-}
+runIfEntry(import.meta.url, () => main());

@@ -3,6 +3,7 @@
  * markdown report. Every number rendered here comes from the result object; nothing is computed at render time
  * except formatting.
  */
+import type { CalibrationPoint } from "../eval/calibrate.js";
 import type { ContextAssumptions, GateTriggerStats } from "./metrics.js";
 import type { MethodRow } from "./methods.js";
 import type { ScalingPoint } from "./scaling.js";
@@ -20,14 +21,6 @@ export interface SetResult {
   skipped?: string;
   /** Deterministic subsampling applied to the tasks, if any. */
   sampled?: string;
-}
-
-export interface CalibrationPoint {
-  theta: number;
-  recall: number;
-  precision: number;
-  f1: number;
-  allGold: number;
 }
 
 export interface CalibrationResult {

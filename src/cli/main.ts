@@ -3,9 +3,8 @@
  * The `tool-attention` command: route one query, evaluate routing on a task set, or run the demo.
  * Results go to stdout (text, or JSON with --json); progress, warnings and the index line go to stderr.
  */
-import { realpathSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { runIfEntry } from "./entry.js";
 import { ToolCatalog } from "../core/catalog/catalog.js";
 import { DEFAULT_ENCODER, ToolAttentionRouter, type TagFilter } from "../core/router/router.js";
 import type { ToolTextOptions } from "../core/catalog/text.js";
@@ -267,16 +266,4 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
   }
 }
 
-// Run when executed directly (bin, `node dist/cli/main.js`, `tsx src/cli/main.ts`), not when imported.
-function invokedDirectly(): boolean {
-  try {
-    return Boolean(process.argv[1]) && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
-  } catch {
-    return false;
-  }
-}
-if (invokedDirectly()) {
-  main().then((code) => {
-    process.exitCode = code;
-  });
-}
+runIfEntry(import.meta.url, () => main());
