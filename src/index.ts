@@ -34,7 +34,7 @@ export {
   type ToolCallLike,
 } from "./core/gate/gate.js";
 export { countTokens, truncateToTokens, DEFAULT_ENCODING, type TokenEncoding } from "./core/tokens/count.js";
-export { routingEventOf, type GateEvent, type RoutingEvent, type ToolAttentionEvent } from "./core/events/events.js";
+export { routingEventOf, type GateEvent, type GateEventKind, type RoutingEvent, type ToolAttentionEvent } from "./core/events/events.js";
 export {
   resolveEncoder,
   UseLiteEmbeddings,
@@ -86,6 +86,16 @@ export { simulatedObservation } from "./eval/evaluate.js";
 
 // Compaction (each technique optional and measurable on its own)
 export { TERSE_POOL_HEADER } from "./core/render/render.js";
+export {
+  DEFAULT_POOL_MAX_TOKENS,
+  NAMES_POOL_HEADER,
+  NAMES_POOL_HEADER_NO_PROMOTE,
+  SERVERS_POOL_HEADER,
+  SERVERS_POOL_HEADER_NO_PROMOTE,
+  renderPoolTiered,
+  type PoolTier,
+  type RenderedPool,
+} from "./core/render/render.js";
 export { measureCompaction, type CompactionReport, type TechniqueTokens } from "./core/compaction/measure.js";
 export { shortenSchema, shortenTool, SHORT_LIST_TOOL_FIELDS, type ShortListOptions } from "./core/compaction/short-list.js";
 export {

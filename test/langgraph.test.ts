@@ -8,6 +8,7 @@ import { END, START, StateGraph } from "@langchain/langgraph";
 import { createReactAgent, ToolNode } from "@langchain/langgraph/prebuilt";
 import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { createToolAttentionHooks, ToolAttentionAnnotation } from "../src/adapters/langgraph/hooks.js";
+import type { GateEvent, ToolAttentionEvent } from "../src/core/events/events.js";
 import { ScriptedChatModel, callTools } from "./helpers/scripted-model.js";
 import { demoTools } from "./helpers/demo-tools.js";
 
@@ -81,7 +82,8 @@ test("LangGraph hooks: a promoted tool is bound on the next model call, also whe
   for (const kind of ["react", "graph"] as const) {
     const { tools, runs } = demoTools();
     const model = new ScriptedChatModel([callTools({ name: "list_tables", args: {} }), callTools({ name: "list_tables", args: {} })]);
-    const hooks = createToolAttentionHooks({ tools, k: 3, cacheDir: false });
+    const events: ToolAttentionEvent[] = [];
+    const hooks = createToolAttentionHooks({ tools, k: 3, cacheDir: false, onEvent: (e) => events.push(e) });
     const agent =
       kind === "react"
         ? createReactAgent({
@@ -112,5 +114,7 @@ test("LangGraph hooks: a promoted tool is bound on the next model call, also whe
     assert.ok(model.calls[1].tools.includes("list_tables"), `${kind}: ${model.calls[1].tools}`);
     assert.equal(runs.get("list_tables"), 1, kind);
     for (const [, n] of answersById(out.messages)) assert.equal(n, 1);
+    const gates = events.filter((e): e is GateEvent => e.type === "tool_attention.gate");
+    assert.deepEqual(gates.flatMap((e) => e.rejected.map((r) => [r.tool, r.kind, r.toolCallId])), [["list_tables", "promoted", first.tool_call_id]], kind);
   }
 });

@@ -3,7 +3,20 @@ import { describe, it } from "node:test";
 import { readFileSync } from "node:fs";
 import { getEncoding } from "js-tiktoken";
 import { ToolCatalog } from "../src/core/catalog/catalog.js";
-import { POOL_HEADER, renderFullSchema, renderPool, SchemaTokenCounter } from "../src/core/render/render.js";
+import {
+  DEFAULT_POOL_MAX_TOKENS,
+  NAMES_POOL_HEADER,
+  NAMES_POOL_HEADER_NO_PROMOTE,
+  POOL_HEADER,
+  renderFullSchema,
+  renderPool,
+  renderPoolTiered,
+  SchemaTokenCounter,
+  SERVERS_POOL_HEADER,
+  SERVERS_POOL_HEADER_NO_PROMOTE,
+  TERSE_POOL_HEADER,
+} from "../src/core/render/render.js";
+import { ToolAttentionRouter } from "../src/core/router/router.js";
 import { countTokens, DEFAULT_ENCODING, getEncoder, isTokenEncoding, truncateToTokens } from "../src/core/tokens/count.js";
 import type { FullToolSchema } from "../src/core/loader/schema-loader.js";
 
@@ -199,4 +212,127 @@ describe("truncateToTokens", () => {
       assert.ok(!out.includes("\uFFFD"), JSON.stringify(out));
     },
   );
+});
+
+describe("renderPool token budget (maxTokens)", () => {
+  // Three servers with long descriptions; "search" exists on two of them, so its ids are server-qualified.
+  const spec = () => ({
+    servers: ["alpha", "beta", "gamma"].map((server, s) => ({
+      name: server,
+      description: `The ${server} service: records, reports and exports of team ${s}.`,
+      tools: [
+        { name: "search", description: `Search ${server} records by keyword and return the matching records with their ids and owners.` },
+        ...Array.from({ length: 14 }, (_, i) => ({
+          name: `${server}_${["list", "get", "export"][i % 3]}_${["report", "record", "ledger", "invoice", "contract"][i % 5]}_${i}`,
+          description: `Handles ${server} item ${i}: fetches, validates and formats it for the caller, including attachments and history.`,
+        })),
+      ],
+    })),
+  });
+  const catalog = () => ToolCatalog.fromCatalogObject(spec());
+  const tiers = (c: ToolCatalog, maxTokens: number | false, extra: Parameters<typeof renderPoolTiered>[1] = {}) =>
+    renderPoolTiered(c, { ...extra, maxTokens });
+
+  it("keeps the one-line-per-tool pool byte-for-byte when it fits (the demo catalog under the default budget)", () => {
+    const c = demo();
+    const unbounded = renderPool(c, { maxTokens: false });
+    const r = renderPoolTiered(c);
+    assert.equal(r.tier, 1);
+    assert.ok(r.tokens < DEFAULT_POOL_MAX_TOKENS);
+    assert.equal(Buffer.compare(Buffer.from(r.text), Buffer.from(unbounded)), 0);
+    assert.equal(renderPool(c, { maxTokens: Infinity }), unbounded);
+    assert.equal(r.text.split("\n")[0], POOL_HEADER);
+    assert.equal(r.tokens, countTokens(r.text));
+  });
+
+  it("falls back to names per server, then to server lines, as the budget shrinks, never over budget", () => {
+    const c = catalog();
+    const full = tiers(c, false);
+    assert.equal(tiers(c, full.tokens).tier, 1);
+    const names = tiers(c, full.tokens - 1);
+    assert.equal(names.tier, 2);
+    assert.ok(names.tokens <= full.tokens - 1);
+    assert.equal(names.text.split("\n")[0], NAMES_POOL_HEADER);
+    // Every tool appears by id (server-qualified where names collide), under its server's heading.
+    const lines = names.text.split("\n");
+    for (const server of ["alpha", "beta", "gamma"]) {
+      const at = lines.indexOf(`[${server}] The ${server} service: records, reports and exports of team ${["alpha", "beta", "gamma"].indexOf(server)}. (15 tools)`);
+      assert.ok(at > 0, server);
+      const ids = lines[at + 1].split(", ");
+      assert.deepEqual(ids, c.tools.filter((t) => t.server === server).map((t) => t.id));
+    }
+    assert.ok(names.text.includes("alpha__search") && names.text.includes("beta__search"));
+
+    const servers = tiers(c, names.tokens - 1);
+    assert.equal(servers.tier, 3);
+    assert.equal(servers.text.split("\n")[0], SERVERS_POOL_HEADER);
+    for (const server of ["alpha", "beta", "gamma"]) assert.match(servers.text, new RegExp(`^\\[${server}\\] .*\\(15 tools; e\\.g\\. `, "m"));
+    // Common name words, without the server's own name or CRUD verbs.
+    assert.match(servers.text, /^\[alpha\] .*e\.g\. [a-z, ]*\breport\b/m);
+    assert.doesNotMatch(servers.text, /e\.g\.[^)]*\b(alpha|list|get)\b/);
+
+    for (let budget = names.tokens + 50; budget >= 80; budget -= 7) {
+      const r = tiers(c, budget);
+      assert.ok(r.tokens <= budget, `budget ${budget}: ${r.tokens} tokens (tier ${r.tier})`);
+      assert.equal(r.tokens, countTokens(r.text), `budget ${budget}`);
+    }
+  });
+
+  it("cuts a catalog with too many servers to the ones that fit and counts the rest", () => {
+    const many = ToolCatalog.fromCatalogObject({
+      servers: Array.from({ length: 120 }, (_, s) => ({
+        name: `service_${s}`,
+        tools: Array.from({ length: 4 }, (_, i) => ({ name: `service_${s}_sync_item_${i}`, description: "Sync an item." })),
+      })),
+    });
+    const r = tiers(many, 400);
+    assert.equal(r.tier, 3);
+    assert.ok(r.tokens <= 400, String(r.tokens));
+    const shown = r.text.split("\n").filter((l) => l.startsWith("[service_")).length;
+    assert.ok(shown > 0 && shown < 120, String(shown));
+    assert.ok(r.text.endsWith(`… and ${120 - shown} more servers with ${(120 - shown) * 4} tools.`), r.text.slice(-80));
+    // The shown servers are the first ones, in catalog order.
+    assert.deepEqual(r.text.split("\n").slice(1, 1 + shown).map((l) => l.slice(1, l.indexOf("]"))), Array.from({ length: shown }, (_, s) => `service_${s}`));
+  });
+
+  it("is deterministic: the same catalog content renders the same bytes in every tier", () => {
+    const a = catalog();
+    const b = catalog();
+    const full = tiers(a, false).tokens;
+    for (const budget of [full, full - 1, 200, 120]) {
+      const ra = tiers(a, budget);
+      assert.equal(tiers(b, budget).text, ra.text, `budget ${budget}`);
+      assert.equal(tiers(a, budget), ra, "memoized: the same object on every call");
+    }
+  });
+
+  it("applies the budget to the terse format too", () => {
+    const c = catalog();
+    const terse = tiers(c, false, { format: "terse" });
+    assert.ok(terse.text.startsWith(TERSE_POOL_HEADER));
+    assert.equal(tiers(c, terse.tokens, { format: "terse" }).text, terse.text);
+    const smaller = tiers(c, terse.tokens - 1, { format: "terse" });
+    assert.equal(smaller.tier, 2);
+    assert.ok(smaller.tokens <= terse.tokens - 1);
+  });
+
+  it("does not invite calls by name when the gate does not promote them", () => {
+    const c = catalog();
+    const full = tiers(c, false).tokens;
+    assert.equal(tiers(c, full - 1, { callByName: false }).text.split("\n")[0], NAMES_POOL_HEADER_NO_PROMOTE);
+    assert.equal(tiers(c, 150, { callByName: false }).text.split("\n")[0], SERVERS_POOL_HEADER_NO_PROMOTE);
+    assert.doesNotMatch(NAMES_POOL_HEADER_NO_PROMOTE + SERVERS_POOL_HEADER_NO_PROMOTE, /call it/);
+  });
+
+  it("counts the budget in the router's encoding and rejects an invalid budget", () => {
+    const c = catalog();
+    const full = tiers(c, false, { encoding: "o200k_base" });
+    assert.equal(full.tokens, countTokens(full.text, "o200k_base"));
+    const router = new ToolAttentionRouter(c, { encoding: "o200k_base", pool: { maxTokens: full.tokens - 1 }, cacheDir: false, log: false });
+    assert.equal(router.poolTier(), 2);
+    assert.equal(router.poolTokens(), countTokens(router.pool(), "o200k_base"));
+    assert.ok(router.poolTokens() <= full.tokens - 1);
+    assert.throws(() => renderPool(c, { maxTokens: 0 }), /pool\.maxTokens/);
+    assert.throws(() => renderPool(c, { maxTokens: Number.NaN }), /pool\.maxTokens/);
+  });
 });

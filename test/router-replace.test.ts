@@ -5,6 +5,7 @@ import { Embeddings } from "@langchain/core/embeddings";
 import { ToolCatalog } from "../src/core/catalog/catalog.js";
 import { ToolAttentionRouter } from "../src/core/router/router.js";
 import { UseLiteEmbeddings } from "../src/core/encoders/use-lite.js";
+import { countTokens } from "../src/core/tokens/count.js";
 
 class CountingEmbeddings extends Embeddings {
   readonly inner = new UseLiteEmbeddings();
@@ -35,6 +36,7 @@ test("replaceCatalog embeds only new routing texts and routes over the new tool 
   });
   const router = new ToolAttentionRouter(before, { encoder, cacheDir: false, log: false, alwaysInclude: ["send_email"], k: 3 });
   await router.prepare();
+  const poolTokensBefore = router.poolTokens(); // memoized for the first catalog
   assert.equal(encoder.texts.length, 3);
   assert.ok((await router.route("send an email to bob")).active.some((a) => a.name === "send_email"));
 
@@ -63,4 +65,7 @@ test("replaceCatalog embeds only new routing texts and routes over the new tool 
   assert.deepEqual(forecast.inputSchema.properties, { city: { type: "string" } });
   assert.equal(d.fullSchemaTokens, await router.schemaTokens(after.tools.map((t) => t.id)));
   assert.ok(router.pool().includes("create_event") && !router.pool().includes("send_email"));
+  // The pool's token count belongs to the new catalog, not the one it replaced.
+  assert.equal(router.poolTokens(), countTokens(router.pool(), router.encoding));
+  assert.notEqual(router.poolTokens(), poolTokensBefore);
 });

@@ -14,6 +14,7 @@ import { toolAttentionMiddleware } from "../src/adapters/langchain/middleware.js
 import { turnIntent } from "../src/adapters/langchain/messages.js";
 import { nextSticky } from "../src/adapters/langchain/turn.js";
 import { evaluate } from "../src/eval/evaluate.js";
+import type { ToolAttentionEvent } from "../src/core/events/events.js";
 import { ScriptedChatModel, callTools } from "./helpers/scripted-model.js";
 import { demoTools } from "./helpers/demo-tools.js";
 
@@ -266,13 +267,17 @@ describe("promote-on-request (createAgent, real USE-lite)", () => {
   const setup = (script: ConstructorParameters<typeof ScriptedChatModel>[0], extra: { promoteOnRequest?: boolean } = {}) => {
     const { tools, runs } = demoTools();
     const model = new ScriptedChatModel(script);
-    const agent = createAgent({ model, tools, middleware: [toolAttentionMiddleware({ tools, k: 3, cacheDir: false, ...extra })] });
-    return { agent, model, runs };
+    const events: ToolAttentionEvent[] = [];
+    const onEvent = (e: ToolAttentionEvent) => events.push(e);
+    const agent = createAgent({ model, tools, middleware: [toolAttentionMiddleware({ tools, k: 3, cacheDir: false, onEvent, ...extra })] });
+    return { agent, model, runs, events };
   };
+  const gateRejections = (events: ToolAttentionEvent[]) =>
+    events.flatMap((e) => (e.type === "tool_attention.gate" ? e.rejected.map((r) => [r.tool, r.kind]) : []));
   const toolMessages = (ms: BaseMessage[]) => ms.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
 
   it("a rejected call to a valid catalog tool binds it for the next call, which then runs it", async () => {
-    const { agent, model, runs } = setup([
+    const { agent, model, runs, events } = setup([
       callTools({ name: "list_tables", args: {} }),
       callTools({ name: "list_tables", args: {} }),
       new AIMessage("There are 3 tables."),
@@ -290,25 +295,29 @@ describe("promote-on-request (createAgent, real USE-lite)", () => {
     assert.equal(runs.get("list_tables"), 1);
     // Promoted tools are sticky: still bound after the tool ran and the turn was routed again.
     assert.ok(model.calls[2].tools.includes("list_tables"));
+    // The gate event says the call was promoted, not just rejected as inactive.
+    assert.deepEqual(gateRejections(events), [["list_tables", "promoted"]]);
     const answers = new Map<string, number>();
     for (const t of toolMessages(out.messages)) answers.set(t.tool_call_id, (answers.get(t.tool_call_id) ?? 0) + 1);
     assert.ok([...answers.values()].every((n) => n === 1));
   });
 
   it("a tool failing its precondition is refused with the reason and not bound", async () => {
-    const { agent, model, runs } = setup([callTools({ name: "send_email", args: { to: "bob" } }), new AIMessage("I cannot send email.")]);
+    const { agent, model, runs, events } = setup([callTools({ name: "send_email", args: { to: "bob" } }), new AIMessage("I cannot send email.")]);
     const out = await agent.invoke({ messages: [new HumanMessage("what's the weather in Paris tomorrow?")] });
     const refusal = toolMessages(out.messages)[0];
     assert.match(String(refusal.content), /missing scope: mail:send/);
     assert.equal(JSON.parse(String(refusal.content).split("\n")[0]).promoted, undefined);
     assert.ok(!model.calls[1].tools.includes("send_email"));
     assert.equal(runs.get("send_email"), undefined);
+    assert.deepEqual(gateRejections(events), [["send_email", "precondition"]]);
   });
 
   it("can be turned off: the tool stays unbound", async () => {
-    const { agent, model } = setup([callTools({ name: "list_tables", args: {} }), new AIMessage("ok")], { promoteOnRequest: false });
+    const { agent, model, events } = setup([callTools({ name: "list_tables", args: {} }), new AIMessage("ok")], { promoteOnRequest: false });
     const out = await agent.invoke({ messages: [new HumanMessage("what's the weather in Paris tomorrow?")] });
     assert.match(String(toolMessages(out.messages)[0].content), /not active for this request/);
+    assert.deepEqual(gateRejections(events), [["list_tables", "not_active"]]);
     assert.ok(!model.calls[1].tools.includes("list_tables"));
   });
 });

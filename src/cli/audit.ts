@@ -199,7 +199,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   });
 
   const allRaw = listed.flatMap((l) => (l.listing?.tools ?? []).map((t) => t.raw)) as unknown as ToolSpec[];
-  const poolTokens = catalog.size ? countTokens(renderPool(catalog), encoding) : 0;
+  const poolTokens = catalog.size ? countTokens(renderPool(catalog, { encoding }), encoding) : 0;
   const topKTokens = topK([...phase2.values()], k);
   const sum = (f: (s: AuditServer) => number | undefined) => servers.reduce((n, s) => n + (f(s) ?? 0), 0);
   return {

@@ -91,7 +91,9 @@ export function adapterRouter(options: AdapterRouterOptions, adapter: string): T
       ? catalogFromLangChainTools(options.tools, { preconditions: options.preconditions, encoding: options.encoding })
       : undefined);
   if (!catalog) throw new Error(`${adapter} needs \`tools\` (the tools the agent runs), a \`catalog\`, or a \`router\`.`);
-  return new ToolAttentionRouter(catalog, { ...options, onEvent: undefined });
+  // Without promotion, a compact pool must not invite the model to call unattached tools by name.
+  const pool = options.promoteOnRequest === false ? { callByName: false, ...options.pool } : options.pool;
+  return new ToolAttentionRouter(catalog, { ...options, pool, onEvent: undefined });
 }
 
 /** Sends an event to the caller's onEvent and to LangChain callbacks. */
@@ -225,6 +227,7 @@ export function gateTurn(
   const rejectedRounds = allRejected ? decision.rejectedRounds + 1 : 0;
   let messages = gate.messages;
   let next: ToolAttentionDecisionState = { ...decision, rejectedRounds };
+  let promotedNow = false;
   if (opts.promoteOnRequest ?? true) {
     // A call to a catalog tool that only missed the cut (its preconditions hold): bind it for the next call.
     const promote = [...new Set(gate.rejected.filter((r) => r.kind === "not_active").map((r) => r.call.name))];
@@ -233,6 +236,7 @@ export function gateTurn(
       const promoted = [...new Set([...(decision.promoted ?? []), ...promote])];
       next = { ...next, active, promoted };
       messages = gate.rejected.map((r, i) => (r.kind === "not_active" ? promotedMessage(r.call, active) : gate.messages[i]));
+      promotedNow = true;
     }
   }
   return {
@@ -244,7 +248,11 @@ export function gateTurn(
       type: "tool_attention.gate",
       turnId: decision.turnId,
       allowed: gate.allowed.map((c) => c.name),
-      rejected: gate.rejected.map((r) => ({ tool: r.call.name, kind: r.kind, toolCallId: r.toolCallId })),
+      rejected: gate.rejected.map((r) => ({
+        tool: r.call.name,
+        kind: promotedNow && r.kind === "not_active" ? "promoted" : r.kind,
+        toolCallId: r.toolCallId,
+      })),
     },
   };
 }

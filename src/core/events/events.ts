@@ -21,11 +21,19 @@ export interface RoutingEvent {
   latencyMs: RoutingDecision["latencyMs"];
 }
 
+/**
+ * Why a call in a gate event did not run: the gate's rejection kind, or `"promoted"` for a call to a catalog
+ * tool that only missed this turn's cut (its preconditions hold). A promoted call did not run either, but its
+ * tool is now bound for the next model call, so dashboards should not count it as a routing miss the model
+ * could not recover from.
+ */
+export type GateEventKind = RejectionKind | "promoted";
+
 export interface GateEvent {
   type: "tool_attention.gate";
   turnId: string;
   allowed: string[];
-  rejected: { tool: string; kind: RejectionKind; toolCallId: string }[];
+  rejected: { tool: string; kind: GateEventKind; toolCallId: string }[];
 }
 
 export type ToolAttentionEvent = RoutingEvent | GateEvent;

@@ -1,12 +1,15 @@
 /**
  * Two-phase prompt rendering.
- * Phase 1: a summary pool of ALL tools, one line each, so the model knows what exists. It depends only on
+ * Phase 1: a summary pool of ALL tools, one line each, so the model knows what exists; within a token budget,
+ *   so a large catalog falls back to tool names per server, then to one line per server. It depends only on
  *   the catalog, so it is rendered once and is byte-identical on every turn (stable for prompt caches).
  * Phase 2: the full schemas of the active tools only, bound to this model call.
  */
 import type { ToolCatalog } from "../catalog/catalog.js";
 import type { ToolRecord } from "../types.js";
-import { countTokens, DEFAULT_ENCODING, type TokenEncoding } from "../tokens/count.js";
+import { countTokens, DEFAULT_ENCODING, truncateToTokens, type TokenEncoding } from "../tokens/count.js";
+import { splitIdentifier } from "../catalog/text.js";
+import { LEXICAL_STOPWORDS } from "../encoders/lexical.js";
 import type { FullToolSchema } from "../loader/schema-loader.js";
 import { renderTerse } from "../compaction/terse.js";
 import { compactParameters, compactionEnabled, type Phase2CompactionOptions } from "../compaction/phase2.js";
@@ -21,52 +24,258 @@ export const TERSE_POOL_HEADER =
   "OUT output fields | WHEN preconditions | TAGS). Only the tools attached to this request can be called now; " +
   "the others are listed so you know what exists and can plan for them.";
 
+/**
+ * Default pool budget, in tokens of the router's encoding. A summary line costs ~15–25 tokens, so 8,000 keeps
+ * the full one-line listing for catalogs of a few hundred tools (464 real MCP tools fit), and past that caps
+ * the pool that is resent on every turn at ~6% of a 128k context: a catalog ten times larger must not cost
+ * ten times more per turn than the routed schemas it exists to save.
+ */
+export const DEFAULT_POOL_MAX_TOKENS = 8000;
+
+/** Header of the names-only pool (tier 2), when the gate promotes a called tool (the adapters' default). */
+export const NAMES_POOL_HEADER =
+  "Tool catalog: every tool this agent has, by server ([server] description (tool count), then the tool names). " +
+  "Only the tools attached to this request can be called now. To use another listed tool, call it by its exact " +
+  "name: if it is usable now, that call does not run but the tool is attached with its full schema for your " +
+  "next call; otherwise the answer says why not.";
+
+/** Header of the per-server pool (tier 3): too many tools to name them all. */
+export const SERVERS_POOL_HEADER =
+  "Tool catalog: this agent's tool servers ([server] description (tool count; common words in its tool names)); " +
+  "there are too many tools to list. Only the tools attached to this request can be called now; tools are " +
+  "attached by what the request and your stated plan are about, so say which server and action you need. If you " +
+  "know a tool's exact name you may call it: if it is usable now, that call does not run but the tool is " +
+  "attached with its full schema for your next call.";
+
+/** Tier-2 header when calling an unattached tool does not attach it (`callByName: false`). */
+export const NAMES_POOL_HEADER_NO_PROMOTE =
+  "Tool catalog: every tool this agent has, by server ([server] description (tool count), then the tool names). " +
+  "Only the tools attached to this request can be called now; the others are listed so you know what exists " +
+  "and can plan for them.";
+
+/** Tier-3 header when calling an unattached tool does not attach it (`callByName: false`). */
+export const SERVERS_POOL_HEADER_NO_PROMOTE =
+  "Tool catalog: this agent's tool servers ([server] description (tool count; common words in its tool names)); " +
+  "there are too many tools to list. Only the tools attached to this request can be called now; tools are " +
+  "attached by what the request and your stated plan are about, so say which server and action you need.";
+
 export interface PoolOptions {
   /** Group lines under `[server]` headings (default true when the catalog has more than one server). */
   groupByServer?: boolean;
-  /** Text above the list. Default POOL_HEADER (TERSE_POOL_HEADER with `format: "terse"`). */
+  /**
+   * Text above the one-line-per-tool list. Default POOL_HEADER (TERSE_POOL_HEADER with `format: "terse"`).
+   * The compact tiers (see `maxTokens`) use their own headers, which describe their layout.
+   */
   header?: string;
   /**
    * `"line"` (default): `- id: summary`. `"terse"`: `TOOL id: summary | IN a, b? | OUT x | WHEN … | TAGS …`,
    * which also tells the model each tool's parameter names, output fields and preconditions.
    */
   format?: "line" | "terse";
+  /**
+   * Token budget of the whole pool (default DEFAULT_POOL_MAX_TOKENS). The pool is rendered in the first tier
+   * that fits: (1) one line per tool; (2) per server a header line and the tool names; (3) per server only a
+   * header line with its tool count and common name words, cut to fit. `Infinity` or `false`: always tier 1.
+   */
+  maxTokens?: number | false;
+  /** Encoding the budget is counted in (the router passes its own). Default cl100k_base. */
+  encoding?: TokenEncoding;
+  /**
+   * Whether the compact tiers tell the model it may call any listed tool by name to have it attached (true
+   * when the gate promotes such calls: the adapters' default `promoteOnRequest`). Default true.
+   */
+  callByName?: boolean;
 }
 
-const poolCache = new WeakMap<ToolCatalog, Map<string, string>>();
+/** Which layout a pool was rendered in (see PoolOptions.maxTokens). */
+export type PoolTier = 1 | 2 | 3;
+
+export interface RenderedPool {
+  text: string;
+  tier: PoolTier;
+  /** Tokens of `text` in the options' encoding. */
+  tokens: number;
+}
+
+const poolCache = new WeakMap<ToolCatalog, Map<string, RenderedPool>>();
 
 /** The Phase-1 pool text. Memoized per catalog and options, so repeated turns reuse the same string. */
 export function renderPool(catalog: ToolCatalog, options: PoolOptions = {}): string {
+  return renderPoolTiered(catalog, options).text;
+}
+
+/**
+ * The Phase-1 pool with the tier it was rendered in and its token count. Memoized per catalog object and
+ * options: a catalog replaced on an MCP list_changed is a new object and gets its own pool.
+ */
+export function renderPoolTiered(catalog: ToolCatalog, options: PoolOptions = {}): RenderedPool {
   const group = options.groupByServer ?? catalog.servers.size > 1;
   const terse = options.format === "terse";
   const header = options.header ?? (terse ? TERSE_POOL_HEADER : POOL_HEADER);
-  const key = `${group ? 1 : 0}\0${terse ? "terse" : "line"}\0${header}`;
+  const encoding = options.encoding ?? DEFAULT_ENCODING;
+  const budget = options.maxTokens === false ? Infinity : options.maxTokens ?? DEFAULT_POOL_MAX_TOKENS;
+  if (!(budget >= 1)) throw new Error(`Invalid pool.maxTokens: ${options.maxTokens} (expected a number ≥ 1, Infinity or false)`);
+  const callByName = options.callByName ?? true;
+  const key = `${group ? 1 : 0}\0${terse ? "terse" : "line"}\0${budget}\0${encoding}\0${callByName ? 1 : 0}\0${header}`;
   let perCatalog = poolCache.get(catalog);
   const hit = perCatalog?.get(key);
   if (hit !== undefined) return hit;
 
-  const lineOf = terse
+  const rendered = renderTiers(catalog, { group, terse, header, encoding, budget, callByName });
+  if (!perCatalog) poolCache.set(catalog, (perCatalog = new Map()));
+  perCatalog.set(key, rendered);
+  return rendered;
+}
+
+interface TierSettings {
+  group: boolean;
+  terse: boolean;
+  header: string;
+  encoding: TokenEncoding;
+  budget: number;
+  callByName: boolean;
+}
+
+function renderTiers(catalog: ToolCatalog, o: TierSettings): RenderedPool {
+  const count = (text: string) => countTokens(text, o.encoding);
+  const full = lineTier(catalog, o);
+  if (o.budget === Infinity) return { text: full, tier: 1, tokens: count(full) };
+  const fullTokens = count(full);
+  if (fullTokens <= o.budget) return { text: full, tier: 1, tokens: fullTokens };
+
+  const servers = toolsByServer(catalog);
+  const names = namesTier(catalog, servers, o.callByName ? NAMES_POOL_HEADER : NAMES_POOL_HEADER_NO_PROMOTE);
+  const namesTokens = count(names);
+  if (namesTokens <= o.budget) return { text: names, tier: 2, tokens: namesTokens };
+
+  const text = serversTier(catalog, servers, o.callByName ? SERVERS_POOL_HEADER : SERVERS_POOL_HEADER_NO_PROMOTE, o.budget, o.encoding);
+  return { text, tier: 3, tokens: count(text) };
+}
+
+/** Tier 1: one line per tool (the pool as it always was). */
+function lineTier(catalog: ToolCatalog, o: TierSettings): string {
+  const lineOf = o.terse
     ? (t: ToolRecord) => renderTerse(t, { level: "pool", summary: t.summary })
     : (t: ToolRecord) => `- ${t.id}: ${t.summary}`;
-  const lines: string[] = [header];
-  if (group) {
-    const byServer = new Map<string, string[]>();
-    for (const t of catalog.tools) {
-      const list = byServer.get(t.server) ?? [];
-      list.push(lineOf(t));
-      byServer.set(t.server, list);
-    }
-    for (const [server, list] of byServer) {
+  const lines: string[] = [o.header];
+  if (o.group) {
+    for (const [server, tools] of toolsByServer(catalog)) {
       lines.push(`[${server || "tools"}]`);
-      lines.push(...list);
+      for (const t of tools) lines.push(lineOf(t));
     }
   } else {
     for (const t of catalog.tools) lines.push(lineOf(t));
   }
-  const text = lines.join("\n");
-  if (!perCatalog) poolCache.set(catalog, (perCatalog = new Map()));
-  perCatalog.set(key, text);
-  return text;
+  return lines.join("\n");
+}
+
+/** Tools grouped by server, servers in order of first appearance. */
+function toolsByServer(catalog: ToolCatalog): Map<string, ToolRecord[]> {
+  const byServer = new Map<string, ToolRecord[]>();
+  for (const t of catalog.tools) {
+    const list = byServer.get(t.server);
+    if (list) list.push(t);
+    else byServer.set(t.server, [t]);
+  }
+  return byServer;
+}
+
+function serverHeading(server: string, count: number, description: string | undefined, hint?: string): string {
+  const desc = description ? ` ${description}` : "";
+  const n = `${count} tool${count === 1 ? "" : "s"}`;
+  return `[${server || "tools"}]${desc} (${hint ? `${n}; ${hint}` : n})`;
+}
+
+/** A server description on one line (descriptions may hold newlines, which would break the layout). */
+function flatDescription(catalog: ToolCatalog, server: string): string | undefined {
+  const d = catalog.servers.get(server);
+  const flat = d?.replace(/\s+/g, " ").trim();
+  return flat || undefined;
+}
+
+/** Tier 2: per server a heading, then its tool ids (the id is the name unless names collide). */
+function namesTier(catalog: ToolCatalog, servers: Map<string, ToolRecord[]>, header: string): string {
+  const lines: string[] = [header];
+  for (const [server, tools] of servers) {
+    lines.push(serverHeading(server, tools.length, flatDescription(catalog, server)));
+    lines.push(tools.map((t) => t.id).join(", "));
+  }
+  return lines.join("\n");
+}
+
+/**
+ * The most common words in a server's tool names (then tags), most frequent first (ties alphabetical), without
+ * function words, CRUD verbs and words of the server's own name (which every tool of such a server repeats).
+ */
+/** CRUD verbs start most tool names and say nothing about what a server is for. */
+const GENERIC_VERBS: ReadonlySet<string> = new Set(["get", "list", "create", "update", "delete", "set", "add", "remove"]);
+
+function commonWords(server: string, tools: readonly ToolRecord[], max: number): string[] {
+  if (max <= 0) return [];
+  const skip = new Set(splitIdentifier(server).toLowerCase().split(" "));
+  const counts = new Map<string, number>();
+  const add = (text: string, weight: number, seen: Set<string>) => {
+    for (const w of splitIdentifier(text).toLowerCase().split(" ")) {
+      if (seen.has(w) || w.length < 3 || skip.has(w) || LEXICAL_STOPWORDS.has(w) || GENERIC_VERBS.has(w) || /^\d+$/.test(w)) continue;
+      seen.add(w);
+      counts.set(w, (counts.get(w) ?? 0) + weight);
+    }
+  };
+  for (const t of tools) {
+    // Tags only fill in: they often describe a side effect ("mutating", "read-only"), names what a tool acts on.
+    const seen = new Set<string>();
+    add(t.name, 1, seen);
+    for (const tag of t.tags ?? []) add(tag, 1e-3, seen);
+  }
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .slice(0, max)
+    .map(([w]) => w);
+}
+
+/**
+ * Tier 3: one heading per server with its tool count and common name words. Shrinks step by step until it
+ * fits: shorter descriptions and fewer words, then no descriptions, then only as many servers as fit with a
+ * closing line counting the rest. Every step depends only on the catalog, so the result is deterministic.
+ */
+function serversTier(catalog: ToolCatalog, servers: Map<string, ToolRecord[]>, header: string, budget: number, encoding: TokenEncoding): string {
+  const count = (text: string) => countTokens(text, encoding);
+  const entries = [...servers];
+  const build = (descTokens: number, words: number): string[] =>
+    entries.map(([server, tools]) => {
+      const d = flatDescription(catalog, server);
+      const desc = d && descTokens > 0 ? truncateToTokens(d, descTokens, encoding) : undefined;
+      const hint = commonWords(server, tools, words).join(", ");
+      return serverHeading(server, tools.length, desc, hint ? `e.g. ${hint}` : undefined);
+    });
+  const steps: [number, number][] = [[40, 8], [20, 6], [10, 4], [0, 3], [0, 2], [0, 1], [0, 0]];
+  let lines: string[] = [];
+  for (const [descTokens, words] of steps) {
+    lines = build(descTokens, words);
+    const text = [header, ...lines].join("\n");
+    if (count(text) <= budget) return text;
+  }
+  // Still too long: keep the first servers that fit and count the rest on a closing line.
+  const total = catalog.size;
+  const more = (shownServers: number, shownTools: number) =>
+    `… and ${entries.length - shownServers} more servers with ${total - shownTools} tools.`;
+  const lineTokens = lines.map((l) => count(l) + 1); // +1: the newline before it
+  let used = count(header) + count(more(0, 0)) + 1;
+  let shown = 0;
+  let shownTools = 0;
+  while (shown < lines.length && used + lineTokens[shown] <= budget) {
+    used += lineTokens[shown];
+    shownTools += entries[shown][1].length;
+    shown++;
+  }
+  // Sums of per-line counts can differ from the joined text by a token at the seams: check and back off.
+  for (;;) {
+    const text = [header, ...lines.slice(0, shown), more(shown, shownTools)].join("\n");
+    if (count(text) <= budget) return text;
+    if (shown === 0) return truncateToTokens(text, budget, encoding);
+    shown--;
+    shownTools -= entries[shown][1].length;
+  }
 }
 
 /**

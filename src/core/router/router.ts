@@ -21,8 +21,8 @@ import { toolFieldsOf, toolTextOf, type ToolTextContext, type ToolTextOptions } 
 import { createVectorIndex, describeIndexBackend, type IndexPreference, type VectorIndex } from "../index/vector-index.js";
 import { LazySchemaLoader, type SchemaLoaderOptions } from "../loader/schema-loader.js";
 import { checkPreconditions, emptyStateView } from "../preconditions/preconditions.js";
-import { renderPool, SchemaTokenCounter, type PoolOptions } from "../render/render.js";
-import { countTokens, DEFAULT_ENCODING, type TokenEncoding } from "../tokens/count.js";
+import { renderPoolTiered, SchemaTokenCounter, type PoolOptions, type PoolTier, type RenderedPool } from "../render/render.js";
+import { DEFAULT_ENCODING, type TokenEncoding } from "../tokens/count.js";
 import { splitClauses, type ClauseOptions } from "./clauses.js";
 import { routingEventOf, type ToolAttentionEvent } from "../events/events.js";
 import type { AgentStateView, GatedTool, RoutingDecision, ScoredTool, ToolRecord } from "../types.js";
@@ -238,7 +238,8 @@ export class ToolAttentionRouter {
   private turnCounter = 0;
   private readonly tokenCounter: SchemaTokenCounter;
   private fullTokens?: number;
-  private poolTokenCount?: number;
+  /** The rendered pool and the catalog object it was rendered for (a replaced catalog renders anew). */
+  private poolMemo?: { catalog: ToolCatalog; rendered: RenderedPool };
   private readonly alwaysIds: string[];
   /** Sparse BM25 over the tools' fields (lexical and hybrid modes). */
   private bm25?: Bm25Index;
@@ -415,13 +416,27 @@ export class ToolAttentionRouter {
 
   /** The Phase-1 summary pool (identical on every turn for the same catalog). */
   pool(): string {
-    return renderPool(this.catalog, this.options.pool);
+    return this.renderedPool().text;
   }
 
-  /** Tokens of the Phase-1 pool (computed once: the pool does not change between turns). */
+  /** Tokens of the Phase-1 pool (computed once per catalog: the pool does not change between turns). */
   poolTokens(): number {
-    this.poolTokenCount ??= countTokens(this.pool(), this.encoding);
-    return this.poolTokenCount;
+    return this.renderedPool().tokens;
+  }
+
+  /** The layout the pool fits its token budget in: 1 one line per tool, 2 names per server, 3 servers only. */
+  poolTier(): PoolTier {
+    return this.renderedPool().tier;
+  }
+
+  private renderedPool(): RenderedPool {
+    const catalog = this.catalog;
+    if (this.poolMemo?.catalog !== catalog) {
+      // Counted in the router's encoding, whatever the pool options say, so the budget matches the accounting.
+      const rendered = renderPoolTiered(catalog, { ...this.options.pool, encoding: this.encoding });
+      this.poolMemo = { catalog, rendered };
+    }
+    return this.poolMemo.rendered;
   }
 
   /** Tokens of the whole catalog's full schemas: what every turn would cost without routing. */
@@ -721,7 +736,7 @@ export class ToolAttentionRouter {
     if (bm25) this.bm25 = bm25;
     this.loader.replaceCatalog(next, [...added, ...changed, ...removed]);
     this.fullTokens = undefined;
-    this.poolTokenCount = undefined;
+    this.poolMemo = undefined;
     const always = (this.options.alwaysInclude ?? []).map((n) => next.resolve(n)?.id).filter((id): id is string => !!id);
     this.alwaysIds.splice(0, this.alwaysIds.length, ...always);
     return { added, changed, removed, embedded };
