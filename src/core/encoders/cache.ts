@@ -37,7 +37,11 @@ export interface CachedEmbeddingsOptions extends EmbeddingsParams {
    * disable the disk cache), else `<cwd>/.cache/tool-attention/embeddings`. `false`: memory only.
    */
   cacheDir?: string | false;
-  /** How many recent queries `embedQuery` keeps in memory (never on disk). 0 disables. Default 256. */
+  /**
+   * How many recent queries `embedQuery` keeps in memory (never on disk), as float32. The rolling turn intent
+   * re-routes the same user message at every model call of a turn, and an evaluation routes the same texts under
+   * many settings, so recent queries recur. 0 disables. Default 4096 (8 MB at 512 dimensions).
+   */
   queryCacheSize?: number;
   /** Where the (rare, one-line) warnings go. Default `console.warn`. */
   warn?: (message: string) => void;
@@ -77,6 +81,9 @@ export function embeddingCacheFileName(modelId: string): string {
  * misses, de-duplicated, to the inner encoder in ONE call, then writes them back. `embedQuery` passes through with
  * a small in-memory LRU.
  */
+/** Default size of the in-memory query LRU. */
+export const DEFAULT_QUERY_CACHE_SIZE = 4096;
+
 export class CachedEmbeddings extends Embeddings {
   readonly inner: EmbeddingsInterface;
   readonly modelId: string;
@@ -88,7 +95,7 @@ export class CachedEmbeddings extends Embeddings {
   readonly stats: CacheStats = { hits: 0, misses: 0 };
 
   private readonly memory = new Map<string, Float32Array>();
-  private readonly queries = new Map<string, number[]>();
+  private readonly queries = new Map<string, Float32Array>();
   private readonly queryCacheSize: number;
   private readonly warnFn: (message: string) => void;
   private loaded: Promise<void> | undefined;
@@ -99,7 +106,7 @@ export class CachedEmbeddings extends Embeddings {
   private diskBroken = false;
 
   constructor(inner: EmbeddingsInterface, options: CachedEmbeddingsOptions) {
-    const { modelId, cacheDir, queryCacheSize = 256, warn, ...params } = options;
+    const { modelId, cacheDir, queryCacheSize = DEFAULT_QUERY_CACHE_SIZE, warn, ...params } = options;
     super(params);
     if (typeof modelId !== "string" || modelId === "") throw new TypeError("CachedEmbeddings: options.modelId must be a non-empty string");
     this.inner = inner;
@@ -153,15 +160,16 @@ export class CachedEmbeddings extends Embeddings {
       if (hit) {
         this.queries.delete(document);
         this.queries.set(document, hit);
-        return hit.slice();
+        return Array.from(hit);
       }
     }
-    const v = await this.inner.embedQuery(document);
+    // Rounded to float32 like every document vector, so a hit and a miss give the same scores.
+    const v = Float32Array.from(await this.inner.embedQuery(document));
     if (this.queryCacheSize > 0) {
-      this.queries.set(document, v.slice());
+      this.queries.set(document, v);
       if (this.queries.size > this.queryCacheSize) this.queries.delete(this.queries.keys().next().value!);
     }
-    return v;
+    return Array.from(v);
   }
 
   /** Waits until pending disk writes are done (they are also awaited by `embedDocuments`). Never rejects. */

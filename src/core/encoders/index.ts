@@ -8,7 +8,7 @@
  */
 import { Embeddings, type EmbeddingsInterface } from "@langchain/core/embeddings";
 import path from "node:path";
-import { CachedEmbeddings } from "./cache.js";
+import { CachedEmbeddings, defaultEmbeddingCacheDir } from "./cache.js";
 import { LexicalEmbeddings } from "./lexical.js";
 import { UseLiteEmbeddings, loadUseLiteModel } from "./use-lite.js";
 
@@ -54,6 +54,21 @@ export interface ResolveEncoderOptions {
 export const MINILM_MODEL = "Xenova/all-MiniLM-L6-v2";
 
 /**
+ * One cache-wrapped encoder per built-in model and cache directory, shared by every router in the process: routers
+ * over several catalogs (or one per agent) then share the document memory and the recent-query LRU instead of
+ * each embedding the same texts again. Safe because these encoders are stateless.
+ */
+const sharedEncoders = new Map<string, CachedEmbeddings>();
+function sharedCached(modelId: string, cacheDir: string | false | undefined, make: () => EmbeddingsInterface): CachedEmbeddings {
+  // The default directory is resolved now (it follows TOOL_ATTENTION_CACHE_DIR and the working directory).
+  const dir = cacheDir === undefined ? defaultEmbeddingCacheDir() : cacheDir;
+  const key = `${modelId}\0${dir === false ? "(memory)" : path.resolve(dir)}`;
+  let e = sharedEncoders.get(key);
+  if (!e) sharedEncoders.set(key, (e = new CachedEmbeddings(make(), { modelId, cacheDir })));
+  return e;
+}
+
+/**
  * Resolves an encoder name (or a user's LangChain Embeddings) to a ready-to-use encoder.
  * Built-in models are loaded here, so a missing model fails now with an explanatory error rather than mid-turn.
  */
@@ -62,13 +77,10 @@ export async function resolveEncoder(
   opts: ResolveEncoderOptions = {},
 ): Promise<ResolvedEncoder> {
   if (spec === undefined || spec === "use-lite" || spec === "hybrid") {
-    const inner = new UseLiteEmbeddings();
     await loadUseLiteModel();
-    return {
-      embeddings: new CachedEmbeddings(inner, { modelId: inner.modelId, cacheDir: opts.cacheDir }),
-      modelId: inner.modelId,
-      name: spec === "hybrid" ? "hybrid" : "use-lite",
-    };
+    const inner = new UseLiteEmbeddings();
+    const embeddings = sharedCached(inner.modelId, opts.cacheDir, () => inner);
+    return { embeddings, modelId: inner.modelId, name: spec === "hybrid" ? "hybrid" : "use-lite" };
   }
   if (spec === "lexical") {
     // Stateful (document vectors depend on the fitted corpus): never behind CachedEmbeddings.
@@ -77,11 +89,7 @@ export async function resolveEncoder(
   }
   if (spec === "minilm") {
     const inner = await loadMiniLm();
-    return {
-      embeddings: new CachedEmbeddings(inner, { modelId: inner.modelId, cacheDir: opts.cacheDir }),
-      modelId: inner.modelId,
-      name: "minilm",
-    };
+    return { embeddings: sharedCached(inner.modelId, opts.cacheDir, () => inner), modelId: inner.modelId, name: "minilm" };
   }
   if (typeof spec === "string") {
     throw new Error(`Unknown encoder "${spec}". Use one of ${ENCODER_NAMES.map((n) => `"${n}"`).join(", ")}, or pass a LangChain Embeddings instance.`);
