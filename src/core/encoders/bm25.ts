@@ -195,13 +195,7 @@ export class Bm25Index {
     best.fill(0);
     let any = false;
     // Longer vocabulary words starting with the query word (repo → repository).
-    let lo = 0;
-    let hi = this.vocab.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.vocab[mid] < term) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = this.lowerBound(term);
     for (let i = lo; i < this.vocab.length && i < lo + 64; i++) {
       const v = this.vocab[i];
       if (!v.startsWith(term)) break;
@@ -220,6 +214,11 @@ export class Bm25Index {
   }
 
   private isIdentifierTerm(term: string): boolean {
+    return this.vocab[this.lowerBound(term)] === term;
+  }
+
+  /** Index of the first vocabulary word (sorted) not below `term`. */
+  private lowerBound(term: string): number {
     let lo = 0;
     let hi = this.vocab.length;
     while (lo < hi) {
@@ -227,7 +226,7 @@ export class Bm25Index {
       if (this.vocab[mid] < term) lo = mid + 1;
       else hi = mid;
     }
-    return this.vocab[lo] === term;
+    return lo;
   }
 
   private bestOf(best: Float32Array, p: Postings, idf: number): boolean {
