@@ -1,0 +1,3 @@
+export * from "./profiles.js";
+export * from "./prefix-cache.js";
+export * from "./wire.js";
