@@ -1,0 +1,253 @@
+/**
+ * Delivery: how the routed tools reach the model on each call of a thread, so that what the provider bills per
+ * conversation goes down, not just the tokens of one call. Providers cache the prompt prefix in the order
+ * tools → system → messages; a tools array that changes between calls re-bills the whole history.
+ *
+ * - `rebind`: bind the active set of each call (the cache breaks whenever it changes).
+ * - `stable`: a per-thread bound set that persists. It grows only when the router's top picks are missing
+ *   (they are needed now, and binding them on request would cost a promotion round trip and the same rewrite),
+ *   or on promote-on-request; every tool missing at that moment joins in the same rewrite. Tools keep the order
+ *   they were bound in. When the set outgrows `maxBound`, the least recently routed tools leave, at a rewrite.
+ * - `deferred` (Anthropic): every catalog tool is declared `defer_loading`, so the cached prefix (tools, system
+ *   with the pool) never changes; each newly routed tool enters the conversation once, as a `tool_addition`
+ *   placed after the history, where it is cached with the rest of the conversation.
+ * - `all`: every schema bound (the "every schema with caching" baseline). Chosen when the catalog is small
+ *   enough that routing cannot beat it, and switched to when a thread's estimate says routing costs more.
+ */
+import type { ProviderProfile } from "../cost/profiles.js";
+
+export type DeliveryMode = "rebind" | "stable" | "deferred" | "all";
+/** What the user asks for: a mode, or "auto" (the cheapest measured mode for the provider). */
+export type DeliveryOption = DeliveryMode | "auto";
+
+/** A deferred delivery: tools added to the conversation before the message at `at` (an index into messages). */
+export interface DeliveryAddition {
+  at: number;
+  tools: string[];
+}
+
+/** Per-thread delivery state (JSON-serializable: it lives in graph state). */
+export interface DeliveryState {
+  mode: DeliveryMode;
+  /** Catalog tools in the tools array, in binding order (stable / rebind / all). */
+  bound: string[];
+  /** Deferred deliveries so far, in conversation order. */
+  additions: DeliveryAddition[];
+  /** Model calls planned in this thread. */
+  calls: number;
+  /** Calls whose tool set differed from the previous call's (each one rewrites the cached prefix). */
+  changes: number;
+  /** Per bound tool: the call index it was last routed on (for eviction). */
+  lastRouted: Record<string, number>;
+  /** Running estimates for the guarantee (billed-equivalent tokens so far, this plan vs every schema cached). */
+  estimate: { plan: number; allCached: number; prevPlanPrefix: number; prevAllPrefix: number };
+}
+
+export interface StableOptions {
+  /** A missing tool among the router's top `addRank` picks triggers a rewrite. Default 3. */
+  addRank?: number;
+  /** Most tools kept bound; the least recently routed leave at a rewrite. Default 3·k (at least 20). */
+  maxBound?: number;
+}
+
+export interface PlanInput {
+  /** The mode of this thread (resolved from the user's option and the provider). */
+  mode: DeliveryMode;
+  previous?: DeliveryState;
+  /** Routed tools of this call, best first (sticky and promoted included). */
+  active: readonly string[];
+  /** Tools the model asked for by name since the last call (promote-on-request): available now whatever the mode. */
+  promoted?: readonly string[];
+  /** Every catalog tool name, in catalog order (`all` binds these; `deferred` declares them). */
+  catalog: readonly string[];
+  /** Number of messages in the request (where a deferred addition is placed: after all of them). */
+  messageCount: number;
+  /** Token estimates for the guarantee: full schemas of the catalog, the pool, one tool's schema, the rest. */
+  tokens: {
+    fullSchemas: number;
+    pool: number;
+    schema: (name: string) => number;
+    /** System prompt (without the pool) plus history, this call. */
+    context: number;
+  };
+  profile: ProviderProfile;
+  stable?: StableOptions;
+  k: number;
+}
+
+export interface DeliveryPlan {
+  mode: DeliveryMode;
+  /** Catalog tools to bind (non-deferred), in order. Empty for `deferred`. */
+  bound: string[];
+  /** `deferred`: every addition to (re)insert into the request, in order. */
+  additions: DeliveryAddition[];
+  /** Tools made available by this call (bound or added). */
+  added: string[];
+  /** The tools part of the prefix differs from the previous call's: the cached prefix is rewritten. */
+  changed: boolean;
+  /** Tools routed this call that stay unbound (stable) because adding them would not pay. */
+  deferredMisses: string[];
+  /** Bound tools not routed this call, kept because rebinding would cost more (stable): reported in events. */
+  keptUnrouted: string[];
+  /** Why the tool set did or did not change. */
+  reason: string;
+  state: DeliveryState;
+}
+
+const emptyState = (mode: DeliveryMode): DeliveryState => ({
+  mode,
+  bound: [],
+  additions: [],
+  calls: 0,
+  changes: 0,
+  lastRouted: {},
+  estimate: { plan: 0, allCached: 0, prevPlanPrefix: 0, prevAllPrefix: 0 },
+});
+
+/**
+ * Whether a catalog is small enough that binding every schema (cached) is expected to cost no more than
+ * routing: the full schemas weigh no more than the pool plus two active sets.
+ */
+export function preferAll(fullSchemas: number, pool: number, avgSchema: number, k: number): boolean {
+  return fullSchemas <= pool + 2 * k * avgSchema;
+}
+
+/** Billed estimate of one call whose prefix is `prefix` tokens, of which `cached` were cached by the previous call. */
+function callEstimate(prefix: number, cached: number, p: ProviderProfile): number {
+  if (p.cache === "none" || prefix < p.minCacheable) return prefix * p.uncached;
+  const read = Math.min(cached, prefix);
+  const fresh = prefix - read;
+  return read * p.cacheRead + fresh * (p.cache === "breakpoints" ? p.cacheWrite : p.uncached);
+}
+
+/** Plans one model call's tool delivery. Pure: the same input gives the same plan. */
+export function planDelivery(input: PlanInput): DeliveryPlan {
+  const prev = input.previous && input.previous.mode ? input.previous : undefined;
+  let mode: DeliveryMode = prev?.mode ?? input.mode;
+  const state: DeliveryState = prev
+    ? { ...prev, bound: [...prev.bound], additions: prev.additions.map((a) => ({ ...a, tools: [...a.tools] })), lastRouted: { ...prev.lastRouted }, estimate: { ...prev.estimate } }
+    : emptyState(mode);
+  const call = state.calls;
+  const promoted = input.promoted ?? [];
+  const catalog = new Set(input.catalog);
+  const active = input.active.filter((n) => catalog.has(n));
+  for (const name of active) state.lastRouted[name] = call;
+
+  let bound = state.bound.filter((n) => catalog.has(n));
+  let changed = false;
+  let added: string[] = [];
+  let deferredMisses: string[] = [];
+  let reason = "";
+  const t = input.tokens;
+
+  // The guarantee: if this thread's plan has cost more than every schema cached would have, bind everything from
+  // now on (one rewrite; after it the thread bills like the baseline).
+  if (mode !== "all" && call > 0 && state.estimate.plan > state.estimate.allCached) {
+    mode = "all";
+    reason = "switched to every schema: this thread's routed delivery cost more than every schema cached";
+  }
+
+  if (mode === "all") {
+    const before = bound.join("\n");
+    bound = [...input.catalog];
+    changed = call === 0 || before !== bound.join("\n");
+    added = call === 0 ? [...bound] : bound.filter((n) => !state.bound.includes(n));
+    reason ||= call === 0 ? "every schema (small catalog)" : "every schema";
+  } else if (mode === "rebind") {
+    const next = [...new Set([...active, ...promoted.filter((n) => catalog.has(n))])];
+    changed = call === 0 || next.join("\n") !== bound.join("\n");
+    added = next.filter((n) => !bound.includes(n));
+    bound = next;
+    reason = changed ? "rebind: the active set changed" : "rebind: same active set";
+  } else if (mode === "stable") {
+    const has = new Set(bound);
+    const missing = active.filter((n) => !has.has(n));
+    const addRank = input.stable?.addRank ?? 3;
+    const maxBound = input.stable?.maxBound ?? Math.max(3 * input.k, 20);
+    const urgent = promoted.filter((n) => catalog.has(n) && !has.has(n));
+    const topMissing = active.slice(0, addRank).filter((n) => !has.has(n));
+    if (call === 0) {
+      bound = [...new Set([...active, ...urgent])];
+      added = [...bound];
+      changed = true;
+      reason = "stable: first call of the thread";
+    } else if (urgent.length > 0 || topMissing.length > 0) {
+      // Everything missing joins in the same rewrite: the rewrite is paid once either way.
+      added = [...new Set([...urgent, ...missing])];
+      bound = [...bound, ...added];
+      if (bound.length > maxBound) {
+        const keep = new Set(
+          [...bound].sort((a, b) => (state.lastRouted[b] ?? -1) - (state.lastRouted[a] ?? -1)).slice(0, maxBound),
+        );
+        for (const n of added) keep.add(n);
+        bound = bound.filter((n) => keep.has(n));
+      }
+      changed = true;
+      reason = urgent.length > 0 ? `stable: promoted ${urgent.join(", ")}` : `stable: top pick(s) missing: ${topMissing.join(", ")}`;
+    } else {
+      deferredMisses = missing;
+      reason = missing.length > 0 ? "stable: kept the bound set (missing tools ranked below the top picks)" : "stable: every routed tool is bound";
+    }
+  } else {
+    // deferred: nothing bound; new tools are added once, after the history.
+    const delivered = new Set(state.additions.flatMap((a) => a.tools));
+    added = [...new Set([...active, ...promoted])].filter((n) => catalog.has(n) && !delivered.has(n));
+    if (added.length > 0) state.additions.push({ at: input.messageCount, tools: added });
+    bound = [];
+    changed = false;
+    reason = added.length > 0 ? `deferred: added ${added.length} tool(s) after the history` : "deferred: nothing new";
+  }
+
+  // Estimates for the guarantee (the cached prefix is rewritten from the tools on when the tool set changed).
+  const p = input.profile;
+  const toolsTokens = mode === "deferred" ? 0 : bound.reduce((s, n) => s + t.schema(n), 0);
+  const addedInline = mode === "deferred" ? state.additions.reduce((s, a) => s + a.tools.reduce((x, n) => x + t.schema(n), 0), 0) : 0;
+  const planPrefix = toolsTokens + (mode === "all" ? 0 : t.pool) + t.context + addedInline;
+  const allPrefix = t.fullSchemas + t.context;
+  state.estimate.plan += callEstimate(planPrefix, changed ? 0 : state.estimate.prevPlanPrefix, p);
+  state.estimate.allCached += callEstimate(allPrefix, state.estimate.prevAllPrefix, p);
+  state.estimate.prevPlanPrefix = planPrefix;
+  state.estimate.prevAllPrefix = allPrefix;
+
+  const activeSet = new Set(active);
+  state.mode = mode;
+  state.bound = bound;
+  state.calls = call + 1;
+  if (changed && call > 0) state.changes++;
+  return {
+    mode,
+    bound,
+    additions: state.additions,
+    added,
+    changed,
+    deferredMisses,
+    keptUnrouted: mode === "stable" ? bound.filter((n) => !activeSet.has(n)) : [],
+    reason,
+    state,
+  };
+}
+
+/** Tools the model can call after this plan: bound ones, or every tool delivered so far (deferred). */
+export function availableTools(plan: DeliveryPlan): string[] {
+  return plan.mode === "deferred" ? plan.additions.flatMap((a) => a.tools) : plan.bound;
+}
+
+/**
+ * The mode a thread starts in. "auto" picks per provider what the conversation-cost bench measured cheapest at
+ * equal recall: `deferred` on Anthropic (native deferral keeps the whole prefix constant), `stable` elsewhere.
+ * A catalog small enough that every schema costs about as much as routing gets `all` (see `preferAll`).
+ * `deferred` on a provider without native deferral falls back to `stable`.
+ */
+export function resolveDeliveryMode(
+  option: DeliveryOption,
+  profile: ProviderProfile,
+  catalog: { fullSchemas: number; pool: number; tools: number; k: number },
+): DeliveryMode {
+  const avg = catalog.tools > 0 ? catalog.fullSchemas / catalog.tools : 0;
+  if (option === "auto") {
+    if (preferAll(catalog.fullSchemas, catalog.pool, avg, catalog.k)) return "all";
+    return profile.provider === "anthropic" ? "deferred" : "stable";
+  }
+  if (option === "deferred" && profile.provider !== "anthropic") return "stable";
+  return option;
+}
