@@ -53,7 +53,7 @@ const parent = { page_id: "0f6c2a4e-1b1e-4a7a-9d2b-111111111111" };
 test("createAgent: phase2 compaction binds compacted definitions and the registered tool still runs", async () => {
   const { runs, tools } = notionTools();
   const model = new RecordingModel([callTools({ name: "notion_op_1", args: { parent } })], "chat-google-generative-ai");
-  const middleware = toolAttentionMiddleware({ tools, k: 2, cacheDir: false, phase2: { shortList: true } });
+  const middleware = toolAttentionMiddleware({ tools, k: 2, cacheDir: false, phase2: { shortList: true }, delivery: "rebind" });
   const agent = createAgent({ model, tools, middleware: [middleware] });
   const out = await agent.invoke({ messages: [new HumanMessage("notion operation 1 on a page")] });
 
@@ -87,7 +87,7 @@ test("createAgent: for an OpenAI model existing $defs are kept, and without phas
 test("createAgent: the TERSE pool lists parameter names and is identical across model calls", async () => {
   const { tools } = notionTools();
   const model = new RecordingModel([callTools({ name: "notion_op_2", args: { parent } })]);
-  const agent = createAgent({ model, tools, middleware: [toolAttentionMiddleware({ tools, k: 2, cacheDir: false, pool: { format: "terse" } })] });
+  const agent = createAgent({ model, tools, middleware: [toolAttentionMiddleware({ tools, k: 2, cacheDir: false, pool: { format: "terse" }, delivery: "rebind" })] });
   await agent.invoke({ messages: [new HumanMessage("notion operation 2")] });
   const system = model.calls[0].system;
   for (const t of tools) assert.ok(system.includes(`TOOL ${t.name}: `), `pool misses ${t.name}`);

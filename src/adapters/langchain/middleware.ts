@@ -15,10 +15,22 @@
  *   ToolNode runs any registered tool the model names, even one that was not bound).
  */
 import { createMiddleware } from "langchain";
-import { SystemMessage } from "@langchain/core/messages";
-import type { StructuredToolInterface } from "@langchain/core/tools";
+import { ToolMessage, type BaseMessage, type SystemMessage } from "@langchain/core/messages";
+import { tool as lcTool, type StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod/v3";
-import { gateCalls, stateViewOf } from "./messages.js";
+import { gateCalls, lastObservations, stateViewOf } from "./messages.js";
+import {
+  deliveryEventOf,
+  planCall,
+  prepareCatalogTokens,
+  profileOfModel,
+  SEARCH_TOOL_DEF,
+  SEARCH_TOOL_NAME,
+  shapeRequest,
+  type DeliveryOptions,
+} from "./delivery.js";
+import type { DeliveryState } from "../../core/delivery/plan.js";
+import { firstSentence } from "../../core/catalog/text.js";
 import { compactBoundTools } from "./compact-tools.js";
 import type { Phase2CompactionOptions } from "../../core/compaction/phase2.js";
 import {
@@ -32,7 +44,7 @@ import {
   type ToolAttentionStateLike,
 } from "./turn.js";
 
-export interface ToolAttentionMiddlewareOptions extends AdapterRouterOptions {
+export interface ToolAttentionMiddlewareOptions extends AdapterRouterOptions, DeliveryOptions {
   /** Also register `tools` with the agent, so they need not be passed to `createAgent` too. Default false. */
   registerTools?: boolean;
   /** Append the Phase-1 summary pool to the system message. Default true. */
@@ -63,6 +75,10 @@ const decisionSchema = z.object({
   rejectedRounds: z.number(),
   sticky: z.array(z.object({ name: z.string(), turns: z.number() })).optional(),
   promoted: z.array(z.string()).optional(),
+  /** Tools the model could call on the last model call (bound or delivered, per the delivery plan). */
+  available: z.array(z.string()).optional(),
+  /** Per-thread delivery state (bound set, deferred additions, estimates). */
+  delivery: z.any().optional(),
 });
 
 const stateSchema = z.object({
@@ -93,56 +109,108 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
   const settings = turnSettings(options);
   // Names of bound tools outside the catalog (other middleware's, provider tools): never filtered or gated.
   const passthrough = new Set<string>();
+  // The delivery plan of each model call, by turn id, until afterModel stores it in state (wrapModelCall cannot).
+  const planned = new Map<string, { delivery: DeliveryState; available: string[] }>();
+  const userTools = new Set((options.tools ?? []).map((t) => t.name));
+  // The client-side search tool (bound under deferred delivery); wrapToolCall answers it, so its body never runs.
+  const searchTool = userTools.has(SEARCH_TOOL_NAME)
+    ? undefined
+    : lcTool(async () => "search_tools is answered by the Tool Attention middleware", {
+        name: SEARCH_TOOL_NAME,
+        description: SEARCH_TOOL_DEF.description,
+        schema: z.object({ query: z.string().describe("What you want to do, in your own words.") }),
+      });
+  const registered = [...(options.registerTools ? (options.tools ?? []) : []), ...(searchTool ? [searchTool] : [])];
+
+  /** Answers a search_tools call: the router's best matches, one line each; they are delivered on the next call. */
+  async function searchAnswer(call: { id?: string; args?: Record<string, unknown> }, state: ToolAttentionStateLike): Promise<ToolMessage> {
+    const query = typeof call.args?.query === "string" ? call.args.query : "";
+    if (!query.trim())
+      return new ToolMessage({ content: 'search_tools needs a "query": say what you want to do.', tool_call_id: call.id ?? "", name: SEARCH_TOOL_NAME, status: "error" });
+    const d = await router.route(query, stateViewOf(state), { k: 5 });
+    const names = d.active.map((a) => a.name);
+    const lines = d.active.map((a) => `- ${a.name}: ${firstSentence(router.catalog.getById(a.id)?.description ?? "")}`);
+    const content = names.length ? `${lines.join("\n")}\nThese tools are callable on your next step.` : "No tool matches; rephrase what you want to do.";
+    return new ToolMessage({ content, tool_call_id: call.id ?? "", name: SEARCH_TOOL_NAME, artifact: { tools: names } });
+  }
 
   const middleware = createMiddleware({
     name: "ToolAttention",
     stateSchema,
-    tools: options.registerTools ? ((options.tools ?? []) as never[]) : undefined,
+    tools: registered.length ? (registered as never[]) : undefined,
 
     beforeModel: async (state) => {
-      const { toolAttention } = await routeTurn(router, state as ToolAttentionStateLike, emit, settings);
-      return { toolAttention };
+      const s = state as ToolAttentionStateLike & { toolAttention?: ToolAttentionDecisionState & { delivery?: DeliveryState } };
+      const [{ toolAttention }] = await Promise.all([routeTurn(router, s, emit, settings), prepareCatalogTokens(router)]);
+      // Tools a search_tools call just found are promoted: delivered on this call.
+      const found: string[] = [];
+      for (const m of lastObservations(s.messages))
+        if (m.name === SEARCH_TOOL_NAME) found.push(...(((m.artifact as { tools?: string[] } | undefined)?.tools ?? []) as string[]));
+      const promoted = [...new Set(found.filter((n) => router.catalog.getByName(n).length > 0))];
+      const active = [...toolAttention.active, ...promoted.filter((n) => !toolAttention.active.includes(n))];
+      return { toolAttention: { ...toolAttention, active, promoted, delivery: s.toolAttention?.delivery } };
     },
 
     wrapModelCall: async (request, handler) => {
-      const decision = request.state.toolAttention as ToolAttentionDecisionState | undefined;
+      const decision = request.state.toolAttention as (ToolAttentionDecisionState & { delivery?: DeliveryState }) | undefined;
       if (!decision) return handler(request);
-      const active = new Set(decision.active);
-      const tools = request.tools.filter((tool) => {
-        const name = (tool as { name?: unknown }).name;
-        if (typeof name !== "string" || router.catalog.getByName(name).length === 0) {
-          if (typeof name === "string") passthrough.add(name);
-          return true;
-        }
-        return active.has(name);
+      for (const t of request.tools) {
+        const name = (t as { name?: unknown }).name;
+        if (typeof name === "string" && router.catalog.getByName(name).length === 0 && name !== SEARCH_TOOL_NAME) passthrough.add(name);
+      }
+      await prepareCatalogTokens(router);
+      const profile = profileOfModel(request.model, options.provider);
+      const systemText = request.systemMessage ? request.systemMessage.text : "";
+      const plan = planCall({
+        router,
+        previous: decision.delivery,
+        active: decision.active,
+        promoted: decision.promoted,
+        messages: request.messages as BaseMessage[],
+        systemText,
+        profile,
+        options,
       });
-      if (options.resolveTool) {
-        const bound = new Set(tools.map((t) => (t as { name?: unknown }).name));
-        for (const name of decision.active) {
-          if (bound.has(name) || router.catalog.getByName(name).length === 0) continue;
-          const tool = options.resolveTool(name);
-          if (tool) tools.push(tool as (typeof tools)[number]);
-        }
-      }
-      let systemMessage = request.systemMessage;
-      if (includePool) {
-        const pool = router.pool();
-        const existing = systemMessage ? systemMessage.text : "";
-        systemMessage = existing ? systemMessage.concat(`\n\n${pool}`) : new SystemMessage(pool);
-      }
-      const bound = compactBoundTools(tools, options.phase2, request.model) as typeof tools;
-      return handler({ ...request, tools: bound, systemMessage });
+      const shaped = shapeRequest({
+        plan,
+        profile,
+        catalog: router.catalog,
+        tools: request.tools,
+        resolve: options.resolveTool,
+        systemMessage: request.systemMessage as SystemMessage | undefined,
+        messages: request.messages as BaseMessage[],
+        pool: includePool ? router.pool() : undefined,
+        modelSettings: request.modelSettings as Record<string, unknown> | undefined,
+        options,
+      });
+      planned.set(decision.turnId, { delivery: plan.state, available: shaped.available });
+      emit(deliveryEventOf(decision.turnId, profile, plan, decision.delivery));
+      const bound = plan.mode === "deferred" ? shaped.tools : compactBoundTools(shaped.tools, options.phase2, request.model);
+      return handler({
+        ...request,
+        tools: bound as typeof request.tools,
+        systemMessage: shaped.systemMessage ?? request.systemMessage,
+        messages: shaped.messages as typeof request.messages,
+        ...(shaped.modelSettings ? { modelSettings: shaped.modelSettings } : {}),
+      });
     },
 
     afterModel: {
       canJumpTo: ["model"],
       hook: async (state) => {
-        const result = gateTurn(router, state as ToolAttentionStateLike, {
+        const s = state as ToolAttentionStateLike;
+        const decision = s.toolAttention;
+        const done = decision ? planned.get(decision.turnId) : undefined;
+        if (decision && done) planned.delete(decision.turnId);
+        // The gate checks calls against what the model could call on this call (bound or delivered).
+        const current = decision && done ? { ...decision, active: done.available, delivery: done.delivery } : decision;
+        const result = gateTurn(router, { ...s, toolAttention: current }, {
           passthrough,
           maxRejectedRounds,
           promoteOnRequest: settings.promoteOnRequest,
         });
-        if (!result || !("event" in result)) return result;
+        if (!result) return current !== decision ? { toolAttention: current } : undefined;
+        if (!("event" in result)) return result;
         emit(result.event);
         const update = { messages: result.messages, toolAttention: result.toolAttention };
         // Allowed calls still run (the agent sends pending calls to the tool node); when none is left,
@@ -153,6 +221,7 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
 
     wrapToolCall: async (request, handler) => {
       const name = request.toolCall.name;
+      if (name === SEARCH_TOOL_NAME && searchTool) return searchAnswer(request.toolCall, request.state as ToolAttentionStateLike);
       const decision = request.state.toolAttention as ToolAttentionDecisionState | undefined;
       const inCatalog = router.catalog.getByName(name).length > 0;
       const resolved = inCatalog && !request.tool ? options.resolveTool?.(name) : undefined;

@@ -2,7 +2,7 @@
  * The two per-turn steps both adapters share: route (before the model) and gate (after it), expressed over
  * a LangChain message state so createAgent middleware and LangGraph hooks behave identically.
  */
-import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { ToolAttentionRouter, type RouterOptions, type TagFilter } from "../../core/router/router.js";
 import type { ToolCatalog } from "../../core/catalog/catalog.js";
 import { routingEventOf, type GateEvent, type ToolAttentionEvent } from "../../core/events/events.js";
@@ -147,6 +147,11 @@ export function nextSticky(
   config: { turns: number; max: number },
 ): { name: string; turns: number }[] {
   if (config.turns <= 0 || config.max <= 0) return [];
+  // A new user request starts clean: one request's tools must not ride along into the next ("merge PR 17" should
+  // not keep the Slack and database tools of the request before it). Delivery may still keep them bound when
+  // that is cheaper (stable delivery reports them as kept in its event).
+  const last = messages.at(-1);
+  if (last && HumanMessage.isInstance(last)) return [];
   const left = new Map<string, number>();
   for (const s of previous?.sticky ?? []) if (s.turns > 1) left.set(s.name, s.turns - 1);
   for (const name of previous?.promoted ?? []) left.set(name, config.turns);

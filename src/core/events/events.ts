@@ -4,6 +4,7 @@
  */
 import type { RoutingDecision } from "../types.js";
 import type { RejectionKind } from "../gate/gate.js";
+import type { DeliveryMode } from "../delivery/plan.js";
 
 export interface RoutingEvent {
   type: "tool_attention.route";
@@ -36,7 +37,29 @@ export interface GateEvent {
   rejected: { tool: string; kind: GateEventKind; toolCallId: string }[];
 }
 
-export type ToolAttentionEvent = RoutingEvent | GateEvent;
+/** One model call's delivery, as reported in `tool_attention.delivery` events. */
+export interface DeliveryEvent {
+  type: "tool_attention.delivery";
+  turnId: string;
+  /** The provider profile the call was priced with. */
+  profile: string;
+  mode: DeliveryMode;
+  /** The tool set changed, so the provider re-bills the cached prefix from the tools on. */
+  cacheBroken: boolean;
+  bound: number;
+  added: string[];
+  /** Bound tools this call did not route, kept because rebinding would cost more (stable). */
+  keptUnrouted: string[];
+  /** Routed tools left unbound this call (stable): reachable by name through promotion. */
+  unboundRouted: string[];
+  /** Estimated billed-equivalent input tokens of this call, and of the same call with every schema cached. */
+  billedEstimate: number;
+  allCachedEstimate: number;
+  toolSetChanges: number;
+  reason: string;
+}
+
+export type ToolAttentionEvent = RoutingEvent | GateEvent | DeliveryEvent;
 
 const round = (x: number) => Math.round(x * 10000) / 10000;
 

@@ -1,0 +1,325 @@
+/**
+ * Tool delivery for the LangChain adapters: plans each model call with `planDelivery` (core) and shapes the
+ * request so the provider's cached prefix survives:
+ * - tools in a stable order (tools outside the catalog first, then the plan's bound tools in binding order), or
+ *   on Anthropic under `deferred` every catalog tool declared `defer_loading` with a non-deferred `search_tools`;
+ * - the pool appended to the system prompt, byte-identical on every call, with the user's prompt kept in its
+ *   shape (a string stays a string; on Anthropic the pool becomes its own block so it can carry a breakpoint);
+ * - Anthropic breakpoints after the system prompt and on the last message block (the conversation is then
+ *   cached incrementally), and after the last bound tool;
+ * - deferred additions re-inserted where they were first placed, as `role: "system"` `tool_addition` blocks.
+ */
+import { AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import type { ToolCatalog } from "../../core/catalog/catalog.js";
+import type { ToolAttentionRouter } from "../../core/router/router.js";
+import { DEFAULT_PROFILES, resolveProfile, type ProfileSpec, type ProviderProfile } from "../../core/cost/profiles.js";
+import { planDelivery, resolveDeliveryMode, type DeliveryOption, type DeliveryPlan, type DeliveryState, type StableOptions } from "../../core/delivery/plan.js";
+import { providerOfModel } from "../../core/compaction/providers.js";
+import { countTokens } from "../../core/tokens/count.js";
+import { jsonSchemaOfTool, toolNameOf } from "./compact-tools.js";
+import { messageText } from "./messages.js";
+import type { DeliveryEvent } from "../../core/events/events.js";
+
+/** The Anthropic beta that allows `tool_addition` blocks in mid-conversation system messages. */
+export const MID_CONVERSATION_TOOLS_BETA = "mid-conversation-tool-changes-2026-07-01";
+/** Name of the client-side search tool bound under `deferred` (Anthropic needs one non-deferred tool). */
+export const SEARCH_TOOL_NAME = "search_tools";
+
+/** Delivery options both adapters take. */
+export interface DeliveryOptions {
+  /**
+   * How routed tools reach the model across a thread's calls (see `DeliveryMode`). Default "auto": `deferred` on
+   * Anthropic, `stable` elsewhere, `all` when the catalog is small enough that every schema cached costs no more.
+   */
+  delivery?: DeliveryOption;
+  /**
+   * The provider's caching profile (prices, minimum cacheable length). Default: detected from the chat model
+   * (`ChatAnthropic` → Anthropic, `ChatOpenAI` → OpenAI, by model name); other models get "other" (no cache).
+   */
+  provider?: ProfileSpec;
+  /** Settings of `stable` delivery. */
+  stable?: StableOptions;
+  /** Add Anthropic `cache_control` breakpoints (tools, system, last message). Default true. */
+  cacheBreakpoints?: boolean;
+}
+
+/** The caching profile of a chat model (or the user's override). */
+export function profileOfModel(model: unknown, spec?: ProfileSpec): ProviderProfile {
+  const m = model as { model?: unknown; modelName?: unknown } | undefined;
+  const name = typeof m?.model === "string" ? m.model : typeof m?.modelName === "string" ? m.modelName : undefined;
+  if (spec) return resolveProfile(spec, name);
+  const provider = providerOfModel(model);
+  if (provider === "anthropic" || provider === "openai") return resolveProfile(provider, name);
+  return DEFAULT_PROFILES.other;
+}
+
+/** Token counts the planner needs, computed once per catalog. */
+interface CatalogTokens {
+  fullSchemas: number;
+  pool: number;
+  byName: Map<string, number>;
+  names: string[];
+}
+const catalogTokens = new WeakMap<ToolCatalog, CatalogTokens>();
+
+/** Schema tokens of every catalog tool (once per catalog; call before planning). */
+export async function prepareCatalogTokens(router: ToolAttentionRouter): Promise<CatalogTokens> {
+  const catalog = router.catalog;
+  let hit = catalogTokens.get(catalog);
+  if (!hit) {
+    const byName = new Map<string, number>();
+    for (const t of catalog.tools) byName.set(t.name, await router.schemaTokens([t.id]));
+    hit = { fullSchemas: await router.fullSchemaTokens(), pool: router.poolTokens(), byName, names: catalog.tools.map((t) => t.name) };
+    catalogTokens.set(catalog, hit);
+  }
+  return hit;
+}
+
+const messageTokenMemo = new WeakMap<BaseMessage, number>();
+/** Tokens of a message's text and tool calls (memoized per message object). */
+export function messageTokens(m: BaseMessage): number {
+  let n = messageTokenMemo.get(m);
+  if (n === undefined) {
+    const calls = AIMessage.isInstance(m) && m.tool_calls?.length ? JSON.stringify(m.tool_calls.map((c) => ({ name: c.name, args: c.args }))) : "";
+    n = countTokens(messageText(m)) + (calls ? countTokens(calls) : 0);
+    messageTokenMemo.set(m, n);
+  }
+  return n;
+}
+
+export interface CallPlanInput {
+  router: ToolAttentionRouter;
+  previous?: DeliveryState;
+  /** Routed tools of the call, best first. */
+  active: readonly string[];
+  promoted?: readonly string[];
+  messages: readonly BaseMessage[];
+  systemText: string;
+  profile: ProviderProfile;
+  options: DeliveryOptions;
+}
+
+/** Plans one model call (the catalog tokens must have been prepared). */
+export function planCall(input: CallPlanInput): DeliveryPlan {
+  const { router, profile } = input;
+  const stats = catalogTokens.get(router.catalog);
+  if (!stats) throw new Error("planCall: prepareCatalogTokens(router) must run first");
+  const k = router.k;
+  const mode =
+    input.previous?.mode ??
+    resolveDeliveryMode(input.options.delivery ?? "auto", profile, { fullSchemas: stats.fullSchemas, pool: stats.pool, tools: stats.names.length, k });
+  let context = countTokens(input.systemText);
+  for (const m of input.messages) context += messageTokens(m);
+  return planDelivery({
+    mode,
+    previous: input.previous,
+    active: input.active,
+    promoted: input.promoted,
+    catalog: stats.names,
+    messageCount: input.messages.length,
+    tokens: { fullSchemas: stats.fullSchemas, pool: stats.pool, schema: (n) => stats.byName.get(n) ?? 0, context },
+    profile,
+    stable: input.options.stable,
+    k,
+  });
+}
+
+const EPHEMERAL = { type: "ephemeral" } as const;
+
+/** A raw Anthropic tool definition for a LangChain tool (or plain definition), memoized per object. */
+const anthropicDefs = new WeakMap<object, Record<string, unknown>>();
+function anthropicDef(tool: unknown): Record<string, unknown> | undefined {
+  if (!tool || typeof tool !== "object") return undefined;
+  const hit = anthropicDefs.get(tool);
+  if (hit) return hit;
+  const name = toolNameOf(tool);
+  const t = tool as { description?: unknown; input_schema?: unknown; schema?: unknown };
+  const schema = t.input_schema ?? (t.schema && typeof t.schema === "object" && !("_def" in t.schema) && !("~standard" in t.schema) ? t.schema : jsonSchemaOfTool(tool));
+  if (!name || !schema) return undefined;
+  const def = { name, description: String(t.description ?? ""), input_schema: schema };
+  anthropicDefs.set(tool, def);
+  return def;
+}
+
+/** The deferred declaration of every catalog tool (byte-stable per catalog and tool objects). */
+const deferredDecls = new WeakMap<ToolCatalog, Map<string, Record<string, unknown>>>();
+function deferredDecl(catalog: ToolCatalog, name: string, tool: unknown): Record<string, unknown> | undefined {
+  let perCatalog = deferredDecls.get(catalog);
+  if (!perCatalog) deferredDecls.set(catalog, (perCatalog = new Map()));
+  let decl = perCatalog.get(name);
+  if (!decl) {
+    const def = tool ? anthropicDef(tool) : undefined;
+    const record = catalog.getByName(name)[0];
+    const fallback = record ? { name, description: record.description, input_schema: record.inputSchema } : undefined;
+    const base = def ?? fallback;
+    if (!base) return undefined;
+    decl = { ...base, defer_loading: true };
+    perCatalog.set(name, decl);
+  }
+  return decl;
+}
+
+/** The search tool's definition (non-deferred), shown to the model under `deferred` delivery. */
+export const SEARCH_TOOL_DEF = {
+  name: SEARCH_TOOL_NAME,
+  description:
+    "Find tools by describing what you want to do. Returns the best matching tools, one line each; they become callable on your next step.",
+  input_schema: {
+    type: "object",
+    properties: { query: { type: "string", description: "What you want to do, in your own words." } },
+    required: ["query"],
+  },
+};
+
+/** Adds a breakpoint to a copy of a message's last content block (string content becomes one text block). */
+function withBreakpoint(m: BaseMessage): BaseMessage {
+  const content = m.content;
+  let blocks: Record<string, unknown>[];
+  if (typeof content === "string") {
+    if (!content) return m;
+    blocks = [{ type: "text", text: content }];
+  } else if (Array.isArray(content) && content.length > 0) blocks = content.map((b) => (typeof b === "string" ? { type: "text", text: b } : { ...(b as object) }));
+  else return m;
+  blocks[blocks.length - 1] = { ...blocks[blocks.length - 1], cache_control: EPHEMERAL };
+  const fields = { content: blocks as never, id: m.id, name: m.name, additional_kwargs: m.additional_kwargs, response_metadata: m.response_metadata };
+  if (ToolMessage.isInstance(m)) return new ToolMessage({ ...fields, tool_call_id: m.tool_call_id, status: m.status, artifact: m.artifact });
+  if (AIMessage.isInstance(m)) return new AIMessage({ ...fields, tool_calls: m.tool_calls, invalid_tool_calls: m.invalid_tool_calls });
+  if (HumanMessage.isInstance(m)) return new HumanMessage(fields);
+  if (SystemMessage.isInstance(m)) return new SystemMessage(fields);
+  return m;
+}
+
+/** Counts cache_control breakpoints already present in a message list and system message. */
+function breakpointsIn(messages: readonly BaseMessage[], system?: BaseMessage): number {
+  let n = 0;
+  for (const m of system ? [system, ...messages] : messages)
+    if (Array.isArray(m.content)) for (const b of m.content) if (b && typeof b === "object" && "cache_control" in b && b.cache_control) n++;
+  return n;
+}
+
+/** The system message with the pool: same shape as the user's (string stays string), or a separate Anthropic block with a breakpoint. */
+export function systemWithPool(
+  system: SystemMessage | undefined,
+  pool: string | undefined,
+  opts: { anthropicBlocks: boolean },
+): SystemMessage | undefined {
+  if (!opts.anthropicBlocks) {
+    if (!pool) return system;
+    if (!system) return new SystemMessage(pool);
+    if (typeof system.content === "string") return new SystemMessage({ content: system.content ? `${system.content}\n\n${pool}` : pool, id: system.id });
+    return new SystemMessage({ content: [...(system.content as never[]), { type: "text", text: pool }] as never, id: system.id });
+  }
+  const userBlocks: Record<string, unknown>[] =
+    system === undefined
+      ? []
+      : typeof system.content === "string"
+        ? system.content
+          ? [{ type: "text", text: system.content }]
+          : []
+        : (system.content as Record<string, unknown>[]).map((b) => ({ ...b }));
+  const blocks = pool ? [...userBlocks, { type: "text", text: pool }] : userBlocks;
+  if (blocks.length === 0) return undefined;
+  blocks[blocks.length - 1] = { ...blocks[blocks.length - 1], cache_control: EPHEMERAL };
+  return new SystemMessage({ content: blocks as never, id: system?.id });
+}
+
+export interface ShapedRequest {
+  tools: unknown[];
+  systemMessage?: SystemMessage;
+  messages: BaseMessage[];
+  /** Extra model settings (Anthropic betas for deferred delivery). */
+  modelSettings?: Record<string, unknown>;
+  /** Tool names the model can call after this request (bound, added so far, outside the catalog). */
+  available: string[];
+}
+
+/**
+ * Shapes one request from a plan. `tools` are the request's tools (registered ones; catalog tools are looked up
+ * by name, others pass through in their order); `resolve` supplies catalog tools that were not registered.
+ */
+export function shapeRequest(args: {
+  plan: DeliveryPlan;
+  profile: ProviderProfile;
+  catalog: ToolCatalog;
+  tools: readonly unknown[];
+  resolve?: (name: string) => unknown;
+  systemMessage?: SystemMessage;
+  messages: readonly BaseMessage[];
+  pool?: string;
+  modelSettings?: Record<string, unknown>;
+  options: DeliveryOptions;
+}): ShapedRequest {
+  const { plan, profile, catalog } = args;
+  const anthropic = profile.provider === "anthropic";
+  const breakpoints = anthropic && (args.options.cacheBreakpoints ?? true);
+  const passthrough: unknown[] = [];
+  const byName = new Map<string, unknown>();
+  for (const t of args.tools) {
+    const name = toolNameOf(t);
+    if (name === SEARCH_TOOL_NAME && catalog.getByName(name).length === 0) continue;
+    if (name && catalog.getByName(name).length > 0) byName.set(name, t);
+    else passthrough.push(t);
+  }
+  const find = (name: string) => byName.get(name) ?? args.resolve?.(name);
+  const available = passthrough.map(toolNameOf).filter((n): n is string => !!n);
+  let tools: unknown[];
+  let messages = [...args.messages];
+  let modelSettings = args.modelSettings;
+  if (plan.mode === "deferred") {
+    const decls: unknown[] = [];
+    for (const name of catalog.tools.map((t) => t.name)) {
+      const decl = deferredDecl(catalog, name, find(name));
+      if (decl) decls.push(decl);
+    }
+    tools = [...passthrough, SEARCH_TOOL_DEF, ...decls];
+    available.push(SEARCH_TOOL_NAME);
+    // Re-insert every addition where it was first placed (later ones shift by the earlier inserts).
+    let offset = 0;
+    for (const a of plan.additions) {
+      const at = Math.min(a.at + offset, messages.length);
+      const block = new SystemMessage({ content: a.tools.map((name) => ({ type: "tool_addition", tool: { type: "tool_reference", name } })) as never });
+      messages.splice(at, 0, block);
+      offset++;
+      available.push(...a.tools);
+    }
+    const betas = new Set<string>([...((modelSettings?.betas as string[] | undefined) ?? []), MID_CONVERSATION_TOOLS_BETA]);
+    modelSettings = { ...modelSettings, betas: [...betas] };
+  } else {
+    const bound: unknown[] = [];
+    for (const name of plan.bound) {
+      const t = find(name);
+      if (!t) continue;
+      bound.push(anthropic ? (anthropicDef(t) ?? t) : t);
+      available.push(name);
+    }
+    if (breakpoints && bound.length > 0) {
+      const last = bound[bound.length - 1] as Record<string, unknown>;
+      if (last && typeof last === "object" && "input_schema" in last) bound[bound.length - 1] = { ...last, cache_control: EPHEMERAL };
+    }
+    tools = [...passthrough, ...bound];
+  }
+  const pool = plan.mode === "all" ? undefined : args.pool;
+  const used = breakpoints ? breakpointsIn(messages, args.systemMessage) : 0;
+  const systemMessage = systemWithPool(args.systemMessage, pool, { anthropicBlocks: breakpoints && used < 3 });
+  if (breakpoints && used < 2 && messages.length > 0) messages[messages.length - 1] = withBreakpoint(messages[messages.length - 1]);
+  return { tools, systemMessage, messages, modelSettings, available };
+}
+
+export function deliveryEventOf(turnId: string, profile: ProviderProfile, plan: DeliveryPlan, previous?: DeliveryState): DeliveryEvent {
+  const before = previous?.estimate ?? { plan: 0, allCached: 0 };
+  return {
+    type: "tool_attention.delivery",
+    turnId,
+    profile: profile.name,
+    mode: plan.mode,
+    cacheBroken: plan.changed,
+    bound: plan.bound.length,
+    added: plan.added,
+    keptUnrouted: plan.keptUnrouted,
+    unboundRouted: plan.deferredMisses,
+    billedEstimate: Math.round(plan.state.estimate.plan - before.plan),
+    allCachedEstimate: Math.round(plan.state.estimate.allCached - before.allCached),
+    toolSetChanges: plan.state.changes,
+    reason: plan.reason,
+  };
+}
