@@ -10,7 +10,7 @@ import { PrefixCache, type CallUsage } from "../core/cost/prefix-cache.js";
 import { resolveProfile } from "../core/cost/profiles.js";
 import { anthropicPrompt, ProviderRequestError, WireContext } from "../core/cost/wire.js";
 import {
-  closeServer,
+  closer,
   IdCounter,
   isObject,
   listen,
@@ -41,7 +41,7 @@ type ReplyBlock = { type: "text"; text: string } | { type: "tool_use"; id: strin
 /** The Messages API usage object for an accounted request. */
 function usageJson(usage: CallUsage, outputTokens: number) {
   return {
-    input_tokens: usage.total,
+    input_tokens: usage.uncached,
     cache_creation_input_tokens: usage.cacheWrite,
     cache_read_input_tokens: usage.cacheRead,
     // 5-minute writes: the profile prices writes at the 5-minute premium.
@@ -133,7 +133,7 @@ export async function startAnthropicEmulator(options: AnthropicEmulatorOptions =
     } catch (e) {
       return fail(res, record, 500, "api_error", `Emulator script failed: ${(e as Error).message}`);
     }
-    if (!reply) return fail(res, record, 500, "api_error", `Emulator script exhausted: it scripts ${script.length} replies`);
+    if (!reply) return fail(res, record, 500, "api_error", `Emulator script exhausted: ${script.exhausted}`);
 
     // The cache is written only for requests that are answered, as the provider bills only those.
     const cache = cacheFor(String(body.model));
@@ -168,14 +168,14 @@ export async function startAnthropicEmulator(options: AnthropicEmulatorOptions =
     reset() {
       requests.length = 0;
       caches.clear();
-      // A fresh context too, so segment ids and hence prefix hashes start over as in a new emulator.
+      // The cache holds hashes of segment ids, so the id interner starts over with it, as in a new emulator.
       ctx = new WireContext(options.encoding);
       script.rewind();
       messageIds.reset();
       toolIds.reset();
       requestIds.reset();
     },
-    close: () => closeServer(server),
+    close: closer(server),
   };
 }
 

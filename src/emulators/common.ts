@@ -97,8 +97,9 @@ export class ScriptCursor {
     if (typeof this.script === "function") return this.script(body, i);
     return this.script[i];
   }
-  get length(): number | undefined {
-    return Array.isArray(this.script) ? this.script.length : undefined;
+  /** Why `next` gave nothing, for the error the client receives. */
+  get exhausted(): string {
+    return typeof this.script === "function" ? "the script function returned no reply" : `all ${this.script?.length ?? 0} scripted replies are used up`;
   }
   rewind(): void {
     this.index = 0;
@@ -199,12 +200,17 @@ export async function listen(handler: (req: IncomingMessage, res: ServerResponse
   return { server, origin: `http://127.0.0.1:${port}` };
 }
 
-/** Closes the server; keep-alive connections from the clients' HTTP agents would otherwise hold it open. */
-export function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.close((e) => (e ? reject(e) : resolve()));
-    server.closeAllConnections();
-  });
+/**
+ * A close function for the server (idempotent, so `after` hooks and `finally` blocks may both call it); open
+ * connections are dropped, since keep-alive connections from the clients' HTTP agents would hold it open.
+ */
+export function closer(server: Server): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () =>
+    (closing ??= new Promise((resolve, reject) => {
+      server.close((e) => (e ? reject(e) : resolve()));
+      server.closeAllConnections();
+    }));
 }
 
 /** The request path without its query string (the Anthropic SDK's beta endpoint appends `?beta=true`). */

@@ -10,7 +10,7 @@ import { PrefixCache, type CallUsage } from "../core/cost/prefix-cache.js";
 import { resolveProfile } from "../core/cost/profiles.js";
 import { openaiPrompt, ProviderRequestError, WireContext } from "../core/cost/wire.js";
 import {
-  closeServer,
+  closer,
   IdCounter,
   isObject,
   listen,
@@ -134,7 +134,7 @@ export async function startOpenAIEmulator(options: OpenAIEmulatorOptions = {}): 
     } catch (e) {
       return fail(res, record, 500, "server_error", `Emulator script failed: ${(e as Error).message}`);
     }
-    if (!reply) return fail(res, record, 500, "server_error", `Emulator script exhausted: it scripts ${script.length} replies`);
+    if (!reply) return fail(res, record, 500, "server_error", `Emulator script exhausted: ${script.exhausted}`);
 
     // Only answered requests write the cache, as only those are processed by the provider.
     const cache = cacheFor(String(body.model));
@@ -219,13 +219,13 @@ export async function startOpenAIEmulator(options: OpenAIEmulatorOptions = {}): 
     reset() {
       requests.length = 0;
       caches.clear();
-      // A fresh context too, so segment ids and hence prefix hashes start over as in a new emulator.
+      // The cache holds hashes of segment ids, so the id interner starts over with it, as in a new emulator.
       ctx = new WireContext(options.encoding);
       script.rewind();
       completionIds.reset();
       callIds.reset();
       requestIds.reset();
     },
-    close: () => closeServer(server),
+    close: closer(server),
   };
 }
