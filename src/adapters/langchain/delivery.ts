@@ -75,6 +75,11 @@ export async function prepareCatalogTokens(router: ToolAttentionRouter): Promise
   return hit;
 }
 
+/** Whether `prepareCatalogTokens` has run for the router's current catalog. */
+export function catalogTokensReady(router: ToolAttentionRouter): boolean {
+  return catalogTokens.has(router.catalog);
+}
+
 const messageTokenMemo = new WeakMap<BaseMessage, number>();
 /** Tokens of a message's text and tool calls (memoized per message object). */
 export function messageTokens(m: BaseMessage): number {

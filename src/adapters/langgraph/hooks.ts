@@ -17,6 +17,18 @@ import type { LangChainToolLike } from "../langchain/tools.js";
 import type { TagFilter } from "../../core/router/router.js";
 import { compactBoundTools } from "../langchain/compact-tools.js";
 import type { Phase2CompactionOptions } from "../../core/compaction/phase2.js";
+import type { DeliveryPlan, DeliveryState } from "../../core/delivery/plan.js";
+import type { ProviderProfile } from "../../core/cost/profiles.js";
+import {
+  catalogTokensReady,
+  deliveryEventOf,
+  planCall,
+  prepareCatalogTokens,
+  profileOfModel,
+  shapeRequest,
+  type DeliveryOptions,
+  type ShapedRequest,
+} from "../langchain/delivery.js";
 import {
   adapterRouter,
   eventEmitter,
@@ -44,7 +56,7 @@ export const ToolAttentionStateFields = {
 export const ToolAttentionAnnotation = Annotation.Root({ ...MessagesAnnotation.spec, ...ToolAttentionStateFields });
 export type ToolAttentionGraphState = typeof ToolAttentionAnnotation.State;
 
-export interface ToolAttentionHooksOptions extends AdapterRouterOptions {
+export interface ToolAttentionHooksOptions extends AdapterRouterOptions, DeliveryOptions {
   /** The tools the graph can run (the ToolNode's tools). */
   tools: LangChainToolLike[];
   /** Put the Phase-1 pool in the model input (preModelHook / withPool). Default true. */
@@ -53,6 +65,11 @@ export interface ToolAttentionHooksOptions extends AdapterRouterOptions {
   maxRejectedRounds?: number;
   /** Compaction of the bound tools' parameter schemas in `bindActiveTools` / `dynamicModel`. Default none. */
   phase2?: Phase2CompactionOptions;
+  /**
+   * The chat model the graph calls, read for its provider's caching profile when `provider` is not set
+   * (`preModelHook` shapes the messages before the model is bound, so it cannot see the model otherwise).
+   */
+  model?: unknown;
 }
 
 /** Adds the pool to a message list: merged into a leading system message, else as a new first message. */
@@ -73,34 +90,100 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
 
   /** Node: routes the turn and stores the decision. */
   async function routeNode(state: ToolAttentionStateLike): Promise<{ toolAttention: ToolAttentionDecisionState }> {
-    const { toolAttention } = await routeTurn(router, state, emit, settings);
-    return { toolAttention };
+    const [{ toolAttention }] = await Promise.all([routeTurn(router, state, emit, settings), prepareCatalogTokens(router)]);
+    const previous = state.toolAttention as (ToolAttentionDecisionState & { delivery?: DeliveryState }) | undefined;
+    return { toolAttention: { ...toolAttention, delivery: previous?.delivery } as ToolAttentionDecisionState };
   }
 
   /** Node: answers calls to inactive tools with error ToolMessages. */
   async function gateNode(state: ToolAttentionStateLike): Promise<Partial<ToolAttentionGraphState>> {
+    const decision = state.toolAttention as (ToolAttentionDecisionState & { delivery?: DeliveryState }) | undefined;
+    const key = decision ? callKey(decision) : "";
+    const done = planned.get(key);
+    if (done) planned.delete(key);
+    // The gate checks calls against what the model could call on this call (bound or delivered).
+    const current = decision && done ? ({ ...decision, active: done.shaped.available, delivery: done.plan.state } as ToolAttentionDecisionState) : decision;
+    state = { ...state, toolAttention: current };
     const result = gateTurn(router, state, { passthrough, maxRejectedRounds, promoteOnRequest: settings.promoteOnRequest });
-    if (!result) return {};
+    if (!result) return current !== decision ? { toolAttention: current } : {};
     if (!("event" in result)) return { toolAttention: result.toolAttention };
     emit(result.event);
     return { messages: result.messages, toolAttention: result.toolAttention };
   }
 
-  /** The tool objects active this turn (plus tools outside the catalog). */
+  // One delivery plan per model call (keyed by turn and promotion round), shared by withPool and bindActiveTools,
+  // stored into state by gateNode.
+  const planned = new Map<string, { plan: DeliveryPlan; profile: ProviderProfile; shaped: ShapedRequest }>();
+  let lastModel: unknown = options.model;
+  type DeliveryDecision = ToolAttentionDecisionState & { delivery?: DeliveryState; available?: string[] };
+  const callKey = (d: DeliveryDecision) => `${d.turnId}|${d.rejectedRounds}|${(d.promoted ?? []).join(",")}`;
+
+  /** The plan and shaped request of this model call (computed once per call). */
+  function shapedCall(state: ToolAttentionStateLike, model?: unknown) {
+    const decision = state.toolAttention as DeliveryDecision | undefined;
+    if (model) lastModel = model;
+    // Without routeNode (a decision set by hand) there are no catalog token counts: bind the decision as it is.
+    if (!decision || !catalogTokensReady(router)) return undefined;
+    const key = callKey(decision);
+    let hit = planned.get(key);
+    if (!hit) {
+      const profile = profileOfModel(lastModel, options.provider);
+      const messages = state.messages;
+      const first = messages[0];
+      const system = first && SystemMessage.isInstance(first) ? first : undefined;
+      const rest = system ? messages.slice(1) : messages;
+      const plan = planCall({
+        router,
+        previous: decision.delivery,
+        active: decision.active,
+        promoted: decision.promoted,
+        messages: rest,
+        systemText: system ? system.text : "",
+        profile,
+        options,
+      });
+      const shaped = shapeRequest({
+        plan,
+        profile,
+        catalog: router.catalog,
+        tools: options.tools,
+        systemMessage: system,
+        messages: rest,
+        pool: includePool ? router.pool() : undefined,
+        options,
+      });
+      hit = { plan, profile, shaped };
+      planned.set(key, hit);
+      emit(deliveryEventOf(decision.turnId, profile, plan, decision.delivery));
+    }
+    return hit;
+  }
+
+  /** The tool objects the model can call this turn (plus tools outside the catalog). */
   function activeTools(state: ToolAttentionStateLike): LangChainToolLike[] {
-    const active = new Set(state.toolAttention?.active ?? []);
+    const call = shapedCall(state);
+    const active = new Set(call?.shaped.available ?? state.toolAttention?.active ?? []);
     return options.tools.filter((t) => active.has(t.name) || passthrough.has(t.name));
   }
 
-  /** Binds only the active tools to a chat model (Phase 2). */
+  /** Binds the tools of this call's delivery plan to a chat model (Phase 2), in a stable order. */
   function bindActiveTools(model: BaseChatModel, state: ToolAttentionStateLike): Runnable {
     if (typeof model.bindTools !== "function") throw new Error("bindActiveTools: the model does not support tool calling (no bindTools)");
-    return model.bindTools(compactBoundTools(activeTools(state), options.phase2, model) as StructuredToolInterface[]);
+    const call = shapedCall(state, model);
+    if (!call) return model.bindTools(compactBoundTools(activeTools(state), options.phase2, model) as StructuredToolInterface[]);
+    const tools = call.plan.mode === "deferred" ? call.shaped.tools : compactBoundTools(call.shaped.tools, options.phase2, model);
+    return model.bindTools(tools as StructuredToolInterface[], call.shaped.modelSettings as never);
   }
 
-  /** The message list for the model with the Phase-1 pool added. */
-  function withPool(messages: BaseMessage[]): BaseMessage[] {
-    return includePool ? withPoolMessages(messages, router.pool()) : messages;
+  /**
+   * The message list for the model: the Phase-1 pool added to the system prompt and, with `state`, this call's
+   * delivery (deferred additions, cache breakpoints). Without `state`, only the pool is added.
+   */
+  function withPool(messages: BaseMessage[], state?: ToolAttentionStateLike): BaseMessage[] {
+    const call = state ? shapedCall({ ...state, messages }) : undefined;
+    if (!call) return includePool ? withPoolMessages(messages, router.pool()) : messages;
+    const { systemMessage, messages: rest } = call.shaped;
+    return systemMessage ? [systemMessage, ...rest] : rest;
   }
 
   /**
@@ -133,7 +216,7 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
     /** `createReactAgent` preModelHook: routes, and gives the model the messages with the pool added. */
     async preModelHook(state: ToolAttentionStateLike) {
       const update = await routeNode(state);
-      return { ...update, llmInputMessages: withPool(state.messages) };
+      return { ...update, llmInputMessages: withPool(state.messages, { ...state, ...update }) };
     },
     /** `createReactAgent` postModelHook: the gate. */
     postModelHook: gateNode,

@@ -72,7 +72,8 @@ export const PROVIDER_PROFILES: readonly { pattern: RegExp; profile: ProviderPro
   { pattern: /claude-(haiku|opus)-4-[5-9]|claude-(haiku|opus)-[5-9]/i, profile: { ...ANTHROPIC_BASE, name: "anthropic:opus-haiku-4.5+", minCacheable: 4096 } },
   { pattern: /claude/i, profile: { ...ANTHROPIC_BASE, name: "anthropic:sonnet", minCacheable: 1024 } },
   { pattern: /gpt-4o|chatgpt-4o/i, profile: { ...OPENAI_BASE, name: "openai:gpt-4o", cacheRead: 0.5 } },
-  { pattern: /gpt-4\.1|^o[134]\b|^o[134]-/i, profile: { ...OPENAI_BASE, name: "openai:gpt-4.1/o-series", cacheRead: 0.25 } },
+  { pattern: /^o1\b|^o1-|^o3-mini/i, profile: { ...OPENAI_BASE, name: "openai:o1/o3-mini", cacheRead: 0.5 } },
+  { pattern: /gpt-4\.1|^o[34]\b|^o[34]-/i, profile: { ...OPENAI_BASE, name: "openai:gpt-4.1/o3/o4", cacheRead: 0.25 } },
   { pattern: /gpt-[5-9]/i, profile: { ...OPENAI_BASE, name: "openai:gpt-5", cacheRead: 0.1 } },
 ];
 

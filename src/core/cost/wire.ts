@@ -152,7 +152,10 @@ export function anthropicPrompt(body: Json, ctx: WireContext): AnthropicPrompt {
     blocks.forEach((block, bi) => {
       if (!isObj(block)) return;
       const where = `messages.${mi}.content.${bi}`;
-      if (block.cache_control) breakpoints++;
+      // A breakpoint on a tool result's last content block marks the end of that result.
+      const nested = block.type === "tool_result" && Array.isArray(block.content) && block.content.some((c) => isObj(c) && !!c.cache_control);
+      const breakpoint = !!block.cache_control || nested;
+      if (breakpoint) breakpoints++;
       let key: string;
       let tokens: number;
       if (block.type === "text") {
@@ -184,11 +187,13 @@ export function anthropicPrompt(body: Json, ctx: WireContext): AnthropicPrompt {
         key = `${role}\0${block.type}\0${text}`;
         tokens = ctx.tokens(text);
       } else {
-        const text = JSON.stringify(block);
+        // The breakpoint marker is not content: moving it must not change the block's identity.
+        const { cache_control: _marker, ...rest } = block;
+        const text = JSON.stringify(rest);
         key = `${role}\0${text}`;
         tokens = ctx.tokens(text);
       }
-      segments.push(ctx.segment(key, tokens, !!block.cache_control));
+      segments.push(ctx.segment(key, tokens, breakpoint));
     });
   });
   if (breakpoints > 4)

@@ -1,0 +1,232 @@
+/**
+ * Delivery strategies in a real createAgent loop, through the real `@langchain/anthropic` and `@langchain/openai`
+ * clients against the local provider emulators: request shapes (deferred flags, tool_addition, breakpoints),
+ * a byte-identical prefix under `stable` until a tool is added, and accounting against the emulator's usage.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createAgent } from "langchain";
+import { ChatAnthropic } from "@langchain/anthropic";
+import { ChatOpenAI } from "@langchain/openai";
+import { HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { toolAttentionMiddleware } from "../src/adapters/langchain/middleware.js";
+import { MID_CONVERSATION_TOOLS_BETA, SEARCH_TOOL_NAME } from "../src/adapters/langchain/delivery.js";
+import { startAnthropicEmulator, startOpenAIEmulator, type EmulatorReply } from "../src/emulators/index.js";
+import { planDelivery } from "../src/core/delivery/plan.js";
+import { resolveProfile } from "../src/core/cost/profiles.js";
+import type { DeliveryEvent, ToolAttentionEvent } from "../src/core/events/events.js";
+import { demoTools } from "./helpers/demo-tools.js";
+
+type Body = { tools?: Record<string, unknown>[]; system?: unknown; messages: { role: string; content: unknown }[] };
+
+const SYSTEM = "You are an operations assistant for the platform team. ".repeat(60);
+
+/** A script that calls the given tools one per model call, then answers. */
+function script(...calls: { name: string; input?: Record<string, unknown> }[]): EmulatorReply[] {
+  return [...calls.map((c) => ({ toolCalls: [{ name: c.name, input: c.input ?? {} }] })), { text: "done" }];
+}
+
+function deliveries(events: ToolAttentionEvent[]): DeliveryEvent[] {
+  return events.filter((e): e is DeliveryEvent => e.type === "tool_attention.delivery");
+}
+
+test("deferred (Anthropic): every catalog tool deferred, search_tools bound, routed tools added after the history, prefix cached", async () => {
+  const emu = await startAnthropicEmulator({ script: script({ name: "get_weather", input: { city: "Paris" } }, { name: "list_events", input: { from: "2026-11-24T00:00:00Z", to: "2026-11-25T00:00:00Z" } }) });
+  try {
+    const { tools, runs } = demoTools();
+    const events: ToolAttentionEvent[] = [];
+    const model = new ChatAnthropic({ model: "claude-sonnet-4-5", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
+    const mw = toolAttentionMiddleware({ tools, k: 3, cacheDir: false, delivery: "deferred", onEvent: (e) => events.push(e) });
+    const agent = createAgent({ model, tools, middleware: [mw], systemPrompt: SYSTEM });
+    const out = await agent.invoke({ messages: [new HumanMessage("what's the weather in Paris tomorrow, and what is on my calendar?")] });
+    assert.equal(runs.get("get_weather"), 1);
+    assert.equal(runs.get("list_events"), 1);
+    const reqs = emu.requests.filter((r) => !r.error);
+    assert.equal(reqs.length, 3, JSON.stringify(emu.requests.map((r) => r.error)));
+    for (const r of reqs) {
+      const body = r.body as Body;
+      const names = (body.tools ?? []).map((t) => t.name);
+      // Every catalog tool is declared, deferred; the only non-deferred one is search_tools.
+      for (const t of tools) assert.ok(names.includes(t.name), `${t.name} declared`);
+      assert.deepEqual(r.loaded, [SEARCH_TOOL_NAME]);
+      assert.equal(r.deferred.length, tools.length);
+      assert.ok(String(r.headers["anthropic-beta"]).includes(MID_CONVERSATION_TOOLS_BETA), String(r.headers["anthropic-beta"]));
+      // The user's prompt stays its own block; the pool follows with the system breakpoint.
+      const system = body.system as { text: string; cache_control?: unknown }[];
+      assert.equal(system[0].text, SYSTEM);
+      assert.ok(system.at(-1)?.text.includes("get_weather") && system.at(-1)?.cache_control, "pool block with a breakpoint");
+      // The last message block carries the conversation breakpoint.
+      const last = body.messages.at(-1) as { content: { cache_control?: unknown; content?: { cache_control?: unknown }[] }[] };
+      const block = Array.isArray(last.content) ? last.content.at(-1) : undefined;
+      assert.ok(block?.cache_control || (Array.isArray(block?.content) && block?.content.at(-1)?.cache_control), "breakpoint on the last message block");
+    }
+    // The tools and system are byte-identical across calls: the cached prefix never changes.
+    const prefix = (r: (typeof reqs)[number]) => JSON.stringify({ tools: (r.body as Body).tools, system: ((r.body as Body).system as object[]).map((b) => ({ ...b })) });
+    assert.equal(prefix(reqs[1]), prefix(reqs[0]));
+    assert.equal(prefix(reqs[2]), prefix(reqs[0]));
+    // Routed tools arrive as tool_addition blocks in a role:"system" message, and stay where they were placed.
+    const additions = (r: (typeof reqs)[number]) =>
+      (r.body as Body).messages.flatMap((m, i) =>
+        m.role === "system" ? (m.content as { type: string; tool: { name: string } }[]).map((b) => `${i}:${b.type}:${b.tool.name}`) : [],
+      );
+    assert.ok(reqs[0].added.includes("get_weather"), `first call adds get_weather: ${reqs[0].added}`);
+    for (const a of additions(reqs[0])) assert.ok(additions(reqs[1]).includes(a), `addition ${a} kept in place`);
+    // Later calls read the whole earlier conversation from the cache (no rewrite).
+    assert.ok(reqs[1].usage.cacheRead >= reqs[0].usage.cacheRead + reqs[0].usage.cacheWrite, JSON.stringify(reqs.map((r) => r.usage)));
+    assert.ok(reqs[2].usage.cacheRead >= reqs[1].usage.cacheRead + reqs[1].usage.cacheWrite);
+    const ds = deliveries(events);
+    assert.equal(ds.length, 3);
+    assert.ok(ds.every((d) => d.mode === "deferred" && !d.cacheBroken));
+    // Every tool call answered once.
+    const answered = out.messages.filter((m) => ToolMessage.isInstance(m)).length;
+    assert.equal(answered, 2);
+  } finally {
+    await emu.close();
+  }
+});
+
+test("deferred: a call to a tool that was not delivered is promoted and delivered by a tool_addition on the next call", async () => {
+  const emu = await startAnthropicEmulator({ script: script({ name: "post_message", input: { channel: "#ops", text: "hi" } }, { name: "post_message", input: { channel: "#ops", text: "hi" } }, { name: "get_weather", input: { city: "Oslo" } }) });
+  try {
+    const { tools, runs } = demoTools();
+    const events: ToolAttentionEvent[] = [];
+    const model = new ChatAnthropic({ model: "claude-sonnet-4-5", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
+    const mw = toolAttentionMiddleware({ tools, k: 3, cacheDir: false, delivery: "deferred", onEvent: (e) => events.push(e) });
+    const agent = createAgent({ model, tools, middleware: [mw] });
+    await agent.invoke({ messages: [new HumanMessage("weather in Oslo please")] });
+    const reqs = emu.requests.filter((r) => !r.error);
+    // post_message was not routed for a weather request: the first call to it is promoted, the retry runs.
+    assert.ok(!reqs[0].added.includes("post_message"), `not delivered at first: ${reqs[0].added}`);
+    const gate = events.find((e) => e.type === "tool_attention.gate");
+    assert.ok(gate && gate.type === "tool_attention.gate" && gate.rejected[0].kind === "promoted", JSON.stringify(gate));
+    assert.ok(reqs[1].added.includes("post_message"), `promoted tool delivered: ${reqs[1].added}`);
+    assert.equal(runs.get("post_message"), 1);
+    assert.ok(emu.requests.every((r) => !r.error), JSON.stringify(emu.requests.map((r) => r.error)));
+  } finally {
+    await emu.close();
+  }
+});
+
+test("stable (OpenAI): the tools and system prefix are byte-identical across calls until a tool is added; the system prompt stays a string", async () => {
+  const emu = await startOpenAIEmulator({
+    script: script({ name: "get_weather", input: { city: "Paris" } }, { name: "get_weather", input: { city: "Rome" } }, { name: "get_weather", input: { city: "Oslo" } }),
+  });
+  try {
+    const { tools } = demoTools();
+    const events: ToolAttentionEvent[] = [];
+    const model = new ChatOpenAI({ model: "gpt-5-mini", apiKey: "test", configuration: { baseURL: emu.url }, maxRetries: 0 });
+    const mw = toolAttentionMiddleware({ tools, k: 3, cacheDir: false, delivery: "stable", onEvent: (e) => events.push(e) });
+    const agent = createAgent({ model, tools, middleware: [mw], systemPrompt: SYSTEM });
+    await agent.invoke({ messages: [new HumanMessage("what's the weather in Paris, Rome and Oslo?")] });
+    const reqs = emu.requests.filter((r) => !r.error);
+    assert.equal(reqs.length, 4);
+    const ds = deliveries(events);
+    assert.equal(ds.length, 4);
+    const prefixOf = (i: number) => {
+      const body = reqs[i].body as { tools?: unknown[]; messages: { role: string; content: unknown }[] };
+      return JSON.stringify({ tools: body.tools, system: body.messages[0] });
+    };
+    for (let i = 1; i < reqs.length; i++) {
+      if (ds[i].cacheBroken) continue;
+      assert.equal(prefixOf(i), prefixOf(i - 1), `call ${i}: prefix changed without a tool being added`);
+      // Automatic caching then reads at least the tools and system prompt.
+      assert.ok(reqs[i].usage.cacheRead >= 1024, `call ${i} read ${reqs[i].usage.cacheRead}`);
+    }
+    assert.ok(ds.slice(1).some((d) => !d.cacheBroken), "stable kept the set on some call");
+    const system = (reqs[0].body as { messages: { role: string; content: unknown }[] }).messages[0];
+    assert.ok(system.role === "system" || system.role === "developer", system.role);
+    // createAgent hands the prompt over as one text block; it stays that block, and the pool follows as its own.
+    const parts = typeof system.content === "string" ? [{ text: system.content }] : (system.content as { text: string }[]);
+    if (parts.length === 1) assert.ok(parts[0].text.startsWith(SYSTEM));
+    else {
+      assert.equal(parts[0].text, SYSTEM);
+      assert.equal(parts.length, 2);
+    }
+  } finally {
+    await emu.close();
+  }
+});
+
+test("rebind (Anthropic): a changed tool set breaks the cache and the delivery event says so, matching the emulator", async () => {
+  const emu = await startAnthropicEmulator({
+    script: script({ name: "get_weather", input: { city: "Paris" } }, { name: "list_tables", input: { schema: "analytics" } }),
+  });
+  try {
+    const { tools } = demoTools();
+    const events: ToolAttentionEvent[] = [];
+    const model = new ChatAnthropic({ model: "claude-sonnet-4-5", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
+    const mw = toolAttentionMiddleware({ tools, k: 3, cacheDir: false, delivery: "rebind", onEvent: (e) => events.push(e) });
+    const agent = createAgent({ model, tools, middleware: [mw], systemPrompt: SYSTEM });
+    await agent.invoke({ messages: [new HumanMessage("weather in Paris, then list the tables of the analytics database")] });
+    const reqs = emu.requests.filter((r) => !r.error);
+    const ds = deliveries(events);
+    assert.equal(ds.length, reqs.length);
+    for (let i = 1; i < reqs.length; i++) {
+      const prevCached = reqs[i - 1].usage.cacheRead + reqs[i - 1].usage.cacheWrite;
+      // The emulator reads less than the previous call cached exactly when the event reports a broken cache.
+      assert.equal(ds[i].cacheBroken, reqs[i].usage.cacheRead < prevCached, `call ${i}: event ${ds[i].cacheBroken}, usage ${JSON.stringify(reqs[i].usage)}`);
+    }
+    // The billed estimate of each call is close to what the emulator billed (tokens are counted the same way;
+    // the estimate does not see message framing).
+    for (let i = 0; i < reqs.length; i++) {
+      const rel = Math.abs(ds[i].billedEstimate - reqs[i].billed) / reqs[i].billed;
+      assert.ok(rel < 0.25, `call ${i}: estimate ${ds[i].billedEstimate} vs billed ${reqs[i].billed}`);
+    }
+  } finally {
+    await emu.close();
+  }
+});
+
+test("auto delivery: deferred for an Anthropic model, stable for an OpenAI model, every schema for a tiny catalog", () => {
+  const profileA = resolveProfile("anthropic", "claude-sonnet-4-5");
+  const profileO = resolveProfile("openai", "gpt-5-mini");
+  const base = { active: ["a"], catalog: ["a", "b", "c"], messageCount: 1, k: 3, tokens: { fullSchemas: 30000, pool: 500, schema: () => 300, context: 2000 } };
+  assert.equal(planDelivery({ ...base, mode: "deferred", profile: profileA }).mode, "deferred");
+  assert.equal(planDelivery({ ...base, mode: "stable", profile: profileO }).mode, "stable");
+});
+
+test("the guarantee: a stable thread whose rewrites cost more than every schema cached switches to every schema", () => {
+  const profile = resolveProfile("anthropic", "claude-sonnet-4-5");
+  const catalog = Array.from({ length: 12 }, (_, i) => `t${i}`);
+  let state;
+  const modes: string[] = [];
+  // Each call routes a tool set disjoint from the bound one at the top: stable must rewrite every call.
+  for (let call = 0; call < 8; call++) {
+    const plan = planDelivery({
+      mode: "stable",
+      previous: state,
+      active: [catalog[call % 12], catalog[(call + 5) % 12]],
+      catalog,
+      messageCount: call * 2 + 1,
+      tokens: { fullSchemas: 3000, pool: 200, schema: () => 250, context: 1500 + call * 2000 },
+      profile,
+      k: 2,
+    });
+    modes.push(plan.mode);
+    state = plan.state;
+  }
+  assert.ok(modes.includes("all"), `modes: ${modes}`);
+  const last = modes.lastIndexOf("stable");
+  assert.ok(modes.slice(last + 1).every((m) => m === "all"), "stays on every schema once switched");
+});
+
+test("the pool block: a user system prompt given as blocks keeps its blocks (Anthropic)", async () => {
+  const emu = await startAnthropicEmulator({ script: [{ text: "hi" }] });
+  try {
+    const { tools } = demoTools();
+    const model = new ChatAnthropic({ model: "claude-sonnet-4-5", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
+    const mw = toolAttentionMiddleware({ tools, k: 3, cacheDir: false, delivery: "stable" });
+    const systemPrompt = new SystemMessage({ content: [{ type: "text", text: "Rule one." }, { type: "text", text: "Rule two." }] });
+    const agent = createAgent({ model, tools, middleware: [mw], systemPrompt });
+    await agent.invoke({ messages: [new HumanMessage("hello")] });
+    const system = (emu.requests[0].body as Body).system as { text: string; cache_control?: unknown }[];
+    assert.deepEqual(system.slice(0, 2).map((b) => b.text), ["Rule one.", "Rule two."]);
+    assert.equal(system.length, 3);
+    assert.ok(system[2].cache_control);
+    // The last bound tool carries the tools breakpoint.
+    const bound = (emu.requests[0].body as Body).tools ?? [];
+    assert.ok(bound.at(-1)?.cache_control, JSON.stringify(bound.map((t) => t.name)));
+  } finally {
+    await emu.close();
+  }
+});
