@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { createReactAgent, ToolNode } from "@langchain/langgraph/prebuilt";
-import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { createToolAttentionHooks, ToolAttentionAnnotation } from "../src/adapters/langgraph/hooks.js";
 import type { GateEvent, ToolAttentionEvent } from "../src/core/events/events.js";
 import { ScriptedChatModel, callTools } from "./helpers/scripted-model.js";
@@ -116,5 +116,42 @@ test("LangGraph hooks: a promoted tool is bound on the next model call, also whe
     for (const [, n] of answersById(out.messages)) assert.equal(n, 1);
     const gates = events.filter((e): e is GateEvent => e.type === "tool_attention.gate");
     assert.deepEqual(gates.flatMap((e) => e.rejected.map((r) => [r.tool, r.kind, r.toolCallId])), [["list_tables", "promoted", first.tool_call_id]], kind);
+  }
+});
+
+test("createReactAgent + real ChatAnthropic (emulated): deferred delivery through the hooks keeps tools and system constant", async () => {
+  const { ChatAnthropic } = await import("@langchain/anthropic");
+  const { startAnthropicEmulator } = await import("../src/emulators/index.js");
+  const emu = await startAnthropicEmulator({
+    script: [{ toolCalls: [{ name: "get_weather", input: { city: "Paris" } }] }, { toolCalls: [{ name: "get_weather", input: { city: "Rome" } }] }, { text: "done" }],
+  });
+  try {
+    const { tools, runs } = demoTools();
+    const model = new ChatAnthropic({ model: "claude-sonnet-4-5", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
+    const events: ToolAttentionEvent[] = [];
+    const hooks = createToolAttentionHooks({ tools, k: 3, cacheDir: false, model, onEvent: (e) => events.push(e) });
+    const agent = createReactAgent({
+      llm: hooks.dynamicModel(model),
+      tools,
+      stateSchema: ToolAttentionAnnotation,
+      preModelHook: hooks.preModelHook,
+      postModelHook: hooks.postModelHook,
+    });
+    const system = new SystemMessage("You are an operations assistant for the platform team. ".repeat(60));
+    await agent.invoke({ messages: [system, new HumanMessage("weather in Paris and in Rome?")] });
+    assert.equal(runs.get("get_weather"), 2);
+    const reqs = emu.requests;
+    assert.equal(reqs.length, 3, JSON.stringify(reqs.map((r) => r.error)));
+    assert.ok(reqs.every((r) => !r.error));
+    // auto on an Anthropic model with a 27-tool catalog: deferred (every catalog tool declared, only search_tools loaded).
+    for (const r of reqs) assert.deepEqual(r.loaded, ["search_tools"]);
+    const prefix = (i: number) => JSON.stringify({ t: (reqs[i].body as { tools: unknown }).tools, s: (reqs[i].body as { system: unknown }).system });
+    assert.equal(prefix(1), prefix(0));
+    assert.equal(prefix(2), prefix(0));
+    assert.ok(reqs[0].added.includes("get_weather"));
+    assert.ok(reqs[2].usage.cacheRead > reqs[1].usage.cacheRead, JSON.stringify(reqs.map((r) => r.usage)));
+    assert.ok(events.some((e) => e.type === "tool_attention.delivery" && e.mode === "deferred"));
+  } finally {
+    await emu.close();
   }
 });
