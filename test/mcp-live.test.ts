@@ -94,13 +94,13 @@ test("list_changed: the catalog and router update incrementally and the agent se
         // Re-routed after the change: the new tool is bound, the removed one is not.
         assert.ok(call.tools.includes("multiply"), `bound: ${call.tools}`);
         assert.ok(!call.tools.includes("add"), `bound: ${call.tools}`);
-        assert.ok(call.system.includes("shouting"), "the pool shows echo's new description");
+        assert.ok(call.system.includes("shouting"), `the pool shows echo's new description: ${call.system}`);
         return callTools({ name: "add", args: { a: 2, b: 3 } });
       },
       callTools({ name: "multiply", args: { a: 6, b: 7 } }),
     ]);
     // MCP tools are not registered with createAgent: the middleware binds and runs them through resolveTool.
-    const agent = createAgent({ model, tools: [], middleware: [toolAttentionMiddleware({ router, resolveTool })] });
+    const agent = createAgent({ model, tools: [], middleware: [toolAttentionMiddleware({ router, resolveTool, delivery: "rebind", guarantee: false })] });
     const out = await agent.invoke({ messages: [new HumanMessage("Evolve the server, then add 2 and 3 and multiply 6 by 7.")] });
 
     assert.deepEqual(changes, [{ added: ["multiply"], changed: ["echo"], removed: ["add"] }]);

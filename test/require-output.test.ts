@@ -189,7 +189,7 @@ test("createAgent with toolAttentionMiddleware: routing still binds only active 
     model,
     tools,
     middleware: [
-      toolAttentionMiddleware({ tools, k: 1, cacheDir: false }),
+      toolAttentionMiddleware({ tools, k: 1, cacheDir: false, delivery: "rebind" }),
       requireOutputMiddleware({ outputSchemas: { get_issue: issueOutput }, compaction: { shortList: true } }),
     ],
   });

@@ -41,6 +41,12 @@ export interface DeliveryOptions {
   stable?: StableOptions;
   /** Add Anthropic `cache_control` breakpoints (tools, system, last message). Default true. */
   cacheBreakpoints?: boolean;
+  /**
+   * Never let a thread bill more than every schema with caching would: once the running estimate says routing
+   * has cost the thread more, it binds every schema from then on (and says so in its delivery event). Default
+   * true; `false` keeps the chosen mode whatever it costs.
+   */
+  guarantee?: boolean;
 }
 
 /** The caching profile of a chat model (or the user's override). */
@@ -126,6 +132,7 @@ export function planCall(input: CallPlanInput): DeliveryPlan {
     profile,
     stable: input.options.stable,
     k,
+    guarantee: input.options.guarantee,
   });
 }
 
@@ -281,11 +288,14 @@ export function shapeRequest(args: {
     // Re-insert every addition where it was first placed (later ones shift by the earlier inserts).
     let offset = 0;
     for (const a of plan.additions) {
+      // A tool its server removed since it was added is no longer declared: referencing it would be rejected.
+      const names = a.tools.filter((n) => catalog.getByName(n).length > 0);
+      if (names.length === 0) continue;
       const at = Math.min(a.at + offset, messages.length);
-      const block = new SystemMessage({ content: a.tools.map((name) => ({ type: "tool_addition", tool: { type: "tool_reference", name } })) as never });
+      const block = new SystemMessage({ content: names.map((name) => ({ type: "tool_addition", tool: { type: "tool_reference", name } })) as never });
       messages.splice(at, 0, block);
       offset++;
-      available.push(...a.tools);
+      available.push(...names);
     }
     const betas = new Set<string>([...((modelSettings?.betas as string[] | undefined) ?? []), MID_CONVERSATION_TOOLS_BETA]);
     modelSettings = { ...modelSettings, betas: [...betas] };

@@ -73,6 +73,8 @@ export interface PlanInput {
   profile: ProviderProfile;
   stable?: StableOptions;
   k: number;
+  /** Switch a thread to every schema once routing has cost it more (see the guarantee below). Default true. */
+  guarantee?: boolean;
 }
 
 export interface DeliveryPlan {
@@ -139,10 +141,18 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
   let deferredMisses: string[] = [];
   let reason = "";
   const t = input.tokens;
+  const p = input.profile;
 
   // The guarantee: if this thread's plan has cost more than every schema cached would have, bind everything from
-  // now on (one rewrite; after it the thread bills like the baseline).
-  if (mode !== "all" && call > 0 && state.estimate.plan > state.estimate.allCached) {
+  // now on (after it the thread bills like the baseline). Under rebind and stable the excess comes from rewrites
+  // of the prefix, which recur, and the switch costs about one of them: it is made as soon as the thread is behind.
+  // Under deferred the prefix never changes and the excess grows by a few tokens per call (the pool and the added
+  // tools read from the cache), while the switch rewrites the tools, system and whole history at the write price:
+  // it is made only once the excess so far is at least that rewrite.
+  const allPrefixNow = t.fullSchemas + t.context;
+  const rewrite = callEstimate(allPrefixNow, 0, p) - callEstimate(allPrefixNow, state.estimate.prevAllPrefix, p);
+  const threshold = mode === "deferred" ? rewrite : 0;
+  if (input.guarantee !== false && mode !== "all" && call > 0 && state.estimate.plan - state.estimate.allCached > threshold) {
     mode = "all";
     reason = "switched to every schema: this thread's routed delivery cost more than every schema cached";
   }
@@ -199,11 +209,10 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
   }
 
   // Estimates for the guarantee (the cached prefix is rewritten from the tools on when the tool set changed).
-  const p = input.profile;
   const toolsTokens = mode === "deferred" ? 0 : bound.reduce((s, n) => s + t.schema(n), 0);
   const addedInline = mode === "deferred" ? state.additions.reduce((s, a) => s + a.tools.reduce((x, n) => x + t.schema(n), 0), 0) : 0;
   const planPrefix = toolsTokens + (mode === "all" ? 0 : t.pool) + t.context + addedInline;
-  const allPrefix = t.fullSchemas + t.context;
+  const allPrefix = allPrefixNow;
   state.estimate.plan += callEstimate(planPrefix, changed ? 0 : state.estimate.prevPlanPrefix, p);
   state.estimate.allCached += callEstimate(allPrefix, state.estimate.prevAllPrefix, p);
   state.estimate.prevPlanPrefix = planPrefix;
