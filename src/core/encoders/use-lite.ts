@@ -42,8 +42,8 @@ export interface UseLiteEmbeddingsOptions extends EmbeddingsParams {
   batchSize?: number;
   /**
    * Worker threads running the model. Every instance shares one process-wide pool, sized to the largest value any
-   * instance asked for; each worker holds its own model copy (about 150 MB resident) and runs one batch at a time, so more
-   * than one only helps with spare cores. Default 1.
+   * instance asked for; each worker holds its own model copy (about 150 MB resident) and runs one batch at a time,
+   * so more than one only helps with spare cores. Default 1.
    */
   workers?: number;
   /**
