@@ -122,6 +122,23 @@ describe("event loop while encoding", () => {
   });
 });
 
+describe("UseLiteWorkerPool", () => {
+  it("starts workers lazily, up to its size, and gives the same rows from each", async () => {
+    const pool = new UseLiteWorkerPool({ size: 2 });
+    try {
+      assert.equal(pool.workers.length, 0);
+      const texts = ["send an email to bob", "list the files", "create a git branch", "what's the weather in oslo"];
+      const results = await Promise.all(texts.map((t) => pool.embed([t])));
+      assert.equal(pool.workers.length, 2);
+      // Same one-text batches in another worker (batch composition changes the padding, hence the vectors).
+      const shared = sharedUseLiteWorkerPool();
+      for (let i = 0; i < texts.length; i++) assert.deepEqual(results[i]!.data, (await shared.embed([texts[i]!])).data);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe("UseLiteWorkerPool failures", () => {
   it("a bad batch rejects with a message naming the encoder; the worker keeps serving", async () => {
     const pool = sharedUseLiteWorkerPool();
