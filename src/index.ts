@@ -38,6 +38,7 @@ export { routingEventOf, type GateEvent, type GateEventKind, type RoutingEvent, 
 export {
   resolveEncoder,
   UseLiteEmbeddings,
+  closeUseLiteWorkers,
   LexicalEmbeddings,
   CachedEmbeddings,
   lexicalTokens,

