@@ -137,3 +137,37 @@ export { compactBoundTools, compactToolDefinition, jsonSchemaOfTool, type ToolDe
 export * from "./mcp/index.js";
 
 export { calibrate, sweep, activeAt, DEFAULT_THETAS, type CalibrateOptions, type CalibrationPoint, type CalibrationResult } from "./eval/calibrate.js";
+
+// Conversation cost: provider caching profiles, the prefix-cache model, request bodies → prompt segments, and delivery.
+export {
+  PROVIDER_PROFILES,
+  DEFAULT_PROFILES,
+  resolveProfile,
+  profileForModel,
+  validateProfile,
+  type CacheStyle,
+  type ProfileSpec,
+  type ProviderProfile,
+} from "./core/cost/profiles.js";
+export { PrefixCache, SegmentInterner, billedOf, type CallUsage, type PromptSegment } from "./core/cost/prefix-cache.js";
+export { WireContext, anthropicPrompt, openaiPrompt, ProviderRequestError, type AnthropicPrompt } from "./core/cost/wire.js";
+export {
+  planDelivery,
+  resolveDeliveryMode,
+  preferAll,
+  availableTools,
+  type DeliveryAddition,
+  type DeliveryMode,
+  type DeliveryOption,
+  type DeliveryPlan,
+  type DeliveryState,
+  type PlanInput,
+  type StableOptions,
+} from "./core/delivery/plan.js";
+export {
+  profileOfModel,
+  MID_CONVERSATION_TOOLS_BETA,
+  SEARCH_TOOL_NAME,
+  type DeliveryOptions,
+} from "./adapters/langchain/delivery.js";
+export type { DeliveryEvent } from "./core/events/events.js";
