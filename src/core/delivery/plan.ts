@@ -107,11 +107,15 @@ const emptyState = (mode: DeliveryMode): DeliveryState => ({
 });
 
 /**
- * Whether a catalog is small enough that binding every schema (cached) is expected to cost no more than
- * routing: the full schemas weigh no more than the pool plus two active sets.
+ * Whether a catalog is small enough that binding every schema is expected to cost no more than routing. Without
+ * prompt caching each call pays what it carries: the full schemas against the pool plus two active sets. With
+ * caching, what every call reads is the thread's routed set as it grows (stable keeps up to max(3k, 20) tools
+ * bound; deferred keeps every tool it has added), and each gate round trip re-reads the whole history: routing
+ * can only pay when the pool plus that many schemas stays below the full schemas.
  */
-export function preferAll(fullSchemas: number, pool: number, avgSchema: number, k: number): boolean {
-  return fullSchemas <= pool + 2 * k * avgSchema;
+export function preferAll(fullSchemas: number, pool: number, avgSchema: number, k: number, cached = false): boolean {
+  const tools = cached ? Math.max(3 * k, 20) : 2 * k;
+  return fullSchemas <= pool + tools * avgSchema;
 }
 
 /** Billed estimate of one call whose prefix is `prefix` tokens, of which `cached` were cached by the previous call. */
@@ -274,7 +278,7 @@ export function resolveDeliveryMode(
 ): DeliveryMode {
   const avg = catalog.tools > 0 ? catalog.fullSchemas / catalog.tools : 0;
   if (option === "auto") {
-    if (preferAll(catalog.fullSchemas, catalog.pool, avg, catalog.k)) return "all";
+    if (preferAll(catalog.fullSchemas, catalog.pool, avg, catalog.k, profile.cache !== "none")) return "all";
     return profile.provider === "anthropic" ? "deferred" : "stable";
   }
   if (option === "deferred" && profile.provider !== "anthropic") return "stable";
