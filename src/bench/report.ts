@@ -7,7 +7,7 @@ import type { CalibrationPoint } from "../eval/calibrate.js";
 import type { ContextAssumptions, GateTriggerStats } from "./metrics.js";
 import type { MethodRow } from "./methods.js";
 import type { ScalingPoint } from "./scaling.js";
-import { renderConversationCostMarkdown, type ConversationCostRow } from "./conversation-cost.js";
+import { renderConversationCostMarkdown, type ConversationCostRow } from "./conversation-cost-report.js";
 
 export interface SetResult {
   name: string;
