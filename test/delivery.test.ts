@@ -255,3 +255,47 @@ test("search_tools (deferred): the model searches in its own words, gets one lin
     await emu.close();
   }
 });
+
+test("deferred on OpenAI (dispatcher): constant tools [search_tools, call_tool], schemas as text after the history, the named tool runs", async () => {
+  const emu = await startOpenAIEmulator({
+    script: [
+      { toolCalls: [{ name: "call_tool", input: { name: "get_weather", arguments: { city: "Paris" } } }] },
+      { toolCalls: [{ name: "call_tool", input: { name: "post_message", arguments: { channel: "#ops", text: "sunny" } } }] },
+      { toolCalls: [{ name: "call_tool", input: { name: "post_message", arguments: { channel: "#ops", text: "sunny" } } }] },
+      { text: "done" },
+    ],
+  });
+  try {
+    const { tools, runs } = demoTools();
+    const events: ToolAttentionEvent[] = [];
+    const model = new ChatOpenAI({ model: "gpt-5-mini", apiKey: "test", configuration: { baseURL: emu.url }, maxRetries: 0 });
+    // Default delivery: auto → deferred for an OpenAI model on this catalog with k 3.
+    const mw = toolAttentionMiddleware({ tools, k: 3, cacheDir: false, onEvent: (e) => events.push(e) });
+    const agent = createAgent({ model, tools, middleware: [mw], systemPrompt: SYSTEM });
+    const out = await agent.invoke({ messages: [new HumanMessage("what's the weather in Paris?")] });
+    assert.equal(runs.get("get_weather"), 1);
+    // post_message was not delivered: the first call to it is promoted, the second runs.
+    assert.equal(runs.get("post_message"), 1);
+    const gate = events.find((e) => e.type === "tool_attention.gate");
+    assert.ok(gate && gate.type === "tool_attention.gate" && gate.rejected[0].kind === "promoted" && gate.rejected[0].tool === "post_message", JSON.stringify(gate));
+    const reqs = emu.requests.filter((r) => !r.error);
+    assert.equal(reqs.length, 4, JSON.stringify(emu.requests.map((r) => r.error)));
+    const toolNames = (i: number) => ((reqs[i].body as { tools: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
+    for (let i = 0; i < reqs.length; i++) assert.deepEqual(toolNames(i), ["search_tools", "call_tool"]);
+    const prefix = (i: number) => JSON.stringify({ t: (reqs[i].body as { tools: unknown }).tools, s: (reqs[i].body as { messages: unknown[] }).messages[0] });
+    for (let i = 1; i < reqs.length; i++) assert.equal(prefix(i), prefix(0));
+    // The delivered schemas are text in the conversation; each later call reads everything before it from the cache.
+    const texts = (i: number) => JSON.stringify((reqs[i].body as { messages: unknown[] }).messages);
+    assert.match(texts(0), /Tools you can call through call_tool/);
+    assert.match(texts(0), /\\"name\\":\\"get_weather\\"/);
+    assert.match(texts(2), /\\"name\\":\\"post_message\\"/);
+    for (let i = 1; i < reqs.length; i++) assert.ok(reqs[i].usage.cacheRead >= 1024, `call ${i}: ${JSON.stringify(reqs[i].usage)}`);
+    assert.ok(deliveries(events).every((d) => d.mode === "deferred" && !d.cacheBroken));
+    // Every call answered exactly once, results named after the real tools.
+    const results = out.messages.filter((m) => ToolMessage.isInstance(m)) as ToolMessage[];
+    assert.equal(results.length, 3);
+    assert.deepEqual(results.map((m) => m.name), ["get_weather", "post_message", "post_message"]);
+  } finally {
+    await emu.close();
+  }
+});

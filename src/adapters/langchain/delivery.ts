@@ -13,7 +13,7 @@ import { AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage } from
 import type { ToolCatalog } from "../../core/catalog/catalog.js";
 import type { ToolAttentionRouter } from "../../core/router/router.js";
 import { DEFAULT_PROFILES, resolveProfile, type ProfileSpec, type ProviderProfile } from "../../core/cost/profiles.js";
-import { planDelivery, resolveDeliveryMode, type DeliveryOption, type DeliveryPlan, type DeliveryState, type StableOptions } from "../../core/delivery/plan.js";
+import { planDelivery, resolveDeliveryMode, type DeferredOptions, type DeliveryOption, type DeliveryPlan, type DeliveryState, type StableOptions } from "../../core/delivery/plan.js";
 import { providerOfModel } from "../../core/compaction/providers.js";
 import { countTokens } from "../../core/tokens/count.js";
 import { jsonSchemaOfTool, toolNameOf } from "./compact-tools.js";
@@ -25,6 +25,12 @@ import type { DeliveryEvent } from "../../core/events/events.js";
 export const MID_CONVERSATION_TOOLS_BETA = "mid-conversation-tool-changes-2026-07-01";
 /** Name of the client-side search tool bound under `deferred` (Anthropic needs one non-deferred tool). */
 export const SEARCH_TOOL_NAME = "search_tools";
+/**
+ * Name of the dispatcher bound under `deferred` on providers without native deferral (OpenAI and others): the
+ * tools array stays constant (search_tools, call_tool), routed tools' schemas enter the conversation as text
+ * after the history, and the model calls them through call_tool.
+ */
+export const CALL_TOOL_NAME = "call_tool";
 
 /** Delivery options both adapters take. */
 export interface DeliveryOptions {
@@ -40,6 +46,8 @@ export interface DeliveryOptions {
   provider?: ProfileSpec;
   /** Settings of `stable` delivery. */
   stable?: StableOptions;
+  /** Settings of `deferred` delivery (`perCall`: new tools delivered per call at most, default k). */
+  deferred?: DeferredOptions;
   /** Add Anthropic `cache_control` breakpoints (tools, system, last message). Default true. */
   cacheBreakpoints?: boolean;
   /**
@@ -132,6 +140,7 @@ export function planCall(input: CallPlanInput): DeliveryPlan {
     tokens: { fullSchemas: stats.fullSchemas, pool: stats.pool, schema: (n) => stats.byName.get(n) ?? 0, context },
     profile,
     stable: input.options.stable,
+    deferred: input.options.deferred,
     k,
     guarantee: input.options.guarantee,
   });
@@ -183,6 +192,53 @@ export const SEARCH_TOOL_DEF = {
     required: ["query"],
   },
 };
+
+/** search_tools and call_tool as provider-neutral definitions (`bindTools` converts them for any provider). */
+export const SEARCH_TOOL_LC = { name: SEARCH_TOOL_NAME, description: SEARCH_TOOL_DEF.description, schema: SEARCH_TOOL_DEF.input_schema };
+export const CALL_TOOL_DEF = {
+  name: CALL_TOOL_NAME,
+  description:
+    "Call one of the tools listed in this conversation (under \"Tools you can call through call_tool\") by its exact name, with its arguments as an object matching that tool's parameters.",
+  schema: {
+    type: "object",
+    properties: {
+      name: { type: "string", description: "The tool's exact name." },
+      arguments: { type: "object", description: "The tool's arguments, as its parameters describe." },
+    },
+    required: ["name", "arguments"],
+  },
+};
+
+/** The text that delivers tools to a dispatcher conversation (byte-stable per catalog and tool list). */
+const dispatchTexts = new WeakMap<ToolCatalog, Map<string, string>>();
+function dispatchText(catalog: ToolCatalog, names: readonly string[], find: (name: string) => unknown): string {
+  let perCatalog = dispatchTexts.get(catalog);
+  if (!perCatalog) dispatchTexts.set(catalog, (perCatalog = new Map()));
+  const key = names.join("\n");
+  let text = perCatalog.get(key);
+  if (text === undefined) {
+    const lines = names.map((name) => {
+      const decl = deferredDecl(catalog, name, find(name));
+      return JSON.stringify({ name, description: decl?.description ?? "", parameters: decl?.input_schema ?? { type: "object" } });
+    });
+    text = `Tools you can call through call_tool ({"name": <tool>, "arguments": {...}}):\n${lines.join("\n")}`;
+    perCatalog.set(key, text);
+  }
+  return text;
+}
+
+/**
+ * The model's calls as the gate and the tool node see them: a call_tool call becomes a call of the tool it names
+ * (same id), so preconditions, promotion and the one-answer-per-call rule apply to the real tool.
+ */
+export function unwrapDispatch<T extends { id?: string; name: string; args?: Record<string, unknown> }>(calls: readonly T[]): T[] {
+  return calls.map((c) => {
+    if (c.name !== CALL_TOOL_NAME) return c;
+    const inner = typeof c.args?.name === "string" ? c.args.name : "";
+    const args = c.args?.arguments && typeof c.args.arguments === "object" ? (c.args.arguments as Record<string, unknown>) : {};
+    return { ...c, name: inner || CALL_TOOL_NAME, args };
+  });
+}
 
 /** Adds a breakpoint to a copy of a message's last content block (string content becomes one text block). */
 function withBreakpoint(m: BaseMessage): BaseMessage {
@@ -269,7 +325,7 @@ export function shapeRequest(args: {
   const byName = new Map<string, unknown>();
   for (const t of args.tools) {
     const name = toolNameOf(t);
-    if (name === SEARCH_TOOL_NAME && catalog.getByName(name).length === 0) continue;
+    if ((name === SEARCH_TOOL_NAME || name === CALL_TOOL_NAME) && catalog.getByName(name).length === 0) continue;
     if (name && catalog.getByName(name).length > 0) byName.set(name, t);
     else passthrough.push(t);
   }
@@ -278,7 +334,20 @@ export function shapeRequest(args: {
   let tools: unknown[];
   let messages = [...args.messages];
   let modelSettings = args.modelSettings;
-  if (plan.mode === "deferred") {
+  if (plan.mode === "deferred" && !anthropic) {
+    // Without native deferral: a constant tools array, and each delivery as text where it was first placed.
+    tools = [...passthrough, SEARCH_TOOL_LC, CALL_TOOL_DEF];
+    available.push(SEARCH_TOOL_NAME);
+    let offset = 0;
+    for (const a of plan.additions) {
+      const names = a.tools.filter((n) => catalog.getByName(n).length > 0);
+      if (names.length === 0) continue;
+      const at = Math.min(a.at + offset, messages.length);
+      messages.splice(at, 0, new SystemMessage(dispatchText(catalog, names, find)));
+      offset++;
+      available.push(...names);
+    }
+  } else if (plan.mode === "deferred") {
     const decls: unknown[] = [];
     for (const name of catalog.tools.map((t) => t.name)) {
       const decl = deferredDecl(catalog, name, find(name));

@@ -15,12 +15,15 @@
  *   ToolNode runs any registered tool the model names, even one that was not bound).
  */
 import { createMiddleware } from "langchain";
-import type { BaseMessage, SystemMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, type SystemMessage } from "@langchain/core/messages";
 import { tool as lcTool, type StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod/v3";
 import { gateCalls, stateViewOf } from "./messages.js";
 import {
   answerSearch,
+  CALL_TOOL_DEF,
+  CALL_TOOL_NAME,
+  unwrapDispatch,
   deliveryEventOf,
   foundBySearch,
   planCall,
@@ -123,7 +126,20 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
       });
   // search_tools is the middleware's own: the gate lets calls to it through and wrapToolCall answers them.
   if (searchTool) passthrough.add(SEARCH_TOOL_NAME);
-  const registered = [...(options.registerTools ? (options.tools ?? []) : []), ...(searchTool ? [searchTool] : [])];
+  // The dispatcher (bound under deferred delivery without native deferral); wrapToolCall runs the tool it names.
+  const callTool = userTools.has(CALL_TOOL_NAME)
+    ? undefined
+    : lcTool(async () => "call_tool is answered by the Tool Attention middleware", {
+        name: CALL_TOOL_NAME,
+        description: CALL_TOOL_DEF.description,
+        schema: z.object({ name: z.string(), arguments: z.record(z.unknown()) }),
+      });
+  const toolsByName = new Map((options.tools ?? []).map((t) => [t.name, t as unknown as StructuredToolInterface]));
+  const registered = [
+    ...(options.registerTools ? (options.tools ?? []) : []),
+    ...(searchTool ? [searchTool] : []),
+    ...(callTool ? [callTool] : []),
+  ];
 
   const middleware = createMiddleware({
     name: "ToolAttention",
@@ -192,7 +208,11 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
         if (decision && done) planned.delete(decision.turnId);
         // The gate checks calls against what the model could call on this call (bound or delivered).
         const current = decision && done ? { ...decision, active: done.available, delivery: done.delivery } : decision;
-        const result = gateTurn(router, { ...s, toolAttention: current }, {
+        // call_tool calls are gated as calls of the tools they name.
+        const last = s.messages.at(-1) as AIMessage | undefined;
+        const dispatched = callTool && last && AIMessage.isInstance(last) && last.tool_calls?.some((c) => c.name === CALL_TOOL_NAME);
+        const messages = dispatched ? [...s.messages.slice(0, -1), new AIMessage({ content: last.content, id: last.id, tool_calls: unwrapDispatch(last.tool_calls ?? []) })] : s.messages;
+        const result = gateTurn(router, { ...s, messages, toolAttention: current }, {
           passthrough,
           maxRejectedRounds,
           promoteOnRequest: settings.promoteOnRequest,
@@ -210,6 +230,23 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
     wrapToolCall: async (request, handler) => {
       const name = request.toolCall.name;
       if (name === SEARCH_TOOL_NAME && searchTool) return answerSearch(router, request.toolCall, request.state as ToolAttentionStateLike);
+      if (name === CALL_TOOL_NAME && callTool) {
+        // Run the named tool in place of the dispatcher: same call id, the real tool's name and arguments.
+        const [inner] = unwrapDispatch([request.toolCall]);
+        const real = toolsByName.get(inner.name) ?? options.resolveTool?.(inner.name);
+        const decision = request.state.toolAttention as ToolAttentionDecisionState | undefined;
+        const allowed = !!real && (!decision || decision.active.includes(inner.name) || passthrough.has(inner.name));
+        if (!allowed) {
+          const gate = gateCalls([inner], {
+            active: decision?.active ?? [],
+            catalog: router.catalog,
+            state: stateViewOf(request.state as ToolAttentionStateLike),
+            passthrough,
+          });
+          if (gate.messages[0]) return gate.messages[0];
+        }
+        return handler({ ...request, toolCall: inner, tool: real as typeof request.tool });
+      }
       const decision = request.state.toolAttention as ToolAttentionDecisionState | undefined;
       const inCatalog = router.catalog.getByName(name).length > 0;
       const resolved = inCatalog && !request.tool ? options.resolveTool?.(name) : undefined;
