@@ -20,7 +20,7 @@
  * `nextSticky` (reset at each new user message), the task's scopes and milestones, and the tool outputs so far.
  */
 import { ToolMessage } from "@langchain/core/messages";
-import { SEARCH_TOOL_DEF } from "../adapters/langchain/delivery.js";
+import { CALL_TOOL_DEF, CALL_TOOL_NAME, SEARCH_TOOL_DEF, SEARCH_TOOL_LC, dispatchTextOf } from "../adapters/langchain/delivery.js";
 import { nextSticky, stickyConfig, type ToolAttentionDecisionState } from "../adapters/langchain/turn.js";
 import { llmSelectorSchema, LLM_SELECTOR_SYSTEM_PROMPT } from "../bench/methods.js";
 import { splitIdentifier } from "../core/catalog/text.js";
@@ -293,7 +293,11 @@ interface ToolResult {
   /** Tool search results: tools whose definitions the result carries (Anthropic `tool_reference`). */
   refs?: string[];
 }
-type Msg = { role: "user"; text: string } | { role: "assistant"; text: string; calls: ToolCall[] } | { role: "tool"; results: ToolResult[] };
+type Msg =
+  | { role: "user"; text: string }
+  /** `dispatch`: the calls were made through call_tool (dispatcher delivery). */
+  | { role: "assistant"; text: string; calls: ToolCall[]; dispatch?: boolean }
+  | { role: "tool"; results: ToolResult[] };
 
 type Json = Record<string, unknown>;
 const EPHEMERAL = { type: "ephemeral" } as const;
@@ -375,7 +379,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
   if (!Number.isInteger(k) || k <= 0) throw new Error(`Invalid k: ${k} (expected a positive integer)`);
   const profile: ProviderProfile = opts.profile ? resolveProfile(opts.profile, opts.model) : resolveProfile(provider, opts.model);
   if (profile.provider !== provider) throw new Error(`The profile "${profile.name}" is for ${profile.provider}, not ${provider}`);
-  const methods = (opts.methods ?? COST_METHODS).filter((m) => provider === "anthropic" || m !== "tool-attention-deferred");
+  const methods = opts.methods ?? COST_METHODS;
   for (const m of methods) if (!COST_METHODS.includes(m)) throw new Error(`Unknown method "${m}" (expected one of ${COST_METHODS.join(", ")})`);
 
   await router.prepare();
@@ -536,7 +540,12 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
           {
             role: "assistant",
             content: m.text || null,
-            tool_calls: m.calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.input) } })),
+            // Under dispatcher delivery the model calls the tool through call_tool.
+            tool_calls: m.calls.map((c) =>
+              m.dispatch
+                ? { id: c.id, type: "function", function: { name: CALL_TOOL_NAME, arguments: JSON.stringify({ name: c.name, arguments: c.input }) } }
+                : { id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.input) } },
+            ),
           },
         ];
       else w = m.results.map((r) => ({ role: "tool", tool_call_id: r.id, content: r.refs ? `${r.text}\n${refDefs(r.refs)}` : r.text }));
@@ -544,6 +553,28 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
     }
     return w;
   };
+  // Dispatcher delivery (OpenAI): each addition is a system message with the tools' schemas as text.
+  const openaiAdditionMemo = new Map<string, Json>();
+  const openaiAddition = (a: DeliveryAddition): Json => {
+    const key = `${a.at}\0${a.tools.join("\0")}`;
+    let w = openaiAdditionMemo.get(key);
+    if (!w) {
+      w = { role: "system", content: dispatchTextOf(catalog, a.tools.map((n) => (byWire.get(n) as ToolInfo).record.name)) };
+      openaiAdditionMemo.set(key, w);
+    }
+    return w;
+  };
+  const openaiMessages = (msgs: readonly Msg[], additions: readonly DeliveryAddition[]): Json[] => {
+    const out: Json[] = [];
+    let a = 0;
+    for (let i = 0; i < msgs.length; i++) {
+      while (a < additions.length && additions[a].at <= i) out.push(openaiAddition(additions[a++]));
+      out.push(...toOpenai(msgs[i]));
+    }
+    while (a < additions.length) out.push(openaiAddition(additions[a++]));
+    return out;
+  };
+  const dispatcherTools: Json[] = [SEARCH_TOOL_LC, CALL_TOOL_DEF].map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.schema } }));
   const additionMemo = new Map<string, Json>();
   const additionMessage = (a: DeliveryAddition): Json => {
     const key = `${a.at}\0${a.tools.join("\0")}`;
@@ -607,6 +638,8 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
       let history = 0;
       let ids = 0;
       let delivery: DeliveryState | undefined;
+      // The model calls through call_tool while the thread is on dispatcher delivery (OpenAI deferred).
+      let dispatchNow = false;
       let prevToolsKey: string | undefined;
       let stickyState: ToolAttentionDecisionState["sticky"] = [];
       let promotedSince: string[] = [];
@@ -618,6 +651,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
       const loaded = new Set<string>();
 
       const push = (m: Msg) => {
+        if (m.role === "assistant" && dispatchNow && m.calls.length > 0) m.dispatch = true;
         msgs.push(m);
         history += msgTokens(m);
       };
@@ -637,7 +671,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
       const body = (tools: Json[], withPool: boolean, additions: readonly DeliveryAddition[] = []): Json =>
         provider === "anthropic"
           ? { tools, system: withPool ? sys.anthropicPool : sys.anthropicPlain, messages: anthropicMessages(msgs, additions) }
-          : { tools, messages: [withPool ? sys.openaiPool : sys.openaiPlain, ...msgs.flatMap(toOpenai)] };
+          : { tools, messages: [withPool ? sys.openaiPool : sys.openaiPlain, ...openaiMessages(msgs, additions)] };
       const newId = () => `call_${ci}_${++ids}`;
 
       for (let i = 0; i < conv.length; i++) {
@@ -709,7 +743,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         const tokensOf = () => ({ fullSchemas, pool: poolTokens, schema: (n: string) => byWire.get(n)?.schemaTokens ?? 0, context: promptTokens + history });
         const planned = (p: ReturnType<typeof planDelivery>): Json =>
           p.mode === "deferred"
-            ? body(provider === "anthropic" ? deferredTools : [], true, p.additions)
+            ? body(provider === "anthropic" ? deferredTools : dispatcherTools, true, p.additions)
             : body(toolsFor(p.bound), p.mode !== "all");
         if (method === "all-uncached" || method === "all-cached") price(body(allTools, false), true);
         else if (method === "provider-tool-search") {
@@ -724,6 +758,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         } else if (taMode !== undefined) {
           plan = planDelivery({ mode: taMode, previous: delivery, active, catalog: allNames, messageCount: msgs.length, tokens: tokensOf(), profile, k, guarantee: opts.guarantee });
           delivery = plan.state;
+          dispatchNow = provider !== "anthropic" && plan.mode === "deferred";
           price(planned(plan), true);
           available = plan.mode === "all" ? "all" : new Set(availableTools(plan));
         }
@@ -763,6 +798,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
           const names = missing.map((m) => m.name);
           plan = planDelivery({ mode: taMode, previous: delivery, active: [...new Set([...active, ...names])], promoted: names, catalog: allNames, messageCount: msgs.length, tokens: tokensOf(), profile, k, guarantee: opts.guarantee });
           delivery = plan.state;
+          dispatchNow = provider !== "anthropic" && plan.mode === "deferred";
           price(planned(plan), true);
           const again = missing.map((m) => ({ id: newId(), name: m.name, input: m.c.input }));
           push({ role: "assistant", text: "", calls: again });

@@ -227,6 +227,11 @@ function dispatchText(catalog: ToolCatalog, names: readonly string[], find: (nam
   return text;
 }
 
+/** The text delivering `names` to a dispatcher conversation, from the catalog's schemas (the replay uses it). */
+export function dispatchTextOf(catalog: ToolCatalog, names: readonly string[]): string {
+  return dispatchText(catalog, names, () => undefined);
+}
+
 /**
  * The model's calls as the gate and the tool node see them: a call_tool call becomes a call of the tool it names
  * (same id), so preconditions, promotion and the one-answer-per-call rule apply to the real tool.
