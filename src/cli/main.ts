@@ -14,8 +14,9 @@ import { isTokenEncoding } from "../core/tokens/count.js";
 import { loadTasks } from "../eval/tasks.js";
 import { evaluate } from "../eval/evaluate.js";
 import { runDemo } from "./demo.js";
-import { formatAudit, runAudit } from "./audit.js";
+import { auditFailure, formatAudit, runAudit } from "./audit.js";
 import { runCalibrate } from "./calibrate.js";
+import { packageVersion, runSetupFaiss } from "./setup-faiss.js";
 
 const USAGE = `Usage:
   tool-attention route --catalog FILE --query TEXT [--state JSON] [--k N] [--theta X] [--encoder NAME] [--json]
@@ -24,6 +25,9 @@ const USAGE = `Usage:
                    sweeps θ from 0.10 to 0.50 (step 0.02) and picks the max-F1 θ
   tool-attention demo  [--catalog FILE] [--json]
   tool-attention audit --config MCP.json [--k N] [--tokens NAME] [--concurrency N] [--json]
+  tool-attention setup-faiss  builds the optional faiss index (Linux, needs libfaiss-dev); the built-in index ranks
+                   the same, faiss only pays off on catalogs of thousands of tools
+  tool-attention --version
 
 Options:
   --encoder NAME   hybrid (default: USE-lite + BM25, offline), use-lite, lexical (BM25 only), minilm (needs model files)
@@ -155,6 +159,7 @@ async function cmdEval(values: Record<string, string | boolean | undefined>) {
   let tasks = loadTasks(need("tasks", values.tasks as string));
   const limit = num("limit", values.limit as string | undefined);
   if (limit !== undefined) tasks = tasks.slice(0, limit);
+  needData(values, router, tasks);
   process.stderr.write(`eval: ${tasks.length} tasks over ${router.catalog.size} tools; embedding the catalog…\n`);
   await router.prepare();
   const report = await evaluate(router, tasks, {
@@ -201,6 +206,8 @@ async function cmdAudit(values: Record<string, string | boolean | undefined>) {
     concurrency: num("concurrency", values.concurrency as string | undefined),
   });
   process.stdout.write(`${values.json ? JSON.stringify(report, null, 2) : formatAudit(report)}\n`);
+  const failed = auditFailure(report);
+  if (failed) throw new Error(failed);
 }
 
 async function cmdCalibrate(values: Record<string, string | boolean | undefined>) {
@@ -208,8 +215,16 @@ async function cmdCalibrate(values: Record<string, string | boolean | undefined>
   let tasks = loadTasks(need("tasks", values.tasks as string));
   const limit = num("limit", values.limit as string | undefined);
   if (limit !== undefined) tasks = tasks.slice(0, limit);
+  needData(values, router, tasks);
   if (values.theta !== undefined) throw new UsageError("calibrate sweeps θ itself; drop --theta");
   await runCalibrate(router, tasks, { k: num("k", values.k as string | undefined), perStep: Boolean(values["per-step"]), json: Boolean(values.json) });
+}
+
+/** eval and calibrate measure nothing without tools or tasks (their averages would be NaN): say which file is empty. */
+function needData(values: Record<string, string | boolean | undefined>, router: ToolAttentionRouter, tasks: readonly unknown[]): void {
+  if (router.catalog.size === 0) throw new Error(`${values.catalog}: the catalog has no tools`);
+  if (tasks.length === 0)
+    throw new Error(values.limit !== undefined ? `--limit ${values.limit} leaves no tasks of ${values.tasks}` : `${values.tasks}: no tasks in the file`);
 }
 
 function round(x: number, digits = 4): number {
@@ -219,6 +234,11 @@ function round(x: number, digits = 4): number {
 
 export async function main(argv = process.argv.slice(2)): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === "--version" || command === "-v" || command === "version") {
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  if (command === "setup-faiss") return runSetupFaiss();
   try {
     const { values } = parseArgs({
       args: rest,
