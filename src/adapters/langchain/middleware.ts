@@ -30,6 +30,7 @@ import {
   type DeliveryOptions,
 } from "./delivery.js";
 import type { DeliveryState } from "../../core/delivery/plan.js";
+import type { ToolCatalog } from "../../core/catalog/catalog.js";
 import { firstSentence } from "../../core/catalog/text.js";
 import { compactBoundTools } from "./compact-tools.js";
 import type { Phase2CompactionOptions } from "../../core/compaction/phase2.js";
@@ -93,6 +94,22 @@ const stateSchema = z.object({
 });
 
 /**
+ * Checks, on the first model call, that the agent can run every catalog tool: each must be registered with it
+ * (the request's tools) or supplied by `resolveTool`. Otherwise the tool is never bound and a call to it fails
+ * with "... is not a valid tool", far from the cause. Returns true, or throws naming the missing tools.
+ */
+function assertRegistered(catalog: ToolCatalog, tools: readonly unknown[], resolve?: (name: string) => unknown): true {
+  const registered = new Set(tools.map((t) => (t as { name?: unknown })?.name));
+  const missing = [...new Set(catalog.tools.map((t) => t.name))].filter((n) => !registered.has(n) && !resolve?.(n));
+  if (missing.length === 0) return true;
+  throw new Error(
+    `toolAttentionMiddleware: ${missing.length === 1 ? "tool" : "tools"} ${missing.map((n) => `"${n}"`).join(", ")} ` +
+      `${missing.length === 1 ? "is" : "are"} in the middleware's catalog but not registered with the agent, so the model ` +
+      "could never call them: pass the same tools to createAgent({ tools }) too, or set registerTools: true",
+  );
+}
+
+/**
  * Creates the Tool Attention middleware.
  *
  * @example
@@ -121,6 +138,7 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
         schema: z.object({ query: z.string().describe("What you want to do, in your own words.") }),
       });
   const registered = [...(options.registerTools ? (options.tools ?? []) : []), ...(searchTool ? [searchTool] : [])];
+  let registrationChecked = false;
 
   /** Answers a search_tools call: the router's best matches, one line each; they are delivered on the next call. */
   async function searchAnswer(call: { id?: string; args?: Record<string, unknown> }, state: ToolAttentionStateLike): Promise<ToolMessage> {
@@ -152,6 +170,7 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
     },
 
     wrapModelCall: async (request, handler) => {
+      registrationChecked ||= assertRegistered(router.catalog, request.tools, options.resolveTool);
       const decision = request.state.toolAttention as (ToolAttentionDecisionState & { delivery?: DeliveryState }) | undefined;
       if (!decision) return handler(request);
       for (const t of request.tools) {
