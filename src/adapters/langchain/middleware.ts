@@ -80,6 +80,8 @@ const decisionSchema = z.object({
   available: z.array(z.string()).optional(),
   /** Per-thread delivery state (bound set, deferred additions, estimates). */
   delivery: z.any().optional(),
+  /** The gate's answers to this turn's rejected calls when some calls run: wrapToolCall gives them, in call order. */
+  answers: z.array(z.object({ id: z.string(), name: z.string(), content: z.string() })).optional(),
 });
 
 const stateSchema = z.object({
@@ -92,6 +94,23 @@ const stateSchema = z.object({
   /** The latest routing decision (set by the middleware). */
   toolAttention: decisionSchema.optional(),
 });
+
+/** A rejected call's answer kept in state until the tool node delivers it (plain data: checkpoints store it). */
+interface GateAnswer {
+  id: string;
+  name: string;
+  content: string;
+}
+
+function answersOf(messages: readonly ToolMessage[]): GateAnswer[] {
+  return messages.map((m) => ({ id: m.tool_call_id, name: m.name ?? "", content: typeof m.content === "string" ? m.content : JSON.stringify(m.content) }));
+}
+
+/** The gate's answer to a call, if the gate rejected it this turn. */
+function gateAnswer(decision: { answers?: GateAnswer[] } | undefined, id: string | undefined): ToolMessage | undefined {
+  const a = id ? decision?.answers?.find((x) => x.id === id) : undefined;
+  return a && new ToolMessage({ content: a.content, tool_call_id: a.id, name: a.name, status: "error" });
+}
 
 /**
  * Checks, on the first model call, that the agent can run every catalog tool: each must be registered with it
@@ -231,6 +250,9 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
         if (!result) return current !== decision ? { toolAttention: current } : undefined;
         if (!("event" in result)) return result;
         emit(result.event);
+        // With calls left to run, the tool node answers every call, the rejected ones through wrapToolCall, so the
+        // turn's ToolMessages come in the order of its tool_calls (answered here, they would precede the others).
+        if (result.event.allowed.length > 0 && result.messages.every((m) => m.tool_call_id)) return { toolAttention: { ...result.toolAttention, answers: answersOf(result.messages) } };
         const update = { messages: result.messages, toolAttention: result.toolAttention };
         // Allowed calls still run (the agent sends pending calls to the tool node); when none is left,
         // the model goes back with the errors so it can recover.
@@ -239,6 +261,8 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
     },
 
     wrapToolCall: async (request, handler) => {
+      const answer = gateAnswer(request.state.toolAttention as { answers?: GateAnswer[] } | undefined, request.toolCall.id);
+      if (answer) return answer;
       const name = request.toolCall.name;
       if (name === SEARCH_TOOL_NAME && searchTool) return searchAnswer(request.toolCall, request.state as ToolAttentionStateLike);
       const decision = request.state.toolAttention as ToolAttentionDecisionState | undefined;
