@@ -5,7 +5,7 @@
  *   a. a createAgent loop with the middleware (scripted tool-calling model, lexical encoder): a tool runs;
  *   b. the CLI through npx: `--version`; `route` over the shipped demo catalog with the default encoder (the
  *      encoder worker thread must start from the installed files); `setup-faiss` (it runs; faiss loads only where
- *      libfaiss-dev is installed);
+ *      libfaiss-dev is installed); `cost` on a one-task file;
  *   c. `tsc --noEmit` with `skipLibCheck: false` on a file using the package's types.
  * Exits non-zero on the first failure. Packages come from the npm cache when it has them (`--prefer-offline`); peer
  * versions are the ones this repository is tested with.
@@ -139,6 +139,17 @@ console.log("agent ok: get_weather ran once; routed twice; bound on the first ca
   if (!routed.active.length || !routed.gatedOut.some((g) => g.name === "merge_pull_request" && /repo:write/.test(g.reason)))
     fail(`unexpected routing: ${JSON.stringify({ active: routed.active.map((a) => a.name), gatedOut: routed.gatedOut })}`, route);
   step(`cli ok: --version ${pkg.version}; route active ${routed.active.map((a) => a.name).join(", ")}; ${route.stderr.trim().split("\n").at(-1)}`);
+  // cost replays conversations with modules that live next to the benchmark (shipped because the library imports them).
+  writeFileSync(join(app, "tasks.jsonl"), `${JSON.stringify({ id: "t1", query: "merge PR 42 in acme/api", gold: ["merge_pull_request"], state: { scopes: ["repo:write"] } })}\n`);
+  const cost = npx(["cost", "--catalog", catalog, "--tasks", "tasks.jsonl", "--encoder", "lexical", "--calls", "3", "--json"]);
+  let costed;
+  try {
+    costed = JSON.parse(cost.stdout);
+  } catch {
+    fail(`tool-attention cost exited ${cost.status} without JSON`, cost);
+  }
+  if (cost.status !== 0 || !Array.isArray(costed.methods) || costed.methods.length === 0) fail("tool-attention cost reported no methods", cost);
+  step(`cost ok: ${costed.methods.length} methods priced`);
   // setup-faiss must run from the app (the script ships with the package). Whether faiss then loads depends on the
   // machine (libfaiss-dev), so both outcomes pass as long as the command ends by saying which index is in use.
   const faiss = npx(["setup-faiss"]);

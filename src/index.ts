@@ -63,6 +63,7 @@ export {
 export { evaluate, type EvalOptions, type EvalReport } from "./eval/evaluate.js";
 export { loadTasks, type EvalTask } from "./eval/tasks.js";
 export { scoreTask, aggregate, quantile } from "./eval/metrics.js";
+export { replayCost, COST_METHODS, type CostMethod, type CostReport, type CostRow, type ReplayCostOptions } from "./eval/cost.js";
 
 // Routing quality: hybrid retrieval, tool texts, tags, rolling intent, sticky tools, multi-turn evaluation
 export {

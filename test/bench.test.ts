@@ -291,4 +291,15 @@ test("a --quick run produces every method row, every ablation row, scaling, cali
   assert.equal(json.sets[0].methods.length, 7);
   for (const chart of result.charts) assert.ok(existsSync(join(dir, "out", chart)), chart);
   assert.ok(result.charts.includes("tokens-vs-n.svg"));
+
+  // Conversation cost (quick: the set's long-horizon task, 5 calls, 500 history tokens, both providers).
+  const cc = json.conversationCost as Record<string, unknown>[];
+  assert.deepEqual([...new Set(cc.map((r) => r.provider))], ["anthropic", "openai"]);
+  assert.ok(cc.every((r) => r.historyTokens === 500 && r.set === `catalog ${DEMO} (long-horizon)`), JSON.stringify(cc[0]));
+  for (const key of ["set", "provider", "calls", "historyTokens", "method", "billedPerConversation", "ratioToAllCached", "cacheHitShare", "toolSetChanges", "recall", "allGold", "gateTrigger"])
+    assert.ok(cc.every((r) => key in r), key);
+  assert.ok(cc.some((r) => r.method === "tool-attention-deferred" && r.provider === "anthropic"));
+  assert.ok(!cc.some((r) => r.method === "tool-attention-deferred" && r.provider === "openai"));
+  assert.ok(cc.filter((r) => r.method === "all-cached").every((r) => r.ratioToAllCached === 1));
+  assert.match(md, /## Conversation cost/);
 });

@@ -157,7 +157,7 @@ test("createAgent: requireOutput listed before toolAttention with phase2 — rou
   const agent = createAgent({
     model,
     tools: all,
-    middleware: [requireOutputMiddleware({ outputSchemas }), toolAttentionMiddleware({ tools: all, k: 1, cacheDir: false, phase2: { shortList: true } })],
+    middleware: [requireOutputMiddleware({ outputSchemas }), toolAttentionMiddleware({ tools: all, k: 1, cacheDir: false, delivery: "rebind", phase2: { shortList: true } })],
   });
   const out = await agent.invoke({ messages: [new HumanMessage("fetch the public url of my notion page")] });
   const bound = model.bindings[0] as { name: string; schema: JsonSchema }[];

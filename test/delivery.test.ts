@@ -230,3 +230,28 @@ test("the pool block: a user system prompt given as blocks keeps its blocks (Ant
     await emu.close();
   }
 });
+
+test("search_tools (deferred): the model searches in its own words, gets one line per match, and the matches are delivered next call", async () => {
+  const emu = await startAnthropicEmulator({
+    script: [
+      { toolCalls: [{ name: SEARCH_TOOL_NAME, input: { query: "send a message to a slack channel" } }] },
+      { toolCalls: [{ name: "post_message", input: { channel: "#ops", text: "deploy done" } }] },
+      { text: "posted" },
+    ],
+  });
+  try {
+    const { tools, runs } = demoTools();
+    const model = new ChatAnthropic({ model: "claude-sonnet-4-5", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
+    const mw = toolAttentionMiddleware({ tools, k: 2, cacheDir: false, delivery: "deferred" });
+    const agent = createAgent({ model, tools, middleware: [mw] });
+    const out = await agent.invoke({ messages: [new HumanMessage("what is the weather in Oslo?")] });
+    const search = out.messages.find((m) => ToolMessage.isInstance(m) && m.name === SEARCH_TOOL_NAME) as ToolMessage;
+    assert.ok(search && search.status !== "error", "search answered");
+    assert.match(String(search.content), /- post_message: /);
+    assert.ok(emu.requests.every((r) => !r.error), JSON.stringify(emu.requests.map((r) => r.error)));
+    assert.ok(emu.requests[1].added.includes("post_message"), `delivered after the search: ${emu.requests[1].added}`);
+    assert.equal(runs.get("post_message"), 1);
+  } finally {
+    await emu.close();
+  }
+});

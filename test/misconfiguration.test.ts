@@ -240,7 +240,7 @@ test("eval and calibrate on an empty catalog or task file: an error naming the f
     for (const cmd of ["eval", "calibrate"]) {
       const noTasks = await cli([cmd, "--catalog", DEMO_CATALOG_PATH, "--tasks", emptyTasks, "--encoder", "lexical"]);
       assert.equal(noTasks.code, 1);
-      assert.equal(noTasks.stderr.trim(), `tool-attention: ${emptyTasks}: no tasks in the file`);
+      assert.equal(noTasks.stderr.trim(), `tool-attention: ${emptyTasks}: no tasks (expected one JSON object a line)`);
       const noTools = await cli([cmd, "--catalog", emptyCatalog, "--tasks", tasks, "--encoder", "lexical"]);
       assert.equal(noTools.code, 1);
       assert.equal(noTools.stderr.trim(), `tool-attention: ${emptyCatalog}: the catalog has no tools`);

@@ -23,6 +23,7 @@ import { renderConsole, renderMarkdown, type BenchResult, type CalibrationResult
 import { runScaling } from "./scaling.js";
 import { lineChart } from "./svg.js";
 import { loadExpansion } from "./expansion.js";
+import { longHorizonSet, QUICK_SWEEP, runConversationCost } from "./conversation-cost.js";
 
 export const DEFAULT_SIZES = [120, 500, 1_000, 10_000] as const;
 export const QUICK_SIZES = [30, 60] as const;
@@ -161,12 +162,13 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
   }
 
   // 3. The real MCP catalog (same path as the others once it can be captured).
+  let realSet: BenchSet | undefined;
   if (opts.realCatalog ?? true) {
     const real = await loadRealCatalog({ encoding, log: (w) => stamp(`warning: ${w}`) });
     if ("skipped" in real) {
       stamp(`Real MCP catalog: ${real.skipped}`);
       sets.push({ name: "Real MCP catalog", source: "data/mcp/real-servers.json", skipped: real.skipped });
-    } else await runSet({ name: "Real MCP catalog", catalog: real.catalog, tasks: real.tasks }, real.source, { ablations: false, calibrate: false });
+    } else await runSet((realSet = { name: "Real MCP catalog", catalog: real.catalog, tasks: real.tasks }), real.source, { ablations: false, calibrate: false });
   }
 
   // 4. Scaling.
@@ -189,7 +191,11 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
     scaling = { points, note: `Catalogs: ${expansion.description}. Routed rows use an even sample of ${Math.min(synthetic.tasks.length, opts.scalingTasks ?? (quick ? 10 : 200))} synthetic tasks.` };
   }
 
-  // 5. Charts and files.
+  // 5. Conversation cost (quick: the synthetic set, one length and history size).
+  const costSets = [...(synthetic ? [longHorizonSet(synthetic)] : []), ...(realSet && !quick ? [realSet] : [])];
+  const conversationCost = await runConversationCost(costSets, { encoder, encoding, sweep: quick ? QUICK_SWEEP : undefined, log: stamp });
+
+  // 6. Charts and files.
   mkdirSync(out, { recursive: true });
   const charts: string[] = [];
   if (scaling.points?.length) {
@@ -242,6 +248,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
     scaling,
     calibration,
     charts,
+    conversationCost,
   };
   writeFileSync(join(out, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
   writeFileSync(join(out, "latest.md"), renderMarkdown(result));

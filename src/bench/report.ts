@@ -7,6 +7,7 @@ import type { CalibrationPoint } from "../eval/calibrate.js";
 import type { ContextAssumptions, GateTriggerStats } from "./metrics.js";
 import type { MethodRow } from "./methods.js";
 import type { ScalingPoint } from "./scaling.js";
+import { renderConversationCostMarkdown, type ConversationCostRow } from "./conversation-cost-report.js";
 
 export interface SetResult {
   name: string;
@@ -45,6 +46,8 @@ export interface BenchResult {
   scaling: { points?: ScalingPoint[]; skipped?: string; note?: string };
   calibration: CalibrationResult[];
   charts: string[];
+  /** Billed input per conversation by method, provider, conversation length and history size. */
+  conversationCost?: ConversationCostRow[];
 }
 
 const DASH = "—";
@@ -220,6 +223,8 @@ export function renderMarkdown(result: BenchResult): string {
       md.push(...methodNotes(set.ablations.filter((r) => r.note)), "");
     }
   }
+
+  if (result.conversationCost) md.push(renderConversationCostMarkdown(result.conversationCost), "");
 
   md.push("## Scaling", "");
   const sc = result.scaling;

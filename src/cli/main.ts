@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * The `tool-attention` command: route one query, evaluate routing on a task set, or run the demo.
+ * The `tool-attention` command: route one query, evaluate routing on a task set, price a conversation under each
+ * way of delivering tools, or run the demo.
  * Results go to stdout (text, or JSON with --json); progress, warnings and the index line go to stderr.
  */
 import { parseArgs } from "node:util";
@@ -16,6 +17,7 @@ import { evaluate } from "../eval/evaluate.js";
 import { runDemo } from "./demo.js";
 import { auditFailure, formatAudit, runAudit } from "./audit.js";
 import { runCalibrate } from "./calibrate.js";
+import { runCost } from "./cost.js";
 import { packageVersion, runSetupFaiss } from "./setup-faiss.js";
 
 const USAGE = `Usage:
@@ -23,6 +25,10 @@ const USAGE = `Usage:
   tool-attention eval  --catalog FILE --tasks FILE.jsonl [--k N] [--theta X] [--encoder NAME] [--per-step | --simulate] [--limit N] [--json]
   tool-attention calibrate --catalog FILE --tasks FILE.jsonl [--k N] [--encoder NAME] [--per-step] [--limit N] [--json]
                    sweeps θ from 0.10 to 0.50 (step 0.02) and picks the max-F1 θ
+  tool-attention cost  --catalog FILE --tasks FILE.jsonl [--provider anthropic|openai] [--model NAME] [--history N]
+                   [--calls N] [--k N] [--encoder NAME] [--json]
+                   billed input per conversation (prompt caching priced) for every schema, tool search, an LLM
+                   selector and Tool Attention's delivery modes; default provider anthropic, history 500, calls 15
   tool-attention demo  [--catalog FILE] [--json]
   tool-attention audit --config MCP.json [--k N] [--tokens NAME] [--concurrency N] [--json]
   tool-attention setup-faiss  builds the optional faiss index (Linux, needs libfaiss-dev); the built-in index ranks
@@ -41,7 +47,10 @@ Options:
   --no-decompose   route multi-request queries whole (default: one route per clause, merged)
   --tokens NAME    cl100k_base (default) or o200k_base
   --index NAME     auto (default), faiss, flat
-  --state JSON     agent state for preconditions: {"scopes":[...],"milestones":[...],"toolOutputs":[...]}`;
+  --state JSON     agent state for preconditions: {"scopes":[...],"milestones":[...],"toolOutputs":[...]}
+  --provider NAME  cost: anthropic (default) or openai; --model NAME picks the pricing profile (e.g. gpt-4o)
+  --history N      cost: tokens each model call adds to the history (its tool call and result; default 500)
+  --calls N        cost: model calls per conversation (default 15)`;
 
 class UsageError extends Error {}
 
@@ -49,6 +58,14 @@ function num(name: string, value: string | undefined, fallback?: number): number
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isFinite(n)) throw new UsageError(`--${name} expects a number, got "${value}"`);
+  return n;
+}
+
+/** A positive integer option (or its default); errors name the flag. */
+function positiveInt(name: string, value: string | undefined, fallback?: number): number | undefined {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} expects a positive integer, got "${value}"`);
   return n;
 }
 
@@ -220,11 +237,26 @@ async function cmdCalibrate(values: Record<string, string | boolean | undefined>
   await runCalibrate(router, tasks, { k: num("k", values.k as string | undefined), perStep: Boolean(values["per-step"]), json: Boolean(values.json) });
 }
 
+async function cmdCost(values: Record<string, string | boolean | undefined>) {
+  const provider = (values.provider as string | undefined) ?? "anthropic";
+  if (provider !== "anthropic" && provider !== "openai") throw new UsageError(`--provider must be anthropic or openai, got "${provider}"`);
+  const history = positiveInt("history", values.history as string | undefined, 500) as number;
+  const calls = positiveInt("calls", values.calls as string | undefined, 15) as number;
+  const k = positiveInt("k", values.k as string | undefined);
+  const catalogPath = need("catalog", values.catalog as string);
+  const tasksPath = need("tasks", values.tasks as string);
+  const router = buildRouter(values, catalogPath);
+  if (router.catalog.size === 0) throw new Error(`${catalogPath}: the catalog has no tools`);
+  const tasks = loadTasks(tasksPath);
+  if (tasks.length === 0) throw new Error(`${tasksPath}: no tasks (expected one JSON object a line)`);
+  await runCost(router, tasks, { provider, model: values.model as string | undefined, calls, historyTokens: history, k, json: Boolean(values.json) });
+}
+
 /** eval and calibrate measure nothing without tools or tasks (their averages would be NaN): say which file is empty. */
 function needData(values: Record<string, string | boolean | undefined>, router: ToolAttentionRouter, tasks: readonly unknown[]): void {
   if (router.catalog.size === 0) throw new Error(`${values.catalog}: the catalog has no tools`);
   if (tasks.length === 0)
-    throw new Error(values.limit !== undefined ? `--limit ${values.limit} leaves no tasks of ${values.tasks}` : `${values.tasks}: no tasks in the file`);
+    throw new Error(values.limit !== undefined ? `--limit ${values.limit} leaves no tasks of ${values.tasks}` : `${values.tasks}: no tasks (expected one JSON object a line)`);
 }
 
 function round(x: number, digits = 4): number {
@@ -263,6 +295,10 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
         "tags-boost": { type: "string" },
         config: { type: "string" },
         concurrency: { type: "string" },
+        provider: { type: "string" },
+        model: { type: "string" },
+        history: { type: "string" },
+        calls: { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -276,6 +312,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     else if (command === "eval") await cmdEval(values);
     else if (command === "audit") await cmdAudit(values);
     else if (command === "calibrate") await cmdCalibrate(values);
+    else if (command === "cost") await cmdCost(values);
     else if (command === "demo") await runDemo({ catalog: values.catalog as string | undefined, json: Boolean(values.json) });
     else throw new UsageError(`unknown command "${command}"`);
     return 0;

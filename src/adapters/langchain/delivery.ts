@@ -17,7 +17,8 @@ import { planDelivery, resolveDeliveryMode, type DeliveryOption, type DeliveryPl
 import { providerOfModel } from "../../core/compaction/providers.js";
 import { countTokens } from "../../core/tokens/count.js";
 import { jsonSchemaOfTool, toolNameOf } from "./compact-tools.js";
-import { messageText } from "./messages.js";
+import { lastObservations, messageText, stateViewOf } from "./messages.js";
+import { firstSentence } from "../../core/catalog/text.js";
 import type { DeliveryEvent } from "../../core/events/events.js";
 
 /** The Anthropic beta that allows `tool_addition` blocks in mid-conversation system messages. */
@@ -337,4 +338,32 @@ export function deliveryEventOf(turnId: string, profile: ProviderProfile, plan: 
     toolSetChanges: plan.state.changes,
     reason: plan.reason,
   };
+}
+
+/**
+ * Answers a `search_tools` call: the router's 5 best matches for the model's own words, one line each. The names
+ * ride in the result's artifact; the next routing promotes them (see `foundBySearch`), so they are delivered on
+ * the next call without touching the cached prefix.
+ */
+export async function answerSearch(
+  router: ToolAttentionRouter,
+  call: { id?: string; args?: Record<string, unknown> },
+  state: { messages?: BaseMessage[]; scopes?: string[]; milestones?: string[] },
+): Promise<ToolMessage> {
+  const query = typeof call.args?.query === "string" ? call.args.query : "";
+  if (!query.trim())
+    return new ToolMessage({ content: 'search_tools needs a "query": say what you want to do.', tool_call_id: call.id ?? "", name: SEARCH_TOOL_NAME, status: "error" });
+  const d = await router.route(query, stateViewOf(state), { k: 5 });
+  const names = d.active.map((a) => a.name);
+  const lines = d.active.map((a) => `- ${a.name}: ${firstSentence(router.catalog.getById(a.id)?.description ?? "")}`);
+  const content = names.length ? `${lines.join("\n")}\nThese tools are callable on your next step.` : "No tool matches; rephrase what you want to do.";
+  return new ToolMessage({ content, tool_call_id: call.id ?? "", name: SEARCH_TOOL_NAME, artifact: { tools: names } });
+}
+
+/** Catalog tools found by the `search_tools` results among the latest tool results (to promote on this call). */
+export function foundBySearch(messages: readonly BaseMessage[], catalog: ToolCatalog): string[] {
+  const found: string[] = [];
+  for (const m of lastObservations(messages))
+    if (m.name === SEARCH_TOOL_NAME) for (const n of (m.artifact as { tools?: unknown[] } | undefined)?.tools ?? []) if (typeof n === "string") found.push(n);
+  return [...new Set(found.filter((n) => catalog.getByName(n).length > 0))];
 }

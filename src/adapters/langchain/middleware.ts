@@ -18,9 +18,11 @@ import { createMiddleware } from "langchain";
 import { ToolMessage, type BaseMessage, type SystemMessage } from "@langchain/core/messages";
 import { tool as lcTool, type StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod/v3";
-import { gateCalls, lastObservations, stateViewOf } from "./messages.js";
+import { gateCalls, stateViewOf } from "./messages.js";
 import {
+  answerSearch,
   deliveryEventOf,
+  foundBySearch,
   planCall,
   prepareCatalogTokens,
   profileOfModel,
@@ -31,7 +33,6 @@ import {
 } from "./delivery.js";
 import type { DeliveryState } from "../../core/delivery/plan.js";
 import type { ToolCatalog } from "../../core/catalog/catalog.js";
-import { firstSentence } from "../../core/catalog/text.js";
 import { compactBoundTools } from "./compact-tools.js";
 import type { Phase2CompactionOptions } from "../../core/compaction/phase2.js";
 import {
@@ -156,20 +157,10 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
         description: SEARCH_TOOL_DEF.description,
         schema: z.object({ query: z.string().describe("What you want to do, in your own words.") }),
       });
+  // search_tools is the middleware's own: the gate lets calls to it through and wrapToolCall answers them.
+  if (searchTool) passthrough.add(SEARCH_TOOL_NAME);
   const registered = [...(options.registerTools ? (options.tools ?? []) : []), ...(searchTool ? [searchTool] : [])];
   let registrationChecked = false;
-
-  /** Answers a search_tools call: the router's best matches, one line each; they are delivered on the next call. */
-  async function searchAnswer(call: { id?: string; args?: Record<string, unknown> }, state: ToolAttentionStateLike): Promise<ToolMessage> {
-    const query = typeof call.args?.query === "string" ? call.args.query : "";
-    if (!query.trim())
-      return new ToolMessage({ content: 'search_tools needs a "query": say what you want to do.', tool_call_id: call.id ?? "", name: SEARCH_TOOL_NAME, status: "error" });
-    const d = await router.route(query, stateViewOf(state), { k: 5 });
-    const names = d.active.map((a) => a.name);
-    const lines = d.active.map((a) => `- ${a.name}: ${firstSentence(router.catalog.getById(a.id)?.description ?? "")}`);
-    const content = names.length ? `${lines.join("\n")}\nThese tools are callable on your next step.` : "No tool matches; rephrase what you want to do.";
-    return new ToolMessage({ content, tool_call_id: call.id ?? "", name: SEARCH_TOOL_NAME, artifact: { tools: names } });
-  }
 
   const middleware = createMiddleware({
     name: "ToolAttention",
@@ -180,10 +171,7 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
       const s = state as ToolAttentionStateLike & { toolAttention?: ToolAttentionDecisionState & { delivery?: DeliveryState } };
       const [{ toolAttention }] = await Promise.all([routeTurn(router, s, emit, settings), prepareCatalogTokens(router)]);
       // Tools a search_tools call just found are promoted: delivered on this call.
-      const found: string[] = [];
-      for (const m of lastObservations(s.messages))
-        if (m.name === SEARCH_TOOL_NAME) found.push(...(((m.artifact as { tools?: string[] } | undefined)?.tools ?? []) as string[]));
-      const promoted = [...new Set(found.filter((n) => router.catalog.getByName(n).length > 0))];
+      const promoted = foundBySearch(s.messages, router.catalog);
       const active = [...toolAttention.active, ...promoted.filter((n) => !toolAttention.active.includes(n))];
       return { toolAttention: { ...toolAttention, active, promoted, delivery: s.toolAttention?.delivery } };
     },
@@ -264,7 +252,7 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
       const answer = gateAnswer(request.state.toolAttention as { answers?: GateAnswer[] } | undefined, request.toolCall.id);
       if (answer) return answer;
       const name = request.toolCall.name;
-      if (name === SEARCH_TOOL_NAME && searchTool) return searchAnswer(request.toolCall, request.state as ToolAttentionStateLike);
+      if (name === SEARCH_TOOL_NAME && searchTool) return answerSearch(router, request.toolCall, request.state as ToolAttentionStateLike);
       const decision = request.state.toolAttention as ToolAttentionDecisionState | undefined;
       const inCatalog = router.catalog.getByName(name).length > 0;
       const resolved = inCatalog && !request.tool ? options.resolveTool?.(name) : undefined;

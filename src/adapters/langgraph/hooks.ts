@@ -9,7 +9,7 @@
  * promoted tools are carried in `toolAttention`.
  */
 import { Annotation, END, MessagesAnnotation } from "@langchain/langgraph";
-import { SystemMessage, type BaseMessage } from "@langchain/core/messages";
+import { SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { Runnable } from "@langchain/core/runnables";
 import type { StructuredToolInterface } from "@langchain/core/tools";
@@ -20,7 +20,10 @@ import type { Phase2CompactionOptions } from "../../core/compaction/phase2.js";
 import type { DeliveryPlan, DeliveryState } from "../../core/delivery/plan.js";
 import type { ProviderProfile } from "../../core/cost/profiles.js";
 import {
+  answerSearch,
   catalogTokensReady,
+  foundBySearch,
+  SEARCH_TOOL_NAME,
   deliveryEventOf,
   planCall,
   prepareCatalogTokens,
@@ -36,6 +39,7 @@ import {
   routeTurn,
   turnSettings,
   type AdapterRouterOptions,
+  type GateTurnResult,
   type ToolAttentionDecisionState,
   type ToolAttentionStateLike,
 } from "../langchain/turn.js";
@@ -92,7 +96,10 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
   async function routeNode(state: ToolAttentionStateLike): Promise<{ toolAttention: ToolAttentionDecisionState }> {
     const [{ toolAttention }] = await Promise.all([routeTurn(router, state, emit, settings), prepareCatalogTokens(router)]);
     const previous = state.toolAttention as (ToolAttentionDecisionState & { delivery?: DeliveryState }) | undefined;
-    return { toolAttention: { ...toolAttention, delivery: previous?.delivery } as ToolAttentionDecisionState };
+    // Tools a search_tools call just found are promoted: delivered on this call.
+    const promoted = foundBySearch(state.messages, router.catalog);
+    const active = [...toolAttention.active, ...promoted.filter((n) => !toolAttention.active.includes(n))];
+    return { toolAttention: { ...toolAttention, active, promoted, delivery: previous?.delivery } as ToolAttentionDecisionState };
   }
 
   /** Node: answers calls to inactive tools with error ToolMessages. */
@@ -104,6 +111,25 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
     // The gate checks calls against what the model could call on this call (bound or delivered).
     const current = decision && done ? ({ ...decision, active: done.shaped.available, delivery: done.plan.state } as ToolAttentionDecisionState) : decision;
     state = { ...state, toolAttention: current };
+    // search_tools (bound under deferred delivery) is answered here: it is not one of the graph's tools.
+    const pending = (state.messages.at(-1) as { tool_calls?: { id?: string; name: string; args?: Record<string, unknown> }[] } | undefined)?.tool_calls ?? [];
+    const searches: ToolMessage[] = [];
+    for (const c of pending) if (c.name === SEARCH_TOOL_NAME && !passthrough.has(SEARCH_TOOL_NAME)) searches.push(await answerSearch(router, c, state));
+    if (searches.length > 0) {
+      const answered = new Set(searches.map((m) => m.tool_call_id));
+      const rest = state.messages.slice(0, -1);
+      const last = state.messages.at(-1) as BaseMessage;
+      const others = pending.filter((c) => !answered.has(c.id ?? ""));
+      // Gate the remaining calls as if the search calls were not there, then answer all of them in call order.
+      const view = { ...state, messages: [...rest, Object.assign(Object.create(Object.getPrototypeOf(last)), last, { tool_calls: others })] };
+      const gated = others.length ? gateTurn(router, view, { passthrough, maxRejectedRounds, promoteOnRequest: settings.promoteOnRequest }) : undefined;
+      const full = gated && "event" in gated ? (gated as GateTurnResult) : undefined;
+      const gateMessages = full ? full.messages : [];
+      if (full) emit(full.event);
+      const byId = new Map([...searches, ...gateMessages].map((m) => [m.tool_call_id, m]));
+      const messages = pending.map((c) => byId.get(c.id ?? "")).filter((m): m is ToolMessage => !!m);
+      return { messages, toolAttention: gated ? gated.toolAttention : current };
+    }
     const result = gateTurn(router, state, { passthrough, maxRejectedRounds, promoteOnRequest: settings.promoteOnRequest });
     if (!result) return current !== decision ? { toolAttention: current } : {};
     if (!("event" in result)) return { toolAttention: result.toolAttention };
@@ -201,6 +227,8 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
       messages.slice(lastAi + 1).map((m) => (m as { tool_call_id?: string }).tool_call_id).filter(Boolean),
     );
     if (calls.some((c) => !c.id || !answered.has(c.id))) return "tools";
+    // A search_tools answer: the model continues with the tools it found.
+    if (messages.slice(lastAi + 1).some((m) => (m as { name?: string }).name === SEARCH_TOOL_NAME)) return "model";
     const rounds = state.toolAttention?.rejectedRounds ?? 0;
     return rounds > 0 && rounds <= maxRejectedRounds ? "model" : END;
   }

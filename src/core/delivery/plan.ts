@@ -107,11 +107,15 @@ const emptyState = (mode: DeliveryMode): DeliveryState => ({
 });
 
 /**
- * Whether a catalog is small enough that binding every schema (cached) is expected to cost no more than
- * routing: the full schemas weigh no more than the pool plus two active sets.
+ * Whether a catalog is small enough that binding every schema is expected to cost no more than routing. Without
+ * prompt caching each call pays what it carries: the full schemas against the pool plus two active sets. With
+ * caching, what every call reads is the thread's routed set as it grows (stable keeps up to max(3k, 20) tools
+ * bound; deferred keeps every tool it has added), and each gate round trip re-reads the whole history: routing
+ * can only pay when the pool plus that many schemas stays below the full schemas.
  */
-export function preferAll(fullSchemas: number, pool: number, avgSchema: number, k: number): boolean {
-  return fullSchemas <= pool + 2 * k * avgSchema;
+export function preferAll(fullSchemas: number, pool: number, avgSchema: number, k: number, cached = false): boolean {
+  const tools = cached ? Math.max(3 * k, 20) : 2 * k;
+  return fullSchemas <= pool + tools * avgSchema;
 }
 
 /** Billed estimate of one call whose prefix is `prefix` tokens, of which `cached` were cached by the previous call. */
@@ -139,30 +143,21 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
   let changed = false;
   let added: string[] = [];
   let deferredMisses: string[] = [];
+  let addition: DeliveryAddition | undefined;
   let reason = "";
   const t = input.tokens;
   const p = input.profile;
 
-  // The guarantee: if this thread's plan has cost more than every schema cached would have, bind everything from
-  // now on (after it the thread bills like the baseline). Under rebind and stable the excess comes from rewrites
-  // of the prefix, which recur, and the switch costs about one of them: it is made as soon as the thread is behind.
-  // Under deferred the prefix never changes and the excess grows by a few tokens per call (the pool and the added
-  // tools read from the cache), while the switch rewrites the tools, system and whole history at the write price:
-  // it is made only once the excess so far is at least that rewrite.
-  const allPrefixNow = t.fullSchemas + t.context;
-  const rewrite = callEstimate(allPrefixNow, 0, p) - callEstimate(allPrefixNow, state.estimate.prevAllPrefix, p);
-  const threshold = mode === "deferred" ? rewrite : 0;
-  if (input.guarantee !== false && mode !== "all" && call > 0 && state.estimate.plan - state.estimate.allCached > threshold) {
-    mode = "all";
-    reason = "switched to every schema: this thread's routed delivery cost more than every schema cached";
-  }
-
-  if (mode === "all") {
+  const everySchema = () => {
     const before = bound.join("\n");
     bound = [...input.catalog];
     changed = call === 0 || before !== bound.join("\n");
     added = call === 0 ? [...bound] : bound.filter((n) => !state.bound.includes(n));
-    reason ||= call === 0 ? "every schema (small catalog)" : "every schema";
+  };
+
+  if (mode === "all") {
+    everySchema();
+    reason = call === 0 ? "every schema (small catalog)" : "every schema";
   } else if (mode === "rebind") {
     const next = [...new Set([...active, ...promoted.filter((n) => catalog.has(n))])];
     changed = call === 0 || next.join("\n") !== bound.join("\n");
@@ -202,19 +197,48 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
     // deferred: nothing bound; new tools are added once, after the history.
     const delivered = new Set(state.additions.flatMap((a) => a.tools));
     added = [...new Set([...active, ...promoted])].filter((n) => catalog.has(n) && !delivered.has(n));
-    if (added.length > 0) state.additions.push({ at: input.messageCount, tools: added });
+    if (added.length > 0) addition = { at: input.messageCount, tools: added };
     bound = [];
     changed = false;
     reason = added.length > 0 ? `deferred: added ${added.length} tool(s) after the history` : "deferred: nothing new";
   }
 
-  // Estimates for the guarantee (the cached prefix is rewritten from the tools on when the tool set changed).
-  const toolsTokens = mode === "deferred" ? 0 : bound.reduce((s, n) => s + t.schema(n), 0);
-  const addedInline = mode === "deferred" ? state.additions.reduce((s, a) => s + a.tools.reduce((x, n) => x + t.schema(n), 0), 0) : 0;
-  const planPrefix = toolsTokens + (mode === "all" ? 0 : t.pool) + t.context + addedInline;
-  const allPrefix = allPrefixNow;
-  state.estimate.plan += callEstimate(planPrefix, changed ? 0 : state.estimate.prevPlanPrefix, p);
-  state.estimate.allCached += callEstimate(allPrefix, state.estimate.prevAllPrefix, p);
+  // Billed estimates of this call (the cached prefix is rewritten from the tools on when the tool set changed).
+  const allPrefix = t.fullSchemas + t.context;
+  // A call made because the gate promoted a tool is one every-schema delivery never makes: it adds nothing to the
+  // baseline (counting it there would make the routed thread look cheaper than it is).
+  const allCall = promoted.length > 0 && call > 0 ? 0 : callEstimate(allPrefix, state.estimate.prevAllPrefix, p);
+  const prefixOf = (m: DeliveryMode) => {
+    const toolsTokens = m === "deferred" ? 0 : bound.reduce((s, n) => s + t.schema(n), 0);
+    const inline = m === "deferred" ? [...state.additions, ...(addition ? [addition] : [])].reduce((s, a) => s + a.tools.reduce((x, n) => x + t.schema(n), 0), 0) : 0;
+    return toolsTokens + (m === "all" ? 0 : t.pool) + t.context + inline;
+  };
+  let planPrefix = prefixOf(mode);
+  let planCall = callEstimate(planPrefix, changed ? 0 : state.estimate.prevPlanPrefix, p);
+
+  // The guarantee: once this thread's routed delivery has cost more than every schema cached would have (this
+  // call included), bind every schema from now on; after that call the thread bills like the baseline. The
+  // switch rewrites the whole prefix (tools, system, history) once. On a call whose tool set changes anyway that
+  // rewrite is being paid already, so the thread switches there as soon as it is behind. On a call that keeps the
+  // prefix (deferred always does) the switch would be an extra full-history rewrite, made only once the excess
+  // so far is at least that rewrite: otherwise a thread would pay thousands of tokens late in the conversation to
+  // save a few per call.
+  if (input.guarantee !== false && mode !== "all" && call > 0) {
+    const excess = state.estimate.plan + planCall - (state.estimate.allCached + allCall);
+    const switchCall = callEstimate(allPrefix, 0, p);
+    if (excess > 0 && (changed || excess >= switchCall - planCall)) {
+      mode = "all";
+      addition = undefined;
+      deferredMisses = [];
+      everySchema();
+      reason = "switched to every schema: this thread's routed delivery cost more than every schema cached";
+      planPrefix = prefixOf(mode);
+      planCall = callEstimate(planPrefix, changed ? 0 : state.estimate.prevPlanPrefix, p);
+    }
+  }
+  if (addition) state.additions.push(addition);
+  state.estimate.plan += planCall;
+  state.estimate.allCached += allCall;
   state.estimate.prevPlanPrefix = planPrefix;
   state.estimate.prevAllPrefix = allPrefix;
 
@@ -254,7 +278,7 @@ export function resolveDeliveryMode(
 ): DeliveryMode {
   const avg = catalog.tools > 0 ? catalog.fullSchemas / catalog.tools : 0;
   if (option === "auto") {
-    if (preferAll(catalog.fullSchemas, catalog.pool, avg, catalog.k)) return "all";
+    if (preferAll(catalog.fullSchemas, catalog.pool, avg, catalog.k, profile.cache !== "none")) return "all";
     return profile.provider === "anthropic" ? "deferred" : "stable";
   }
   if (option === "deferred" && profile.provider !== "anthropic") return "stable";

@@ -1,0 +1,110 @@
+/**
+ * The conversation-cost rows of the bench report and their markdown (kept free of the replay's imports, so the
+ * report renderers and the notebook load without the router, encoders or LangChain).
+ */
+import type { CostMethod } from "../eval/cost.js";
+
+/** One measured cell of the sweep (a method on one set, provider, length and history size). */
+export interface ConversationCostRow {
+  set: string;
+  provider: "anthropic" | "openai";
+  /** Pricing profile (e.g. "anthropic:sonnet"). */
+  profile: string;
+  /** Scripted model calls per conversation. */
+  calls: number;
+  /** Tokens each call adds to the history. */
+  historyTokens: number;
+  method: CostMethod;
+  /** Delivery mode the Tool Attention rows started in. */
+  mode?: string;
+  billedPerConversation: number;
+  /** billedPerConversation over all-cached's on the same cell. */
+  ratioToAllCached: number;
+  cacheHitShare: number;
+  toolSetChanges: number;
+  recall: number | null;
+  allGold: number | null;
+  gateTrigger: number | null;
+  conversations: number;
+  /** Requests billed per conversation (searches, selection calls and gate retries included). */
+  requestsPerConversation: number;
+}
+
+/** The headline cell: the real catalog, Anthropic, 30 calls, 2,000 history tokens per call. */
+export const HEADLINE = { provider: "anthropic", calls: 30, historyTokens: 2000 } as const;
+
+const DASH = "—";
+const rate = (v: number | null) => (v === null ? DASH : v.toFixed(3));
+const int = (v: number) => Math.round(v).toLocaleString("en-US");
+const methodLabel = (r: ConversationCostRow) => (r.method === "tool-attention" && r.mode ? `tool-attention (default: ${r.mode})` : r.method);
+
+function table(header: string[], rows: string[][]): string {
+  const esc = (c: string) => c.replace(/\|/g, "\\|");
+  return [`| ${header.join(" | ")} |`, `| ${header.map((_, i) => (i === 0 ? "---" : "---:")).join(" | ")} |`, ...rows.map((r) => `| ${r.map(esc).join(" | ")} |`)].join("\n");
+}
+
+/** The markdown section: the headline table, then the full sweep per set. */
+export function renderConversationCostMarkdown(rows: readonly ConversationCostRow[], note?: string): string {
+  const md: string[] = ["## Conversation cost", ""];
+  md.push(
+    "What a user is billed per conversation, in base-input-token equivalents (cache writes and reads at the provider's",
+    "rates: Anthropic 1.25× / 0.1× with `cache_control` breakpoints, OpenAI automatic caching with cached input at the",
+    "profile's rate). Tasks are laid end to end and cut into conversations of N model calls; a scripted model calls each",
+    "plan step's gold tool, and each call adds the stated history tokens (tool call + result). Every request is built in",
+    "the provider's wire shape and priced with the same prefix-cache model as the provider emulators. *All-cached* is",
+    "the baseline a careful user already runs. Recall = gold tools callable on the first try; gate = calls where a gold",
+    "tool was not (the gate's promotion and retry, or a second search, are billed). The LLM selector row assumes the",
+    "selector picks the gold tools (its recall needs a live model).",
+    "",
+  );
+  if (note) md.push(note, "");
+  if (rows.length === 0) {
+    md.push("Skipped: no set with tasks.", "");
+    return md.join("\n");
+  }
+  const headSet = rows.some((r) => r.set === "Real MCP catalog") ? "Real MCP catalog" : rows[0].set;
+  const head = rows.filter((r) => r.set === headSet && r.provider === HEADLINE.provider && r.historyTokens === HEADLINE.historyTokens && r.calls === HEADLINE.calls);
+  if (head.length) {
+    md.push(`### Headline: ${headSet}, ${head[0].profile}, ${HEADLINE.calls} calls, ${HEADLINE.historyTokens.toLocaleString("en-US")} history tokens per call`, "");
+    md.push(
+      table(
+        ["Method", "Billed / conversation", "× all-cached", "Cache hit", "Tool-set changes", "Recall", "All-gold", "Gate", "Requests / conv."],
+        head.map((r) => [methodLabel(r), int(r.billedPerConversation), r.ratioToAllCached.toFixed(3), `${(r.cacheHitShare * 100).toFixed(1)}%`, r.toolSetChanges.toFixed(2), rate(r.recall), rate(r.allGold), rate(r.gateTrigger), r.requestsPerConversation.toFixed(1)]),
+      ),
+      "",
+    );
+    const ta = head.find((r) => r.method === "tool-attention");
+    if (ta) md.push(`Tool Attention (default, ${ta.mode}) bills **${ta.ratioToAllCached.toFixed(3)}×** what every schema cached bills on this cell.`, "");
+  } else md.push(`(No headline cell: the sweep did not include ${HEADLINE.calls} calls × ${HEADLINE.historyTokens} history tokens on ${headSet}.)`, "");
+
+  md.push("### Full sweep (× all-cached; billed per conversation of all-cached in the first column)", "");
+  const methods = [...new Set(rows.map((r) => r.method))];
+  for (const set of [...new Set(rows.map((r) => r.set))]) {
+    const cells = rows.filter((r) => r.set === set);
+    const keys = [...new Set(cells.map((r) => `${r.provider}\0${r.calls}\0${r.historyTokens}`))];
+    md.push(`#### ${set}`, "");
+    md.push(
+      table(
+        ["Provider", "Calls", "History", "all-cached billed", ...methods.map((m) => (m === "tool-attention" ? "tool-attention (default)" : m)), "TA default mode", "TA recall", "TA gate"],
+        keys.map((key) => {
+          const [provider, calls, history] = key.split("\0");
+          const cell = cells.filter((r) => `${r.provider}\0${r.calls}\0${r.historyTokens}` === key);
+          const by = (m: string) => cell.find((r) => r.method === m);
+          const ta = by("tool-attention");
+          return [
+            provider,
+            calls,
+            Number(history).toLocaleString("en-US"),
+            int(by("all-cached")?.billedPerConversation ?? Number.NaN),
+            ...methods.map((m) => (by(m) ? (by(m) as ConversationCostRow).ratioToAllCached.toFixed(3) : DASH)),
+            ta?.mode ?? DASH,
+            rate(ta?.recall ?? null),
+            rate(ta?.gateTrigger ?? null),
+          ];
+        }),
+      ),
+      "",
+    );
+  }
+  return md.join("\n");
+}

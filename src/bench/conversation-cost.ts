@@ -1,0 +1,86 @@
+/**
+ * The benchmark's conversation-cost section: what a user is billed per conversation under each way of handing
+ * tools to the model (every schema with or without caching, provider tool search, an LLM selector, Tool
+ * Attention's delivery modes), replayed with `replayCost` over a sweep of providers, conversation lengths and
+ * history sizes. Per-turn tool tokens say little about the bill: providers cache the prompt prefix, so what
+ * matters is whether the tools array stays byte-identical and how many extra round trips re-read the history.
+ */
+import type { EncoderName } from "../core/encoders/index.js";
+import { ToolAttentionRouter } from "../core/router/router.js";
+import type { TokenEncoding } from "../core/tokens/count.js";
+import { replayCost } from "../eval/cost.js";
+import type { BenchSet } from "./methods.js";
+import type { ConversationCostRow } from "./conversation-cost-report.js";
+
+export type { ConversationCostRow } from "./conversation-cost-report.js";
+
+export interface ConversationCostSweep {
+  providers: readonly ("anthropic" | "openai")[];
+  calls: readonly number[];
+  historyTokens: readonly number[];
+}
+
+export const FULL_SWEEP: ConversationCostSweep = { providers: ["anthropic", "openai"], calls: [5, 15, 30], historyTokens: [500, 2000] };
+export const QUICK_SWEEP: ConversationCostSweep = { providers: ["anthropic", "openai"], calls: [5], historyTokens: [500] };
+
+export interface ConversationCostOptions {
+  encoder: EncoderName;
+  encoding: TokenEncoding;
+  sweep?: ConversationCostSweep;
+  log?: (line: string) => void;
+}
+
+/**
+ * The long-horizon part of a set (tasks of kind "long"; else the tasks with plan steps; else all of them): the
+ * conversations where delivery matters, one plan step per model call.
+ */
+export function longHorizonSet(set: BenchSet): BenchSet {
+  const long = set.tasks.filter((t) => t.kind === "long");
+  const stepped = set.tasks.filter((t) => t.steps?.length);
+  const tasks = long.length ? long : stepped.length ? stepped : set.tasks;
+  const name = set.name.startsWith("Synthetic testbed") ? set.name.replace("Synthetic testbed", "Synthetic long-horizon") : `${set.name} (long-horizon)`;
+  return { name: tasks === set.tasks ? set.name : name, catalog: set.catalog, tasks };
+}
+
+/** Runs the sweep on each set (a set with no tasks is skipped). */
+export async function runConversationCost(sets: readonly BenchSet[], opts: ConversationCostOptions): Promise<ConversationCostRow[]> {
+  const sweep = opts.sweep ?? FULL_SWEEP;
+  const rows: ConversationCostRow[] = [];
+  for (const set of sets) {
+    if (set.tasks.length === 0) continue;
+    const router = new ToolAttentionRouter(set.catalog, { encoder: opts.encoder, encoding: opts.encoding, log: false });
+    await router.prepare();
+    for (const provider of sweep.providers)
+      for (const calls of sweep.calls)
+        for (const historyTokens of sweep.historyTokens) {
+          opts.log?.(`conversation cost: ${set.name}, ${provider}, ${calls} calls, ${historyTokens} history tokens…`);
+          const report = await replayCost({ router, tasks: set.tasks, provider, calls, historyTokens });
+          const base = report.methods.find((m) => m.method === "all-cached")?.billedPerConversation ?? Number.NaN;
+          for (const m of report.methods)
+            rows.push({
+              set: set.name,
+              provider,
+              profile: report.profile,
+              calls: report.callsPerConversation,
+              historyTokens,
+              method: m.method,
+              ...(m.mode ? { mode: m.mode } : {}),
+              billedPerConversation: Math.round(m.billedPerConversation),
+              ratioToAllCached: round(m.billedPerConversation / base),
+              cacheHitShare: round(m.cacheHitShare),
+              toolSetChanges: round(m.toolSetChanges, 2),
+              recall: m.recall === null ? null : round(m.recall),
+              allGold: m.allGold === null ? null : round(m.allGold),
+              gateTrigger: m.gateTrigger === null ? null : round(m.gateTrigger),
+              conversations: m.conversations,
+              requestsPerConversation: round(m.calls, 2),
+            });
+        }
+  }
+  return rows;
+}
+
+function round(x: number, digits = 4): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}

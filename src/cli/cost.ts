@@ -1,0 +1,99 @@
+/**
+ * `tool-attention cost`: what a conversation is billed under each way of handing tools to the model, replayed
+ * over a task set (see `replayCost`). The router and tasks are built by main.ts, which owns option parsing.
+ */
+import type { ToolAttentionRouter } from "../core/router/router.js";
+import { replayCost, type CostReport, type CostRow } from "../eval/cost.js";
+import type { EvalTask } from "../eval/tasks.js";
+
+export interface CostCommandOptions {
+  provider: "anthropic" | "openai";
+  model?: string;
+  calls: number;
+  historyTokens: number;
+  k?: number;
+  json?: boolean;
+  out?: (text: string) => void;
+  progress?: (text: string) => void;
+}
+
+const r = (x: number | null, digits = 4) => (x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits);
+
+/** The JSON row: the documented keys first, rounded. */
+export function costRowJson(row: CostRow, allCached?: number) {
+  return {
+    method: row.method,
+    provider: row.provider,
+    billedPerConversation: Math.round(row.billedPerConversation),
+    cacheHitShare: r(row.cacheHitShare),
+    toolSetChanges: r(row.toolSetChanges, 2),
+    recall: r(row.recall),
+    allGold: r(row.allGold),
+    gateTrigger: r(row.gateTrigger),
+    ratioToAllCached: allCached ? r(row.billedPerConversation / allCached) : null,
+    billedPerCall: Math.round(row.billedPerCall),
+    inputTokensPerConversation: Math.round(row.inputTokensPerConversation),
+    calls: r(row.calls, 2),
+    conversations: row.conversations,
+    ...(row.mode ? { mode: row.mode } : {}),
+  };
+}
+
+const fmt = (x: number | null, digits = 3) => (x === null ? "—" : x.toFixed(digits));
+
+/** The readable table of a report. */
+export function formatCost(report: CostReport, tasks: number, tools: number): string {
+  const base = report.methods.find((m) => m.method === "all-cached")?.billedPerConversation;
+  const header = ["method", "billed/conv", "× all-cached", "cache hit", "tool-set changes", "recall", "all-gold", "gate", "requests/conv"];
+  const rows = report.methods.map((m) => [
+    m.mode && m.method === "tool-attention" ? `${m.method} (${m.mode})` : m.method,
+    Math.round(m.billedPerConversation).toLocaleString("en-US"),
+    base ? (m.billedPerConversation / base).toFixed(3) : "—",
+    `${(m.cacheHitShare * 100).toFixed(1)}%`,
+    m.toolSetChanges.toFixed(2),
+    fmt(m.recall),
+    fmt(m.allGold),
+    fmt(m.gateTrigger),
+    m.calls.toFixed(1),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  const conversations = report.methods[0]?.conversations ?? 0;
+  return [
+    `Conversation cost (${report.profile}): ${conversations} conversation(s) of ${report.callsPerConversation} calls, ` +
+      `${report.historyTokens} history tokens per call, ${report.systemTokens}-token system prompt; ${tasks} tasks over ${tools} tools, k=${report.k}.`,
+    "Billed = input tokens priced as the provider bills them (base input token = 1; cache writes and reads at their rates).",
+    "",
+    line(header),
+    ...rows.map(line),
+  ].join("\n");
+}
+
+export async function runCost(router: ToolAttentionRouter, tasks: readonly EvalTask[], opts: CostCommandOptions): Promise<CostReport> {
+  const out = opts.out ?? ((t: string) => process.stdout.write(t));
+  const progress = opts.progress ?? ((t: string) => process.stderr.write(t));
+  progress(`cost: ${tasks.length} tasks over ${router.catalog.size} tools; embedding the catalog…\n`);
+  const report = await replayCost({
+    router,
+    tasks,
+    provider: opts.provider,
+    model: opts.model,
+    calls: opts.calls,
+    historyTokens: opts.historyTokens,
+    k: opts.k,
+  });
+  if (opts.json) {
+    const base = report.methods.find((m) => m.method === "all-cached")?.billedPerConversation;
+    out(
+      `${JSON.stringify({
+        methods: report.methods.map((m) => costRowJson(m, base)),
+        profile: report.profile,
+        callsPerConversation: report.callsPerConversation,
+        historyTokens: report.historyTokens,
+        systemTokens: report.systemTokens,
+        k: report.k,
+      })}\n`,
+    );
+  } else out(`${formatCost(report, tasks.length, router.catalog.size)}\n`);
+  return report;
+}

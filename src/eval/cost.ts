@@ -1,0 +1,799 @@
+/**
+ * Conversation-cost replay: what a user is billed per conversation under each way of handing tools to the model.
+ *
+ * Providers bill input per request and cache the prompt prefix in the order tools → system → messages, so the
+ * per-turn token count of a tools array says little about the bill: a tools array that changes between calls
+ * re-bills the whole history, and every extra round trip (a search, a selection call, a gate retry) re-reads it.
+ * The replay runs a scripted agent through real request bodies in each provider's wire shape and prices every
+ * request with the same functions the provider emulators use (`anthropicPrompt` / `openaiPrompt` and a
+ * `PrefixCache` per conversation, cold at its start).
+ *
+ * The script: tasks are laid end to end in file order and cut into conversations of `calls` model calls. Each plan
+ * step of a task is one model call (a task without steps is one call that calls all its gold tools in parallel);
+ * a new task starts with a new user message. At each call the model calls the step's gold tool(s). A tool it can
+ * see runs and returns a deterministic result sized so that the call and its result add `historyTokens` to the
+ * history. A tool it cannot see is answered the way each method answers it (the Tool Attention gate's promotion
+ * error and one more call; a second search for tool search). Gold tools whose preconditions fail in the task's
+ * state are not called (a correct agent must not run them); that call answers with a short text.
+ *
+ * Routing is the adapters': the intent the adapters would build (`simulatedIntent`), sticky tools from
+ * `nextSticky` (reset at each new user message), the task's scopes and milestones, and the tool outputs so far.
+ */
+import { ToolMessage } from "@langchain/core/messages";
+import { SEARCH_TOOL_DEF } from "../adapters/langchain/delivery.js";
+import { nextSticky, stickyConfig, type ToolAttentionDecisionState } from "../adapters/langchain/turn.js";
+import { llmSelectorSchema, LLM_SELECTOR_SYSTEM_PROMPT } from "../bench/methods.js";
+import { splitIdentifier } from "../core/catalog/text.js";
+import { PrefixCache, type CallUsage } from "../core/cost/prefix-cache.js";
+import { resolveProfile, type ProfileSpec, type ProviderProfile } from "../core/cost/profiles.js";
+import { anthropicPrompt, openaiPrompt, WireContext } from "../core/cost/wire.js";
+import { availableTools, planDelivery, resolveDeliveryMode, type DeliveryAddition, type DeliveryMode, type DeliveryState } from "../core/delivery/plan.js";
+import { checkPreconditions, emptyStateView, stateViewFrom } from "../core/preconditions/preconditions.js";
+import { DEFAULT_INTENT } from "../core/router/intent.js";
+import { ToolAttentionRouter } from "../core/router/router.js";
+import type { AgentStateView, JsonSchema, ToolRecord } from "../core/types.js";
+import { simulatedIntent, type SimulateOptions } from "./evaluate.js";
+import type { EvalTask } from "./tasks.js";
+
+/** The methods the replay compares. */
+export const COST_METHODS = [
+  "all-uncached",
+  "all-cached",
+  "provider-tool-search",
+  "llm-tool-selector",
+  "tool-attention-rebind",
+  "tool-attention-stable",
+  "tool-attention-deferred",
+  "tool-attention",
+] as const;
+export type CostMethod = (typeof COST_METHODS)[number];
+
+export interface ReplayCostOptions {
+  /** The router (its catalog is the tool set; its encoder routes the Tool Attention rows). */
+  router: ToolAttentionRouter;
+  tasks: readonly EvalTask[];
+  provider: "anthropic" | "openai";
+  /** Model name: picks the provider profile (cache minimum, read price). */
+  model?: string;
+  /** A full profile or overrides; wins over `model`. */
+  profile?: ProfileSpec;
+  /** Model calls per conversation (plan steps; extra calls a method makes come on top). */
+  calls: number;
+  /** Tokens one call adds to the history: the assistant's tool call plus the tool's result. */
+  historyTokens: number;
+  /** Tokens of the user's own system prompt. Default 1,000. */
+  systemTokens?: number;
+  /** Which rows (default: all; `tool-attention-deferred` only on Anthropic). */
+  methods?: readonly CostMethod[];
+  /** Active tools per routing. Default: the router's k. */
+  k?: number;
+  /**
+   * The delivery guarantee of the Tool Attention rows (switch a thread to every schema once routing cost it more).
+   * Default true, as in the adapters; false measures each mode on its own.
+   */
+  guarantee?: boolean;
+}
+
+export interface CostRow {
+  method: CostMethod;
+  provider: "anthropic" | "openai";
+  /** Tool Attention rows: the delivery mode the thread started in (the default's is resolved per provider). */
+  mode?: DeliveryMode;
+  /** Billed-equivalent input tokens per conversation (base input price = 1). */
+  billedPerConversation: number;
+  /** billedPerConversation divided by the scripted calls per conversation. */
+  billedPerCall: number;
+  /** Input tokens per conversation, whatever their price. */
+  inputTokensPerConversation: number;
+  /** Share of input tokens read from the cache. */
+  cacheHitShare: number;
+  /** Requests per conversation whose tools array differed from the previous request's (each rewrites the cache). */
+  toolSetChanges: number;
+  /** Share of (callable) gold tools the model could call on the first try; null when it needs a live model. */
+  recall: number | null;
+  /** Share of calls with every gold tool callable on the first try. */
+  allGold: number | null;
+  /** Share of calls where a gold tool was not callable (gate answered, or the search missed it). */
+  gateTrigger: number | null;
+  conversations: number;
+  /** Requests billed per conversation (scripted calls plus searches, selection calls and gate retries). */
+  calls: number;
+}
+
+export interface CostReport {
+  methods: CostRow[];
+  /** The pricing profile used. */
+  profile: string;
+  /** Scripted calls per conversation (the `calls` option, or fewer when the tasks hold fewer). */
+  callsPerConversation: number;
+  historyTokens: number;
+  systemTokens: number;
+  k: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Script
+// ---------------------------------------------------------------------------------------------------------
+
+/** One scripted model call: a plan step of a task (or a whole task without steps). */
+interface ScriptCall {
+  task: EvalTask;
+  taskIndex: number;
+  step: number;
+  /** The step's words (the query for a task without steps). */
+  text: string;
+  /** Gold tool names this call makes. */
+  gold: string[];
+  /** What the model says it will do next (its stated plan), "" at the end of the task. */
+  next: string;
+}
+
+/**
+ * The gold tools of each plan step. Task files list one gold tool per step in step order; when the counts differ
+ * the gold list is spread over the steps in order (a step left without one repeats its neighbour's).
+ */
+function stepGold(task: EvalTask): string[][] {
+  const steps = task.steps ?? [];
+  const gold = [...new Set(task.gold)];
+  if (steps.length === 0) return [gold];
+  if (gold.length === 0) return steps.map(() => []);
+  if (steps.length === gold.length) return gold.map((g) => [g]);
+  return steps.map((_, i) => {
+    const from = Math.floor((i * gold.length) / steps.length);
+    const to = Math.floor(((i + 1) * gold.length) / steps.length);
+    return to > from ? gold.slice(from, to) : [gold[Math.min(from, gold.length - 1)]];
+  });
+}
+
+function scriptOf(tasks: readonly EvalTask[]): ScriptCall[] {
+  const out: ScriptCall[] = [];
+  tasks.forEach((task, taskIndex) => {
+    const steps = task.steps ?? [];
+    stepGold(task).forEach((gold, step) => {
+      out.push({ task, taskIndex, step, text: steps[step] ?? task.query, gold, next: steps[step + 1] ?? "" });
+    });
+  });
+  return out;
+}
+
+/** Conversations of exactly `calls` calls; the last partial one is dropped unless it is the only one. */
+function conversationsOf(script: readonly ScriptCall[], calls: number): ScriptCall[][] {
+  if (script.length <= calls) return script.length ? [[...script]] : [];
+  const out: ScriptCall[][] = [];
+  for (let i = 0; i + calls <= script.length; i += calls) out.push(script.slice(i, i + calls));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Deterministic content
+// ---------------------------------------------------------------------------------------------------------
+
+function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const FILLER = (
+  "the a service request customer report build deploy release branch config update review pending owner team " +
+  "latency error retry queue worker payment invoice ticket label channel migration table index cache region " +
+  "summary priority incident metric alert schedule backlog sprint account project version commit file path"
+).split(" ");
+const STATUSES = ["open", "closed", "in_progress", "merged", "pending", "resolved", "blocked", "done"];
+const PEOPLE = ["alice", "bob", "carol", "dmitri", "erin", "farah", "gus", "hana", "ivan", "jun"];
+
+function wordsOf(text: string): string[] {
+  return (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => w.length > 1);
+}
+
+/** Plausible arguments for a tool call: its required parameters (at most 4) filled from the step's words. */
+function argsFor(schema: JsonSchema | undefined, text: string): Record<string, unknown> {
+  const props = (schema?.properties ?? {}) as Record<string, { type?: unknown }>;
+  const required = Array.isArray(schema?.required) ? (schema.required as string[]) : Object.keys(props).slice(0, 2);
+  const words = wordsOf(text);
+  const phrase = words.slice(0, 5).join(" ") || "default";
+  const out: Record<string, unknown> = {};
+  for (const name of required.slice(0, 4)) {
+    const type = Array.isArray(props[name]?.type) ? (props[name].type as unknown[])[0] : props[name]?.type;
+    if (type === "integer" || type === "number") out[name] = 1 + (hash32(`${name}\0${text}`) % 500);
+    else if (type === "boolean") out[name] = true;
+    else if (type === "array") out[name] = [phrase];
+    else if (type === "object") out[name] = {};
+    else out[name] = phrase;
+  }
+  return out;
+}
+
+/**
+ * A tool result of about `budget` tokens: a JSON object with records derived from the task, step and tool
+ * (same inputs → same bytes, so every method's history is identical).
+ */
+function resultText(seed: string, stepText: string, tool: string, budget: number, tokens: (s: string) => number): string {
+  const next = rng(hash32(seed));
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)];
+  const vocab = [...wordsOf(stepText), ...wordsOf(splitIdentifier(tool)), ...FILLER];
+  const prefix = (wordsOf(tool)[0] ?? "rec").slice(0, 4).toUpperCase();
+  const head = `{"tool":"${tool}","status":"ok","records":[`;
+  const tail = "]}";
+  const records: string[] = [];
+  let used = tokens(head) + tokens(tail);
+  while (used < budget) {
+    const title = Array.from({ length: 4 + Math.floor(next() * 5) }, () => pick(vocab)).join(" ");
+    const day = 1 + Math.floor(next() * 28);
+    const rec = JSON.stringify({
+      id: `${prefix}-${1000 + Math.floor(next() * 9000)}`,
+      title,
+      status: pick(STATUSES),
+      owner: pick(PEOPLE),
+      updated_at: `2026-${String(1 + Math.floor(next() * 11)).padStart(2, "0")}-${String(day).padStart(2, "0")}T${String(Math.floor(next() * 24)).padStart(2, "0")}:00:00Z`,
+      score: Math.round(next() * 1000) / 10,
+    });
+    const t = tokens(rec) + 1;
+    if (used + t > budget && records.length > 0) {
+      // Fill the rest with a note of single-token words rather than overshooting by a whole record.
+      const room = budget - used - 6;
+      if (room > 0) records.push(JSON.stringify({ note: Array.from({ length: room }, () => pick(FILLER)).join(" ") }));
+      break;
+    }
+    records.push(rec);
+    used += t;
+  }
+  return `${head}${records.join(",")}${tail}`;
+}
+
+/** A system prompt of about `n` tokens (stands in for the user's own instructions; the same bytes every call). */
+function systemPromptText(n: number, tokens: (s: string) => number): string {
+  const rules = [
+    "You are an operations assistant for an engineering organization.",
+    "Work through the user's request step by step and use the tools attached to the request.",
+    "Before each tool call, say in one sentence what you will do next.",
+    "Never invent identifiers, file paths or channel names; look them up with a tool when unsure.",
+    "Prefer read-only tools until the user has confirmed a change.",
+    "Summarize tool results briefly; quote identifiers exactly as returned.",
+    "When a tool fails, read the error, fix the arguments and try once more before asking the user.",
+    "Keep answers short and in plain English; use lists for several items.",
+  ];
+  const parts: string[] = [];
+  let used = 0;
+  for (let i = 0; used < n; i++) {
+    const line = `${i + 1}. ${rules[i % rules.length]}${i >= rules.length ? ` (Applies to section ${Math.floor(i / rules.length) + 1}.)` : ""}`;
+    const t = tokens(`${line}\n`);
+    if (used + t > n && parts.length > 0) break;
+    parts.push(line);
+    used += t;
+  }
+  return parts.join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Conversation messages (provider-neutral) and their wire shapes
+// ---------------------------------------------------------------------------------------------------------
+
+interface ToolCall {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+interface ToolResult {
+  id: string;
+  name: string;
+  text: string;
+  error?: boolean;
+  /** Tool search results: tools whose definitions the result carries (Anthropic `tool_reference`). */
+  refs?: string[];
+}
+type Msg = { role: "user"; text: string } | { role: "assistant"; text: string; calls: ToolCall[] } | { role: "tool"; results: ToolResult[] };
+
+type Json = Record<string, unknown>;
+const EPHEMERAL = { type: "ephemeral" } as const;
+
+/** Where a tool's objects and numbers live: wire name, schema, the provider objects reused across requests. */
+interface ToolInfo {
+  id: string;
+  /** Name on the wire (unique in the catalog: the tool name, or its id when the name occurs on several servers). */
+  name: string;
+  record: ToolRecord;
+  schema: JsonSchema;
+  schemaTokens: number;
+  anthropic: Json;
+  anthropicCached: Json;
+  anthropicDeferred: Json;
+  openai: Json;
+}
+
+function wireName(name: string, id: string, duplicate: boolean): string {
+  const raw = duplicate ? id : name;
+  return raw.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64) || "tool";
+}
+
+/** The promotion error the gate answers a call to an unbound tool with (as the adapters' gate words it). */
+function promotedText(name: string, available: readonly string[]): string {
+  const payload = { error: "tool_not_available", tool: name, available: [...available], promoted: true };
+  return (
+    `${JSON.stringify(payload)}\n"${name}" was not bound for this request, so this call did not run. ` +
+    `It is now available with its full schema: call it again (check the arguments against the schema).`
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The replay
+// ---------------------------------------------------------------------------------------------------------
+
+const SIMULATE: Required<SimulateOptions> = {
+  planWeight: DEFAULT_INTENT.planWeight,
+  toolResultWeight: DEFAULT_INTENT.toolResultWeight,
+  observation: "returns",
+  resultsWithPlan: DEFAULT_INTENT.resultsWithPlan,
+  clauseSteps: true,
+  stickyTurns: 3,
+  stickyMax: 5,
+};
+
+/** Routes are deterministic for a router, so the replay reuses them across methods and replays. */
+const routeMemo = new WeakMap<ToolAttentionRouter, Map<string, string[]>>();
+const searchRouters = new WeakMap<ToolAttentionRouter, ToolAttentionRouter>();
+
+/** Tool search results: how many definitions one search returns. */
+const SEARCH_TOP = 5;
+
+interface Totals {
+  billed: number;
+  input: number;
+  read: number;
+  requests: number;
+  changes: number;
+  gold: number;
+  goldFirstTry: number;
+  goldCalls: number;
+  allGoldCalls: number;
+  gateCalls: number;
+}
+
+/**
+ * Replays the tasks as conversations under each method and prices every request. Deterministic: the same
+ * inputs give the same report.
+ */
+export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
+  const { router, provider } = opts;
+  if (provider !== "anthropic" && provider !== "openai") throw new Error(`Unknown provider "${String(provider)}" (expected anthropic or openai)`);
+  for (const [name, v] of [["calls", opts.calls], ["historyTokens", opts.historyTokens]] as const)
+    if (!Number.isInteger(v) || v <= 0) throw new Error(`Invalid ${name}: ${v} (expected a positive integer)`);
+  const systemTokens = opts.systemTokens ?? 1000;
+  if (!Number.isInteger(systemTokens) || systemTokens < 0) throw new Error(`Invalid systemTokens: ${systemTokens} (expected an integer ≥ 0)`);
+  const k = opts.k ?? router.k;
+  if (!Number.isInteger(k) || k <= 0) throw new Error(`Invalid k: ${k} (expected a positive integer)`);
+  const profile: ProviderProfile = opts.profile ? resolveProfile(opts.profile, opts.model) : resolveProfile(provider, opts.model);
+  if (profile.provider !== provider) throw new Error(`The profile "${profile.name}" is for ${profile.provider}, not ${provider}`);
+  const methods = (opts.methods ?? COST_METHODS).filter((m) => provider === "anthropic" || m !== "tool-attention-deferred");
+  for (const m of methods) if (!COST_METHODS.includes(m)) throw new Error(`Unknown method "${m}" (expected one of ${COST_METHODS.join(", ")})`);
+
+  await router.prepare();
+  const catalog = router.catalog;
+  if (catalog.size === 0) throw new Error("The catalog has no tools");
+  const ctx = new WireContext(router.encoding);
+  const tokens = (s: string) => ctx.tokens(s);
+
+  // Tools: wire names, schemas and the request objects (reused, so token counts are memoized per object).
+  const nameCount = new Map<string, number>();
+  for (const t of catalog.tools) nameCount.set(t.name, (nameCount.get(t.name) ?? 0) + 1);
+  const schemas = await router.loader.getMany(catalog.tools.map((t) => t.id));
+  const infos: ToolInfo[] = [];
+  for (let i = 0; i < catalog.tools.length; i++) {
+    const record = catalog.tools[i];
+    const name = wireName(record.name, record.id, (nameCount.get(record.name) ?? 0) > 1);
+    const schema = schemas[i].inputSchema ?? { type: "object", properties: {} };
+    const anthropic = { name, description: record.description, input_schema: schema };
+    infos.push({
+      id: record.id,
+      name,
+      record,
+      schema,
+      schemaTokens: await router.schemaTokens([record.id]),
+      anthropic,
+      anthropicCached: { ...anthropic, cache_control: EPHEMERAL },
+      anthropicDeferred: { ...anthropic, defer_loading: true },
+      openai: { type: "function", function: { name, description: record.description, parameters: schema } },
+    });
+  }
+  const byWire = new Map(infos.map((t) => [t.name, t]));
+  const byId = new Map(infos.map((t) => [t.id, t]));
+  const byToolName = new Map<string, ToolInfo[]>();
+  for (const t of infos) byToolName.set(t.record.name, [...(byToolName.get(t.record.name) ?? []), t]);
+  const allNames = infos.map((t) => t.name);
+  const fullSchemas = await router.fullSchemaTokens();
+  const poolText = router.pool();
+  const poolTokens = router.poolTokens();
+  const prompt = systemPromptText(systemTokens, tokens);
+  const promptTokens = tokens(prompt);
+
+  // Fixed request parts.
+  const sys = {
+    anthropicPlain: [{ type: "text", text: prompt, cache_control: EPHEMERAL }],
+    anthropicPool: [{ type: "text", text: prompt }, { type: "text", text: poolText, cache_control: EPHEMERAL }],
+    openaiPlain: { role: "system", content: prompt },
+    openaiPool: { role: "system", content: `${prompt}\n\n${poolText}` },
+  };
+  const searchSchema = { type: "object", properties: { query: { type: "string", description: "What the tool should do" } }, required: ["query"] };
+  const providerSearch =
+    provider === "anthropic"
+      ? { type: "tool_search_tool_bm25_20251119", name: "tool_search_tool_bm25", cache_control: EPHEMERAL }
+      : { type: "function", function: { name: "tool_search", description: "Search the available tools by keyword; returns the matching tools' definitions.", parameters: searchSchema } };
+  const providerSearchName = provider === "anthropic" ? "tool_search_tool_bm25" : "tool_search";
+  // LangChain's llmToolSelectorMiddleware: structured output (a tool named "extract" on Anthropic) over the names.
+  const selectorSchema = llmSelectorSchema(infos.map((t) => t.name));
+  const selectorTool =
+    provider === "anthropic"
+      ? { name: "extract", description: "A function available to call.", input_schema: selectorSchema }
+      : { type: "function", function: { name: "extract", description: "A function available to call.", parameters: selectorSchema } };
+  const anthropicAllDeferred = infos.map((t) => t.anthropicDeferred);
+  // Deferred delivery as the adapters send it: their search tool (the one non-deferred tool), then every catalog tool.
+  const deferredTools: Json[] = [SEARCH_TOOL_DEF, ...anthropicAllDeferred];
+  const anthropicAll = [...infos.slice(0, -1).map((t) => t.anthropic), infos[infos.length - 1].anthropicCached];
+  const openaiAll = infos.map((t) => t.openai);
+  const allTools = provider === "anthropic" ? anthropicAll : openaiAll;
+  // Tool search: every catalog tool deferred plus the search tool (OpenAI: namespaced deferral bills none of them).
+  const searchTools = provider === "anthropic" ? [...anthropicAllDeferred, providerSearch] : [providerSearch];
+  const selectorRequest = (user: Json): Json =>
+    provider === "anthropic"
+      ? { tools: [selectorTool], system: [{ type: "text", text: LLM_SELECTOR_SYSTEM_PROMPT }], messages: [user] }
+      : { tools: [selectorTool], messages: [{ role: "system", content: LLM_SELECTOR_SYSTEM_PROMPT }, user] };
+
+  const toolsFor = (names: readonly string[]): Json[] => {
+    const list = names.map((n) => byWire.get(n)).filter((t): t is ToolInfo => !!t);
+    if (provider === "openai") return list.map((t) => t.openai);
+    return list.map((t, i) => (i === list.length - 1 ? t.anthropicCached : t.anthropic));
+  };
+
+  // Search (tool search rows): BM25 over the catalog, top 5, preconditions not applied (the provider knows none).
+  let searcher = searchRouters.get(router);
+  if (!searcher) {
+    searcher = new ToolAttentionRouter(catalog, { encoder: "lexical", k: SEARCH_TOP, theta: -1, decompose: false, log: false, encoding: router.encoding, cacheDir: false });
+    searchRouters.set(router, searcher);
+  }
+  const searchMemo = new Map<string, string[]>();
+  const search = async (query: string): Promise<string[]> => {
+    let hit = searchMemo.get(query);
+    if (!hit) {
+      const d = await (searcher as ToolAttentionRouter).route(query, emptyStateView(), { k: SEARCH_TOP, theta: -1, turnId: "search" });
+      hit = d.candidates.slice(0, SEARCH_TOP).map((c) => (byId.get(c.id) as ToolInfo).name);
+      searchMemo.set(query, hit);
+    }
+    return hit;
+  };
+
+  let memo = routeMemo.get(router);
+  if (!memo) routeMemo.set(router, (memo = new Map()));
+  const routeMemoized = async (parts: { text: string; weight: number }[], view: AgentStateView, include: string[]): Promise<string[]> => {
+    const key = JSON.stringify([k, parts, include, [...view.scopes], [...view.milestones], [...view.toolOutputs].sort()]);
+    let hit = (memo as Map<string, string[]>).get(key);
+    if (!hit) {
+      const d = await router.route(parts, view, { k, include, turnId: "replay" });
+      hit = d.active.map((a) => (byId.get(a.id) as ToolInfo).name);
+      (memo as Map<string, string[]>).set(key, hit);
+    }
+    return hit;
+  };
+
+  // Results: the same bytes for every method.
+  const resultMemo = new Map<string, string>();
+  const resultFor = (call: ScriptCall, tool: string, budget: number): string => {
+    const key = `${call.task.id}\0${call.step}\0${tool}\0${budget}`;
+    let text = resultMemo.get(key);
+    if (text === undefined) {
+      text = resultText(key, call.text, tool, budget, tokens);
+      resultMemo.set(key, text);
+    }
+    return text;
+  };
+
+  // Wire messages, built once per message object (OpenAI token counts are memoized on the object).
+  const anthropicWire = new WeakMap<Msg, Json>();
+  const openaiWire = new WeakMap<Msg, Json[]>();
+  const refDefs = (refs: readonly string[]) => refs.map((n) => JSON.stringify((byWire.get(n) as ToolInfo).openai.function)).join("\n");
+  const toAnthropic = (m: Msg): Json => {
+    let w = anthropicWire.get(m);
+    if (!w) {
+      if (m.role === "user") w = { role: "user", content: [{ type: "text", text: m.text }] };
+      else if (m.role === "assistant")
+        w = {
+          role: "assistant",
+          content: [
+            ...(m.text ? [{ type: "text", text: m.text }] : []),
+            ...m.calls.map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: c.input })),
+          ],
+        };
+      else
+        w = {
+          role: "user",
+          content: m.results.map((r) => ({
+            type: "tool_result",
+            tool_use_id: r.id,
+            content: r.refs ? [{ type: "text", text: r.text }, ...r.refs.map((n) => ({ type: "tool_reference", tool_name: n }))] : r.text,
+            ...(r.error ? { is_error: true } : {}),
+          })),
+        };
+      anthropicWire.set(m, w);
+    }
+    return w;
+  };
+  const toOpenai = (m: Msg): Json[] => {
+    let w = openaiWire.get(m);
+    if (!w) {
+      if (m.role === "user") w = [{ role: "user", content: m.text }];
+      else if (m.role === "assistant")
+        w = [
+          {
+            role: "assistant",
+            content: m.text || null,
+            tool_calls: m.calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.input) } })),
+          },
+        ];
+      else w = m.results.map((r) => ({ role: "tool", tool_call_id: r.id, content: r.refs ? `${r.text}\n${refDefs(r.refs)}` : r.text }));
+      openaiWire.set(m, w);
+    }
+    return w;
+  };
+  const additionMemo = new Map<string, Json>();
+  const additionMessage = (a: DeliveryAddition): Json => {
+    const key = `${a.at}\0${a.tools.join("\0")}`;
+    let w = additionMemo.get(key);
+    if (!w) {
+      w = { role: "system", content: a.tools.map((name) => ({ type: "tool_addition", tool: { type: "tool_reference", name } })) };
+      additionMemo.set(key, w);
+    }
+    return w;
+  };
+  const anthropicMessages = (msgs: readonly Msg[], additions: readonly DeliveryAddition[]): Json[] => {
+    const out: Json[] = [];
+    let a = 0;
+    for (let i = 0; i < msgs.length; i++) {
+      while (a < additions.length && additions[a].at <= i) out.push(additionMessage(additions[a++]));
+      out.push(toAnthropic(msgs[i]));
+    }
+    while (a < additions.length) out.push(additionMessage(additions[a++]));
+    // The breakpoint on the last block: a copy, so the shared objects stay unmarked.
+    const last = out[out.length - 1];
+    if (last) {
+      const content = [...(last.content as Json[])];
+      content[content.length - 1] = { ...content[content.length - 1], cache_control: EPHEMERAL };
+      out[out.length - 1] = { ...last, content };
+    }
+    return out;
+  };
+  const msgTokens = (m: Msg): number =>
+    m.role === "user"
+      ? tokens(m.text)
+      : m.role === "assistant"
+        ? tokens(m.text) + m.calls.reduce((s, c) => s + tokens(JSON.stringify({ name: c.name, input: c.input })), 0)
+        : m.results.reduce((s, r) => s + tokens(r.text) + (r.refs ? r.refs.reduce((x, n) => x + (byWire.get(n) as ToolInfo).schemaTokens, 0) : 0), 0);
+
+  const script = scriptOf(opts.tasks);
+  const conversations = conversationsOf(script, opts.calls);
+  const callsPerConversation = conversations[0]?.length ?? 0;
+  const defaultMode = resolveDeliveryMode("auto", profile, { fullSchemas, pool: poolTokens, tools: catalog.size, k });
+  const uncachedProfile: ProviderProfile = { ...profile, name: `${profile.name} (no caching)`, cache: "none" };
+  const sticky = stickyConfig(undefined);
+
+  const rows: CostRow[] = [];
+  for (const method of methods) {
+    const tot: Totals = { billed: 0, input: 0, read: 0, requests: 0, changes: 0, gold: 0, goldFirstTry: 0, goldCalls: 0, allGoldCalls: 0, gateCalls: 0 };
+    const taMode: DeliveryMode | undefined =
+      method === "tool-attention"
+        ? defaultMode
+        : method === "tool-attention-rebind"
+          ? "rebind"
+          : method === "tool-attention-stable"
+            ? "stable"
+            : method === "tool-attention-deferred"
+              ? "deferred"
+              : undefined;
+    const routed = taMode !== undefined || method === "llm-tool-selector";
+
+    for (let ci = 0; ci < conversations.length; ci++) {
+      const conv = conversations[ci];
+      const cache = new PrefixCache(method === "all-uncached" ? uncachedProfile : profile);
+      const msgs: Msg[] = [];
+      let history = 0;
+      let ids = 0;
+      let delivery: DeliveryState | undefined;
+      let prevToolsKey: string | undefined;
+      let stickyState: ToolAttentionDecisionState["sticky"] = [];
+      let promotedSince: string[] = [];
+      let lastObs: ToolMessage[] = [];
+      let usedBefore: { name: string; description: string }[] = [];
+      let firstOfRequest = true;
+      let selectorUser: Json = {};
+      const outputs = new Set<string>();
+      const loaded = new Set<string>();
+
+      const push = (m: Msg) => {
+        msgs.push(m);
+        history += msgTokens(m);
+      };
+      const price = (body: Json, main: boolean) => {
+        const segments = provider === "anthropic" ? anthropicPrompt(body, ctx).segments : openaiPrompt(body, ctx).segments;
+        const u: CallUsage = cache.account(segments);
+        tot.billed += u.billed;
+        tot.input += u.total;
+        tot.read += u.cacheRead;
+        tot.requests++;
+        if (main) {
+          const key = (body.tools as Json[]).map((t) => `${t.defer_loading ? "~" : ""}${String(t.name ?? (t.function as Json | undefined)?.name)}`).join("\n");
+          if (prevToolsKey !== undefined && key !== prevToolsKey) tot.changes++;
+          prevToolsKey = key;
+        }
+      };
+      const body = (tools: Json[], withPool: boolean, additions: readonly DeliveryAddition[] = []): Json =>
+        provider === "anthropic"
+          ? { tools, system: withPool ? sys.anthropicPool : sys.anthropicPlain, messages: anthropicMessages(msgs, additions) }
+          : { tools, messages: [withPool ? sys.openaiPool : sys.openaiPlain, ...msgs.flatMap(toOpenai)] };
+      const newId = () => `call_${ci}_${++ids}`;
+
+      for (let i = 0; i < conv.length; i++) {
+        const call = conv[i];
+        const task = call.task;
+        if (i === 0 || conv[i - 1].taskIndex !== call.taskIndex) {
+          push({ role: "user", text: task.query });
+          // A new request: sticky tools and the rolling intent start over.
+          stickyState = [];
+          promotedSince = [];
+          lastObs = [];
+          usedBefore = [];
+          firstOfRequest = true;
+          selectorUser = provider === "anthropic" ? { role: "user", content: [{ type: "text", text: task.query }] } : { role: "user", content: task.query };
+        }
+        const view = stateViewFrom({
+          scopes: task.state?.scopes,
+          milestones: task.state?.milestones,
+          toolOutputs: [...(task.state?.toolOutputs ?? []), ...outputs],
+          raw: task.state,
+        });
+        // The gold tools this call makes: each name with the catalog tools that carry it and may run now.
+        const gold = call.gold
+          .map((g) => ({ name: g, tools: (byToolName.get(g) ?? []).filter((t) => checkPreconditions(t.record, view).allow) }))
+          .filter((g) => g.tools.length > 0);
+
+        let active: string[] = [];
+        if (routed) {
+          stickyState = nextSticky({ sticky: stickyState, promoted: promotedSince } as ToolAttentionDecisionState, lastObs, sticky);
+          promotedSince = [];
+          // The first call of a request routes on the request alone; later ones also on the plan the model stated.
+          const step = firstOfRequest || !task.steps?.length ? 0 : call.step + 1;
+          const parts = simulatedIntent(task, step, usedBefore, SIMULATE);
+          active = await routeMemoized(parts, view, stickyState.map((s) => s.name));
+        }
+        firstOfRequest = false;
+
+        const assistantText = call.next;
+        const calls = gold.map((g) => ({ g, id: newId(), input: argsFor(g.tools[0].schema, call.text) }));
+        const assistantTokens =
+          tokens(assistantText) + calls.reduce((s, c) => s + tokens(JSON.stringify({ name: c.g.tools[0].name, input: c.input })), 0);
+        const budget = Math.max(16, Math.floor((opts.historyTokens - assistantTokens) / Math.max(1, calls.length)));
+
+        // 1. Calls before the model's own: the selection call, or a search for tools the model has not loaded.
+        let firstTry = gold.length;
+        if (method === "llm-tool-selector") price(selectorRequest(selectorUser), false);
+        if (method === "provider-tool-search" && gold.length > 0) {
+          const has = (g: (typeof gold)[number]) => g.tools.some((t) => loaded.has(t.name));
+          const searchCall = (query: string, found: readonly string[]) => {
+            price(body(searchTools, false), true);
+            const id = newId();
+            push({ role: "assistant", text: "", calls: [{ id, name: providerSearchName, input: { query } }] });
+            push({ role: "tool", results: [{ id, name: providerSearchName, text: `${found.length} tools found`, refs: [...found] }] });
+            for (const n of found) loaded.add(n);
+          };
+          if (!gold.every(has)) searchCall(call.text, await search(call.text));
+          firstTry = gold.filter(has).length;
+          // A search that missed: the model searches again with the tool's own words (and finds it).
+          for (const g of gold.filter((x) => !has(x))) {
+            const query = splitIdentifier(g.name);
+            const found = await search(query);
+            searchCall(query, found.includes(g.tools[0].name) ? found : [...found.slice(0, SEARCH_TOP - 1), g.tools[0].name]);
+          }
+        }
+
+        // 2. The model's call: what it is sent, and which tools it can call.
+        let available: ReadonlySet<string> | "all" = "all";
+        let plan: ReturnType<typeof planDelivery> | undefined;
+        const tokensOf = () => ({ fullSchemas, pool: poolTokens, schema: (n: string) => byWire.get(n)?.schemaTokens ?? 0, context: promptTokens + history });
+        const planned = (p: ReturnType<typeof planDelivery>): Json =>
+          p.mode === "deferred"
+            ? body(provider === "anthropic" ? deferredTools : [], true, p.additions)
+            : body(toolsFor(p.bound), p.mode !== "all");
+        if (method === "all-uncached" || method === "all-cached") price(body(allTools, false), true);
+        else if (method === "provider-tool-search") {
+          price(body(searchTools, false), true);
+          available = loaded;
+        } else if (method === "llm-tool-selector") {
+          // Optimistic: the selector picks the gold tools, then the router's picks up to k; bound in catalog order.
+          const picked = new Set(gold.map((g) => g.tools[0].name));
+          for (const n of active) if (picked.size < Math.max(k, gold.length) && !picked.has(n)) picked.add(n);
+          price(body(toolsFor(infos.filter((t) => picked.has(t.name)).map((t) => t.name)), false), true);
+          available = picked;
+        } else if (taMode !== undefined) {
+          plan = planDelivery({ mode: taMode, previous: delivery, active, catalog: allNames, messageCount: msgs.length, tokens: tokensOf(), profile, k, guarantee: opts.guarantee });
+          delivery = plan.state;
+          price(planned(plan), true);
+          available = plan.mode === "all" ? "all" : new Set(availableTools(plan));
+        }
+
+        if (gold.length === 0) {
+          // Nothing callable (the step's tools are forbidden in this state, or not in the catalog): a short answer.
+          push({ role: "assistant", text: `I can't do that here: ${call.text}`, calls: [] });
+          lastObs = [];
+          usedBefore = [];
+          continue;
+        }
+
+        // 3. The tool calls: callable ones run; the others get the gate's promotion error and one more call.
+        const chosen = calls.map((c) => ({ c, tool: available === "all" ? c.g.tools[0] : c.g.tools.find((t) => available.has(t.name)) }));
+        const missing = chosen.filter((x) => !x.tool).map((x) => ({ c: x.c, name: x.c.g.tools[0].name }));
+        // The gate's answer lists what is available after the promotion: the routed tools plus the promoted ones.
+        const afterPromotion = [...new Set([...active, ...missing.map((m) => m.name)])];
+        push({ role: "assistant", text: assistantText, calls: chosen.map(({ c, tool }) => ({ id: c.id, name: (tool ?? c.g.tools[0]).name, input: c.input })) });
+        push({
+          role: "tool",
+          results: chosen.map(({ c, tool }) =>
+            tool
+              ? { id: c.id, name: tool.name, text: resultFor(call, c.g.name, budget) }
+              : { id: c.id, name: c.g.tools[0].name, text: promotedText(c.g.tools[0].name, afterPromotion), error: true },
+          ),
+        });
+        if (taMode !== undefined) firstTry = gold.length - missing.length;
+        if (method !== "llm-tool-selector") {
+          tot.gold += gold.length;
+          tot.goldFirstTry += firstTry;
+          tot.goldCalls++;
+          if (firstTry === gold.length) tot.allGoldCalls++;
+          else tot.gateCalls++;
+        }
+        if (missing.length > 0 && taMode !== undefined) {
+          // Promoted: the next call binds them (no new routing, as after the gate's jump back to the model).
+          const names = missing.map((m) => m.name);
+          plan = planDelivery({ mode: taMode, previous: delivery, active: [...new Set([...active, ...names])], promoted: names, catalog: allNames, messageCount: msgs.length, tokens: tokensOf(), profile, k, guarantee: opts.guarantee });
+          delivery = plan.state;
+          price(planned(plan), true);
+          const again = missing.map((m) => ({ id: newId(), name: m.name, input: m.c.input }));
+          push({ role: "assistant", text: "", calls: again });
+          push({ role: "tool", results: again.map((a, j) => ({ id: a.id, name: a.name, text: resultFor(call, missing[j].c.g.name, budget) })) });
+          promotedSince = names;
+        }
+        for (const g of gold) outputs.add(g.name);
+        // What the next routing sees: the results after the model's last call, and the tools used at this step.
+        const last = msgs[msgs.length - 1];
+        lastObs = last.role === "tool" ? last.results.filter((r) => !r.error).map((r) => new ToolMessage({ content: "ok", tool_call_id: r.id, name: r.name })) : [];
+        usedBefore = gold.map((g) => ({ name: g.name, description: g.tools[0].record.description }));
+      }
+    }
+
+    const n = conversations.length || 1;
+    const billed = tot.billed / n;
+    rows.push({
+      method,
+      provider,
+      ...(taMode ? { mode: taMode } : {}),
+      billedPerConversation: billed,
+      billedPerCall: callsPerConversation ? billed / callsPerConversation : 0,
+      inputTokensPerConversation: tot.input / n,
+      cacheHitShare: tot.input ? tot.read / tot.input : 0,
+      toolSetChanges: tot.changes / n,
+      recall: method === "llm-tool-selector" ? null : tot.gold ? tot.goldFirstTry / tot.gold : 1,
+      allGold: method === "llm-tool-selector" ? null : tot.goldCalls ? tot.allGoldCalls / tot.goldCalls : 1,
+      gateTrigger: method === "llm-tool-selector" ? null : tot.goldCalls ? tot.gateCalls / tot.goldCalls : 0,
+      conversations: conversations.length,
+      calls: tot.requests / n,
+    });
+  }
+  return { methods: rows, profile: profile.name, callsPerConversation, historyTokens: opts.historyTokens, systemTokens, k };
+}

@@ -1,0 +1,240 @@
+/**
+ * The conversation-cost replay (`replayCost`, `tool-attention cost`): every method priced through the provider
+ * wire shapes and prefix cache, on the demo catalog (27 tools) and a small multi-step task file; the delivery
+ * guarantee's switch rule and the small-catalog default it relies on.
+ */
+import { describe, it, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { ToolCatalog } from "../src/core/catalog/catalog.js";
+import { ToolAttentionRouter } from "../src/core/router/router.js";
+import { resolveProfile } from "../src/core/cost/profiles.js";
+import { planDelivery, preferAll, resolveDeliveryMode, type DeliveryState } from "../src/core/delivery/plan.js";
+import { loadTasks } from "../src/eval/tasks.js";
+import { replayCost, type CostReport, type CostRow } from "../src/eval/cost.js";
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const CATALOG = join(ROOT, "data/demo-catalog.json");
+const TASKS = join(ROOT, "test/fixtures/cost-tasks.jsonl");
+const tasks = loadTasks(TASKS);
+
+const lexical = (k?: number) => new ToolAttentionRouter(ToolCatalog.fromFile(CATALOG), { encoder: "lexical", cacheDir: false, log: false, ...(k ? { k } : {}) });
+const row = (r: CostReport, method: string): CostRow => {
+  const found = r.methods.find((m) => m.method === method);
+  assert.ok(found, `${method} in ${r.methods.map((m) => m.method)}`);
+  return found;
+};
+
+describe("replayCost on the demo catalog", () => {
+  it("every schema uncached costs more than cached; the default never costs more than every schema cached (real encoder, 5/15/30 calls, 500/2000 history, both providers)", async () => {
+    const router = new ToolAttentionRouter(ToolCatalog.fromFile(CATALOG), { cacheDir: false, log: false });
+    for (const provider of ["anthropic", "openai"] as const)
+      for (const calls of [5, 15, 30])
+        for (const historyTokens of [500, 2000]) {
+          const r = await replayCost({ router, tasks, provider, calls, historyTokens, methods: ["all-uncached", "all-cached", "tool-attention"] });
+          const where = `${provider}, ${calls} calls, ${historyTokens} history`;
+          const uncached = row(r, "all-uncached");
+          const cached = row(r, "all-cached");
+          const ta = row(r, "tool-attention");
+          assert.ok(uncached.billedPerConversation > cached.billedPerConversation, `${where}: uncached ${uncached.billedPerConversation} vs cached ${cached.billedPerConversation}`);
+          assert.equal(uncached.cacheHitShare, 0);
+          assert.ok(cached.cacheHitShare > 0.5, `${where}: cache hit ${cached.cacheHitShare}`);
+          assert.ok(ta.billedPerConversation <= cached.billedPerConversation, `${where}: tool-attention (${ta.mode}) ${ta.billedPerConversation} > all-cached ${cached.billedPerConversation}`);
+          // Every length covers the same calls: whole conversations only (30 calls: the one conversation there is).
+          assert.equal(r.callsPerConversation, Math.min(calls, 30));
+          assert.equal(uncached.conversations, Math.max(1, Math.floor(30 / calls)));
+        }
+  });
+
+  it("rebind changes the tools array on a multi-step conversation, deferred never does, stable less often than rebind; both keep rebind's recall", async () => {
+    const router = lexical(3);
+    for (const provider of ["anthropic", "openai"] as const) {
+      // The guarantee off: each mode on its own (with it, rebind and stable switch to every schema early).
+      const r = await replayCost({ router, tasks, provider, calls: 30, historyTokens: 500, guarantee: false });
+      const rebind = row(r, "tool-attention-rebind");
+      const stable = row(r, "tool-attention-stable");
+      assert.ok(rebind.toolSetChanges > 0, `${provider}: rebind changes ${rebind.toolSetChanges}`);
+      assert.ok(stable.toolSetChanges < rebind.toolSetChanges, `${provider}: stable ${stable.toolSetChanges} vs rebind ${rebind.toolSetChanges}`);
+      assert.ok((stable.recall as number) >= (rebind.recall as number) - 0.01, `${provider}: stable recall ${stable.recall} vs rebind ${rebind.recall}`);
+      // A tool set that changes is a cache rewrite: rebind reads less of its prompt from the cache.
+      assert.ok(stable.cacheHitShare > rebind.cacheHitShare);
+      if (provider === "anthropic") {
+        const deferred = row(r, "tool-attention-deferred");
+        assert.equal(deferred.toolSetChanges, 0);
+        assert.ok((deferred.recall as number) >= (rebind.recall as number) - 0.01, `deferred recall ${deferred.recall} vs rebind ${rebind.recall}`);
+        assert.ok(deferred.billedPerConversation < rebind.billedPerConversation);
+      } else assert.ok(!r.methods.some((m) => m.method === "tool-attention-deferred"), "no deferred row on OpenAI");
+    }
+  });
+
+  it("the baselines and the competitors: tool search and the LLM selector pay their extra calls", async () => {
+    const r = await replayCost({ router: lexical(), tasks, provider: "anthropic", calls: 15, historyTokens: 500 });
+    const cached = row(r, "all-cached");
+    assert.equal(cached.calls, 15);
+    assert.equal(cached.toolSetChanges, 0);
+    assert.deepEqual([cached.recall, cached.allGold, cached.gateTrigger], [1, 1, 0]);
+    const search = row(r, "provider-tool-search");
+    assert.ok(search.calls > 15, `searches are billed calls: ${search.calls}`);
+    assert.equal(search.toolSetChanges, 0, "every tool declared deferred: the tools array never changes");
+    assert.ok((search.recall as number) > 0 && (search.recall as number) <= 1);
+    const selector = row(r, "llm-tool-selector");
+    assert.equal(selector.calls, 30, "one selection call per model call");
+    assert.equal(selector.recall, null, "its recall needs a live model");
+    assert.ok(selector.toolSetChanges > 0);
+    for (const m of r.methods) assert.ok(m.billedPerCall > 0 && Number.isFinite(m.billedPerConversation), m.method);
+  });
+
+  it("each call adds about historyTokens to the history", async () => {
+    const twoSteps = tasks.filter((t) => t.id === "c-3").map((t) => ({ ...t, steps: t.steps?.slice(0, 2), gold: t.gold.slice(0, 2) }));
+    for (const historyTokens of [500, 2000]) {
+      const both = await replayCost({ router: lexical(), tasks: twoSteps, provider: "openai", calls: 2, historyTokens, methods: ["all-uncached"] });
+      const single = await replayCost({ router: lexical(), tasks: twoSteps, provider: "openai", calls: 1, historyTokens, methods: ["all-uncached"] });
+      // Two calls in one conversation = two first calls + what the first call added (its tool call and result).
+      const added = row(both, "all-uncached").inputTokensPerConversation - 2 * row(single, "all-uncached").inputTokensPerConversation;
+      assert.ok(Math.abs(added - historyTokens) <= historyTokens * 0.05, `added ${added} for ${historyTokens}`);
+    }
+  });
+
+  it("is deterministic: two runs give the same report", async () => {
+    const a = await replayCost({ router: lexical(5), tasks, provider: "anthropic", calls: 5, historyTokens: 500 });
+    const b = await replayCost({ router: lexical(5), tasks, provider: "anthropic", calls: 5, historyTokens: 500 });
+    assert.deepEqual(a, b);
+  });
+
+  it("rejects bad options with the option's name", async () => {
+    const router = lexical();
+    await assert.rejects(replayCost({ router, tasks, provider: "openai", calls: 0, historyTokens: 500 }), /calls/);
+    await assert.rejects(replayCost({ router, tasks, provider: "openai", calls: 5, historyTokens: -1 }), /historyTokens/);
+    await assert.rejects(replayCost({ router, tasks, provider: "gemini" as never, calls: 5, historyTokens: 500 }), /provider/);
+  });
+});
+
+describe("delivery guarantee and the small-catalog default", () => {
+  const anthropic = resolveProfile("anthropic", "claude-sonnet-4-5");
+  const openai = resolveProfile("openai", "gpt-5");
+
+  it("a deferred thread a little over the baseline keeps its cached prefix instead of paying a full-history rewrite", () => {
+    const catalog = Array.from({ length: 27 }, (_, i) => `t${i}`);
+    let state: DeliveryState | undefined;
+    const modes: string[] = [];
+    for (let call = 0; call < 30; call++) {
+      // Every tool gets delivered over the thread: pool + deliveries end up above the full schemas.
+      const plan = planDelivery({
+        mode: "deferred",
+        previous: state,
+        active: [catalog[call % 27], catalog[(call * 7 + 3) % 27]],
+        catalog,
+        messageCount: call * 2 + 1,
+        tokens: { fullSchemas: 2000, pool: 480, schema: () => 74, context: 1000 + call * 2000 },
+        profile: anthropic,
+        k: 2,
+      });
+      modes.push(plan.mode);
+      state = plan.state;
+    }
+    assert.ok(state && state.estimate.plan > state.estimate.allCached, "the thread is over the baseline");
+    assert.ok(modes.every((m) => m === "deferred"), `modes: ${modes}`);
+  });
+
+  it("a stable thread switches on a call that rewrites its prefix anyway, not on the quiet call after it", () => {
+    const catalog = Array.from({ length: 40 }, (_, i) => `t${i}`);
+    let state: DeliveryState | undefined;
+    for (let call = 0; call < 30; call++) {
+      // Odd calls bring a new top pick (a stable rewrite); even calls route what is already bound.
+      const fresh = catalog[Math.floor((call + 1) / 2) + 1];
+      const plan = planDelivery({
+        mode: "stable",
+        previous: state,
+        active: call % 2 === 1 ? [fresh, catalog[0]] : [catalog[0]],
+        catalog,
+        messageCount: call * 2 + 1,
+        tokens: { fullSchemas: 6000, pool: 300, schema: () => 150, context: 1500 + call * 2000 },
+        profile: openai,
+        k: 2,
+      });
+      if (plan.mode === "all") {
+        assert.equal(call % 2, 1, `switched on call ${call}, a call whose tool set would not have changed`);
+        return;
+      }
+      state = plan.state;
+    }
+    assert.fail("never switched");
+  });
+
+  it("with caching, a catalog the pool plus a thread's routed set covers gets every schema; without caching the per-call rule stands", () => {
+    // The demo catalog's numbers: 27 tools, 2,008 schema tokens, a 481-token pool, k = 10.
+    assert.equal(preferAll(2008, 481, 2008 / 27, 10), false);
+    assert.equal(preferAll(2008, 481, 2008 / 27, 10, true), true);
+    const demo = { fullSchemas: 2008, pool: 481, tools: 27, k: 10 };
+    assert.equal(resolveDeliveryMode("auto", anthropic, demo), "all");
+    assert.equal(resolveDeliveryMode("auto", openai, demo), "all");
+    // A large catalog still routes: deferred on Anthropic, stable on OpenAI.
+    const big = { fullSchemas: 47305, pool: 2656, tools: 120, k: 10 };
+    assert.equal(resolveDeliveryMode("auto", anthropic, big), "deferred");
+    assert.equal(resolveDeliveryMode("auto", openai, big), "stable");
+  });
+});
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", join(ROOT, "src/cli/main.ts"), ...args], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+test("CLI: cost --json prints one row per method with the documented keys; errors name the flag or file", async () => {
+  const r = await cli(["cost", "--catalog", CATALOG, "--tasks", TASKS, "--encoder", "lexical", "--provider", "openai", "--calls", "10", "--history", "800", "--json"]);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as { methods: Record<string, unknown>[]; callsPerConversation: number; historyTokens: number };
+  assert.deepEqual(
+    out.methods.map((m) => m.method),
+    ["all-uncached", "all-cached", "provider-tool-search", "llm-tool-selector", "tool-attention-rebind", "tool-attention-stable", "tool-attention"],
+  );
+  for (const m of out.methods) {
+    for (const key of ["method", "provider", "billedPerConversation", "cacheHitShare", "toolSetChanges", "recall", "allGold", "gateTrigger", "calls", "conversations"])
+      assert.ok(key in m, `${String(m.method)} has ${key}`);
+    assert.equal(m.provider, "openai");
+    assert.equal(typeof m.billedPerConversation, "number");
+  }
+  assert.equal(out.callsPerConversation, 10);
+  assert.equal(out.historyTokens, 800);
+
+  const table = await cli(["cost", "--catalog", CATALOG, "--tasks", TASKS, "--encoder", "lexical", "--calls", "5"]);
+  assert.equal(table.code, 0, table.stderr);
+  assert.match(table.stdout, /anthropic:sonnet/);
+  assert.match(table.stdout, /all-cached\s+[\d,]+\s+1\.000/);
+  assert.match(table.stdout, /tool-attention-deferred/);
+
+  const bad = await cli(["cost", "--catalog", CATALOG, "--tasks", TASKS, "--provider", "gemini"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--provider must be anthropic or openai/);
+  for (const [flag, value] of [["--calls", "0"], ["--history", "1.5"], ["--k", "0"]]) {
+    const r2 = await cli(["cost", "--catalog", CATALOG, "--tasks", TASKS, `${flag}=${value}`]);
+    assert.equal(r2.code, 2, `${flag}=${value}`);
+    assert.match(r2.stderr, new RegExp(`${flag} expects a positive integer`));
+  }
+  const dir = mkdtempSync(join(tmpdir(), "cost-cli-"));
+  writeFileSync(join(dir, "empty.jsonl"), "\n");
+  writeFileSync(join(dir, "empty.json"), JSON.stringify({ servers: [] }));
+  const noTasks = await cli(["cost", "--catalog", CATALOG, "--tasks", join(dir, "empty.jsonl"), "--encoder", "lexical"]);
+  assert.equal(noTasks.code, 1);
+  assert.match(noTasks.stderr, /empty\.jsonl: no tasks/);
+  const noTools = await cli(["cost", "--catalog", join(dir, "empty.json"), "--tasks", TASKS, "--encoder", "lexical"]);
+  assert.equal(noTools.code, 1);
+  assert.match(noTools.stderr, /empty\.json: the catalog has no tools/);
+  const missing = await cli(["cost", "--catalog", join(dir, "nope.json"), "--tasks", TASKS]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /Cannot read catalog .*nope\.json/);
+  const noFlag = await cli(["cost", "--catalog", CATALOG]);
+  assert.equal(noFlag.code, 2);
+  assert.match(noFlag.stderr, /--tasks is required/);
+});
