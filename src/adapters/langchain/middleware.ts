@@ -11,7 +11,8 @@
  *   with the same tool_call_id; if nothing is left to run, the agent jumps back to the model to recover.
  *   A call to a catalog tool whose preconditions hold is promoted: the decision in state gains it, and since a
  *   jump to the model skips beforeModel, wrapModelCall binds it from that updated decision.
- * - wrapToolCall: a second line of defence for calls that reach the tool node by another route (the agent's
+ * - wrapToolCall: delivers the gate's answers when some calls of the turn run (so every answer keeps its call's
+ *   position), and is a second line of defence for calls that reach the tool node by another route (the agent's
  *   ToolNode runs any registered tool the model names, even one that was not bound).
  */
 import { createMiddleware } from "langchain";
