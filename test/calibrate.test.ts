@@ -102,7 +102,7 @@ test("calibrate agrees with real routing at every θ, with and without per-step 
     assert.equal(result.best.f1, Math.max(...result.curve.map((p) => p.f1)));
   }
   await assert.rejects(calibrate(router, []), /empty/);
-  await assert.rejects(calibrate(router, TASKS, { thetas: [2] }), /outside -1\.\.1/);
+  await assert.rejects(calibrate(router, TASKS, { thetas: [3] }), /outside -1\.\.2\.5 \(hybrid scores/);
 });
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -136,10 +136,13 @@ describe("ToolAttentionRouter (USE-lite over the demo catalog)", () => {
   });
 
   it("rejects invalid θ and k", async () => {
-    for (const theta of [1.5, -2, Number.NaN, Number.POSITIVE_INFINITY]) assert.throws(() => new ToolAttentionRouter(catalog, { theta }), /theta/);
+    // θ is checked against the encoder's score range: hybrid scores reach 1 + 1.5 (cosine + 1.5 × BM25).
+    for (const theta of [2.6, -2, Number.NaN, Number.POSITIVE_INFINITY]) assert.throws(() => new ToolAttentionRouter(catalog, { theta }), /theta/);
+    assert.equal(new ToolAttentionRouter(catalog, { theta: 1.5 }).theta, 1.5);
+    assert.throws(() => new ToolAttentionRouter(catalog, { theta: 1.5, encoder: "use-lite" }), /cosine similarities from -1 to 1/);
     for (const k of [-1, Number.NaN, 1e9]) assert.throws(() => new ToolAttentionRouter(catalog, { k }), /\bk\b/);
     assert.throws(() => new ToolAttentionRouter(catalog, { slate: 0 }), /slate/);
-    await assert.rejects(router.route(WEATHER, emptyStateView(), { theta: 2 }), /theta/);
+    await assert.rejects(router.route(WEATHER, emptyStateView(), { theta: 3 }), /theta: 3 \(hybrid scores are cosine \+ 1\.5 × BM25, from -1 to 2\.5/);
     await assert.rejects(router.route(WEATHER, emptyStateView(), { k: -3 }), /\bk\b/);
   });
 

@@ -227,6 +227,16 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   };
 }
 
+/**
+ * One line when the audit measured nothing because every server failed (the command then exits non-zero),
+ * else undefined. Some servers failing is a finding of the audit, not a failure of it.
+ */
+export function auditFailure(r: AuditReport): string | undefined {
+  if (r.servers.length === 0 || r.servers.some((s) => s.ok)) return undefined;
+  const why = r.servers.map((s) => `${s.server} (${s.failure ? `${s.failure.phase}: ${s.failure.message}` : "no tools listed"})`);
+  return `audit: every server in ${r.config} failed (${r.servers.length} of ${r.servers.length}): ${why.join("; ")}`.replace(/\s*\n\s*/g, " ");
+}
+
 const pct = (x: number | undefined) => (x === undefined ? "–" : `${(x * 100).toFixed(1)}%`);
 const int = (x: number | undefined) => (x === undefined ? "–" : x.toLocaleString("en-US"));
 

@@ -15,9 +15,10 @@ import { isTokenEncoding } from "../core/tokens/count.js";
 import { loadTasks } from "../eval/tasks.js";
 import { evaluate } from "../eval/evaluate.js";
 import { runDemo } from "./demo.js";
-import { formatAudit, runAudit } from "./audit.js";
+import { auditFailure, formatAudit, runAudit } from "./audit.js";
 import { runCalibrate } from "./calibrate.js";
 import { runCost } from "./cost.js";
+import { packageVersion, runSetupFaiss } from "./setup-faiss.js";
 
 const USAGE = `Usage:
   tool-attention route --catalog FILE --query TEXT [--state JSON] [--k N] [--theta X] [--encoder NAME] [--json]
@@ -30,6 +31,9 @@ const USAGE = `Usage:
                    selector and Tool Attention's delivery modes; default provider anthropic, history 500, calls 15
   tool-attention demo  [--catalog FILE] [--json]
   tool-attention audit --config MCP.json [--k N] [--tokens NAME] [--concurrency N] [--json]
+  tool-attention setup-faiss  builds the optional faiss index (Linux, needs libfaiss-dev); the built-in index ranks
+                   the same, faiss only pays off on catalogs of thousands of tools
+  tool-attention --version
 
 Options:
   --encoder NAME   hybrid (default: USE-lite + BM25, offline), use-lite, lexical (BM25 only), minilm (needs model files)
@@ -172,6 +176,7 @@ async function cmdEval(values: Record<string, string | boolean | undefined>) {
   let tasks = loadTasks(need("tasks", values.tasks as string));
   const limit = num("limit", values.limit as string | undefined);
   if (limit !== undefined) tasks = tasks.slice(0, limit);
+  needData(values, router, tasks);
   process.stderr.write(`eval: ${tasks.length} tasks over ${router.catalog.size} tools; embedding the catalog…\n`);
   await router.prepare();
   const report = await evaluate(router, tasks, {
@@ -218,6 +223,8 @@ async function cmdAudit(values: Record<string, string | boolean | undefined>) {
     concurrency: num("concurrency", values.concurrency as string | undefined),
   });
   process.stdout.write(`${values.json ? JSON.stringify(report, null, 2) : formatAudit(report)}\n`);
+  const failed = auditFailure(report);
+  if (failed) throw new Error(failed);
 }
 
 async function cmdCalibrate(values: Record<string, string | boolean | undefined>) {
@@ -225,6 +232,7 @@ async function cmdCalibrate(values: Record<string, string | boolean | undefined>
   let tasks = loadTasks(need("tasks", values.tasks as string));
   const limit = num("limit", values.limit as string | undefined);
   if (limit !== undefined) tasks = tasks.slice(0, limit);
+  needData(values, router, tasks);
   if (values.theta !== undefined) throw new UsageError("calibrate sweeps θ itself; drop --theta");
   await runCalibrate(router, tasks, { k: num("k", values.k as string | undefined), perStep: Boolean(values["per-step"]), json: Boolean(values.json) });
 }
@@ -244,6 +252,13 @@ async function cmdCost(values: Record<string, string | boolean | undefined>) {
   await runCost(router, tasks, { provider, model: values.model as string | undefined, calls, historyTokens: history, k, json: Boolean(values.json) });
 }
 
+/** eval and calibrate measure nothing without tools or tasks (their averages would be NaN): say which file is empty. */
+function needData(values: Record<string, string | boolean | undefined>, router: ToolAttentionRouter, tasks: readonly unknown[]): void {
+  if (router.catalog.size === 0) throw new Error(`${values.catalog}: the catalog has no tools`);
+  if (tasks.length === 0)
+    throw new Error(values.limit !== undefined ? `--limit ${values.limit} leaves no tasks of ${values.tasks}` : `${values.tasks}: no tasks (expected one JSON object a line)`);
+}
+
 function round(x: number, digits = 4): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
@@ -251,6 +266,11 @@ function round(x: number, digits = 4): number {
 
 export async function main(argv = process.argv.slice(2)): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === "--version" || command === "-v" || command === "version") {
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  if (command === "setup-faiss") return runSetupFaiss();
   try {
     const { values } = parseArgs({
       args: rest,

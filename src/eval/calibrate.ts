@@ -89,8 +89,10 @@ export async function calibrate(router: ToolAttentionRouter, tasks: readonly Eva
   if (tasks.length === 0) throw new Error("calibrate: the task set is empty");
   const thetas = opts.thetas ?? DEFAULT_THETAS;
   if (thetas.length === 0) throw new Error("calibrate: no thresholds to try");
+  const range = router.thetaRange;
   for (const t of thetas)
-    if (!Number.isFinite(t) || t < -1 || t > 1) throw new Error(`calibrate: threshold ${t} is outside -1..1`);
+    if (!Number.isFinite(t) || t < range.min || t > range.max)
+      throw new Error(`calibrate: threshold ${t} is outside ${range.min}..${range.max} (${range.scores})`);
   await router.prepare();
   const k = opts.k ?? router.k;
   const perStep = opts.perStep ?? false;

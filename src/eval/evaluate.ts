@@ -172,6 +172,7 @@ async function simulateTask(
 }
 
 export async function evaluate(router: ToolAttentionRouter, tasks: readonly EvalTask[], opts: EvalOptions = {}): Promise<EvalReport> {
+  if (tasks.length === 0) throw new Error("evaluate: the task set is empty");
   await router.prepare();
   const k = opts.k ?? router.k;
   const theta = opts.theta ?? router.theta;

@@ -11,11 +11,12 @@
  *   with the same tool_call_id; if nothing is left to run, the agent jumps back to the model to recover.
  *   A call to a catalog tool whose preconditions hold is promoted: the decision in state gains it, and since a
  *   jump to the model skips beforeModel, wrapModelCall binds it from that updated decision.
- * - wrapToolCall: a second line of defence for calls that reach the tool node by another route (the agent's
+ * - wrapToolCall: delivers the gate's answers when some calls of the turn run (so every answer keeps its call's
+ *   position), and is a second line of defence for calls that reach the tool node by another route (the agent's
  *   ToolNode runs any registered tool the model names, even one that was not bound).
  */
 import { createMiddleware } from "langchain";
-import { AIMessage, type BaseMessage, type SystemMessage } from "@langchain/core/messages";
+import { AIMessage, ToolMessage, type BaseMessage, type SystemMessage } from "@langchain/core/messages";
 import { tool as lcTool, type StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod/v3";
 import { gateCalls, stateViewOf } from "./messages.js";
@@ -35,6 +36,7 @@ import {
   type DeliveryOptions,
 } from "./delivery.js";
 import type { DeliveryState } from "../../core/delivery/plan.js";
+import type { ToolCatalog } from "../../core/catalog/catalog.js";
 import { compactBoundTools } from "./compact-tools.js";
 import type { Phase2CompactionOptions } from "../../core/compaction/phase2.js";
 import {
@@ -83,6 +85,8 @@ const decisionSchema = z.object({
   available: z.array(z.string()).optional(),
   /** Per-thread delivery state (bound set, deferred additions, estimates). */
   delivery: z.any().optional(),
+  /** The gate's answers to this turn's rejected calls when some calls run: wrapToolCall gives them, in call order. */
+  answers: z.array(z.object({ id: z.string(), name: z.string(), content: z.string() })).optional(),
 });
 
 const stateSchema = z.object({
@@ -95,6 +99,39 @@ const stateSchema = z.object({
   /** The latest routing decision (set by the middleware). */
   toolAttention: decisionSchema.optional(),
 });
+
+/** A rejected call's answer kept in state until the tool node delivers it (plain data: checkpoints store it). */
+interface GateAnswer {
+  id: string;
+  name: string;
+  content: string;
+}
+
+function answersOf(messages: readonly ToolMessage[]): GateAnswer[] {
+  return messages.map((m) => ({ id: m.tool_call_id, name: m.name ?? "", content: typeof m.content === "string" ? m.content : JSON.stringify(m.content) }));
+}
+
+/** The gate's answer to a call, if the gate rejected it this turn. */
+function gateAnswer(decision: { answers?: GateAnswer[] } | undefined, id: string | undefined): ToolMessage | undefined {
+  const a = id ? decision?.answers?.find((x) => x.id === id) : undefined;
+  return a && new ToolMessage({ content: a.content, tool_call_id: a.id, name: a.name, status: "error" });
+}
+
+/**
+ * Checks, on the first model call, that the agent can run every catalog tool: each must be registered with it
+ * (the request's tools) or supplied by `resolveTool`. Otherwise the tool is never bound and a call to it fails
+ * with "... is not a valid tool", far from the cause. Returns true, or throws naming the missing tools.
+ */
+function assertRegistered(catalog: ToolCatalog, tools: readonly unknown[], resolve?: (name: string) => unknown): true {
+  const registered = new Set(tools.map((t) => (t as { name?: unknown })?.name));
+  const missing = [...new Set(catalog.tools.map((t) => t.name))].filter((n) => !registered.has(n) && !resolve?.(n));
+  if (missing.length === 0) return true;
+  throw new Error(
+    `toolAttentionMiddleware: ${missing.length === 1 ? "tool" : "tools"} ${missing.map((n) => `"${n}"`).join(", ")} ` +
+      `${missing.length === 1 ? "is" : "are"} in the middleware's catalog but not registered with the agent, so the model ` +
+      "could never call them: pass the same tools to createAgent({ tools }) too, or set registerTools: true",
+  );
+}
 
 /**
  * Creates the Tool Attention middleware.
@@ -140,6 +177,7 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
     ...(searchTool ? [searchTool] : []),
     ...(callTool ? [callTool] : []),
   ];
+  let registrationChecked = false;
 
   const middleware = createMiddleware({
     name: "ToolAttention",
@@ -156,6 +194,7 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
     },
 
     wrapModelCall: async (request, handler) => {
+      registrationChecked ||= assertRegistered(router.catalog, request.tools, options.resolveTool);
       const decision = request.state.toolAttention as (ToolAttentionDecisionState & { delivery?: DeliveryState }) | undefined;
       if (!decision) return handler(request);
       for (const t of request.tools) {
@@ -220,6 +259,9 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
         if (!result) return current !== decision ? { toolAttention: current } : undefined;
         if (!("event" in result)) return result;
         emit(result.event);
+        // With calls left to run, the tool node answers every call, the rejected ones through wrapToolCall, so the
+        // turn's ToolMessages come in the order of its tool_calls (answered here, they would precede the others).
+        if (result.event.allowed.length > 0 && result.messages.every((m) => m.tool_call_id)) return { toolAttention: { ...result.toolAttention, answers: answersOf(result.messages) } };
         const update = { messages: result.messages, toolAttention: result.toolAttention };
         // Allowed calls still run (the agent sends pending calls to the tool node); when none is left,
         // the model goes back with the errors so it can recover.
@@ -228,6 +270,8 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
     },
 
     wrapToolCall: async (request, handler) => {
+      const answer = gateAnswer(request.state.toolAttention as { answers?: GateAnswer[] } | undefined, request.toolCall.id);
+      if (answer) return answer;
       const name = request.toolCall.name;
       if (name === SEARCH_TOOL_NAME && searchTool) return answerSearch(router, request.toolCall, request.state as ToolAttentionStateLike);
       if (name === CALL_TOOL_NAME && callTool) {

@@ -6,12 +6,16 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { ToolCatalog, type CatalogEntry, type CatalogOptions } from "../../core/catalog/catalog.js";
 import type { JsonSchema, ToolSpec } from "../../core/types.js";
+import { closestName } from "../../core/preconditions/preconditions.js";
 
 /** Anything with a name that a LangChain agent accepts as a client tool. */
 export type LangChainToolLike = Pick<StructuredToolInterface, "name" | "description"> & {
   schema?: unknown;
   metadata?: Record<string, unknown>;
 };
+
+/** The fields a LangChain tool's `metadata.toolAttention` may carry. */
+const TOOL_METADATA_FIELDS = ["server", "tags", "preconditions"];
 
 function schemaOf(tool: LangChainToolLike): JsonSchema {
   const schema = tool.schema;
@@ -46,11 +50,32 @@ export function catalogFromLangChainTools(
 ): ToolCatalog {
   const entries: CatalogEntry[] = [];
   const problems: string[] = [];
+  // Strict catalogs (the adapters') stop on a mistake in the application's own tool list.
+  const problem = (msg: string) => {
+    if (options.strict) throw new Error(msg);
+    problems.push(msg);
+  };
+  const seen = new Map<string, number>();
   tools.forEach((tool, i) => {
     if (!tool || typeof tool !== "object" || typeof (tool as { name?: unknown }).name !== "string") {
       problems.push(`tool #${i} skipped: not a LangChain tool (no string "name")`);
       return;
     }
+    // The agent runs tools by name: a second tool with the same name can never be called.
+    const first = seen.get(tool.name);
+    if (first !== undefined)
+      problem(`Tool "${tool.name}" is passed twice in \`tools\` (#${first} and #${i}); tool names must be unique`);
+    else seen.set(tool.name, i);
+    const meta = tool.metadata?.toolAttention;
+    if (meta !== undefined && meta !== null && typeof meta === "object")
+      for (const key of Object.keys(meta))
+        if (!TOOL_METADATA_FIELDS.includes(key)) {
+          const near = closestName(key, TOOL_METADATA_FIELDS);
+          problem(
+            `Tool "${tool.name}": unknown field "${key}" in metadata.toolAttention` +
+              `${near ? ` (did you mean "${near}"?)` : ""}; known fields: ${TOOL_METADATA_FIELDS.join(", ")}`,
+          );
+        }
     try {
       entries.push(entryFromLangChainTool(tool, options.server));
     } catch (err) {

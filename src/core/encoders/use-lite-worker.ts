@@ -10,15 +10,14 @@
  * row count as returned, so the caller can assert it.
  */
 import { parentPort } from "node:worker_threads";
-import type { EmbeddingsModel } from "@energetic-ai/embeddings";
-import { initUseLiteModel } from "./use-lite-model.js";
+import { initUseLiteModel, type UseLiteModel } from "./use-lite-model.js";
 import type { UseLiteRequest, UseLiteResponse } from "./use-lite-pool.js";
 
 if (!parentPort) throw new Error("use-lite-worker must be started as a worker thread (by UseLiteWorkerPool).");
 const port = parentPort;
 
-let model: Promise<EmbeddingsModel> | undefined;
-function loadModel(): Promise<EmbeddingsModel> {
+let model: Promise<UseLiteModel> | undefined;
+function loadModel(): Promise<UseLiteModel> {
   if (!model) {
     model = initUseLiteModel();
     // Not memoized on failure: the next request retries.
@@ -43,7 +42,7 @@ port.on("message", (req: UseLiteRequest) => {
 });
 
 async function handle(req: UseLiteRequest): Promise<UseLiteResponse> {
-  let m: EmbeddingsModel;
+  let m: UseLiteModel;
   try {
     m = await loadModel();
   } catch (err) {

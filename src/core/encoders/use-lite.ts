@@ -14,8 +14,7 @@
  * assertion and normalization stay here, so the vectors are the same as with `inProcess: true`.
  */
 import { Embeddings, type EmbeddingsParams } from "@langchain/core/embeddings";
-import type { EmbeddingsModel } from "@energetic-ai/embeddings";
-import { initUseLiteModel } from "./use-lite-model.js";
+import { initUseLiteModel, type UseLiteModel } from "./use-lite-model.js";
 import { closeUseLiteWorkers, sharedUseLiteWorkerPool, type UseLiteBatchResult } from "./use-lite-pool.js";
 
 /** Default truncation length, in characters (UTF-16 code units) after whitespace collapsing. */
@@ -55,7 +54,7 @@ export interface UseLiteEmbeddingsOptions extends EmbeddingsParams {
   inProcess?: boolean;
 }
 
-let modelPromise: Promise<EmbeddingsModel> | undefined;
+let modelPromise: Promise<UseLiteModel> | undefined;
 
 /**
  * Loads the USE-lite model IN THE CALLING THREAD once per process (about 0.2–0.3 s) and returns the shared instance,
@@ -63,7 +62,7 @@ let modelPromise: Promise<EmbeddingsModel> | undefined;
  * listeners in this thread (see {@link UseLiteEmbeddingsOptions.inProcess}); to warm up the default worker-thread
  * encoder, call {@link UseLiteEmbeddings.warmUp} instead. A failed load is not memoized, so it can be retried.
  */
-export function loadUseLiteModel(): Promise<EmbeddingsModel> {
+export function loadUseLiteModel(): Promise<UseLiteModel> {
   if (!modelPromise) {
     modelPromise = initUseLiteModel();
     modelPromise.catch(() => {

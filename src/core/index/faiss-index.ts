@@ -25,10 +25,10 @@ function shortReason(err: unknown): string {
   const e = err as { code?: string; message?: string } | undefined;
   const msg = String(e?.message ?? err);
   if (e?.code === "MODULE_NOT_FOUND" && /['"]faiss-node['"]/.test(msg)) {
-    return "faiss-node is not installed; run `npm run setup:faiss`";
+    return "faiss-node is not installed; `npx tool-attention setup-faiss` builds it";
   }
   if (/Could not locate the bindings file/.test(msg)) {
-    return "faiss-node native binary not built; run `npm run setup:faiss`";
+    return "faiss-node native binary not built; `npx tool-attention setup-faiss` builds it";
   }
   const first = msg.split("\n")[0]!.trim();
   return first.length > 160 ? `${first.slice(0, 157)}...` : first;

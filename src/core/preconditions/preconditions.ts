@@ -86,6 +86,32 @@ export function checkPreconditions(tool: ToolRecord, state: AgentStateView): Pre
 
 const KNOWN_FIELDS = new Set(["requiresScopes", "afterTool", "milestone"]);
 
+/** Edit distance (insertions, deletions, substitutions), for "did you mean" hints. */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** The known name closest to a misspelled one (case-insensitive, at most a third of its letters off), if any. */
+export function closestName(name: string, known: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const k of known) {
+    const d = editDistance(name.toLowerCase(), k.toLowerCase());
+    if (d < bestDistance) {
+      best = k;
+      bestDistance = d;
+    }
+  }
+  return best !== undefined && bestDistance <= Math.max(1, Math.floor(Math.max(name.length, best.length) / 3)) ? best : undefined;
+}
+
 /**
  * Throws on preconditions that cannot be evaluated as written (wrong types, unknown or misspelled fields),
  * naming the tool and the field: a silently ignored rule would leave a tool open that was meant to be gated.
@@ -99,8 +125,13 @@ export function validatePreconditions(tool: { id: string; preconditions: Precond
       throw new Error(`Tool "${tool.id}": precondition field "${field}" must be ${want}`);
     };
     for (const key of Object.keys(p))
-      if (!KNOWN_FIELDS.has(key))
-        throw new Error(`Tool "${tool.id}": unknown precondition field "${key}" (expected ${[...KNOWN_FIELDS].join(", ")})`);
+      if (!KNOWN_FIELDS.has(key)) {
+        const near = closestName(key, KNOWN_FIELDS);
+        throw new Error(
+          `Tool "${tool.id}": unknown precondition field "${key}"${near ? ` (did you mean "${near}"?` : " (expected"} ` +
+            `${near ? "known fields: " : ""}${[...KNOWN_FIELDS].join(", ")})`,
+        );
+      }
     const isStrList = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === "string");
     if (p.requiresScopes !== undefined && !isStrList(p.requiresScopes)) bad("requiresScopes", "an array of strings");
     if (p.afterTool !== undefined && typeof p.afterTool !== "string" && !isStrList(p.afterTool))

@@ -225,8 +225,36 @@ function validateNumber(name: string, value: number, min: number, max: number): 
     throw new Error(`Invalid ${name}: ${value} (expected a number from ${min} to ${max})`);
 }
 
+/** The range of scores a router produces, which θ must lie in, and how to say it in an error. */
+export interface ThetaRange {
+  min: number;
+  max: number;
+  /** What the scores are, for error messages. */
+  scores: string;
+}
+
+/**
+ * The score range of an encoder choice. Cosine lies in [-1, 1]; the hybrid sum adds the weighted BM25 share, so it
+ * reaches 1 + weight; lexical scores are normalized BM25 in [0, 1]. The lower bound is -1 for every encoder: a θ at or
+ * below the lowest score keeps every candidate (k alone cuts), and -1 says that whatever the encoder.
+ */
+export function thetaRangeOf(encoder: RouterOptions["encoder"], lexicalWeight: number): ThetaRange {
+  const name = typeof encoder === "string" ? encoder : encoder ? "custom encoder" : DEFAULT_ENCODER;
+  if (encoder === "lexical") return { min: -1, max: 1, scores: "lexical scores are normalized BM25 from 0 to 1" };
+  if (lexicalWeight > 0)
+    return { min: -1, max: 1 + lexicalWeight, scores: `${name} scores are cosine + ${lexicalWeight} × BM25, from -1 to ${1 + lexicalWeight}` };
+  return { min: -1, max: 1, scores: `${name} scores are cosine similarities from -1 to 1` };
+}
+
+function validateTheta(theta: number, range: ThetaRange): void {
+  if (typeof theta !== "number" || !Number.isFinite(theta) || theta < range.min || theta > range.max)
+    throw new Error(`Invalid theta: ${theta} (${range.scores}; θ must lie from ${range.min} to ${range.max})`);
+}
+
 export class ToolAttentionRouter {
   readonly theta: number;
+  /** The scores this router's encoder produces; θ (option or per route) must lie in this range. */
+  readonly thetaRange: ThetaRange;
   readonly k: number;
   readonly encoding: TokenEncoding;
   readonly loader: LazySchemaLoader;
@@ -258,7 +286,6 @@ export class ToolAttentionRouter {
   ) {
     this.theta = options.theta ?? defaultThetaFor(options.encoder);
     this.k = options.k ?? DEFAULT_K;
-    validateNumber("theta", this.theta, -1, 1);
     validateNumber("k", this.k, 0, 10_000);
     const encoder = options.encoder ?? DEFAULT_ENCODER;
     this.lexicalOnly = encoder === "lexical";
@@ -267,6 +294,8 @@ export class ToolAttentionRouter {
     const lexOpts = typeof options.lexical === "object" ? options.lexical : {};
     this.lexicalWeight = lexicalOn ? (lexOpts.weight ?? DEFAULT_LEXICAL_WEIGHT) : 0;
     validateNumber("lexical.weight", this.lexicalWeight, 0, 100);
+    this.thetaRange = thetaRangeOf(encoder, this.lexicalOnly ? 0 : this.lexicalWeight);
+    validateTheta(this.theta, this.thetaRange);
     if (lexicalOn) this.bm25 = new Bm25Index(lexOpts);
     if (options.margin !== undefined) validateNumber("margin", options.margin, 0, 2);
     this.margin = options.margin;
@@ -483,7 +512,7 @@ export class ToolAttentionRouter {
     const theta = opts.theta ?? this.theta;
     const margin = opts.margin ?? this.margin;
     validateNumber("k", k, 0, 10_000);
-    validateNumber("theta", theta, -1, 1);
+    validateTheta(theta, this.thetaRange);
     if (margin !== undefined) validateNumber("margin", margin, 0, 2);
     const turnId = opts.turnId ?? `turn-${++this.turnCounter}`;
     // Read together: replaceCatalog swaps catalog, index and BM25 at once, and index rows refer to these tools.
