@@ -64,12 +64,11 @@ describe("replayCost on the demo catalog", () => {
       assert.ok((stable.recall as number) >= (rebind.recall as number) - 0.01, `${provider}: stable recall ${stable.recall} vs rebind ${rebind.recall}`);
       // A tool set that changes is a cache rewrite: rebind reads less of its prompt from the cache.
       assert.ok(stable.cacheHitShare > rebind.cacheHitShare);
-      if (provider === "anthropic") {
-        const deferred = row(r, "tool-attention-deferred");
-        assert.equal(deferred.toolSetChanges, 0);
-        assert.ok((deferred.recall as number) >= (rebind.recall as number) - 0.01, `deferred recall ${deferred.recall} vs rebind ${rebind.recall}`);
-        assert.ok(deferred.billedPerConversation < rebind.billedPerConversation);
-      } else assert.ok(!r.methods.some((m) => m.method === "tool-attention-deferred"), "no deferred row on OpenAI");
+      // Deferred on both providers: native on Anthropic, the call_tool dispatcher on OpenAI.
+      const deferred = row(r, "tool-attention-deferred");
+      assert.equal(deferred.toolSetChanges, 0);
+      assert.ok((deferred.recall as number) >= (rebind.recall as number) - 0.01, `${provider}: deferred recall ${deferred.recall} vs rebind ${rebind.recall}`);
+      assert.ok(deferred.billedPerConversation < rebind.billedPerConversation, `${provider}: deferred ${deferred.billedPerConversation} vs rebind ${rebind.billedPerConversation}`);
     }
   });
 
@@ -174,10 +173,11 @@ describe("delivery guarantee and the small-catalog default", () => {
     const demo = { fullSchemas: 2008, pool: 481, tools: 27, k: 10 };
     assert.equal(resolveDeliveryMode("auto", anthropic, demo), "all");
     assert.equal(resolveDeliveryMode("auto", openai, demo), "all");
-    // A large catalog still routes: deferred on Anthropic, stable on OpenAI.
+    // A large catalog still routes: deferred on Anthropic (native) and OpenAI (dispatcher), stable without a known cache.
     const big = { fullSchemas: 47305, pool: 2656, tools: 120, k: 10 };
     assert.equal(resolveDeliveryMode("auto", anthropic, big), "deferred");
-    assert.equal(resolveDeliveryMode("auto", openai, big), "stable");
+    assert.equal(resolveDeliveryMode("auto", openai, big), "deferred");
+    assert.equal(resolveDeliveryMode("auto", resolveProfile("other"), big), "stable");
   });
 });
 
@@ -197,7 +197,7 @@ test("CLI: cost --json prints one row per method with the documented keys; error
   const out = JSON.parse(r.stdout) as { methods: Record<string, unknown>[]; callsPerConversation: number; historyTokens: number };
   assert.deepEqual(
     out.methods.map((m) => m.method),
-    ["all-uncached", "all-cached", "provider-tool-search", "llm-tool-selector", "tool-attention-rebind", "tool-attention-stable", "tool-attention"],
+    ["all-uncached", "all-cached", "provider-tool-search", "llm-tool-selector", "tool-attention-rebind", "tool-attention-stable", "tool-attention-deferred", "tool-attention"],
   );
   for (const m of out.methods) {
     for (const key of ["method", "provider", "billedPerConversation", "cacheHitShare", "toolSetChanges", "recall", "allGold", "gateTrigger", "calls", "conversations"])

@@ -155,3 +155,39 @@ test("createReactAgent + real ChatAnthropic (emulated): deferred delivery throug
     await emu.close();
   }
 });
+
+test("createReactAgent + real ChatOpenAI (emulated): dispatcher delivery through the hooks runs the tool call_tool names", async () => {
+  const { ChatOpenAI } = await import("@langchain/openai");
+  const { startOpenAIEmulator } = await import("../src/emulators/index.js");
+  const emu = await startOpenAIEmulator({
+    script: [
+      { toolCalls: [{ name: "call_tool", input: { name: "get_weather", arguments: { city: "Paris" } } }] },
+      { toolCalls: [{ name: "call_tool", input: { name: "get_weather", arguments: { city: "Rome" } } }] },
+      { text: "done" },
+    ],
+  });
+  try {
+    const { tools, runs } = demoTools();
+    const model = new ChatOpenAI({ model: "gpt-5-mini", apiKey: "test", configuration: { baseURL: emu.url }, maxRetries: 0 });
+    const hooks = createToolAttentionHooks({ tools, k: 3, cacheDir: false, model });
+    const agent = createReactAgent({
+      llm: hooks.dynamicModel(model),
+      tools,
+      stateSchema: ToolAttentionAnnotation,
+      preModelHook: hooks.preModelHook,
+      postModelHook: hooks.postModelHook,
+    });
+    const system = new SystemMessage("You are an operations assistant for the platform team. ".repeat(60));
+    const out = await agent.invoke({ messages: [system, new HumanMessage("weather in Paris and in Rome?")] });
+    assert.equal(runs.get("get_weather"), 2);
+    assert.equal(emu.requests.length, 3, JSON.stringify(emu.requests.map((r) => r.error)));
+    for (const r of emu.requests) {
+      assert.ok(!r.error);
+      assert.deepEqual((r.body as { tools: { function: { name: string } }[] }).tools.map((t) => t.function.name), ["search_tools", "call_tool"]);
+    }
+    assert.ok(emu.requests[2].usage.cacheRead >= 1024, JSON.stringify(emu.requests.map((r) => r.usage)));
+    for (const [, n] of answersById(out.messages)) assert.equal(n, 1);
+  } finally {
+    await emu.close();
+  }
+});

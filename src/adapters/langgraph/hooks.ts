@@ -21,6 +21,8 @@ import type { DeliveryPlan, DeliveryState } from "../../core/delivery/plan.js";
 import type { ProviderProfile } from "../../core/cost/profiles.js";
 import {
   answerSearch,
+  CALL_TOOL_NAME,
+  unwrapDispatch,
   catalogTokensReady,
   foundBySearch,
   SEARCH_TOOL_NAME,
@@ -111,23 +113,35 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
     // The gate checks calls against what the model could call on this call (bound or delivered).
     const current = decision && done ? ({ ...decision, active: done.shaped.available, delivery: done.plan.state } as ToolAttentionDecisionState) : decision;
     state = { ...state, toolAttention: current };
-    // search_tools (bound under deferred delivery) is answered here: it is not one of the graph's tools.
+    // search_tools and call_tool (bound under deferred delivery) are answered here: they are not the graph's tools.
     const pending = (state.messages.at(-1) as { tool_calls?: { id?: string; name: string; args?: Record<string, unknown> }[] } | undefined)?.tool_calls ?? [];
-    const searches: ToolMessage[] = [];
-    for (const c of pending) if (c.name === SEARCH_TOOL_NAME && !passthrough.has(SEARCH_TOOL_NAME)) searches.push(await answerSearch(router, c, state));
-    if (searches.length > 0) {
-      const answered = new Set(searches.map((m) => m.tool_call_id));
-      const rest = state.messages.slice(0, -1);
+    const ours = (n: string) => (n === SEARCH_TOOL_NAME || n === CALL_TOOL_NAME) && !passthrough.has(n);
+    if (pending.some((c) => ours(c.name))) {
+      const answers = new Map<string, ToolMessage>();
+      for (const c of pending) if (c.name === SEARCH_TOOL_NAME && ours(c.name)) answers.set(c.id ?? "", await answerSearch(router, c, state));
+      // Gate the other calls with call_tool calls read as calls of the tools they name.
+      const others = unwrapDispatch(pending.filter((c) => !answers.has(c.id ?? "")));
       const last = state.messages.at(-1) as BaseMessage;
-      const others = pending.filter((c) => !answered.has(c.id ?? ""));
-      // Gate the remaining calls as if the search calls were not there, then answer all of them in call order.
-      const view = { ...state, messages: [...rest, Object.assign(Object.create(Object.getPrototypeOf(last)), last, { tool_calls: others })] };
+      const view = { ...state, messages: [...state.messages.slice(0, -1), Object.assign(Object.create(Object.getPrototypeOf(last)), last, { tool_calls: others })] };
       const gated = others.length ? gateTurn(router, view, { passthrough, maxRejectedRounds, promoteOnRequest: settings.promoteOnRequest }) : undefined;
       const full = gated && "event" in gated ? (gated as GateTurnResult) : undefined;
-      const gateMessages = full ? full.messages : [];
       if (full) emit(full.event);
-      const byId = new Map([...searches, ...gateMessages].map((m) => [m.tool_call_id, m]));
-      const messages = pending.map((c) => byId.get(c.id ?? "")).filter((m): m is ToolMessage => !!m);
+      for (const m of full?.messages ?? []) answers.set(m.tool_call_id, m);
+      // Allowed call_tool calls run here, as the tool they name (same call id).
+      const wrapped = new Set(pending.filter((c) => c.name === CALL_TOOL_NAME).map((c) => c.id ?? ""));
+      for (const c of others) {
+        const id = c.id ?? "";
+        if (!wrapped.has(id) || answers.has(id)) continue;
+        const tool = options.tools.find((t) => t.name === c.name) as StructuredToolInterface | undefined;
+        try {
+          if (!tool) throw new Error(`no tool named "${c.name}" is runnable here`);
+          const out = await tool.invoke({ id, name: c.name, args: c.args ?? {}, type: "tool_call" });
+          answers.set(id, ToolMessage.isInstance(out) ? out : new ToolMessage({ content: typeof out === "string" ? out : JSON.stringify(out), tool_call_id: id, name: c.name }));
+        } catch (err) {
+          answers.set(id, new ToolMessage({ content: `Error: ${(err as Error).message}`, tool_call_id: id, name: c.name, status: "error" }));
+        }
+      }
+      const messages = pending.map((c) => answers.get(c.id ?? "")).filter((m): m is ToolMessage => !!m);
       return { messages, toolAttention: gated ? gated.toolAttention : current };
     }
     const result = gateTurn(router, state, { passthrough, maxRejectedRounds, promoteOnRequest: settings.promoteOnRequest });
@@ -227,8 +241,8 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
       messages.slice(lastAi + 1).map((m) => (m as { tool_call_id?: string }).tool_call_id).filter(Boolean),
     );
     if (calls.some((c) => !c.id || !answered.has(c.id))) return "tools";
-    // A search_tools answer: the model continues with the tools it found.
-    if (messages.slice(lastAi + 1).some((m) => (m as { name?: string }).name === SEARCH_TOOL_NAME)) return "model";
+    // Answered in the gate (search_tools, a tool run through call_tool): the model continues with the results.
+    if (messages.slice(lastAi + 1).some((m) => (m as { status?: string }).status !== "error")) return "model";
     const rounds = state.toolAttention?.rejectedRounds ?? 0;
     return rounds > 0 && rounds <= maxRejectedRounds ? "model" : END;
   }
