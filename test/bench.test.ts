@@ -299,7 +299,9 @@ test("a --quick run produces every method row, every ablation row, scaling, cali
   for (const key of ["set", "provider", "calls", "historyTokens", "method", "billedPerConversation", "ratioToAllCached", "cacheHitShare", "toolSetChanges", "recall", "allGold", "gateTrigger"])
     assert.ok(cc.every((r) => key in r), key);
   assert.ok(cc.some((r) => r.method === "tool-attention-deferred" && r.provider === "anthropic"));
-  assert.ok(!cc.some((r) => r.method === "tool-attention-deferred" && r.provider === "openai"));
+  assert.ok(cc.some((r) => r.method === "tool-attention-deferred" && r.provider === "openai"), "dispatcher deferred row on OpenAI");
+  // Routing's own recall (guarantee off) is reported next to the delivery modes' rows.
+  assert.ok(cc.filter((r) => String(r.method).startsWith("tool-attention-")).every((r) => r.withoutGuarantee), "withoutGuarantee on the mode rows");
   assert.ok(cc.filter((r) => r.method === "all-cached").every((r) => r.ratioToAllCached === 1));
   assert.match(md, /## Conversation cost/);
 });

@@ -28,6 +28,11 @@ export interface ConversationCostRow {
   conversations: number;
   /** Requests billed per conversation (searches, selection calls and gate retries included). */
   requestsPerConversation: number;
+  /**
+   * Tool Attention's delivery modes with the guarantee off: the switch to every schema makes every tool callable,
+   * so with it on, recall measures the switch; these are routing's own recall and cost.
+   */
+  withoutGuarantee?: { ratioToAllCached: number; recall: number | null; allGold: number | null };
 }
 
 /** The headline cell: the real catalog, Anthropic, 30 calls, 2,000 history tokens per call. */
@@ -75,6 +80,18 @@ export function renderConversationCostMarkdown(rows: readonly ConversationCostRo
     );
     const ta = head.find((r) => r.method === "tool-attention");
     if (ta) md.push(`Tool Attention (default, ${ta.mode}) bills **${ta.ratioToAllCached.toFixed(3)}×** what every schema cached bills on this cell.`, "");
+    const own = head.filter((r) => r.withoutGuarantee);
+    if (own.length) {
+      md.push(
+        "The same delivery modes without the guarantee (no switch to every schema, so recall is routing's own):",
+        "",
+        table(
+          ["Method", "× all-cached", "Recall", "All-gold"],
+          own.map((r) => [r.method, (r.withoutGuarantee as NonNullable<ConversationCostRow["withoutGuarantee"]>).ratioToAllCached.toFixed(3), rate(r.withoutGuarantee?.recall ?? null), rate(r.withoutGuarantee?.allGold ?? null)]),
+        ),
+        "",
+      );
+    }
   } else md.push(`(No headline cell: the sweep did not include ${HEADLINE.calls} calls × ${HEADLINE.historyTokens} history tokens on ${headSet}.)`, "");
 
   md.push("### Full sweep (× all-cached; billed per conversation of all-cached in the first column)", "");

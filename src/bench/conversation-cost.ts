@@ -55,8 +55,20 @@ export async function runConversationCost(sets: readonly BenchSet[], opts: Conve
         for (const historyTokens of sweep.historyTokens) {
           opts.log?.(`conversation cost: ${set.name}, ${provider}, ${calls} calls, ${historyTokens} history tokens…`);
           const report = await replayCost({ router, tasks: set.tasks, provider, calls, historyTokens });
+          // The guarantee switches a thread that routing made costlier to every schema, after which every tool is
+          // callable: recall then measures the switch, not routing. The same modes without it give routing's own.
+          const own = await replayCost({
+            router,
+            tasks: set.tasks,
+            provider,
+            calls,
+            historyTokens,
+            guarantee: false,
+            methods: ["tool-attention-rebind", "tool-attention-stable", "tool-attention-deferred"],
+          });
           const base = report.methods.find((m) => m.method === "all-cached")?.billedPerConversation ?? Number.NaN;
-          for (const m of report.methods)
+          for (const m of report.methods) {
+            const raw = own.methods.find((o) => o.method === m.method);
             rows.push({
               set: set.name,
               provider,
@@ -74,7 +86,17 @@ export async function runConversationCost(sets: readonly BenchSet[], opts: Conve
               gateTrigger: m.gateTrigger === null ? null : round(m.gateTrigger),
               conversations: m.conversations,
               requestsPerConversation: round(m.calls, 2),
+              ...(raw
+                ? {
+                    withoutGuarantee: {
+                      ratioToAllCached: round(raw.billedPerConversation / base),
+                      recall: raw.recall === null ? null : round(raw.recall),
+                      allGold: raw.allGold === null ? null : round(raw.allGold),
+                    },
+                  }
+                : {}),
             });
+          }
         }
   }
   return rows;
