@@ -13,7 +13,7 @@ import { AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage } from
 import type { ToolCatalog } from "../../core/catalog/catalog.js";
 import type { ToolAttentionRouter } from "../../core/router/router.js";
 import { DEFAULT_PROFILES, resolveProfile, type ProfileSpec, type ProviderProfile } from "../../core/cost/profiles.js";
-import { planDelivery, resolveDeliveryMode, type DeferredOptions, type DeliveryOption, type DeliveryPlan, type DeliveryState, type StableOptions } from "../../core/delivery/plan.js";
+import { planDelivery, resolveDeliveryMode, type DeferredOptions, type DeliveryAddition, type DeliveryOption, type DeliveryPlan, type DeliveryState, type StableOptions } from "../../core/delivery/plan.js";
 import { providerOfModel } from "../../core/compaction/providers.js";
 import { countTokens } from "../../core/tokens/count.js";
 import { jsonSchemaOfTool, toolNameOf } from "./compact-tools.js";
@@ -245,6 +245,28 @@ export function unwrapDispatch<T extends { id?: string; name: string; args?: Rec
   });
 }
 
+/**
+ * Re-inserts every deferred addition where it was first placed (later ones shift by the earlier inserts), so the
+ * conversation up to the newest one is byte-identical to what the provider cached. A tool its server removed
+ * since is left out: referencing an undeclared tool is rejected.
+ */
+function withAdditions(
+  messages: readonly BaseMessage[],
+  additions: readonly DeliveryAddition[],
+  catalog: ToolCatalog,
+  render: (names: string[]) => BaseMessage,
+): BaseMessage[] {
+  const out = [...messages];
+  let offset = 0;
+  for (const a of additions) {
+    const names = a.tools.filter((n) => catalog.getByName(n).length > 0);
+    if (names.length === 0) continue;
+    out.splice(Math.min(a.at + offset, out.length), 0, render(names));
+    offset++;
+  }
+  return out;
+}
+
 /** Adds a breakpoint to a copy of a message's last content block (string content becomes one text block). */
 function withBreakpoint(m: BaseMessage): BaseMessage {
   const content = m.content;
@@ -339,41 +361,26 @@ export function shapeRequest(args: {
   let tools: unknown[];
   let messages = [...args.messages];
   let modelSettings = args.modelSettings;
-  if (plan.mode === "deferred" && !anthropic) {
-    // Without native deferral: a constant tools array, and each delivery as text where it was first placed.
-    tools = [...passthrough, SEARCH_TOOL_LC, CALL_TOOL_DEF];
-    available.push(SEARCH_TOOL_NAME);
-    let offset = 0;
-    for (const a of plan.additions) {
-      const names = a.tools.filter((n) => catalog.getByName(n).length > 0);
-      if (names.length === 0) continue;
-      const at = Math.min(a.at + offset, messages.length);
-      messages.splice(at, 0, new SystemMessage(dispatchText(catalog, names, find)));
-      offset++;
-      available.push(...names);
-    }
-  } else if (plan.mode === "deferred") {
+  if (plan.mode === "deferred") {
+    // The tools array is constant: Anthropic declares every catalog tool deferred; elsewhere a fixed dispatcher.
     const decls: unknown[] = [];
-    for (const name of catalog.tools.map((t) => t.name)) {
-      const decl = deferredDecl(catalog, name, find(name));
-      if (decl) decls.push(decl);
-    }
-    tools = [...passthrough, SEARCH_TOOL_DEF, ...decls];
+    if (anthropic)
+      for (const name of catalog.tools.map((t) => t.name)) {
+        const decl = deferredDecl(catalog, name, find(name));
+        if (decl) decls.push(decl);
+      }
+    tools = anthropic ? [...passthrough, SEARCH_TOOL_DEF, ...decls] : [...passthrough, SEARCH_TOOL_LC, CALL_TOOL_DEF];
     available.push(SEARCH_TOOL_NAME);
-    // Re-insert every addition where it was first placed (later ones shift by the earlier inserts).
-    let offset = 0;
-    for (const a of plan.additions) {
-      // A tool its server removed since it was added is no longer declared: referencing it would be rejected.
-      const names = a.tools.filter((n) => catalog.getByName(n).length > 0);
-      if (names.length === 0) continue;
-      const at = Math.min(a.at + offset, messages.length);
-      const block = new SystemMessage({ content: names.map((name) => ({ type: "tool_addition", tool: { type: "tool_reference", name } })) as never });
-      messages.splice(at, 0, block);
-      offset++;
-      available.push(...names);
+    messages = withAdditions(messages, plan.additions, catalog, (names) =>
+      anthropic
+        ? new SystemMessage({ content: names.map((name) => ({ type: "tool_addition", tool: { type: "tool_reference", name } })) as never })
+        : new SystemMessage(dispatchText(catalog, names, find)),
+    );
+    for (const a of plan.additions) available.push(...a.tools.filter((n) => catalog.getByName(n).length > 0));
+    if (anthropic) {
+      const betas = new Set<string>([...((modelSettings?.betas as string[] | undefined) ?? []), MID_CONVERSATION_TOOLS_BETA]);
+      modelSettings = { ...modelSettings, betas: [...betas] };
     }
-    const betas = new Set<string>([...((modelSettings?.betas as string[] | undefined) ?? []), MID_CONVERSATION_TOOLS_BETA]);
-    modelSettings = { ...modelSettings, betas: [...betas] };
   } else {
     const bound: unknown[] = [];
     for (const name of plan.bound) {
