@@ -177,7 +177,22 @@ test("rebind (Anthropic): a changed tool set breaks the cache and the delivery e
   }
 });
 
-test("auto delivery: deferred for an Anthropic model, stable for an OpenAI model, every schema for a tiny catalog", () => {
+test("auto delivery: every schema for the 27-tool demo catalog with a caching provider, routing without one", async () => {
+  const emu = await startOpenAIEmulator({ script: [{ text: "hi" }] });
+  try {
+    const { tools } = demoTools();
+    const events: ToolAttentionEvent[] = [];
+    const model = new ChatOpenAI({ model: "gpt-5-mini", apiKey: "test", configuration: { baseURL: emu.url }, maxRetries: 0 });
+    const agent = createAgent({ model, tools, middleware: [toolAttentionMiddleware({ tools, k: 3, cacheDir: false, onEvent: (e) => events.push(e) })] });
+    await agent.invoke({ messages: [new HumanMessage("hello")] });
+    assert.equal(deliveries(events)[0].mode, "all");
+    assert.equal((emu.requests[0].body as { tools: unknown[] }).tools.length, tools.length);
+  } finally {
+    await emu.close();
+  }
+});
+
+test("planDelivery keeps the mode it is given", () => {
   const profileA = resolveProfile("anthropic", "claude-sonnet-4-5");
   const profileO = resolveProfile("openai", "gpt-5-mini");
   const base = { active: ["a"], catalog: ["a", "b", "c"], messageCount: 1, k: 3, tokens: { fullSchemas: 30000, pool: 500, schema: () => 300, context: 2000 } };
@@ -269,8 +284,7 @@ test("deferred on OpenAI (dispatcher): constant tools [search_tools, call_tool],
     const { tools, runs } = demoTools();
     const events: ToolAttentionEvent[] = [];
     const model = new ChatOpenAI({ model: "gpt-5-mini", apiKey: "test", configuration: { baseURL: emu.url }, maxRetries: 0 });
-    // Default delivery: auto → deferred for an OpenAI model on this catalog with k 3.
-    const mw = toolAttentionMiddleware({ tools, k: 3, cacheDir: false, onEvent: (e) => events.push(e) });
+    const mw = toolAttentionMiddleware({ tools, k: 3, cacheDir: false, delivery: "deferred", onEvent: (e) => events.push(e) });
     const agent = createAgent({ model, tools, middleware: [mw], systemPrompt: SYSTEM });
     const out = await agent.invoke({ messages: [new HumanMessage("what's the weather in Paris?")] });
     assert.equal(runs.get("get_weather"), 1);

@@ -129,7 +129,7 @@ test("createReactAgent + real ChatAnthropic (emulated): deferred delivery throug
     const { tools, runs } = demoTools();
     const model = new ChatAnthropic({ model: "claude-sonnet-4-5", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
     const events: ToolAttentionEvent[] = [];
-    const hooks = createToolAttentionHooks({ tools, k: 3, cacheDir: false, model, onEvent: (e) => events.push(e) });
+    const hooks = createToolAttentionHooks({ tools, k: 3, cacheDir: false, model, delivery: "deferred", onEvent: (e) => events.push(e) });
     const agent = createReactAgent({
       llm: hooks.dynamicModel(model),
       tools,
@@ -143,7 +143,7 @@ test("createReactAgent + real ChatAnthropic (emulated): deferred delivery throug
     const reqs = emu.requests;
     assert.equal(reqs.length, 3, JSON.stringify(reqs.map((r) => r.error)));
     assert.ok(reqs.every((r) => !r.error));
-    // auto on an Anthropic model with a 27-tool catalog: deferred (every catalog tool declared, only search_tools loaded).
+    // Deferred on an Anthropic model: every catalog tool declared, only search_tools loaded.
     for (const r of reqs) assert.deepEqual(r.loaded, ["search_tools"]);
     const prefix = (i: number) => JSON.stringify({ t: (reqs[i].body as { tools: unknown }).tools, s: (reqs[i].body as { system: unknown }).system });
     assert.equal(prefix(1), prefix(0));
@@ -169,7 +169,7 @@ test("createReactAgent + real ChatOpenAI (emulated): dispatcher delivery through
   try {
     const { tools, runs } = demoTools();
     const model = new ChatOpenAI({ model: "gpt-5-mini", apiKey: "test", configuration: { baseURL: emu.url }, maxRetries: 0 });
-    const hooks = createToolAttentionHooks({ tools, k: 3, cacheDir: false, model });
+    const hooks = createToolAttentionHooks({ tools, k: 3, cacheDir: false, model, delivery: "deferred" });
     const agent = createReactAgent({
       llm: hooks.dynamicModel(model),
       tools,
