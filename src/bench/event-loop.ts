@@ -9,14 +9,22 @@
  * where the model runs. Queries are all distinct, so no query cache hides an encode. Catalog embedding and the
  * model load happen before the measurement starts.
  *
- * Run: `node --import tsx src/bench/event-loop.ts [--in-process] [--threads N]` (prints the result as JSON).
+ * For the bench report, `eventLoopSection()` measures both modes, each in a fresh child process (so neither the
+ * other mode's model nor the in-process model's process-wide handlers are in the measured process), and
+ * `renderEventLoopMarkdown()` renders the result.
+ *
+ * Run: `node --import tsx src/bench/event-loop.ts [--in-process] [--threads N] [--queries N]` (prints the result as
+ * JSON).
  */
+import { execFile } from "node:child_process";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { ToolCatalog } from "../core/catalog/catalog.js";
 import { UseLiteEmbeddings } from "../core/encoders/use-lite.js";
 import { ToolAttentionRouter } from "../core/router/router.js";
 import { runIfEntry } from "../cli/entry.js";
+import { markdownTable } from "./report.js";
 
 export interface EventLoopDelayOptions {
   /** Concurrent routing threads. Default 50. */
@@ -104,10 +112,112 @@ export async function measureEventLoopDelay(options: EventLoopDelayOptions = {})
   };
 }
 
+export interface EventLoopSectionOptions {
+  /** Concurrent routing threads. Default 50. */
+  threads?: number;
+  /** Queries each thread routes one after another. Default 1. */
+  queriesPerThread?: number;
+  /** Per-mode time limit for the child process (ms). Default 180,000. */
+  timeoutMs?: number;
+}
+
+/** The bench report's event-loop section: the same load with the encoder in a worker thread and in process. */
+export interface EventLoopSection {
+  threads: number;
+  queriesPerThread: number;
+  /** Tools in the routed catalog (the demo catalog). */
+  tools: number;
+  /** CPUs available to the bench process (the encoder worker shares them with the host thread). */
+  cpus: number;
+  /** The default: the encoder runs in a worker thread. */
+  worker: EventLoopDelayResult;
+  /** `UseLiteEmbeddings({ inProcess: true })`: every forward pass runs on the host's thread. */
+  inProcess: EventLoopDelayResult;
+}
+
+/** How to run this module as a child process: compiled, or from source through tsx. */
+function selfCommand(): string[] {
+  const self = fileURLToPath(import.meta.url);
+  return self.endsWith(".ts") ? ["--import", import.meta.resolve("tsx"), self] : [self];
+}
+
+/** Measures one mode in a fresh Node process (the JSON line `main` prints). */
+function measureInChild(inProcess: boolean, threads: number, queriesPerThread: number, timeoutMs: number): Promise<EventLoopDelayResult> {
+  const args = [...selfCommand(), "--threads", String(threads), "--queries", String(queriesPerThread), ...(inProcess ? ["--in-process"] : [])];
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const mode = inProcess ? "in-process" : "worker";
+      if (err) return reject(new Error(`event-loop measurement (${mode}) failed: ${err.message}\n${String(stderr).trim().split("\n").slice(-5).join("\n")}`));
+      const line = String(stdout).trim().split("\n").at(-1) ?? "";
+      try {
+        const { mode: _mode, ...result } = JSON.parse(line) as EventLoopDelayResult & { mode: string };
+        resolve(result);
+      } catch {
+        reject(new Error(`event-loop measurement (${mode}) printed no JSON: ${line.slice(0, 200)}`));
+      }
+    });
+  });
+}
+
+/**
+ * The event-loop section of the bench: `threads` concurrent threads routing through one router, measured with the
+ * encoder in a worker thread (the default) and in process, one mode after the other, each in a fresh process.
+ */
+export async function eventLoopSection(options: EventLoopSectionOptions = {}): Promise<EventLoopSection> {
+  const { threads = 50, queriesPerThread = 1, timeoutMs = 180_000 } = options;
+  if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${threads}`);
+  if (!Number.isInteger(queriesPerThread) || queriesPerThread < 1) throw new RangeError(`queriesPerThread must be a positive integer, got ${queriesPerThread}`);
+  // Sequential: the two measurements must not compete for the same cores.
+  const worker = await measureInChild(false, threads, queriesPerThread, timeoutMs);
+  const inProcess = await measureInChild(true, threads, queriesPerThread, timeoutMs);
+  return { threads, queriesPerThread, tools: ToolCatalog.fromFile(DEMO_CATALOG).size, cpus: availableParallelism(), worker, inProcess };
+}
+
+const ms = (x: number) => `${x < 10 ? x.toFixed(1) : Math.round(x).toLocaleString("en-US")} ms`;
+
+/** The section as markdown for the bench report (starts with its `## Event-loop delay` heading). */
+export function renderEventLoopMarkdown(result: EventLoopSection, note?: string): string {
+  const { worker, inProcess } = result;
+  const md = [
+    "## Event-loop delay",
+    "",
+    `${result.threads} concurrent threads (as a LangGraph server runs them) each route ` +
+      `${result.queriesPerThread === 1 ? "one query" : `${result.queriesPerThread} queries`} through one shared router over the`,
+    `demo catalog (${result.tools} tools, USE-lite + BM25; the queries are distinct, so no query cache hides an encode), while`,
+    "`perf_hooks.monitorEventLoopDelay` (1 ms resolution) records how long the host's event loop is held up: every other",
+    "request the process serves waits that long. Each mode is measured in a fresh process, after the catalog is embedded",
+    `and the model loaded; ${result.cpus} CPU${result.cpus === 1 ? "" : "s"}.`,
+    "",
+  ];
+  if (note) md.push(note, "");
+  md.push(
+    markdownTable(
+      ["Encoder runs", "p50 delay", "p99 delay", "max delay", "Routes / s"],
+      [
+        ["in a worker thread (default)", ms(worker.p50Ms), ms(worker.p99Ms), ms(worker.maxMs), worker.routesPerSecond.toFixed(1)],
+        ["in process (`inProcess: true`)", ms(inProcess.p50Ms), ms(inProcess.p99Ms), ms(inProcess.maxMs), inProcess.routesPerSecond.toFixed(1)],
+      ],
+    ),
+    "",
+  );
+  const ratio = worker.p99Ms > 0 ? inProcess.p99Ms / worker.p99Ms : Number.POSITIVE_INFINITY;
+  md.push(
+    worker.p99Ms < inProcess.p99Ms
+      ? `With the encoder in a worker thread, p99 event-loop delay is ${ms(worker.p99Ms)} against ${ms(inProcess.p99Ms)} in process` +
+          (Number.isFinite(ratio) ? ` (${ratio >= 10 ? Math.round(ratio).toLocaleString("en-US") : ratio.toFixed(1)}× lower).` : ".")
+      : `In this run the worker thread did not lower p99 event-loop delay (${ms(worker.p99Ms)} against ${ms(inProcess.p99Ms)} in process).`,
+    "",
+  );
+  return md.join("\n");
+}
+
 async function main(argv = process.argv.slice(2)): Promise<number> {
-  const threadsAt = argv.indexOf("--threads");
-  const threads = threadsAt >= 0 ? Number(argv[threadsAt + 1]) : 50;
-  const result = await measureEventLoopDelay({ threads, inProcess: argv.includes("--in-process") });
+  const flag = (name: string, fallback: number) => {
+    const at = argv.indexOf(name);
+    return at >= 0 ? Number(argv[at + 1]) : fallback;
+  };
+  const threads = flag("--threads", 50);
+  const result = await measureEventLoopDelay({ threads, queriesPerThread: flag("--queries", 1), inProcess: argv.includes("--in-process") });
   console.log(JSON.stringify({ mode: argv.includes("--in-process") ? "in-process" : "worker", ...result }));
   return 0;
 }
