@@ -24,6 +24,7 @@ import { runScaling } from "./scaling.js";
 import { lineChart } from "./svg.js";
 import { loadExpansion } from "./expansion.js";
 import { longHorizonSet, QUICK_SWEEP, runConversationCost } from "./conversation-cost.js";
+import { eventLoopSection, renderEventLoopMarkdown, type EventLoopSection } from "./event-loop.js";
 
 export const DEFAULT_SIZES = [120, 500, 1_000, 10_000] as const;
 export const QUICK_SIZES = [30, 60] as const;
@@ -195,7 +196,15 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
   const costSets = [...(synthetic ? [longHorizonSet(synthetic)] : []), ...(realSet && !quick ? [realSet] : [])];
   const conversationCost = await runConversationCost(costSets, { encoder, encoding, sweep: quick ? QUICK_SWEEP : undefined, log: stamp });
 
-  // 6. Charts and files.
+  // 6. Robustness: event-loop delay under 50 concurrent threads (worker-thread encoder vs in process). Skipped by
+  // --quick: it starts two processes and embeds the demo catalog in each.
+  let eventLoop: EventLoopSection | { skipped: string } | undefined;
+  if (!quick) {
+    stamp("event-loop delay: 50 concurrent threads, worker thread vs in process…");
+    eventLoop = await eventLoopSection().catch((err: Error) => ({ skipped: err.message.split("\n")[0] }));
+  }
+
+  // 7. Charts and files.
   mkdirSync(out, { recursive: true });
   const charts: string[] = [];
   if (scaling.points?.length) {
@@ -249,9 +258,12 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
     calibration,
     charts,
     conversationCost,
+    ...(eventLoop ? { eventLoop } : {}),
   };
   writeFileSync(join(out, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
-  writeFileSync(join(out, "latest.md"), renderMarkdown(result));
+  const robustness =
+    eventLoop && "worker" in eventLoop ? renderEventLoopMarkdown(eventLoop) : eventLoop ? `## Event-loop delay\n\nSkipped: ${eventLoop.skipped}\n` : "";
+  writeFileSync(join(out, "latest.md"), robustness ? `${renderMarkdown(result)}\n${robustness}` : renderMarkdown(result));
   stamp(`wrote ${join(out, "latest.md")}, latest.json and ${charts.length} charts`);
   return result;
 }

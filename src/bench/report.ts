@@ -48,6 +48,8 @@ export interface BenchResult {
   charts: string[];
   /** Billed input per conversation by method, provider, conversation length and history size. */
   conversationCost?: ConversationCostRow[];
+  /** Event-loop delay under concurrent routing, worker-thread encoder vs in process (full runs only). */
+  eventLoop?: import("./event-loop.js").EventLoopSection | { skipped: string };
 }
 
 const DASH = "—";
