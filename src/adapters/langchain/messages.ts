@@ -4,7 +4,7 @@
  */
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { dispatchCustomEvent } from "@langchain/core/callbacks/dispatch";
-import type { ToolCatalog } from "../../core/catalog/catalog.js";
+import { describeReasons, type ToolCatalog } from "../../core/catalog/catalog.js";
 import { gateToolCalls, type GateResult, type ToolCallLike } from "../../core/gate/gate.js";
 import { checkPreconditions } from "../../core/preconditions/preconditions.js";
 import type { AgentStateView } from "../../core/types.js";
@@ -75,6 +75,10 @@ export function gateCalls(calls: readonly ToolCallLike[], opts: GateOptions): Ga
     active,
     available: current,
     exists: (name) => opts.catalog.getByName(name).length > 0,
+    quarantineReason: (name) => {
+      const q = opts.catalog.quarantineOf(name);
+      return q && `server "${q.server}": ${describeReasons(q.reasons)}`;
+    },
     preconditionReason: (name) => {
       const tool = opts.catalog.getByName(name)[0];
       if (!tool) return undefined;

@@ -649,6 +649,8 @@ function excerptOf(text: string, at: number, length: number): string {
 }
 
 function textHits(text: string, field: TextField, steer: SteerContext, hidden = false): Hit[] {
+  // Most schema strings are single tokens (types, formats, enum values): only an address can hide in one.
+  if (!/\s/.test(text)) return /[@:.]/.test(text) ? addressHits(text, field, hidden) : [];
   const hits: Hit[] = [];
   for (const { rule, patterns } of PATTERNS)
     for (const p of patterns) {
@@ -666,6 +668,24 @@ function textHits(text: string, field: TextField, steer: SteerContext, hidden = 
   return hits;
 }
 
+// A catalog screens every tool against the same neighbour list: index it once.
+const indexes = new WeakMap<readonly unknown[], Map<string, Set<string>>>();
+
+function catalogIndex(tools: readonly { name: string; server?: string }[]): Map<string, Set<string>> {
+  let index = indexes.get(tools);
+  if (index) return index;
+  index = new Map();
+  for (const t of tools) {
+    if (typeof t?.name !== "string") continue;
+    const key = t.name.toLowerCase();
+    const set = index.get(key) ?? new Set<string>();
+    set.add(t.server ?? "");
+    index.set(key, set);
+  }
+  indexes.set(tools, index);
+  return index;
+}
+
 /**
  * Screens one tool. `flagged` is true when any rule fired; each reason names the rule, the field and an excerpt
  * (hidden characters shown as \uXXXX; text decoded from them is screened too and reported as "<field> (hidden text)").
@@ -679,17 +699,7 @@ export function screenTool(tool: ScreenableTool, context: ScreenContext = {}): S
     seen.add(key);
     reasons.push({ rule, field, excerpt });
   };
-  let catalog: Map<string, Set<string>> | undefined;
-  if (context.tools) {
-    catalog = new Map();
-    for (const t of context.tools) {
-      if (typeof t?.name !== "string") continue;
-      const key = t.name.toLowerCase();
-      const set = catalog.get(key) ?? new Set<string>();
-      set.add(t.server ?? "");
-      catalog.set(key, set);
-    }
-  }
+  const catalog = context.tools ? catalogIndex(context.tools) : undefined;
   const steer: SteerContext = {
     self: String(tool.name ?? "").toLowerCase(),
     server: context.server,
