@@ -21,6 +21,7 @@ import { createToolAttentionHooks } from "../src/adapters/langgraph/hooks.js";
 import type { ToolAttentionEvent } from "../src/core/events/events.js";
 import { loadPoisonedSet, measureScreening } from "../src/bench/screening.js";
 import { captureCatalog } from "../src/mcp/capture.js";
+import { McpSession } from "../src/mcp/session.js";
 import { ScriptedChatModel, callTools } from "./helpers/scripted-model.js";
 import { demoTools } from "./helpers/demo-tools.js";
 
@@ -331,6 +332,37 @@ test("LangGraph hooks: the quarantined tool is not bound nor passed through, and
   assert.equal(answer.tool_call_id, ai.tool_calls?.[0].id);
   assert.equal(JSON.parse(String(answer.content).split("\n")[0]).quarantined, true);
   assert.equal(poisoned.runs.n, 0);
+});
+
+test("MCP sessions screen by default: the poisoned server tool is quarantined, not served, and its call is refused; catalog.screening.allow keeps it", async () => {
+  const server = { transport: "stdio" as const, command: process.execPath, args: [fileURLToPath(new URL("./fixtures/poisoned-server.mjs", import.meta.url))], env: {} };
+  const warnings: string[] = [];
+  const session = await McpSession.start({ source: "test", servers: { weatherfacts: server } }, { catalog: { onWarning: (w) => warnings.push(w) } });
+  try {
+    assert.deepEqual(session.catalog.tools.map((t) => t.name), ["get_forecast"]);
+    assert.deepEqual(session.catalog.quarantined.map((q) => [q.name, q.server]), [["get_fun_fact", "weatherfacts"]]);
+    assert.ok(session.catalog.quarantined[0].reasons.some((r) => r.rule === "steer-other-tool"));
+    assert.match(warnings.join("\n"), /server "weatherfacts", tool "get_fun_fact": quarantined by tool screening/);
+    assert.deepEqual(session.tools().map((t) => t.name), ["get_forecast"]);
+
+    const { router, resolveTool } = session.middlewareOptions({ encoder: "lexical", theta: -1, k: 5, log: false });
+    const model = new ScriptedChatModel([callTools({ name: "get_fun_fact", args: {} }), callTools({ name: "get_forecast", args: { city: "Oslo" } }), new AIMessage("done")]);
+    const agent = createAgent({ model, tools: [], middleware: [toolAttentionMiddleware({ router, resolveTool })] });
+    const out = await agent.invoke({ messages: [new HumanMessage("Tell me a fun fact about the weather, then the forecast for Oslo.")] });
+    for (const call of model.calls) assert.ok(!call.tools.includes("get_fun_fact") && !call.system.includes("get_fun_fact"));
+    const [refusal, forecast] = out.messages.filter((m: BaseMessage): m is ToolMessage => ToolMessage.isInstance(m));
+    assert.equal(refusal.name, "get_fun_fact");
+    assert.equal(JSON.parse(String(refusal.content).split("\n")[0]).quarantined, true);
+    assert.match(String(forecast.content), /forecast for Oslo: sunny \(call 1\)/, "the poisoned tool never reached the server");
+  } finally {
+    await session.close();
+  }
+  const kept = await McpSession.start({ source: "test", servers: { weatherfacts: server } }, { catalog: { log: false, screening: { allow: ["get_fun_fact"] } } });
+  try {
+    assert.deepEqual(kept.catalog.tools.map((t) => t.name), ["get_forecast", "get_fun_fact"]);
+  } finally {
+    await kept.close();
+  }
 });
 
 test("measured: detection on the poisoned set (dev and held-out test) and false positives on the synthetic and demo catalogs", () => {
