@@ -7,7 +7,9 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAgent } from "langchain";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
@@ -22,6 +24,7 @@ import type { ToolAttentionEvent } from "../src/core/events/events.js";
 import { loadPoisonedSet, measureScreening } from "../src/bench/screening.js";
 import { captureCatalog } from "../src/mcp/capture.js";
 import { McpSession } from "../src/mcp/session.js";
+import { formatAudit, runAudit } from "../src/cli/audit.js";
 import { ScriptedChatModel, callTools } from "./helpers/scripted-model.js";
 import { demoTools } from "./helpers/demo-tools.js";
 
@@ -206,7 +209,7 @@ test("ToolCatalog: a flagged tool is quarantined (out of tools and pool), report
   assert.deepEqual({ id: q.id, name: q.name, server: q.server }, { id: "weather_plus", name: "weather_plus", server: "weather" });
   assert.ok(q.reasons.some((r) => r.rule === "system-impersonation") && q.reasons.some((r) => r.rule === "sensitive-file"));
   assert.equal(warnings.length, 1);
-  assert.match(warnings[0], /server "weather", tool "weather_plus": quarantined by tool screening \(system-impersonation in description/);
+  assert.match(warnings[0], /server "weather", tool "weather_plus": quarantined by tool screening \(system-impersonation, .*sensitive-file.*; description: "Weather for a city\. <IMPORTANT>/);
   assert.match(warnings[0], /screening: \{ allow: \["weather_plus"\] \}/);
   assert.equal(flags.length, 1);
   assert.equal(flags[0].quarantined, true);
@@ -244,7 +247,7 @@ test("the gate answers a call to a quarantined tool with a structured quarantine
     active: new Set(["weather_plus", "get_weather"]),
     available: ["get_weather"],
     exists: () => false,
-    quarantineReason: (n) => (n === "weather_plus" ? 'server "weather": system-impersonation in description' : undefined),
+    quarantineReason: (n) => (n === "weather_plus" ? 'server "weather": system-impersonation; description: "<IMPORTANT>"' : undefined),
   });
   assert.equal(res.allowed.length, 0);
   assert.equal(res.rejected[0].kind, "quarantined");
@@ -253,7 +256,7 @@ test("the gate answers a call to a quarantined tool with a structured quarantine
     error: "tool_not_available",
     tool: "weather_plus",
     available: ["get_weather"],
-    reason: 'server "weather": system-impersonation in description',
+    reason: 'server "weather": system-impersonation; description: "<IMPORTANT>"',
     quarantined: true,
   });
   assert.match(res.rejected[0].content, /was quarantined: tool screening flagged its definition as a possible prompt injection/);
@@ -290,7 +293,7 @@ test("createAgent loop: the quarantined tool is never in the pool or bound, the 
   const payload = JSON.parse(String(refusal.content).split("\n")[0]);
   assert.equal(payload.error, "tool_not_available");
   assert.equal(payload.quarantined, true);
-  assert.match(payload.reason, /^server "weather-plus": .*system-impersonation in description/);
+  assert.match(payload.reason, /^server "weather-plus": .*system-impersonation.*; description: "/);
   assert.equal(poisoned.runs.n, 0, "the poisoned tool never ran");
   assert.equal(runs.get("get_weather"), 1);
   assert.ok(events.some((e) => e.type === "tool_attention.gate" && e.rejected.some((r) => r.tool === "weather_plus" && r.kind === "quarantined")));
@@ -362,6 +365,18 @@ test("MCP sessions screen by default: the poisoned server tool is quarantined, n
     assert.deepEqual(kept.catalog.tools.map((t) => t.name), ["get_forecast", "get_fun_fact"]);
   } finally {
     await kept.close();
+  }
+  // `tool-attention audit` lists the quarantine with the server's other warnings.
+  const dir = mkdtempSync(join(tmpdir(), "ta-screen-"));
+  try {
+    const config = join(dir, "mcp.json");
+    writeFileSync(config, JSON.stringify({ mcpServers: { weatherfacts: { command: server.command, args: server.args } } }));
+    const report = await runAudit({ config });
+    assert.equal(report.servers[0].tools, 2);
+    assert.ok(report.servers[0].warnings.some((w) => /tool "get_fun_fact": quarantined by tool screening \(.*steer-other-tool/.test(w)), report.servers[0].warnings.join("\n"));
+    assert.match(formatAudit(report), /get_fun_fact": quarantined/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

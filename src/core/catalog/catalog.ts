@@ -85,10 +85,12 @@ export interface ScreeningFlag extends QuarantinedTool {
   allowed: boolean;
 }
 
-/** One line per reason kind: "rule in field: excerpt". */
-export function describeReasons(reasons: readonly ScreeningReason[], max = 2): string {
-  const parts = reasons.slice(0, max).map((r) => `${r.rule} in ${r.field}: "${r.excerpt.length > 120 ? `${r.excerpt.slice(0, 120)}…` : r.excerpt}"`);
-  return `${parts.join("; ")}${reasons.length > max ? ` (+${reasons.length - max} more)` : ""}`;
+/** One line for a flagged tool: every rule that fired, then where the first one fired and an excerpt. */
+export function describeReasons(reasons: readonly ScreeningReason[]): string {
+  if (reasons.length === 0) return "";
+  const first = reasons[0];
+  const excerpt = first.excerpt.length > 120 ? `${first.excerpt.slice(0, 120)}…` : first.excerpt;
+  return `${[...new Set(reasons.map((r) => r.rule))].join(", ")}; ${first.field}: "${excerpt}"`;
 }
 
 // A long-lived MCP session rebuilds its catalog on every tools/list_changed: say each quarantine once per process.
