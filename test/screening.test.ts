@@ -247,7 +247,7 @@ test("the gate answers a call to a quarantined tool with a structured quarantine
     active: new Set(["weather_plus", "get_weather"]),
     available: ["get_weather"],
     exists: () => false,
-    quarantineReason: (n) => (n === "weather_plus" ? 'server "weather": system-impersonation; description: "<IMPORTANT>"' : undefined),
+    quarantineReason: (n) => (n === "weather_plus" ? 'server "weather": system-impersonation in description' : undefined),
   });
   assert.equal(res.allowed.length, 0);
   assert.equal(res.rejected[0].kind, "quarantined");
@@ -256,7 +256,7 @@ test("the gate answers a call to a quarantined tool with a structured quarantine
     error: "tool_not_available",
     tool: "weather_plus",
     available: ["get_weather"],
-    reason: 'server "weather": system-impersonation; description: "<IMPORTANT>"',
+    reason: 'server "weather": system-impersonation in description',
     quarantined: true,
   });
   assert.match(res.rejected[0].content, /was quarantined: tool screening flagged its definition as a possible prompt injection/);
@@ -293,7 +293,8 @@ test("createAgent loop: the quarantined tool is never in the pool or bound, the 
   const payload = JSON.parse(String(refusal.content).split("\n")[0]);
   assert.equal(payload.error, "tool_not_available");
   assert.equal(payload.quarantined, true);
-  assert.match(payload.reason, /^server "weather-plus": .*system-impersonation.*; description: "/);
+  assert.match(payload.reason, /^server "weather-plus": .*system-impersonation.* in description$/);
+  assert.ok(!String(refusal.content).includes("id_rsa"), "the error does not repeat the poisoned text to the model");
   assert.equal(poisoned.runs.n, 0, "the poisoned tool never ran");
   assert.equal(runs.get("get_weather"), 1);
   assert.ok(events.some((e) => e.type === "tool_attention.gate" && e.rejected.some((r) => r.tool === "weather_plus" && r.kind === "quarantined")));

@@ -4,7 +4,7 @@
  */
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { dispatchCustomEvent } from "@langchain/core/callbacks/dispatch";
-import { describeReasons, type ToolCatalog } from "../../core/catalog/catalog.js";
+import type { ToolCatalog } from "../../core/catalog/catalog.js";
 import { gateToolCalls, type GateResult, type ToolCallLike } from "../../core/gate/gate.js";
 import { checkPreconditions } from "../../core/preconditions/preconditions.js";
 import type { AgentStateView } from "../../core/types.js";
@@ -75,9 +75,12 @@ export function gateCalls(calls: readonly ToolCallLike[], opts: GateOptions): Ga
     active,
     available: current,
     exists: (name) => opts.catalog.getByName(name).length > 0,
+    // Rules and fields only: an excerpt would hand the model a piece of the very text that was quarantined.
     quarantineReason: (name) => {
       const q = opts.catalog.quarantineOf(name);
-      return q && `server "${q.server}": ${describeReasons(q.reasons)}`;
+      if (!q) return undefined;
+      const fields = [...new Set(q.reasons.map((r) => r.field))].slice(0, 3).join(", ");
+      return `server "${q.server}": ${[...new Set(q.reasons.map((r) => r.rule))].join(", ")} in ${fields}`;
     },
     preconditionReason: (name) => {
       const tool = opts.catalog.getByName(name)[0];
