@@ -5,7 +5,28 @@
 export type * from "./core/types.js";
 
 // Core (framework-free)
-export { ToolCatalog, type CatalogEntry, type CatalogFile, type CatalogOptions, type CatalogServer } from "./core/catalog/catalog.js";
+export {
+  ToolCatalog,
+  describeReasons,
+  type CatalogEntry,
+  type CatalogFile,
+  type CatalogOptions,
+  type CatalogServer,
+  type QuarantinedTool,
+  type ScreeningFlag,
+  type ScreeningOptions,
+} from "./core/catalog/catalog.js";
+export {
+  screenTool,
+  familyOf,
+  SCREENING_RULES,
+  type ScreenableTool,
+  type ScreenContext,
+  type ScreeningFamily,
+  type ScreeningReason,
+  type ScreeningResult,
+  type ScreeningRule,
+} from "./core/screening/index.js";
 export { splitIdentifier, firstSentence, summarizeTool, routingTextOf, SUMMARY_MAX_TOKENS } from "./core/catalog/text.js";
 export {
   ToolAttentionRouter,

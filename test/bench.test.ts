@@ -94,7 +94,7 @@ test("gate trigger rate: the real gate on simulated gold calls, by rejection kin
   assert.equal(g.calls, 4);
   assert.equal(g.rejected, 3);
   assert.equal(g.rate, 0.75);
-  assert.deepEqual(g.byKind, { not_active: 1, precondition: 1, unknown_tool: 1 });
+  assert.deepEqual(g.byKind, { not_active: 1, precondition: 1, unknown_tool: 1, quarantined: 0 });
   assert.equal(gateTriggerRate([], exists).rate, 0);
   // A blocked gold call the gate rejects is the right answer: counted apart, not as a trigger.
   const b = gateTriggerRate(

@@ -72,7 +72,7 @@ export interface GateTriggerInput {
  * and separately the blocked calls it rejects (as it should).
  */
 export function gateTriggerRate(tasks: readonly GateTriggerInput[], exists: (name: string) => boolean): GateTriggerStats {
-  const byKind: Record<RejectionKind, number> = { not_active: 0, precondition: 0, unknown_tool: 0 };
+  const byKind: Record<RejectionKind, number> = { not_active: 0, precondition: 0, unknown_tool: 0, quarantined: 0 };
   let calls = 0;
   let rejected = 0;
   let blockedCalls = 0;

@@ -15,7 +15,7 @@
  */
 import { loadMcpTools } from "@langchain/mcp-adapters";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
-import { ToolCatalog, type CatalogEntry } from "../core/catalog/catalog.js";
+import { describeReasons, ToolCatalog, type CatalogEntry } from "../core/catalog/catalog.js";
 import { measureCompaction, type CompactionReport } from "../core/compaction/measure.js";
 import { renderFullSchema, renderPool } from "../core/render/render.js";
 import { countTokens, type TokenEncoding } from "../core/tokens/count.js";
@@ -162,7 +162,12 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   // One catalog over all servers, as the router would build it (names colliding across servers get ids).
   const entries: CatalogEntry[] = [];
   for (const l of listed) for (const t of l.listing?.tools ?? []) entries.push({ server: l.server, spec: t.spec });
-  const catalog = new ToolCatalog(entries, { encoding });
+  // Quarantined tools are reported with their server's warnings (the audit has its own output, not stderr lines).
+  const catalog = new ToolCatalog(entries, { encoding, log: false });
+  const quarantine = (server: string) =>
+    catalog.quarantined
+      .filter((q) => q.server === server)
+      .map((q) => `server "${server}", tool "${q.name}": quarantined by tool screening (${describeReasons(q.reasons)})`);
   const phase2 = new Map<string, number>();
   for (const t of catalog.tools)
     phase2.set(t.id, countTokens(renderFullSchema({ name: t.name, description: t.description, inputSchema: t.inputSchema ?? {} }), encoding));
@@ -180,7 +185,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
       ok: Boolean(l.listing),
       tools: l.listing?.tools.length ?? 0,
       skipped: (l.listing?.skipped ?? []).map((s) => ({ tool: s.tool, reason: s.reason })),
-      warnings: l.listing?.warnings ?? [],
+      warnings: [...(l.listing?.warnings ?? []), ...quarantine(l.server)],
       rawTokens: raws.reduce((n, r) => n + countTokens(JSON.stringify(r), encoding), 0),
       langchainTokens: lc && "tokens" in lc ? lc.tokens : undefined,
       langchainTools: lc && "tools" in lc ? lc.tools : undefined,

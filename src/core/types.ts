@@ -120,4 +120,6 @@ export interface ToolNotAvailable {
   reason?: string;
   /** The tool exists and its preconditions hold: it is bound from the next model call on; call it again. */
   promoted?: boolean;
+  /** Tool screening quarantined the tool (its definition looked poisoned); `reason` says which rule fired where. */
+  quarantined?: boolean;
 }

@@ -353,6 +353,8 @@ export function shapeRequest(args: {
   for (const t of args.tools) {
     const name = toolNameOf(t);
     if ((name === SEARCH_TOOL_NAME || name === CALL_TOOL_NAME) && catalog.getByName(name).length === 0) continue;
+    // A registered tool that tool screening quarantined is never bound, not even as a tool outside the catalog.
+    if (name && catalog.getByName(name).length === 0 && catalog.quarantineOf(name)) continue;
     if (name && catalog.getByName(name).length > 0) byName.set(name, t);
     else passthrough.push(t);
   }

@@ -75,6 +75,13 @@ export function gateCalls(calls: readonly ToolCallLike[], opts: GateOptions): Ga
     active,
     available: current,
     exists: (name) => opts.catalog.getByName(name).length > 0,
+    // Rules and fields only: an excerpt would hand the model a piece of the very text that was quarantined.
+    quarantineReason: (name) => {
+      const q = opts.catalog.quarantineOf(name);
+      if (!q) return undefined;
+      const fields = [...new Set(q.reasons.map((r) => r.field))].slice(0, 3).join(", ");
+      return `server "${q.server}": ${[...new Set(q.reasons.map((r) => r.rule))].join(", ")} in ${fields}`;
+    },
     preconditionReason: (name) => {
       const tool = opts.catalog.getByName(name)[0];
       if (!tool) return undefined;

@@ -199,7 +199,9 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
       if (!decision) return handler(request);
       for (const t of request.tools) {
         const name = (t as { name?: unknown }).name;
-        if (typeof name === "string" && router.catalog.getByName(name).length === 0 && name !== SEARCH_TOOL_NAME) passthrough.add(name);
+        // A registered tool the screen quarantined is not "outside the catalog": it must never pass through.
+        if (typeof name === "string" && router.catalog.getByName(name).length === 0 && name !== SEARCH_TOOL_NAME && !router.catalog.quarantineOf(name))
+          passthrough.add(name);
       }
       await prepareCatalogTokens(router);
       const profile = profileOfModel(request.model, options.provider);
@@ -293,6 +295,15 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
       }
       const decision = request.state.toolAttention as ToolAttentionDecisionState | undefined;
       const inCatalog = router.catalog.getByName(name).length > 0;
+      if (!inCatalog && router.catalog.quarantineOf(name)) {
+        // Registered with the agent (the ToolNode would run it) but quarantined: refuse, whatever the state says.
+        const gate = gateCalls([request.toolCall], {
+          active: decision?.active ?? [],
+          catalog: router.catalog,
+          state: stateViewOf(request.state as ToolAttentionStateLike),
+        });
+        if (gate.messages[0]) return gate.messages[0];
+      }
       const resolved = inCatalog && !request.tool ? options.resolveTool?.(name) : undefined;
       const run = resolved ? { ...request, tool: resolved } : request;
       if (!decision || passthrough.has(name) || (inCatalog && decision.active.includes(name))) return handler(run);

@@ -4,7 +4,7 @@
  */
 import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { ToolAttentionRouter, type RouterOptions, type TagFilter } from "../../core/router/router.js";
-import type { ToolCatalog } from "../../core/catalog/catalog.js";
+import type { ScreeningOptions, ToolCatalog } from "../../core/catalog/catalog.js";
 import { routingEventOf, type GateEvent, type ToolAttentionEvent } from "../../core/events/events.js";
 import type { Precondition, RoutingDecision, ToolNotAvailable } from "../../core/types.js";
 import {
@@ -49,6 +49,11 @@ export interface AdapterRouterOptions extends Omit<RouterOptions, "onEvent"> {
   promoteOnRequest?: boolean;
   /** Restrict routing to, or boost, tools with these tags (merged with the state's `toolTags`). */
   tags?: TagFilter;
+  /**
+   * Tool-poisoning screen for the catalog built from `tools` (on by default; see `CatalogOptions.screening`):
+   * `{ quarantine?, allow?, onFlag? }`, or `false`. Quarantine notices go to `log`.
+   */
+  screening?: ScreeningOptions | false;
 }
 
 /** Sticky-tool settings with defaults applied (`turns: 0` when disabled). */
@@ -85,16 +90,23 @@ export function turnSettings(options: AdapterRouterOptions): TurnSettings {
  */
 export function adapterRouter(options: AdapterRouterOptions, adapter: string): ToolAttentionRouter {
   // `preconditions` only applies while building a catalog from `tools`; with a prebuilt one it would be dropped.
-  if (options.preconditions && (options.router || options.catalog))
-    throw new Error(
-      `${adapter}: \`preconditions\` applies to a catalog built from \`tools\`; with a prebuilt ` +
-        `\`${options.router ? "router" : "catalog"}\`, give them to the catalog when you build it (CatalogOptions.preconditions)`,
-    );
+  for (const field of ["preconditions", "screening"] as const)
+    if (options[field] !== undefined && (options.router || options.catalog))
+      throw new Error(
+        `${adapter}: \`${field}\` applies to a catalog built from \`tools\`; with a prebuilt ` +
+          `\`${options.router ? "router" : "catalog"}\`, give it to the catalog when you build it (CatalogOptions.${field})`,
+      );
   if (options.router) return options.router;
   const catalog =
     options.catalog ??
     (options.tools
-      ? catalogFromLangChainTools(options.tools, { preconditions: options.preconditions, encoding: options.encoding, strict: true })
+      ? catalogFromLangChainTools(options.tools, {
+          preconditions: options.preconditions,
+          encoding: options.encoding,
+          strict: true,
+          screening: options.screening,
+          log: options.log,
+        })
       : undefined);
   if (!catalog) throw new Error(`${adapter} needs \`tools\` (the tools the agent runs), a \`catalog\`, or a \`router\`.`);
   // Without promotion, a compact pool must not invite the model to call unattached tools by name.

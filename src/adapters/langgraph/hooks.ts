@@ -91,8 +91,10 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
   const includePool = options.includePool ?? true;
   const maxRejectedRounds = options.maxRejectedRounds ?? 3;
   const settings = turnSettings(options);
-  // Tools the graph runs that are outside the catalog are never filtered or gated.
-  const passthrough = new Set(options.tools.map((t) => t.name).filter((n) => router.catalog.getByName(n).length === 0));
+  // Tools the graph runs that are outside the catalog are never filtered or gated (quarantined ones are not outside it).
+  const passthrough = new Set(
+    options.tools.map((t) => t.name).filter((n) => router.catalog.getByName(n).length === 0 && !router.catalog.quarantineOf(n)),
+  );
 
   /** Node: routes the turn and stores the decision. */
   async function routeNode(state: ToolAttentionStateLike): Promise<{ toolAttention: ToolAttentionDecisionState }> {

@@ -11,6 +11,7 @@ import type { JsonSchema, Precondition, ToolRecord, ToolSpec } from "../types.js
 import type { TokenEncoding } from "../tokens/count.js";
 import { closestName, validatePreconditions } from "../preconditions/preconditions.js";
 import { routingTextOf, summarizeTool } from "./text.js";
+import { screenTool, type ScreeningReason } from "../screening/screen.js";
 
 /** The shared catalog file format: `{"servers": [{"name", "description"?, "tools": [ToolSpec…]}]}`. */
 export interface CatalogServer {
@@ -47,7 +48,53 @@ export interface CatalogOptions {
    * servers are third-party input, repaired with a warning naming the tool.
    */
   strict?: boolean;
+  /**
+   * Tool-poisoning screen over each tool's name, description and schemas (see `screenTool`). On by default: tool
+   * descriptions reach the model verbatim, and a third-party MCP server (or a LangChain tool wrapping one) can
+   * hide instructions in them. A flagged tool is quarantined: left out of the catalog, so it is never in the pool,
+   * never routed and never active, and a call to it gets a "quarantined" error. `false` turns screening off.
+   */
+  screening?: ScreeningOptions | false;
+  /**
+   * Where quarantine notices go when there is no `onWarning`: default one line on stderr per tool (a tool that
+   * silently disappears would be worse), `false` for none. They are in `catalog.warnings` either way.
+   */
+  log?: ((line: string) => void) | false;
 }
+
+export interface ScreeningOptions {
+  /** Leave flagged tools out of the catalog. Default true; with false they stay and are only reported. */
+  quarantine?: boolean;
+  /** Tool names or ids kept despite a flag (a false positive you have checked). */
+  allow?: string[];
+  /** Called once per flagged tool, quarantined or kept. */
+  onFlag?: (flag: ScreeningFlag) => void;
+}
+
+/** A tool the screen left out of the catalog, and why. */
+export interface QuarantinedTool {
+  id: string;
+  name: string;
+  server: string;
+  reasons: ScreeningReason[];
+}
+
+/** A flagged tool: quarantined, or kept because screening does not quarantine or `allow` names it. */
+export interface ScreeningFlag extends QuarantinedTool {
+  quarantined: boolean;
+  allowed: boolean;
+}
+
+/** One line for a flagged tool: every rule that fired, then where the first one fired and an excerpt. */
+export function describeReasons(reasons: readonly ScreeningReason[]): string {
+  if (reasons.length === 0) return "";
+  const first = reasons[0];
+  const excerpt = first.excerpt.length > 120 ? `${first.excerpt.slice(0, 120)}…` : first.excerpt;
+  return `${[...new Set(reasons.map((r) => r.rule))].join(", ")}; ${first.field}: "${excerpt}"`;
+}
+
+// A long-lived MCP session rebuilds its catalog on every tools/list_changed: say each quarantine once per process.
+const loggedQuarantines = new Set<string>();
 
 /** Own-property lookup: a tool named "constructor" must not pick up Object.prototype members. */
 function own<T>(record: Record<string, T> | undefined, key: string): T | undefined {
@@ -64,7 +111,12 @@ export class ToolCatalog {
   /** Stable hash of what routing depends on (ids + routing texts): cache key for the embedded catalog. */
   readonly fingerprint: string;
   readonly servers: ReadonlyMap<string, string | undefined>;
+  /** Tools the poisoning screen left out, with the reasons (empty when screening is off). */
+  readonly quarantined: readonly QuarantinedTool[];
+  /** Every tool the screen flagged, including those kept by `allow` or `quarantine: false`. */
+  readonly flagged: readonly ScreeningFlag[];
   private readonly byId = new Map<string, ToolRecord>();
+  private readonly quarantinedByName = new Map<string, QuarantinedTool>();
   private readonly byName = new Map<string, ToolRecord[]>();
   private readonly sources = new Map<string, unknown>();
 
@@ -98,6 +150,24 @@ export class ToolCatalog {
       set.add(e.server);
       serversByName.set(e.spec.name, set);
     }
+
+    const screening = options.screening === false ? undefined : (options.screening ?? {});
+    const quarantine = screening?.quarantine ?? true;
+    const allow = new Set(screening?.allow ?? []);
+    // Each tool is screened next to all the others, so "call X first" naming a tool of its own server is the
+    // server's guidance while naming another server's tool is steering.
+    const neighbours = valid.map((e) => ({ name: String(e.spec.name), server: e.server ?? "" }));
+    const quarantined: QuarantinedTool[] = [];
+    const flagged: ScreeningFlag[] = [];
+    const log = options.log === false ? undefined : (options.log ?? ((line: string) => process.stderr.write(`${line}\n`)));
+    const notify = (msg: string) => {
+      this.warnings.push(msg);
+      if (options.onWarning) options.onWarning(msg);
+      else if (log && !(options.log === undefined && loggedQuarantines.has(msg))) {
+        if (options.log === undefined) loggedQuarantines.add(msg);
+        log(`tool-attention: ${msg}`);
+      }
+    };
 
     const records: ToolRecord[] = [];
     for (const entry of valid) {
@@ -146,6 +216,29 @@ export class ToolCatalog {
       if (Array.isArray(spec.tags)) for (const t of spec.tags) if (typeof t === "string") tags.add(t);
       for (const t of own(options.tags, id) ?? own(options.tags, name) ?? []) tags.add(t);
 
+      if (screening) {
+        const result = screenTool(spec, { server, tools: neighbours });
+        if (result.flagged) {
+          const allowed = allow.has(id) || allow.has(name);
+          const flag: ScreeningFlag = { id, name, server, reasons: result.reasons, quarantined: quarantine && !allowed, allowed };
+          flagged.push(flag);
+          screening.onFlag?.(flag);
+          const why = describeReasons(result.reasons);
+          if (flag.quarantined) {
+            const q: QuarantinedTool = { id, name, server, reasons: result.reasons };
+            quarantined.push(q);
+            if (!this.quarantinedByName.has(name)) this.quarantinedByName.set(name, q);
+            this.quarantinedByName.set(id, this.quarantinedByName.get(id) ?? q);
+            notify(
+              `${label}: quarantined by tool screening (${why}); it is left out of the pool and cannot be called. ` +
+                `If this is a false positive, keep it with screening: { allow: ["${name}"] }`,
+            );
+            continue;
+          }
+          if (!allowed) notify(`${label}: flagged by tool screening (${why}); kept because screening.quarantine is false`);
+        }
+      }
+
       const record: ToolRecord = {
         id,
         name,
@@ -168,6 +261,8 @@ export class ToolCatalog {
     }
 
     this.tools = records;
+    this.quarantined = quarantined;
+    this.flagged = flagged;
     this.checkReferences(options, warn);
     const servers = new Map<string, string | undefined>(serverDescriptions ?? []);
     for (const r of records) if (!servers.has(r.server)) servers.set(r.server, undefined);
@@ -196,8 +291,13 @@ export class ToolCatalog {
     for (const t of this.tools)
       for (const p of t.preconditions) {
         if (typeof p === "function" || p.afterTool === undefined) continue;
-        for (const pattern of Array.isArray(p.afterTool) ? p.afterTool : [p.afterTool])
-          if (!known(pattern))
+        const patterns = Array.isArray(p.afterTool) ? p.afterTool : [p.afterTool];
+        // Only warn: the catalog is fine, the poisoned tool is what is missing (and may be allowed once checked).
+        for (const pattern of patterns)
+          if (!known(pattern) && this.quarantinedByName.has(pattern))
+            warn(`Tool "${t.id}": precondition field "afterTool" names "${pattern}", which was quarantined by tool screening; the tool stays gated out until "${pattern}" is allowed`);
+        for (const pattern of patterns)
+          if (!known(pattern) && !this.quarantinedByName.has(pattern))
             problem(
               `Tool "${t.id}": precondition field "afterTool" names "${pattern}", which is not in the catalog${hint(pattern)}; ` +
                 `the tool would stay gated out`,
@@ -207,8 +307,17 @@ export class ToolCatalog {
     if (!options.strict) return;
     for (const [field, record] of [["preconditions", options.preconditions], ["tags", options.tags]] as const)
       for (const key of Object.keys(record ?? {}))
-        if (!this.byId.has(key) && !this.byName.has(key))
+        if (!this.byId.has(key) && !this.byName.has(key) && !this.quarantinedByName.has(key))
           problem(`Option "${field}" names tool "${key}", which is not in the catalog${hint(key)}`);
+    if (options.screening) {
+      // A misspelt allow entry usually means a quarantined tool the user meant to keep: suggest those names too.
+      const candidates = [...names, ...[...this.quarantinedByName.values()].map((q) => q.name)];
+      for (const key of options.screening.allow ?? [])
+        if (!this.byId.has(key) && !this.byName.has(key)) {
+          const near = closestName(key, candidates);
+          problem(`Option "screening.allow" names tool "${key}", which is not in the catalog${near ? ` (did you mean "${near}"?)` : ""}`);
+        }
+    }
   }
 
   get size(): number {
@@ -227,6 +336,15 @@ export class ToolCatalog {
   /** Resolves what a model or user calls a tool: an id first, then a name. */
   resolve(nameOrId: string): ToolRecord | undefined {
     return this.byId.get(nameOrId) ?? this.byName.get(nameOrId)?.[0];
+  }
+
+  /**
+   * The quarantine entry for a name or id the model might call, when the screen left that tool out and no tool
+   * of the catalog answers to it.
+   */
+  quarantineOf(nameOrId: string): QuarantinedTool | undefined {
+    if (this.byId.has(nameOrId) || this.byName.has(nameOrId)) return undefined;
+    return this.quarantinedByName.get(nameOrId);
   }
 
   /** The framework object behind a tool, when the catalog was built from one. */
