@@ -18,13 +18,15 @@ import { runAblations } from "./ablations.js";
 import { runCalibration } from "./calibration.js";
 import { DEFAULT_CONTEXT, type ContextAssumptions } from "./metrics.js";
 import { runMethods, type BenchSet } from "./methods.js";
-import { loadRealCatalog } from "./real-catalog.js";
+import { captureCatalog } from "../mcp/capture.js";
+import { loadRealCatalog, REAL_SERVERS_CONFIG } from "./real-catalog.js";
 import { renderConsole, renderMarkdown, type BenchResult, type CalibrationResult, type SetResult } from "./report.js";
 import { runScaling } from "./scaling.js";
 import { lineChart } from "./svg.js";
 import { loadExpansion } from "./expansion.js";
 import { longHorizonSet, QUICK_SWEEP, runConversationCost } from "./conversation-cost.js";
 import { eventLoopSection, renderEventLoopMarkdown, type EventLoopSection } from "./event-loop.js";
+import { measureScreening, renderScreeningMarkdown, type ScreeningMeasurement } from "./screening.js";
 
 export const DEFAULT_SIZES = [120, 500, 1_000, 10_000] as const;
 export const QUICK_SIZES = [30, 60] as const;
@@ -204,6 +206,14 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
     eventLoop = await eventLoopSection().catch((err: Error) => ({ skipped: err.message.split("\n")[0] }));
   }
 
+  // Tool-poisoning screen: the labelled poisoned set and the clean catalogs (the real one when captured).
+  let screening: ScreeningMeasurement | undefined;
+  if (!quick) {
+    stamp("tool-poisoning screen: labelled poisoned set and clean catalogs…");
+    const realFile = (opts.realCatalog ?? true) ? await captureCatalog(REAL_SERVERS_CONFIG).then((c) => c.catalog).catch(() => undefined) : undefined;
+    screening = measureScreening({ realCatalog: realFile });
+  }
+
   // 7. Charts and files.
   mkdirSync(out, { recursive: true });
   const charts: string[] = [];
@@ -259,10 +269,15 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
     charts,
     conversationCost,
     ...(eventLoop ? { eventLoop } : {}),
+    ...(screening ? { screening } : {}),
   };
   writeFileSync(join(out, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
-  const robustness =
-    eventLoop && "worker" in eventLoop ? renderEventLoopMarkdown(eventLoop) : eventLoop ? `## Event-loop delay\n\nSkipped: ${eventLoop.skipped}\n` : "";
+  const robustness = [
+    eventLoop && "worker" in eventLoop ? renderEventLoopMarkdown(eventLoop) : eventLoop ? `## Event-loop delay\n\nSkipped: ${eventLoop.skipped}\n` : "",
+    screening ? renderScreeningMarkdown(screening) : "",
+  ]
+    .filter(Boolean)
+    .join("\n");
   writeFileSync(join(out, "latest.md"), robustness ? `${renderMarkdown(result)}\n${robustness}` : renderMarkdown(result));
   stamp(`wrote ${join(out, "latest.md")}, latest.json and ${charts.length} charts`);
   return result;

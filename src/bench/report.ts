@@ -50,6 +50,8 @@ export interface BenchResult {
   conversationCost?: ConversationCostRow[];
   /** Event-loop delay under concurrent routing, worker-thread encoder vs in process (full runs only). */
   eventLoop?: import("./event-loop.js").EventLoopSection | { skipped: string };
+  /** Tool-poisoning screen: detection on the labelled poisoned set, false positives on clean catalogs (full runs). */
+  screening?: import("./screening.js").ScreeningMeasurement;
 }
 
 const DASH = "—";

@@ -134,3 +134,32 @@ export function measureScreening(
   }
   return { poisoned, clean, byKind, byRule, screenMs: performance.now() - started };
 }
+
+const pct = (d: DetectionCount) => (d.n ? `${d.detected}/${d.n} (${((100 * d.detected) / d.n).toFixed(1)}%)` : "—");
+
+/** The bench report's screening section (starts with its `## Tool-poisoning screen` heading). */
+export function renderScreeningMarkdown(m: ScreeningMeasurement): string {
+  const md = [
+    "## Tool-poisoning screen",
+    "",
+    "Every tool definition (name, description, every string of its input and output schemas) is screened for injected",
+    "instructions, hidden unicode, exfiltration and instructions about other tools; a flagged tool is quarantined: out",
+    "of the pool, never routed or bound, and a call to it gets a structured refusal. Poisoned tools:",
+    "`data/screening/poisoned.jsonl`, split into dev and test before any rule was written; the rules were tuned on dev",
+    "only, so the test row is held out from tuning (though not independent of the rules: both were written for this project). Clean tools: the real MCP catalog",
+    "(read while calibrating the rules, so not held out), the synthetic and demo catalogs.",
+    "",
+    "| Set | Detected / flagged |",
+    "| --- | ---: |",
+    `| Poisoned, dev | ${pct(m.poisoned.dev)} |`,
+    `| **Poisoned, test (held out)** | **${pct(m.poisoned.test)}** |`,
+    ...Object.entries(m.clean.sets).map(([name, s]) => `| Clean, ${name} | ${s.flagged} of ${s.n} flagged |`),
+    "",
+    `By kind: ${Object.entries(m.byKind)
+      .map(([kind, d]) => `${kind} ${d.detected}/${d.n}`)
+      .join(", ")}. Missed: ${m.poisoned.missed.length ? m.poisoned.missed.map((x) => `${x.name} (${x.kind}, ${x.split})`).join(", ") : "none"}.`,
+    `Screening all of them took ${m.screenMs.toFixed(0)} ms.`,
+    "",
+  ];
+  return md.join("\n");
+}
