@@ -12,7 +12,7 @@
  *
  *   node scripts/smoke.mjs [--keep]     (--keep leaves the temp dir for inspection)
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -122,6 +122,59 @@ console.log("agent ok: get_weather ran once; routed twice; bound on the first ca
   );
   const agentRun = must("the createAgent example", process.execPath, ["agent.mjs"], { cwd: app });
   step(agentRun.stdout.trim());
+
+  // a2. The README's createAgent example, as written: its block is extracted from README.md and run with the real
+  // @langchain/openai client pointed at the local OpenAI emulator (OPENAI_BASE_URL). The emulator's script answers
+  // "Merged PR 42." only once the merge tool's result is in the conversation.
+  {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## createAgent (langchain v1)"));
+    const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+    if (!block) fail("README.md has no createAgent example block");
+    writeFileSync(join(app, "readme-agent.mjs"), block);
+    must("npm install @langchain/openai", "npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", `@langchain/openai@${installedVersion("@langchain/openai")}`], {
+      cwd: app,
+      env: { ...process.env, TOOL_ATTENTION_SKIP_FAISS_SETUP: "1" },
+    });
+    const emulatorCode = `
+      import { startOpenAIEmulator } from "./src/emulators/index.ts";
+      const last = (body) => body.messages.at(-1) ?? {};
+      const emu = await startOpenAIEmulator({ script: (body) => {
+        const m = last(body);
+        const text = typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? "");
+        if (m.role === "user") return { toolCalls: [{ name: "get_pull_request", input: { pull_number: 42 } }] };
+        if (m.role === "tool" && text.includes('"number":42')) return { toolCalls: [{ name: "merge_pull_request", input: { pull_number: 42 } }] };
+        if (m.role === "tool" && text.includes("merged #42")) return { text: "Merged PR 42." };
+        return { text: "FAILED: " + text.slice(0, 200) };
+      } });
+      console.log(emu.url);
+      process.stdin.resume();
+      process.stdin.on("end", () => emu.close().then(() => process.exit(0)));`;
+    const emulator = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", emulatorCode], { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] });
+    try {
+      const url = await new Promise((resolve, reject) => {
+        let out = "";
+        emulator.stdout.on("data", (d) => {
+          out += d;
+          const line = out.split("\n").find((l) => l.startsWith("http"));
+          if (line) resolve(line.trim());
+        });
+        emulator.on("exit", (code) => reject(new Error(`the OpenAI emulator exited (${code})`)));
+      });
+      const example = await new Promise((resolve) => {
+        const child = spawn(process.execPath, ["readme-agent.mjs"], { cwd: app, env: { ...process.env, OPENAI_BASE_URL: url, OPENAI_API_KEY: "test" } });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (d) => (stdout += d));
+        child.stderr.on("data", (d) => (stderr += d));
+        child.on("exit", (status) => resolve({ status, stdout, stderr }));
+      });
+      if (example.status !== 0 || example.stdout.trim().split("\n").at(-1) !== "Merged PR 42.") fail("the README's createAgent example did not merge PR 42", example);
+      step("README createAgent example ran as written: get_pull_request, then merge_pull_request (gated on repo:write and its output)");
+    } finally {
+      emulator.stdin.end();
+    }
+  }
 
   // b. The CLI, as installed.
   const npx = (args) => run("npx", ["--no-install", "tool-attention", ...args], { cwd: app });
