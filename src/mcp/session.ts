@@ -378,7 +378,9 @@ export class McpSession {
         if (this.closed) return;
         const started = await conn.reconnect();
         if (!started.ok) {
-          lastError = started.error;
+          // The server's own last words usually say more than the transport's "Connection closed".
+          const said = conn.stderrTail(1).trim();
+          lastError = said && !started.error.includes(said) ? `${started.error}; it wrote: ${said}` : started.error;
           continue;
         }
         let listing: McpListResult;

@@ -714,8 +714,8 @@ export class ToolAttentionRouter {
         ? await Promise.race([
             encoding,
             new Promise<never>((_, reject) => {
+              // Not unref'd: a route waiting on a silent encoder must keep the process alive until the limit.
               timer = setTimeout(() => reject(new Error(`no answer within ${limit} ms`)), limit);
-              timer.unref?.();
             }),
           ])
         : await encoding;
