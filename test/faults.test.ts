@@ -123,6 +123,38 @@ test("what the malformed cases found, one by one", () => {
   assert.equal(ToolCatalog.fromCatalogObject({ servers: [{ name: "s", tools: [{ name: "q", inputSchema: plain }] }] }).getById("q")?.inputSchema, plain);
 });
 
+test("a live server listing a 10,000-level schema and a 2 MB description: its LangChain tools carry the repaired versions", async () => {
+  let deep: Record<string, unknown> = { type: "string" };
+  for (let i = 0; i < 10_000; i++) deep = { type: "object", properties: { child: deep } };
+  const listed = [
+    { name: "deep", description: "Takes a deeply nested object.", inputSchema: { type: "object", properties: { root: deep } } },
+    { name: "long", description: "Long. ".repeat(400_000), inputSchema: { type: "object", properties: {} } },
+  ];
+  const calls: unknown[] = [];
+  const sdk = {
+    request: async (req: { method: string; params?: unknown }, schema: { parse(x: unknown): unknown }) => {
+      if (req.method === "tools/list") return schema.parse({ tools: listed });
+      calls.push(req.params);
+      return schema.parse({ content: [{ type: "text", text: "ok" }] });
+    },
+    setNotificationHandler: () => undefined,
+    onclose: undefined,
+  };
+  const warnings: string[] = [];
+  const session = await McpSession.fromMultiServerClient(
+    { config: { mcpServers: { fake: {} } }, getClient: async () => sdk as never },
+    { onWarning: (w) => warnings.push(w) },
+  );
+  const deepTool = session.resolveTool("deep") as unknown as { schema: unknown; invoke(x: unknown): Promise<unknown> };
+  const longTool = session.resolveTool("long") as unknown as { description: string };
+  assert.ok(JSON.stringify(deepTool.schema).length < 10_000, "the schema was cut at the depth limit");
+  assert.ok(longTool.description.length <= 32_768);
+  assert.ok(warnings.some((w) => w.includes('server "fake", tool "deep"') && w.includes("deeper than")), warnings.join("\n"));
+  assert.ok(warnings.some((w) => w.includes('server "fake", tool "long"') && w.includes("cut to")), warnings.join("\n"));
+  assert.equal(await deepTool.invoke({ root: { child: {} } }), "ok");
+  assert.deepEqual(calls, [{ name: "deep", arguments: { root: { child: {} } } }]);
+});
+
 // ---------------------------------------------------------------------------------------------------------------
 // An MCP server killed mid-call
 // ---------------------------------------------------------------------------------------------------------------

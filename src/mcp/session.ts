@@ -134,6 +134,8 @@ export class McpSession {
   private readonly restarting = new Set<string>();
   private readonly waits = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
   private closed = false;
+  /** Catalog warnings already passed on. */
+  private readonly reported = new Set<string>();
 
   private constructor(private readonly options: McpSessionOptions) {
     this.currentCatalog = new ToolCatalog([], options.catalog);
@@ -473,8 +475,25 @@ export class McpSession {
         entries.push({ server, spec: catalogSpec });
       }
     }
+    const catalog = new ToolCatalog(entries, this.options.catalog);
+    // The LangChain tool shows the model what the catalog kept: a description it cut or a schema it repaired (too
+    // deep to walk, say) must not reach the model, or LangChain's own schema handling, in its original form.
+    if (!this.options.lazySchemas)
+      for (const [name, b] of bindings) {
+        const record = catalog.getById(name);
+        if (!record) continue;
+        const description = b.spec.description === undefined ? undefined : record.description;
+        if (record.inputSchema !== b.spec.inputSchema || description !== b.spec.description)
+          bindings.set(name, { ...b, spec: { ...b.spec, inputSchema: record.inputSchema, ...(description === undefined ? {} : { description }) } });
+      }
+    // Catalog repairs are reported once, not again on every rebuild.
+    for (const w of catalog.warnings)
+      if (!this.reported.has(w)) {
+        this.reported.add(w);
+        this.warn(w);
+      }
     this.bindings = bindings;
-    this.currentCatalog = new ToolCatalog(entries, this.options.catalog);
+    this.currentCatalog = catalog;
   }
 
   private recordWarnings(listing: McpListResult): void {
