@@ -21,6 +21,7 @@ import { ToolAttentionRouter } from "../core/router/router.js";
 import { renderFullSchema, renderPoolTiered } from "../core/render/render.js";
 import { compactParameters } from "../core/compaction/phase2.js";
 import { listMcpToolsTolerant } from "../mcp/list-tools.js";
+import { McpSession } from "../mcp/session.js";
 import type { ToolSpec } from "../core/types.js";
 import type { McpRestartReport } from "./faults-mcp.js";
 import type { EncoderFailureReport } from "./faults-encoder.js";
@@ -332,7 +333,7 @@ export function malformedCatalogCases(): MalformedCase[] {
 
 export type FaultOutcome = "accepted" | "repaired" | "clean-error" | "crash";
 export type CaseEncoder = "lexical" | "default";
-export type FaultStage = "build" | "load" | "mcp-list" | "prepare" | "route" | "pool" | "phase2" | "invariants" | "worker";
+export type FaultStage = "build" | "load" | "mcp-list" | "mcp-session" | "prepare" | "route" | "pool" | "phase2" | "invariants" | "worker";
 
 /** One run of one case with one encoder. */
 export interface MalformedRun {
@@ -484,6 +485,35 @@ export async function runMalformedCase(c: MalformedCase, encoder: CaseEncoder): 
       warnings.push(...mcpCatalog.warnings);
       run.mcpTools = mcpCatalog.size;
       await exercise(mcpCatalog, "lexical", c.query);
+
+      // A session over the same lists (clients that answer tools/list, as a MultiServerMCPClient's would): its
+      // catalog, and the LangChain tool of each catalog tool, which is what a model gets bound.
+      await stage("mcp-session", async () => {
+        const mcpServers: Record<string, unknown> = {};
+        const lists = new Map<string, unknown[]>();
+        for (const [i, s] of servers.entries()) {
+          if (!s || typeof s !== "object" || !Array.isArray((s as { tools?: unknown }).tools)) continue;
+          const server = typeof s.name === "string" ? s.name : `server${i}`;
+          if (lists.has(server)) continue;
+          Object.defineProperty(mcpServers, server, { value: {}, enumerable: true });
+          lists.set(server, s.tools);
+        }
+        const client = (tools: unknown[]) => ({
+          request: async (_req: unknown, schema: { parse(x: unknown): unknown }) => schema.parse({ tools }),
+          setNotificationHandler: () => undefined,
+          onclose: undefined,
+        });
+        const session = await McpSession.fromMultiServerClient(
+          { config: { mcpServers }, getClient: async (name: string) => client(lists.get(name) ?? []) as never },
+          { onWarning: (w) => warnings.push(w), restart: false },
+        );
+        for (const t of session.catalog.tools) {
+          const lc = session.resolveTool(t.name) as unknown as { name: string; description: string; schema: unknown } | undefined;
+          if (!lc) throw new InvariantError(`the session has no LangChain tool for catalog tool "${t.name}"`);
+          JSON.stringify({ name: lc.name, description: lc.description, parameters: lc.schema });
+        }
+        await session.close();
+      });
     }
     run.outcome = warnings.length > 0 ? "repaired" : "accepted";
   } catch (err) {
