@@ -27,7 +27,8 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-const DROP = Symbol("drop");
+/** Returned once the value budget is spent: the walk stops and the caller reports the value as too large. */
+const DROP = Symbol("too large");
 
 interface WalkState {
   problems: Set<string>;
@@ -45,10 +46,13 @@ function walk(value: unknown, depth: number, ancestors: Set<object>, state: Walk
     state.problems.add(`holds ${value}, which JSON cannot express; replaced by null`);
     return null;
   }
-  if (typeof value !== "object") {
-    state.problems.add(`holds a ${typeof value} value, which JSON cannot express; dropped`);
-    return DROP;
+  if (typeof value === "bigint") {
+    // JSON.stringify throws on a BigInt.
+    state.problems.add("holds a BigInt, which JSON cannot express; written as a number");
+    return Number(value);
   }
+  // undefined, functions and symbols: JSON leaves them out (null in an array) without complaint.
+  if (typeof value !== "object") return value;
   if (ancestors.has(value)) {
     state.problems.add("contains itself (a cyclic object); the cycle was cut");
     return {};
@@ -64,10 +68,8 @@ function walk(value: unknown, depth: number, ancestors: Set<object>, state: Walk
     for (let i = 0; i < value.length; i++) {
       const next = walk(value[i], depth + 1, ancestors, state);
       if (state.values > MAX_SCHEMA_VALUES) break;
-      // JSON writes what it cannot express inside an array as null.
-      const kept = next === DROP ? null : next;
-      if (kept !== value[i]) (copy ??= value.slice(0, i)) as unknown[];
-      if (copy) (copy as unknown[]).push(kept);
+      if (next !== value[i] && !copy) copy = value.slice(0, i);
+      if (copy) (copy as unknown[]).push(next);
     }
   } else {
     const keys = Object.keys(value);
@@ -80,7 +82,7 @@ function walk(value: unknown, depth: number, ancestors: Set<object>, state: Walk
         copy = {};
         for (let j = 0; j < i; j++) setOwn(copy as Record<string, unknown>, keys[j], source[keys[j]]);
       }
-      if (copy && next !== DROP) setOwn(copy as Record<string, unknown>, keys[i], next);
+      if (copy) setOwn(copy as Record<string, unknown>, keys[i], next);
     }
   }
   ancestors.delete(value);
@@ -89,8 +91,8 @@ function walk(value: unknown, depth: number, ancestors: Set<object>, state: Walk
 
 /**
  * A JSON-safe version of a value the catalog keeps (a schema, annotations): the same object when it already is,
- * else a repaired copy with cycles cut, over-deep parts replaced by `{}`, and values JSON cannot express dropped.
- * `tooLarge` when it holds more than MAX_SCHEMA_VALUES values (the caller replaces it).
+ * else a repaired copy with cycles cut, over-deep parts replaced by `{}`, BigInts written as numbers and
+ * non-finite numbers as null. `tooLarge` when it holds more than MAX_SCHEMA_VALUES values (the caller replaces it).
  */
 export function jsonSafe<T>(value: T): { value: T; problems: string[]; tooLarge: boolean } {
   const state: WalkState = { problems: new Set(), values: 0 };
