@@ -33,6 +33,8 @@ const DROP = Symbol("too large");
 interface WalkState {
   problems: Set<string>;
   values: number;
+  /** `$ref`s that point outside the document (URLs, file paths). */
+  externalRefs: string[];
 }
 
 function walk(value: unknown, depth: number, ancestors: Set<object>, state: WalkState): unknown {
@@ -76,6 +78,7 @@ function walk(value: unknown, depth: number, ancestors: Set<object>, state: Walk
     const source = value as Record<string, unknown>;
     for (let i = 0; i < keys.length; i++) {
       const child = source[keys[i]];
+      if (keys[i] === "$ref" && typeof child === "string" && !child.startsWith("#")) state.externalRefs.push(child);
       const next = walk(child, depth + 1, ancestors, state);
       if (state.values > MAX_SCHEMA_VALUES) break;
       if (next !== child && !copy) {
@@ -95,10 +98,17 @@ function walk(value: unknown, depth: number, ancestors: Set<object>, state: Walk
  * non-finite numbers as null. `tooLarge` when it holds more than MAX_SCHEMA_VALUES values (the caller replaces it).
  */
 export function jsonSafe<T>(value: T): { value: T; problems: string[]; tooLarge: boolean } {
-  const state: WalkState = { problems: new Set(), values: 0 };
+  const state: WalkState = { problems: new Set(), values: 0, externalRefs: [] };
   const out = walk(value, 0, new Set(), state);
   if (state.values > MAX_SCHEMA_VALUES)
     return { value, problems: [`holds more than ${MAX_SCHEMA_VALUES.toLocaleString("en-US")} values`], tooLarge: true };
+  // Kept as declared (nothing here ever fetches them), but no model provider resolves them either.
+  const refs = [...new Set(state.externalRefs)];
+  if (refs.length > 0)
+    state.problems.add(
+      `refers outside itself (${refs.slice(0, 3).map((r) => JSON.stringify(r.slice(0, 100))).join(", ")}${refs.length > 3 ? ` and ${refs.length - 3} more` : ""}); ` +
+        "such refs are never fetched and model providers do not resolve them; kept as declared",
+    );
   return { value: (out === DROP ? undefined : out) as T, problems: [...state.problems], tooLarge: false };
 }
 
