@@ -92,6 +92,7 @@ export {
   DEFAULT_LEXICAL_WEIGHT,
   DEFAULT_LEXICAL_THETA,
   defaultThetaFor,
+  type EncoderFallbackOptions,
   type LexicalChannelOptions,
   type RouteQuery,
   type TagFilter,

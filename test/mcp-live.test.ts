@@ -134,11 +134,11 @@ test("list_changed: the catalog and router update incrementally and the agent se
   }
 });
 
-test("a server that dies mid-session: its calls get one clear error each, other servers keep working", async () => {
+test("a server that dies mid-session (restart off): its calls get one clear error each, other servers keep working", async () => {
   const failures: McpServerFailure[] = [];
   const session = await McpSession.start(
     config({ doomed: stdio("changing-server.mjs"), steady: stdio("broken-schema-server.mjs") }),
-    { onServerFailure: (f) => failures.push(f), onWarning: () => undefined },
+    { onServerFailure: (f) => failures.push(f), onWarning: () => undefined, restart: false },
   );
   try {
     const { router, resolveTool } = session.middlewareOptions({ encoder: "lexical", theta: -1, k: 10, log: false });

@@ -110,6 +110,11 @@ export interface RoutingDecision {
   /** Tokens of the full schemas of the whole catalog (what would be sent without routing). */
   fullSchemaTokens: number;
   latencyMs: { encode: number; search: number; gate: number; total: number };
+  /**
+   * Set when the dense encoder failed on this route and the tools were scored on the lexical (BM25) channel
+   * alone (θ is then the lexical θ). Absent on a normal route.
+   */
+  degraded?: "lexical";
 }
 
 /** The structured error content a rejected tool call receives. */

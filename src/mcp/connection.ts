@@ -2,7 +2,8 @@
  * One live MCP server: started (stdio) or reached (streamable HTTP) with the MCP SDK client, with its stderr
  * tail kept for error reports. A connection never throws on start: a server that fails to start, or dies later,
  * is a `failed` connection carrying the reason and the last lines it wrote to stderr, so one broken server
- * never takes the others down.
+ * never takes the others down. A server this connection started can be started again in place (`reconnect`):
+ * the session restarts dead servers with backoff, and tools bound to the connection keep working.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -12,13 +13,17 @@ import { z } from "zod";
 import type { McpServerConfig } from "./config.js";
 import { listMcpToolsTolerant, type McpListResult } from "./list-tools.js";
 
-export type McpServerState = "ready" | "failed" | "closed";
+/** "restarting": died and waiting for (or in) a restart attempt; calls are refused meanwhile. */
+export type McpServerState = "ready" | "restarting" | "failed" | "closed";
 
 /** Why a server is unusable, for reports and for the error results its tools return. */
 export interface McpServerFailure {
   server: string;
-  /** "start": could not start or initialize; "list": tools/list failed; "exited": died after starting. */
-  phase: "start" | "list" | "exited";
+  /**
+   * "start": could not start or initialize; "list": tools/list failed; "exited": died after starting;
+   * "restart": died and every restart attempt failed.
+   */
+  phase: "start" | "list" | "exited" | "restart";
   message: string;
   /** The last lines the server wrote to stderr ("" for HTTP servers or when it wrote nothing). */
   stderrTail: string;
@@ -53,6 +58,10 @@ export class McpServerConnection {
   startMs = 0;
   private stderrText = "";
   private closing = false;
+  /** Set while a death is being recorded (stderr draining, listeners running); see `settled()`. */
+  private exiting?: Promise<void>;
+  /** Successful restarts so far. */
+  restarts = 0;
   private readonly changeListeners = new Set<() => void>();
   private readonly exitListeners = new Set<(failure: McpServerFailure) => void>();
 
@@ -67,8 +76,16 @@ export class McpServerConnection {
 
   /** Starts or reaches one server. Never throws: check `state` / `failure`. */
   static async connect(name: string, config: McpServerConfig, options: McpConnectOptions = {}): Promise<McpServerConnection> {
-    const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {} });
-    const conn = new McpServerConnection(name, config, client, options, true);
+    const conn = new McpServerConnection(name, config, undefined, options, true);
+    const started = await conn.open();
+    if (!started.ok) conn.fail("start", `failed to start: ${started.error}`);
+    return conn;
+  }
+
+  /** Starts the configured server with a new client; on success it becomes this connection's client. */
+  private async open(): Promise<{ ok: true } | { ok: false; error: string }> {
+    const config = this.config as McpServerConfig;
+    const client = new Client(this.options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {} });
     const t0 = performance.now();
     try {
       const transport =
@@ -76,19 +93,69 @@ export class McpServerConnection {
           ? new StdioClientTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd, stderr: "pipe" })
           : new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
       if (transport instanceof StdioClientTransport) {
-        transport.stderr?.on("data", (chunk: Buffer | string) => conn.keepStderr(String(chunk)));
+        transport.stderr?.on("data", (chunk: Buffer | string) => this.keepStderr(String(chunk)));
       }
-      await client.connect(transport, { timeout: options.timeoutMs ?? 30_000 });
+      await client.connect(transport, { timeout: this.options.timeoutMs ?? 30_000 });
     } catch (err) {
       // Give the child a moment to flush stderr: its last words usually say why it stopped.
       await new Promise((r) => setTimeout(r, 50));
-      conn.fail("start", `failed to start: ${messageOf(err)}`);
       await client.close().catch(() => undefined);
-      return conn;
+      return { ok: false, error: messageOf(err) };
     }
-    conn.startMs = performance.now() - t0;
-    conn.watch(client);
-    return conn;
+    if (this.closing) {
+      await client.close().catch(() => undefined);
+      return { ok: false, error: "the connection was closed" };
+    }
+    this.client = client;
+    this.startMs = performance.now() - t0;
+    this.watch(client);
+    return { ok: true };
+  }
+
+  /** Whether `reconnect` can start this server again (it was started from a config by this connection). */
+  get canRestart(): boolean {
+    return this.owned && this.config !== undefined && !this.closing;
+  }
+
+  /**
+   * Starts the server again after it died (a new process or HTTP session, the same connection object). When it
+   * is ready again, calls go to the new server; otherwise the state and failure report stay as they were.
+   */
+  async reconnect(): Promise<{ ok: true } | { ok: false; error: string }> {
+    if (this.state === "ready") return { ok: true };
+    if (!this.canRestart) return { ok: false, error: this.closing ? "the connection was closed" : "this connection did not start the server" };
+    const started = await this.open();
+    if (!started.ok) return started;
+    this.state = "ready";
+    this.failure = undefined;
+    this.exiting = undefined;
+    this.restarts++;
+    return { ok: true };
+  }
+
+  /** Stops the current client after a restart that came up unusable (e.g. its tools/list failed). */
+  async abandon(): Promise<void> {
+    const client = this.client;
+    if (this.state === "ready") this.state = "restarting";
+    if (this.owned) await client?.close().catch(() => undefined);
+  }
+
+  /** Marks the server as waiting for a restart; `message` says why and which attempt comes when. */
+  markRestarting(message: string): void {
+    if (this.closing) return;
+    this.state = "restarting";
+    this.setFailure("exited", message);
+  }
+
+  /** Gives up restarting: the server stays failed, with the reason. */
+  giveUp(message: string): void {
+    if (this.closing) return;
+    this.fail("restart", message);
+  }
+
+  /** Resolves once a death in progress has been recorded (state, failure and exit listeners); at once otherwise. */
+  settled(): Promise<void> {
+    return this.exiting ?? Promise.resolve();
   }
 
   /**
@@ -182,17 +249,24 @@ export class McpServerConnection {
       ._notificationHandlers?.get("notifications/tools/list_changed");
     client.setNotificationHandler(ToolListChangedNotificationSchema, async (n) => {
       if (previous) await previous(n);
-      if (this.state === "ready") for (const l of this.changeListeners) l();
+      if (this.state === "ready" && this.client === client) for (const l of this.changeListeners) l();
     });
     const priorClose = client.onclose;
     client.onclose = () => {
       priorClose?.();
-      if (this.closing || this.state !== "ready") return;
-      // Let the stderr stream drain so the report carries the server's last words.
-      setTimeout(() => {
-        this.fail("exited", "exited unexpectedly");
-        for (const l of this.exitListeners) l(this.failure as McpServerFailure);
-      }, 50);
+      // A client replaced by a restart, or one closed on purpose, does not speak for the server any more.
+      if (this.closing || this.state !== "ready" || this.client !== client) return;
+      // Let the stderr stream drain so the report carries the server's last words. Calls failing meanwhile wait
+      // for this (settled()), so their error already says the server died.
+      this.exiting = new Promise<void>((resolve) =>
+        setTimeout(() => {
+          if (this.client === client && this.state === "ready" && !this.closing) {
+            this.fail("exited", "exited unexpectedly");
+            for (const l of this.exitListeners) l(this.failure as McpServerFailure);
+          }
+          resolve();
+        }, 50),
+      );
     };
   }
 
@@ -203,6 +277,10 @@ export class McpServerConnection {
 
   private fail(phase: McpServerFailure["phase"], message: string): void {
     this.state = "failed";
+    this.setFailure(phase, message);
+  }
+
+  private setFailure(phase: McpServerFailure["phase"], message: string): void {
     this.failure = { server: this.name, phase, message, stderrTail: this.stderrTail() };
   }
 }

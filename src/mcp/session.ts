@@ -9,6 +9,9 @@
  *   incrementally (only added or changed tools are embedded again; removed tools leave the active set at once).
  * - A server that fails to start is reported with its stderr tail and left out; one that dies later keeps its
  *   tools in the catalog, and each call to them gets an error result naming the server and its last stderr lines.
+ * - A server the session started that dies is started again with exponential backoff (`restart`); once it is up,
+ *   its tools are listed again and any difference reaches the catalog and every attached router, as a
+ *   list_changed would. Calls made while it is down get an error saying it is restarting.
  */
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -35,6 +38,62 @@ export interface McpSessionOptions extends McpConnectOptions {
   onServerFailure?: (failure: McpServerFailure) => void;
   /** Per-call timeout for tool calls (ms). Default 60,000. */
   callTimeoutMs?: number;
+  /**
+   * Restart servers this session started (from a config) when they die: after 0.25 s, then 0.5 s, 1 s… up to
+   * `maxDelayMs`, at most `maxAttempts` times in a row. `false`: a dead server stays dead. Default on.
+   */
+  restart?: McpRestartOptions | false;
+  /** A dead server is back (restarted and listed again). Default: one line on stderr. */
+  onRestart?: (event: McpRestartEvent) => void;
+}
+
+/** Backoff of server restarts (see `McpSessionOptions.restart`). */
+export interface McpRestartOptions {
+  /** Delay before the first attempt (ms). Default 250. */
+  initialDelayMs?: number;
+  /** Each further attempt waits this many times longer. Default 2. */
+  factor?: number;
+  /** Longest delay between attempts (ms). Default 30,000. */
+  maxDelayMs?: number;
+  /** Attempts in a row before giving up (the server is then reported failed, phase "restart"). Default 8. */
+  maxAttempts?: number;
+  /**
+   * A restarted server that stays up this long starts its next outage from the first delay again; one that dies
+   * sooner continues the backoff where it was, so a server that crashes on start is not restarted forever.
+   * Default 60,000 ms.
+   */
+  resetAfterMs?: number;
+}
+
+/** A restarted server, as reported to `onRestart`. */
+export interface McpRestartEvent {
+  server: string;
+  /** Which attempt of this outage succeeded (1 = the first). */
+  attempt: number;
+  /** Milliseconds from the server's death to its tools being listed again. */
+  downMs: number;
+  /** Milliseconds the successful attempt took to start and initialize the server. */
+  startMs: number;
+  /** Tools the server lists now. */
+  tools: number;
+  /** What changed in the catalog, by tool name (usually nothing: the same tools are back). */
+  added: string[];
+  changed: string[];
+  removed: string[];
+}
+
+const DEFAULT_RESTART: Required<McpRestartOptions> = {
+  initialDelayMs: 250,
+  factor: 2,
+  maxDelayMs: 30_000,
+  maxAttempts: 8,
+  resetAfterMs: 60_000,
+};
+
+/** The restart delays of one outage, in order (exported for reports and tests). */
+export function restartDelays(options: McpRestartOptions = {}): number[] {
+  const o = { ...DEFAULT_RESTART, ...options };
+  return Array.from({ length: o.maxAttempts }, (_, i) => Math.min(o.maxDelayMs, Math.round(o.initialDelayMs * o.factor ** i)));
 }
 
 /** What one catalog update changed, by tool name. */
@@ -68,9 +127,25 @@ export class McpSession {
   private readonly routers = new Set<CatalogReplaceable>();
   private readonly listeners = new Set<(change: McpCatalogChange) => void>();
   private queue: Promise<void> = Promise.resolve();
+  private readonly restartPolicy?: Required<McpRestartOptions>;
+  /** Per server: consecutive restart attempts and when it last came back (for the backoff across outages). */
+  private readonly restartHistory = new Map<string, { attempts: number; upAt: number }>();
+  /** Servers with a restart loop running, and the timers it waits on (cleared by close). */
+  private readonly restarting = new Set<string>();
+  private readonly waits = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+  private closed = false;
+  /** Catalog warnings already passed on. */
+  private readonly reported = new Set<string>();
 
   private constructor(private readonly options: McpSessionOptions) {
     this.currentCatalog = new ToolCatalog([], options.catalog);
+    if (options.restart !== false) {
+      const policy = { ...DEFAULT_RESTART, ...options.restart };
+      for (const [key, min] of [["initialDelayMs", 0], ["factor", 1], ["maxDelayMs", 0], ["maxAttempts", 0], ["resetAfterMs", 0]] as const)
+        if (typeof policy[key] !== "number" || !Number.isFinite(policy[key]) || policy[key] < min)
+          throw new Error(`Invalid restart.${key}: ${policy[key]} (expected a number ≥ ${min})`);
+      this.restartPolicy = policy;
+    }
   }
 
   /** Starts every server of a config (or config file) in parallel and lists their tools. Never throws for one server. */
@@ -228,24 +303,7 @@ export class McpSession {
         this.reportFailure(conn);
         return;
       }
-      this.listings.set(server, listing);
-      this.recordWarnings(listing);
-      const before = new Map(this.bindings);
-      this.rebuild();
-      const added: string[] = [];
-      const changed: string[] = [];
-      const removed: string[] = [];
-      for (const [name, b] of this.bindings) {
-        const old = before.get(name);
-        if (!old) added.push(name);
-        else if (JSON.stringify(old.spec) !== JSON.stringify(b.spec) || old.server !== b.server) changed.push(name);
-      }
-      for (const name of before.keys()) if (!this.bindings.has(name)) removed.push(name);
-      if (added.length + changed.length + removed.length === 0) return;
-      for (const name of [...changed, ...removed]) this.toolCache.delete(name);
-      await Promise.all([...this.routers].map((r) => r.replaceCatalog(this.currentCatalog)));
-      const change: McpCatalogChange = { server, catalog: this.currentCatalog, added, changed, removed };
-      for (const l of this.listeners) l(change);
+      await this.applyListing(server, listing);
     };
     this.queue = this.queue.then(run, run).catch((err) => {
       this.warn(`server "${server}": applying its tool list change failed: ${(err as Error).message}`);
@@ -253,8 +311,124 @@ export class McpSession {
     return this.queue;
   }
 
-  /** Stops the servers this session started. */
+  /** Takes a server's new listing into the catalog and every attached router; returns what changed. */
+  private async applyListing(server: string, listing: McpListResult): Promise<Omit<McpCatalogChange, "catalog" | "server">> {
+    this.listings.set(server, listing);
+    this.recordWarnings(listing);
+    const before = new Map(this.bindings);
+    this.rebuild();
+    const added: string[] = [];
+    const changed: string[] = [];
+    const removed: string[] = [];
+    for (const [name, b] of this.bindings) {
+      const old = before.get(name);
+      if (!old) added.push(name);
+      else if (JSON.stringify(old.spec) !== JSON.stringify(b.spec) || old.server !== b.server) changed.push(name);
+    }
+    for (const name of before.keys()) if (!this.bindings.has(name)) removed.push(name);
+    if (added.length + changed.length + removed.length === 0) return { added, changed, removed };
+    for (const name of [...changed, ...removed]) this.toolCache.delete(name);
+    await Promise.all([...this.routers].map((r) => r.replaceCatalog(this.currentCatalog)));
+    const change: McpCatalogChange = { server, catalog: this.currentCatalog, added, changed, removed };
+    for (const l of this.listeners) l(change);
+    return { added, changed, removed };
+  }
+
+  /** Resolves after `ms`, or at once when the session closes. */
+  private wait(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const entry = {
+        timer: setTimeout(() => {
+          this.waits.delete(entry);
+          resolve();
+        }, ms),
+        resolve,
+      };
+      this.waits.add(entry);
+    });
+  }
+
+  /**
+   * Restarts a dead server with backoff, then lists its tools again through the same path as list_changed. A
+   * server that dies again soon after coming back continues the backoff; after `maxAttempts` in a row it stays
+   * failed and is reported (phase "restart").
+   */
+  private restart(server: string, conn: McpServerConnection): void {
+    const policy = this.restartPolicy;
+    if (!policy || this.closed || !conn.canRestart || this.restarting.has(server)) return;
+    this.restarting.add(server);
+    const diedAt = performance.now();
+    const history = this.restartHistory.get(server);
+    // Came back and stayed up long enough: this outage starts from the first delay again.
+    let attempts = history && Date.now() - history.upAt < policy.resetAfterMs ? history.attempts : 0;
+    const why = conn.failure?.message ?? "exited unexpectedly";
+    const run = async () => {
+      let lastError = "";
+      while (!this.closed) {
+        if (attempts >= policy.maxAttempts) {
+          const message = `${why}; gave up after ${policy.maxAttempts} restart attempts in a row${lastError ? ` (last: ${lastError})` : ""}`;
+          conn.giveUp(message);
+          this.reportFailure(conn);
+          return;
+        }
+        const delay = Math.min(policy.maxDelayMs, Math.round(policy.initialDelayMs * policy.factor ** attempts));
+        attempts++;
+        conn.markRestarting(
+          `${why}; restarting (attempt ${attempts} of ${policy.maxAttempts} in ${delay} ms${lastError ? `; the last attempt failed: ${lastError}` : ""})`,
+        );
+        await this.wait(delay);
+        if (this.closed) return;
+        const started = await conn.reconnect();
+        if (!started.ok) {
+          // The server's own last words usually say more than the transport's "Connection closed".
+          const said = conn.stderrTail(1).trim();
+          lastError = said && !started.error.includes(said) ? `${started.error}; it wrote: ${said}` : started.error;
+          continue;
+        }
+        let listing: McpListResult;
+        try {
+          listing = await conn.listTools();
+        } catch (err) {
+          lastError = (err as Error).message.split("\n")[0];
+          await conn.abandon();
+          continue;
+        }
+        this.restartHistory.set(server, { attempts, upAt: Date.now() });
+        // Through the same queue as list_changed, so catalog changes apply one at a time.
+        let change: Omit<McpCatalogChange, "catalog" | "server"> = { added: [], changed: [], removed: [] };
+        const apply = async () => {
+          change = await this.applyListing(server, listing);
+        };
+        this.queue = this.queue.then(apply, apply).catch((err) => {
+          this.warn(`server "${server}": applying its tool list after a restart failed: ${(err as Error).message}`);
+        });
+        await this.queue;
+        const event: McpRestartEvent = {
+          server,
+          attempt: attempts,
+          downMs: Math.round(performance.now() - diedAt),
+          startMs: Math.round(conn.startMs),
+          tools: listing.tools.length,
+          ...change,
+        };
+        if (this.options.onRestart) this.options.onRestart(event);
+        else process.stderr.write(`tool-attention: mcp server "${server}" restarted after ${event.downMs} ms (attempt ${attempts}); ${event.tools} tools\n`);
+        return;
+      }
+    };
+    void run()
+      .catch((err) => this.warn(`server "${server}": restarting failed: ${(err as Error).message}`))
+      .finally(() => this.restarting.delete(server));
+  }
+
+  /** Stops the servers this session started, and any pending restart. */
   async close(): Promise<void> {
+    this.closed = true;
+    for (const w of this.waits) {
+      clearTimeout(w.timer);
+      w.resolve();
+    }
+    this.waits.clear();
     await Promise.all([...this.connections.values()].map((c) => c.close()));
   }
 
@@ -274,7 +448,10 @@ export class McpSession {
           return;
         }
         conn.onToolsChanged(() => void this.refresh(name));
-        conn.onExit(() => this.reportFailure(conn));
+        conn.onExit(() => {
+          this.reportFailure(conn);
+          this.restart(name, conn);
+        });
       }),
     );
     this.rebuild();
@@ -298,8 +475,25 @@ export class McpSession {
         entries.push({ server, spec: catalogSpec });
       }
     }
+    const catalog = new ToolCatalog(entries, this.options.catalog);
+    // The LangChain tool shows the model what the catalog kept: a description it cut or a schema it repaired (too
+    // deep to walk, say) must not reach the model, or LangChain's own schema handling, in its original form.
+    if (!this.options.lazySchemas)
+      for (const [name, b] of bindings) {
+        const record = catalog.getById(name);
+        if (!record) continue;
+        const description = b.spec.description === undefined ? undefined : record.description;
+        if (record.inputSchema !== b.spec.inputSchema || description !== b.spec.description)
+          bindings.set(name, { ...b, spec: { ...b.spec, inputSchema: record.inputSchema, ...(description === undefined ? {} : { description }) } });
+      }
+    // Catalog repairs are reported once, not again on every rebuild.
+    for (const w of catalog.warnings)
+      if (!this.reported.has(w)) {
+        this.reported.add(w);
+        this.warn(w);
+      }
     this.bindings = bindings;
-    this.currentCatalog = new ToolCatalog(entries, this.options.catalog);
+    this.currentCatalog = catalog;
   }
 
   private recordWarnings(listing: McpListResult): void {

@@ -71,6 +71,15 @@ export function mcpToolFor(binding: McpToolBinding, connection: McpServerConnect
     const payload: McpToolUnavailable = { error: kind, server: binding.server, tool: binding.name, reason };
     return answer(`${JSON.stringify(payload)}\n${next}`, "error", binding.name, id);
   };
+  const unavailable = (id: string | undefined) =>
+    fail(
+      "mcp_server_unavailable",
+      connection.describeFailure(),
+      connection.state === "restarting"
+        ? `"${binding.server}" is restarting: try this tool again in a moment, or use tools of other servers.`
+        : `Tools of "${binding.server}" cannot run now; use tools of other servers or tell the user.`,
+      id,
+    );
   return new DynamicStructuredTool({
     name: binding.name,
     description: binding.spec.description ?? "",
@@ -80,15 +89,15 @@ export function mcpToolFor(binding: McpToolBinding, connection: McpServerConnect
       const id = (config as { toolCall?: { id?: string } } | undefined)?.toolCall?.id;
       if (options.isCurrent && !options.isCurrent())
         return fail("mcp_tool_removed", `server "${binding.server}" no longer offers "${binding.mcpName}"`, "Use another available tool.", id);
-      if (connection.state !== "ready")
-        return fail("mcp_server_unavailable", connection.describeFailure(), `Tools of "${binding.server}" cannot run now; use tools of other servers or tell the user.`, id);
+      if (connection.state !== "ready") return unavailable(id);
       let result: McpCallToolResult;
       try {
         result = await connection.callTool(binding.mcpName, args ?? {}, { signal: config?.signal, timeoutMs: options.timeoutMs });
       } catch (err) {
-        const state = connection.state as string;
-        if (state !== "ready")
-          return fail("mcp_server_unavailable", connection.describeFailure(), `Tools of "${binding.server}" cannot run now; use tools of other servers or tell the user.`, id);
+        // A server that died during the call closes the connection first and is marked dead a moment later
+        // (its last stderr lines are collected meanwhile): wait for that, so the one answer says what happened.
+        await connection.settled();
+        if ((connection.state as string) !== "ready") return unavailable(id);
         return fail("mcp_call_failed", (err as Error).message, "Check the arguments against the tool's schema and try again, or use another tool.", id);
       }
       await options.afterCall?.();

@@ -12,7 +12,8 @@ export interface ScriptedCall {
   system: string;
 }
 
-export type ScriptStep = AIMessage | ((call: ScriptedCall) => AIMessage);
+/** A step may wait (e.g. for a server to come back) before it answers. */
+export type ScriptStep = AIMessage | ((call: ScriptedCall) => AIMessage | Promise<AIMessage>);
 
 interface Shared {
   script: ScriptStep[];
@@ -59,7 +60,7 @@ export class ScriptedChatModel extends BaseChatModel {
     const call: ScriptedCall = { tools: [...this.bound], messages: [...messages], system };
     this.shared.calls.push(call);
     const step = this.shared.script.shift();
-    const message = step === undefined ? new AIMessage("done") : typeof step === "function" ? step(call) : step;
+    const message = step === undefined ? new AIMessage("done") : typeof step === "function" ? await step(call) : step;
     return { generations: [{ text: typeof message.content === "string" ? message.content : "", message }] };
   }
 }

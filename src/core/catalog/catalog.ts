@@ -12,6 +12,7 @@ import type { TokenEncoding } from "../tokens/count.js";
 import { closestName, validatePreconditions } from "../preconditions/preconditions.js";
 import { routingTextOf, summarizeTool } from "./text.js";
 import { screenTool, type ScreeningReason } from "../screening/screen.js";
+import { checkDescription, checkInputSchema, jsonSafe, nameProblem } from "./input-checks.js";
 
 /** The shared catalog file format: `{"servers": [{"name", "description"?, "tools": [ToolSpec…]}]}`. */
 export interface CatalogServer {
@@ -183,17 +184,33 @@ export class ToolCatalog {
         id = `${id}__${n}`;
       }
 
+      const badName = nameProblem(name);
+      if (badName) warn(`${label}: ${badName}`);
+
       let description = "";
-      if (typeof spec.description === "string") description = spec.description;
-      else if (spec.description !== undefined && spec.description !== null)
+      if (typeof spec.description === "string") {
+        const checked = checkDescription(spec.description);
+        description = checked.description;
+        for (const p of checked.problems) warn(`${label}: ${p}`);
+      } else if (spec.description !== undefined && spec.description !== null)
         warn(`${label}: "description" is ${typeof spec.description}, not a string; ignored`);
 
       let inputSchema: JsonSchema | undefined;
       if (spec.inputSchema !== undefined) {
-        if (isPlainObject(spec.inputSchema)) inputSchema = spec.inputSchema;
-        else warn(`${label}: "inputSchema" is not an object; replaced by an empty object schema`);
+        if (isPlainObject(spec.inputSchema)) {
+          const checked = checkInputSchema(spec.inputSchema);
+          inputSchema = checked.schema;
+          for (const p of checked.problems) warn(`${label}: ${p}`);
+        } else warn(`${label}: "inputSchema" is not an object; replaced by an empty object schema`);
         if (!inputSchema) inputSchema = { type: "object", properties: {} };
       }
+      const keptObject = (field: "outputSchema" | "annotations") => {
+        const value = spec[field];
+        if (!isPlainObject(value)) return undefined;
+        const checked = jsonSafe(value);
+        for (const p of checked.tooLarge ? [`${checked.problems[0]}; dropped`] : checked.problems) warn(`${label}: "${field}" ${p}`);
+        return checked.tooLarge ? undefined : checked.value;
+      };
 
       // Malformed preconditions go to validation below, which fails closed instead of dropping them.
       const preconditions: Precondition[] = [];
@@ -214,6 +231,8 @@ export class ToolCatalog {
 
       const tags = new Set<string>();
       if (Array.isArray(spec.tags)) for (const t of spec.tags) if (typeof t === "string") tags.add(t);
+      if (spec.tags !== undefined && spec.tags !== null && (!Array.isArray(spec.tags) || spec.tags.some((t) => typeof t !== "string")))
+        warn(`${label}: "tags" is not a list of strings; ${tags.size > 0 ? "kept its strings" : "ignored"}`);
       for (const t of own(options.tags, id) ?? own(options.tags, name) ?? []) tags.add(t);
 
       if (screening) {
@@ -245,8 +264,8 @@ export class ToolCatalog {
         server,
         description,
         inputSchema,
-        outputSchema: isPlainObject(spec.outputSchema) ? spec.outputSchema : undefined,
-        annotations: isPlainObject(spec.annotations) ? spec.annotations : undefined,
+        outputSchema: keptObject("outputSchema"),
+        annotations: keptObject("annotations"),
         tags: [...tags],
         preconditions,
         summary: summarizeTool(name, description, options.encoding, id),
@@ -366,7 +385,15 @@ export class ToolCatalog {
       }
       const name = typeof server.name === "string" ? server.name : `server${i}`;
       if (typeof server.name !== "string") early.push(`catalog: server #${i} has no "name"; called "${name}"`);
-      descriptions.set(name, typeof server.description === "string" ? server.description : undefined);
+      let description: string | undefined;
+      if (typeof server.description === "string") {
+        const checked = checkDescription(server.description);
+        description = checked.description;
+        for (const p of checked.problems) early.push(`server "${name}": ${p}`);
+      }
+      descriptions.set(name, description);
+      if (server.description !== undefined && server.description !== null && typeof server.description !== "string")
+        early.push(`server "${name}": "description" is ${Array.isArray(server.description) ? "an array" : typeof server.description}, not a string; ignored`);
       if (!Array.isArray(server.tools)) {
         early.push(`server "${name}": "tools" is not an array; no tools taken from it`);
         return;

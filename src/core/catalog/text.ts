@@ -28,13 +28,21 @@ const BOILERPLATE = [
   /^(call|invoke) this (tool )?to\s+/i,
 ];
 
+/** Characters of a text that markup stripping reads; what lies beyond never reaches a summary or a routing text. */
+const MARKUP_MAX_CHARS = 65_536;
+
+/**
+ * Removes markdown and HTML. Link and tag patterns have bounded lengths: unbounded, an unclosed `<`, `[` or `(`
+ * repeated through a long text makes each match attempt scan to the end (quadratic: minutes for 2 MB).
+ */
 function stripMarkup(text: string): string {
   return text
+    .slice(0, MARKUP_MAX_CHARS)
     .replace(/```[\s\S]*?```/g, " ")
     .replace(/`([^`]*)`/g, "$1")
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/<[^>]+>/g, " ")
+    .replace(/!\[[^\]]{0,1000}\]\([^)]{0,2000}\)/g, " ")
+    .replace(/\[([^\]]{0,1000})\]\([^)]{0,2000}\)/g, "$1")
+    .replace(/<[^>]{1,1000}>/g, " ")
     // Markdown emphasis, headings and quotes; `_` and `#` inside words (read_file, C#) are kept.
     .replace(/\*+/g, "")
     .replace(/(^|\s)_{1,2}(?=\S)|(?<=\S)_{1,2}(?=\s|$|[.,;:!?])/g, "$1")

@@ -16,7 +16,7 @@
  */
 import type { JsonSchema, ToolSpec } from "../types.js";
 import { countTokens, DEFAULT_ENCODING, type TokenEncoding } from "../tokens/count.js";
-import { canonicalJson, isPlainObject, mapSchema, pointerSegment, replaceSubschemas, unescapePointer, walkSchema } from "./schema-walk.js";
+import { canonicalJson, isPlainObject, mapSchema, pointerSegment, replaceSubschemas, setOwn, unescapePointer, walkSchema } from "./schema-walk.js";
 
 export interface RefDedupOptions {
   /** Encoding used to decide whether a hoist pays off. Default cl100k_base. */
@@ -135,8 +135,8 @@ function applyHoist(doc: DefsDocument, target: Occurrence, name: string): DefsDo
   const replace = (schema: JsonSchema) =>
     replaceSubschemas(schema, (node, path) => (path.length > 0 && canonicalJson(node) === target.json ? ref : undefined));
   const defs: Record<string, JsonSchema> = {};
-  for (const [n, def] of Object.entries(doc.defs)) defs[n] = replace(def);
-  if (!Object.hasOwn(defs, name)) defs[name] = replace(target.node);
+  for (const [n, def] of Object.entries(doc.defs)) setOwn(defs, n, replace(def));
+  if (!Object.hasOwn(defs, name)) setOwn(defs, name, replace(target.node));
   return { roots: doc.roots.map((r) => replace(r)), defs, keyword: doc.keyword };
 }
 
@@ -261,7 +261,7 @@ export function dedupAcrossTools(tools: readonly ToolSpec[], options: RefDedupOp
         }
         names.set(name, to);
       }
-      for (const [name, def] of Object.entries(own)) shared[names.get(name) as string] = renameRefs(def, names);
+      for (const [name, def] of Object.entries(own)) setOwn(shared, names.get(name) as string, renameRefs(def, names));
       slots.push({ tool: ti, field, root: roots.length });
       roots.push(renameRefs(withoutDefs(schema), names));
     }
@@ -290,6 +290,9 @@ export function renderSharedDefsCatalog(catalog: SharedDefsCatalog): string {
   return [...(head ? [head] : []), ...catalog.tools.map((t) => JSON.stringify(t))].join("\n");
 }
 
+/** Most refs `inlineRefs` writes out in one schema; real schemas inline a few dozen. */
+export const MAX_INLINED_REFS = 2_000;
+
 /**
  * Resolves local `#/$defs/…` and `#/definitions/…` refs by inlining their targets (refs are resolved against
  * `root`, default the schema itself, or against `defs` when given). A recursive definition keeps its `$ref`
@@ -299,19 +302,24 @@ export function inlineRefs(schema: JsonSchema, defs?: Record<string, JsonSchema>
   const lookup = (keyword: string, name: string): JsonSchema | undefined => {
     if (defs) return Object.hasOwn(defs, name) ? defs[name] : undefined;
     const block = schema[keyword];
-    return isPlainObject(block) && isPlainObject(block[name]) ? (block[name] as JsonSchema) : undefined;
+    // Own entries only: "#/$defs/__proto__" must not resolve to Object.prototype.
+    return isPlainObject(block) && Object.hasOwn(block, name) && isPlainObject(block[name]) ? (block[name] as JsonSchema) : undefined;
   };
   let unresolved = false;
+  let inlined = 0;
   const resolve = (node: JsonSchema, stack: string[]): JsonSchema =>
     mapSchema(node, (n) => {
       const m = typeof n.$ref === "string" ? DEF_REF.exec(n.$ref) : null;
       if (!m) return n;
       const ref = n.$ref as string;
       const target = lookup(m[1], unescapePointer(m[2]));
-      if (!target || stack.includes(ref)) {
+      // Past the budget the remaining refs stay refs: definitions that refer to the next one twice, 32 deep,
+      // would otherwise be written out 2^32 times.
+      if (!target || stack.includes(ref) || inlined >= MAX_INLINED_REFS) {
         unresolved = true;
         return n;
       }
+      inlined++;
       const body = resolve(withoutDefs(target), [...stack, ref]);
       const { $ref: _r, ...siblings } = n;
       return Object.keys(siblings).length === 0 ? body : { ...siblings, allOf: [body] };

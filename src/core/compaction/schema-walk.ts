@@ -8,6 +8,16 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Sets an own enumerable property. Plain assignment with a key read from a schema would, for the key
+ * `"__proto__"` (an ordinary key in JSON, e.g. a parameter of that name), replace the object's prototype
+ * instead: the parameter would vanish and the object would inherit the parameter's fields.
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
 /** Keywords whose value is one subschema. */
 export const SINGLE_SUBSCHEMA = [
   "items",
@@ -42,14 +52,14 @@ export function mapSchema(
     if ((MAP_SUBSCHEMA as readonly string[]).includes(key) && isPlainObject(value)) {
       const mapped: Record<string, unknown> = {};
       for (const [name, sub] of Object.entries(value))
-        mapped[name] = isPlainObject(sub) ? mapSchema(sub, fn, [...path, key, name]) : sub;
+        setOwn(mapped, name, isPlainObject(sub) ? mapSchema(sub, fn, [...path, key, name]) : sub);
       out[key] = mapped;
     } else if ((ARRAY_SUBSCHEMA as readonly string[]).includes(key) && Array.isArray(value)) {
       out[key] = value.map((sub, i) => (isPlainObject(sub) ? mapSchema(sub, fn, [...path, key, String(i)]) : sub));
     } else if ((SINGLE_SUBSCHEMA as readonly string[]).includes(key) && isPlainObject(value)) {
       out[key] = mapSchema(value, fn, [...path, key]);
     } else {
-      out[key] = value;
+      setOwn(out, key, value);
     }
   }
   return fn(out, path);
@@ -111,7 +121,7 @@ export function replaceSubschemas(
       for (const [name, sub] of Object.entries(value)) {
         if (!isPlainObject(sub)) continue;
         const next = replaceSubschemas(sub, fn, [...path, key, name]);
-        if (next !== sub) (mapped ??= { ...value })[name] = next;
+        if (next !== sub) setOwn((mapped ??= { ...value }), name, next);
       }
       if (mapped) set(key, mapped);
     } else if ((ARRAY_SUBSCHEMA as readonly string[]).includes(key) && Array.isArray(value)) {

@@ -20,7 +20,7 @@
  * length bounds, `items`, `anyOf/oneOf/allOf/not`, `$ref` and `$defs`, non-obvious `default`s, descriptions.
  */
 import type { JsonSchema, ToolSpec } from "../types.js";
-import { isPlainObject, mapSchema } from "./schema-walk.js";
+import { isPlainObject, mapSchema, setOwn } from "./schema-walk.js";
 
 export interface ShortListOptions {
   /** Keep `additionalProperties: false` (needed by OpenAI strict mode). Default false. */
@@ -74,7 +74,7 @@ export function shortenSchema(schema: JsonSchema, options: ShortListOptions = {}
         if (value === true || (isPlainObject(value) && Object.keys(value).length === 0)) continue;
         if (value === false && !options.keepClosedObjects) continue;
       }
-      out[key] = value;
+      setOwn(out, key, value);
     }
     return out;
   });
@@ -90,7 +90,7 @@ export function shortenTool<T extends ToolSpec>(tool: T, options: ShortListOptio
     }
     if (key === "inputSchema" && isPlainObject(value)) out[key] = shortenSchema(value, options);
     else if (key === "description" && value === "") continue;
-    else out[key] = value;
+    else setOwn(out, key, value);
   }
   return out as unknown as ToolSpec;
 }

@@ -24,7 +24,7 @@
  */
 import type { JsonSchema, Precondition, ToolRecord, ToolSpec } from "../types.js";
 import { firstSentence } from "../catalog/text.js";
-import { isPlainObject, unescapePointer } from "./schema-walk.js";
+import { isPlainObject, setOwn, unescapePointer } from "./schema-walk.js";
 import { shortenSchema } from "./short-list.js";
 import { dedupAcrossTools, type RefDedupOptions } from "./ref-dedup.js";
 import { countTokens } from "../tokens/count.js";
@@ -162,7 +162,7 @@ export function constraintText(schema: JsonSchema): string {
   if (typeof schema.pattern === "string") out.push(`/${schema.pattern}/`);
   if (schema.deprecated === true) out.push("deprecated");
   const extra: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(schema)) if (!HANDLED.has(k)) extra[k] = v;
+  for (const [k, v] of Object.entries(schema)) if (!HANDLED.has(k)) setOwn(extra, k, v);
   if (schema.additionalProperties === false) extra.additionalProperties = false;
   if (Object.keys(extra).length > 0) out.push(JSON.stringify(extra));
   const text = out.length ? ` ${out.join(" ")}` : "";

@@ -20,6 +20,8 @@ export interface RoutingEvent {
   phase2Tokens: number;
   fullSchemaTokens: number;
   latencyMs: RoutingDecision["latencyMs"];
+  /** Present when the dense encoder failed and this route ran on the lexical channel alone. */
+  degraded?: "lexical";
 }
 
 /**
@@ -78,5 +80,6 @@ export function routingEventOf(d: RoutingDecision): RoutingEvent {
     phase2Tokens: d.phase2Tokens,
     fullSchemaTokens: d.fullSchemaTokens,
     latencyMs: d.latencyMs,
+    ...(d.degraded ? { degraded: d.degraded } : {}),
   };
 }

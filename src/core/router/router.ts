@@ -119,10 +119,34 @@ export interface RouterOptions {
   /** Receives one structured event per routing decision. */
   onEvent?: (event: ToolAttentionEvent) => void;
   /**
-   * Where the one line saying which index and encoder are in use goes (once per process and backend).
-   * Default: stderr. `false` silences it.
+   * Where the one line saying which index and encoder are in use goes (once per process and backend), and the one
+   * line per encoder failure episode (see `encoderFallback`). Default: stderr. `false` silences it.
    */
   log?: ((line: string) => void) | false;
+  /**
+   * What a route does when the dense encoder fails on its query (an Embeddings client that throws, or one slower
+   * than `timeoutMs`): by default it scores the tools on the lexical (BM25) channel alone, at the lexical θ, and
+   * marks the decision and its event `degraded: "lexical"`. The hybrid default has that channel already; a
+   * dense-only encoder gets a BM25 index built on the first failure. One line goes to `log` when failures start,
+   * none while they go on; the next route whose query encodes again ends the episode. `false`: the encoder's error
+   * propagates from `route()`.
+   */
+  encoderFallback?: boolean | EncoderFallbackOptions;
+}
+
+/** Settings of routing on the lexical channel when the dense encoder fails (see `RouterOptions.encoderFallback`). */
+export interface EncoderFallbackOptions {
+  /** θ of degraded routes, on normalized BM25 scores (0 to 1). Default 0.02, the lexical encoder's. */
+  theta?: number;
+  /** Treat a query encode slower than this as a failure (ms). Default: no limit. */
+  timeoutMs?: number;
+}
+
+/** A dense-encoder failure during one route, with the error the encoder gave. */
+class QueryEncodeFailure extends Error {
+  constructor(readonly error: unknown) {
+    super(error instanceof Error ? error.message : String(error));
+  }
 }
 
 /** Settings of multi-intent decomposition (see `RouterOptions.decompose`). */
@@ -261,6 +285,8 @@ export class ToolAttentionRouter {
   private embeddings?: EmbeddingsInterface;
   private encoderName = "";
   private modelId = "";
+  /** The dense encoder's own id (modelId without the lexical channel), for failure reports. */
+  private denseModelId = "";
   private index?: VectorIndex;
   private preparing?: Promise<void>;
   private turnCounter = 0;
@@ -277,6 +303,12 @@ export class ToolAttentionRouter {
   private readonly lexicalOnly: boolean;
   readonly margin?: number;
   readonly tagBoost: number;
+  /** Fallback settings, undefined when turned off. */
+  private readonly fallback?: { theta: number; timeoutMs?: number };
+  /** The current encoder failure episode, if the last query encode failed. */
+  private failing?: { since: number; error: string; routes: number };
+  /** BM25 built on the first encoder failure of a router without a lexical channel, for that catalog. */
+  private fallbackBm25?: { catalog: ToolCatalog; index: Bm25Index };
   /** Decomposition settings (`enabled` false: only routes asking for it decompose). */
   private readonly decompose: Required<Omit<DecomposeOptions, "maxClauses">> & ClauseOptions & { enabled: boolean };
 
@@ -312,6 +344,13 @@ export class ToolAttentionRouter {
     validateNumber("decompose.minWords", this.decompose.minWords, 1, 100);
     if (options.toolText?.maxChars !== undefined) validateNumber("toolText.maxChars", options.toolText.maxChars, 1, 100_000);
     if (options.slate !== undefined) validateNumber("slate", options.slate, 1, 1_000_000);
+    if (options.encoderFallback !== false && !this.lexicalOnly) {
+      const fb = typeof options.encoderFallback === "object" ? options.encoderFallback : {};
+      const theta = fb.theta ?? DEFAULT_LEXICAL_THETA;
+      validateTheta(theta, thetaRangeOf("lexical", 0));
+      if (fb.timeoutMs !== undefined) validateNumber("encoderFallback.timeoutMs", fb.timeoutMs, 1, 3_600_000);
+      this.fallback = { theta, timeoutMs: fb.timeoutMs };
+    }
     this.encoding = options.encoding ?? DEFAULT_ENCODING;
     this.tokenCounter = new SchemaTokenCounter(this.encoding);
     this.loader =
@@ -401,6 +440,7 @@ export class ToolAttentionRouter {
     this.embeddings = embeddings;
     this.encoderName = enc.name;
     this.modelId = this.bm25 ? `${enc.modelId}+bm25` : enc.modelId;
+    this.denseModelId = enc.modelId;
     const vectors = this.catalog.size > 0 ? await this.denseVectors() : [];
     if (vectors.length !== this.catalog.size)
       throw new Error(`Encoder ${enc.modelId} returned ${vectors.length} vectors for ${this.catalog.size} tools`);
@@ -509,14 +549,15 @@ export class ToolAttentionRouter {
   async route(query: RouteQuery, state: AgentStateView = emptyStateView(), opts: RouteOptions = {}): Promise<RoutingDecision> {
     await this.prepare();
     const k = opts.k ?? this.k;
-    const theta = opts.theta ?? this.theta;
-    const margin = opts.margin ?? this.margin;
+    let theta = opts.theta ?? this.theta;
+    let margin = opts.margin ?? this.margin;
     validateNumber("k", k, 0, 10_000);
     validateTheta(theta, this.thetaRange);
     if (margin !== undefined) validateNumber("margin", margin, 0, 2);
     const turnId = opts.turnId ?? `turn-${++this.turnCounter}`;
     // Read together: replaceCatalog swaps catalog, index and BM25 at once, and index rows refer to these tools.
-    const tools = this.catalog.tools;
+    const catalog = this.catalog;
+    const tools = catalog.tools;
     const index = this.index;
     const bm25 = this.bm25;
     const t0 = performance.now();
@@ -529,18 +570,33 @@ export class ToolAttentionRouter {
     const tEncoded = { at: t0 };
     const slateN = this.options.slate ?? slateSize(k);
     const clauseQueries = n > 0 ? this.clauseQueries(parts, opts.decompose) : undefined;
-    if (clauseQueries) {
-      // Each clause is routed on its own (with the whole request at a lower weight); a tool keeps its best
-      // clause score, and the slate takes the clauses' rankings in turn so every clause gets its best tools in.
-      const perClause: Float32Array[] = [];
-      for (const q of clauseQueries) perClause.push(await this.scoreParts(q, tools, index, bm25, opts.tags, undefined, tEncoded));
-      slate = interleave(perClause.map((s) => topIndices(s, slateN)), slateN);
-      scores = Float32Array.from(perClause[0]);
-      for (const other of perClause.slice(1)) for (let i = 0; i < n; i++) if (other[i] > scores[i]) scores[i] = other[i];
-    } else if (parts.length > 0 && n > 0) {
-      scores = await this.scoreParts(parts, tools, index, bm25, opts.tags, opts.queryVector, tEncoded);
-      slate = topIndices(scores, slateN);
-    } else tEncoded.at = performance.now();
+    const scoreAll = async (idx: VectorIndex | undefined, lex: Bm25Index | undefined, lexicalOnly: boolean) => {
+      if (clauseQueries) {
+        // Each clause is routed on its own (with the whole request at a lower weight); a tool keeps its best
+        // clause score, and the slate takes the clauses' rankings in turn so every clause gets its best tools in.
+        const perClause: Float32Array[] = [];
+        for (const q of clauseQueries) perClause.push(await this.scoreParts(q, tools, idx, lex, lexicalOnly, opts.tags, undefined, tEncoded));
+        slate = interleave(perClause.map((s) => topIndices(s, slateN)), slateN);
+        scores = Float32Array.from(perClause[0]);
+        for (const other of perClause.slice(1)) for (let i = 0; i < n; i++) if (other[i] > scores[i]) scores[i] = other[i];
+      } else if (parts.length > 0 && n > 0) {
+        scores = await this.scoreParts(parts, tools, idx, lex, lexicalOnly, opts.tags, opts.queryVector, tEncoded);
+        slate = topIndices(scores, slateN);
+      } else tEncoded.at = performance.now();
+    };
+    let degraded = false;
+    try {
+      await scoreAll(index, bm25, this.lexicalOnly);
+    } catch (err) {
+      if (!(err instanceof QueryEncodeFailure)) throw err;
+      if (!this.fallback) throw err.error;
+      // The dense encoder failed: score on BM25 alone, on the lexical scale and θ.
+      this.noteEncoderFailure(err.error);
+      degraded = true;
+      theta = this.fallback.theta;
+      margin = undefined;
+      await scoreAll(undefined, bm25 ?? this.lexicalFallback(catalog), true);
+    }
     const tSearched = performance.now();
 
     const active: ScoredTool[] = [];
@@ -612,6 +668,7 @@ export class ToolAttentionRouter {
         gate: tGated - tSearched,
         total: tGated - t0,
       },
+      ...(degraded ? { degraded: "lexical" as const } : {}),
     };
     this.options.onEvent?.(routingEventOf(decision));
     return decision;
@@ -644,12 +701,74 @@ export class ToolAttentionRouter {
     ]);
   }
 
+  /**
+   * The query's dense vector, or a QueryEncodeFailure carrying the encoder's error (or the timeout). A success
+   * ends a failure episode.
+   */
+  private async encodeQuery(parts: readonly { text: string; weight: number }[]): Promise<number[]> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const encoding = this.queryVector(parts);
+      const limit = this.fallback?.timeoutMs;
+      const vector = limit
+        ? await Promise.race([
+            encoding,
+            new Promise<never>((_, reject) => {
+              // Not unref'd: a route waiting on a silent encoder must keep the process alive until the limit.
+              timer = setTimeout(() => reject(new Error(`no answer within ${limit} ms`)), limit);
+            }),
+          ])
+        : await encoding;
+      // A vector the index cannot use would turn every score into NaN: that is a failure too.
+      if (!Array.isArray(vector) && !ArrayBuffer.isView(vector)) throw new Error(`the encoder returned ${typeof vector}, not a vector`);
+      const dim = this.index?.dim;
+      if (dim !== undefined && vector.length !== dim) throw new Error(`the encoder returned a vector of ${vector.length} dimensions, the index has ${dim}`);
+      for (let d = 0; d < vector.length; d++) if (!Number.isFinite(vector[d])) throw new Error(`the encoder returned a vector holding ${vector[d]}`);
+      this.failing = undefined;
+      return vector;
+    } catch (err) {
+      throw new QueryEncodeFailure(err);
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+  }
+
+  /** Starts (and logs, once) or continues an encoder failure episode. */
+  private noteEncoderFailure(error: unknown): void {
+    if (this.failing) {
+      this.failing.routes++;
+      return;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    this.failing = { since: Date.now(), error: message, routes: 1 };
+    const line =
+      `tool-attention: encoder ${this.denseModelId} failed on a query (${message.split("\n")[0].slice(0, 300)}); ` +
+      `routing on the lexical channel until it answers again`;
+    if (this.options.log !== false) (this.options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(line);
+  }
+
+  /** The current encoder failure episode (since when, the first error, routes degraded so far), if any. */
+  get encoderFailure(): { since: number; error: string; routes: number } | undefined {
+    return this.failing ? { ...this.failing } : undefined;
+  }
+
+  /** BM25 over a catalog for a router without a lexical channel, built when its encoder first fails. */
+  private lexicalFallback(catalog: ToolCatalog): Bm25Index {
+    if (this.fallbackBm25?.catalog !== catalog) {
+      const index = new Bm25Index(typeof this.options.lexical === "object" ? this.options.lexical : {});
+      index.build(this.lexicalFields(catalog));
+      this.fallbackBm25 = { catalog, index };
+    }
+    return this.fallbackBm25.index;
+  }
+
   /** Scores every tool for one (weighted) query: cosine + lexical weight · BM25, then the tag filter/boost. */
   private async scoreParts(
     parts: readonly { text: string; weight: number }[],
     tools: readonly ToolRecord[],
     index: VectorIndex | undefined,
     bm25: Bm25Index | undefined,
+    lexicalOnly: boolean,
     tags: TagFilter | undefined,
     queryVector: ArrayLike<number> | undefined,
     encoded: { at: number },
@@ -657,7 +776,7 @@ export class ToolAttentionRouter {
     const n = tools.length;
     let scores: Float32Array;
     if (index) {
-      const qv = queryVector && queryVector.length > 0 ? queryVector : await this.queryVector(parts);
+      const qv = queryVector && queryVector.length > 0 ? queryVector : await this.encodeQuery(parts);
       encoded.at = performance.now();
       scores = index.scoreAll(qv);
     } else {
@@ -666,7 +785,7 @@ export class ToolAttentionRouter {
     }
     if (bm25) {
       const lex = bm25.scoreAll(parts);
-      const w = this.lexicalOnly ? 1 : this.lexicalWeight;
+      const w = lexicalOnly ? 1 : this.lexicalWeight;
       for (let i = 0; i < n; i++) scores[i] += w * lex[i];
     }
     const only = tags?.only?.length ? new Set(tags.only) : undefined;

@@ -31,6 +31,50 @@ export function getEncoder(encoding: TokenEncoding = DEFAULT_ENCODING): Tiktoken
   return enc;
 }
 
+/**
+ * Runs of letters, punctuation or spaces longer than MAX_RUN are encoded in slices of RUN_SLICE characters.
+ * js-tiktoken's byte-pair merge is worse than quadratic in the length of one pre-tokenized piece: a 16,000-letter
+ * word takes 28 s to count, a 2 MB one hours. Slicing changes the count by at most a token per slice, and only for
+ * such runs (a blob, a padded field); ordinary text, URLs included, is encoded in one piece as before.
+ */
+const MAX_RUN = 256;
+/** Slice length of an over-long run: the cheapest per character (each encode call has a fixed cost of its own). */
+const RUN_SLICE = 64;
+// What the encodings' pre-tokenizers keep in one piece: runs of letters (with marks), of punctuation, of spaces.
+const LONG_RUN = new RegExp(`[\\p{L}\\p{M}]{${MAX_RUN + 1},}|[^\\s\\p{L}\\p{N}]{${MAX_RUN + 1},}|\\s{${MAX_RUN + 1},}`, "gu");
+
+/** Longest token of both encodings, in bytes (checked over their rank tables). */
+const MAX_TOKEN_CHARS = 128;
+
+/** Token ids of `text`, encoding over-long runs in slices (see MAX_RUN). */
+function encodeIds(enc: Tiktoken, text: string): number[] {
+  if (text.length <= MAX_RUN) return enc.encode(text, [], []);
+  const ids: number[] = [];
+  let at = 0;
+  for (const m of text.matchAll(LONG_RUN)) {
+    const start = m.index as number;
+    if (start > at) pushAll(ids, enc.encode(text.slice(at, start), [], []));
+    const end = start + m[0].length;
+    for (let i = start; i < end; ) {
+      let j = Math.min(end, i + RUN_SLICE);
+      // Never split a surrogate pair: each half would encode as U+FFFD.
+      const code = text.charCodeAt(j - 1);
+      if (j < end && code >= 0xd800 && code <= 0xdbff) j++;
+      pushAll(ids, enc.encode(text.slice(i, j), [], []));
+      i = j;
+    }
+    at = end;
+  }
+  if (at === 0) return enc.encode(text, [], []);
+  if (at < text.length) pushAll(ids, enc.encode(text.slice(at), [], []));
+  return ids;
+}
+
+/** Appends without spreading (a spread of a huge array overflows the call stack). */
+function pushAll(out: number[], more: readonly number[]): void {
+  for (const x of more) out.push(x);
+}
+
 /** Number of tokens of `text` in the given encoding (special tokens are counted as plain text). */
 export function countTokens(text: string, encoding: TokenEncoding = DEFAULT_ENCODING): number {
   if (text.length === 0) return 0;
@@ -40,7 +84,7 @@ export function countTokens(text: string, encoding: TokenEncoding = DEFAULT_ENCO
     const hit = memo.get(key);
     if (hit !== undefined) return hit;
   }
-  const n = getEncoder(encoding).encode(text, [], []).length;
+  const n = encodeIds(getEncoder(encoding), text).length;
   if (key !== undefined) {
     if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
     memo.set(key, n);
@@ -51,8 +95,14 @@ export function countTokens(text: string, encoding: TokenEncoding = DEFAULT_ENCO
 /** Cuts `text` to at most `maxTokens` tokens, on a word boundary when possible, with a trailing ellipsis. */
 export function truncateToTokens(text: string, maxTokens: number, encoding: TokenEncoding = DEFAULT_ENCODING): string {
   const enc = getEncoder(encoding);
-  const ids = enc.encode(text, [], []);
-  if (ids.length <= maxTokens) return text;
+  // No token spans more than 128 bytes (so 128 UTF-16 units), so a prefix that long per token holds more than
+  // maxTokens whole tokens before its last piece (at most MAX_RUN characters, the only one the cut can change):
+  // the kept tokens are the text's own, and a text longer than the prefix cannot fit. A 2 MB text then costs what
+  // a short one does.
+  const span = (maxTokens + 1) * MAX_TOKEN_CHARS + 2 * MAX_RUN;
+  const prefix = text.length > span ? text.slice(0, span) : text;
+  const ids = encodeIds(enc, prefix);
+  if (ids.length <= maxTokens && prefix === text) return text;
   if (maxTokens <= 0) return "";
   // Leave one token for the ellipsis.
   // A token boundary can fall inside a character; drop the partial character (decoded as U+FFFD).
@@ -61,7 +111,7 @@ export function truncateToTokens(text: string, maxTokens: number, encoding: Toke
   if (lastSpace > cut.length * 0.6) cut = cut.slice(0, lastSpace);
   cut = cut.replace(/[\s,;:.(\-]+$/u, "");
   let out = `${cut}…`;
-  while (out.length > 1 && enc.encode(out, [], []).length > maxTokens) {
+  while (out.length > 1 && encodeIds(enc, out).length > maxTokens) {
     cut = cut.slice(0, cut.lastIndexOf(" ") > 0 ? cut.lastIndexOf(" ") : cut.length - 1);
     out = `${cut}…`;
   }
