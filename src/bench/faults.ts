@@ -720,3 +720,46 @@ export async function runFaultSuite(options: FaultSuiteOptions = {}): Promise<Fa
 export function fixturePath(name: string): string {
   return fileURLToPath(new URL(`../../test/fixtures/${name}`, HERE));
 }
+
+/** The bench report's fault-suite section (starts with its `## Faults and bad input` heading). */
+export function renderFaultSuiteMarkdown(r: FaultSuiteReport): string {
+  const m = r.malformed;
+  const md = [
+    "## Faults and bad input",
+    "",
+    `**Malformed catalogs** (generated, \`malformedCatalogCases()\`): ${m.cases} cases, ${m.runs} runs (lexical encoder; a`,
+    "sample also with the default encoder), each through the catalog file and MCP paths, routing, the pool and the Phase-2",
+    "schemas, in a watched worker:",
+    "",
+    "| Clean errors | Repaired with a warning | Accepted | Crashes | Warnings not naming the tool |",
+    "| ---: | ---: | ---: | ---: | ---: |",
+    `| ${m.cleanErrors} | ${m.repaired} | ${m.accepted} | **${m.crashes}** | ${m.unnamedWarnings} |`,
+    "",
+    "**An MCP server killed mid-call** (real stdio server, real createAgent loop):",
+    "",
+    "| Scenario | Answers to the cut-off call | Restart | Later call | Every call answered once |",
+    "| --- | ---: | --- | --- | --- |",
+    ...r.mcpRestart.scenarios.map(
+      (s) =>
+        `| ${s.name} | ${s.dieAnswers} (${s.dieStatus}) | ${s.restarted ? `back after ${s.delaysMs.length} attempt(s)` : s.failures.includes("restart") ? "gave up (reported)" : "—"} | ${s.laterStatus ?? "—"} | ${s.everyCallAnsweredOnce ? "yes" : "**no**"} |`,
+    ),
+    "",
+    "**The encoder failing mid-session** (recall of the requested tool; routes during the outage fall back to the lexical channel):",
+    "",
+    "| Setup | Healthy | Outage | Recovered | Degraded routes | Log lines |",
+    "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ...r.encoderFailure.setups.map(
+      (s) => `| ${s.name} | ${s.healthy.recall.toFixed(2)} | ${s.outage.recall.toFixed(2)} | ${s.recovered.recall.toFixed(2)} | ${s.outage.degraded}/${s.outage.routes} | ${s.logLines} |`,
+    ),
+    "",
+    `**${r.concurrency.threads} concurrent threads on one agent and one router** (MemorySaver, distinct thread ids):`,
+    "",
+    "| Delivery, encoder | Wall time | Model calls | Tool calls | Leaks | Unanswered | Duplicate answers | Wrong executions |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...r.concurrency.runs.map(
+      (c) => `| ${c.delivery}, ${c.encoder} | ${(c.wallMs / 1000).toFixed(1)} s | ${c.modelCalls} | ${c.toolCalls} | ${c.leaks} | ${c.unanswered} | ${c.duplicateAnswers} | ${c.wrongExecutions} |`,
+    ),
+    "",
+  ];
+  return md.join("\n");
+}

@@ -27,6 +27,7 @@ import { loadExpansion } from "./expansion.js";
 import { longHorizonSet, QUICK_SWEEP, runConversationCost } from "./conversation-cost.js";
 import { eventLoopSection, renderEventLoopMarkdown, type EventLoopSection } from "./event-loop.js";
 import { measureScreening, renderScreeningMarkdown, type ScreeningMeasurement } from "./screening.js";
+import { renderFaultSuiteMarkdown, runFaultSuite, type FaultSuiteReport } from "./faults.js";
 
 export const DEFAULT_SIZES = [120, 500, 1_000, 10_000] as const;
 export const QUICK_SIZES = [30, 60] as const;
@@ -214,6 +215,13 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
     screening = measureScreening({ realCatalog: realFile });
   }
 
+  // Faults and bad input: malformed catalogs, an MCP server killed mid-call, an encoder outage, 100 threads.
+  let faults: FaultSuiteReport | { skipped: string } | undefined;
+  if (!quick) {
+    stamp("fault suite: malformed catalogs, MCP restart, encoder outage, 100 concurrent threads…");
+    faults = await runFaultSuite().catch((err: Error) => ({ skipped: err.message.split("\n")[0] }));
+  }
+
   // 7. Charts and files.
   mkdirSync(out, { recursive: true });
   const charts: string[] = [];
@@ -270,11 +278,13 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
     conversationCost,
     ...(eventLoop ? { eventLoop } : {}),
     ...(screening ? { screening } : {}),
+    ...(faults ? { faults } : {}),
   };
   writeFileSync(join(out, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
   const robustness = [
     eventLoop && "worker" in eventLoop ? renderEventLoopMarkdown(eventLoop) : eventLoop ? `## Event-loop delay\n\nSkipped: ${eventLoop.skipped}\n` : "",
     screening ? renderScreeningMarkdown(screening) : "",
+    faults && "malformed" in faults ? renderFaultSuiteMarkdown(faults) : faults ? `## Faults and bad input\n\nSkipped: ${faults.skipped}\n` : "",
   ]
     .filter(Boolean)
     .join("\n");

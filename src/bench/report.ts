@@ -52,6 +52,8 @@ export interface BenchResult {
   eventLoop?: import("./event-loop.js").EventLoopSection | { skipped: string };
   /** Tool-poisoning screen: detection on the labelled poisoned set, false positives on clean catalogs (full runs). */
   screening?: import("./screening.js").ScreeningMeasurement;
+  /** The fault and bad-input suite (full runs). */
+  faults?: import("./faults.js").FaultSuiteReport | { skipped: string };
 }
 
 const DASH = "—";
