@@ -741,7 +741,7 @@ export function renderFaultSuiteMarkdown(r: FaultSuiteReport): string {
     "| --- | ---: | --- | --- | --- |",
     ...r.mcpRestart.scenarios.map(
       (s) =>
-        `| ${s.name} | ${s.dieAnswers} (${s.dieStatus}) | ${s.restarted ? `back after ${s.delaysMs.length} attempt(s)` : s.failures.includes("restart") ? "gave up (reported)" : "—"} | ${s.laterStatus ?? "—"} | ${s.everyCallAnsweredOnce ? "yes" : "**no**"} |`,
+        `| ${s.name} | ${s.dieAnswers} (${s.dieStatus}) | ${s.restarted ? `back on attempt ${s.restarted.attempt}, down ${s.restarted.downMs.toLocaleString("en-US")} ms` : s.failures.includes("restart") ? "gave up (reported)" : "—"} | ${s.laterStatus ?? "—"} | ${s.everyCallAnsweredOnce ? "yes" : "**no**"} |`,
     ),
     "",
     "**The encoder failing mid-session** (recall of the requested tool; routes during the outage fall back to the lexical channel):",
