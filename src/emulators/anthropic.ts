@@ -6,11 +6,11 @@
  * the real API splits them. Answers come from a script, non-streamed or as the real event stream.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { PrefixCache, type CallUsage } from "../core/cost/prefix-cache.js";
-import { resolveProfile } from "../core/cost/profiles.js";
+import type { CallUsage } from "../core/cost/prefix-cache.js";
 import { anthropicPrompt, ProviderRequestError, WireContext } from "../core/cost/wire.js";
 import {
   closer,
+  ModelCaches,
   IdCounter,
   isObject,
   listen,
@@ -72,21 +72,11 @@ function bodyProblem(body: Json): string | undefined {
 export async function startAnthropicEmulator(options: AnthropicEmulatorOptions = {}): Promise<AnthropicEmulator> {
   const requests: RecordedRequest[] = [];
   let ctx = new WireContext(options.encoding);
-  // One cache per model: the provider's cache is scoped to the model, and minimum lengths differ by model.
-  const caches = new Map<string, PrefixCache>();
+  const caches = new ModelCaches("anthropic", options.profile);
   const script = new ScriptCursor(options.script);
   const messageIds = new IdCounter("msg_emu_");
   const toolIds = new IdCounter("toolu_emu_");
   const requestIds = new IdCounter("req_emu_");
-
-  const cacheFor = (model: string): PrefixCache => {
-    let cache = caches.get(model);
-    if (!cache) {
-      cache = new PrefixCache(resolveProfile(options.profile ?? "anthropic", model));
-      caches.set(model, cache);
-    }
-    return cache;
-  };
 
   const fail = (res: ServerResponse, record: RecordedRequest | undefined, status: number, type: string, message: string) => {
     if (record) {
@@ -136,7 +126,7 @@ export async function startAnthropicEmulator(options: AnthropicEmulatorOptions =
     if (!reply) return fail(res, record, 500, "api_error", `Emulator script exhausted: ${script.exhausted}`);
 
     // The cache is written only for requests that are answered, as the provider bills only those.
-    const cache = cacheFor(String(body.model));
+    const cache = caches.for(String(body.model));
     const usage = cache.account(prompt.segments);
     const calls = reply.toolCalls ?? [];
     const blocks: ReplyBlock[] = [];

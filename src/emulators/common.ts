@@ -6,8 +6,8 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { CallUsage } from "../core/cost/prefix-cache.js";
-import type { ProfileSpec } from "../core/cost/profiles.js";
+import { PrefixCache, type CallUsage } from "../core/cost/prefix-cache.js";
+import { resolveProfile, type ProfileSpec } from "../core/cost/profiles.js";
 import type { TokenEncoding } from "../core/tokens/count.js";
 
 /** One tool call the emulated model makes. */
@@ -216,4 +216,29 @@ export function closer(server: Server): () => Promise<void> {
 /** The request path without its query string (the Anthropic SDK's beta endpoint appends `?beta=true`). */
 export function pathOf(req: IncomingMessage): string {
   return new URL(req.url ?? "/", "http://emulator").pathname;
+}
+
+/**
+ * The provider-side prompt caches of one emulator: one per model (a provider's cache is not shared between models,
+ * and minimum cacheable lengths differ by model), priced with the override profile or the model's own.
+ */
+export class ModelCaches {
+  private readonly caches = new Map<string, PrefixCache>();
+  constructor(
+    private readonly provider: "anthropic" | "openai",
+    private readonly profile?: ProfileSpec,
+  ) {}
+
+  for(model: string): PrefixCache {
+    let cache = this.caches.get(model);
+    if (!cache) {
+      cache = new PrefixCache(resolveProfile(this.profile ?? this.provider, model));
+      this.caches.set(model, cache);
+    }
+    return cache;
+  }
+
+  clear(): void {
+    this.caches.clear();
+  }
 }

@@ -6,11 +6,11 @@
  * Answers come from a script, non-streamed or as `chat.completion.chunk` events.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { PrefixCache, type CallUsage } from "../core/cost/prefix-cache.js";
-import { resolveProfile } from "../core/cost/profiles.js";
+import type { CallUsage } from "../core/cost/prefix-cache.js";
 import { openaiPrompt, ProviderRequestError, WireContext } from "../core/cost/wire.js";
 import {
   closer,
+  ModelCaches,
   IdCounter,
   isObject,
   listen,
@@ -73,21 +73,11 @@ function bodyProblem(body: Json): string | undefined {
 export async function startOpenAIEmulator(options: OpenAIEmulatorOptions = {}): Promise<OpenAIEmulator> {
   const requests: RecordedRequest[] = [];
   let ctx = new WireContext(options.encoding);
-  // One cache per model: the provider's prompt cache is not shared between models.
-  const caches = new Map<string, PrefixCache>();
+  const caches = new ModelCaches("openai", options.profile);
   const script = new ScriptCursor(options.script);
   const completionIds = new IdCounter("chatcmpl-emu-");
   const callIds = new IdCounter("call_emu_");
   const requestIds = new IdCounter("req_emu_");
-
-  const cacheFor = (model: string): PrefixCache => {
-    let cache = caches.get(model);
-    if (!cache) {
-      cache = new PrefixCache(resolveProfile(options.profile ?? "openai", model));
-      caches.set(model, cache);
-    }
-    return cache;
-  };
 
   const fail = (res: ServerResponse, record: RecordedRequest | undefined, status: number, type: string, message: string) => {
     if (record) {
@@ -137,7 +127,7 @@ export async function startOpenAIEmulator(options: OpenAIEmulatorOptions = {}): 
     if (!reply) return fail(res, record, 500, "server_error", `Emulator script exhausted: ${script.exhausted}`);
 
     // Only answered requests write the cache, as only those are processed by the provider.
-    const cache = cacheFor(String(body.model));
+    const cache = caches.for(String(body.model));
     const usage = cache.account(prompt.segments);
     const text = reply.text ?? (reply.toolCalls?.length ? null : "");
     const toolCalls: ToolCallJson[] = (reply.toolCalls ?? []).map((call) => ({

@@ -19,9 +19,10 @@
  * Routing is the adapters': the intent the adapters would build (`simulatedIntent`), sticky tools from
  * `nextSticky` (reset at each new user message), the task's scopes and milestones, and the tool outputs so far.
  */
+import { Rng } from "../core/util/rng.js";
 import { ToolMessage } from "@langchain/core/messages";
 import { CALL_TOOL_DEF, CALL_TOOL_NAME, SEARCH_TOOL_DEF, SEARCH_TOOL_LC, dispatchTextOf } from "../adapters/langchain/delivery.js";
-import { nextSticky, stickyConfig, type ToolAttentionDecisionState } from "../adapters/langchain/turn.js";
+import { nextSticky, promotedContent, stickyConfig, type ToolAttentionDecisionState } from "../adapters/langchain/turn.js";
 import { llmSelectorSchema, LLM_SELECTOR_SYSTEM_PROMPT } from "../bench/methods.js";
 import { splitIdentifier } from "../core/catalog/text.js";
 import { PrefixCache, type CallUsage } from "../core/cost/prefix-cache.js";
@@ -29,10 +30,9 @@ import { resolveProfile, type ProfileSpec, type ProviderProfile } from "../core/
 import { anthropicPrompt, openaiPrompt, WireContext } from "../core/cost/wire.js";
 import { availableTools, planDelivery, resolveDeliveryMode, type DeliveryAddition, type DeliveryMode, type DeliveryState } from "../core/delivery/plan.js";
 import { checkPreconditions, emptyStateView, stateViewFrom } from "../core/preconditions/preconditions.js";
-import { DEFAULT_INTENT } from "../core/router/intent.js";
 import { ToolAttentionRouter } from "../core/router/router.js";
 import type { AgentStateView, JsonSchema, ToolRecord } from "../core/types.js";
-import { simulatedIntent, type SimulateOptions } from "./evaluate.js";
+import { DEFAULT_SIMULATE, simulatedIntent } from "./evaluate.js";
 import type { EvalTask } from "./tasks.js";
 
 /** The methods the replay compares. */
@@ -174,16 +174,6 @@ function hash32(text: string): number {
   return h;
 }
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FILLER = (
   "the a service request customer report build deploy release branch config update review pending owner team " +
@@ -220,8 +210,9 @@ function argsFor(schema: JsonSchema | undefined, text: string): Record<string, u
  * (same inputs → same bytes, so every method's history is identical).
  */
 function resultText(seed: string, stepText: string, tool: string, budget: number, tokens: (s: string) => number): string {
-  const next = rng(hash32(seed));
-  const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)];
+  const rng = new Rng(hash32(seed));
+  const next = () => rng.next();
+  const pick = <T>(xs: readonly T[]) => rng.pick(xs);
   const vocab = [...wordsOf(stepText), ...wordsOf(splitIdentifier(tool)), ...FILLER];
   const prefix = (wordsOf(tool)[0] ?? "rec").slice(0, 4).toUpperCase();
   const head = `{"tool":"${tool}","status":"ok","records":[`;
@@ -321,28 +312,10 @@ function wireName(name: string, id: string, duplicate: boolean): string {
   return raw.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64) || "tool";
 }
 
-/** The promotion error the gate answers a call to an unbound tool with (as the adapters' gate words it). */
-function promotedText(name: string, available: readonly string[]): string {
-  const payload = { error: "tool_not_available", tool: name, available: [...available], promoted: true };
-  return (
-    `${JSON.stringify(payload)}\n"${name}" was not bound for this request, so this call did not run. ` +
-    `It is now available with its full schema: call it again (check the arguments against the schema).`
-  );
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // The replay
 // ---------------------------------------------------------------------------------------------------------
-
-const SIMULATE: Required<SimulateOptions> = {
-  planWeight: DEFAULT_INTENT.planWeight,
-  toolResultWeight: DEFAULT_INTENT.toolResultWeight,
-  observation: "returns",
-  resultsWithPlan: DEFAULT_INTENT.resultsWithPlan,
-  clauseSteps: true,
-  stickyTurns: 3,
-  stickyMax: 5,
-};
 
 /** Routes are deterministic for a router, so the replay reuses them across methods and replays. */
 const routeMemo = new WeakMap<ToolAttentionRouter, Map<string, string[]>>();
@@ -704,7 +677,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
           promotedSince = [];
           // The first call of a request routes on the request alone; later ones also on the plan the model stated.
           const step = firstOfRequest || !task.steps?.length ? 0 : call.step + 1;
-          const parts = simulatedIntent(task, step, usedBefore, SIMULATE);
+          const parts = simulatedIntent(task, step, usedBefore, DEFAULT_SIMULATE);
           active = await routeMemoized(parts, view, stickyState.map((s) => s.name));
         }
         firstOfRequest = false;
@@ -782,7 +755,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
           results: chosen.map(({ c, tool }) =>
             tool
               ? { id: c.id, name: tool.name, text: resultFor(call, c.g.name, budget) }
-              : { id: c.id, name: c.g.tools[0].name, text: promotedText(c.g.tools[0].name, afterPromotion), error: true },
+              : { id: c.id, name: c.g.tools[0].name, text: promotedContent(c.g.tools[0].name, afterPromotion), error: true },
           ),
         });
         if (taMode !== undefined) firstTry = gold.length - missing.length;

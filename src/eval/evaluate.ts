@@ -57,6 +57,17 @@ export interface SimulateOptions {
   stickyMax?: number;
 }
 
+/** Simulation settings when `SimulateOptions` leaves them out: the adapters' own intent and sticky defaults. */
+export const DEFAULT_SIMULATE: Readonly<Required<SimulateOptions>> = {
+  planWeight: DEFAULT_INTENT.planWeight,
+  toolResultWeight: DEFAULT_INTENT.toolResultWeight,
+  observation: "returns",
+  resultsWithPlan: DEFAULT_INTENT.resultsWithPlan,
+  clauseSteps: true,
+  stickyTurns: 3,
+  stickyMax: 5,
+};
+
 export interface EvalReport extends AggregateScore {
   k: number;
   theta: number;
@@ -177,16 +188,7 @@ export async function evaluate(router: ToolAttentionRouter, tasks: readonly Eval
   const k = opts.k ?? router.k;
   const theta = opts.theta ?? router.theta;
   const simulate: Required<SimulateOptions> | undefined = opts.simulate
-    ? {
-        planWeight: DEFAULT_INTENT.planWeight,
-        toolResultWeight: DEFAULT_INTENT.toolResultWeight,
-        observation: "returns",
-        resultsWithPlan: DEFAULT_INTENT.resultsWithPlan,
-        clauseSteps: true,
-        stickyTurns: 3,
-        stickyMax: 5,
-        ...(opts.simulate === true ? {} : opts.simulate),
-      }
+    ? { ...DEFAULT_SIMULATE, ...(opts.simulate === true ? {} : opts.simulate) }
     : undefined;
   const perStep = (opts.perStep ?? false) || simulate !== undefined;
 

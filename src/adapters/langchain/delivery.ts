@@ -450,3 +450,56 @@ export function foundBySearch(messages: readonly BaseMessage[], catalog: ToolCat
     if (m.name === SEARCH_TOOL_NAME) for (const n of (m.artifact as { tools?: unknown[] } | undefined)?.tools ?? []) if (typeof n === "string") found.push(n);
   return [...new Set(found.filter((n) => catalog.getByName(n).length > 0))];
 }
+
+/** One model call's delivery: its caching profile, its plan and the request shaped from it. */
+export interface DeliveredCall {
+  profile: ProviderProfile;
+  plan: DeliveryPlan;
+  shaped: ShapedRequest;
+}
+
+/**
+ * Plans and shapes one model call and emits its `tool_attention.delivery` event: what both adapters do before
+ * the model runs (the createAgent middleware from the request, the LangGraph hooks from graph state).
+ */
+export function deliverCall(args: {
+  router: ToolAttentionRouter;
+  decision: { turnId: string; active: readonly string[]; promoted?: readonly string[]; delivery?: DeliveryState };
+  /** The chat model, read for its caching profile. */
+  model: unknown;
+  options: DeliveryOptions;
+  tools: readonly unknown[];
+  resolve?: (name: string) => unknown;
+  systemMessage?: SystemMessage;
+  messages: readonly BaseMessage[];
+  pool?: string;
+  modelSettings?: Record<string, unknown>;
+  emit: (event: DeliveryEvent) => void;
+}): DeliveredCall {
+  const { router, decision, options } = args;
+  const profile = profileOfModel(args.model, options.provider);
+  const plan = planCall({
+    router,
+    previous: decision.delivery,
+    active: decision.active,
+    promoted: decision.promoted,
+    messages: args.messages,
+    systemText: args.systemMessage ? args.systemMessage.text : "",
+    profile,
+    options,
+  });
+  const shaped = shapeRequest({
+    plan,
+    profile,
+    catalog: router.catalog,
+    tools: args.tools,
+    resolve: args.resolve,
+    systemMessage: args.systemMessage,
+    messages: args.messages,
+    pool: args.pool,
+    modelSettings: args.modelSettings,
+    options,
+  });
+  args.emit(deliveryEventOf(decision.turnId, profile, plan, decision.delivery));
+  return { profile, plan, shaped };
+}

@@ -24,15 +24,12 @@ import {
   answerSearch,
   CALL_TOOL_DEF,
   CALL_TOOL_NAME,
-  unwrapDispatch,
-  deliveryEventOf,
+  deliverCall,
   foundBySearch,
-  planCall,
   prepareCatalogTokens,
-  profileOfModel,
   SEARCH_TOOL_DEF,
   SEARCH_TOOL_NAME,
-  shapeRequest,
+  unwrapDispatch,
   type DeliveryOptions,
 } from "./delivery.js";
 import type { DeliveryState } from "../../core/delivery/plan.js";
@@ -204,32 +201,20 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
           passthrough.add(name);
       }
       await prepareCatalogTokens(router);
-      const profile = profileOfModel(request.model, options.provider);
-      const systemText = request.systemMessage ? request.systemMessage.text : "";
-      const plan = planCall({
+      const { plan, shaped } = deliverCall({
         router,
-        previous: decision.delivery,
-        active: decision.active,
-        promoted: decision.promoted,
-        messages: request.messages as BaseMessage[],
-        systemText,
-        profile,
+        decision,
+        model: request.model,
         options,
-      });
-      const shaped = shapeRequest({
-        plan,
-        profile,
-        catalog: router.catalog,
         tools: request.tools,
         resolve: options.resolveTool,
         systemMessage: request.systemMessage as SystemMessage | undefined,
         messages: request.messages as BaseMessage[],
         pool: includePool ? router.pool() : undefined,
         modelSettings: request.modelSettings as Record<string, unknown> | undefined,
-        options,
+        emit,
       });
       planned.set(decision.turnId, { delivery: plan.state, available: shaped.available });
-      emit(deliveryEventOf(decision.turnId, profile, plan, decision.delivery));
       const bound = plan.mode === "deferred" ? shaped.tools : compactBoundTools(shaped.tools, options.phase2, request.model);
       return handler({
         ...request,

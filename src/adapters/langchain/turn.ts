@@ -209,12 +209,16 @@ export async function routeTurn(
 }
 
 /** The answer to a call whose tool was promoted: an error result that says the tool is now bound. */
+export function promotedContent(name: string, available: readonly string[]): string {
+  const payload: ToolNotAvailable = { error: "tool_not_available", tool: name, available: [...available], promoted: true };
+  return (
+    `${JSON.stringify(payload)}\n"${name}" was not bound for this request, so this call did not run. ` +
+    `It is now available with its full schema: call it again (check the arguments against the schema).`
+  );
+}
+
 function promotedMessage(call: { id?: string; name: string }, available: readonly string[]): ToolMessage {
-  const payload: ToolNotAvailable = { error: "tool_not_available", tool: call.name, available: [...available], promoted: true };
-  const content =
-    `${JSON.stringify(payload)}\n"${call.name}" was not bound for this request, so this call did not run. ` +
-    `It is now available with its full schema: call it again (check the arguments against the schema).`;
-  return new ToolMessage({ content, tool_call_id: call.id ?? "", name: call.name, status: "error" });
+  return new ToolMessage({ content: promotedContent(call.name, available), tool_call_id: call.id ?? "", name: call.name, status: "error" });
 }
 
 export interface GateTurnResult {

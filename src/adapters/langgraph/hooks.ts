@@ -17,22 +17,18 @@ import type { LangChainToolLike } from "../langchain/tools.js";
 import type { TagFilter } from "../../core/router/router.js";
 import { compactBoundTools } from "../langchain/compact-tools.js";
 import type { Phase2CompactionOptions } from "../../core/compaction/phase2.js";
-import type { DeliveryPlan, DeliveryState } from "../../core/delivery/plan.js";
-import type { ProviderProfile } from "../../core/cost/profiles.js";
+import type { DeliveryState } from "../../core/delivery/plan.js";
 import {
   answerSearch,
   CALL_TOOL_NAME,
-  unwrapDispatch,
   catalogTokensReady,
+  deliverCall,
   foundBySearch,
-  SEARCH_TOOL_NAME,
-  deliveryEventOf,
-  planCall,
   prepareCatalogTokens,
-  profileOfModel,
-  shapeRequest,
+  SEARCH_TOOL_NAME,
+  unwrapDispatch,
+  type DeliveredCall,
   type DeliveryOptions,
-  type ShapedRequest,
 } from "../langchain/delivery.js";
 import {
   adapterRouter,
@@ -155,7 +151,7 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
 
   // One delivery plan per model call (keyed by turn and promotion round), shared by withPool and bindActiveTools,
   // stored into state by gateNode.
-  const planned = new Map<string, { plan: DeliveryPlan; profile: ProviderProfile; shaped: ShapedRequest }>();
+  const planned = new Map<string, DeliveredCall>();
   let lastModel: unknown = options.model;
   type DeliveryDecision = ToolAttentionDecisionState & { delivery?: DeliveryState; available?: string[] };
   const callKey = (d: DeliveryDecision) => `${d.turnId}|${d.rejectedRounds}|${(d.promoted ?? []).join(",")}`;
@@ -169,34 +165,21 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
     const key = callKey(decision);
     let hit = planned.get(key);
     if (!hit) {
-      const profile = profileOfModel(lastModel, options.provider);
       const messages = state.messages;
       const first = messages[0];
       const system = first && SystemMessage.isInstance(first) ? first : undefined;
-      const rest = system ? messages.slice(1) : messages;
-      const plan = planCall({
+      hit = deliverCall({
         router,
-        previous: decision.delivery,
-        active: decision.active,
-        promoted: decision.promoted,
-        messages: rest,
-        systemText: system ? system.text : "",
-        profile,
+        decision,
+        model: lastModel,
         options,
-      });
-      const shaped = shapeRequest({
-        plan,
-        profile,
-        catalog: router.catalog,
         tools: options.tools,
         systemMessage: system,
-        messages: rest,
+        messages: system ? messages.slice(1) : messages,
         pool: includePool ? router.pool() : undefined,
-        options,
+        emit,
       });
-      hit = { plan, profile, shaped };
       planned.set(key, hit);
-      emit(deliveryEventOf(decision.turnId, profile, plan, decision.delivery));
     }
     return hit;
   }
