@@ -34,7 +34,8 @@ test("replaceCatalog embeds only new routing texts and routes over the new tool 
     weather: [tool("get_forecast", "Get the weather forecast for a city."), tool("get_alerts", "Get severe weather alerts for a region.")],
     mail: [tool("send_email", "Send an email message to a recipient.")],
   });
-  const router = new ToolAttentionRouter(before, { encoder, cacheDir: false, log: false, alwaysInclude: ["send_email"], k: 3 });
+  // Whole-text rows only here; the multi-vector rows' own incremental embedding is tested in routing-channels.test.ts.
+  const router = new ToolAttentionRouter(before, { encoder, cacheDir: false, log: false, alwaysInclude: ["send_email"], k: 3, multiVector: false });
   await router.prepare();
   const poolTokensBefore = router.poolTokens(); // memoized for the first catalog
   assert.equal(encoder.texts.length, 3);

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ToolCatalog, type CatalogFile } from "../src/core/catalog/catalog.js";
-import { DEFAULT_K, DEFAULT_THETA, slateSize, ToolAttentionRouter } from "../src/core/router/router.js";
+import { DEFAULT_K, DEFAULT_MIN_ACTIVE, DEFAULT_THETA, slateSize, ToolAttentionRouter } from "../src/core/router/router.js";
 import { emptyStateView, stateViewFrom } from "../src/core/preconditions/preconditions.js";
 import { renderFullSchema } from "../src/core/render/render.js";
 import { countTokens } from "../src/core/tokens/count.js";
@@ -43,7 +43,9 @@ function assertDecisionInvariants(d: RoutingDecision) {
   // Scores best first, actives above θ, no duplicates, at most k.
   for (let i = 1; i < d.candidates.length; i++) assert.ok(d.candidates[i - 1].score >= d.candidates[i].score);
   for (let i = 1; i < d.active.length; i++) assert.ok(d.active[i - 1].score >= d.active[i].score);
-  for (const a of d.active) assert.ok(a.score >= d.theta, `${a.id} ${a.score}`);
+  // Below θ only to fill the active set up to minActive (never bind nothing).
+  const above = d.active.filter((a) => a.score >= d.theta).length;
+  if (above < d.active.length) assert.ok(d.active.length <= Math.min(d.k, DEFAULT_MIN_ACTIVE), `filled past minActive: ${ids(d.active)}`);
   for (const g of d.gatedOut) assert.ok(g.score >= d.theta && g.reason.length > 0);
   assert.ok(d.active.length <= d.k);
   assert.equal(new Set(ids(d.active)).size, d.active.length);
@@ -76,8 +78,24 @@ describe("ToolAttentionRouter (USE-lite over the demo catalog)", () => {
     assert.notEqual(a.turnId, b.turnId);
   });
 
-  it("θ above every score → no active tools; belowTheta counts the whole slate", async () => {
+  it("never binds nothing: θ above every score still leaves the best minActive tools, best first", async () => {
     const d = await router.route(WEATHER, emptyStateView(), { theta: 0.99 });
+    assert.equal(d.active.length, DEFAULT_MIN_ACTIVE);
+    assert.deepEqual(ids(d.active), ids(d.candidates).slice(0, DEFAULT_MIN_ACTIVE));
+    assert.equal(d.active[0].id, "get_weather");
+    assert.equal(d.belowTheta, d.candidates.length);
+    // Capped by k, and preconditions still apply to the filled tools.
+    assert.equal((await router.route(WEATHER, emptyStateView(), { theta: 0.99, k: 1 })).active.length, 1);
+    const filled = await router.route("send an email to the team", emptyStateView(), { theta: 0.99 });
+    assert.ok(!ids(filled.active).includes("send_email"), "send_email needs mail:send");
+    assert.equal(filled.active.length, DEFAULT_MIN_ACTIVE);
+    // "remember that Bob is a person": nothing clears θ on this catalog, yet the route is not empty.
+    assert.ok((await router.route("remember that Bob is a person")).active.length >= 1);
+    assert.throws(() => new ToolAttentionRouter(catalog, { minActive: -1 }), /minActive/);
+  });
+
+  it("θ above every score → no active tools with minActive 0; belowTheta counts the whole slate", async () => {
+    const d = await router.route(WEATHER, emptyStateView(), { theta: 0.99, minActive: 0 });
     assert.deepEqual(d.active, []);
     assert.deepEqual(d.gatedOut, []);
     assert.equal(d.candidates.length, Math.min(catalog.size, slateSize(DEFAULT_K)));
@@ -122,13 +140,13 @@ describe("ToolAttentionRouter (USE-lite over the demo catalog)", () => {
   });
 
   it("alwaysInclude adds a tool for an unrelated query, outside k; unknown names throw naming them", async () => {
-    const r = new ToolAttentionRouter(catalog, { alwaysInclude: ["web_search"], cacheDir: false });
+    const r = new ToolAttentionRouter(catalog, { alwaysInclude: ["web_search"], cacheDir: false, minActive: 0 });
     const d = await r.route(UNRELATED);
     assert.deepEqual(ids(d.active), ["web_search"]);
     const d2 = await r.route(WEATHER, emptyStateView(), { k: 1 });
     assert.deepEqual(ids(d2.active), ["web_search", "get_weather"]);
     // Still subject to preconditions.
-    const gatedAlways = new ToolAttentionRouter(catalog, { alwaysInclude: ["send_email"], cacheDir: false });
+    const gatedAlways = new ToolAttentionRouter(catalog, { alwaysInclude: ["send_email"], cacheDir: false, minActive: 0 });
     const d3 = await gatedAlways.route(UNRELATED);
     assert.deepEqual(d3.active, []);
     assert.deepEqual(d3.gatedOut.map((g) => [g.id, g.reason]), [["send_email", "missing scope: mail:send"]]);
@@ -179,7 +197,7 @@ describe("ToolAttentionRouter (USE-lite over the demo catalog)", () => {
     assert.ok(d.phase2Tokens < d.fullSchemaTokens);
     assert.equal(await router.schemaTokens([]), 0);
     // No active tools → no Phase-2 tokens, same full count.
-    const none = await router.route(WEATHER, emptyStateView(), { theta: 0.99 });
+    const none = await router.route(WEATHER, emptyStateView(), { theta: 0.99, minActive: 0 });
     assert.equal(none.phase2Tokens, 0);
     assert.equal(none.fullSchemaTokens, full);
   });
@@ -233,7 +251,9 @@ describe("preconditions that remove every candidate", () => {
     assert.equal(d.phase2Tokens, 0);
 
     const open = await gatedRouter.route(WEATHER, stateViewFrom({ scopes: ["ops:all"] }));
-    assert.deepEqual(ids(open.active), ids(d.gatedOut));
+    // The tools above θ, then (never fewer than minActive) the best ones below it.
+    assert.deepEqual(ids(open.active).slice(0, d.gatedOut.length), ids(d.gatedOut));
+    assert.equal(open.active.length, Math.max(d.gatedOut.length, DEFAULT_MIN_ACTIVE));
     assert.deepEqual(open.gatedOut, []);
   });
 });

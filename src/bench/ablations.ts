@@ -7,7 +7,7 @@ import type { ToolCatalog } from "../core/catalog/catalog.js";
 import { checkPreconditions } from "../core/preconditions/preconditions.js";
 import type { ToolAttentionRouter } from "../core/router/router.js";
 import type { EncoderName } from "../core/encoders/index.js";
-import { routedTexts, stateOf } from "../eval/evaluate.js";
+import { routedQueries, stateOf } from "../eval/evaluate.js";
 import { blockedGold, buildRouter, runRouter, withoutPreconditions, type BenchSet, type MethodOptions, type MethodRow } from "./methods.js";
 import { gateTriggerRate, summarizeOutcomes, type TaskOutcome } from "./metrics.js";
 
@@ -34,7 +34,7 @@ function poolOnly(set: BenchSet, ta: ToolAttentionRouter, perStep: boolean): { o
     const state = stateOf(task);
     const callable = set.catalog.tools.filter((t) => checkPreconditions(t, state).allow).map((t) => t.name);
     const blocked = blockedGold(set.catalog, task);
-    outcomes.push({ id: task.id, gold: task.gold, blocked, active: callable, turns: routedTexts(task, perStep).map(() => ({ toolTokens: pool, poolExcludedTokens: 0 })) });
+    outcomes.push({ id: task.id, gold: task.gold, blocked, active: callable, turns: routedQueries(task, perStep).map(() => ({ toolTokens: pool, poolExcludedTokens: 0 })) });
     gateInputs.push({
       active: callable,
       gold: task.gold,

@@ -16,12 +16,12 @@ import { z } from "zod/v3";
 import { ToolCatalog, type CatalogEntry } from "../core/catalog/catalog.js";
 import type { EncoderName } from "../core/encoders/index.js";
 import { checkPreconditions } from "../core/preconditions/preconditions.js";
-import { ToolAttentionRouter, type RouterOptions } from "../core/router/router.js";
+import { ToolAttentionRouter, type RouteQuery, type RouterOptions } from "../core/router/router.js";
 import { renderFullSchema } from "../core/render/render.js";
 import { countTokens, type TokenEncoding } from "../core/tokens/count.js";
 import type { AgentStateView, JsonSchema, ToolRecord } from "../core/types.js";
 import type { FullToolSchema } from "../core/loader/schema-loader.js";
-import { routedTexts, stateOf } from "../eval/evaluate.js";
+import { embedRoutedQueries, routedQueries, routedText, stateOf } from "../eval/evaluate.js";
 import type { EvalTask } from "../eval/tasks.js";
 import { contextUtilization, gateTriggerRate, summarizeOutcomes, type ContextAssumptions, type GateTriggerStats, type MethodSummary, type TaskOutcome } from "./metrics.js";
 
@@ -229,27 +229,27 @@ export interface RouterRunOptions {
 /** Runs a router over every task (batched query embedding, then one route per turn). */
 export async function runRouter(router: ToolAttentionRouter, tasks: readonly EvalTask[], gateCatalog: ToolCatalog, opts: RouterRunOptions) {
   await router.prepare();
-  const texts: string[] = [];
+  const queries: RouteQuery[] = [];
   const offsets: number[] = [];
   for (const task of tasks) {
-    offsets.push(texts.length);
-    texts.push(...routedTexts(task, opts.perStep));
+    offsets.push(queries.length);
+    queries.push(...routedQueries(task, opts.perStep));
   }
-  if (opts.queryVectors && opts.queryVectors.length !== texts.length)
-    throw new Error(`runRouter: ${opts.queryVectors.length} query vectors for ${texts.length} routed texts`);
-  const vectors = opts.queryVectors ?? (await router.embedQueries(texts));
+  if (opts.queryVectors && opts.queryVectors.length !== queries.length)
+    throw new Error(`runRouter: ${opts.queryVectors.length} query vectors for ${queries.length} routed queries`);
+  const vectors = opts.queryVectors ?? (await embedRoutedQueries(router, queries));
   const outcomes: TaskOutcome[] = [];
   const gateInputs: Parameters<typeof gateTriggerRate>[0][number][] = [];
   for (let t = 0; t < tasks.length; t++) {
     const task = tasks[t];
     const state = stateOf(task);
-    const n = routedTexts(task, opts.perStep).length;
+    const n = routedQueries(task, opts.perStep).length;
     const seen = new Set<string>();
     const active: string[] = [];
     const turns = [];
     for (let j = 0; j < n; j++) {
       const i = offsets[t] + j;
-      const d = await router.route(texts[i], state, { k: opts.k, theta: opts.theta, queryVector: vectors[i], turnId: task.id });
+      const d = await router.route(queries[i], state, { k: opts.k, theta: opts.theta, queryVector: vectors[i], turnId: task.id });
       for (const a of d.active) {
         if (seen.has(a.id)) continue;
         seen.add(a.id);
@@ -283,7 +283,7 @@ function constantOutcomes(set: BenchSet, perStep: boolean, tokens: number, poolE
     gold: task.gold,
     blocked: blockedGold(set.catalog, task),
     active,
-    turns: routedTexts(task, perStep).map(() => ({ toolTokens: tokens, poolExcludedTokens: poolExcluded })),
+    turns: routedQueries(task, perStep).map(() => ({ toolTokens: tokens, poolExcludedTokens: poolExcluded })),
   }));
 }
 
@@ -379,7 +379,7 @@ export async function runMethods(set: BenchSet, ta: ToolAttentionRouter, opts: M
   }
 
   // Every router-based row routes the same texts with the same encoder: embed them once.
-  const queryVectors = opts.queryVectors ?? (await ta.embedQueries(tasks.flatMap((t) => routedTexts(t, perStep))));
+  const queryVectors = opts.queryVectors ?? (await embedRoutedQueries(ta, tasks.flatMap((t) => routedQueries(t, perStep))));
 
   // B3: top-10 by plain cosine (the dense channel alone when Tool Attention is hybrid), no θ, no preconditions,
   // no pool. Its query vectors are the same: hybrid's dense channel is that encoder.
@@ -429,8 +429,8 @@ export async function runMethods(set: BenchSet, ta: ToolAttentionRouter, opts: M
   const sel: TaskOutcome[] = tasks.map((task) => ({
     id: task.id,
     gold: task.gold,
-    turns: routedTexts(task, perStep).map((text) => {
-      const n = llmSelectorCallTokens(selectorSchema, text, enc);
+    turns: routedQueries(task, perStep).map((query) => {
+      const n = llmSelectorCallTokens(selectorSchema, routedText(query), enc);
       return { toolTokens: n, poolExcludedTokens: n };
     }),
   }));

@@ -16,7 +16,7 @@ import { ToolAttentionRouter } from "../core/router/router.js";
 import type { EvalTask } from "../eval/tasks.js";
 import { runMethods, type MethodOptions } from "./methods.js";
 import { quantile } from "./metrics.js";
-import { routedTexts, stateOf } from "../eval/evaluate.js";
+import { routedQueries, routedText, stateOf } from "../eval/evaluate.js";
 
 export interface ScalingOptions extends MethodOptions {
   sizes: readonly number[];
@@ -86,7 +86,7 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
   const coldLimit = opts.coldLimit ?? 10_000;
   // The routed texts are the same at every size: embed them once with the main encoder (through the shared
   // embedding cache), so each size pays only for its catalog.
-  const texts = opts.tasks.flatMap((t) => routedTexts(t, opts.perStep ?? true));
+  const texts = opts.tasks.flatMap((t) => routedQueries(t, opts.perStep ?? true)).map(routedText);
   const mainEncoder = await resolveEncoder(opts.encoder, opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {});
   const mainVectors = opts.encoder === "lexical" ? undefined : await mainEncoder.embeddings.embedDocuments(texts.map((t) => t.trim() || " "));
   for (const n of opts.sizes) {

@@ -7,7 +7,7 @@
 import { parseArgs } from "node:util";
 import { runIfEntry } from "./entry.js";
 import { ToolCatalog } from "../core/catalog/catalog.js";
-import { DEFAULT_ENCODER, ToolAttentionRouter, type TagFilter } from "../core/router/router.js";
+import { DEFAULT_ENCODER, ToolAttentionRouter, type RouterOptions, type TagFilter } from "../core/router/router.js";
 import type { ToolTextOptions } from "../core/catalog/text.js";
 import { stateViewFrom } from "../core/preconditions/preconditions.js";
 import { ENCODER_NAMES, type EncoderName } from "../core/encoders/index.js";
@@ -39,6 +39,10 @@ Options:
   --encoder NAME   hybrid (default: USE-lite + BM25, offline), use-lite, lexical (BM25 only), minilm (needs model files)
   --lexical-weight X  weight of the BM25 score added to the cosine (hybrid; default 1.5)
   --margin X       relative cut: also drop tools scoring more than X below the best
+  --multi-vector X share of the dense score from a tool's best short row (name, one sentence, parameters);
+                   default 0.3 on catalogs up to 2,000 tools, 0 turns it off
+  --server-weight X weight of the query's match with each tool's server (default 0.15, 0 turns it off)
+  --min-active N   never bind fewer tools than N when θ leaves fewer (default 3, 0 lets θ leave none)
   --tool-text LIST what is embedded per tool besides name and description, comma-separated:
                    server, server-description, params, tags, no-server (default: server only when several)
   --tags-only LIST route only tools with one of these tags (or servers), comma-separated
@@ -90,11 +94,26 @@ function buildRouter(values: Record<string, string | boolean | undefined>, catal
     toolText: toolTextOption(values["tool-text"] as string | undefined),
     margin: num("margin", values.margin as string | undefined),
     ...(values["no-decompose"] ? { decompose: false } : {}),
+    ...multiVectorOption(num("multi-vector", values["multi-vector"] as string | undefined)),
+    ...serverOption(num("server-weight", values["server-weight"] as string | undefined)),
+    minActive: num("min-active", values["min-active"] as string | undefined),
     k: num("k", values.k as string | undefined),
     theta: num("theta", values.theta as string | undefined),
     encoding: tokens,
     index: index as "auto" | "faiss" | "flat",
   });
+}
+
+/** `--multi-vector X`: 0 turns the channel off; a weight turns it on for any catalog size. */
+function multiVectorOption(weight: number | undefined): Pick<RouterOptions, "multiVector"> {
+  if (weight === undefined) return {};
+  return { multiVector: weight === 0 ? false : { weight } };
+}
+
+/** `--server-weight X`: 0 turns the server channel off. */
+function serverOption(weight: number | undefined): Pick<RouterOptions, "servers"> {
+  if (weight === undefined) return {};
+  return { servers: weight === 0 ? false : { weight } };
 }
 
 const TOOL_TEXT_PARTS = ["server", "server-description", "params", "tags", "no-server"];
@@ -290,6 +309,9 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
         "no-decompose": { type: "boolean" },
         margin: { type: "string" },
         "lexical-weight": { type: "string" },
+        "multi-vector": { type: "string" },
+        "server-weight": { type: "string" },
+        "min-active": { type: "string" },
         "tool-text": { type: "string" },
         "tags-only": { type: "string" },
         "tags-boost": { type: "string" },

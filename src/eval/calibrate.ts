@@ -9,7 +9,7 @@
  */
 import type { ToolAttentionRouter } from "../core/router/router.js";
 import type { ScoredTool } from "../core/types.js";
-import { routedTexts, stateOf } from "./evaluate.js";
+import { embedRoutedQueries, routedQueries, stateOf } from "./evaluate.js";
 import { aggregate, scoreTask, type TaskScore } from "./metrics.js";
 import type { EvalTask } from "./tasks.js";
 
@@ -98,9 +98,8 @@ export async function calibrate(router: ToolAttentionRouter, tasks: readonly Eva
   const perStep = opts.perStep ?? false;
   const lowest = Math.min(...thetas);
 
-  const texts: string[] = [];
-  for (const task of tasks) texts.push(...routedTexts(task, perStep));
-  const vectors = await router.embedQueries(texts);
+  const queries = tasks.flatMap((task) => routedQueries(task, perStep));
+  const vectors = await embedRoutedQueries(router, queries);
 
   const routes: RoutedActive[] = [];
   let i = 0;
@@ -108,8 +107,8 @@ export async function calibrate(router: ToolAttentionRouter, tasks: readonly Eva
     const task = tasks[t];
     const state = stateOf(task);
     const perText: ScoredTool[][] = [];
-    for (const text of routedTexts(task, perStep)) {
-      const d = await router.route(text, state, { k, theta: lowest, queryVector: vectors[i++], turnId: task.id });
+    for (const query of routedQueries(task, perStep)) {
+      const d = await router.route(query, state, { k, theta: lowest, queryVector: vectors[i++], turnId: task.id });
       perText.push(d.active);
     }
     routes.push(perText);

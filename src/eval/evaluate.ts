@@ -98,10 +98,44 @@ export function stateOf(task: EvalTask) {
   return stateViewFrom({ scopes: s?.scopes, milestones: s?.milestones, toolOutputs: s?.toolOutputs, raw: s });
 }
 
-/** The texts routed for one task: the query, and with perStep the query joined with each plan step. */
-export function routedTexts(task: EvalTask, perStep: boolean): string[] {
+/**
+ * The queries routed for one task: the request, and with perStep each plan step routed the way the adapters route
+ * a turn whose model stated that step as its plan (`turnIntent`): the request at weight 1 and the step at
+ * `DEFAULT_INTENT.planWeight`. (Before, a step was joined to the request as one text, which no adapter does; that
+ * let the request's words drown the step's.)
+ */
+export function routedQueries(task: EvalTask, perStep: boolean): RouteQuery[] {
   if (!perStep || !task.steps?.length) return [task.query];
-  return [task.query, ...task.steps.map((step) => `${task.query}\n${step}`)];
+  return [
+    task.query,
+    ...task.steps.map((step) => [
+      { text: task.query, weight: 1 },
+      { text: step, weight: DEFAULT_INTENT.planWeight },
+    ]),
+  ];
+}
+
+/** One routed query as plain text (its parts joined), for token counts and logs. */
+export function routedText(query: RouteQuery): string {
+  return typeof query === "string" ? query : query.map((p) => p.text).join("\n");
+}
+
+/**
+ * Query vectors of routed queries, for `route(query, state, { queryVector })`: every distinct text embedded once,
+ * in batches (`embedQueries`), and a query's parts summed by weight as `route()` itself does.
+ */
+export async function embedRoutedQueries(router: ToolAttentionRouter, queries: readonly RouteQuery[]): Promise<number[][]> {
+  const texts = [...new Set(queries.flatMap((q) => (typeof q === "string" ? [q] : q.map((p) => p.text))))];
+  const vectors = await router.embedQueries(texts);
+  const byText = new Map(texts.map((t, i) => [t, vectors[i]]));
+  return queries.map((q) => {
+    if (typeof q === "string") return byText.get(q) as number[];
+    const parts = q.map((p) => ({ v: byText.get(p.text) as number[], w: p.weight ?? 1 }));
+    const dim = parts[0]?.v.length ?? 0;
+    const out = new Array<number>(dim).fill(0);
+    for (const { v, w } of parts) for (let d = 0; d < dim; d++) out[d] += w * v[d];
+    return out;
+  });
 }
 
 /** A description's sentence saying what the tool returns ("Returns …"), or "" when it has none. */
@@ -192,14 +226,14 @@ export async function evaluate(router: ToolAttentionRouter, tasks: readonly Eval
     : undefined;
   const perStep = (opts.perStep ?? false) || simulate !== undefined;
 
-  const texts: string[] = [];
+  const queries: RouteQuery[] = [];
   const offsets: number[] = [];
   for (const task of tasks) {
-    offsets.push(texts.length);
-    texts.push(...routedTexts(task, perStep));
+    offsets.push(queries.length);
+    queries.push(...routedQueries(task, perStep));
   }
-  // The simulation routes weighted parts (embedded one by one, through the encoder's query cache).
-  const vectors = simulate ? [] : await router.embedQueries(texts);
+  // The simulation routes its own weighted parts (embedded one by one, through the encoder's query cache).
+  const vectors = simulate ? [] : await embedRoutedQueries(router, queries);
 
   const scores: TaskScore[] = [];
   const perTask: EvalReport["perTask"] = [];
@@ -208,14 +242,14 @@ export async function evaluate(router: ToolAttentionRouter, tasks: readonly Eval
   for (let t = 0; t < tasks.length; t++) {
     const task = tasks[t];
     const state = stateOf(task);
-    const n = routedTexts(task, perStep).length;
+    const n = routedQueries(task, perStep).length;
     let union: string[] = [];
     let unionIds: string[] = [];
     const seen = new Set<string>();
     if (simulate) ({ names: union, ids: unionIds } = await simulateTask(router, task, simulate, { k, theta, tags: opts.tags, decompose: opts.decompose }));
     else for (let j = 0; j < n; j++) {
       const i = offsets[t] + j;
-      const d: RoutingDecision = await router.route(texts[i], state, { k, theta, queryVector: vectors[i], turnId: task.id, tags: opts.tags, decompose: opts.decompose });
+      const d: RoutingDecision = await router.route(queries[i], state, { k, theta, queryVector: vectors[i], turnId: task.id, tags: opts.tags, decompose: opts.decompose });
       for (const a of d.active) {
         if (seen.has(a.id)) continue;
         seen.add(a.id);

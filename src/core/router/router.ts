@@ -2,11 +2,15 @@
  * Intent routing: embed the turn's intent, score it against every tool's routing text (cosine
  * "Intent–Schema Overlap"), keep tools above θ, apply preconditions over a wide slate, take the top-k.
  *
- * Scores come from up to two channels: a dense one (sentence embeddings, cosine) and a lexical one (sparse BM25
- * over weighted tool fields, normalized to [0, 1]). The "hybrid" encoder (the default) adds them:
- * `score = cosine + lexicalWeight · bm25`, so a tool with no word in common with the query keeps its cosine and θ
- * keeps its dense meaning, while exact names, abbreviations and non-English descriptions add evidence the English
- * encoder cannot see. Measured on metatool-dev, see the README.
+ * The pipeline of one route, in the order `route()` runs it:
+ *   channels → fusion → θ (and margin) → preconditions → top-k
+ * - channels (./channels/): dense (one whole-text row per tool, in the vector index), multi-vector (a tool's best
+ *   short row: name, each description sentence, parameters), server (the query against each server's centroid)
+ *   and lexical (sparse BM25 over weighted tool fields);
+ * - fusion (./fusion.ts): one linear score per tool whose dense part is a cosine, so θ keeps its dense meaning;
+ * - θ and margin cut a wide slate, preconditions gate it on agent state, k takes the best; a route never ends with
+ *   no tool at all while some tool's preconditions hold (`minActive`).
+ * Multi-intent requests are split into clauses first (./clauses.ts), each clause scored, and the slate interleaved.
  *
  * The expensive part — embedding the catalog and building the index — happens once in `prepare()` and is
  * cached on disk by the encoder layer; a turn costs one query embedding, one index search and a few
@@ -16,7 +20,7 @@ import { createHash } from "node:crypto";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { ToolCatalog } from "../catalog/catalog.js";
 import { LexicalEmbeddings, resolveEncoder, type EncoderName } from "../encoders/index.js";
-import { Bm25Index, type Bm25Field, type Bm25Options, type WeightedText } from "../encoders/bm25.js";
+import type { Bm25Index, Bm25Options, WeightedText } from "../encoders/bm25.js";
 import { toolFieldsOf, toolTextOf, type ToolTextContext, type ToolTextOptions } from "../catalog/text.js";
 import { createVectorIndex, describeIndexBackend, type IndexPreference, type VectorIndex } from "../index/vector-index.js";
 import { LazySchemaLoader, type SchemaLoaderOptions } from "../loader/schema-loader.js";
@@ -24,6 +28,17 @@ import { checkPreconditions, emptyStateView } from "../preconditions/preconditio
 import { renderPoolTiered, SchemaTokenCounter, type PoolOptions, type PoolTier, type RenderedPool } from "../render/render.js";
 import { DEFAULT_ENCODING, type TokenEncoding } from "../tokens/count.js";
 import { splitClauses, type ClauseOptions } from "./clauses.js";
+import { buildLexicalIndex } from "./channels/lexical.js";
+import {
+  DEFAULT_MULTI_VECTOR_MAX_TOOLS,
+  DEFAULT_MULTI_VECTOR_WEIGHT,
+  MultiVectorChannel,
+  multiVectorRows,
+  type MultiVectorOptions,
+} from "./channels/multi-vector.js";
+import { DEFAULT_SERVER_WEIGHT, ServerChannel, type ServerChannelOptions } from "./channels/server.js";
+import { addWeighted, blendMaxSim } from "./fusion.js";
+import { interleave, topIndices } from "./ranking.js";
 import { routingEventOf, type ToolAttentionEvent } from "../events/events.js";
 import type { AgentStateView, GatedTool, RoutingDecision, ScoredTool, ToolRecord } from "../types.js";
 
@@ -94,6 +109,24 @@ export interface RouterOptions {
   tagBoost?: number;
   /** Maximum number of active tools per turn. Default 10. */
   k?: number;
+  /**
+   * Never bind fewer tools than this when tools are available: when fewer clear θ, the best remaining candidates
+   * whose preconditions hold fill up to it (at most k; within `margin` of the best when a margin is set). A request phrased far from every description ("remember
+   * that Bob is a person") then still gets its likeliest tools instead of none. Default 3; 0 lets θ leave the
+   * active set empty.
+   */
+  minActive?: number;
+  /**
+   * The multi-vector channel (see channels/multi-vector.ts): `true`/options to use it, `false` to turn it off.
+   * Default: on for dense encoders on catalogs up to 2,000 tools (it embeds about 4 short rows per tool).
+   */
+  multiVector?: boolean | MultiVectorOptions;
+  /**
+   * The server channel (see channels/server.ts): the query is also scored against each server's centroid, and a
+   * tool of a server the query is not about needs more evidence. `false` turns it off. Default: on (weight 0.15)
+   * for dense encoders on catalogs with several servers.
+   */
+  servers?: boolean | ServerChannelOptions;
   /** Candidates scored before preconditions. Default max(4k, 20). */
   slate?: number;
   /** Tool names or ids that are always active (when their preconditions hold); they do not count against k. */
@@ -142,6 +175,18 @@ export interface EncoderFallbackOptions {
   timeoutMs?: number;
 }
 
+/** The scoring channels of one catalog (see ./channels/), built together and swapped together. */
+interface Channels {
+  /** Whole-text dense rows, one per tool, in catalog order. */
+  dense?: VectorIndex;
+  multi?: MultiVectorChannel;
+  server?: ServerChannel;
+  lexical?: Bm25Index;
+}
+
+/** Default `minActive`: a route keeps at least this many tools when θ would leave fewer. */
+export const DEFAULT_MIN_ACTIVE = 3;
+
 /** A dense-encoder failure during one route, with the error the encoder gave. */
 class QueryEncodeFailure extends Error {
   constructor(readonly error: unknown) {
@@ -160,14 +205,6 @@ export const DEFAULT_DECOMPOSE_WHOLE_WEIGHT = 0.3;
 
 const loggedBackends = new Set<string>();
 
-/** What `replaceCatalog` changed, by tool id, and how many tool texts it had to embed. */
-export interface CatalogUpdate {
-  added: string[];
-  changed: string[];
-  removed: string[];
-  embedded: number;
-}
-
 /** What `replaceCatalog` changed, by tool id, and how many routing texts it had to embed. */
 export interface CatalogUpdate {
   added: string[];
@@ -181,6 +218,8 @@ export interface RouteOptions {
   theta?: number;
   /** Relative cut for this route (see RouterOptions.margin). */
   margin?: number;
+  /** Floor of the active set for this route (see RouterOptions.minActive). */
+  minActive?: number;
   turnId?: string;
   /** A query vector embedded beforehand (see `embedQueries`); skips the encode step. */
   queryVector?: ArrayLike<number>;
@@ -193,42 +232,6 @@ export interface RouteOptions {
   tags?: TagFilter;
   /** Turn multi-intent decomposition on or off for this route (see RouterOptions.decompose). */
   decompose?: boolean;
-}
-
-/** Picks the `m` best indices of `scores` (skipping -Infinity), best first; ties by lower index. */
-function topIndices(scores: Float32Array, m: number): number[] {
-  const ids: number[] = [];
-  if (m <= 0) return ids;
-  for (let i = 0; i < scores.length; i++) {
-    const s = scores[i];
-    if (s === Number.NEGATIVE_INFINITY) continue;
-    if (ids.length === m && s <= scores[ids[m - 1]]) continue;
-    let lo = 0;
-    let hi = ids.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (scores[ids[mid]] >= s) lo = mid + 1;
-      else hi = mid;
-    }
-    ids.splice(lo, 0, i);
-    if (ids.length > m) ids.pop();
-  }
-  return ids;
-}
-
-/** Round-robin merge of ranked index lists (rank 1 of each, then rank 2 of each, …), without repeats, up to m. */
-function interleave(lists: readonly number[][], m: number): number[] {
-  const out: number[] = [];
-  const seen = new Set<number>();
-  const longest = Math.max(0, ...lists.map((l) => l.length));
-  for (let r = 0; r < longest && out.length < m; r++)
-    for (const l of lists) {
-      if (r >= l.length || seen.has(l[r])) continue;
-      seen.add(l[r]);
-      out.push(l[r]);
-      if (out.length >= m) break;
-    }
-  return out;
 }
 
 /** Parts of a query with empty texts removed and weights defaulted. */
@@ -287,7 +290,8 @@ export class ToolAttentionRouter {
   private modelId = "";
   /** The dense encoder's own id (modelId without the lexical channel), for failure reports. */
   private denseModelId = "";
-  private index?: VectorIndex;
+  /** The scoring channels built for the current catalog; replaced as one object when the catalog changes. */
+  private channels: Channels = {};
   private preparing?: Promise<void>;
   private turnCounter = 0;
   private readonly tokenCounter: SchemaTokenCounter;
@@ -295,14 +299,19 @@ export class ToolAttentionRouter {
   /** The rendered pool and the catalog object it was rendered for (a replaced catalog renders anew). */
   private poolMemo?: { catalog: ToolCatalog; rendered: RenderedPool };
   private readonly alwaysIds: string[];
-  /** Sparse BM25 over the tools' fields (lexical and hybrid modes). */
-  private bm25?: Bm25Index;
+  /** BM25 settings when the lexical channel is on (lexical and hybrid modes). */
+  private readonly lexicalOptions?: Bm25Options;
   /** Weight of the lexical score in the hybrid sum; 0 without a lexical channel. */
   private readonly lexicalWeight: number;
   /** True when there is no dense channel (encoder "lexical"). */
   private readonly lexicalOnly: boolean;
   readonly margin?: number;
   readonly tagBoost: number;
+  readonly minActive: number;
+  /** Multi-vector settings, undefined when turned off. */
+  private readonly multiVector?: Required<MultiVectorOptions>;
+  /** Server channel weight, 0 when turned off. */
+  private readonly serverWeight: number;
   /** Fallback settings, undefined when turned off. */
   private readonly fallback?: { theta: number; timeoutMs?: number };
   /** The current encoder failure episode, if the last query encode failed. */
@@ -328,7 +337,24 @@ export class ToolAttentionRouter {
     validateNumber("lexical.weight", this.lexicalWeight, 0, 100);
     this.thetaRange = thetaRangeOf(encoder, this.lexicalOnly ? 0 : this.lexicalWeight);
     validateTheta(this.theta, this.thetaRange);
-    if (lexicalOn) this.bm25 = new Bm25Index(lexOpts);
+    if (lexicalOn) this.lexicalOptions = lexOpts;
+    this.minActive = options.minActive ?? DEFAULT_MIN_ACTIVE;
+    validateNumber("minActive", this.minActive, 0, 10_000);
+    if (options.multiVector !== false && !this.lexicalOnly) {
+      const mv = typeof options.multiVector === "object" ? options.multiVector : {};
+      this.multiVector = {
+        weight: mv.weight ?? DEFAULT_MULTI_VECTOR_WEIGHT,
+        maxSentences: mv.maxSentences ?? 6,
+        // Asked for explicitly (true or options): any size, unless the options set a limit.
+        maxTools: mv.maxTools ?? (options.multiVector === undefined ? DEFAULT_MULTI_VECTOR_MAX_TOOLS : Number.MAX_SAFE_INTEGER),
+      };
+      validateNumber("multiVector.weight", this.multiVector.weight, 0, 1);
+      validateNumber("multiVector.maxSentences", this.multiVector.maxSentences, 1, 100);
+      validateNumber("multiVector.maxTools", this.multiVector.maxTools, 0, Number.MAX_SAFE_INTEGER);
+    }
+    const srv = typeof options.servers === "object" ? options.servers : {};
+    this.serverWeight = options.servers === false || this.lexicalOnly ? 0 : (srv.weight ?? DEFAULT_SERVER_WEIGHT);
+    validateNumber("servers.weight", this.serverWeight, 0, 10);
     if (options.margin !== undefined) validateNumber("margin", options.margin, 0, 2);
     this.margin = options.margin;
     this.tagBoost = options.tagBoost ?? 0.1;
@@ -381,27 +407,18 @@ export class ToolAttentionRouter {
     return catalog.tools.map((t) => toolTextOf(t, this.options.toolText, this.textContext(t.server, catalog)));
   }
 
-  /** The weighted BM25 fields of each tool. */
-  private lexicalFields(catalog: ToolCatalog = this.catalog): Bm25Field[][] {
-    const w = { name: 2, description: 1, params: 0.5, tags: 1, server: 0.5, ...this.options.toolText?.lexicalWeights };
-    // Parameter names always feed the lexical channel: exact field names are what lexical matching is for.
-    const opts: ToolTextOptions = { ...this.options.toolText, params: this.options.toolText?.params ?? true, tags: true };
-    return catalog.tools.map((t) => {
-      const f = toolFieldsOf(t, opts, this.textContext(t.server, catalog));
-      return [
-        { text: f.name, weight: w.name, identifier: true },
-        { text: f.description, weight: w.description },
-        { text: f.params, weight: w.params },
-        { text: f.tags, weight: w.tags },
-        { text: f.server, weight: w.server },
-      ];
-    });
+  /** BM25 over a catalog's weighted tool fields. */
+  private lexicalIndex(catalog: ToolCatalog, options: Bm25Options): Bm25Index {
+    return buildLexicalIndex(catalog, options, this.options.toolText, (server) => this.textContext(server, catalog));
   }
 
-  /** Dense rows: one joined text per tool, or a weighted sum of separately embedded components. */
-  private async denseVectors(catalog: ToolCatalog = this.catalog): Promise<number[][]> {
+  /**
+   * The texts behind the dense rows and how their vectors become one row per tool: one joined text per tool, or
+   * a weighted sum of separately embedded components (`toolText.fieldWeights`).
+   */
+  private denseTexts(catalog: ToolCatalog): { texts: string[]; rowsOf: (vectors: number[][]) => number[][] } {
     const weights = this.options.toolText?.fieldWeights;
-    if (!weights) return this.embedTexts(this.toolTexts(catalog));
+    if (!weights) return { texts: this.toolTexts(catalog), rowsOf: (vectors) => vectors };
     const fields = catalog.tools.map((t) => toolFieldsOf(t, { ...this.options.toolText, params: true }, this.textContext(t.server, catalog)));
     const parts: [keyof typeof weights, number][] = (["name", "description", "params"] as const)
       .map((k) => [k, weights[k] ?? (k === "params" ? 0 : 1)] as [keyof typeof weights, number])
@@ -417,37 +434,65 @@ export class ToolAttentionRouter {
         }
       }
     });
-    const vectors = await this.embedTexts(texts);
-    const dim = vectors[0]?.length ?? 0;
-    const rows = fields.map(() => new Array<number>(dim).fill(0));
-    vectors.forEach((v, j) => {
-      const { tool, weight } = owners[j];
-      for (let d = 0; d < dim; d++) rows[tool][d] += weight * v[d];
-    });
-    // A tool with no text at all keeps a zero row (cosine 0 with everything).
-    return rows;
+    const rowsOf = (vectors: number[][]) => {
+      const dim = vectors[0]?.length ?? 0;
+      const rows = fields.map(() => new Array<number>(dim).fill(0));
+      vectors.forEach((v, j) => {
+        const { tool, weight } = owners[j];
+        for (let d = 0; d < dim; d++) rows[tool][d] += weight * v[d];
+      });
+      // A tool with no text at all keeps a zero row (cosine 0 with everything).
+      return rows;
+    };
+    return { texts, rowsOf };
+  }
+
+  /**
+   * Builds every scoring channel for a catalog: lexical BM25, and with a dense encoder the whole-text index, the
+   * multi-vector rows and the server centroids. All dense texts go to the encoder in one call (new texts only).
+   */
+  private async buildChannels(catalog: ToolCatalog): Promise<Channels> {
+    const lexical = this.lexicalOptions ? this.lexicalIndex(catalog, this.lexicalOptions) : undefined;
+    const embeddings = this.embeddings;
+    if (this.lexicalOnly || !embeddings) return { lexical };
+    const tools = catalog.tools;
+    const dense = this.denseTexts(catalog);
+    const mv = this.multiVector;
+    const rowsOfMv = mv && mv.weight > 0 && tools.length > 0 && tools.length <= mv.maxTools
+      ? multiVectorRows(tools, this.options.toolText, (server) => this.textContext(server, catalog), mv.maxSentences)
+      : undefined;
+    const vectors = tools.length > 0 ? await this.embedTexts([...dense.texts, ...(rowsOfMv?.texts ?? [])]) : [];
+    const rows = dense.rowsOf(vectors.slice(0, dense.texts.length));
+    if (rows.length !== tools.length) throw new Error(`Encoder ${this.denseModelId} returned ${rows.length} vectors for ${tools.length} tools`);
+    const dim = rows[0]?.length || this.channels.dense?.dim || (await embeddings.embedQuery("tool")).length;
+    const prefer = this.options.index ?? "auto";
+    const index = await createVectorIndex(dim, prefer);
+    if (rows.length > 0) index.add(rows);
+    let multi: MultiVectorChannel | undefined;
+    if (rowsOfMv && rowsOfMv.texts.length > 0) {
+      const rowIndex = await createVectorIndex(dim, prefer);
+      rowIndex.add(vectors.slice(dense.texts.length));
+      multi = new MultiVectorChannel(rowIndex, rowsOfMv.owners, tools.length);
+    }
+    const server = this.serverWeight > 0 ? await ServerChannel.build(tools, rows, dim, prefer) : undefined;
+    return { dense: index, multi, server, lexical };
   }
 
   private async doPrepare(): Promise<void> {
-    if (this.bm25) this.bm25.build(this.lexicalFields());
     if (this.lexicalOnly) {
       this.encoderName = "lexical";
       this.modelId = "lexical-bm25";
+      this.channels = await this.buildChannels(this.catalog);
       return;
     }
     const enc = await resolveEncoder(this.options.encoder ?? DEFAULT_ENCODER, { cacheDir: this.options.cacheDir });
     const embeddings = enc.embeddings;
     this.embeddings = embeddings;
     this.encoderName = enc.name;
-    this.modelId = this.bm25 ? `${enc.modelId}+bm25` : enc.modelId;
+    this.modelId = this.lexicalOptions ? `${enc.modelId}+bm25` : enc.modelId;
     this.denseModelId = enc.modelId;
-    const vectors = this.catalog.size > 0 ? await this.denseVectors() : [];
-    if (vectors.length !== this.catalog.size)
-      throw new Error(`Encoder ${enc.modelId} returned ${vectors.length} vectors for ${this.catalog.size} tools`);
-    const dim = vectors[0]?.length || (await embeddings.embedQuery("tool")).length;
+    this.channels = await this.buildChannels(this.catalog);
     const prefer = this.options.index ?? "auto";
-    this.index = await createVectorIndex(dim, prefer);
-    this.index.add(vectors);
     const line = `tool-attention: ${describeIndexBackend(prefer)}; encoder: ${this.modelId}`;
     if (this.options.log !== false && !loggedBackends.has(line)) {
       loggedBackends.add(line);
@@ -480,7 +525,7 @@ export class ToolAttentionRouter {
   }
 
   get indexKind(): string | undefined {
-    return this.index?.kind ?? (this.lexicalOnly && this.bm25 ? "bm25" : undefined);
+    return this.channels.dense?.kind ?? (this.lexicalOnly && this.channels.lexical ? "bm25" : undefined);
   }
 
   /** The Phase-1 summary pool (identical on every turn for the same catalog). */
@@ -558,8 +603,7 @@ export class ToolAttentionRouter {
     // Read together: replaceCatalog swaps catalog, index and BM25 at once, and index rows refer to these tools.
     const catalog = this.catalog;
     const tools = catalog.tools;
-    const index = this.index;
-    const bm25 = this.bm25;
+    const channels = this.channels;
     const t0 = performance.now();
 
     const parts = queryParts(query);
@@ -570,23 +614,23 @@ export class ToolAttentionRouter {
     const tEncoded = { at: t0 };
     const slateN = this.options.slate ?? slateSize(k);
     const clauseQueries = n > 0 ? this.clauseQueries(parts, opts.decompose) : undefined;
-    const scoreAll = async (idx: VectorIndex | undefined, lex: Bm25Index | undefined, lexicalOnly: boolean) => {
+    const scoreAll = async (ch: Channels, lexicalOnly: boolean) => {
       if (clauseQueries) {
         // Each clause is routed on its own (with the whole request at a lower weight); a tool keeps its best
         // clause score, and the slate takes the clauses' rankings in turn so every clause gets its best tools in.
         const perClause: Float32Array[] = [];
-        for (const q of clauseQueries) perClause.push(await this.scoreParts(q, tools, idx, lex, lexicalOnly, opts.tags, undefined, tEncoded));
+        for (const q of clauseQueries) perClause.push(await this.scoreParts(q, tools, ch, lexicalOnly, opts.tags, undefined, tEncoded));
         slate = interleave(perClause.map((s) => topIndices(s, slateN)), slateN);
         scores = Float32Array.from(perClause[0]);
         for (const other of perClause.slice(1)) for (let i = 0; i < n; i++) if (other[i] > scores[i]) scores[i] = other[i];
       } else if (parts.length > 0 && n > 0) {
-        scores = await this.scoreParts(parts, tools, idx, lex, lexicalOnly, opts.tags, opts.queryVector, tEncoded);
+        scores = await this.scoreParts(parts, tools, ch, lexicalOnly, opts.tags, opts.queryVector, tEncoded);
         slate = topIndices(scores, slateN);
       } else tEncoded.at = performance.now();
     };
     let degraded = false;
     try {
-      await scoreAll(index, bm25, this.lexicalOnly);
+      await scoreAll(channels, this.lexicalOnly);
     } catch (err) {
       if (!(err instanceof QueryEncodeFailure)) throw err;
       if (!this.fallback) throw err.error;
@@ -595,7 +639,7 @@ export class ToolAttentionRouter {
       degraded = true;
       theta = this.fallback.theta;
       margin = undefined;
-      await scoreAll(undefined, bm25 ?? this.lexicalFallback(catalog), true);
+      await scoreAll({ lexical: channels.lexical ?? this.lexicalFallback(catalog) }, true);
     }
     const tSearched = performance.now();
 
@@ -642,6 +686,20 @@ export class ToolAttentionRouter {
       const check = checkPreconditions(t, state);
       if (check.allow) active.push(scored);
       else gatedOut.push({ ...scored, reason: check.reason });
+    }
+    // Never bind nothing: when θ left fewer than minActive tools active (always-included and sticky ones count),
+    // the best candidates below the cut whose preconditions hold fill up to it.
+    const floor = Math.min(k, opts.minActive ?? this.minActive);
+    if (active.length < floor) {
+      const chosen = new Set(active.map((a) => a.id));
+      for (const i of slate) {
+        if (active.length >= floor) break;
+        const t = tools[i];
+        const score = (scores as Float32Array)[i];
+        // The floor relaxes θ, never the margin: a relative cut is the caller's own choice of a tight set.
+        if (score >= cut || taken.has(t.id) || chosen.has(t.id) || (margin !== undefined && score < best - margin)) continue;
+        if (checkPreconditions(t, state).allow) active.push({ id: t.id, name: t.name, server: t.server, score });
+      }
     }
     // The clauses' turns decide which tools get in; the active list still reads best first.
     if (clauseQueries) active.splice(fixed, active.length - fixed, ...active.slice(fixed).sort((a, b) => b.score - a.score));
@@ -721,7 +779,7 @@ export class ToolAttentionRouter {
         : await encoding;
       // A vector the index cannot use would turn every score into NaN: that is a failure too.
       if (!Array.isArray(vector) && !ArrayBuffer.isView(vector)) throw new Error(`the encoder returned ${typeof vector}, not a vector`);
-      const dim = this.index?.dim;
+      const dim = this.channels.dense?.dim;
       if (dim !== undefined && vector.length !== dim) throw new Error(`the encoder returned a vector of ${vector.length} dimensions, the index has ${dim}`);
       for (let d = 0; d < vector.length; d++) if (!Number.isFinite(vector[d])) throw new Error(`the encoder returned a vector holding ${vector[d]}`);
       this.failing = undefined;
@@ -755,19 +813,17 @@ export class ToolAttentionRouter {
   /** BM25 over a catalog for a router without a lexical channel, built when its encoder first fails. */
   private lexicalFallback(catalog: ToolCatalog): Bm25Index {
     if (this.fallbackBm25?.catalog !== catalog) {
-      const index = new Bm25Index(typeof this.options.lexical === "object" ? this.options.lexical : {});
-      index.build(this.lexicalFields(catalog));
+      const index = this.lexicalIndex(catalog, typeof this.options.lexical === "object" ? this.options.lexical : {});
       this.fallbackBm25 = { catalog, index };
     }
     return this.fallbackBm25.index;
   }
 
-  /** Scores every tool for one (weighted) query: cosine + lexical weight · BM25, then the tag filter/boost. */
+  /** Scores every tool for one (weighted) query: each channel, fused (see fusion.ts), then the tag filter/boost. */
   private async scoreParts(
     parts: readonly { text: string; weight: number }[],
     tools: readonly ToolRecord[],
-    index: VectorIndex | undefined,
-    bm25: Bm25Index | undefined,
+    ch: Channels,
     lexicalOnly: boolean,
     tags: TagFilter | undefined,
     queryVector: ArrayLike<number> | undefined,
@@ -775,19 +831,17 @@ export class ToolAttentionRouter {
   ): Promise<Float32Array> {
     const n = tools.length;
     let scores: Float32Array;
-    if (index) {
+    if (ch.dense) {
       const qv = queryVector && queryVector.length > 0 ? queryVector : await this.encodeQuery(parts);
       encoded.at = performance.now();
-      scores = index.scoreAll(qv);
+      scores = ch.dense.scoreAll(qv);
+      if (ch.multi && this.multiVector) blendMaxSim(scores, ch.multi.maxSim(qv), this.multiVector.weight);
+      if (ch.server) ch.server.addTo(scores, qv, this.serverWeight);
     } else {
       encoded.at = performance.now();
       scores = new Float32Array(n);
     }
-    if (bm25) {
-      const lex = bm25.scoreAll(parts);
-      const w = lexicalOnly ? 1 : this.lexicalWeight;
-      for (let i = 0; i < n; i++) scores[i] += w * lex[i];
-    }
+    if (ch.lexical) addWeighted(scores, ch.lexical.scoreAll(parts), lexicalOnly ? 1 : this.lexicalWeight);
     const only = tags?.only?.length ? new Set(tags.only) : undefined;
     const boost = tags?.boost?.length ? new Set(tags.boost) : undefined;
     if (only || boost)
@@ -849,19 +903,9 @@ export class ToolAttentionRouter {
   async replaceCatalog(next: ToolCatalog): Promise<CatalogUpdate> {
     await this.prepare();
     const prev = this.catalog;
-    let index: VectorIndex | undefined;
-    let embedded = 0;
-    if (this.index) {
-      const vectors = next.size > 0 ? await this.denseVectors(next) : [];
-      embedded = this.lastEmbedded;
-      index = await createVectorIndex(this.index.dim, this.options.index ?? "auto");
-      if (vectors.length > 0) index.add(vectors);
-    }
-    let bm25: Bm25Index | undefined;
-    if (this.bm25) {
-      bm25 = new Bm25Index(typeof this.options.lexical === "object" ? this.options.lexical : {});
-      bm25.build(this.lexicalFields(next));
-    }
+    this.lastEmbedded = 0;
+    const channels = await this.buildChannels(next);
+    const embedded = this.lastEmbedded;
 
     const added: string[] = [];
     const changed: string[] = [];
@@ -880,8 +924,7 @@ export class ToolAttentionRouter {
 
     // Synchronous swap: no route can observe a catalog and an index that do not belong together.
     (this as unknown as { catalog: ToolCatalog }).catalog = next;
-    if (index) this.index = index;
-    if (bm25) this.bm25 = bm25;
+    this.channels = channels;
     this.loader.replaceCatalog(next, [...added, ...changed, ...removed]);
     this.fullTokens = undefined;
     this.poolMemo = undefined;

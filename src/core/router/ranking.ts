@@ -1,0 +1,37 @@
+/** Small ranking helpers of the router: top-m of a score array, and the round-robin merge of ranked lists. */
+
+/** Picks the `m` best indices of `scores` (skipping -Infinity), best first; ties by lower index. */
+export function topIndices(scores: Float32Array, m: number): number[] {
+  const ids: number[] = [];
+  if (m <= 0) return ids;
+  for (let i = 0; i < scores.length; i++) {
+    const s = scores[i];
+    if (s === Number.NEGATIVE_INFINITY) continue;
+    if (ids.length === m && s <= scores[ids[m - 1]]) continue;
+    let lo = 0;
+    let hi = ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (scores[ids[mid]] >= s) lo = mid + 1;
+      else hi = mid;
+    }
+    ids.splice(lo, 0, i);
+    if (ids.length > m) ids.pop();
+  }
+  return ids;
+}
+
+/** Round-robin merge of ranked index lists (rank 1 of each, then rank 2 of each, …), without repeats, up to m. */
+export function interleave(lists: readonly number[][], m: number): number[] {
+  const out: number[] = [];
+  const seen = new Set<number>();
+  const longest = Math.max(0, ...lists.map((l) => l.length));
+  for (let r = 0; r < longest && out.length < m; r++)
+    for (const l of lists) {
+      if (r >= l.length || seen.has(l[r])) continue;
+      seen.add(l[r]);
+      out.push(l[r]);
+      if (out.length >= m) break;
+    }
+  return out;
+}
