@@ -227,6 +227,7 @@ async function cmdEval(values: Record<string, string | boolean | undefined>) {
     ...(values["no-decompose"] ? { decompose: false } : {}),
     ...(router.margin !== undefined ? { margin: router.margin } : {}),
     ...(summary.avgUnion !== undefined ? { avgUnion: round(summary.avgUnion, 2) } : {}),
+    ...(summary.searchRecovery ? { searchRecovery: { ...summary.searchRecovery, share: round(summary.searchRecovery.share) } } : {}),
   };
   if (values.json) process.stdout.write(`${JSON.stringify(out)}\n`);
   else for (const [k, v] of Object.entries(out)) process.stdout.write(`${k.padEnd(20)} ${v}\n`);

@@ -5,7 +5,7 @@
  */
 import type { ToolAttentionRouter, RouteQuery, TagFilter } from "../core/router/router.js";
 import { firstSentence, splitIdentifier } from "../core/catalog/text.js";
-import { DEFAULT_INTENT } from "../core/router/intent.js";
+import { DEFAULT_INTENT, SEARCH_K } from "../core/router/intent.js";
 import { stateViewFrom } from "../core/preconditions/preconditions.js";
 import type { RoutingDecision } from "../core/types.js";
 import { aggregate, quantile, scoreTask, type AggregateScore, type TaskScore } from "./metrics.js";
@@ -88,6 +88,14 @@ export interface EvalReport extends AggregateScore {
   simulate?: boolean;
   /** With perStep: mean size of the union of active sets. */
   avgUnion?: number;
+  /**
+   * With perStep, the way back when routing misses: gold tools the routing of the request alone left out
+   * (`missed`: what the model faces before it states any plan), and how many of them one `search_tools` call per
+   * plan step finds (`found`), the search query being the step's own text and the answer the router's best
+   * `SEARCH_K` (5), as the adapters answer `search_tools`. `afterSteps` counts the same for the gold tools that
+   * no routing of the task (request and every step) made active.
+   */
+  searchRecovery?: { missed: number; found: number; share: number; afterSteps: { missed: number; found: number } };
   /** Per-task results, in input order. */
   perTask: { id: string; score: TaskScore; active: string[] }[];
 }
@@ -237,6 +245,7 @@ export async function evaluate(router: ToolAttentionRouter, tasks: readonly Eval
 
   const scores: TaskScore[] = [];
   const perTask: EvalReport["perTask"] = [];
+  const recovery = { missed: 0, found: 0, afterSteps: { missed: 0, found: 0 } };
   let schemaTokens = 0;
   let unionSize = 0;
   for (let t = 0; t < tasks.length; t++) {
@@ -246,15 +255,30 @@ export async function evaluate(router: ToolAttentionRouter, tasks: readonly Eval
     let union: string[] = [];
     let unionIds: string[] = [];
     const seen = new Set<string>();
+    const firstActive = new Set<string>();
     if (simulate) ({ names: union, ids: unionIds } = await simulateTask(router, task, simulate, { k, theta, tags: opts.tags, decompose: opts.decompose }));
     else for (let j = 0; j < n; j++) {
       const i = offsets[t] + j;
       const d: RoutingDecision = await router.route(queries[i], state, { k, theta, queryVector: vectors[i], turnId: task.id, tags: opts.tags, decompose: opts.decompose });
+      if (j === 0) for (const a of d.active) firstActive.add(a.name);
       for (const a of d.active) {
         if (seen.has(a.id)) continue;
         seen.add(a.id);
         union.push(a.name);
         unionIds.push(a.id);
+      }
+    }
+    if (perStep && !simulate && task.steps?.length) {
+      const gold = [...new Set(task.gold)];
+      const missed = gold.filter((g) => !firstActive.has(g));
+      const missedAll = gold.filter((g) => !union.includes(g));
+      recovery.missed += missed.length;
+      recovery.afterSteps.missed += missedAll.length;
+      if (missed.length > 0) {
+        const found = new Set<string>();
+        for (const step of task.steps) for (const a of (await router.route(step, state, { k: SEARCH_K, turnId: task.id })).active) found.add(a.name);
+        recovery.found += missed.filter((g) => found.has(g)).length;
+        recovery.afterSteps.found += missedAll.filter((g) => found.has(g)).length;
       }
     }
     const score = scoreTask(union, task.gold);
@@ -295,6 +319,7 @@ export async function evaluate(router: ToolAttentionRouter, tasks: readonly Eval
     perStep,
     ...(simulate ? { simulate: true } : {}),
     ...(perStep ? { avgUnion: tasks.length ? unionSize / tasks.length : 0 } : {}),
+    ...(perStep && !simulate ? { searchRecovery: { ...recovery, share: recovery.missed ? recovery.found / recovery.missed : 0 } } : {}),
     perTask,
   };
 }

@@ -37,3 +37,9 @@ export const DEFAULT_INTENT: Required<IntentOptions> = {
   maxChars: 300,
 };
 
+
+/**
+ * Matches one `search_tools` call answers with (the adapters' search tool), and the evaluation's measure of what
+ * that way back recovers (`searchRecovery`).
+ */
+export const SEARCH_K = 5;
