@@ -12,10 +12,13 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import {
   BGE_EN_QUERY_INSTRUCTION,
   CachedEmbeddings,
@@ -375,6 +378,40 @@ describe("missing @huggingface/transformers", () => {
     const catalog = ToolCatalog.fromFile(new URL("../data/demo-catalog.json", import.meta.url).pathname);
     const router = new ToolAttentionRouter(catalog, { encoder: "hf:Xenova/gte-small", log: false });
     await assert.rejects(router.prepare(), /ONNXRUNTIME_NODE_INSTALL=skip npm install @huggingface\/transformers/);
+  });
+});
+
+describe("CLI --encoder", () => {
+  const ROOT = fileURLToPath(new URL("..", import.meta.url));
+  async function cli(args: string[]): Promise<{ code: number; stderr: string }> {
+    try {
+      const { stderr } = await promisify(execFile)(process.execPath, ["--import", "tsx", path.join(ROOT, "src/cli/main.ts"), ...args], { cwd: ROOT });
+      return { code: 0, stderr };
+    } catch (err) {
+      const e = err as { code: number; stderr: string };
+      return { code: e.code, stderr: e.stderr };
+    }
+  }
+  const route = (encoder: string) => cli(["route", "--catalog", path.join(ROOT, "data/demo-catalog.json"), "--query", "weather in Paris", "--encoder", encoder]);
+
+  it("rejects a malformed spec as a usage error naming the option", async () => {
+    const r = await route("hf:Xenova/gte-small?bogus=1");
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /--encoder: Encoder "hf:Xenova\/gte-small\?bogus=1": unknown option "bogus"/);
+    const unknown = await route("gte-small");
+    assert.notEqual(unknown.code, 0);
+    assert.match(unknown.stderr, /Unknown encoder "gte-small".*hf:Xenova\/bge-small-en-v1\.5/);
+  });
+
+  it("accepts hf: specs and reports what is missing", async (t) => {
+    if (await transformersInstalled()) {
+      t.skip("@huggingface/transformers is installed here; the missing-package message cannot be tested");
+      return;
+    }
+    const r = await route("hf:Xenova/bge-small-en-v1.5");
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /Encoder "hf:Xenova\/bge-small-en-v1\.5" needs the optional package/);
+    assert.match(r.stderr, /ONNXRUNTIME_NODE_INSTALL=skip npm install @huggingface\/transformers/);
   });
 });
 
