@@ -345,11 +345,13 @@ async function importTransformers(
     return (await import(name)) as TransformersModuleLike;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException)?.code;
-    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND" || /Cannot find (?:package|module)/.test(String((err as Error)?.message)))
-      throw new Error(`${hint()} (import failed: ${(err as Error)?.message ?? err})`, { cause: err });
+    const message = String((err as Error)?.message ?? err);
+    // Only the package itself being absent is "not installed"; a missing dependency of it is a broken install.
+    const notFound = code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND" || /Cannot find (?:package|module)/.test(message);
+    if (notFound && message.includes(`'${TRANSFORMERS_PACKAGE}'`)) throw new Error(`${hint()} (import failed: ${message})`, { cause: err });
     // Installed but broken (e.g. onnxruntime-node's native binary missing): say so rather than "not installed".
     throw new Error(
-      `${TRANSFORMERS_PACKAGE} is installed but failed to load (${(err as Error)?.message ?? err}). ` +
+      `${TRANSFORMERS_PACKAGE} is installed but failed to load (${message}). ` +
         `Reinstall it with: ${TRANSFORMERS_INSTALL_COMMAND}`,
       { cause: err },
     );
