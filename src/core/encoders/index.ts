@@ -1,6 +1,6 @@
 /**
  * Encoder seam: every encoder is a LangChain `EmbeddingsInterface`, so any `@langchain/core` Embeddings (OpenAI,
- * Ollama, transformers.js...) plugs in. Built-in names:
+ * Ollama, transformers.js...) plugs in. Names and specs `resolveEncoder` accepts:
  * - "use-lite" (default): embedded Universal Sentence Encoder lite, 512-d, offline, cached on disk; the model runs
  *   in a worker thread, off the host's event loop (see use-lite.ts);
  * - "lexical": BM25 over hashed features, no model; stateful (fits the corpus), never cached;
@@ -16,7 +16,7 @@ import path from "node:path";
 import { CachedEmbeddings, defaultEmbeddingCacheDir } from "./cache.js";
 import { LexicalEmbeddings } from "./lexical.js";
 import { modelIdOf } from "./model-id.js";
-import { parseEncoderSpec, type BuiltinEncoderName, type TransformersEncoderSpec } from "./spec.js";
+import { MODEL_ALIASES, parseEncoderSpec, type BuiltinEncoderName, type TransformersEncoderSpec } from "./spec.js";
 import { TransformersEmbeddings } from "./transformers.js";
 import { UseLiteEmbeddings } from "./use-lite.js";
 
@@ -84,14 +84,15 @@ export interface ResolvedEncoder {
 export interface ResolveEncoderOptions {
   /**
    * Disk cache directory for stateless encoders. Built-ins: default env `TOOL_ATTENTION_CACHE_DIR`, else
-   * `<cwd>/.cache/tool-attention/embeddings`; `false` = memory cache only. A user-supplied encoder is wrapped in the
-   * cache only when a directory string is given here.
+   * `<cwd>/.cache/tool-attention/embeddings`; `false` = memory cache only. The same applies to a
+   * `TransformersEmbeddings` instance (stateless, ours); any other user-supplied encoder is wrapped in the cache only
+   * when a directory string is given here.
    */
   cacheDir?: string | false;
 }
 
-/** The MiniLM model loaded by `resolveEncoder("minilm")`. */
-export const MINILM_MODEL = "Xenova/all-MiniLM-L6-v2";
+/** The MiniLM model loaded by `resolveEncoder("minilm")` (see `MODEL_ALIASES`). */
+export const MINILM_MODEL: string = MODEL_ALIASES.minilm!;
 
 /**
  * One cache-wrapped encoder per built-in model and cache directory, shared by every router in the process: routers
