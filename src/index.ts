@@ -65,6 +65,21 @@ export {
   lexicalTokens,
   ENCODER_NAMES,
   type EncoderName,
+  // Stronger encoders (optional @huggingface/transformers) and prefixes over any Embeddings
+  TransformersEmbeddings,
+  withPrefixes,
+  PrefixedEmbeddings,
+  parseEncoderSpec,
+  MODEL_FAMILIES,
+  modelFamilyOf,
+  embedQueryBatch,
+  type TransformersEmbeddingsOptions,
+  type TransformersDtype,
+  type TransformersPooling,
+  type ModelFamily,
+  type PrefixOptions,
+  type ParsedEncoderSpec,
+  type QueryBatchEmbeddings,
 } from "./core/encoders/index.js";
 export { createVectorIndex, describeIndexBackend, type VectorIndex, type IndexPreference } from "./core/index/vector-index.js";
 

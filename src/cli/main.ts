@@ -10,7 +10,7 @@ import { ToolCatalog } from "../core/catalog/catalog.js";
 import { DEFAULT_ENCODER, ToolAttentionRouter, type RouterOptions, type TagFilter } from "../core/router/router.js";
 import type { ToolTextOptions } from "../core/catalog/text.js";
 import { stateViewFrom } from "../core/preconditions/preconditions.js";
-import { ENCODER_NAMES, type EncoderName } from "../core/encoders/index.js";
+import { parseEncoderSpec, type EncoderName } from "../core/encoders/index.js";
 import { isTokenEncoding } from "../core/tokens/count.js";
 import { loadTasks } from "../eval/tasks.js";
 import { evaluate } from "../eval/evaluate.js";
@@ -36,7 +36,11 @@ const USAGE = `Usage:
   tool-attention --version
 
 Options:
-  --encoder NAME   hybrid (default: USE-lite + BM25, offline), use-lite, lexical (BM25 only), minilm (needs model files)
+  --encoder NAME   hybrid (default: USE-lite + BM25, offline), use-lite, lexical (BM25 only), or a transformers.js
+                   model (needs the optional @huggingface/transformers and the model files): hf:HUB_ID (e.g.
+                   hf:Xenova/bge-small-en-v1.5, looked up in $TOOL_ATTENTION_MODEL_DIR), hf:/path/to/model-dir,
+                   options after "?": pooling, dtype, query, document, family (hf:ID?dtype=q8); minilm is
+                   hf:Xenova/all-MiniLM-L6-v2. A dense model alone has no BM25 channel: add --lexical-weight 1.5
   --lexical-weight X  weight of the BM25 score added to the cosine (hybrid; default 1.5)
   --margin X       relative cut: also drop tools scoring more than X below the best
   --multi-vector X share of the dense score from a tool's best short row (name, one sentence, parameters);
@@ -80,8 +84,11 @@ function need(name: string, value: string | undefined): string {
 
 function buildRouter(values: Record<string, string | boolean | undefined>, catalogPath: string) {
   const encoder = (values.encoder as string | undefined) ?? DEFAULT_ENCODER;
-  if (!ENCODER_NAMES.includes(encoder as EncoderName))
-    throw new UsageError(`--encoder must be one of ${ENCODER_NAMES.join(", ")}, got "${encoder}"`);
+  try {
+    parseEncoderSpec(encoder);
+  } catch (err) {
+    throw new UsageError(`--encoder: ${(err as Error).message}`);
+  }
   const tokens = (values.tokens as string | undefined) ?? "cl100k_base";
   if (!isTokenEncoding(tokens)) throw new UsageError(`--tokens must be cl100k_base or o200k_base, got "${tokens}"`);
   const index = (values.index as string | undefined) ?? "auto";

@@ -19,6 +19,7 @@ import { mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promis
 import { endianness } from "node:os";
 import path from "node:path";
 import { Embeddings, type EmbeddingsInterface, type EmbeddingsParams } from "@langchain/core/embeddings";
+import { embedQueryBatch, type QueryBatchEmbeddings } from "./query-batch.js";
 
 const MAGIC = "TAE1";
 const VERSION = 1;
@@ -84,7 +85,7 @@ export function embeddingCacheFileName(modelId: string): string {
 /** Default size of the in-memory query LRU. */
 export const DEFAULT_QUERY_CACHE_SIZE = 4096;
 
-export class CachedEmbeddings extends Embeddings {
+export class CachedEmbeddings extends Embeddings implements QueryBatchEmbeddings {
   readonly inner: EmbeddingsInterface;
   readonly modelId: string;
   /** Resolved cache directory, or `undefined` when the disk cache is disabled. */
@@ -165,11 +166,40 @@ export class CachedEmbeddings extends Embeddings {
     }
     // Rounded to float32 like every document vector, so a hit and a miss give the same scores.
     const v = Float32Array.from(await this.inner.embedQuery(document));
-    if (this.queryCacheSize > 0) {
-      this.queries.set(document, v);
-      if (this.queries.size > this.queryCacheSize) this.queries.delete(this.queries.keys().next().value!);
-    }
+    this.rememberQuery(document, v);
     return Array.from(v);
+  }
+
+  private rememberQuery(query: string, v: Float32Array): void {
+    if (this.queryCacheSize === 0) return;
+    this.queries.delete(query);
+    this.queries.set(query, v);
+    if (this.queries.size > this.queryCacheSize) this.queries.delete(this.queries.keys().next().value!);
+  }
+
+  /**
+   * Query-side vectors of many texts, through the same recent-query memory as `embedQuery`; the misses go to the
+   * inner encoder in one `embedQueries` call when it has one (batched, e.g. `TransformersEmbeddings`), else one
+   * `embedQuery` each. Never through `embedDocuments`: for an asymmetric encoder (prefixes) that is another space.
+   */
+  async embedQueries(queries: string[]): Promise<number[][]> {
+    const out = new Array<Float32Array | undefined>(queries.length);
+    const missIndex = new Map<string, number[]>();
+    queries.forEach((q, i) => {
+      const hit = this.queryCacheSize > 0 ? this.queries.get(q) : undefined;
+      if (hit) out[i] = hit;
+      else missIndex.set(q, [...(missIndex.get(q) ?? []), i]);
+    });
+    if (missIndex.size > 0) {
+      const texts = [...missIndex.keys()];
+      const vectors = await embedQueryBatch(this.inner, texts);
+      texts.forEach((q, j) => {
+        const v = Float32Array.from(vectors[j]!);
+        for (const i of missIndex.get(q)!) out[i] = v;
+        this.rememberQuery(q, v);
+      });
+    }
+    return out.map((v) => Array.from(v!));
   }
 
   /** Waits until pending disk writes are done (they are also awaited by `embedDocuments`). Never rejects. */
