@@ -263,12 +263,16 @@ test("a --quick run produces every method row, every ablation row, scaling, cali
     "ta-k0",
     ...ABLATION_KS.map((k) => `ta-k${k}`),
     ...ABLATION_THETAS.map((t) => `ta-theta${t}`),
+    // Mechanism ablations: the lexical encoder has only the never-empty floor to remove.
+    "ta-no-min-active",
     ...ABLATION_ENCODERS.map((e) => `enc-${e}`),
   ];
   assert.deepEqual(ablationKeys, expected);
   for (const a of set.ablations ?? []) assert.ok(a.summary || a.skipped, `${a.key} measured or skipped`);
   const ab = Object.fromEntries((set.ablations ?? []).map((a) => [a.key, a]));
-  for (const k of ["enc-use-lite", "enc-lexical", "ta-no-preconditions", "ta-pool-only", "ta-k0"]) assert.ok(ab[k].summary, `${k} measured`);
+  for (const k of ["enc-use-lite", "enc-lexical", "ta-no-preconditions", "ta-pool-only", "ta-k0", "ta-no-min-active"]) assert.ok(ab[k].summary, `${k} measured`);
+  // Without the floor a route may bind fewer tools; with it, never fewer than 3 when tools are callable.
+  assert.ok((ab["ta-no-min-active"].summary?.avgActive ?? 0) <= (ab["ta-default"].summary?.avgActive ?? 0));
   for (const k of ["enc-hybrid", "enc-minilm"]) if (ab[k].skipped) assert.match(ab[k].skipped as string, /not available/);
   // Phase-1 only: no schema is promoted, every gold call is rejected by the gate.
   assert.equal(ab["ta-k0"].summary?.recall, 0);

@@ -8,7 +8,7 @@ import { checkPreconditions } from "../core/preconditions/preconditions.js";
 import type { ToolAttentionRouter } from "../core/router/router.js";
 import type { EncoderName } from "../core/encoders/index.js";
 import { routedQueries, stateOf } from "../eval/evaluate.js";
-import { blockedGold, buildRouter, runRouter, withoutPreconditions, type BenchSet, type MethodOptions, type MethodRow } from "./methods.js";
+import { blockedGold, buildRouter, runRouter, withoutPreconditions, type BenchSet, type MethodOptions, type MethodRow, type RouterSpec } from "./methods.js";
 import { gateTriggerRate, summarizeOutcomes, type TaskOutcome } from "./metrics.js";
 
 /** The k values and θ values swept. */
@@ -86,6 +86,22 @@ export async function runAblations(set: BenchSet, ta: ToolAttentionRouter, opts:
   for (const k of ABLATION_KS) await routed(`ta-k${k}`, `k=${k}`, ta, set.catalog, k, ta.theta, opts.encoder);
   for (const theta of ABLATION_THETAS) await routed(`ta-theta${theta}`, `θ=${theta}`, ta, set.catalog, ta.k, theta, opts.encoder);
   log("  k/θ ablations done");
+
+  // Routing mechanisms, each removed on its own, and all of them (the router before multi-vector rows, the server
+  // channel and the never-empty floor). Same encoder, k and θ as the default row.
+  const mechanisms: [string, string, NonNullable<RouterSpec["routing"]>][] = [
+    ["ta-no-multi-vector", "− multi-vector rows (max-sim)", { multiVector: false }],
+    ["ta-no-servers", "− server channel", { servers: false }],
+    ["ta-no-min-active", "− never-empty floor (minActive 0)", { minActive: 0 }],
+    ["ta-round1", "− all three (round-1 routing)", { multiVector: false, servers: false, minActive: 0 }],
+  ];
+  // The lexical encoder has no dense channel: only the floor applies to it.
+  for (const [key, label, routing] of mechanisms.filter(([key]) => opts.encoder !== "lexical" || key === "ta-no-min-active")) {
+    const router = await buildRouter(set.catalog, { encoder: opts.encoder, k: ta.k, theta: ta.theta, routing }, opts);
+    if ("skipped" in router) rows.push({ key, label, skipped: router.skipped });
+    else await routed(key, label, router, set.catalog, ta.k, ta.theta, opts.encoder);
+  }
+  log("  mechanism ablations done");
 
   for (const name of opts.encoders ?? ABLATION_ENCODERS) {
     // Each encoder at its own default θ (cosine scales differ between dense and lexical encoders).

@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { runIfEntry } from "../cli/entry.js";
 import { ToolCatalog } from "../core/catalog/catalog.js";
-import { defaultEmbeddingCacheDir, ENCODER_NAMES, type EncoderName } from "../core/encoders/index.js";
+import { defaultEmbeddingCacheDir, ENCODER_NAMES, isEncoderSpec, type EncoderName } from "../core/encoders/index.js";
 import { DEFAULT_ENCODER, ToolAttentionRouter } from "../core/router/router.js";
 import { isTokenEncoding, type TokenEncoding } from "../core/tokens/count.js";
 import { loadTasks, type EvalTask } from "../eval/tasks.js";
@@ -348,8 +348,8 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
-    if (values.encoder !== undefined && !ENCODER_NAMES.includes(values.encoder as EncoderName))
-      throw new Error(`--encoder must be one of ${ENCODER_NAMES.join(", ")}, got "${values.encoder}"`);
+    if (values.encoder !== undefined && !isEncoderSpec(values.encoder))
+      throw new Error(`--encoder must be one of ${ENCODER_NAMES.join(", ")} or hf:<model>, got "${values.encoder}"`);
     if (values.tokens !== undefined && !isTokenEncoding(values.tokens)) throw new Error(`--tokens must be cl100k_base or o200k_base, got "${values.tokens}"`);
     if ((values.catalog === undefined) !== (values.tasks === undefined)) throw new Error("--catalog and --tasks go together");
     const sizes =

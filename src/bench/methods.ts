@@ -293,6 +293,8 @@ export interface RouterSpec {
   k?: number;
   /** Route over the catalog with preconditions removed. */
   noPreconditions?: boolean;
+  /** Routing mechanisms to turn off or tune (ablations). */
+  routing?: Pick<RouterOptions, "multiVector" | "servers" | "minActive">;
 }
 
 /** Builds (and prepares) a router; a built-in encoder this build lacks comes back as a skip reason. */
@@ -308,6 +310,7 @@ export async function buildRouter(
     ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}),
     ...(spec.theta !== undefined ? { theta: spec.theta } : {}),
     ...(spec.k !== undefined ? { k: spec.k } : {}),
+    ...spec.routing,
   };
   let router: ToolAttentionRouter;
   try {

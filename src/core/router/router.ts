@@ -19,7 +19,7 @@
 import { createHash } from "node:crypto";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { ToolCatalog } from "../catalog/catalog.js";
-import { LexicalEmbeddings, resolveEncoder, type EncoderName } from "../encoders/index.js";
+import { embedQueryBatch, LexicalEmbeddings, resolveEncoder, type EncoderName } from "../encoders/index.js";
 import type { Bm25Index, Bm25Options, WeightedText } from "../encoders/bm25.js";
 import { toolFieldsOf, toolTextOf, type ToolTextContext, type ToolTextOptions } from "../catalog/text.js";
 import { createVectorIndex, describeIndexBackend, type IndexPreference, type VectorIndex } from "../index/vector-index.js";
@@ -330,7 +330,10 @@ export class ToolAttentionRouter {
     validateNumber("k", this.k, 0, 10_000);
     const encoder = options.encoder ?? DEFAULT_ENCODER;
     this.lexicalOnly = encoder === "lexical";
-    const lexicalOn = options.lexical === undefined ? encoder === "hybrid" || this.lexicalOnly : options.lexical !== false;
+    // Lexical evidence matters as much as the encoder (README, Stronger encoders): named transformers.js models get
+    // the BM25 channel too, as the USE-lite hybrid does; a custom Embeddings instance opts in with `lexical`.
+    const namedModel = typeof encoder === "string" && (encoder === "minilm" || encoder.startsWith("hf:"));
+    const lexicalOn = options.lexical === undefined ? encoder === "hybrid" || this.lexicalOnly || namedModel : options.lexical !== false;
     if (this.lexicalOnly && options.lexical === false) throw new Error(`encoder "lexical" needs the lexical channel; remove lexical: false`);
     const lexOpts = typeof options.lexical === "object" ? options.lexical : {};
     this.lexicalWeight = lexicalOn ? (lexOpts.weight ?? DEFAULT_LEXICAL_WEIGHT) : 0;
@@ -510,13 +513,11 @@ export class ToolAttentionRouter {
     // Without a dense channel there is nothing to embed; route() scores the text lexically.
     if (this.lexicalOnly) return texts.map(() => []);
     const emb = this.embeddings as EmbeddingsInterface;
-    // The lexical encoder (and possibly a custom one) embeds documents differently from queries.
-    if (this.encoderName !== "use-lite" && this.encoderName !== "minilm" && this.encoderName !== "hybrid") {
-      const out: number[][] = [];
-      for (const t of texts) out.push(await emb.embedQuery(t));
-      return out;
-    }
-    return emb.embedDocuments(texts.map((t) => t.trim() || " "));
+    // Symmetric encoders embed queries like documents (batched, through the cache); others (prefixed models, the
+    // hashed lexical encoder, custom ones) take the query side, batched when the encoder can.
+    if (this.encoderName === "use-lite" || this.encoderName === "minilm" || this.encoderName === "hybrid")
+      return emb.embedDocuments(texts.map((t) => t.trim() || " "));
+    return embedQueryBatch(emb, [...texts]);
   }
 
   /** One line describing the encoder and index in use. */
