@@ -151,7 +151,7 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
   // The delivery plan of each model call, by turn id, until afterModel stores it in state (wrapModelCall cannot).
   const planned = new Map<string, { delivery: DeliveryState; available: string[] }>();
   const userTools = new Set((options.tools ?? []).map((t) => t.name));
-  // The client-side search tool (bound under deferred delivery); wrapToolCall answers it, so its body never runs.
+  // The client-side search tool (bound under every delivery but `all`, see `searchTool`); wrapToolCall answers it, so its body never runs.
   const searchTool = userTools.has(SEARCH_TOOL_NAME)
     ? undefined
     : lcTool(async () => "search_tools is answered by the Tool Attention middleware", {
@@ -253,7 +253,10 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
         // Calls the gate resolved to a catalog name: the model's message is rewritten in place (same id, so the
         // messages reducer replaces it), and the tool node runs the tool the model meant under its real name.
         const rewritten = result.renamed.length > 0 && last && AIMessage.isInstance(last) ? [withResolvedNames(last, result.renamed, callTool ? CALL_TOOL_NAME : undefined)] : [];
-        if (!("event" in result)) return { toolAttention: result.toolAttention, ...(rewritten.length ? { messages: rewritten } : {}) };
+        if (!("event" in result)) {
+          if (result.renameEvent) emit(result.renameEvent);
+          return { toolAttention: result.toolAttention, ...(rewritten.length ? { messages: rewritten } : {}) };
+        }
         emit(result.event);
         // With calls left to run, the tool node answers every call, the rejected ones through wrapToolCall, so the
         // turn's ToolMessages come in the order of its tool_calls (answered here, they would precede the others).

@@ -243,6 +243,10 @@ export interface GateTurnResult {
   event: GateEvent;
 }
 
+function resolvedOf(renamed: readonly RenamedCall[]): NonNullable<GateEvent["resolved"]> {
+  return renamed.map((r) => ({ from: r.from, to: r.to, how: r.how, toolCallId: r.toolCallId }));
+}
+
 /**
  * Gates the model's latest tool calls. Returns undefined when there is nothing to reject or rename (and the
  * rejected-round counter needs no reset).
@@ -251,7 +255,7 @@ export function gateTurn(
   router: ToolAttentionRouter,
   state: ToolAttentionStateLike,
   opts: { passthrough?: ReadonlySet<string>; maxRejectedRounds: number; promoteOnRequest?: boolean },
-): GateTurnResult | { toolAttention: ToolAttentionDecisionState; renamed: RenamedCall[] } | undefined {
+): GateTurnResult | { toolAttention: ToolAttentionDecisionState; renamed: RenamedCall[]; renameEvent?: GateEvent } | undefined {
   const ai = pendingAIMessage(state.messages);
   const decision = state.toolAttention;
   if (!ai || !decision || !ai.tool_calls?.length) return undefined;
@@ -264,7 +268,12 @@ export function gateTurn(
   });
   if (gate.rejected.length === 0) {
     if (!decision.rejectedRounds && gate.renamed.length === 0) return undefined;
-    return { toolAttention: decision.rejectedRounds ? { ...decision, rejectedRounds: 0 } : decision, renamed: gate.renamed };
+    return {
+      toolAttention: decision.rejectedRounds ? { ...decision, rejectedRounds: 0 } : decision,
+      renamed: gate.renamed,
+      // Every call runs, but under another name than the model used: dashboards should see that.
+      ...(gate.renamed.length ? { renameEvent: { type: "tool_attention.gate" as const, turnId: decision.turnId, allowed: gate.allowed.map((c) => c.name), rejected: [], resolved: resolvedOf(gate.renamed) } } : {}),
+    };
   }
   const allRejected = gate.allowed.length === 0;
   const rejectedRounds = allRejected ? decision.rejectedRounds + 1 : 0;
@@ -332,7 +341,7 @@ export function gateTurn(
         toolCallId: r.toolCallId,
         ...(r.calledAs ? { calledAs: r.calledAs } : {}),
       })),
-      ...(gate.renamed.length ? { resolved: gate.renamed.map((r) => ({ from: r.from, to: r.to, how: r.how, toolCallId: r.toolCallId })) } : {}),
+      ...(gate.renamed.length ? { resolved: resolvedOf(gate.renamed) } : {}),
     },
   };
 }

@@ -112,7 +112,7 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
     // The gate checks calls against what the model could call on this call (bound or delivered).
     const current = decision && done ? ({ ...decision, active: done.shaped.available, delivery: done.plan.state } as ToolAttentionDecisionState) : decision;
     state = { ...state, toolAttention: current };
-    // search_tools and call_tool (bound under deferred delivery) are answered here: they are not the graph's tools.
+    // search_tools (bound unless every schema is) and call_tool (deferred delivery) are answered here: they are not the graph's tools.
     const pending = (state.messages.at(-1) as { tool_calls?: { id?: string; name: string; args?: Record<string, unknown> }[] } | undefined)?.tool_calls ?? [];
     const ours = (n: string) => (n === SEARCH_TOOL_NAME || n === CALL_TOOL_NAME) && !passthrough.has(n);
     if (pending.some((c) => ours(c.name))) {
@@ -125,6 +125,7 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
       const gated = others.length ? gateTurn(router, view, { passthrough, maxRejectedRounds, promoteOnRequest: settings.promoteOnRequest }) : undefined;
       const full = gated && "event" in gated ? (gated as GateTurnResult) : undefined;
       if (full) emit(full.event);
+      else if (gated && "renameEvent" in gated && gated.renameEvent) emit(gated.renameEvent);
       for (const m of full?.messages ?? []) answers.set(m.tool_call_id, m);
       // Names the gate resolved: the model's message is rewritten in place, and call_tool runs the real tool.
       const renamed = gated?.renamed ?? [];
@@ -154,7 +155,10 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
     // messages reducer replaces it), so the ToolNode runs the tool the model meant and the history shows its name.
     const last = state.messages.at(-1);
     const rewritten = result.renamed.length && last && AIMessage.isInstance(last) ? [withResolvedNames(last, result.renamed)] : [];
-    if (!("event" in result)) return { toolAttention: result.toolAttention, ...(rewritten.length ? { messages: rewritten } : {}) };
+    if (!("event" in result)) {
+      if (result.renameEvent) emit(result.renameEvent);
+      return { toolAttention: result.toolAttention, ...(rewritten.length ? { messages: rewritten } : {}) };
+    }
     emit(result.event);
     return { messages: [...rewritten, ...result.messages], toolAttention: result.toolAttention };
   }

@@ -1,5 +1,5 @@
 /**
- * Structured events: one per routing decision and one per gate check that rejected something. They go to the
+ * Structured events: one per routing decision and one per gate check that rejected something or resolved a name. They go to the
  * `onEvent` callback and, in the LangChain adapter, into run metadata, so dashboards can see what was routed.
  */
 import type { RoutingDecision } from "../types.js";
