@@ -269,3 +269,55 @@ test("LangGraph hooks: search_tools under rebind finds a tool routing missed, an
   assert.equal(runs.get("post_message"), 1);
   assertAnsweredOnceInOrder(out.messages);
 });
+
+test("createAgent + real ChatAnthropic (emulated, rebind): a resolved call's tool_use block is rewritten too, and the next request is valid", async () => {
+  const { ChatAnthropic } = await import("@langchain/anthropic");
+  const { startAnthropicEmulator } = await import("../src/emulators/index.js");
+  const emu = await startAnthropicEmulator({ script: [{ toolCalls: [{ name: "Read_Graph", input: {} }] }, { text: "done" }] });
+  try {
+    const { tools, runs } = toolsWithQualifiedNames();
+    const model = new ChatAnthropic({ model: "claude-sonnet-4-5", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
+    const agent = createAgent({ model, tools, middleware: [toolAttentionMiddleware({ tools, k: 5, cacheDir: false, delivery: "rebind" })] });
+    const out = await agent.invoke({ messages: [new HumanMessage("read the whole knowledge graph memory")] });
+    assert.ok(emu.requests.every((r) => !r.error), JSON.stringify(emu.requests.map((r) => r.error)));
+    assert.equal(emu.requests.length, 2);
+    const first = emu.requests[0].body as { tools: { name: string }[] };
+    assert.equal(first.tools[0].name, SEARCH_TOOL_NAME, "search_tools first in the tools array");
+    assert.equal(runs.get("memory__read_graph"), 1);
+    // The history sent back names the real tool in the tool_use block.
+    const sent = JSON.stringify((emu.requests[1].body as { messages: unknown[] }).messages);
+    assert.match(sent, /"type":"tool_use"[^}]*"name":"memory__read_graph"/);
+    assert.doesNotMatch(sent, /Read_Graph/);
+    assertAnsweredOnceInOrder(out.messages);
+  } finally {
+    await emu.close();
+  }
+});
+
+test("createAgent + real ChatOpenAI (emulated, deferred dispatcher): call_tool naming a resolvable tool runs the real tool", async () => {
+  const { ChatOpenAI } = await import("@langchain/openai");
+  const { startOpenAIEmulator } = await import("../src/emulators/index.js");
+  const emu = await startOpenAIEmulator({
+    script: [{ toolCalls: [{ name: "call_tool", input: { name: "web.get_weather", arguments: { city: "Paris" } } }] }, { text: "done" }],
+  });
+  try {
+    const { tools, runs } = toolsWithQualifiedNames();
+    const model = new ChatOpenAI({ model: "gpt-5-mini", apiKey: "test", configuration: { baseURL: emu.url }, maxRetries: 0 });
+    const agent = createAgent({ model, tools, middleware: [toolAttentionMiddleware({ tools, k: 3, cacheDir: false, delivery: "deferred" })] });
+    const out = await agent.invoke({ messages: [new HumanMessage("what's the weather in Paris?")] });
+    assert.ok(emu.requests.every((r) => !r.error), JSON.stringify(emu.requests.map((r) => r.error)));
+    assert.equal(runs.get("get_weather"), 1);
+    // The dispatcher call keeps its name; the tool it names is the real one now.
+    const ai = out.messages.find((m: BaseMessage) => AIMessage.isInstance(m) && m.tool_calls?.length) as AIMessage;
+    assert.equal(ai.tool_calls?.[0].name, "call_tool");
+    assert.equal(ai.tool_calls?.[0].args.name, "get_weather");
+    const sent = JSON.stringify((emu.requests[1].body as { messages: unknown[] }).messages);
+    assert.doesNotMatch(sent, /web\.get_weather/);
+    const answer = toolMessages(out.messages)[0];
+    assert.equal(answer.name, "get_weather");
+    assert.notEqual(answer.status, "error");
+    assertAnsweredOnceInOrder(out.messages);
+  } finally {
+    await emu.close();
+  }
+});
