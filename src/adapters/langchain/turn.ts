@@ -319,7 +319,7 @@ export function gateTurn(
           calledAs: r.calledAs,
           candidates: r.payload.candidates,
           closest: r.payload.closest,
-          promotedTools: mine,
+          callable: mine,
         });
         return new ToolMessage({ content: again.content, tool_call_id: again.toolCallId, name: r.call.name, status: "error" });
       });
