@@ -175,7 +175,7 @@ test("createAgent: an unknown name gets the closest tools, and a promoted closes
   assert.equal(payload.tool, "slack_send");
   assert.ok(payload.closest.includes("post_message"), JSON.stringify(payload.closest));
   assert.ok(payload.closest.length <= 3);
-  assert.match(next, /The closest tools are .*"post_message".* now available with full schemas/);
+  assert.match(next, /The closest tools are .*"post_message".*; they are available on your next step\. Call one that is available by its exact name/);
   assert.ok(model.calls[1].tools.includes("post_message"), `second call bound: ${model.calls[1].tools}`);
   assert.equal(runs.get("post_message"), 1);
   assertAnsweredOnceInOrder(out.messages);
