@@ -169,3 +169,33 @@ describe("gateToolCalls with name resolution and closest tools", () => {
     assert.match(next, /^There is no tool named "slack_send"\. The closest tools are "post_message"/);
   });
 });
+
+describe("gate answers say which pointed-to tools the model can call", () => {
+  it("without promotion, closest tools that are not bound are named as not available", () => {
+    const active = ["create_issue"];
+    const r = gateToolCalls([{ id: "1", name: "slack_send", args: { channel: "#a", text: "b" } }], {
+      active: new Set(active),
+      available: active,
+      exists: (n) => mcp.getByName(n).length > 0,
+      closest: (c) => closestTools(mcp, c, { exclude: [c.name] }),
+    });
+    const next = r.rejected[0].content.split("\n")[1];
+    assert.match(next, /The closest tools are "post_message".*, not available in this request\. Call one of the available tools by its exact name/);
+  });
+
+  it("a closest tool that is bound is named as available; a not-bound call gets its closest tools too", () => {
+    const active = ["post_message"];
+    const ctx = {
+      active: new Set(active),
+      available: active,
+      exists: (n: string) => mcp.getByName(n).length > 0,
+      closest: (c: { name: string; args?: unknown }) => closestTools(mcp, c, { exclude: [c.name], max: 1 }),
+    };
+    const unknown = gateToolCalls([{ id: "1", name: "slack_send", args: { channel: "#a", text: "b" } }], ctx);
+    assert.match(unknown.rejected[0].content.split("\n")[1], /The closest tools are "post_message"; it is available on your next step\. Call one that is available/);
+    const inactive = gateToolCalls([{ id: "2", name: "list_issues" }], ctx);
+    assert.equal(inactive.rejected[0].kind, "not_active");
+    assert.ok((inactive.rejected[0].payload.closest ?? []).length === 1);
+    assert.match(inactive.rejected[0].content.split("\n")[1], /^"list_issues" is not active for this request\. The closest tools are/);
+  });
+});

@@ -321,3 +321,36 @@ test("createAgent + real ChatOpenAI (emulated, deferred dispatcher): call_tool n
     await emu.close();
   }
 });
+
+test("createAgent, promoteOnRequest: false: an unknown name's answer names the closest tools but binds none", async () => {
+  const { tools, runs } = toolsWithQualifiedNames();
+  const model = new ScriptedChatModel([callTools({ name: "slack_send", args: { channel: "#ops", text: "x" } })]);
+  const agent = createAgent({ model, tools, middleware: [toolAttentionMiddleware({ tools, k: 3, cacheDir: false, promoteOnRequest: false })] });
+  const out = await agent.invoke({ messages: [new HumanMessage("what's the weather in Paris tomorrow?")] });
+  const first = toolMessages(out.messages)[0];
+  const [line, next] = String(first.content).split("\n");
+  assert.ok(JSON.parse(line).closest.includes("post_message"));
+  assert.match(next, /not available in this request/);
+  assert.ok(!model.calls[1].tools.includes("post_message"), `second call bound: ${model.calls[1].tools}`);
+  assert.equal(runs.get("post_message"), undefined);
+  assertAnsweredOnceInOrder(out.messages);
+});
+
+test("createReactAgent (prebuilt) with the hooks: an unqualified call runs the real tool under its real name", async () => {
+  const { createReactAgent } = await import("@langchain/langgraph/prebuilt");
+  const { tools, runs } = toolsWithQualifiedNames();
+  const model = new ScriptedChatModel([callTools({ name: "read_graph", args: {} })]);
+  const hooks = createToolAttentionHooks({ tools, k: 5, cacheDir: false });
+  const agent = createReactAgent({
+    llm: hooks.dynamicModel(model),
+    tools,
+    stateSchema: ToolAttentionAnnotation,
+    preModelHook: hooks.preModelHook,
+    postModelHook: hooks.postModelHook,
+  });
+  const out = await agent.invoke({ messages: [new HumanMessage("read the whole knowledge graph memory")] });
+  assert.equal(runs.get("memory__read_graph"), 1);
+  assert.deepEqual(aiCallNames(out.messages), ["memory__read_graph"]);
+  assert.equal(toolMessages(out.messages)[0].name, "memory__read_graph");
+  assertAnsweredOnceInOrder(out.messages);
+});
