@@ -10,13 +10,13 @@
  */
 import { Annotation, END, MessagesAnnotation } from "@langchain/langgraph";
 import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { withResolvedNames } from "../langchain/messages.js";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { Runnable } from "@langchain/core/runnables";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { LangChainToolLike } from "../langchain/tools.js";
 import type { TagFilter } from "../../core/router/router.js";
 import { compactBoundTools } from "../langchain/compact-tools.js";
+import { withResolvedNames } from "../langchain/messages.js";
 import type { Phase2CompactionOptions } from "../../core/compaction/phase2.js";
 import type { DeliveryState } from "../../core/delivery/plan.js";
 import {
