@@ -27,6 +27,13 @@ export {
   type ScreeningResult,
   type ScreeningRule,
 } from "./core/screening/index.js";
+export {
+  resolveCallName,
+  normalizeToolName,
+  unqualifiedName,
+  type CallNameResolution,
+  type ResolvedHow,
+} from "./core/catalog/names.js";
 export { splitIdentifier, firstSentence, summarizeTool, routingTextOf, SUMMARY_MAX_TOKENS } from "./core/catalog/text.js";
 export {
   ToolAttentionRouter,
@@ -51,9 +58,12 @@ export {
   type GateContext,
   type GateResult,
   type RejectedCall,
+  type RejectionDetails,
   type RejectionKind,
+  type RenamedCall,
   type ToolCallLike,
 } from "./core/gate/gate.js";
+export { closestTools, callQuery, type ClosestOptions } from "./core/gate/closest.js";
 export { countTokens, truncateToTokens, DEFAULT_ENCODING, type TokenEncoding } from "./core/tokens/count.js";
 export { routingEventOf, type GateEvent, type GateEventKind, type RoutingEvent, type ToolAttentionEvent } from "./core/events/events.js";
 export {

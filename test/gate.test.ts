@@ -137,7 +137,7 @@ describe("gateToolCalls", () => {
   });
 
   it("handles an empty list of calls", () => {
-    assert.deepEqual(gateToolCalls([], ctx()), { allowed: [], rejected: [] });
+    assert.deepEqual(gateToolCalls([], ctx()), { allowed: [], rejected: [], renamed: [] });
   });
 
   it('gives a call without an id the toolCallId ""', () => {

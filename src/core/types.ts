@@ -127,4 +127,10 @@ export interface ToolNotAvailable {
   promoted?: boolean;
   /** Tool screening quarantined the tool (its definition looked poisoned); `reason` says which rule fired where. */
   quarantined?: boolean;
+  /** The name the model called, when the gate resolved it to `tool` (e.g. `create_entities` → `memory__create_entities`). */
+  calledAs?: string;
+  /** The called name fits several tools: the model must call one of these by its exact name. */
+  candidates?: string[];
+  /** Up to 3 catalog tools closest to the call (their preconditions hold), best first. */
+  closest?: string[];
 }

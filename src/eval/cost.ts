@@ -21,7 +21,7 @@
  */
 import { Rng } from "../core/util/rng.js";
 import { ToolMessage } from "@langchain/core/messages";
-import { CALL_TOOL_DEF, CALL_TOOL_NAME, SEARCH_TOOL_DEF, SEARCH_TOOL_LC, dispatchTextOf } from "../adapters/langchain/delivery.js";
+import { CALL_TOOL_DEF, CALL_TOOL_NAME, SEARCH_TOOL_DEF, SEARCH_TOOL_LC, dispatchTextOf, searchToolBound } from "../adapters/langchain/delivery.js";
 import { nextSticky, promotedContent, stickyConfig, type ToolAttentionDecisionState } from "../adapters/langchain/turn.js";
 import { llmSelectorSchema, LLM_SELECTOR_SYSTEM_PROMPT } from "../bench/methods.js";
 import { splitIdentifier } from "../core/catalog/text.js";
@@ -72,6 +72,11 @@ export interface ReplayCostOptions {
    * Default true, as in the adapters; false measures each mode on its own.
    */
   guarantee?: boolean;
+  /**
+   * The adapters' `searchTool` delivery option: the Tool Attention rows' `rebind` and `stable` requests carry the
+   * constant `search_tools` definition before the routed tools, as the adapters send them. Default true.
+   */
+  searchTool?: boolean;
 }
 
 export interface CostRow {
@@ -548,6 +553,8 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
     return out;
   };
   const dispatcherTools: Json[] = [SEARCH_TOOL_LC, CALL_TOOL_DEF].map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.schema } }));
+  // search_tools as the adapters bind it under rebind and stable (before the routed tools), in the provider's shape.
+  const boundSearch: Json[] = [provider === "anthropic" ? SEARCH_TOOL_DEF : dispatcherTools[0]];
   const additionMemo = new Map<string, Json>();
   const additionMessage = (a: DeliveryAddition): Json => {
     const key = `${a.at}\0${a.tools.join("\0")}`;
@@ -717,7 +724,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         const planned = (p: ReturnType<typeof planDelivery>): Json =>
           p.mode === "deferred"
             ? body(provider === "anthropic" ? deferredTools : dispatcherTools, true, p.additions)
-            : body(toolsFor(p.bound), p.mode !== "all");
+            : body([...(searchToolBound(p.mode, opts) ? boundSearch : []), ...toolsFor(p.bound)], p.mode !== "all");
         if (method === "all-uncached" || method === "all-cached") price(body(allTools, false), true);
         else if (method === "provider-tool-search") {
           price(body(searchTools, false), true);

@@ -1,7 +1,8 @@
 /**
  * Tool delivery for the LangChain adapters: plans each model call with `planDelivery` (core) and shapes the
  * request so the provider's cached prefix survives:
- * - tools in a stable order (tools outside the catalog first, then the plan's bound tools in binding order), or
+ * - tools in a stable order (tools outside the catalog first, then `search_tools`, then the plan's bound tools in
+ *   binding order), or
  *   on Anthropic under `deferred` every catalog tool declared `defer_loading` with a non-deferred `search_tools`;
  * - the pool appended to the system prompt, byte-identical on every call, with the user's prompt kept in its
  *   shape (a string stays a string; on Anthropic the pool becomes its own block so it can carry a breakpoint);
@@ -23,7 +24,10 @@ import type { DeliveryEvent } from "../../core/events/events.js";
 
 /** The Anthropic beta that allows `tool_addition` blocks in mid-conversation system messages. */
 export const MID_CONVERSATION_TOOLS_BETA = "mid-conversation-tool-changes-2026-07-01";
-/** Name of the client-side search tool bound under `deferred` (Anthropic needs one non-deferred tool). */
+/**
+ * Name of the client-side search tool: bound under `deferred` (Anthropic needs one non-deferred tool) and, with
+ * `searchTool` (default), under `rebind` and `stable`.
+ */
 export const SEARCH_TOOL_NAME = "search_tools";
 /**
  * Name of the dispatcher bound under `deferred` on providers without native deferral (OpenAI and others): the
@@ -50,6 +54,13 @@ export interface DeliveryOptions {
   deferred?: DeferredOptions;
   /** Add Anthropic `cache_control` breakpoints (tools, system, last message). Default true. */
   cacheBreakpoints?: boolean;
+  /**
+   * Bind `search_tools` under `rebind` and `stable` delivery too (`deferred` always binds it; `all` never does, every
+   * tool is bound there): the way back when routing missed the tool the model needs. The model describes what it
+   * wants; the answer lists the router's 5 best matches, and they are bound on the next call. Its definition is
+   * constant and comes before the routed tools, so the cached prefix does not move when they change. Default true.
+   */
+  searchTool?: boolean;
   /**
    * Never let a thread bill more than every schema with caching would: once the running estimate says routing
    * has cost the thread more, it binds every schema from then on (and says so in its delivery event). Default
@@ -181,7 +192,7 @@ function deferredDecl(catalog: ToolCatalog, name: string, tool: unknown): Record
   return decl;
 }
 
-/** The search tool's definition (non-deferred), shown to the model under `deferred` delivery. */
+/** The search tool's definition (non-deferred), shown to the model under every delivery but `all` (see `searchTool`). */
 export const SEARCH_TOOL_DEF = {
   name: SEARCH_TOOL_NAME,
   description:
@@ -319,6 +330,11 @@ export function systemWithPool(
   return new SystemMessage({ content: blocks as never, id: system?.id });
 }
 
+/** Whether a call planned in `mode` binds `search_tools`: always under `deferred`, never under `all`, else by option. */
+export function searchToolBound(mode: DeliveryPlan["mode"], options: Pick<DeliveryOptions, "searchTool">): boolean {
+  return mode === "deferred" || (mode !== "all" && (options.searchTool ?? true));
+}
+
 export interface ShapedRequest {
   tools: unknown[];
   systemMessage?: SystemMessage;
@@ -395,7 +411,10 @@ export function shapeRequest(args: {
       const last = bound[bound.length - 1] as Record<string, unknown>;
       if (last && typeof last === "object" && "input_schema" in last) bound[bound.length - 1] = { ...last, cache_control: EPHEMERAL };
     }
-    tools = [...passthrough, ...bound];
+    // The way back when routing misses: a constant search_tools before the routed tools (see DeliveryOptions).
+    const search = searchToolBound(plan.mode, args.options) && catalog.getByName(SEARCH_TOOL_NAME).length === 0;
+    if (search) available.push(SEARCH_TOOL_NAME);
+    tools = [...passthrough, ...(search ? [anthropic ? SEARCH_TOOL_DEF : SEARCH_TOOL_LC] : []), ...bound];
   }
   const pool = plan.mode === "all" ? undefined : args.pool;
   const used = breakpoints ? breakpointsIn(messages, args.systemMessage) : 0;

@@ -5,7 +5,9 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { dispatchCustomEvent } from "@langchain/core/callbacks/dispatch";
 import type { ToolCatalog } from "../../core/catalog/catalog.js";
-import { gateToolCalls, type GateResult, type ToolCallLike } from "../../core/gate/gate.js";
+import { gateToolCalls, type GateResult, type RenamedCall, type ToolCallLike } from "../../core/gate/gate.js";
+import { closestTools } from "../../core/gate/closest.js";
+import { resolveCallName } from "../../core/catalog/names.js";
 import { checkPreconditions } from "../../core/preconditions/preconditions.js";
 import type { AgentStateView } from "../../core/types.js";
 import type { ToolAttentionEvent } from "../../core/events/events.js";
@@ -63,6 +65,8 @@ export interface GateOptions {
   state: AgentStateView;
   /** Tools bound by other middleware or the app, outside the catalog: allowed as they are. */
   passthrough?: ReadonlySet<string>;
+  /** Resolve names the catalog does not have to the tool the model meant (see `resolveCallName`). Default true. */
+  resolveNames?: boolean;
 }
 
 /** Gates tool calls and turns each rejection into an error ToolMessage with the same tool_call_id. */
@@ -71,10 +75,17 @@ export function gateCalls(calls: readonly ToolCallLike[], opts: GateOptions): Ga
   const current = opts.active.filter((name) => opts.catalog.getByName(name).length > 0);
   const active = new Set(current);
   for (const name of opts.passthrough ?? []) active.add(name);
+  const usable = (name: string) => {
+    const tool = opts.catalog.getByName(name)[0];
+    return !!tool && checkPreconditions(tool, opts.state).allow;
+  };
   const result = gateToolCalls(calls, {
     active,
     available: current,
     exists: (name) => opts.catalog.getByName(name).length > 0,
+    resolve: opts.resolveNames === false ? undefined : (name) => resolveCallName(opts.catalog, name, current),
+    // Only tools the model could use now: a closest tool behind a missing scope would be one more refusal.
+    closest: (call) => closestTools(opts.catalog, call, { usable, exclude: [call.name] }),
     // Rules and fields only: an excerpt would hand the model a piece of the very text that was quarantined.
     quarantineReason: (name) => {
       const q = opts.catalog.quarantineOf(name);
@@ -93,6 +104,60 @@ export function gateCalls(calls: readonly ToolCallLike[], opts: GateOptions): Ga
     (r) => new ToolMessage({ content: r.content, tool_call_id: r.toolCallId, name: r.call.name, status: "error" }),
   );
   return { ...result, messages };
+}
+
+/**
+ * The model's message with resolved call names written in (same id, so the messages reducer replaces it in
+ * state): the tool node then runs the tool the model meant, and the history shows the name it really has. A
+ * `call_tool` call keeps its dispatcher name; the tool it names is rewritten in its arguments. Tool-use blocks
+ * in the content and provider-format calls in `additional_kwargs` are rewritten too, so a provider that replays
+ * them sees one name per call.
+ */
+export function withResolvedNames(message: AIMessage, renamed: readonly RenamedCall[], dispatcher?: string): AIMessage {
+  if (renamed.length === 0) return message;
+  const to = new Map(renamed.map((r) => [r.toolCallId, r.to]));
+  const rename = <T extends { id?: string; name?: string; args?: Record<string, unknown> }>(c: T): T => {
+    const name = c.id ? to.get(c.id) : undefined;
+    if (!name) return c;
+    if (dispatcher && c.name === dispatcher) return { ...c, args: { ...c.args, name } };
+    return { ...c, name };
+  };
+  const content = Array.isArray(message.content)
+    ? (message.content as unknown[]).map((b) => {
+        const block = b as { type?: string; id?: string; name?: string; input?: Record<string, unknown> };
+        if (!block || typeof block !== "object" || block.type !== "tool_use" || !block.id || !to.has(block.id)) return b;
+        const name = to.get(block.id) as string;
+        return dispatcher && block.name === dispatcher ? { ...block, input: { ...block.input, name } } : { ...block, name };
+      })
+    : message.content;
+  const kwargs = message.additional_kwargs as { tool_calls?: { id?: string; function?: { name?: string; arguments?: string } }[] } | undefined;
+  const additional_kwargs = kwargs?.tool_calls
+    ? {
+        ...kwargs,
+        tool_calls: kwargs.tool_calls.map((c) => {
+          const name = c.id ? to.get(c.id) : undefined;
+          if (!name || !c.function) return c;
+          if (dispatcher && c.function.name === dispatcher) {
+            try {
+              return { ...c, function: { ...c.function, arguments: JSON.stringify({ ...JSON.parse(c.function.arguments ?? "{}"), name }) } };
+            } catch {
+              return c;
+            }
+          }
+          return { ...c, function: { ...c.function, name } };
+        }),
+      }
+    : message.additional_kwargs;
+  return new AIMessage({
+    content: content as never,
+    id: message.id,
+    name: message.name,
+    tool_calls: (message.tool_calls ?? []).map(rename),
+    invalid_tool_calls: message.invalid_tool_calls,
+    additional_kwargs: additional_kwargs as AIMessage["additional_kwargs"],
+    response_metadata: message.response_metadata,
+    usage_metadata: message.usage_metadata,
+  });
 }
 
 /** Gates the tool calls of an AI message. */

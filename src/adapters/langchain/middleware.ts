@@ -19,7 +19,8 @@ import { createMiddleware } from "langchain";
 import { AIMessage, ToolMessage, type BaseMessage, type SystemMessage } from "@langchain/core/messages";
 import { tool as lcTool, type StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod/v3";
-import { gateCalls, stateViewOf } from "./messages.js";
+import { gateCalls, stateViewOf, withResolvedNames } from "./messages.js";
+import { resolveCallName } from "../../core/catalog/names.js";
 import {
   answerSearch,
   CALL_TOOL_DEF,
@@ -150,7 +151,7 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
   // The delivery plan of each model call, by turn id, until afterModel stores it in state (wrapModelCall cannot).
   const planned = new Map<string, { delivery: DeliveryState; available: string[] }>();
   const userTools = new Set((options.tools ?? []).map((t) => t.name));
-  // The client-side search tool (bound under deferred delivery); wrapToolCall answers it, so its body never runs.
+  // The client-side search tool (bound under every delivery but `all`, see `searchTool`); wrapToolCall answers it, so its body never runs.
   const searchTool = userTools.has(SEARCH_TOOL_NAME)
     ? undefined
     : lcTool(async () => "search_tools is answered by the Tool Attention middleware", {
@@ -175,6 +176,11 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
     ...(callTool ? [callTool] : []),
   ];
   let registrationChecked = false;
+  /** The call under the catalog name its name resolves to (unchanged when it does not resolve to exactly one). */
+  const canonicalCall = <T extends { name: string }>(call: T, decision?: ToolAttentionDecisionState): T => {
+    const r = resolveCallName(router.catalog, call.name, decision?.active ?? []);
+    return r.status === "resolved" ? { ...call, name: r.name } : call;
+  };
 
   const middleware = createMiddleware({
     name: "ToolAttention",
@@ -244,12 +250,19 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
           promoteOnRequest: settings.promoteOnRequest,
         });
         if (!result) return current !== decision ? { toolAttention: current } : undefined;
-        if (!("event" in result)) return result;
+        // Calls the gate resolved to a catalog name: the model's message is rewritten in place (same id, so the
+        // messages reducer replaces it), and the tool node runs the tool the model meant under its real name.
+        const rewritten = result.renamed.length > 0 && last && AIMessage.isInstance(last) ? [withResolvedNames(last, result.renamed, callTool ? CALL_TOOL_NAME : undefined)] : [];
+        if (!("event" in result)) {
+          if (result.renameEvent) emit(result.renameEvent);
+          return { toolAttention: result.toolAttention, ...(rewritten.length ? { messages: rewritten } : {}) };
+        }
         emit(result.event);
         // With calls left to run, the tool node answers every call, the rejected ones through wrapToolCall, so the
         // turn's ToolMessages come in the order of its tool_calls (answered here, they would precede the others).
-        if (result.event.allowed.length > 0 && result.messages.every((m) => m.tool_call_id)) return { toolAttention: { ...result.toolAttention, answers: answersOf(result.messages) } };
-        const update = { messages: result.messages, toolAttention: result.toolAttention };
+        if (result.event.allowed.length > 0 && result.messages.every((m) => m.tool_call_id))
+          return { toolAttention: { ...result.toolAttention, answers: answersOf(result.messages) }, ...(rewritten.length ? { messages: rewritten } : {}) };
+        const update = { messages: [...rewritten, ...result.messages], toolAttention: result.toolAttention };
         // Allowed calls still run (the agent sends pending calls to the tool node); when none is left,
         // the model goes back with the errors so it can recover.
         return result.backToModel ? { ...update, jumpTo: "model" as const } : update;
@@ -263,9 +276,9 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
       if (name === SEARCH_TOOL_NAME && searchTool) return answerSearch(router, request.toolCall, request.state as ToolAttentionStateLike);
       if (name === CALL_TOOL_NAME && callTool) {
         // Run the named tool in place of the dispatcher: same call id, the real tool's name and arguments.
-        const [inner] = unwrapDispatch([request.toolCall]);
-        const real = toolsByName.get(inner.name) ?? options.resolveTool?.(inner.name);
         const decision = request.state.toolAttention as ToolAttentionDecisionState | undefined;
+        const [inner] = unwrapDispatch([request.toolCall]).map((c) => canonicalCall(c, decision));
+        const real = toolsByName.get(inner.name) ?? options.resolveTool?.(inner.name);
         const allowed = !!real && (!decision || decision.active.includes(inner.name) || passthrough.has(inner.name));
         if (!allowed) {
           const gate = gateCalls([inner], {
@@ -279,6 +292,13 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
         return handler({ ...request, toolCall: inner, tool: real as typeof request.tool });
       }
       const decision = request.state.toolAttention as ToolAttentionDecisionState | undefined;
+      if (!request.tool && !passthrough.has(name) && router.catalog.getByName(name).length === 0) {
+        // A name afterModel did not rewrite (a call reaching the tool node by another route): run the tool the
+        // model meant when the name resolves to exactly one active tool; anything else is gated below.
+        const call = canonicalCall(request.toolCall, decision);
+        const tool = call.name !== name && decision?.active.includes(call.name) ? (toolsByName.get(call.name) ?? options.resolveTool?.(call.name)) : undefined;
+        if (tool) return handler({ ...request, toolCall: call, tool: tool as never });
+      }
       const inCatalog = router.catalog.getByName(name).length > 0;
       if (!inCatalog && router.catalog.quarantineOf(name)) {
         // Registered with the agent (the ToolNode would run it) but quarantined: refuse, whatever the state says.

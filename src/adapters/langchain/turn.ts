@@ -7,6 +7,8 @@ import { ToolAttentionRouter, type RouterOptions, type TagFilter } from "../../c
 import type { ScreeningOptions, ToolCatalog } from "../../core/catalog/catalog.js";
 import { routingEventOf, type GateEvent, type ToolAttentionEvent } from "../../core/events/events.js";
 import type { Precondition, RoutingDecision, ToolNotAvailable } from "../../core/types.js";
+import { rejectionFor, type RejectedCall, type RenamedCall, type ToolCallLike } from "../../core/gate/gate.js";
+import { checkPreconditions } from "../../core/preconditions/preconditions.js";
 import {
   emitToCallbacks,
   gateAIMessage,
@@ -208,66 +210,124 @@ export async function routeTurn(
   };
 }
 
-/** The answer to a call whose tool was promoted: an error result that says the tool is now bound. */
-export function promotedContent(name: string, available: readonly string[]): string {
+/**
+ * The answer to a call whose tool was promoted: an error result that says the tool is now bound. `calledAs` is the
+ * name the model used when the gate resolved it to `name`: the answer teaches the exact name.
+ */
+export function promotedContent(name: string, available: readonly string[], calledAs?: string): string {
   const payload: ToolNotAvailable = { error: "tool_not_available", tool: name, available: [...available], promoted: true };
+  if (calledAs) payload.calledAs = calledAs;
+  const called = calledAs ? ` (you called it "${calledAs}"; its exact name is "${name}")` : "";
   return (
-    `${JSON.stringify(payload)}\n"${name}" was not bound for this request, so this call did not run. ` +
-    `It is now available with its full schema: call it again (check the arguments against the schema).`
+    `${JSON.stringify(payload)}\n"${name}"${called} was not bound for this request, so this call did not run. ` +
+    `It is now available with its full schema: call it again${calledAs ? " by its exact name" : ""} (check the arguments against the schema).`
   );
 }
 
-function promotedMessage(call: { id?: string; name: string }, available: readonly string[]): ToolMessage {
-  return new ToolMessage({ content: promotedContent(call.name, available), tool_call_id: call.id ?? "", name: call.name, status: "error" });
+function promotedMessage(r: RejectedCall<ToolCallLike>, available: readonly string[]): ToolMessage {
+  const { call } = r;
+  return new ToolMessage({ content: promotedContent(call.name, available, r.calledAs), tool_call_id: call.id ?? "", name: call.name, status: "error" });
 }
+
+/** Most tools one gate answer promotes besides the ones called by name (closest or candidate tools): a bound. */
+const MAX_SUGGESTED_PROMOTIONS = 3;
 
 export interface GateTurnResult {
   /** Error results for the rejected calls, one per call. */
   messages: ToolMessage[];
+  /** Calls whose names the gate resolved (rewrite the model's message with `withResolvedNames`). */
+  renamed: RenamedCall[];
   toolAttention: ToolAttentionDecisionState;
   /** True when nothing is left to run and the model should get another turn. */
   backToModel: boolean;
   event: GateEvent;
 }
 
+function resolvedOf(renamed: readonly RenamedCall[]): NonNullable<GateEvent["resolved"]> {
+  return renamed.map((r) => ({ from: r.from, to: r.to, how: r.how, toolCallId: r.toolCallId }));
+}
+
 /**
- * Gates the model's latest tool calls. Returns undefined when there is nothing to reject (and the
+ * Gates the model's latest tool calls. Returns undefined when there is nothing to reject or rename (and the
  * rejected-round counter needs no reset).
  */
 export function gateTurn(
   router: ToolAttentionRouter,
   state: ToolAttentionStateLike,
   opts: { passthrough?: ReadonlySet<string>; maxRejectedRounds: number; promoteOnRequest?: boolean },
-): GateTurnResult | { toolAttention: ToolAttentionDecisionState } | undefined {
+): GateTurnResult | { toolAttention: ToolAttentionDecisionState; renamed: RenamedCall[]; renameEvent?: GateEvent } | undefined {
   const ai = pendingAIMessage(state.messages);
   const decision = state.toolAttention;
   if (!ai || !decision || !ai.tool_calls?.length) return undefined;
+  const view = stateViewOf(state);
   const gate = gateAIMessage(ai, {
     active: decision.active,
     catalog: router.catalog,
-    state: stateViewOf(state),
+    state: view,
     passthrough: opts.passthrough,
   });
-  if (gate.rejected.length === 0)
-    return decision.rejectedRounds ? { toolAttention: { ...decision, rejectedRounds: 0 } } : undefined;
+  if (gate.rejected.length === 0) {
+    if (!decision.rejectedRounds && gate.renamed.length === 0) return undefined;
+    return {
+      toolAttention: decision.rejectedRounds ? { ...decision, rejectedRounds: 0 } : decision,
+      renamed: gate.renamed,
+      // Every call runs, but under another name than the model used: dashboards should see that.
+      ...(gate.renamed.length ? { renameEvent: { type: "tool_attention.gate" as const, turnId: decision.turnId, allowed: gate.allowed.map((c) => c.name), rejected: [], resolved: resolvedOf(gate.renamed) } } : {}),
+    };
+  }
   const allRejected = gate.allowed.length === 0;
   const rejectedRounds = allRejected ? decision.rejectedRounds + 1 : 0;
   let messages = gate.messages;
   let next: ToolAttentionDecisionState = { ...decision, rejectedRounds };
-  let promotedNow = false;
+  const promotedKind = new Set<number>();
   if (opts.promoteOnRequest ?? true) {
     // A call to a catalog tool that only missed the cut (its preconditions hold): bind it for the next call.
     const promote = [...new Set(gate.rejected.filter((r) => r.kind === "not_active").map((r) => r.call.name))];
-    if (promote.length > 0) {
-      const active = [...decision.active, ...promote.filter((n) => !decision.active.includes(n))];
-      const promoted = [...new Set([...(decision.promoted ?? []), ...promote])];
+    // The tools an unknown name was closest to, or an ambiguous name could mean: bind a few, so the model's
+    // next step can call the right one instead of asking again (bounded: a wild name must not bind a catalog).
+    const usable = (name: string) => {
+      const tool = router.catalog.getByName(name)[0];
+      return !!tool && checkPreconditions(tool, view).allow;
+    };
+    const suggested: string[] = [];
+    const suggestedBy = new Map<number, string[]>();
+    gate.rejected.forEach((r, i) => {
+      const names = r.kind !== "unknown_tool" ? [] : r.payload.candidates ? r.payload.candidates.filter(usable) : (r.payload.closest ?? []);
+      const mine: string[] = [];
+      for (const n of names) {
+        if (decision.active.includes(n) || promote.includes(n)) mine.push(n);
+        else if (suggested.includes(n) || suggested.length < MAX_SUGGESTED_PROMOTIONS) {
+          if (!suggested.includes(n)) suggested.push(n);
+          mine.push(n);
+        }
+      }
+      if (names.some((n) => !decision.active.includes(n) && mine.includes(n))) suggestedBy.set(i, mine);
+    });
+    const added = [...promote, ...suggested.filter((n) => !promote.includes(n))];
+    if (added.length > 0) {
+      const active = [...decision.active, ...added.filter((n) => !decision.active.includes(n))];
+      const promoted = [...new Set([...(decision.promoted ?? []), ...added])];
       next = { ...next, active, promoted };
-      messages = gate.rejected.map((r, i) => (r.kind === "not_active" ? promotedMessage(r.call, active) : gate.messages[i]));
-      promotedNow = true;
+      messages = gate.rejected.map((r, i) => {
+        if (r.kind === "not_active") {
+          promotedKind.add(i);
+          return promotedMessage(r, active);
+        }
+        const mine = suggestedBy.get(i);
+        if (!mine) return gate.messages[i];
+        const again = rejectionFor(r.call, r.kind, active, {
+          calledAs: r.calledAs,
+          candidates: r.payload.candidates,
+          closest: r.payload.closest,
+          callable: mine,
+        });
+        return new ToolMessage({ content: again.content, tool_call_id: again.toolCallId, name: r.call.name, status: "error" });
+      });
     }
   }
   return {
     messages,
+    renamed: gate.renamed,
     toolAttention: next,
     // Stop sending the model back after maxRejectedRounds, so a model that insists cannot loop forever.
     backToModel: allRejected && rejectedRounds <= opts.maxRejectedRounds,
@@ -275,11 +335,13 @@ export function gateTurn(
       type: "tool_attention.gate",
       turnId: decision.turnId,
       allowed: gate.allowed.map((c) => c.name),
-      rejected: gate.rejected.map((r) => ({
+      rejected: gate.rejected.map((r, i) => ({
         tool: r.call.name,
-        kind: promotedNow && r.kind === "not_active" ? "promoted" : r.kind,
+        kind: promotedKind.has(i) ? "promoted" : r.payload.candidates ? "ambiguous" : r.kind,
         toolCallId: r.toolCallId,
+        ...(r.calledAs ? { calledAs: r.calledAs } : {}),
       })),
+      ...(gate.renamed.length ? { resolved: resolvedOf(gate.renamed) } : {}),
     },
   };
 }

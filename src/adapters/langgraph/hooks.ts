@@ -9,13 +9,14 @@
  * promoted tools are carried in `toolAttention`.
  */
 import { Annotation, END, MessagesAnnotation } from "@langchain/langgraph";
-import { SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { Runnable } from "@langchain/core/runnables";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { LangChainToolLike } from "../langchain/tools.js";
 import type { TagFilter } from "../../core/router/router.js";
 import { compactBoundTools } from "../langchain/compact-tools.js";
+import { withResolvedNames } from "../langchain/messages.js";
 import type { Phase2CompactionOptions } from "../../core/compaction/phase2.js";
 import type { DeliveryState } from "../../core/delivery/plan.js";
 import {
@@ -111,7 +112,7 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
     // The gate checks calls against what the model could call on this call (bound or delivered).
     const current = decision && done ? ({ ...decision, active: done.shaped.available, delivery: done.plan.state } as ToolAttentionDecisionState) : decision;
     state = { ...state, toolAttention: current };
-    // search_tools and call_tool (bound under deferred delivery) are answered here: they are not the graph's tools.
+    // search_tools (bound unless every schema is) and call_tool (deferred delivery) are answered here: they are not the graph's tools.
     const pending = (state.messages.at(-1) as { tool_calls?: { id?: string; name: string; args?: Record<string, unknown> }[] } | undefined)?.tool_calls ?? [];
     const ours = (n: string) => (n === SEARCH_TOOL_NAME || n === CALL_TOOL_NAME) && !passthrough.has(n);
     if (pending.some((c) => ours(c.name))) {
@@ -124,11 +125,17 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
       const gated = others.length ? gateTurn(router, view, { passthrough, maxRejectedRounds, promoteOnRequest: settings.promoteOnRequest }) : undefined;
       const full = gated && "event" in gated ? (gated as GateTurnResult) : undefined;
       if (full) emit(full.event);
+      else if (gated && "renameEvent" in gated && gated.renameEvent) emit(gated.renameEvent);
       for (const m of full?.messages ?? []) answers.set(m.tool_call_id, m);
+      // Names the gate resolved: the model's message is rewritten in place, and call_tool runs the real tool.
+      const renamed = gated?.renamed ?? [];
+      const canonical = new Map(renamed.map((r) => [r.toolCallId, r.to]));
+      const rewritten = renamed.length && AIMessage.isInstance(last) ? [withResolvedNames(last, renamed, CALL_TOOL_NAME)] : [];
       // Allowed call_tool calls run here, as the tool they name (same call id).
       const wrapped = new Set(pending.filter((c) => c.name === CALL_TOOL_NAME).map((c) => c.id ?? ""));
-      for (const c of others) {
-        const id = c.id ?? "";
+      for (const named of others) {
+        const id = named.id ?? "";
+        const c = canonical.has(id) ? { ...named, name: canonical.get(id) as string } : named;
         if (!wrapped.has(id) || answers.has(id)) continue;
         const tool = options.tools.find((t) => t.name === c.name) as StructuredToolInterface | undefined;
         try {
@@ -140,13 +147,20 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
         }
       }
       const messages = pending.map((c) => answers.get(c.id ?? "")).filter((m): m is ToolMessage => !!m);
-      return { messages, toolAttention: gated ? gated.toolAttention : current };
+      return { messages: [...rewritten, ...messages], toolAttention: gated ? gated.toolAttention : current };
     }
     const result = gateTurn(router, state, { passthrough, maxRejectedRounds, promoteOnRequest: settings.promoteOnRequest });
     if (!result) return current !== decision ? { toolAttention: current } : {};
-    if (!("event" in result)) return { toolAttention: result.toolAttention };
+    // Calls the gate resolved to a catalog name: the model's message is rewritten in place (same id, so the
+    // messages reducer replaces it), so the ToolNode runs the tool the model meant and the history shows its name.
+    const last = state.messages.at(-1);
+    const rewritten = result.renamed.length && last && AIMessage.isInstance(last) ? [withResolvedNames(last, result.renamed)] : [];
+    if (!("event" in result)) {
+      if (result.renameEvent) emit(result.renameEvent);
+      return { toolAttention: result.toolAttention, ...(rewritten.length ? { messages: rewritten } : {}) };
+    }
     emit(result.event);
-    return { messages: result.messages, toolAttention: result.toolAttention };
+    return { messages: [...rewritten, ...result.messages], toolAttention: result.toolAttention };
   }
 
   // One delivery plan per model call (keyed by turn and promotion round), shared by withPool and bindActiveTools,

@@ -1,10 +1,11 @@
 /**
- * Structured events: one per routing decision and one per gate check that rejected something. They go to the
+ * Structured events: one per routing decision and one per gate check that rejected something or resolved a name. They go to the
  * `onEvent` callback and, in the LangChain adapter, into run metadata, so dashboards can see what was routed.
  */
 import type { RoutingDecision } from "../types.js";
 import type { RejectionKind } from "../gate/gate.js";
 import type { DeliveryMode } from "../delivery/plan.js";
+import type { ResolvedHow } from "../catalog/names.js";
 
 export interface RoutingEvent {
   type: "tool_attention.route";
@@ -28,15 +29,18 @@ export interface RoutingEvent {
  * Why a call in a gate event did not run: the gate's rejection kind, or `"promoted"` for a call to a catalog
  * tool that only missed this turn's cut (its preconditions hold). A promoted call did not run either, but its
  * tool is now bound for the next model call, so dashboards should not count it as a routing miss the model
- * could not recover from.
+ * could not recover from. `"ambiguous"`: the called name fits several tools (the answer lists them).
  */
-export type GateEventKind = RejectionKind | "promoted";
+export type GateEventKind = RejectionKind | "promoted" | "ambiguous";
 
 export interface GateEvent {
   type: "tool_attention.gate";
   turnId: string;
   allowed: string[];
-  rejected: { tool: string; kind: GateEventKind; toolCallId: string }[];
+  /** `tool` is the canonical name; `calledAs` the name the model used when the gate resolved it. */
+  rejected: { tool: string; kind: GateEventKind; toolCallId: string; calledAs?: string }[];
+  /** Calls whose names the gate resolved to catalog names (run, promoted or refused under `to`). */
+  resolved?: { from: string; to: string; how: ResolvedHow; toolCallId: string }[];
 }
 
 /** One model call's delivery, as reported in `tool_attention.delivery` events. */
