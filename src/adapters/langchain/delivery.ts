@@ -20,6 +20,7 @@ import { countTokens } from "../../core/tokens/count.js";
 import { jsonSchemaOfTool, toolNameOf } from "./compact-tools.js";
 import { lastObservations, messageText, stateViewOf } from "./messages.js";
 import { firstSentence } from "../../core/catalog/text.js";
+import { SEARCH_K } from "../../core/router/intent.js";
 import type { DeliveryEvent } from "../../core/events/events.js";
 
 /** The Anthropic beta that allows `tool_addition` blocks in mid-conversation system messages. */
@@ -455,7 +456,7 @@ export async function answerSearch(
   const query = typeof call.args?.query === "string" ? call.args.query : "";
   if (!query.trim())
     return new ToolMessage({ content: 'search_tools needs a "query": say what you want to do.', tool_call_id: call.id ?? "", name: SEARCH_TOOL_NAME, status: "error" });
-  const d = await router.route(query, stateViewOf(state), { k: 5 });
+  const d = await router.route(query, stateViewOf(state), { k: SEARCH_K });
   const names = d.active.map((a) => a.name);
   const lines = d.active.map((a) => `- ${a.name}: ${firstSentence(router.catalog.getById(a.id)?.description ?? "")}`);
   const content = names.length ? `${lines.join("\n")}\nThese tools are callable on your next step.` : "No tool matches; rephrase what you want to do.";
