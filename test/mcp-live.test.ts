@@ -85,7 +85,8 @@ test("list_changed: the catalog and router update incrementally and the agent se
   const session = await McpSession.start(config({ live: stdio("changing-server.mjs") }));
   try {
     session.onChange((c) => changes.push({ added: c.added, changed: c.changed, removed: c.removed }));
-    const { router, resolveTool } = session.middlewareOptions({ encoder, cacheDir: false, theta: -1, k: 10, log: false });
+    // Whole-text rows only: the count below is of tool texts (multi-vector rows are counted in routing-channels.test.ts).
+    const { router, resolveTool } = session.middlewareOptions({ encoder, cacheDir: false, theta: -1, k: 10, log: false, multiVector: false });
     await router.prepare();
     assert.equal(encoder.documents, 4); // echo, add, evolve, crash
     const model = new ScriptedChatModel([

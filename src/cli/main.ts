@@ -237,7 +237,7 @@ async function cmdEval(values: Record<string, string | boolean | undefined>) {
     ...(summary.searchRecovery ? { searchRecovery: { ...summary.searchRecovery, share: round(summary.searchRecovery.share) } } : {}),
   };
   if (values.json) process.stdout.write(`${JSON.stringify(out)}\n`);
-  else for (const [k, v] of Object.entries(out)) process.stdout.write(`${k.padEnd(20)} ${v}\n`);
+  else for (const [k, v] of Object.entries(out)) process.stdout.write(`${k.padEnd(20)} ${typeof v === "object" ? JSON.stringify(v) : v}\n`);
 }
 
 async function cmdAudit(values: Record<string, string | boolean | undefined>) {

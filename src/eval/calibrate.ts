@@ -50,15 +50,21 @@ export interface CalibrationResult {
 export type RoutedActive = readonly (readonly Pick<ScoredTool, "id" | "name" | "score">[])[];
 
 /** Scores one θ from the lowest-θ active sets: keep tools scoring ≥ θ, union over the routed texts. */
-export function activeAt(routes: RoutedActive, theta: number): string[] {
+export function activeAt(routes: RoutedActive, theta: number, floor = 0): string[] {
   const seen = new Set<string>();
   const names: string[] = [];
-  for (const active of routes)
+  for (const active of routes) {
+    // A route at θ keeps the tools at or above it and, when fewer than `floor`, the best ones below it (minActive):
+    // the active list is best first, so those are the next ones in it.
+    let kept = 0;
     for (const a of active) {
-      if (a.score < theta || seen.has(a.id)) continue;
+      if (a.score < theta && kept >= floor) continue;
+      kept++;
+      if (seen.has(a.id)) continue;
       seen.add(a.id);
       names.push(a.name);
     }
+  }
   return names;
 }
 
@@ -67,13 +73,15 @@ export function sweep(
   routes: readonly RoutedActive[],
   gold: readonly (readonly string[])[],
   thetas: readonly number[] = DEFAULT_THETAS,
+  /** The routes' never-empty floor, min(k, minActive): tools below θ a real route would still keep. Default 0. */
+  floor = 0,
 ): { curve: CalibrationPoint[]; best: CalibrationPoint } {
   if (routes.length !== gold.length) throw new Error(`sweep: ${routes.length} routed tasks but ${gold.length} gold sets`);
   if (thetas.length === 0) throw new Error("sweep: no thresholds to try");
   const curve = [...thetas]
     .sort((a, b) => a - b)
     .map((theta) => {
-      const scores: TaskScore[] = routes.map((r, i) => scoreTask(activeAt(r, theta), gold[i]));
+      const scores: TaskScore[] = routes.map((r, i) => scoreTask(activeAt(r, theta, floor), gold[i]));
       const a = aggregate(scores);
       return { theta, recall: a.recall, precision: a.precision, f1: a.f1, allGold: a.allGold, avgActive: a.avgActive };
     });
@@ -114,6 +122,6 @@ export async function calibrate(router: ToolAttentionRouter, tasks: readonly Eva
     routes.push(perText);
     if (opts.onProgress && ((t + 1) % 500 === 0 || t + 1 === tasks.length)) opts.onProgress(t + 1, tasks.length);
   }
-  const { curve, best } = sweep(routes, tasks.map((t) => t.gold), thetas);
+  const { curve, best } = sweep(routes, tasks.map((t) => t.gold), thetas, Math.min(k, router.minActive));
   return { k, perStep, tasks: tasks.length, curve, best };
 }
