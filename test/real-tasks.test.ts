@@ -21,6 +21,9 @@ const installed = existsSync(`${ROOT}node_modules/@modelcontextprotocol/server-e
 const skip = installed ? false : "MCP server devDependencies are not installed (npm ci)";
 
 const tasks = loadTasks(TASKS);
+// Multi-step dev tasks written for routing round 2 (eval --per-step); not part of the bench's task set.
+const LONG_TASKS = `${ROOT}data/mcp/real-long-tasks.jsonl`;
+const longTasks = loadTasks(LONG_TASKS);
 
 async function realCatalog() {
   const { catalog: file } = await captureCatalog(CONFIG);
@@ -67,7 +70,7 @@ test("real tasks: single, multi-request across servers, long-horizon with one pl
 
 test("no real-task query or plan step contains its gold tool's name or the first sentence of its description", { skip }, async () => {
   const { catalog } = await realCatalog();
-  for (const t of tasks)
+  for (const t of [...tasks, ...longTasks])
     for (const g of t.gold)
       for (const tool of catalog.getByName(g)) {
         const first = firstSentence(tool.description).replace(/[.!?]$/, "").trim().toLowerCase();
@@ -78,6 +81,19 @@ test("no real-task query or plan step contains its gold tool's name or the first
         }
       }
   assert.equal(new Set(tasks.map((t) => t.query)).size, tasks.length, "queries are distinct");
+});
+
+test("the multi-step dev tasks: every gold tool is a real tool, one plan step per gold tool, distinct from the bench's", { skip }, async () => {
+  const { catalog } = await realCatalog();
+  assert.ok(longTasks.length >= 15);
+  for (const t of longTasks) {
+    assert.equal(t.kind, "long", t.id);
+    assert.equal(t.steps?.length, t.gold.length, `${t.id}: one plan step per gold tool`);
+    for (const g of t.gold) assert.ok(catalog.getByName(g).length > 0, `${t.id}: gold tool "${g}" is not in the real catalog`);
+  }
+  const benchQueries = new Set(tasks.map((t) => t.query));
+  assert.ok(longTasks.every((t) => !benchQueries.has(t.query)));
+  assert.equal(new Set(longTasks.map((t) => t.id)).size, longTasks.length);
 });
 
 test("a task whose gold tool is missing from the capture is dropped with a warning naming the task and the tool", () => {
