@@ -202,6 +202,15 @@ export class CachedEmbeddings extends Embeddings implements QueryBatchEmbeddings
     return out.map((v) => Array.from(v!));
   }
 
+  /**
+   * The cached vectors of these texts (memory, then the disk file), `undefined` for a text not cached. Never calls
+   * the inner encoder and does not count hits or misses: a lookup for stores and tools, not a routing path.
+   */
+  async peek(documents: readonly string[]): Promise<(Float32Array | undefined)[]> {
+    await this.ensureLoaded();
+    return documents.map((d) => this.memory.get(embeddingCacheKey(this.modelId, d)));
+  }
+
   /** Waits until pending disk writes are done (they are also awaited by `embedDocuments`). Never rejects. */
   flush(): Promise<void> {
     this.writeChain = this.writeChain.then(() => this.writeIfDirty());
