@@ -512,9 +512,10 @@ export class PostgresRoutingStore implements RoutingStore {
       }
     });
     await client.connect();
-    // The listen connection only waits for news: it must not keep the host process alive.
-    client.unref?.();
     await client.query(`LISTEN "${this.channel}"`);
+    // From now on the connection only waits for news: it must not keep the host process alive. (Not before: an
+    // unref'd socket under a pending query lets the process exit while the query waits.)
+    client.unref?.();
     if (this.closed) {
       await client.end().catch(() => undefined);
       throw new Error("closed");
