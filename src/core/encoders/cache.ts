@@ -138,6 +138,15 @@ export class CachedEmbeddings extends Embeddings implements QueryBatchEmbeddings
         missTexts.push(documents[i]!);
       }
     }
+    if (missTexts.length > 0 && (await this.mergeNewerDisk())) {
+      // Another process wrote the file since we read it: it may hold some of the misses already.
+      const still = [...missIndex].filter(([k]) => !this.memory.has(k));
+      this.stats.hits += missIndex.size - still.length;
+      const texts = still.map(([, j]) => missTexts[j]!);
+      missIndex.clear();
+      still.forEach(([k], j) => missIndex.set(k, j));
+      missTexts.splice(0, missTexts.length, ...texts);
+    }
     if (missTexts.length > 0) {
       this.stats.misses += missTexts.length;
       const vectors = await this.inner.embedDocuments(missTexts);
@@ -266,6 +275,17 @@ export class CachedEmbeddings extends Embeddings implements QueryBatchEmbeddings
     }
     this.diskSignature = signature;
     return { dim, entries };
+  }
+
+  /** Merges the disk file when another writer changed it since we last read or wrote it; true when it did. */
+  private async mergeNewerDisk(): Promise<boolean> {
+    if (!this.cacheFile || this.diskBroken) return false;
+    const st = await stat(this.cacheFile).catch(() => undefined);
+    if (!st || `${st.mtimeMs}:${st.size}` === this.diskSignature) return false;
+    const other = await this.readCacheFile(this.cacheFile);
+    if (!other) return false;
+    for (const [k, v] of other.entries) if (!this.memory.has(k)) this.memory.set(k, v);
+    return true;
   }
 
   private async writeIfDirty(): Promise<void> {
