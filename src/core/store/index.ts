@@ -17,7 +17,7 @@ export type { PostgresRoutingStoreOptions, PgPoolLike, PgClientLike, PgQueryResu
 export { DiskRoutingStore } from "./disk.js";
 export type { DiskRoutingStoreOptions } from "./disk.js";
 export { LangGraphRoutingStore } from "./langgraph.js";
-export type { LangGraphRoutingStoreOptions, BaseStoreLike } from "./langgraph.js";
+export type { LangGraphRoutingStoreOptions, BaseStoreLike, StoreGetOperationLike, StorePutOperationLike } from "./langgraph.js";
 export { StoreEmbeddings } from "./embeddings.js";
 export type { StoreEmbeddingStats } from "./embeddings.js";
 export { RouterStoreBinding, DEFAULT_STORE_CATALOG } from "./binding.js";

@@ -20,9 +20,24 @@ import { checkCatalogName } from "./postgres.js";
 import { snapshotDigest } from "./snapshot.js";
 import type { CatalogListener, CatalogSnapshot, EmbedFn, EmbedThroughResult, PublishResult, RoutingStore, StoredCatalog } from "./types.js";
 
-/** The part of LangGraph's `BaseStore` this adapter uses (`batch` with get and put operations). */
+/** A get operation of LangGraph's store (`GetOperation`). */
+export interface StoreGetOperationLike {
+  namespace: string[];
+  key: string;
+}
+/** A put operation of LangGraph's store (`PutOperation`); `index: false` keeps the store's semantic index off it. */
+export interface StorePutOperationLike {
+  namespace: string[];
+  key: string;
+  value: Record<string, unknown> | null;
+  index?: false | string[];
+}
+/**
+ * The part of LangGraph's `BaseStore` this adapter uses: `batch` with get and put operations. Structural, so the
+ * library does not import @langchain/langgraph for it; `InMemoryStore` and `PostgresStore` fit.
+ */
 export interface BaseStoreLike {
-  batch(operations: unknown[]): Promise<unknown[]>;
+  batch(operations: (StoreGetOperationLike | StorePutOperationLike)[]): Promise<unknown[]>;
 }
 
 /** Options of {@link LangGraphRoutingStore}. */
