@@ -132,3 +132,32 @@ for (const [name, make] of [
     }
   });
 }
+
+test("createAgent middleware with a store: routing events name the catalog version; a second agent embeds nothing", async () => {
+  const { createAgent } = await import("langchain");
+  const { HumanMessage } = await import("@langchain/core/messages");
+  const { toolAttentionMiddleware } = await import("../src/adapters/langchain/middleware.js");
+  const { ScriptedChatModel, callTools } = await import("./helpers/scripted-model.js");
+  const { demoTools } = await import("./helpers/demo-tools.js");
+  const lg = new InMemoryStore();
+  const run = async () => {
+    const { tools } = demoTools();
+    const events: { type: string; catalogVersion?: number }[] = [];
+    const encoder = new CountingEmbeddings();
+    const store = new LangGraphRoutingStore(lg);
+    const middleware = toolAttentionMiddleware({ tools, k: 5, encoder, store: { store, catalog: "demo-agent" }, onEvent: (e) => events.push(e) });
+    const model = new ScriptedChatModel([callTools({ name: "get_weather", args: { city: "Paris" } })]);
+    const agent = createAgent({ model, tools, middleware: [middleware] });
+    await agent.invoke({ messages: [new HumanMessage("what's the weather in Paris tomorrow?")] });
+    await store.close();
+    return { events, embedded: encoder.texts.length, bound: model.calls[0].tools };
+  };
+  const first = await run();
+  const routes = first.events.filter((e) => e.type === "tool_attention.route");
+  assert.ok(routes.length > 0 && routes.every((e) => e.catalogVersion === 1), JSON.stringify(routes.map((e) => e.catalogVersion)));
+  assert.ok(first.embedded > 0);
+  assert.ok(first.bound.includes("get_weather"));
+  const second = await run();
+  assert.equal(second.embedded, 0, "the second agent (another worker) warm-starts from the LangGraph store");
+  assert.ok(second.events.filter((e) => e.type === "tool_attention.route").every((e) => e.catalogVersion === 1));
+});

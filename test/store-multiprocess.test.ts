@@ -120,6 +120,7 @@ test("4 workers on one Postgres: each text embedded once, a mid-run catalog chan
     const newEmbeds = workers.map((w, i) => embeddedTexts(w).length - before[i]);
     assert.equal(newEmbeds.reduce((a, b) => a + b, 0), 8, `the 8 new texts embedded once in total: ${newEmbeds}`);
     assert.deepEqual([newEmbeds[0], newEmbeds[3]], [0, 0], "followers embed nothing");
+    assert.equal(replaced.reduce((n, m) => n + (m.embedded as number), 0), 8, "replaceCatalog reports what its own encoder embedded");
     const versions = await sql<{ version: string }>(`SELECT version FROM "${schema}".catalog_versions ORDER BY version`);
     assert.deepEqual(versions.map((v) => Number(v.version)), [1, 2]);
     const rows = await sql<{ n: string; d: string }>(`SELECT count(*) AS n, count(DISTINCT text_hash) AS d FROM "${schema}".embeddings`);

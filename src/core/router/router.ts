@@ -944,8 +944,10 @@ export class ToolAttentionRouter {
   private async swapCatalog(next: ToolCatalog, beforeSwap?: () => Promise<CatalogVersionInfo>): Promise<CatalogUpdate> {
     const prev = this.catalog;
     this.lastEmbedded = 0;
+    const stored = this.embeddings instanceof StoreEmbeddings ? this.embeddings.stats.embedded : undefined;
     const channels = await this.buildChannels(next);
-    const embedded = this.lastEmbedded;
+    // With a store, texts another process embedded are read, not embedded: count what this process's encoder did.
+    const embedded = stored !== undefined ? (this.embeddings as StoreEmbeddings).stats.embedded - stored : this.lastEmbedded;
     const version = beforeSwap ? await beforeSwap() : this.version;
 
     const added: string[] = [];
