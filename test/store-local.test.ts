@@ -161,3 +161,25 @@ test("createAgent middleware with a store: routing events name the catalog versi
   assert.equal(second.embedded, 0, "the second agent (another worker) warm-starts from the LangGraph store");
   assert.ok(second.events.filter((e) => e.type === "tool_attention.route").every((e) => e.catalogVersion === 1));
 });
+
+test('store.initial "adopt": a starting router routes on the store\'s latest catalog, not the one it was built with', async () => {
+  const lg = new InMemoryStore();
+  const encA = new CountingEmbeddings();
+  // An empty store: "adopt" publishes the router's own catalog.
+  const a = new ToolAttentionRouter(smallCatalog(), { encoder: encA, log: false, store: { store: new LangGraphRoutingStore(lg), initial: "adopt" }, multiVector: false });
+  await a.prepare();
+  assert.equal(a.catalogVersion?.version, 1);
+  await a.replaceCatalog(smallCatalog([tool("create_event", "Create a calendar event with a title and a time.")]));
+  assert.equal(a.catalogVersion?.version, 2);
+  // A restarted worker still built with the old catalog: it adopts version 2 instead of publishing version 3.
+  const encB = new CountingEmbeddings();
+  const b = new ToolAttentionRouter(smallCatalog(), { encoder: encB, log: false, store: { store: new LangGraphRoutingStore(lg), initial: "adopt" }, multiVector: false });
+  await b.prepare();
+  assert.equal(b.catalogVersion?.version, 2);
+  assert.ok(b.catalog.getById("create_event"));
+  assert.equal(encB.texts.length, 0, "nothing embedded: neither the old catalog nor the adopted one");
+  assert.equal((await b.route("schedule a calendar event for the team meeting at noon")).active[0].name, "create_event");
+  // "publish" (the default) would have made the old catalog version 3.
+  assert.throws(() => new ToolAttentionRouter(smallCatalog(), { store: { store: new LangGraphRoutingStore(lg), initial: "latest" as never } }), /store\.initial/);
+  await Promise.all([a.close(), b.close()]);
+});

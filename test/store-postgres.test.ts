@@ -170,6 +170,29 @@ test("watchCatalog hears other processes' versions by NOTIFY, and by polling whe
   stopB();
 });
 
+test("a lost LISTEN connection: the poll still delivers the version and reconnects the listener", async () => {
+  const publisher = newStore();
+  await publisher.publishCatalog("c", catalogSnapshotOf(smallCatalog()));
+  const watcher = newStore({ pollMs: 200 }, publisher.schema);
+  const heard: number[] = [];
+  const stop = await watcher.watchCatalog("c", (v) => heard.push(v.version));
+  const listening = () => sql<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE query = $1", [`LISTEN "${watcher.channel}"`]);
+  const [before] = await listening();
+  assert.ok(before, "a LISTEN connection is open");
+  await sql("SELECT pg_terminate_backend($1)", [before.pid]);
+  await publisher.publishCatalog("c", catalogSnapshotOf(smallCatalog([tool("t2", "Second tool.")])));
+  const t0 = Date.now();
+  while (heard.length === 0 && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(heard, [2], "delivered by the poll");
+  let after: { pid: number } | undefined;
+  while (!after && Date.now() - t0 < 5000) {
+    [after] = (await listening()).filter((r) => r.pid !== before.pid);
+    if (!after) await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.ok(after, "the poll reopened the LISTEN connection");
+  stop();
+});
+
 test("misconfiguration fails at construction naming the option; bad input names the field", async () => {
   assert.throws(() => new PostgresRoutingStore({}), /options\.connectionString .* or options\.pool/);
   assert.throws(() => new PostgresRoutingStore({ connectionString: "mysql://x" }), /options\.connectionString must be a postgres:\/\//);

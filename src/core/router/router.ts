@@ -519,7 +519,10 @@ export class ToolAttentionRouter {
     this.encoderName = enc.name;
     this.modelId = this.lexicalOptions ? `${enc.modelId}+bm25` : enc.modelId;
     this.denseModelId = enc.modelId;
-    this.channels = await this.buildChannels(this.catalog);
+    // store.initial "adopt": route on the store's latest catalog instead of embedding the constructor's.
+    const adopted = await this.storeBinding?.adoptable(this.catalog);
+    if (adopted) await this.swapCatalog(adopted.catalog, async () => adopted.info);
+    else this.channels = await this.buildChannels(this.catalog);
     await this.joinStore();
     const prefer = this.options.index ?? "auto";
     const line = `tool-attention: ${describeIndexBackend(prefer)}; encoder: ${this.modelId}${this.storeBinding ? `; store: ${this.storeBinding.store.kind}` : ""}`;

@@ -7,7 +7,7 @@ import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { CatalogOptions, ToolCatalog } from "../catalog/catalog.js";
 import { LexicalEmbeddings } from "../encoders/lexical.js";
 import { StoreEmbeddings } from "./embeddings.js";
-import { catalogFromSnapshot, catalogSnapshotOf } from "./snapshot.js";
+import { catalogFromSnapshot, catalogSnapshotOf, snapshotDigest } from "./snapshot.js";
 import type { CatalogVersionInfo, PublishResult, RoutingStore } from "./types.js";
 
 /** The default catalog name of a router in a store. */
@@ -32,6 +32,14 @@ export interface RouterStoreOptions {
    * which a snapshot cannot hold (see snapshot.ts). Give the same options the process builds its own catalogs with.
    */
   catalogOptions?: CatalogOptions;
+  /**
+   * What `prepare()` does with the catalog the router was constructed with: "publish" (default) makes it the next
+   * version unless the latest version already holds it, which suits processes that each build the catalog from the
+   * same code or the same MCP servers; "adopt" routes on the store's latest version when there is one (the
+   * constructor's catalog is only published into an empty store), which suits processes that follow a catalog
+   * another process manages, and restarts that must not bring back an older catalog.
+   */
+  initial?: "publish" | "adopt";
 }
 
 /** A validated store binding (see {@link RouterStoreOptions}). */
@@ -40,6 +48,7 @@ export class RouterStoreBinding {
   readonly catalog: string;
   readonly follow: boolean;
   readonly catalogOptions: CatalogOptions;
+  readonly initial: "publish" | "adopt";
 
   constructor(option: RoutingStore | RouterStoreOptions) {
     const full: RouterStoreOptions = isStore(option) ? { store: option } : (option as RouterStoreOptions);
@@ -56,6 +65,20 @@ export class RouterStoreBinding {
     if (full.catalogOptions !== undefined && (typeof full.catalogOptions !== "object" || full.catalogOptions === null))
       throw new Error("Invalid store.catalogOptions: expected catalog options (an object)");
     this.catalogOptions = full.catalogOptions ?? {};
+    this.initial = full.initial ?? "publish";
+    if (this.initial !== "publish" && this.initial !== "adopt")
+      throw new Error(`Invalid store.initial: ${JSON.stringify(full.initial)} (expected "publish" or "adopt")`);
+  }
+
+  /**
+   * With `initial: "adopt"`: the store's latest catalog when it differs from `own` (rebuilt, with its version);
+   * `undefined` when the store has none, holds `own` already, or `initial` is "publish".
+   */
+  async adoptable(own: ToolCatalog): Promise<{ catalog: ToolCatalog; info: CatalogVersionInfo } | undefined> {
+    if (this.initial !== "adopt") return undefined;
+    const latest = await this.store.latestCatalog(this.catalog);
+    if (!latest || latest.digest === snapshotDigest(catalogSnapshotOf(own))) return undefined;
+    return this.catalogOf(latest.version, own);
   }
 
   /** The encoder the router embeds documents with: through the store, except stateful (lexical) encoders. */

@@ -318,6 +318,7 @@ export class PostgresRoutingStore implements RoutingStore {
           }
           pending = pending.filter((k) => !have.has(k));
           if (pending.length === 0) break;
+          if (this.closed) throw new Error("PostgresRoutingStore: the store was closed while waiting for another process's embeddings");
           if (Date.now() > deadline)
             throw new Error(
               `PostgresRoutingStore: waited ${this.waitTimeoutMs} ms (options.waitTimeoutMs) for ${pending.length} texts another process is embedding under model ${modelId}`,
@@ -485,7 +486,8 @@ export class PostgresRoutingStore implements RoutingStore {
   private ensureListening(): Promise<PgListenClient | undefined> {
     this.listenClient ??= this.openListenClient().catch((err) => {
       this.listenClient = undefined;
-      this.warn(`[tool-attention] postgres store: cannot LISTEN (${(err as Error)?.message ?? err}); polling every ${this.pollMs} ms`);
+      const fallback = this.pollMs > 0 ? `polling every ${this.pollMs} ms` : "other processes' catalog versions go unseen until it reconnects (options.pollMs is 0)";
+      this.warn(`[tool-attention] postgres store: cannot LISTEN (${(err as Error)?.message ?? err}); ${fallback}`);
       return undefined;
     });
     return this.listenClient;
