@@ -72,6 +72,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   const log = path.join(dir, "server.log");
   let started = false;
   const stop = async () => {
+    process.removeListener("exit", onExit);
     if (started) {
       started = false;
       try {
@@ -82,6 +83,19 @@ export async function startPostgres(): Promise<TestPostgres> {
     }
     rmSync(dir, { recursive: true, force: true });
   };
+  // A test file whose after() hook never runs (a crash, a cancelled run) must not leave a server behind: stop it
+  // synchronously when the test process exits. (A test helper, not library code: the library installs no handlers.)
+  const onExit = () => {
+    if (started) {
+      try {
+        run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+      } catch {
+        // Already gone.
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once("exit", onExit);
   try {
     run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C"]);
     // A port can be taken between freePort() and the server's bind: retry a few times.
