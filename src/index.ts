@@ -219,3 +219,6 @@ export {
   type DeliveryOptions,
 } from "./adapters/langchain/delivery.js";
 export type { DeliveryEvent } from "./core/events/events.js";
+
+// Shared routing state for multi-process deployments: PostgreSQL, a LangGraph BaseStore, or local files.
+export * from "./core/store/index.js";

@@ -115,6 +115,8 @@ export interface RoutingDecision {
    * alone (θ is then the lexical θ). Absent on a normal route.
    */
   degraded?: "lexical";
+  /** With a shared store (`RouterOptions.store`): the catalog version this route was scored on. */
+  catalogVersion?: number;
 }
 
 /** The structured error content a rejected tool call receives. */

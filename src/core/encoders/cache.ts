@@ -138,6 +138,15 @@ export class CachedEmbeddings extends Embeddings implements QueryBatchEmbeddings
         missTexts.push(documents[i]!);
       }
     }
+    if (missTexts.length > 0 && (await this.mergeNewerDisk())) {
+      // Another process wrote the file since we read it: it may hold some of the misses already.
+      const still = [...missIndex].filter(([k]) => !this.memory.has(k));
+      this.stats.hits += missIndex.size - still.length;
+      const texts = still.map(([, j]) => missTexts[j]!);
+      missIndex.clear();
+      still.forEach(([k], j) => missIndex.set(k, j));
+      missTexts.splice(0, missTexts.length, ...texts);
+    }
     if (missTexts.length > 0) {
       this.stats.misses += missTexts.length;
       const vectors = await this.inner.embedDocuments(missTexts);
@@ -202,6 +211,15 @@ export class CachedEmbeddings extends Embeddings implements QueryBatchEmbeddings
     return out.map((v) => Array.from(v!));
   }
 
+  /**
+   * The cached vectors of these texts (memory, then the disk file), `undefined` for a text not cached. Never calls
+   * the inner encoder and does not count hits or misses: a lookup for stores and tools, not a routing path.
+   */
+  async peek(documents: readonly string[]): Promise<(Float32Array | undefined)[]> {
+    await this.ensureLoaded();
+    return documents.map((d) => this.memory.get(embeddingCacheKey(this.modelId, d)));
+  }
+
   /** Waits until pending disk writes are done (they are also awaited by `embedDocuments`). Never rejects. */
   flush(): Promise<void> {
     this.writeChain = this.writeChain.then(() => this.writeIfDirty());
@@ -257,6 +275,17 @@ export class CachedEmbeddings extends Embeddings implements QueryBatchEmbeddings
     }
     this.diskSignature = signature;
     return { dim, entries };
+  }
+
+  /** Merges the disk file when another writer changed it since we last read or wrote it; true when it did. */
+  private async mergeNewerDisk(): Promise<boolean> {
+    if (!this.cacheFile || this.diskBroken) return false;
+    const st = await stat(this.cacheFile).catch(() => undefined);
+    if (!st || `${st.mtimeMs}:${st.size}` === this.diskSignature) return false;
+    const other = await this.readCacheFile(this.cacheFile);
+    if (!other) return false;
+    for (const [k, v] of other.entries) if (!this.memory.has(k)) this.memory.set(k, v);
+    return true;
   }
 
   private async writeIfDirty(): Promise<void> {

@@ -23,6 +23,8 @@ export interface RoutingEvent {
   latencyMs: RoutingDecision["latencyMs"];
   /** Present when the dense encoder failed and this route ran on the lexical channel alone. */
   degraded?: "lexical";
+  /** With a shared store: the catalog version the route was scored on (every process on that version agrees). */
+  catalogVersion?: number;
 }
 
 /**
@@ -85,5 +87,6 @@ export function routingEventOf(d: RoutingDecision): RoutingEvent {
     fullSchemaTokens: d.fullSchemaTokens,
     latencyMs: d.latencyMs,
     ...(d.degraded ? { degraded: d.degraded } : {}),
+    ...(d.catalogVersion !== undefined ? { catalogVersion: d.catalogVersion } : {}),
   };
 }

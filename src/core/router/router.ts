@@ -41,6 +41,9 @@ import { addWeighted, blendMaxSim } from "./fusion.js";
 import { interleave, topIndices } from "./ranking.js";
 import { routingEventOf, type ToolAttentionEvent } from "../events/events.js";
 import type { AgentStateView, GatedTool, RoutingDecision, ScoredTool, ToolRecord } from "../types.js";
+import { RouterStoreBinding, type RouterStoreOptions } from "../store/binding.js";
+import { StoreEmbeddings } from "../store/embeddings.js";
+import type { CatalogVersionInfo, RoutingStore } from "../store/types.js";
 
 /** Default θ for dense sentence encoders (cosine of unit vectors). */
 export const DEFAULT_THETA = 0.28;
@@ -165,6 +168,15 @@ export interface RouterOptions {
    * propagates from `route()`.
    */
   encoderFallback?: boolean | EncoderFallbackOptions;
+  /**
+   * Shared routing state for a deployment of several processes (see src/core/store/): a `RoutingStore`
+   * (`PostgresRoutingStore`, `LangGraphRoutingStore`, `DiskRoutingStore`) or `{ store, catalog, follow,
+   * catalogOptions }`. Document vectors are read from the store and only the missing ones embedded (once across
+   * processes on PostgreSQL); every catalog the router routes on is published as a version of `catalog`, versions
+   * other processes publish are followed (`follow`, default true), and each decision and routing event names the
+   * version (`catalogVersion`). With a store the local disk cache is off unless `cacheDir` is given. Default: none.
+   */
+  store?: RoutingStore | RouterStoreOptions;
 }
 
 /** Settings of routing on the lexical channel when the dense encoder fails (see `RouterOptions.encoderFallback`). */
@@ -211,6 +223,8 @@ export interface CatalogUpdate {
   changed: string[];
   removed: string[];
   embedded: number;
+  /** With a store: the catalog version the router now routes on. */
+  version?: number;
 }
 
 export interface RouteOptions {
@@ -320,6 +334,13 @@ export class ToolAttentionRouter {
   private fallbackBm25?: { catalog: ToolCatalog; index: Bm25Index };
   /** Decomposition settings (`enabled` false: only routes asking for it decompose). */
   private readonly decompose: Required<Omit<DecomposeOptions, "maxClauses">> & ClauseOptions & { enabled: boolean };
+  /** The shared store, when `options.store` is set. */
+  private readonly storeBinding?: RouterStoreBinding;
+  /** Store version of the current catalog (set with the catalog, in the same synchronous step). */
+  private version?: CatalogVersionInfo;
+  /** Catalog changes one after another when a store is set: a local replace and a followed version never interleave. */
+  private catalogChain: Promise<unknown> = Promise.resolve();
+  private unwatch?: () => void;
 
   constructor(
     readonly catalog: ToolCatalog,
@@ -384,6 +405,7 @@ export class ToolAttentionRouter {
     this.tokenCounter = new SchemaTokenCounter(this.encoding);
     this.loader =
       options.schemas instanceof LazySchemaLoader ? options.schemas : new LazySchemaLoader(catalog, options.schemas);
+    if (options.store !== undefined) this.storeBinding = new RouterStoreBinding(options.store);
     this.alwaysIds = (options.alwaysInclude ?? []).map((n) => {
       const r = catalog.resolve(n);
       if (!r) throw new Error(`alwaysInclude names "${n}", which is not in the catalog`);
@@ -486,17 +508,24 @@ export class ToolAttentionRouter {
       this.encoderName = "lexical";
       this.modelId = "lexical-bm25";
       this.channels = await this.buildChannels(this.catalog);
+      await this.joinStore();
       return;
     }
-    const enc = await resolveEncoder(this.options.encoder ?? DEFAULT_ENCODER, { cacheDir: this.options.cacheDir });
-    const embeddings = enc.embeddings;
+    // With a store, vectors persist there: the disk cache only when asked for.
+    const cacheDir = this.storeBinding && this.options.cacheDir === undefined ? false : this.options.cacheDir;
+    const enc = await resolveEncoder(this.options.encoder ?? DEFAULT_ENCODER, { cacheDir });
+    const embeddings = this.storeBinding ? this.storeBinding.wrap(enc.embeddings, enc.modelId) : enc.embeddings;
     this.embeddings = embeddings;
     this.encoderName = enc.name;
     this.modelId = this.lexicalOptions ? `${enc.modelId}+bm25` : enc.modelId;
     this.denseModelId = enc.modelId;
-    this.channels = await this.buildChannels(this.catalog);
+    // store.initial "adopt": route on the store's latest catalog instead of embedding the constructor's.
+    const adopted = await this.storeBinding?.adoptable(this.catalog);
+    if (adopted) await this.swapCatalog(adopted.catalog, async () => adopted.info);
+    else this.channels = await this.buildChannels(this.catalog);
+    await this.joinStore();
     const prefer = this.options.index ?? "auto";
-    const line = `tool-attention: ${describeIndexBackend(prefer)}; encoder: ${this.modelId}`;
+    const line = `tool-attention: ${describeIndexBackend(prefer)}; encoder: ${this.modelId}${this.storeBinding ? `; store: ${this.storeBinding.store.kind}` : ""}`;
     if (this.options.log !== false && !loggedBackends.has(line)) {
       loggedBackends.add(line);
       (this.options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(line);
@@ -512,7 +541,8 @@ export class ToolAttentionRouter {
     await this.prepare();
     // Without a dense channel there is nothing to embed; route() scores the text lexically.
     if (this.lexicalOnly) return texts.map(() => []);
-    const emb = this.embeddings as EmbeddingsInterface;
+    // Evaluation queries are not tool texts: never written to a shared store.
+    const emb = this.embeddings instanceof StoreEmbeddings ? this.embeddings.inner : (this.embeddings as EmbeddingsInterface);
     // Symmetric encoders embed queries like documents (batched, through the cache); others (prefixed models, the
     // hashed lexical encoder, custom ones) take the query side, batched when the encoder can.
     if (this.encoderName === "use-lite" || this.encoderName === "minilm" || this.encoderName === "hybrid")
@@ -605,6 +635,7 @@ export class ToolAttentionRouter {
     const catalog = this.catalog;
     const tools = catalog.tools;
     const channels = this.channels;
+    const version = this.version?.version;
     const t0 = performance.now();
 
     const parts = queryParts(query);
@@ -728,6 +759,7 @@ export class ToolAttentionRouter {
         total: tGated - t0,
       },
       ...(degraded ? { degraded: "lexical" as const } : {}),
+      ...(version !== undefined ? { catalogVersion: version } : {}),
     };
     this.options.onEvent?.(routingEventOf(decision));
     return decision;
@@ -903,10 +935,23 @@ export class ToolAttentionRouter {
    */
   async replaceCatalog(next: ToolCatalog): Promise<CatalogUpdate> {
     await this.prepare();
+    if (!this.storeBinding) return this.swapCatalog(next);
+    // With a store: embed (through the store), publish, then swap with the version the store gave.
+    return this.inCatalogOrder(() => this.swapCatalog(next, () => this.publishFor(next)));
+  }
+
+  /**
+   * Builds the channels of `next` and swaps catalog, channels (and with a store, the version) in one synchronous
+   * step. `beforeSwap` runs after the build (publishing needs the texts embedded first, so followers find them).
+   */
+  private async swapCatalog(next: ToolCatalog, beforeSwap?: () => Promise<CatalogVersionInfo>): Promise<CatalogUpdate> {
     const prev = this.catalog;
     this.lastEmbedded = 0;
+    const stored = this.embeddings instanceof StoreEmbeddings ? this.embeddings.stats.embedded : undefined;
     const channels = await this.buildChannels(next);
-    const embedded = this.lastEmbedded;
+    // With a store, texts another process embedded are read, not embedded: count what this process's encoder did.
+    const embedded = stored !== undefined ? (this.embeddings as StoreEmbeddings).stats.embedded - stored : this.lastEmbedded;
+    const version = beforeSwap ? await beforeSwap() : this.version;
 
     const added: string[] = [];
     const changed: string[] = [];
@@ -926,11 +971,94 @@ export class ToolAttentionRouter {
     // Synchronous swap: no route can observe a catalog and an index that do not belong together.
     (this as unknown as { catalog: ToolCatalog }).catalog = next;
     this.channels = channels;
+    this.version = version;
     this.loader.replaceCatalog(next, [...added, ...changed, ...removed]);
     this.fullTokens = undefined;
     this.poolMemo = undefined;
     const always = (this.options.alwaysInclude ?? []).map((n) => next.resolve(n)?.id).filter((id): id is string => !!id);
     this.alwaysIds.splice(0, this.alwaysIds.length, ...always);
-    return { added, changed, removed, embedded };
+    return { added, changed, removed, embedded, ...(version ? { version: version.version } : {}) };
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Shared store (options.store): catalog versions published and followed
+  // ---------------------------------------------------------------------------------------------------------
+
+  /** The store version of the catalog the router routes on; undefined without a store (or before `prepare()`). */
+  get catalogVersion(): CatalogVersionInfo | undefined {
+    return this.version ? { ...this.version } : undefined;
+  }
+
+  /** Runs catalog changes one at a time. */
+  private inCatalogOrder<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.catalogChain.then(fn);
+    this.catalogChain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async publishFor(catalog: ToolCatalog): Promise<CatalogVersionInfo> {
+    const { created: _created, ...info } = await (this.storeBinding as RouterStoreBinding).publish(catalog);
+    return info;
+  }
+
+  /** At the end of `prepare()`: publish the first catalog (or find its version) and start following. */
+  private async joinStore(): Promise<void> {
+    const binding = this.storeBinding;
+    if (!binding) return;
+    const { created: _created, ...info } = await binding.publish(this.catalog);
+    this.version = info;
+    if (binding.follow && !this.unwatch) {
+      this.unwatch = await binding.watch((v) => void this.followVersion(v.version));
+      // A version published between our publish and the subscription would otherwise go unheard.
+      const latest = await binding.store.latestCatalog(binding.catalog);
+      if (latest && latest.version > info.version) await this.followVersion(latest.version);
+    }
+  }
+
+  /**
+   * Switches to a version another process published, unless the router is already on it or a later one. A version
+   * holding the catalog the router already has only renumbers it; otherwise its catalog is rebuilt from the
+   * snapshot and swapped in (its texts are in the store already: the publisher embedded them first).
+   */
+  private followVersion(target: number): Promise<void> {
+    const binding = this.storeBinding as RouterStoreBinding;
+    return this.inCatalogOrder(async () => {
+      if (this.version && this.version.version >= target) return;
+      const found = await binding.catalogOf(target, this.catalog);
+      if (!found) return;
+      if (this.version && found.info.digest === this.version.digest) {
+        this.version = found.info;
+        return;
+      }
+      await this.swapCatalog(found.catalog, async () => found.info);
+    }).catch((err) => {
+      const line = `tool-attention: could not follow catalog "${binding.catalog}" version ${target} from the ${binding.store.kind} store (${(err as Error)?.message ?? err}); routing on version ${this.version?.version}`;
+      if (this.options.log !== false) (this.options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(line);
+    });
+  }
+
+  /**
+   * Waits until the router routes on `version` (or a later one) of its store catalog: for tests and for a deployment
+   * step that must not continue before every process switched. Rejects after `timeoutMs`.
+   */
+  async waitForCatalogVersion(version: number, timeoutMs = 30_000): Promise<CatalogVersionInfo> {
+    await this.prepare();
+    if (!this.storeBinding) throw new Error("waitForCatalogVersion: the router has no store (options.store)");
+    const deadline = Date.now() + timeoutMs;
+    while (!this.version || this.version.version < version) {
+      if (Date.now() > deadline) throw new Error(`waitForCatalogVersion: still on version ${this.version?.version} after ${timeoutMs} ms (waiting for ${version})`);
+      // Ask the store too: a caller waiting should not depend on the notification's timing alone.
+      const latest = await this.storeBinding.store.latestCatalog(this.storeBinding.catalog);
+      if (latest && latest.version >= version) await this.followVersion(latest.version);
+      else await new Promise((r) => setTimeout(r, 50));
+    }
+    return { ...this.version };
+  }
+
+  /** Stops following the store's catalog versions. The store stays open: it is the application's to close. */
+  async close(): Promise<void> {
+    this.unwatch?.();
+    this.unwatch = undefined;
+    await this.catalogChain;
   }
 }

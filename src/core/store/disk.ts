@@ -1,0 +1,223 @@
+/**
+ * Routing state in local files: today's single-machine behaviour behind the store seam.
+ *
+ * Embeddings: the disk cache's own files (`CachedEmbeddings`, one `<model>-<hash>.f32` per model id in `dir`), so a
+ * directory warmed by the router's `cacheDir` serves this store and back. Writes merge what other processes wrote
+ * and rename atomically; there is no cross-process lock, so two processes started together may both embed a text
+ * (the file keeps one record per key). Use `PostgresRoutingStore` when that work must happen once.
+ *
+ * Catalog versions: `<dir>/catalogs/<name>-<hash>/v<version>.json`, each created with O_EXCL (`wx`), so two
+ * publishers never both get a version number; the latest version is the highest file. `watchCatalog` polls the
+ * directory every `pollMs` on an unref'd timer.
+ */
+import { createHash } from "node:crypto";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { Embeddings } from "@langchain/core/embeddings";
+import { CachedEmbeddings, defaultEmbeddingCacheDir } from "../encoders/cache.js";
+import { checkVectors } from "./codec.js";
+import { checkCatalogName } from "./postgres.js";
+import { snapshotDigest } from "./snapshot.js";
+import type { CatalogListener, CatalogSnapshot, EmbedFn, EmbedThroughResult, PublishResult, RoutingStore, StoredCatalog } from "./types.js";
+
+/** Options of {@link DiskRoutingStore}. */
+export interface DiskRoutingStoreOptions {
+  /**
+   * Directory of the store: embeddings in the disk cache's format at its top level, catalogs under `catalogs/`.
+   * Default: the embedding cache directory (env `TOOL_ATTENTION_CACHE_DIR`, else `<cwd>/.cache/tool-attention/embeddings`).
+   */
+  dir?: string;
+  /** Poll interval of `watchCatalog`, in ms. Default 1,000. */
+  pollMs?: number;
+  /** Where one-line warnings go (an unreadable cache file). Default `console.warn`. */
+  warn?: (message: string) => void;
+}
+
+/** An encoder whose `embedDocuments` is whatever function the current `embedThrough` call was given. */
+class CallEncoder extends Embeddings {
+  fn?: EmbedFn;
+  constructor() {
+    super({});
+  }
+  embedDocuments(texts: string[]): Promise<number[][]> {
+    if (!this.fn) throw new Error("DiskRoutingStore: internal error: no encoder for this call");
+    return this.fn(texts);
+  }
+  embedQuery(): Promise<number[]> {
+    throw new Error("DiskRoutingStore: queries are never embedded through the store");
+  }
+}
+
+export class DiskRoutingStore implements RoutingStore {
+  readonly kind = "disk";
+  readonly dir: string;
+  private readonly pollMs: number;
+  private readonly warn?: (message: string) => void;
+  private readonly caches = new Map<string, { cache: CachedEmbeddings; encoder: CallEncoder; chain: Promise<unknown> }>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private closed = false;
+
+  constructor(options: DiskRoutingStoreOptions = {}) {
+    const dir = options.dir ?? defaultEmbeddingCacheDir();
+    if (dir === false)
+      throw new Error("DiskRoutingStore: TOOL_ATTENTION_CACHE_DIR turns the disk cache off; give options.dir to say where the store lives");
+    if (typeof dir !== "string" || dir.trim() === "") throw new Error("DiskRoutingStore: options.dir must be a non-empty path");
+    this.dir = path.resolve(dir);
+    this.pollMs = options.pollMs ?? 1000;
+    if (!Number.isInteger(this.pollMs) || this.pollMs < 10 || this.pollMs > 3_600_000)
+      throw new Error(`DiskRoutingStore: options.pollMs must be an integer from 10 to 3600000 (got ${String(options.pollMs)})`);
+    this.warn = options.warn;
+  }
+
+  private cacheOf(modelId: string) {
+    if (typeof modelId !== "string" || modelId === "") throw new Error("DiskRoutingStore: modelId must be a non-empty string");
+    let c = this.caches.get(modelId);
+    if (!c) {
+      const encoder = new CallEncoder();
+      // queryCacheSize 0: the store never sees queries.
+      const cache = new CachedEmbeddings(encoder, { modelId, cacheDir: this.dir, queryCacheSize: 0, warn: this.warn });
+      this.caches.set(modelId, (c = { cache, encoder, chain: Promise.resolve() }));
+    }
+    return c;
+  }
+
+  async embedThrough(modelId: string, texts: readonly string[], embed: EmbedFn): Promise<EmbedThroughResult> {
+    this.checkOpen();
+    const c = this.cacheOf(modelId);
+    // One call at a time per model: the cache's encoder is this call's function.
+    const run = c.chain.then(async () => {
+      const before = c.cache.stats.misses;
+      c.encoder.fn = async (missing) => checkVectors(modelId, await embed(missing), missing.length);
+      try {
+        const vectors = await c.cache.embedDocuments([...texts]);
+        return { vectors: vectors.map((v) => Float32Array.from(v)), embedded: c.cache.stats.misses - before, waited: 0 };
+      } finally {
+        c.encoder.fn = undefined;
+      }
+    });
+    c.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  async getEmbeddings(modelId: string, texts: readonly string[]): Promise<Map<string, Float32Array>> {
+    this.checkOpen();
+    const unique = [...new Set(texts)];
+    const found = await this.cacheOf(modelId).cache.peek(unique);
+    const out = new Map<string, Float32Array>();
+    unique.forEach((t, i) => found[i] && out.set(t, found[i]!));
+    return out;
+  }
+
+  private catalogDir(catalog: string): string {
+    const safe = catalog.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 60) || "catalog";
+    return path.join(this.dir, "catalogs", `${safe}-${createHash("sha256").update(catalog).digest("hex").slice(0, 8)}`);
+  }
+
+  private async versions(catalog: string): Promise<number[]> {
+    const names = await readdir(this.catalogDir(catalog)).catch((err) => {
+      if ((err as NodeJS.ErrnoException)?.code === "ENOENT") return [] as string[];
+      throw err;
+    });
+    return names
+      .map((n) => /^v(\d+)\.json$/.exec(n)?.[1])
+      .filter((v): v is string => v !== undefined)
+      .map(Number)
+      .sort((a, b) => a - b);
+  }
+
+  async publishCatalog(catalog: string, snapshot: CatalogSnapshot): Promise<PublishResult> {
+    this.checkOpen();
+    checkCatalogName("DiskRoutingStore.publishCatalog", catalog);
+    if (!snapshot || !Array.isArray(snapshot.servers)) throw new Error(`DiskRoutingStore.publishCatalog: snapshot.servers must be an array`);
+    const digest = snapshotDigest(snapshot);
+    const tools = snapshot.servers.reduce((n, s) => n + (Array.isArray(s.tools) ? s.tools.length : 0), 0);
+    const dir = this.catalogDir(catalog);
+    await mkdir(dir, { recursive: true });
+    for (;;) {
+      const latest = await this.latestCatalog(catalog);
+      if (latest?.digest === digest) return { catalog, version: latest.version, digest, tools: latest.tools, created: false };
+      const version = (latest?.version ?? 0) + 1;
+      const body = JSON.stringify({ catalog, version, digest, tools, snapshot });
+      try {
+        // O_EXCL: of two publishers racing for this number, one gets it; the other looks again.
+        await writeFile(path.join(dir, `v${version}.json`), body, { flag: "wx" });
+        return { catalog, version, digest, tools, created: true };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException)?.code !== "EEXIST") throw err;
+      }
+    }
+  }
+
+  async getCatalog(catalog: string, version: number): Promise<StoredCatalog | undefined> {
+    this.checkOpen();
+    checkCatalogName("DiskRoutingStore.getCatalog", catalog);
+    if (!Number.isInteger(version) || version < 1) throw new Error(`DiskRoutingStore.getCatalog: version must be an integer ≥ 1 (got ${version})`);
+    const file = path.join(this.catalogDir(catalog), `v${version}.json`);
+    // A file being written by O_EXCL create is briefly empty: retry a moment before calling it corrupt.
+    for (let attempt = 0; ; attempt++) {
+      let text: string;
+      try {
+        text = await readFile(file, "utf8");
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException)?.code === "ENOENT") return undefined;
+        throw err;
+      }
+      try {
+        const data = JSON.parse(text) as StoredCatalog;
+        return { catalog, version, digest: data.digest, tools: data.tools, snapshot: data.snapshot };
+      } catch (err) {
+        if (attempt >= 20) throw new Error(`DiskRoutingStore: ${file} is not a valid catalog version (${(err as Error).message})`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    }
+  }
+
+  async latestCatalog(catalog: string): Promise<StoredCatalog | undefined> {
+    checkCatalogName("DiskRoutingStore.latestCatalog", catalog);
+    const versions = await this.versions(catalog);
+    return versions.length ? this.getCatalog(catalog, versions[versions.length - 1]) : undefined;
+  }
+
+  async watchCatalog(catalog: string, listener: CatalogListener): Promise<() => void> {
+    this.checkOpen();
+    checkCatalogName("DiskRoutingStore.watchCatalog", catalog);
+    if (typeof listener !== "function") throw new Error("DiskRoutingStore.watchCatalog: listener must be a function");
+    let known = (await this.versions(catalog)).at(-1) ?? 0;
+    let busy = false;
+    const timer = setInterval(async () => {
+      if (busy || this.closed) return;
+      busy = true;
+      try {
+        const latest = (await this.versions(catalog)).at(-1) ?? 0;
+        if (latest > known) {
+          const info = await this.getCatalog(catalog, latest);
+          known = latest;
+          if (info) listener({ catalog, version: info.version, digest: info.digest, tools: info.tools });
+        }
+      } catch (err) {
+        this.warn?.(`[tool-attention] disk store: catalog poll failed (${(err as Error)?.message ?? err})`);
+      } finally {
+        busy = false;
+      }
+    }, this.pollMs);
+    timer.unref();
+    this.timers.add(timer);
+    return () => {
+      clearInterval(timer);
+      this.timers.delete(timer);
+    };
+  }
+
+  /** Stops the watchers and waits for pending cache writes. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const t of this.timers) clearInterval(t);
+    this.timers.clear();
+    await Promise.all([...this.caches.values()].map((c) => c.chain.then(() => c.cache.flush())));
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new Error("DiskRoutingStore: the store is closed");
+  }
+}

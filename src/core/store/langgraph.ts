@@ -1,0 +1,238 @@
+/**
+ * Routing state in a LangGraph `BaseStore` (`InMemoryStore`, or `PostgresStore` from
+ * @langchain/langgraph-checkpoint-postgres where the application already has one): no second database to run.
+ *
+ * Layout (every label free of "." and ":", as BaseStore requires; model ids and catalog names are hashed):
+ *   [...namespace, "embeddings", sha256(modelId)[0..16]] / <text hash>  → { text, dim, vector: base64 float32 LE }
+ *   [...namespace, "catalogs",   sha256(name)[0..16]]    / "latest"     → { version, digest, tools }
+ *                                                        / "v<version>" → { version, digest, tools, snapshot }
+ * Values are put with `index: false`: the store's own semantic index must not embed our rows.
+ *
+ * What a BaseStore cannot give: locks and compare-and-set. Two processes missing the same text both embed it (the
+ * value is the same, the second put overwrites it); two processes publishing DIFFERENT catalogs at the same moment
+ * can both write the next version number (the later "latest" wins and every process converges on it at the next
+ * poll). Publishing the same snapshot is idempotent (digest check). Changes are seen by polling every `pollMs`.
+ * For exactly-once embedding and strictly ordered versions, use `PostgresRoutingStore`.
+ */
+import { createHash } from "node:crypto";
+import { base64ToVector, checkVectors, textKey, vectorToBase64 } from "./codec.js";
+import { checkCatalogName } from "./postgres.js";
+import { snapshotDigest } from "./snapshot.js";
+import type { CatalogListener, CatalogSnapshot, EmbedFn, EmbedThroughResult, PublishResult, RoutingStore, StoredCatalog } from "./types.js";
+
+/** A get operation of LangGraph's store (`GetOperation`). */
+export interface StoreGetOperationLike {
+  namespace: string[];
+  key: string;
+}
+/** A put operation of LangGraph's store (`PutOperation`); `index: false` keeps the store's semantic index off it. */
+export interface StorePutOperationLike {
+  namespace: string[];
+  key: string;
+  value: Record<string, unknown> | null;
+  index?: false | string[];
+}
+/**
+ * The part of LangGraph's `BaseStore` this adapter uses: `batch` with get and put operations. Structural, so the
+ * library does not import @langchain/langgraph for it; `InMemoryStore` and `PostgresStore` fit.
+ */
+export interface BaseStoreLike {
+  batch(operations: (StoreGetOperationLike | StorePutOperationLike)[]): Promise<unknown[]>;
+}
+
+/** Options of {@link LangGraphRoutingStore}. */
+export interface LangGraphRoutingStoreOptions {
+  /** Namespace prefix of every item. Default ["tool_attention"]. Labels: non-empty, no ".", ":" or NUL, first not "langgraph". */
+  namespace?: string[];
+  /** Poll interval of `watchCatalog`, in ms. Default 2,000. */
+  pollMs?: number;
+  /** Items per `batch` call when reading or writing embeddings. Default 500. */
+  batchSize?: number;
+  /** Where one-line warnings go (a failed poll). Default `console.warn`. */
+  warn?: (message: string) => void;
+}
+
+interface ItemLike {
+  value: Record<string, unknown>;
+}
+
+const short = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 16);
+
+export class LangGraphRoutingStore implements RoutingStore {
+  readonly kind = "langgraph";
+  readonly namespace: readonly string[];
+  private readonly pollMs: number;
+  private readonly batchSize: number;
+  private readonly warn: (message: string) => void;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private closed = false;
+
+  /** `store`: a LangGraph BaseStore. It stays yours: `close()` does not stop it. */
+  constructor(
+    readonly store: BaseStoreLike,
+    options: LangGraphRoutingStoreOptions = {},
+  ) {
+    if (!store || typeof (store as BaseStoreLike).batch !== "function")
+      throw new Error("LangGraphRoutingStore: store must be a LangGraph BaseStore (InMemoryStore, PostgresStore...) with batch()");
+    const ns = options.namespace ?? ["tool_attention"];
+    if (!Array.isArray(ns) || ns.length === 0 || ns.some((l) => typeof l !== "string" || l === "" || /[.:\0]/.test(l)) || ns[0] === "langgraph")
+      throw new Error(
+        `LangGraphRoutingStore: options.namespace must be a non-empty list of non-empty labels without ".", ":" or NUL, not starting with "langgraph" (got ${JSON.stringify(ns)})`,
+      );
+    this.namespace = [...ns];
+    this.pollMs = options.pollMs ?? 2000;
+    if (!Number.isInteger(this.pollMs) || this.pollMs < 10 || this.pollMs > 3_600_000)
+      throw new Error(`LangGraphRoutingStore: options.pollMs must be an integer from 10 to 3600000 (got ${String(options.pollMs)})`);
+    this.batchSize = options.batchSize ?? 500;
+    if (!Number.isInteger(this.batchSize) || this.batchSize < 1 || this.batchSize > 100_000)
+      throw new Error(`LangGraphRoutingStore: options.batchSize must be an integer from 1 to 100000 (got ${String(options.batchSize)})`);
+    this.warn = options.warn ?? ((m) => console.warn(m));
+  }
+
+  private embeddingsNs(modelId: string): string[] {
+    if (typeof modelId !== "string" || modelId === "") throw new Error("LangGraphRoutingStore: modelId must be a non-empty string");
+    return [...this.namespace, "embeddings", short(modelId)];
+  }
+  private catalogNs(catalog: string): string[] {
+    return [...this.namespace, "catalogs", short(catalog)];
+  }
+
+  private async getItems(namespace: string[], keys: readonly string[]): Promise<(ItemLike | null)[]> {
+    const out: (ItemLike | null)[] = [];
+    for (let i = 0; i < keys.length; i += this.batchSize) {
+      const part = keys.slice(i, i + this.batchSize);
+      const res = await this.store.batch(part.map((key) => ({ namespace, key })));
+      out.push(...(res as (ItemLike | null)[]));
+    }
+    return out;
+  }
+
+  private async putItems(namespace: string[], items: { key: string; value: Record<string, unknown> }[]): Promise<void> {
+    for (let i = 0; i < items.length; i += this.batchSize)
+      await this.store.batch(items.slice(i, i + this.batchSize).map(({ key, value }) => ({ namespace, key, value, index: false })));
+  }
+
+  private async read(modelId: string, keys: readonly string[]): Promise<Map<string, Float32Array>> {
+    const items = await this.getItems(this.embeddingsNs(modelId), keys);
+    const out = new Map<string, Float32Array>();
+    items.forEach((item, i) => {
+      const v = item?.value?.vector;
+      if (typeof v === "string") out.set(keys[i], base64ToVector(v, `vector of ${keys[i]}`));
+    });
+    return out;
+  }
+
+  async getEmbeddings(modelId: string, texts: readonly string[]): Promise<Map<string, Float32Array>> {
+    this.checkOpen();
+    const unique = [...new Set(texts)];
+    const rows = await this.read(modelId, unique.map((t) => textKey(modelId, t)));
+    const out = new Map<string, Float32Array>();
+    for (const t of unique) {
+      const v = rows.get(textKey(modelId, t));
+      if (v) out.set(t, v);
+    }
+    return out;
+  }
+
+  async embedThrough(modelId: string, texts: readonly string[], embed: EmbedFn): Promise<EmbedThroughResult> {
+    this.checkOpen();
+    const keyOf = texts.map((t) => textKey(modelId, t));
+    const textOf = new Map<string, string>();
+    keyOf.forEach((k, i) => textOf.set(k, texts[i]));
+    const have = await this.read(modelId, [...textOf.keys()]);
+    const missing = [...textOf.keys()].filter((k) => !have.has(k));
+    if (missing.length > 0) {
+      const vectors = checkVectors(modelId, await embed(missing.map((k) => textOf.get(k)!)), missing.length);
+      const items = missing.map((key, i) => {
+        const v = Float32Array.from(vectors[i]);
+        have.set(key, v);
+        return { key, value: { text: textOf.get(key)!, dim: v.length, vector: vectorToBase64(v) } };
+      });
+      await this.putItems(this.embeddingsNs(modelId), items);
+    }
+    return { vectors: keyOf.map((k) => have.get(k)!), embedded: missing.length, waited: 0 };
+  }
+
+  async publishCatalog(catalog: string, snapshot: CatalogSnapshot): Promise<PublishResult> {
+    this.checkOpen();
+    checkCatalogName("LangGraphRoutingStore.publishCatalog", catalog);
+    if (!snapshot || !Array.isArray(snapshot.servers)) throw new Error(`LangGraphRoutingStore.publishCatalog: snapshot.servers must be an array`);
+    const digest = snapshotDigest(snapshot);
+    const tools = snapshot.servers.reduce((n, s) => n + (Array.isArray(s.tools) ? s.tools.length : 0), 0);
+    const latest = await this.latestInfo(catalog);
+    if (latest?.digest === digest) return { catalog, version: latest.version, digest, tools: latest.tools, created: false };
+    const version = (latest?.version ?? 0) + 1;
+    // The version first, then the pointer: a reader following "latest" always finds its version.
+    await this.putItems(this.catalogNs(catalog), [{ key: `v${version}`, value: { catalog, version, digest, tools, snapshot } }]);
+    await this.putItems(this.catalogNs(catalog), [{ key: "latest", value: { catalog, version, digest, tools } }]);
+    return { catalog, version, digest, tools, created: true };
+  }
+
+  private async latestInfo(catalog: string): Promise<{ version: number; digest: string; tools: number } | undefined> {
+    const [item] = await this.getItems(this.catalogNs(catalog), ["latest"]);
+    const v = item?.value;
+    if (!v) return undefined;
+    if (!Number.isInteger(v.version) || typeof v.digest !== "string")
+      throw new Error(`LangGraphRoutingStore: the "latest" item of catalog "${catalog}" is malformed (fields version, digest)`);
+    return { version: v.version as number, digest: v.digest as string, tools: Number(v.tools ?? 0) };
+  }
+
+  async getCatalog(catalog: string, version: number): Promise<StoredCatalog | undefined> {
+    this.checkOpen();
+    checkCatalogName("LangGraphRoutingStore.getCatalog", catalog);
+    if (!Number.isInteger(version) || version < 1) throw new Error(`LangGraphRoutingStore.getCatalog: version must be an integer ≥ 1 (got ${version})`);
+    const [item] = await this.getItems(this.catalogNs(catalog), [`v${version}`]);
+    const v = item?.value;
+    if (!v) return undefined;
+    if (typeof v.digest !== "string" || !v.snapshot)
+      throw new Error(`LangGraphRoutingStore: version ${version} of catalog "${catalog}" is malformed (fields digest, snapshot)`);
+    return { catalog, version, digest: v.digest, tools: Number(v.tools ?? 0), snapshot: v.snapshot as CatalogSnapshot };
+  }
+
+  async latestCatalog(catalog: string): Promise<StoredCatalog | undefined> {
+    this.checkOpen();
+    checkCatalogName("LangGraphRoutingStore.latestCatalog", catalog);
+    const latest = await this.latestInfo(catalog);
+    return latest ? this.getCatalog(catalog, latest.version) : undefined;
+  }
+
+  async watchCatalog(catalog: string, listener: CatalogListener): Promise<() => void> {
+    this.checkOpen();
+    checkCatalogName("LangGraphRoutingStore.watchCatalog", catalog);
+    if (typeof listener !== "function") throw new Error("LangGraphRoutingStore.watchCatalog: listener must be a function");
+    let known = (await this.latestInfo(catalog))?.version ?? 0;
+    let busy = false;
+    const timer = setInterval(async () => {
+      if (busy || this.closed) return;
+      busy = true;
+      try {
+        const latest = await this.latestInfo(catalog);
+        if (latest && latest.version !== known) {
+          known = latest.version;
+          listener({ catalog, ...latest });
+        }
+      } catch (err) {
+        this.warn(`[tool-attention] langgraph store: catalog poll failed (${(err as Error)?.message ?? err})`);
+      } finally {
+        busy = false;
+      }
+    }, this.pollMs);
+    timer.unref();
+    this.timers.add(timer);
+    return () => {
+      clearInterval(timer);
+      this.timers.delete(timer);
+    };
+  }
+
+  /** Stops the watchers. The BaseStore itself stays open (it is the application's). */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const t of this.timers) clearInterval(t);
+    this.timers.clear();
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new Error("LangGraphRoutingStore: the store is closed");
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Catalog snapshots: a `ToolCatalog` as JSON (the shared catalog file format) that another process can rebuild the
+ * same catalog from, and the digest that says whether two catalogs are the same.
+ *
+ * What is left out, and why: function preconditions (code cannot be stored; a following process passes them again
+ * through `catalogOptions.preconditions`) and the framework objects behind tools (`catalog.sourceOf`: each process
+ * has its own live MCP or LangChain tools; a rebuilt catalog takes them over from the process's current catalog by
+ * server and name).
+ */
+import { createHash } from "node:crypto";
+import { ToolCatalog, type CatalogEntry, type CatalogOptions } from "../catalog/catalog.js";
+import type { DeclarativePreconditions, ToolRecord, ToolSpec } from "../types.js";
+import type { CatalogSnapshot } from "./types.js";
+
+/** JSON with object keys sorted at every level, so equal values give equal text (and digest). */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v) =>
+    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v,
+  );
+}
+
+/** sha256 (hex) of a snapshot's canonical JSON. */
+export function snapshotDigest(snapshot: CatalogSnapshot): string {
+  return createHash("sha256").update(canonicalJson(snapshot)).digest("hex");
+}
+
+/**
+ * The declarative preconditions of a tool as one object. Several objects all have to hold: their scopes and
+ * milestones are unions (all required either way); `afterTool` is kept from the first object that has one.
+ */
+function declarativeOf(tool: ToolRecord): DeclarativePreconditions | undefined {
+  const objects = tool.preconditions.filter((p): p is DeclarativePreconditions => typeof p === "object" && p !== null);
+  if (objects.length === 0) return undefined;
+  if (objects.length === 1) return objects[0];
+  const scopes = new Set<string>();
+  const milestones = new Set<string>();
+  let afterTool: DeclarativePreconditions["afterTool"];
+  for (const p of objects) {
+    for (const s of p.requiresScopes ?? []) scopes.add(s);
+    for (const m of p.milestone === undefined ? [] : Array.isArray(p.milestone) ? p.milestone : [p.milestone]) milestones.add(m);
+    afterTool ??= p.afterTool;
+  }
+  return {
+    ...(scopes.size ? { requiresScopes: [...scopes] } : {}),
+    ...(afterTool !== undefined ? { afterTool } : {}),
+    ...(milestones.size ? { milestone: [...milestones] } : {}),
+  };
+}
+
+/** The snapshot of a catalog: servers in catalog order with their descriptions, each with its tools in order. */
+export function catalogSnapshotOf(catalog: ToolCatalog): CatalogSnapshot {
+  const byServer = new Map<string, ToolSpec[]>();
+  for (const server of catalog.servers.keys()) byServer.set(server, []);
+  for (const t of catalog.tools) {
+    const spec: ToolSpec = { name: t.name, description: t.description };
+    if (t.inputSchema) spec.inputSchema = t.inputSchema;
+    if (t.outputSchema) spec.outputSchema = t.outputSchema;
+    if (t.annotations) spec.annotations = t.annotations;
+    if (t.tags.length) spec.tags = [...t.tags];
+    const pre = declarativeOf(t);
+    if (pre) spec.preconditions = pre;
+    let list = byServer.get(t.server);
+    if (!list) byServer.set(t.server, (list = []));
+    list.push(spec);
+  }
+  return {
+    servers: [...byServer].map(([name, tools]) => {
+      const description = catalog.servers.get(name);
+      return description === undefined ? { name, tools } : { name, description, tools };
+    }),
+  };
+}
+
+/**
+ * Rebuilds a catalog from a snapshot. Tools that `previous` has under the same server and name keep its framework
+ * object (`sourceOf`), so a process following another's catalog change can still bind the tools it already has.
+ */
+export function catalogFromSnapshot(snapshot: CatalogSnapshot, options: CatalogOptions = {}, previous?: ToolCatalog): ToolCatalog {
+  if (!snapshot || typeof snapshot !== "object" || !Array.isArray(snapshot.servers))
+    throw new Error(`Invalid catalog snapshot: field "servers" must be an array of {"name", "tools"}`);
+  const sources = new Map<string, unknown>();
+  if (previous) for (const t of previous.tools) sources.set(`${t.server}\0${t.name}`, previous.sourceOf(t.id));
+  const entries: CatalogEntry[] = [];
+  const descriptions = new Map<string, string | undefined>();
+  snapshot.servers.forEach((server, i) => {
+    if (!server || typeof server.name !== "string" || !Array.isArray(server.tools))
+      throw new Error(`Invalid catalog snapshot: servers[${i}] needs a string "name" and a "tools" array`);
+    descriptions.set(server.name, typeof server.description === "string" ? server.description : undefined);
+    for (const spec of server.tools) {
+      const source = sources.get(`${server.name}\0${spec?.name}`);
+      entries.push(source === undefined ? { server: server.name, spec } : { server: server.name, spec, source });
+    }
+  });
+  return new ToolCatalog(entries, options, descriptions);
+}

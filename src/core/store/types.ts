@@ -1,0 +1,90 @@
+/**
+ * The store seam for routing state: what several router processes can share so that a deployment embeds each tool
+ * text once and routes every process on the same catalog version.
+ *
+ * Two kinds of state, both content-addressed or versioned so that any number of writers is safe:
+ * - embeddings: one vector per (model id, text hash), the hash being `embeddingCacheKey(modelId, text)` (the disk
+ *   cache's key). A vector never changes once written, so rows are written idempotently (first writer wins).
+ * - catalog versions: per catalog name, a monotone integer version over JSON snapshots of the catalog; publishing
+ *   the snapshot the latest version already holds (same digest) returns that version instead of adding one, so N
+ *   processes reacting to the same MCP `list_changed` agree on one version.
+ *
+ * Search stays in-process: a store holds vectors, never an index.
+ */
+import type { CatalogFile } from "../catalog/catalog.js";
+
+/** Embeds texts (the encoder's `embedDocuments`); a store calls it only for texts it does not hold. */
+export type EmbedFn = (texts: string[]) => Promise<number[][]>;
+
+/** What one `embedThrough` call did. */
+export interface EmbedThroughResult {
+  /** One vector per input text, in input order (float32, as stored). */
+  vectors: Float32Array[];
+  /** Texts this call sent to the encoder (distinct). */
+  embedded: number;
+  /** Distinct texts another process embedded while this call waited for it (PostgreSQL only; 0 elsewhere). */
+  waited: number;
+}
+
+/** A catalog as stored: the shared catalog file format, serializable (function preconditions are left out). */
+export type CatalogSnapshot = CatalogFile;
+
+/** One published catalog version. */
+export interface CatalogVersionInfo {
+  /** Catalog name (one store can hold several catalogs, e.g. one per agent). */
+  catalog: string;
+  /** Monotone per catalog, starting at 1. */
+  version: number;
+  /** sha256 (hex) of the snapshot's canonical JSON: equal digests mean equal catalogs. */
+  digest: string;
+  /** Tools in the snapshot. */
+  tools: number;
+}
+
+/** A published version with its snapshot. */
+export interface StoredCatalog extends CatalogVersionInfo {
+  snapshot: CatalogSnapshot;
+}
+
+/** What `publishCatalog` did. */
+export interface PublishResult extends CatalogVersionInfo {
+  /** false when the latest version already held this snapshot (nothing was written). */
+  created: boolean;
+}
+
+/** Receives catalog version changes (any catalog of the store; filter by `catalog`). */
+export type CatalogListener = (change: CatalogVersionInfo) => void;
+
+/**
+ * Shared routing state. Implementations: `DiskRoutingStore` (one machine, files), `PostgresRoutingStore` (many
+ * processes, exactly-once embedding, LISTEN/NOTIFY), `LangGraphRoutingStore` (over a LangGraph `BaseStore`).
+ */
+export interface RoutingStore {
+  /** "disk" | "postgres" | "langgraph" or a custom name; shown in logs. */
+  readonly kind: string;
+  /**
+   * Vectors of `texts` under `modelId`: read from the store, the missing ones embedded with `embed` and written
+   * back. Where the store can coordinate processes (PostgreSQL), each missing text is embedded by exactly one
+   * process and the others wait for its rows.
+   */
+  embedThrough(modelId: string, texts: readonly string[], embed: EmbedFn): Promise<EmbedThroughResult>;
+  /** Stored vectors of these texts under `modelId` (missing texts absent from the map, keyed by text). */
+  getEmbeddings(modelId: string, texts: readonly string[]): Promise<Map<string, Float32Array>>;
+  /**
+   * Adds `snapshot` as the catalog's next version, unless the latest version holds the same snapshot (then that
+   * version is returned with `created: false`). Listeners of every process sharing the store hear of a new version.
+   */
+  publishCatalog(catalog: string, snapshot: CatalogSnapshot): Promise<PublishResult>;
+  /** The latest version of a catalog with its snapshot, or undefined when none was published. */
+  latestCatalog(catalog: string): Promise<StoredCatalog | undefined>;
+  /** One version of a catalog, or undefined when it does not exist. */
+  getCatalog(catalog: string, version: number): Promise<StoredCatalog | undefined>;
+  /**
+   * Calls `listener` on every new version of `catalog` (published by any process sharing the store, this one
+   * included), at least once per version change, possibly late by the store's poll interval. Returns the
+   * unsubscribe function. A subscription never keeps the process alive.
+   */
+  watchCatalog(catalog: string, listener: CatalogListener): Promise<() => void>;
+  /** Releases what the store owns (pools, listen connections, timers). The store is unusable afterwards. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,185 @@
+/**
+ * The two stores that need no database server: DiskRoutingStore (files; shares the disk cache's format) and
+ * LangGraphRoutingStore over LangGraph's InMemoryStore. Each: embeddings through the store, catalog versions, watching,
+ * and a router warm-starting from it with zero encoder calls (real USE-lite, counted).
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { InMemoryStore } from "@langchain/langgraph";
+import { CountingEmbeddings, hashEmbed, smallCatalog, tool } from "./helpers/store-fixtures.js";
+import { DiskRoutingStore } from "../src/core/store/disk.js";
+import { LangGraphRoutingStore } from "../src/core/store/langgraph.js";
+import { catalogFromSnapshot, catalogSnapshotOf, snapshotDigest } from "../src/core/store/snapshot.js";
+import type { RoutingStore } from "../src/core/store/types.js";
+import { CachedEmbeddings } from "../src/core/encoders/cache.js";
+import { ToolAttentionRouter } from "../src/core/router/router.js";
+import { ToolCatalog } from "../src/core/catalog/catalog.js";
+
+const tmp = () => mkdtempSync(path.join(os.tmpdir(), "ta-store-"));
+
+/** The behaviour every store shares. */
+async function storeContract(make: () => RoutingStore) {
+  const a = make();
+  const embed = hashEmbed();
+  const r1 = await a.embedThrough("m", ["one", "two", "one"], embed);
+  assert.equal(r1.embedded, 2);
+  assert.deepEqual(embed.log, [["one", "two"]]);
+  const b = make();
+  const r2 = await b.embedThrough("m", ["two", "one", "three"], embed);
+  assert.equal(r2.embedded, 1, "only the new text");
+  assert.deepEqual([...r2.vectors[1]], [...r1.vectors[0]]);
+  assert.deepEqual([...(await b.getEmbeddings("m", ["one", "nope"])).keys()], ["one"]);
+
+  const s1 = catalogSnapshotOf(smallCatalog());
+  assert.equal(await a.latestCatalog("c"), undefined);
+  assert.deepEqual(await a.publishCatalog("c", s1), { catalog: "c", version: 1, digest: snapshotDigest(s1), tools: 4, created: true });
+  assert.equal((await b.publishCatalog("c", s1)).created, false);
+  const heard: number[] = [];
+  const stop = await b.watchCatalog("c", (v) => heard.push(v.version));
+  const s2 = catalogSnapshotOf(smallCatalog([tool("t2", "Another tool.")]));
+  assert.equal((await a.publishCatalog("c", s2)).version, 2);
+  const t0 = Date.now();
+  while (heard.length === 0 && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(heard, [2]);
+  stop();
+  assert.deepEqual((await b.latestCatalog("c"))?.snapshot, s2);
+  assert.equal((await b.getCatalog("c", 1))?.digest, snapshotDigest(s1));
+  await a.close();
+  await b.close();
+  await assert.rejects(async () => a.embedThrough("m", ["x"], embed), /closed/);
+}
+
+test("DiskRoutingStore: embeddings through the disk cache's files, O_EXCL catalog versions, polling watch", async () => {
+  const dir = tmp();
+  try {
+    await storeContract(() => new DiskRoutingStore({ dir, pollMs: 20 }));
+    // The embeddings are the disk cache's own file: CachedEmbeddings over that directory has them.
+    const cached = new CachedEmbeddings(
+      { embedDocuments: async () => assert.fail("must not embed"), embedQuery: async () => [] },
+      { modelId: "m", cacheDir: dir },
+    );
+    assert.equal((await cached.peek(["one", "two", "three"])).filter(Boolean).length, 3);
+    assert.ok(readdirSync(dir).some((f) => f.endsWith(".f32")));
+    // Concurrent publishers of different snapshots each get their own number.
+    const stores = [0, 1, 2].map(() => new DiskRoutingStore({ dir }));
+    const res = await Promise.all(stores.map((s, i) => s.publishCatalog("race", catalogSnapshotOf(smallCatalog([tool(`r${i}`, `Race tool ${i}.`)])))));
+    assert.deepEqual(res.map((r) => r.version).sort(), [1, 2, 3]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.throws(() => new DiskRoutingStore({ pollMs: 1 }), /options\.pollMs/);
+  assert.throws(() => new DiskRoutingStore({ dir: "" }), /options\.dir/);
+});
+
+test("LangGraphRoutingStore over InMemoryStore: embeddings, catalog versions, polling watch", async () => {
+  const lg = new InMemoryStore();
+  await storeContract(() => new LangGraphRoutingStore(lg, { pollMs: 20 }));
+  // Items live under the namespace, put with index: false.
+  const namespaces = await lg.listNamespaces({ prefix: ["tool_attention"] });
+  assert.ok(namespaces.some((ns) => ns[1] === "embeddings") && namespaces.some((ns) => ns[1] === "catalogs"), JSON.stringify(namespaces));
+  assert.throws(() => new LangGraphRoutingStore({} as never), /BaseStore/);
+  assert.throws(() => new LangGraphRoutingStore(lg, { namespace: ["a.b"] }), /options\.namespace/);
+  assert.throws(() => new LangGraphRoutingStore(lg, { namespace: ["langgraph"] }), /options\.namespace/);
+  assert.throws(() => new LangGraphRoutingStore(lg, { batchSize: 0 }), /options\.batchSize/);
+});
+
+test("a snapshot rebuilds the same catalog: same ids, routing texts, schemas and declarative preconditions", () => {
+  const original = ToolCatalog.fromMcpTools({
+    a: [{ ...tool("read_log", "Read the log file.", { path: { type: "string" } }), preconditions: { requiresScopes: ["logs"] } }],
+    b: [tool("read_log", "Read a log from service b."), tool("open_ticket", "Open a ticket.")],
+  });
+  const rebuilt = catalogFromSnapshot(catalogSnapshotOf(original), {}, original);
+  assert.deepEqual(rebuilt.tools.map((t) => [t.id, t.routingText, t.summary]), original.tools.map((t) => [t.id, t.routingText, t.summary]));
+  assert.deepEqual(rebuilt.tools.map((t) => t.inputSchema), original.tools.map((t) => t.inputSchema));
+  assert.deepEqual(rebuilt.getById("a__read_log")?.preconditions, [{ requiresScopes: ["logs"] }]);
+  assert.equal(rebuilt.sourceOf("open_ticket"), original.sourceOf("open_ticket"), "framework objects carried over");
+  assert.equal(snapshotDigest(catalogSnapshotOf(rebuilt)), snapshotDigest(catalogSnapshotOf(original)));
+  assert.throws(() => catalogFromSnapshot({} as never), /field "servers"/);
+});
+
+for (const [name, make] of [
+  ["DiskRoutingStore", (dir: string) => new DiskRoutingStore({ dir, pollMs: 20 })],
+  ["LangGraphRoutingStore", (_dir: string, lg = new InMemoryStore()) => new LangGraphRoutingStore(lg, { pollMs: 20 })],
+] as const) {
+  test(`router warm-starts from ${name} with zero encoder calls and follows a catalog change by polling`, async () => {
+    const dir = tmp();
+    const lg = new InMemoryStore();
+    try {
+      const storeA = name === "DiskRoutingStore" ? make(dir) : new LangGraphRoutingStore(lg, { pollMs: 20 });
+      const storeB = name === "DiskRoutingStore" ? make(dir) : new LangGraphRoutingStore(lg, { pollMs: 20 });
+      const encA = new CountingEmbeddings();
+      const a = new ToolAttentionRouter(smallCatalog(), { encoder: encA, log: false, store: storeA, multiVector: false });
+      await a.prepare();
+      assert.equal(encA.texts.length, 4);
+      const encB = new CountingEmbeddings();
+      const b = new ToolAttentionRouter(smallCatalog(), { encoder: encB, log: false, store: storeB, multiVector: false });
+      await b.prepare();
+      assert.equal(encB.texts.length, 0, "warm start: zero encoder calls");
+      assert.equal((await b.route("what's the weather in Paris")).catalogVersion, 1);
+      const update = await a.replaceCatalog(smallCatalog([tool("create_event", "Create a calendar event with a title and a time.")]));
+      assert.deepEqual([update.version, update.embedded], [2, 1]);
+      await b.waitForCatalogVersion(2, 5000);
+      const d = await b.route("schedule a calendar event for the team meeting at noon");
+      assert.equal(d.catalogVersion, 2);
+      assert.equal(d.active[0].name, "create_event");
+      assert.equal(encB.texts.length, 0);
+      await Promise.all([a.close(), b.close(), storeA.close(), storeB.close()]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+test("createAgent middleware with a store: routing events name the catalog version; a second agent embeds nothing", async () => {
+  const { createAgent } = await import("langchain");
+  const { HumanMessage } = await import("@langchain/core/messages");
+  const { toolAttentionMiddleware } = await import("../src/adapters/langchain/middleware.js");
+  const { ScriptedChatModel, callTools } = await import("./helpers/scripted-model.js");
+  const { demoTools } = await import("./helpers/demo-tools.js");
+  const lg = new InMemoryStore();
+  const run = async () => {
+    const { tools } = demoTools();
+    const events: { type: string; catalogVersion?: number }[] = [];
+    const encoder = new CountingEmbeddings();
+    const store = new LangGraphRoutingStore(lg);
+    const middleware = toolAttentionMiddleware({ tools, k: 5, encoder, store: { store, catalog: "demo-agent" }, onEvent: (e) => events.push(e) });
+    const model = new ScriptedChatModel([callTools({ name: "get_weather", args: { city: "Paris" } })]);
+    const agent = createAgent({ model, tools, middleware: [middleware] });
+    await agent.invoke({ messages: [new HumanMessage("what's the weather in Paris tomorrow?")] });
+    await store.close();
+    return { events, embedded: encoder.texts.length, bound: model.calls[0].tools };
+  };
+  const first = await run();
+  const routes = first.events.filter((e) => e.type === "tool_attention.route");
+  assert.ok(routes.length > 0 && routes.every((e) => e.catalogVersion === 1), JSON.stringify(routes.map((e) => e.catalogVersion)));
+  assert.ok(first.embedded > 0);
+  assert.ok(first.bound.includes("get_weather"));
+  const second = await run();
+  assert.equal(second.embedded, 0, "the second agent (another worker) warm-starts from the LangGraph store");
+  assert.ok(second.events.filter((e) => e.type === "tool_attention.route").every((e) => e.catalogVersion === 1));
+});
+
+test('store.initial "adopt": a starting router routes on the store\'s latest catalog, not the one it was built with', async () => {
+  const lg = new InMemoryStore();
+  const encA = new CountingEmbeddings();
+  // An empty store: "adopt" publishes the router's own catalog.
+  const a = new ToolAttentionRouter(smallCatalog(), { encoder: encA, log: false, store: { store: new LangGraphRoutingStore(lg), initial: "adopt" }, multiVector: false });
+  await a.prepare();
+  assert.equal(a.catalogVersion?.version, 1);
+  await a.replaceCatalog(smallCatalog([tool("create_event", "Create a calendar event with a title and a time.")]));
+  assert.equal(a.catalogVersion?.version, 2);
+  // A restarted worker still built with the old catalog: it adopts version 2 instead of publishing version 3.
+  const encB = new CountingEmbeddings();
+  const b = new ToolAttentionRouter(smallCatalog(), { encoder: encB, log: false, store: { store: new LangGraphRoutingStore(lg), initial: "adopt" }, multiVector: false });
+  await b.prepare();
+  assert.equal(b.catalogVersion?.version, 2);
+  assert.ok(b.catalog.getById("create_event"));
+  assert.equal(encB.texts.length, 0, "nothing embedded: neither the old catalog nor the adopted one");
+  assert.equal((await b.route("schedule a calendar event for the team meeting at noon")).active[0].name, "create_event");
+  // "publish" (the default) would have made the old catalog version 3.
+  assert.throws(() => new ToolAttentionRouter(smallCatalog(), { store: { store: new LangGraphRoutingStore(lg), initial: "latest" as never } }), /store\.initial/);
+  await Promise.all([a.close(), b.close()]);
+});

@@ -1,0 +1,283 @@
+/**
+ * PostgresRoutingStore on a real throwaway PostgreSQL cluster (test/helpers/postgres.ts): exactly-once embedding
+ * under advisory locks, take-over from a dead lock holder, catalog versions, LISTEN/NOTIFY and polling, and a router
+ * warm-starting from the store with zero encoder calls (real USE-lite, counted).
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import pg from "pg";
+import { startPostgres, type TestPostgres } from "./helpers/postgres.js";
+import { CountingEmbeddings, hashEmbed, smallCatalog, tool } from "./helpers/store-fixtures.js";
+import { PostgresRoutingStore } from "../src/core/store/postgres.js";
+import { advisoryKey, textKey } from "../src/core/store/codec.js";
+import { catalogSnapshotOf } from "../src/core/store/snapshot.js";
+import { ToolAttentionRouter } from "../src/core/router/router.js";
+import { ToolCatalog } from "../src/core/catalog/catalog.js";
+import type { ToolAttentionEvent } from "../src/core/events/events.js";
+
+let server: TestPostgres;
+const stores: PostgresRoutingStore[] = [];
+let schemaN = 0;
+/** A store on a fresh schema (each test its own tables), closed after the suite. */
+function newStore(opts: Partial<ConstructorParameters<typeof PostgresRoutingStore>[0]> = {}, schema?: string): PostgresRoutingStore {
+  const s = new PostgresRoutingStore({ connectionString: server.url, schema: schema ?? `t${++schemaN}`, warn: () => {}, ...opts });
+  stores.push(s);
+  return s;
+}
+async function sql<T = Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]> {
+  const c = new pg.Client(server.url);
+  await c.connect();
+  try {
+    return (await c.query(text, values)).rows as T[];
+  } finally {
+    await c.end();
+  }
+}
+
+before(async () => {
+  server = await startPostgres();
+});
+after(async () => {
+  for (const s of stores) await s.close();
+  await server?.stop();
+});
+
+test("embedThrough embeds only missing texts, once; a second store instance reads them back bit-identical", async () => {
+  const a = newStore();
+  const embed = hashEmbed();
+  const texts = ["alpha", "beta", "gamma", "beta"];
+  const r1 = await a.embedThrough("m1", texts, embed);
+  assert.equal(r1.embedded, 3);
+  assert.deepEqual(embed.log, [["alpha", "beta", "gamma"]]);
+  assert.equal(r1.vectors.length, 4);
+  assert.deepEqual(r1.vectors[1], r1.vectors[3]);
+  const r2 = await a.embedThrough("m1", ["gamma", "delta"], embed);
+  assert.equal(r2.embedded, 1);
+  assert.deepEqual(embed.log[1], ["delta"]);
+  const b = newStore({}, a.schema);
+  const r3 = await b.embedThrough("m1", texts, hashEmbed());
+  assert.equal(r3.embedded, 0);
+  assert.deepEqual(r3.vectors.map((v) => [...v]), r1.vectors.map((v) => [...v]));
+  // Another model id is another vector space: nothing shared.
+  assert.equal((await b.embedThrough("m2", ["alpha"], hashEmbed())).embedded, 1);
+  const got = await b.getEmbeddings("m1", ["alpha", "nope"]);
+  assert.deepEqual([...got.keys()], ["alpha"]);
+  const rows = await sql<{ n: string }>(`SELECT count(*) AS n FROM "${a.schema}".embeddings`);
+  assert.equal(Number(rows[0].n), 5);
+});
+
+test("concurrent stores split the work: every text embedded exactly once across them", async () => {
+  const schema = `t${++schemaN}`;
+  const texts = Array.from({ length: 300 }, (_, i) => `text number ${i}`);
+  const logs: string[][][] = [];
+  const results = await Promise.all(
+    [0, 1, 2, 3].map((i) => {
+      const store = newStore({ lockBatch: 16, waitPollMs: 10 }, schema);
+      const embed = hashEmbed([], 5);
+      logs.push(embed.log);
+      return store.embedThrough("m", texts, embed);
+    }),
+  );
+  const embedded = logs.flat(2);
+  assert.equal(embedded.length, texts.length, "each text embedded once in total");
+  assert.equal(new Set(embedded).size, texts.length);
+  assert.equal(results.reduce((n, r) => n + r.embedded, 0), texts.length);
+  // With 16-text lock batches and a slow encoder, more than one store did some of the work.
+  assert.ok(logs.filter((l) => l.length > 0).length > 1, `work split: ${logs.map((l) => l.flat().length)}`);
+  for (const r of results) assert.deepEqual(r.vectors.map((v) => [...v]), results[0].vectors.map((v) => [...v]));
+  const rows = await sql<{ n: string; d: string }>(`SELECT count(*) AS n, count(DISTINCT text_hash) AS d FROM "${schema}".embeddings`);
+  assert.equal(Number(rows[0].n), texts.length);
+  assert.equal(Number(rows[0].d), texts.length);
+});
+
+test("a text locked by a session that dies is taken over; a live holder is waited for", async () => {
+  const store = newStore({ waitPollMs: 20 });
+  await store.connect();
+  const holder = new pg.Client(server.url);
+  await holder.connect();
+  holder.on("error", () => {});
+  const pid = (await holder.query("SELECT pg_backend_pid() AS pid")).rows[0].pid;
+  await holder.query("SELECT pg_advisory_lock($1::bigint)", [advisoryKey(textKey("m", "held text"))]);
+  const embed = hashEmbed();
+  let done = false;
+  const pending = store.embedThrough("m", ["held text", "free text"], embed).then((r) => {
+    done = true;
+    return r;
+  });
+  await new Promise((r) => setTimeout(r, 400));
+  assert.equal(done, false, "waits while the holder's session lives");
+  assert.deepEqual(embed.log, [["free text"]], "the free text is embedded meanwhile");
+  // The holder dies without writing its row: PostgreSQL releases its session lock.
+  await sql("SELECT pg_terminate_backend($1)", [pid]);
+  const r = await pending;
+  assert.equal(r.embedded, 2);
+  assert.deepEqual(embed.log, [["free text"], ["held text"]]);
+  const left = await sql<{ n: string }>("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory'");
+  assert.equal(Number(left[0].n), 0, "no advisory lock left behind");
+});
+
+test("an encoder failure releases the locks and leaves no rows; the next call embeds", async () => {
+  const store = newStore();
+  await assert.rejects(store.embedThrough("m", ["x", "y"], async () => { throw new Error("encoder down"); }), /encoder down/);
+  await assert.rejects(store.embedThrough("m", ["x"], async () => [[1, 2], [3, 4]]), /returned 2 vectors for 1 texts/);
+  const left = await sql<{ n: string }>("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory'");
+  assert.equal(Number(left[0].n), 0);
+  assert.equal((await store.embedThrough("m", ["x", "y"], hashEmbed())).embedded, 2);
+});
+
+test("catalog versions: monotone, deduplicated by digest, snapshots read back in their own key order", async () => {
+  const store = newStore();
+  assert.equal(await store.latestCatalog("c"), undefined);
+  const s1 = catalogSnapshotOf(smallCatalog());
+  const v1 = await store.publishCatalog("c", s1);
+  assert.deepEqual([v1.version, v1.created, v1.tools], [1, true, 4]);
+  const again = await store.publishCatalog("c", JSON.parse(JSON.stringify(s1)));
+  assert.deepEqual([again.version, again.created], [1, false]);
+  const s2 = catalogSnapshotOf(smallCatalog([tool("delete_message", "Delete a message.")]));
+  const v2 = await store.publishCatalog("c", s2);
+  assert.deepEqual([v2.version, v2.created, v2.tools], [2, true, 5]);
+  // Another catalog name is versioned on its own.
+  assert.equal((await store.publishCatalog("other", s1)).version, 1);
+  const latest = await store.latestCatalog("c");
+  assert.equal(latest?.version, 2);
+  assert.deepEqual(latest?.snapshot, s2);
+  // "days" after "city", as published (jsonb would sort them by length).
+  assert.deepEqual(Object.keys((latest?.snapshot.servers[0].tools[0].inputSchema as { properties: object }).properties), ["city", "days"]);
+  assert.equal((await store.getCatalog("c", 1))?.digest, v1.digest);
+  assert.equal(await store.getCatalog("c", 9), undefined);
+  // Concurrent publishers of one new snapshot get one version.
+  const s3 = catalogSnapshotOf(smallCatalog([tool("star_message", "Star a message.")]));
+  const others = [0, 1, 2].map(() => newStore({}, store.schema));
+  const res = await Promise.all(others.map((o) => o.publishCatalog("c", s3)));
+  assert.deepEqual(res.map((r) => r.version), [3, 3, 3]);
+  assert.equal(res.filter((r) => r.created).length, 1);
+});
+
+test("watchCatalog hears other processes' versions by NOTIFY, and by polling when LISTEN is off", async () => {
+  const publisher = newStore();
+  await publisher.publishCatalog("c", catalogSnapshotOf(smallCatalog()));
+  // pollMs huge: only the notification can deliver in time.
+  const notified = newStore({ pollMs: 3_600_000 }, publisher.schema);
+  const polled = newStore({ listen: false, pollMs: 50 }, publisher.schema);
+  const heard: Record<string, number[]> = { notified: [], polled: [] };
+  const stopA = await notified.watchCatalog("c", (v) => heard.notified.push(v.version));
+  const stopB = await polled.watchCatalog("c", (v) => heard.polled.push(v.version));
+  const t0 = Date.now();
+  await publisher.publishCatalog("c", catalogSnapshotOf(smallCatalog([tool("x_tool", "Do x.")])));
+  while ((heard.notified.length === 0 || heard.polled.length === 0) && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(heard, { notified: [2], polled: [2] });
+  stopA();
+  stopB();
+});
+
+test("a lost LISTEN connection: the poll still delivers the version and reconnects the listener", async () => {
+  const publisher = newStore();
+  await publisher.publishCatalog("c", catalogSnapshotOf(smallCatalog()));
+  const watcher = newStore({ pollMs: 200 }, publisher.schema);
+  const heard: number[] = [];
+  const stop = await watcher.watchCatalog("c", (v) => heard.push(v.version));
+  const listening = () => sql<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE query = $1", [`LISTEN "${watcher.channel}"`]);
+  const [before] = await listening();
+  assert.ok(before, "a LISTEN connection is open");
+  await sql("SELECT pg_terminate_backend($1)", [before.pid]);
+  await publisher.publishCatalog("c", catalogSnapshotOf(smallCatalog([tool("t2", "Second tool.")])));
+  const t0 = Date.now();
+  while (heard.length === 0 && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(heard, [2], "delivered by the poll");
+  let after: { pid: number } | undefined;
+  while (!after && Date.now() - t0 < 5000) {
+    [after] = (await listening()).filter((r) => r.pid !== before.pid);
+    if (!after) await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.ok(after, "the poll reopened the LISTEN connection");
+  stop();
+});
+
+test("misconfiguration fails at construction naming the option; bad input names the field", async () => {
+  assert.throws(() => new PostgresRoutingStore({}), /options\.connectionString .* or options\.pool/);
+  assert.throws(() => new PostgresRoutingStore({ connectionString: "mysql://x" }), /options\.connectionString must be a postgres:\/\//);
+  assert.throws(() => new PostgresRoutingStore({ connectionString: server.url, schema: "Bad-Name" }), /options\.schema/);
+  assert.throws(() => new PostgresRoutingStore({ connectionString: server.url, lockBatch: 0 }), /options\.lockBatch/);
+  assert.throws(() => new PostgresRoutingStore({ connectionString: server.url, listen: false, pollMs: 0 }), /options\.listen .* options\.pollMs/);
+  assert.throws(() => new PostgresRoutingStore({ pool: {} as never }), /options\.pool must be a pg\.Pool/);
+  const store = newStore();
+  await assert.rejects(store.publishCatalog("", catalogSnapshotOf(smallCatalog())), /catalog name/);
+  await assert.rejects(store.publishCatalog("c", {} as never), /snapshot\.servers/);
+  await assert.rejects(store.embedThrough("", ["x"], hashEmbed()), /modelId/);
+  // An unreachable server fails on first use, with the schema named.
+  const dead = new PostgresRoutingStore({ connectionString: "postgres://postgres@127.0.0.1:1/postgres" });
+  await assert.rejects(dead.connect(), /ECONNREFUSED|connect/);
+  await dead.close();
+  await assert.rejects(dead.connect(), /closed/);
+});
+
+test("an application's own pg.Pool is used and left open by close()", async () => {
+  const pool = new pg.Pool({ connectionString: server.url, max: 3 });
+  const store = new PostgresRoutingStore({ pool, schema: `t${++schemaN}` });
+  assert.equal((await store.embedThrough("m", ["a"], hashEmbed())).embedded, 1);
+  const heard: number[] = [];
+  const stop = await store.watchCatalog("c", (v) => heard.push(v.version));
+  await store.publishCatalog("c", catalogSnapshotOf(smallCatalog()));
+  const t0 = Date.now();
+  while (heard.length === 0 && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(heard, [1], "the listen connection was opened from the pool's settings");
+  stop();
+  await store.close();
+  assert.equal(Number((await pool.query("SELECT 1 AS one")).rows[0].one), 1, "the pool is still usable");
+  await pool.end();
+});
+
+test("router warm-starts from Postgres with zero encoder calls; decisions and events name the catalog version; a replaced catalog reaches the other router", async () => {
+  const schema = `t${++schemaN}`;
+  const events: ToolAttentionEvent[] = [];
+  const encA = new CountingEmbeddings();
+  const storeA = newStore({ pollMs: 3_600_000 }, schema);
+  const a = new ToolAttentionRouter(smallCatalog(), { encoder: encA, log: false, store: storeA, multiVector: false });
+  await a.prepare();
+  const cold = encA.texts.length;
+  assert.equal(cold, 4);
+  assert.equal(a.catalogVersion?.version, 1);
+
+  // A second process: its own store connection, its own encoder. Nothing to embed.
+  const encB = new CountingEmbeddings();
+  const storeB = newStore({ pollMs: 3_600_000 }, schema);
+  const b = new ToolAttentionRouter(smallCatalog(), { encoder: encB, log: false, store: { store: storeB }, multiVector: false, onEvent: (e) => events.push(e) });
+  await b.prepare();
+  assert.equal(encB.texts.length, 0, "warm start: zero encoder calls");
+  assert.equal(b.catalogVersion?.version, 1, "the same catalog is the same version");
+  const q = "send an email to bob about the meeting";
+  const [da, db] = [await a.route(q), await b.route(q)];
+  assert.deepEqual(db.active.map((x) => [x.id, x.score.toFixed(5)]), da.active.map((x) => [x.id, x.score.toFixed(5)]));
+  assert.equal(db.catalogVersion, 1);
+  assert.equal(events.at(-1)?.type, "tool_attention.route");
+  assert.equal((events.at(-1) as { catalogVersion?: number }).catalogVersion, 1);
+
+  // A catalog change in A: A embeds the new text once, publishes version 2; B follows by NOTIFY, embedding nothing.
+  const next = smallCatalog([tool("create_event", "Create a calendar event with a title and a time.")]);
+  const update = await a.replaceCatalog(next);
+  assert.equal(update.version, 2);
+  assert.equal(update.embedded, 1);
+  assert.equal(a.catalogVersion?.version, 2);
+  const t0 = Date.now();
+  await b.waitForCatalogVersion(2, 10_000);
+  const followMs = Date.now() - t0;
+  assert.ok(followMs < 5000, `followed in ${followMs} ms`);
+  assert.equal(encB.texts.length, 0, "the follower embedded nothing");
+  const d = await b.route("schedule a calendar event for the team meeting at noon");
+  assert.equal(d.catalogVersion, 2);
+  assert.equal(d.active[0].name, "create_event");
+  assert.equal((events.at(-1) as { catalogVersion?: number }).catalogVersion, 2);
+  // The same change arriving in B too (its own list_changed): same digest, same version, nothing embedded.
+  const again = await b.replaceCatalog(smallCatalog([tool("create_event", "Create a calendar event with a title and a time.")]));
+  assert.equal(again.version, 2);
+  assert.equal(encB.texts.length, 0);
+  await Promise.all([a.close(), b.close()]);
+});
+
+test("router option store: misconfiguration names the option", () => {
+  const cat = ToolCatalog.fromMcpTools({ s: [tool("t", "A tool.")] });
+  assert.throws(() => new ToolAttentionRouter(cat, { store: {} as never }), /Invalid store/);
+  const store = new PostgresRoutingStore({ connectionString: "postgres://x@127.0.0.1:1/x" });
+  assert.throws(() => new ToolAttentionRouter(cat, { store: { store, catalog: "" } }), /store\.catalog/);
+  assert.throws(() => new ToolAttentionRouter(cat, { store: { store, follow: "yes" as never } }), /store\.follow/);
+});
