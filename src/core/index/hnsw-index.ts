@@ -23,13 +23,19 @@ export interface HnswOptions {
   M?: number;
   /** Beam width while inserting: larger builds slower and finds better links. Default 100. */
   efConstruction?: number;
-  /** Beam width while searching (at least k is used). Larger is slower and closer to exact. Default 96. */
+  /** Beam width while searching (at least k is used). Larger is slower and closer to exact. Default 160 (recall@10 0.99 on the 10,000-tool catalog with USE-lite, README Scaling). */
   efSearch?: number;
   /** Seed of the level draws. Default 42. */
   seed?: number;
+  /**
+   * After the neighbour heuristic, fill the free link slots with the best candidates it pruned. Catalogs hold many
+   * near-duplicate tools (one tool connected for several deployments); the heuristic alone links a cluster of them
+   * sparsely. Measured on USE-lite vectors it buys about as much recall as a larger efSearch at the same search time, and doubles the build: default false.
+   */
+  keepPruned?: boolean;
 }
 
-export const DEFAULT_HNSW: Required<HnswOptions> = { M: 16, efConstruction: 100, efSearch: 96, seed: 42 };
+export const DEFAULT_HNSW: Required<HnswOptions> = { M: 16, efConstruction: 100, efSearch: 160, seed: 42, keepPruned: false };
 
 /** True when (sa, ia) ranks before (sb, ib): higher score first, then lower id. */
 function better(sa: number, ia: number, sb: number, ib: number): boolean {
@@ -140,6 +146,7 @@ export class HnswIndex implements VectorIndex {
   readonly efConstruction: number;
   efSearch: number;
   readonly seed: number;
+  readonly keepPruned: boolean;
   private readonly mL: number;
   private readonly rng: Rng;
 
@@ -181,6 +188,7 @@ export class HnswIndex implements VectorIndex {
     this.efConstruction = o.efConstruction;
     this.efSearch = o.efSearch;
     this.seed = o.seed;
+    this.keepPruned = o.keepPruned;
     this.mL = 1 / Math.log(o.M);
     this.rng = new Rng(o.seed);
     const cap = Math.max(16, Math.floor(initialCapacity));
@@ -393,6 +401,18 @@ export class HnswIndex implements VectorIndex {
       if (good) {
         this.outIds[kept] = c;
         this.outSc[kept] = s;
+        kept++;
+      }
+    }
+    if (this.keepPruned && kept < max) {
+      const heuristic = kept;
+      for (let i = 0; i < m && kept < max; i++) {
+        const c = ids[i]!;
+        let taken = false;
+        for (let j = 0; j < heuristic; j++) if (this.outIds[j] === c) taken = true;
+        if (taken) continue;
+        this.outIds[kept] = c;
+        this.outSc[kept] = sc[i]!;
         kept++;
       }
     }

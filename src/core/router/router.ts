@@ -158,7 +158,7 @@ export interface RouterOptions {
    * Approximate search on large catalogs. With `index: "auto"`, a catalog of `threshold` (default 5,000) tools or
    * more gets an HNSW index, and a route fuses only candidates (HNSW top-`candidates` by cosine ∪ BM25's top
    * `candidates`) instead of scoring every tool; below it routing is exact and unchanged. Fields: `threshold`,
-   * `candidates` (default 100), and the HNSW's `M` (16), `efConstruction` (100), `efSearch` (96), `seed` (42).
+   * `candidates` (default 100), and the HNSW's `M` (16), `efConstruction` (100), `efSearch` (160), `seed` (42), `keepPruned` (false).
    * `false`: always exact. Default: on, with those settings.
    */
   ann?: boolean | AnnOptions;
@@ -555,6 +555,11 @@ export class ToolAttentionRouter {
   /** One line describing the encoder and index in use. */
   describe(): string {
     return `encoder: ${this.modelId || "(not prepared)"}; index: ${this.indexKind ?? "(not prepared)"}; tools: ${this.catalog.size}`;
+  }
+
+  /** The whole-text dense index of the current catalog (read-only use: benchmarks, diagnostics), if any. */
+  get denseIndex(): VectorIndex | undefined {
+    return this.channels.dense;
   }
 
   get indexKind(): string | undefined {
