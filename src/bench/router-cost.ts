@@ -2,7 +2,8 @@
  * What one prepared router costs per query, without the encoder: the dense index's search alone (top-10), a whole
  * route given a precomputed query vector (channels + fusion + θ + preconditions + top-k), and, on an approximate
  * (HNSW) index, its recall@10 against the exact scores of the same rows and how often a route's active set equals
- * the exact path's. Medians and 95th percentiles over the given queries, after one warm-up of each.
+ * the exact path's. Medians and 95th percentiles over the given queries, after one warm-up of each. Routes here are
+ * single-clause (`decompose: false`): a multi-intent request would encode each clause, which is encoder time.
  */
 import type { AgentStateView } from "../core/types.js";
 import type { HnswIndex } from "../core/index/hnsw-index.js";
@@ -65,8 +66,8 @@ async function measure(router: ToolAttentionRouter, queries: readonly RouterCost
   }
   const route: number[] = [];
   if (queries.length > 0) {
-    await router.route(queries[0].query, queries[0].state, { queryVector: queries[0].vector });
-    for (const q of queries) route.push((await router.route(q.query, q.state, { queryVector: q.vector })).latencyMs.total);
+    await router.route(queries[0].query, queries[0].state, { queryVector: queries[0].vector, decompose: false });
+    for (const q of queries) route.push((await router.route(q.query, q.state, { queryVector: q.vector, decompose: false })).latencyMs.total);
   }
   return {
     index: index?.kind ?? "none",
@@ -86,7 +87,7 @@ export async function activeAgreement(a: ToolAttentionRouter, b: ToolAttentionRo
   let top1 = 0;
   let overlap = 0;
   for (const q of queries) {
-    const [x, y] = await Promise.all([a.route(q.query, q.state, { queryVector: q.vector }), b.route(q.query, q.state, { queryVector: q.vector })]);
+    const [x, y] = await Promise.all([a.route(q.query, q.state, { queryVector: q.vector, decompose: false }), b.route(q.query, q.state, { queryVector: q.vector, decompose: false })]);
     const xa = x.active.map((t) => t.id);
     const ya = y.active.map((t) => t.id);
     if (xa.join("\n") === ya.join("\n")) same++;

@@ -126,6 +126,18 @@ class FixedEmbeddings implements EmbeddingsInterface {
     private readonly byText: Map<string, Float32Array>,
     private readonly dim: number,
   ) {}
+  /**
+   * A query vector near tool row `(i · 7919) mod N` (that row + N(0, 0.3²) per dimension, normalized), for runs
+   * without encoder query vectors (the lexical encoder's derived random vectors).
+   */
+  probe(i: number): number[] {
+    const rows = [...this.byText.values()];
+    const src = rows[(i * 7919) % rows.length]!;
+    const rng = new Rng(1000 + i);
+    const v = Array.from(src, (x) => x + 0.3 * gauss(rng));
+    const norm = Math.sqrt(v.reduce((a, x) => a + x * x, 0)) || 1;
+    return v.map((x) => x / norm);
+  }
   async embedDocuments(texts: string[]): Promise<number[][]> {
     return texts.map((t) => this.vector(t));
   }
@@ -188,21 +200,23 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
   for (const n of opts.sizes) {
     const catalog = ToolCatalog.fromCatalogObject(opts.expand(n), { encoding: opts.encoding });
     const projected = n > coldLimit;
-    const derived = projected && opts.encoder !== "lexical";
-    const encoder: EncoderName = projected && !derived ? "lexical" : opts.encoder;
-    log(`scaling: N=${catalog.size} (${derived ? `derived ${opts.encoder} vectors, cold ${opts.encoder} build projected` : encoder}${projected && !derived ? `, cold ${opts.encoder} build projected` : ""})…`);
+    const derived = projected;
+    const encoder: EncoderName = opts.encoder;
+    log(`scaling: N=${catalog.size} (${derived ? `derived ${sourceRows ? opts.encoder : "random"} vectors, cold ${opts.encoder} build projected` : encoder})…`);
     const dir = tempCache();
     try {
       let router: ToolAttentionRouter;
       let coldMs: number;
       let warmMs: number;
       let fixed: FixedEmbeddings | undefined;
+      let derivedFrom = "";
       if (derived) {
         const toolTexts = new ToolAttentionRouter(catalog, { log: false }).toolTexts();
         const d = deriveVectors(toolTexts, sourceRows, opts.derivedNoise ?? 0.02);
         fixed = new FixedEmbeddings(d.byText, d.dim);
         // Cold: encoder projected (below) + this build (index, BM25, channels). Warm: the same build again.
         [router, coldMs] = await timedPrepare(catalog, fixed, opts, false, { lexical: encoder !== "use-lite" });
+        derivedFrom = sourceRows ? `${opts.encoder} (derived vectors)` : "random unit vectors + BM25";
       } else [router, coldMs] = await timedPrepare(catalog, encoder, opts, dir);
       // Memory right after this size's first router is built (the warm build below makes a second one).
       const mem = process.memoryUsage();
@@ -250,7 +264,7 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
         for (const task of latencyTasks) lat.push((await router.route(task.query, stateOf(task))).latencyMs.total);
       }
       // Without the encoder: the same queries with their precomputed vectors.
-      const queries: RouterCostQuery[] = latencyTasks.map((t, i) => ({ query: t.query, state: stateOf(t), vector: latencyVectors?.[i] ?? [] }));
+      const queries: RouterCostQuery[] = latencyTasks.map((t, i) => ({ query: t.query, state: stateOf(t), vector: latencyVectors?.[i] ?? fixed?.probe(i) ?? [] }));
       const cost = await measureRouterCost(router, queries);
       let exactAgreement: ScalingPoint["exactAgreement"];
       if (cost.index === "hnsw") {
@@ -266,7 +280,7 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
       }
       points.push({
         n: catalog.size,
-        encoder: derived ? `${opts.encoder} (derived vectors)` : encoder,
+        encoder: derived ? derivedFrom : encoder,
         methods,
         routeMsP50: derived ? cost.routeP50Ms : quantile(lat, 0.5),
         routeMsP95: derived ? cost.routeP95Ms : quantile(lat, 0.95),
