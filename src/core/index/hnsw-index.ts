@@ -263,9 +263,10 @@ export class HnswIndex implements VectorIndex {
 
   /**
    * Approximate top-k into caller-owned buffers (best first, ties by lower id); returns how many were written.
-   * The beam is max(efSearch, k). No per-row copy and no allocation beyond buffer growth.
+   * The beam is max(efSearch, k). `seeds` (row ids, e.g. the lexical channel's best tools) also start the layer-0
+   * beam. No per-row copy and no allocation beyond buffer growth.
    */
-  searchInto(query: ArrayLike<number>, k: number, outIds: Int32Array, outScores: Float32Array): number {
+  searchInto(query: ArrayLike<number>, k: number, outIds: Int32Array, outScores: Float32Array, seeds?: ArrayLike<number>): number {
     copyNormalized(query, this.dim, this.query, "query");
     const kk = Math.min(Math.floor(k), this.count, outIds.length, outScores.length);
     if (!(kk > 0)) return 0;
@@ -275,22 +276,30 @@ export class HnswIndex implements VectorIndex {
     const ef = Math.max(this.efSearch ?? defaultEfSearch(this.count), kk);
     const beam = this.upperBeam ?? defaultUpperBeam(this.count);
     for (let l = this.maxLevel; l >= 2; l--) [ep, epSc] = this.greedy(q, ep, epSc, l);
+    let m = 0;
+    const extra = seeds ? seeds.length : 0;
     if (this.maxLevel >= 1 && beam > 1) {
       // A beam on layer 1 instead of one greedy path, its results all seeding layer 0: queries are phrased unlike
       // tool texts (out of distribution), and one entry point then often starts layer 0 in the wrong region.
       this.searchLayer(q, ep, epSc, beam, 1);
       const res = this.results;
-      this.ensureSel(res.size);
-      const m = res.size;
+      this.ensureSel(res.size + extra);
+      m = res.size;
       for (let i = 0; i < m; i++) {
         this.selIds[i] = res.ids[i]!;
         this.selSc[i] = res.sc[i]!;
       }
-      this.searchLayer(q, ep, epSc, ef, 0, -1, this.selIds, this.selSc, m);
     } else {
       if (this.maxLevel >= 1) [ep, epSc] = this.greedy(q, ep, epSc, 1);
-      this.searchLayer(q, ep, epSc, ef, 0);
+      this.ensureSel(extra);
     }
+    for (let i = 0; i < extra; i++) {
+      const id = seeds![i]!;
+      if (!(id >= 0 && id < this.count)) continue;
+      this.selIds[m] = id;
+      this.selSc[m++] = dotQuery(q, this.data, id * this.dim, this.dim);
+    }
+    this.searchLayer(q, ep, epSc, ef, 0, -1, this.selIds, this.selSc, m);
     // results: worst at the root; keep the best kk, written from the back.
     const res = this.results;
     while (res.size > kk) res.pop();

@@ -6,8 +6,9 @@
  *
  * Each candidate gets its exact cosine (the HNSW returns exact scores of the rows it found; lexical-only
  * candidates are scored against their stored row), every other tool gets -Infinity, which the fusion keeps and
- * the ranking skips. Cost per query: one HNSW search (beam max(efSearch, C)), C extra dot products and one pass
- * over the BM25 scores to pick their top C; no dense scan of the catalog.
+ * the ranking skips. The lexical top C also seed the HNSW's layer-0 beam. Cost per query: one HNSW search (beam
+ * max(efSearch, C)), up to 2C extra dot products and one pass over the BM25 scores to pick their top C; no dense
+ * scan of the catalog.
  *
  * A tool outside both lists can only beat a candidate when it ranks below C on cosine AND below C on BM25 yet wins
  * on the sum; with C ≥ the slate this did not happen on the bench's query sets (README, Scaling).
@@ -26,10 +27,11 @@ export function candidateScores(index: HnswIndex, query: ArrayLike<number>, lexi
   if (n === 0) return out;
   const ids = new Int32Array(cc);
   const sc = new Float32Array(cc);
-  const found = index.searchInto(query, cc, ids, sc);
+  // The lexical channel's best tools also seed the HNSW beam: they are often near the dense best ones.
+  const lex = lexical ? topPositive(lexical, cc) : undefined;
+  const found = index.searchInto(query, cc, ids, sc, lex);
   for (let i = 0; i < found; i++) out[ids[i]!] = sc[i]!;
-  if (lexical) {
-    const lex = topPositive(lexical, cc);
+  if (lex) {
     let extra = 0;
     // Only rows the dense search did not already score.
     for (let i = 0; i < lex.length; i++) if (out[lex[i]!] === Number.NEGATIVE_INFINITY) lex[extra++] = lex[i]!;
