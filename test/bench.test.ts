@@ -282,6 +282,12 @@ test("a --quick run produces every method row, every ablation row, scaling, cali
 
   assert.deepEqual(result.scaling.points?.map((p) => p.n), [10, 40]);
   for (const p of result.scaling.points ?? []) assert.ok(p.methods["tool-attention"].tokensPerTurn > 0);
+  // Per-N router cost fields of latest.json (null where the lexical encoder has no dense index).
+  const jsonPoints = JSON.parse(readFileSync(join(dir, "out", "latest.json"), "utf8")).scaling.points as Record<string, unknown>[];
+  for (const p of jsonPoints) {
+    for (const f of ["n", "searchP50Ms", "routeP50Ms", "annRecallAt10", "coldBuildS", "warmStartS", "rssMiB"]) assert.ok(f in p, `scaling point has ${f}`);
+    for (const f of ["n", "routeP50Ms", "coldBuildS", "warmStartS", "rssMiB"]) assert.equal(typeof p[f], "number", f);
+  }
   const cal = result.calibration.find((c) => c.curve);
   assert.equal(cal?.curve?.length, 21);
   assert.equal(cal?.curve?.[0].theta, 0.1);

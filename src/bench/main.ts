@@ -29,8 +29,10 @@ import { eventLoopSection, renderEventLoopMarkdown, type EventLoopSection } from
 import { measureScreening, renderScreeningMarkdown, type ScreeningMeasurement } from "./screening.js";
 import { renderFaultSuiteMarkdown, runFaultSuite, type FaultSuiteReport } from "./faults.js";
 
-export const DEFAULT_SIZES = [120, 500, 1_000, 10_000] as const;
-export const QUICK_SIZES = [30, 60] as const;
+export const DEFAULT_SIZES = [120, 500, 1_000, 10_000, 100_000] as const;
+/** Quick sizes: two measured ones, and one above QUICK_COLD_LIMIT on derived vectors, large enough for the HNSW path. */
+export const QUICK_SIZES = [30, 60, 5_000] as const;
+export const QUICK_COLD_LIMIT = 60;
 export const DEFAULT_SYNTHETIC_CATALOG = "data/synthetic/catalog.json";
 export const DEFAULT_SYNTHETIC_TASKS = "data/synthetic/tasks.jsonl";
 export const DEFAULT_METATOOL = "../shared/benchmarks/metatool-dev";
@@ -188,7 +190,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
       sizes,
       expand: expansion.expand,
       tasks: evenSample(synthetic.tasks, opts.scalingTasks ?? (quick ? 10 : 200)),
-      coldLimit: opts.coldLimit,
+      coldLimit: opts.coldLimit ?? (quick && opts.sizes === undefined ? QUICK_COLD_LIMIT : undefined),
       latencySample: quick ? 10 : 100,
       projectionSample: quick ? 20 : 300,
     });
@@ -305,7 +307,8 @@ Options:
   --metatool DIR         MetaTool-dev data (default ${DEFAULT_METATOOL}); --no-metatool skips it
   --metatool-tasks N     MetaTool-dev tasks used, an even sample (default 1000)
   --sizes LIST           scaling sizes, comma-separated (default ${DEFAULT_SIZES.join(",")}); "" skips scaling
-  --cold-limit N         largest N embedded cold in the scaling sweep; above it the cold build is projected
+  --cold-limit N         largest N embedded cold in the scaling sweep (default 10000; quick 60); above it the
+                         encoder's cold cost is projected and the router is measured on derived vectors
   --scaling-tasks N      tasks routed per scaling size (default 200)
   --no-ablations, --no-calibration, --no-real   skip those sections
   --once                 route each task once (default: long-horizon tasks once per plan step)

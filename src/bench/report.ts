@@ -251,15 +251,27 @@ export function renderMarkdown(result: BenchResult): string {
       ),
       "",
     );
-    md.push("Router cost by catalog size (route = one query: encode + search + gate):", "");
+    md.push(
+      "Router cost by catalog size. route = one query: encode + search + gate; route (no enc.) = the same with a precomputed " +
+        "query vector; search = the dense index's top 10 alone; recall@10 = tie-aware share of the exact top 10 the index returns; " +
+        "= exact = routes whose active set equals the exact path's (ann: false):",
+      "",
+    );
     md.push(
       markdownTable(
-        ["N", "encoder", "route p50", "route p95", "build (cold cache)", "build (warm cache)", "RSS MiB", "heap MiB", "TA recall"],
+        ["N", "encoder", "index", "route p50", "route p95", "route p50 (no enc.)", "route p95 (no enc.)", "search p50", "exact scan p50", "recall@10", "= exact", "build (cold cache)", "build (warm cache)", "RSS MiB", "heap MiB", "TA recall"],
         sc.points.map((p) => [
           fmtInt(p.n),
           p.encoder,
-          fmtMs(p.routeMsP50),
-          fmtMs(p.routeMsP95),
+          p.index ?? "",
+          p.vectors === "derived" ? "—" : fmtMs(p.routeMsP50),
+          p.vectors === "derived" ? "—" : fmtMs(p.routeMsP95),
+          fmtMs(p.routeP50Ms),
+          fmtMs(p.routeP95Ms),
+          p.searchP50Ms == null ? "—" : fmtMs(p.searchP50Ms),
+          p.exactSearchP50Ms == null ? "—" : fmtMs(p.exactSearchP50Ms),
+          p.annRecallAt10 == null ? "—" : fmtRate(p.annRecallAt10),
+          p.exactAgreement ? fmtPct(p.exactAgreement.same) : "—",
           `${fmtMs(p.buildCold.ms)}${p.buildCold.kind === "projected" ? " *projected*" : ""}`,
           fmtMs(p.buildWarm.ms),
           p.rssMiB.toFixed(0),
@@ -270,6 +282,12 @@ export function renderMarkdown(result: BenchResult): string {
       "",
     );
     for (const p of sc.points) if (p.buildCold.kind === "projected") md.push(`- N=${p.n}: cold build projected — ${p.buildCold.how}; the routed rows at this size use ${p.encoder}.`);
+    for (const p of sc.points)
+      if (p.vectors === "derived")
+        md.push(
+          `- N=${p.n}: measured on derived vectors (each tool: the ${p.encoder.replace(/ \(derived vectors\)$/, "")} vector of the same base tool in the largest measured catalog + seeded Gaussian noise); ` +
+            "index build, search, recall@10, routes without the encoder (real BM25 over the real tool texts) and RSS are measured; the encoder's cold cost is projected; no method rows.",
+        );
     md.push("- RSS is the whole benchmark process after building that size's router (it includes everything loaded before).", "");
   }
 

@@ -1,18 +1,26 @@
 /**
  * Scaling: the same methods on growing catalogs (the synthetic expansion to N tools), plus what the router costs
  * to build and run at each size: index build time with a cold and a warm embedding cache, single-query route
- * latency (encode + search + gate), and resident memory.
+ * latency (encode + search + gate), route latency without the encoder (a precomputed query vector), the dense
+ * index's search alone, the approximate index's recall@10 against exact search, and resident memory.
  *
- * Embedding a 10,000-tool catalog cold with USE-lite takes minutes on two cores; above `coldLimit` the cold build
- * is projected from a measured sample (per-tool rate × N) and routing there uses the lexical encoder. Every value
- * says whether it was measured or projected.
+ * Embedding a 10,000-tool catalog cold with USE-lite takes minutes on two cores; above `coldLimit` the encoder's
+ * cold cost is projected from a measured sample (per-tool rate × N), and the router there is built for real on
+ * DERIVED vectors: each tool gets the main encoder's vector of a tool of the largest measured catalog (same base
+ * tool: the expansion repeats the testbed's 120 tools per round) plus seeded Gaussian noise, so the index holds N
+ * distinct vectors with the clusters real rebranded copies form. Index build, search, recall, routes (real BM25 over
+ * the real N tool texts, real preconditions) and RSS are measured on them; the method rows are not run there. Every
+ * value says whether it was measured or projected.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ToolCatalog } from "../core/catalog/catalog.js";
 import { resolveEncoder, type EncoderName } from "../core/encoders/index.js";
+import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { ToolAttentionRouter } from "../core/router/router.js";
+import { Rng } from "../core/util/rng.js";
+import { activeAgreement, measureRouterCost, type RouterCostQuery } from "./router-cost.js";
 import type { EvalTask } from "../eval/tasks.js";
 import { runMethods, type MethodOptions } from "./methods.js";
 import { quantile } from "./metrics.js";
@@ -30,6 +38,11 @@ export interface ScalingOptions extends MethodOptions {
   projectionSample?: number;
   /** Single-query routes timed per size. Default 100. */
   latencySample?: number;
+  /**
+   * Per-dimension standard deviation of the noise added to derived vectors (above `coldLimit`), before
+   * normalization. Default 0.02 (cosine about 0.9 to the source row at 512 dimensions).
+   */
+  derivedNoise?: number;
 }
 
 export interface Timed {
@@ -52,14 +65,38 @@ export interface ScalingPoint {
   /** Process resident set size after building this size's router, MiB. */
   rssMiB: number;
   heapUsedMiB: number;
+  /** Where the dense vectors came from: the encoder ("measured") or derived from it (see the module comment). */
+  vectors: "encoder" | "derived" | "none";
+  /** Dense index kind of the router ("hnsw", "flat", "faiss"; "none" for the lexical encoder). */
+  index: string;
+  /** Dense index search of the top 10 alone (query already embedded), ms; null without a dense index. */
+  searchP50Ms: number | null;
+  /** Exact top 10 by a full scan of the same rows, ms (the baseline of searchP50Ms). */
+  exactSearchP50Ms: number | null;
+  /** One route with a precomputed query vector (encoder excluded), ms. */
+  routeP50Ms: number;
+  routeP95Ms: number;
+  /** Tie-aware recall@10 of the index's search against exact search (1 for an exact index; null without one). */
+  annRecallAt10: number | null;
+  /** On an HNSW index: share of routes whose active set equals the exact path's (ann: false), same query vectors. */
+  exactAgreement?: { same: number; top1: number; overlap: number };
+  /** buildCold / buildWarm in seconds (copies for the report's per-N fields). */
+  coldBuildS: number;
+  warmStartS: number;
 }
 
 function tempCache(): string {
   return mkdtempSync(join(tmpdir(), "tool-attention-bench-"));
 }
 
-async function timedPrepare(catalog: ToolCatalog, encoder: EncoderName, opts: ScalingOptions, cacheDir: string): Promise<[ToolAttentionRouter, number]> {
-  const router = new ToolAttentionRouter(catalog, { encoder, encoding: opts.encoding, cacheDir, log: false });
+async function timedPrepare(
+  catalog: ToolCatalog,
+  encoder: EncoderName | EmbeddingsInterface,
+  opts: ScalingOptions,
+  cacheDir: string | false,
+  extra: { ann?: false; lexical?: boolean } = {},
+): Promise<[ToolAttentionRouter, number]> {
+  const router = new ToolAttentionRouter(catalog, { encoder, encoding: opts.encoding, cacheDir, log: false, ...extra });
   const t0 = performance.now();
   await router.prepare();
   return [router, performance.now() - t0];
@@ -80,6 +117,70 @@ async function coldRate(catalog: ToolCatalog, encoder: EncoderName, sample: numb
   }
 }
 
+/**
+ * Embeddings that serve precomputed vectors by text (the derived vectors of a large catalog); texts it does not
+ * hold (queries are passed as vectors, so none are expected) get a zero vector.
+ */
+class FixedEmbeddings implements EmbeddingsInterface {
+  constructor(
+    private readonly byText: Map<string, Float32Array>,
+    private readonly dim: number,
+  ) {}
+  /**
+   * A query vector near tool row `(i · 7919) mod N` (that row + N(0, 0.3²) per dimension, normalized), for runs
+   * without encoder query vectors (the lexical encoder's derived random vectors).
+   */
+  probe(i: number): number[] {
+    const rows = [...this.byText.values()];
+    const src = rows[(i * 7919) % rows.length]!;
+    const rng = new Rng(1000 + i);
+    const v = Array.from(src, (x) => x + 0.3 * gauss(rng));
+    const norm = Math.sqrt(v.reduce((a, x) => a + x * x, 0)) || 1;
+    return v.map((x) => x / norm);
+  }
+  async embedDocuments(texts: string[]): Promise<number[][]> {
+    return texts.map((t) => this.vector(t));
+  }
+  async embedQuery(text: string): Promise<number[]> {
+    return this.vector(text);
+  }
+  private vector(text: string): number[] {
+    const v = this.byText.get(text);
+    return v ? Array.from(v) : new Array<number>(this.dim).fill(0);
+  }
+}
+
+/** A standard normal draw (Box–Muller) from the seeded generator. */
+function gauss(rng: Rng): number {
+  const u = rng.next() || 1e-12;
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
+}
+
+/**
+ * Derived vectors of `texts` (tool i of the large catalog): the source row of the same base tool (position
+ * i mod (120·⌊m/120⌋) of the m measured rows: the expansion repeats the testbed's 120 tools per round), plus
+ * N(0, noise²) per dimension, normalized. Without source rows (a lexical-only run): seeded random unit vectors.
+ */
+function deriveVectors(texts: readonly string[], source: readonly (readonly number[])[] | undefined, noise: number, seed = 7): { byText: Map<string, Float32Array>; dim: number } {
+  const rng = new Rng(seed);
+  const dim = source?.[0]?.length ?? 64;
+  const period = source ? Math.max(1, Math.floor(source.length / 120) * 120) || source.length : 0;
+  const byText = new Map<string, Float32Array>();
+  texts.forEach((t, i) => {
+    const v = new Float32Array(dim);
+    const src = source?.[i % period];
+    let norm = 0;
+    for (let d = 0; d < dim; d++) {
+      v[d] = (src ? src[d]! : 0) + (src ? noise : 1) * gauss(rng);
+      norm += v[d]! * v[d]!;
+    }
+    const inv = 1 / Math.sqrt(norm || 1);
+    for (let d = 0; d < dim; d++) v[d] = v[d]! * inv;
+    byText.set(t, v);
+  });
+  return { byText, dim };
+}
+
 export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> {
   const log = opts.log ?? (() => {});
   const points: ScalingPoint[] = [];
@@ -89,68 +190,120 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
   const texts = opts.tasks.flatMap((t) => routedQueries(t, opts.perStep ?? true)).map(routedText);
   const mainEncoder = await resolveEncoder(opts.encoder, opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {});
   const mainVectors = opts.encoder === "lexical" ? undefined : await mainEncoder.embeddings.embedDocuments(texts.map((t) => t.trim() || " "));
+  // Latency queries: an even sample of the tasks, each with its request's vector.
+  const sample = Math.min(opts.latencySample ?? 100, opts.tasks.length);
+  const latencyTasks = Array.from({ length: sample }, (_, s) => opts.tasks[Math.floor((s * opts.tasks.length) / sample)]!);
+  const latencyVectors = opts.encoder === "lexical" ? undefined : await mainEncoder.embeddings.embedDocuments(latencyTasks.map((t) => t.query.trim() || " "));
+  /** Vectors of the largest measured catalog, the source of derived vectors above coldLimit. */
+  let sourceRows: number[][] | undefined;
+
   for (const n of opts.sizes) {
     const catalog = ToolCatalog.fromCatalogObject(opts.expand(n), { encoding: opts.encoding });
     const projected = n > coldLimit;
-    const encoder: EncoderName = projected ? "lexical" : opts.encoder;
-    log(`scaling: N=${catalog.size} (${encoder}${projected ? `, cold ${opts.encoder} build projected` : ""})…`);
+    const derived = projected;
+    const encoder: EncoderName = opts.encoder;
+    log(`scaling: N=${catalog.size} (${derived ? `derived ${sourceRows ? opts.encoder : "random"} vectors, cold ${opts.encoder} build projected` : encoder})…`);
     const dir = tempCache();
     try {
-      const [router, coldMs] = await timedPrepare(catalog, encoder, opts, dir);
-      const [, warmMs] = await timedPrepare(catalog, encoder, opts, dir);
+      let router: ToolAttentionRouter;
+      let coldMs: number;
+      let warmMs: number;
+      let fixed: FixedEmbeddings | undefined;
+      let derivedFrom = "";
+      if (derived) {
+        const toolTexts = new ToolAttentionRouter(catalog, { log: false }).toolTexts();
+        const d = deriveVectors(toolTexts, sourceRows, opts.derivedNoise ?? 0.02);
+        fixed = new FixedEmbeddings(d.byText, d.dim);
+        // Cold: encoder projected (below) + this build (index, BM25, channels). Warm: the same build again.
+        [router, coldMs] = await timedPrepare(catalog, fixed, opts, false, { lexical: encoder !== "use-lite" });
+        derivedFrom = sourceRows ? `${opts.encoder} (derived vectors)` : "random unit vectors + BM25";
+      } else [router, coldMs] = await timedPrepare(catalog, encoder, opts, dir);
+      // Memory right after this size's first router is built (the warm build below makes a second one).
       const mem = process.memoryUsage();
+      if (fixed) [, warmMs] = await timedPrepare(catalog, fixed, opts, false, { lexical: encoder !== "use-lite" });
+      else [, warmMs] = await timedPrepare(catalog, encoder, opts, dir);
       let buildCold: Timed = { ms: coldMs, kind: "measured", how: encoder };
       let buildWarm: Timed = { ms: warmMs, kind: "measured", how: encoder };
       if (projected) {
         const rate = await coldRate(catalog, opts.encoder, opts.projectionSample ?? 300);
         buildCold = {
-          ms: rate.perToolMs * catalog.size,
+          ms: rate.perToolMs * catalog.size + (derived ? coldMs : 0),
           kind: "projected",
-          how: `${opts.encoder}: ${rate.perToolMs.toFixed(1)} ms/tool measured on ${rate.sampled} of its tools × ${catalog.size}`,
+          how: derived
+            ? `${opts.encoder}: ${rate.perToolMs.toFixed(1)} ms/tool measured on ${rate.sampled} of its tools × ${catalog.size}, plus the measured ${(coldMs / 1000).toFixed(1)} s build of index, BM25 and channels`
+            : `${opts.encoder}: ${rate.perToolMs.toFixed(1)} ms/tool measured on ${rate.sampled} of its tools × ${catalog.size}`,
         };
-        buildWarm = { ms: warmMs, kind: "measured", how: `${encoder} (the ${opts.encoder} warm build reads ${catalog.size} cached vectors)` };
+        buildWarm = derived
+          ? { ms: warmMs, kind: "measured", how: `index, BM25 and channels on ${catalog.size} derived vectors (a warm ${opts.encoder} cache read excluded)` }
+          : { ms: warmMs, kind: "measured", how: `${encoder} (the ${opts.encoder} warm build reads ${catalog.size} cached vectors)` };
       }
 
-      const rows = await runMethods({ name: `synthetic-${n}`, catalog, tasks: [...opts.tasks] }, router, {
-        ...opts,
-        encoder,
-        cacheDir: dir,
-        log: () => {},
-        queryVectors: encoder === opts.encoder ? mainVectors : undefined,
-      });
       const methods: ScalingPoint["methods"] = {};
-      for (const r of rows)
-        if (r.summary)
-          methods[r.key] = {
-            tokensPerTurn: r.summary.tokensPerTurn,
-            poolExcludedTokensPerTurn: r.summary.poolExcludedTokensPerTurn,
-            rho: r.summary.rho,
-            ...(r.summary.recall !== undefined ? { recall: r.summary.recall } : {}),
-          };
+      if (!derived) {
+        const rows = await runMethods({ name: `synthetic-${n}`, catalog, tasks: [...opts.tasks] }, router, {
+          ...opts,
+          encoder,
+          cacheDir: dir,
+          log: () => {},
+          queryVectors: encoder === opts.encoder ? mainVectors : undefined,
+        });
+        for (const r of rows)
+          if (r.summary)
+            methods[r.key] = {
+              tokensPerTurn: r.summary.tokensPerTurn,
+              poolExcludedTokensPerTurn: r.summary.poolExcludedTokensPerTurn,
+              rho: r.summary.rho,
+              ...(r.summary.recall !== undefined ? { recall: r.summary.recall } : {}),
+            };
+      }
 
-      // Latency: real single-query routes (encode + search + gate), after one warm-up.
-      const sample = Math.min(opts.latencySample ?? 100, opts.tasks.length);
+      // Latency: real single-query routes (encode + search + gate), after one warm-up; derived: no encoder to run.
       const lat: number[] = [];
-      if (sample > 0) {
+      if (sample > 0 && !derived) {
         await router.route(opts.tasks[0].query, stateOf(opts.tasks[0]));
-        const step = opts.tasks.length / sample;
-        for (let s = 0; s < sample; s++) {
-          const task = opts.tasks[Math.floor(s * step)];
-          lat.push((await router.route(task.query, stateOf(task))).latencyMs.total);
-        }
+        for (const task of latencyTasks) lat.push((await router.route(task.query, stateOf(task))).latencyMs.total);
+      }
+      // Without the encoder: the same queries with their precomputed vectors.
+      const queries: RouterCostQuery[] = latencyTasks.map((t, i) => ({ query: t.query, state: stateOf(t), vector: latencyVectors?.[i] ?? fixed?.probe(i) ?? [] }));
+      const cost = await measureRouterCost(router, queries);
+      let exactAgreement: ScalingPoint["exactAgreement"];
+      if (cost.index === "hnsw") {
+        const [exact] = fixed
+          ? await timedPrepare(catalog, fixed, opts, false, { ann: false, lexical: encoder !== "use-lite" })
+          : await timedPrepare(catalog, encoder, opts, dir, { ann: false });
+        exactAgreement = await activeAgreement(router, exact, queries);
+      }
+      const hasDense = cost.index !== "none";
+      if (!projected && opts.encoder !== "lexical" && n <= coldLimit) {
+        const enc = await resolveEncoder(opts.encoder, { cacheDir: dir });
+        sourceRows = await enc.embeddings.embedDocuments(router.toolTexts());
       }
       points.push({
         n: catalog.size,
-        encoder,
+        encoder: derived ? derivedFrom : encoder,
         methods,
-        routeMsP50: quantile(lat, 0.5),
-        routeMsP95: quantile(lat, 0.95),
+        routeMsP50: derived ? cost.routeP50Ms : quantile(lat, 0.5),
+        routeMsP95: derived ? cost.routeP95Ms : quantile(lat, 0.95),
         buildCold,
         buildWarm,
         rssMiB: mem.rss / 2 ** 20,
         heapUsedMiB: mem.heapUsed / 2 ** 20,
+        vectors: derived ? "derived" : hasDense ? "encoder" : "none",
+        index: cost.index,
+        searchP50Ms: hasDense ? cost.searchP50Ms : null,
+        exactSearchP50Ms: hasDense ? cost.exactSearchP50Ms : null,
+        routeP50Ms: cost.routeP50Ms,
+        routeP95Ms: cost.routeP95Ms,
+        annRecallAt10: hasDense ? cost.annRecallAt10 : null,
+        ...(exactAgreement ? { exactAgreement } : {}),
+        coldBuildS: buildCold.ms / 1000,
+        warmStartS: buildWarm.ms / 1000,
       });
-      log(`scaling: N=${catalog.size} built cold ${(coldMs / 1000).toFixed(1)} s, warm ${(warmMs / 1000).toFixed(2)} s`);
+      log(
+        `scaling: N=${catalog.size} built cold ${(coldMs / 1000).toFixed(1)} s, warm ${(warmMs / 1000).toFixed(2)} s; index ${cost.index}, ` +
+          `search p50 ${cost.searchP50Ms.toFixed(3)} ms, route p50 (no encoder) ${cost.routeP50Ms.toFixed(2)} ms, recall@10 ${cost.annRecallAt10.toFixed(3)}` +
+          (exactAgreement ? `, same active set as exact ${(exactAgreement.same * 100).toFixed(0)} %` : ""),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

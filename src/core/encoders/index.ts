@@ -32,6 +32,7 @@ export {
   prepareUseLiteText,
   USE_LITE_DEFAULT_MAX_CHARS,
   USE_LITE_DEFAULT_BATCH_SIZE,
+  defaultUseLiteWorkers,
   USE_LITE_EMPTY_PLACEHOLDER,
 } from "./use-lite.js";
 export type { UseLiteEmbeddingsOptions } from "./use-lite.js";

@@ -13,6 +13,7 @@
  * pass (20–50 ms) would stall the host's event loop. Only the model call moves: preparing, batching, the count
  * assertion and normalization stay here, so the vectors are the same as with `inProcess: true`.
  */
+import { availableParallelism } from "node:os";
 import { Embeddings, type EmbeddingsParams } from "@langchain/core/embeddings";
 import { initUseLiteModel, type UseLiteModel } from "./use-lite-model.js";
 import { closeUseLiteWorkers, sharedUseLiteWorkerPool, type UseLiteBatchResult } from "./use-lite-pool.js";
@@ -28,6 +29,14 @@ export const USE_LITE_DEFAULT_BATCH_SIZE = 8;
  */
 export const USE_LITE_EMPTY_PLACEHOLDER = "-";
 
+/**
+ * Default number of encoder worker threads: 2 when the machine has 2 or more cores, else 1. Workers start lazily (a
+ * second one only while requests wait, i.e. during a catalog build), so a process that only embeds queries keeps one.
+ */
+export function defaultUseLiteWorkers(): number {
+  return Math.max(1, Math.min(2, availableParallelism()));
+}
+
 /** Options of {@link UseLiteEmbeddings}. The LangChain `EmbeddingsParams` fields are accepted but unused (local model). */
 export interface UseLiteEmbeddingsOptions extends EmbeddingsParams {
   /**
@@ -42,7 +51,8 @@ export interface UseLiteEmbeddingsOptions extends EmbeddingsParams {
   /**
    * Worker threads running the model. Every instance shares one process-wide pool, sized to the largest value any
    * instance asked for; each worker holds its own model copy (about 150 MB resident) and runs one batch at a time,
-   * so more than one only helps with spare cores. Default 1.
+   * so more than one only helps with spare cores. A second worker starts only while batches wait (catalog builds).
+   * Default: 2 on machines with 2 or more cores, else 1 (`defaultUseLiteWorkers()`).
    */
   workers?: number;
   /**
@@ -127,7 +137,7 @@ export class UseLiteEmbeddings extends Embeddings {
   dimension: number | undefined;
 
   constructor(options: UseLiteEmbeddingsOptions = {}) {
-    const { maxChars = USE_LITE_DEFAULT_MAX_CHARS, batchSize = USE_LITE_DEFAULT_BATCH_SIZE, workers = 1, inProcess = false, ...params } = options;
+    const { maxChars = USE_LITE_DEFAULT_MAX_CHARS, batchSize = USE_LITE_DEFAULT_BATCH_SIZE, workers = defaultUseLiteWorkers(), inProcess = false, ...params } = options;
     super(params);
     if (!Number.isInteger(maxChars) || maxChars < 1) throw new RangeError(`UseLiteEmbeddings: maxChars must be a positive integer, got ${maxChars}`);
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`UseLiteEmbeddings: batchSize must be a positive integer, got ${batchSize}`);
@@ -160,24 +170,34 @@ export class UseLiteEmbeddings extends Embeddings {
   async embedDocuments(documents: string[]): Promise<number[][]> {
     if (documents.length === 0) return [];
     const prepared = documents.map((d) => prepareUseLiteText(d, this.maxChars));
+    // Batches of texts of similar length: a batch is padded to its longest text, so mixing short and long texts
+    // wastes work (about 15 % on tool catalogs, measured on 2 cores). The rows go back to the input order; a text's
+    // vector does not depend on its batch beyond float rounding (about 1e-7).
+    const order = prepared.map((_, i) => i);
+    if (prepared.length > this.batchSize) order.sort((a, b) => prepared[a]!.length - prepared[b]!.length || a - b);
     const batches: string[][] = [];
-    for (let start = 0; start < prepared.length; start += this.batchSize) batches.push(prepared.slice(start, start + this.batchSize));
-    const out: number[][] = [];
+    const positions: number[][] = [];
+    for (let start = 0; start < order.length; start += this.batchSize) {
+      const idx = order.slice(start, start + this.batchSize);
+      positions.push(idx);
+      batches.push(idx.map((i) => prepared[i]!));
+    }
+    const out: number[][] = new Array(documents.length);
     if (this.inProcess) {
       const model = await loadUseLiteModel();
       for (let b = 0; b < batches.length; b++) {
         const batch = batches[b]!;
         const vectors = await model.embed(batch);
         const count = Array.isArray(vectors) ? vectors.length : typeof vectors;
-        this.collect(out, batch.length, b * this.batchSize, count, (i) => vectors[i]!);
+        this.collect(out, positions[b]!, count, (i) => vectors[i]!);
       }
     } else {
       const results = await this.embedBatchesInWorkers(batches);
       results.forEach((r, b) => {
-        this.collect(out, batches[b]!.length, b * this.batchSize, r.count, (i) => r.data.subarray(i * r.dim, (i + 1) * r.dim));
+        this.collect(out, positions[b]!, r.count, (i) => r.data.subarray(i * r.dim, (i + 1) * r.dim));
       });
     }
-    if (out.length !== documents.length) {
+    if (out.length !== documents.length || out.some((v) => v === undefined)) {
       throw new Error(`UseLiteEmbeddings: produced ${out.length} vectors for ${documents.length} texts.`);
     }
     return out;
@@ -207,19 +227,22 @@ export class UseLiteEmbeddings extends Embeddings {
     return results;
   }
 
-  /** Checks one batch's output (count, dimension) and appends its rows, normalized, to `out`. */
-  private collect(out: number[][], batchLength: number, start: number, count: number | string, row: (i: number) => ArrayLike<number>): void {
+  /** Checks one batch's output (count, dimension) and stores its rows, normalized, at their input positions. */
+  private collect(out: number[][], positions: readonly number[], count: number | string, row: (i: number) => ArrayLike<number>): void {
+    const batchLength = positions.length;
     if (count !== batchLength) {
+      const inputs = [...positions].sort((a, b) => a - b);
+      const shown = inputs.length > 8 ? `${inputs.slice(0, 8).join(", ")}, …` : inputs.join(", ");
       throw new Error(
         `UseLiteEmbeddings: the model returned ${count} vectors ` +
-          `for a batch of ${batchLength} texts (inputs ${start}..${start + batchLength - 1}); refusing to misalign vectors and texts.`,
+          `for a batch of ${batchLength} texts (inputs ${shown}); refusing to misalign vectors and texts.`,
       );
     }
     for (let i = 0; i < batchLength; i++) {
       const v = row(i);
       if (this.dimension === undefined) this.dimension = v.length;
       else if (v.length !== this.dimension) throw new Error(`UseLiteEmbeddings: inconsistent vector dimension ${v.length} (expected ${this.dimension}).`);
-      out.push(normalizeInPlace(Array.from(v)));
+      out[positions[i]!] = normalizeInPlace(Array.from(v));
     }
   }
 

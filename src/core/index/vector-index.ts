@@ -1,12 +1,20 @@
 /**
- * Vector index used by the router: exact (flat) inner-product search over unit-normalized rows, so the inner
- * product is the cosine similarity. Two interchangeable backends:
- *  - "faiss": faiss `IndexFlatIP` through the optional native module faiss-node (`npx tool-attention setup-faiss`);
- *  - "flat":  a pure-TS scan over one contiguous Float32Array (always available).
- * Both normalize defensively, break score ties by lower id and return the same hits.
+ * Vector index used by the router: inner-product search over unit-normalized rows, so the inner product is the
+ * cosine similarity. Three backends:
+ *  - "faiss": faiss `IndexFlatIP` (exact) through the optional native module faiss-node (`npx tool-attention setup-faiss`);
+ *  - "flat":  an exact pure-TS scan over one contiguous Float32Array (always available);
+ *  - "hnsw":  an approximate pure-TS HNSW graph (hnsw-index.ts) over the same kind of storage, used by default on
+ *    catalogs of `ann.threshold` (5,000) tools or more, where the router generates candidates instead of scoring
+ *    every tool. Its `scoreAll` stays exact.
+ * The exact two normalize defensively, break score ties by lower id and return the same hits.
+ *
+ * faiss HNSW/IVF: faiss-node 0.5.1 can create them (`Index.fromFactory(d, "HNSW32,Flat", METRIC_INNER_PRODUCT)`)
+ * but exposes no way to set efSearch or nprobe (no ParameterSpace binding), and its add/search take plain JS arrays;
+ * so the approximate index is the pure-TS one whether or not faiss-node loads.
  */
 import { FaissIndex, loadFaiss } from "./faiss-index.js";
 import { FlatIndex } from "./flat-index.js";
+import { DEFAULT_HNSW, HnswIndex, type HnswOptions } from "./hnsw-index.js";
 
 export interface SearchHit {
   /** Insertion position of the row (0-based, across all `add` calls). */
@@ -16,7 +24,7 @@ export interface SearchHit {
 }
 
 export interface VectorIndex {
-  readonly kind: "faiss" | "flat";
+  readonly kind: "faiss" | "flat" | "hnsw";
   readonly dim: number;
   readonly size: number;
   /** Adds unit-normalized rows (the index normalizes defensively: inner product == cosine). */
@@ -27,9 +35,33 @@ export interface VectorIndex {
   scoreAll(query: ArrayLike<number>): Float32Array;
 }
 
-export type IndexPreference = "auto" | "faiss" | "flat";
+/**
+ * `"auto"`: exact (faiss when it loads, else flat) below `ann.threshold` rows, HNSW from it on. `"faiss"` / `"flat"`:
+ * always that exact index. `"hnsw"`: always the approximate index.
+ */
+export type IndexPreference = "auto" | "faiss" | "flat" | "hnsw";
 
-/** Environment variable that overrides the `"auto"` preference (values: flat | faiss | auto). */
+/** Approximate search on large catalogs (see `RouterOptions.ann`); HNSW settings are in `HnswOptions`. */
+export interface AnnOptions extends HnswOptions {
+  /**
+   * Catalogs with at least this many tools get the HNSW index and candidate routing (with `index: "auto"`).
+   * Below it routing is exact and ranks exactly as before. Default 5,000.
+   */
+  threshold?: number;
+  /**
+   * Candidates per channel on the approximate path: the HNSW's top-C by cosine ∪ the lexical channel's top-C; only
+   * these are fused and ranked (at least the slate size is used). Default 100.
+   */
+  candidates?: number;
+}
+
+/** Default `ann.threshold`: catalogs of this many tools or more route through HNSW candidates. */
+export const DEFAULT_ANN_THRESHOLD = 5_000;
+/** Default `ann.candidates`. */
+export const DEFAULT_ANN_CANDIDATES = 100;
+export { DEFAULT_HNSW };
+
+/** Environment variable that overrides the `"auto"` preference (values: flat | faiss | hnsw | auto). */
 export const INDEX_ENV_VAR = "TOOL_ATTENTION_INDEX";
 
 /**
@@ -87,8 +119,8 @@ function checkDim(dim: number): void {
 function envPreference(): IndexPreference | undefined {
   const raw = process.env[INDEX_ENV_VAR]?.trim().toLowerCase();
   if (!raw) return undefined;
-  if (raw === "auto" || raw === "faiss" || raw === "flat") return raw;
-  throw new Error(`${INDEX_ENV_VAR} must be one of flat | faiss | auto, got "${process.env[INDEX_ENV_VAR]}"`);
+  if (raw === "auto" || raw === "faiss" || raw === "flat" || raw === "hnsw") return raw;
+  throw new Error(`${INDEX_ENV_VAR} must be one of flat | faiss | hnsw | auto, got "${process.env[INDEX_ENV_VAR]}"`);
 }
 
 /** The preference after applying the environment override (which only overrides `"auto"`). */
@@ -96,14 +128,28 @@ function effectivePreference(prefer: IndexPreference): IndexPreference {
   return prefer === "auto" ? (envPreference() ?? "auto") : prefer;
 }
 
+/** How many rows an index is created for, and the approximate-search settings (`false`: always exact). */
+export interface IndexSizing {
+  rows?: number;
+  ann?: AnnOptions | false;
+}
+
+/** True when `"auto"` picks the approximate index for `rows` rows under these settings. */
+export function usesAnn(rows: number, ann: AnnOptions | false | undefined): boolean {
+  return ann !== false && rows >= (ann?.threshold ?? DEFAULT_ANN_THRESHOLD);
+}
+
 /**
- * Creates an empty index. `"auto"` (default; overridable with TOOL_ATTENTION_INDEX) uses faiss when faiss-node
- * loads and the pure-TS flat index otherwise; `"faiss"` throws when faiss-node cannot be loaded.
+ * Creates an empty index. `"auto"` (default; overridable with TOOL_ATTENTION_INDEX) uses the HNSW index when
+ * `sizing.rows` reaches the ANN threshold, else faiss when faiss-node loads and the pure-TS flat index otherwise;
+ * `"faiss"` throws when faiss-node cannot be loaded.
  */
-export async function createVectorIndex(dim: number, prefer: IndexPreference = "auto"): Promise<VectorIndex> {
+export async function createVectorIndex(dim: number, prefer: IndexPreference = "auto", sizing: IndexSizing = {}): Promise<VectorIndex> {
   checkDim(dim);
   const pref = effectivePreference(prefer);
-  if (pref === "flat") return new FlatIndex(dim);
+  const ann = sizing.ann === false ? undefined : sizing.ann;
+  if (pref === "hnsw" || (pref === "auto" && usesAnn(sizing.rows ?? 0, sizing.ann))) return new HnswIndex(dim, ann, Math.max(1024, sizing.rows ?? 0));
+  if (pref === "flat") return new FlatIndex(dim, Math.max(64, sizing.rows ?? 0));
   const faiss = loadFaiss();
   if (faiss.ok) return new FaissIndex(dim, faiss.module);
   if (pref === "faiss") {
@@ -113,7 +159,7 @@ export async function createVectorIndex(dim: number, prefer: IndexPreference = "
         `or use the pure-TS index (${INDEX_ENV_VAR}=flat).`,
     );
   }
-  return new FlatIndex(dim);
+  return new FlatIndex(dim, Math.max(64, sizing.rows ?? 0));
 }
 
 /** One line saying which index `createVectorIndex(dim, prefer)` would use, and why. */
@@ -126,8 +172,24 @@ export function describeIndexBackend(prefer: IndexPreference = "auto"): string {
   }
   const forced = prefer === "auto" && pref !== "auto" ? `${INDEX_ENV_VAR}=${pref}` : `prefer=${pref}`;
   if (pref === "flat") return `index: pure-TS flat (${forced})`;
+  if (pref === "hnsw") return `index: pure-TS HNSW, approximate (${forced})`;
   const faiss = loadFaiss();
   if (faiss.ok) return "index: faiss IndexFlatIP (faiss-node, libfaiss)";
   if (pref === "faiss") return `index: unavailable (${forced} but faiss-node not loadable: ${faiss.reason})`;
   return `index: pure-TS flat (faiss-node not loadable: ${faiss.reason}; ${FLAT_IS_ENOUGH})`;
+}
+
+/** The line of `describeIndexBackend`, saying so when a catalog of `rows` tools gets the approximate index. */
+export function describeIndexFor(rows: number, prefer: IndexPreference = "auto", ann?: AnnOptions | false): string {
+  let pref: IndexPreference | undefined;
+  try {
+    pref = effectivePreference(prefer);
+  } catch {
+    // reported by describeIndexBackend
+  }
+  if (pref === "auto" && usesAnn(rows, ann)) {
+    const t = (ann && ann.threshold) ?? DEFAULT_ANN_THRESHOLD;
+    return `index: pure-TS HNSW, approximate (${rows} tools ≥ ann.threshold ${t}; candidate routing)`;
+  }
+  return describeIndexBackend(prefer);
 }

@@ -22,7 +22,16 @@ import type { ToolCatalog } from "../catalog/catalog.js";
 import { embedQueryBatch, LexicalEmbeddings, resolveEncoder, type EncoderName } from "../encoders/index.js";
 import type { Bm25Index, Bm25Options, WeightedText } from "../encoders/bm25.js";
 import { toolFieldsOf, toolTextOf, type ToolTextContext, type ToolTextOptions } from "../catalog/text.js";
-import { createVectorIndex, describeIndexBackend, type IndexPreference, type VectorIndex } from "../index/vector-index.js";
+import {
+  createVectorIndex,
+  DEFAULT_ANN_CANDIDATES,
+  describeIndexFor,
+  type AnnOptions,
+  type IndexPreference,
+  type VectorIndex,
+} from "../index/vector-index.js";
+import type { HnswIndex } from "../index/hnsw-index.js";
+import { candidateScores } from "./candidates.js";
 import { LazySchemaLoader, type SchemaLoaderOptions } from "../loader/schema-loader.js";
 import { checkPreconditions, emptyStateView } from "../preconditions/preconditions.js";
 import { renderPoolTiered, SchemaTokenCounter, type PoolOptions, type PoolTier, type RenderedPool } from "../render/render.js";
@@ -142,8 +151,20 @@ export interface RouterOptions {
    * user message in the adapters' intent). Costs one query encode per clause. Default: on (`{ wholeWeight: 0.3 }`).
    */
   decompose?: boolean | DecomposeOptions;
-  /** Vector index backend. Default "auto": faiss when it loads, else the pure-TS flat index. */
+  /**
+   * Vector index backend. Default "auto": below `ann.threshold` tools, faiss when it loads, else the pure-TS flat
+   * index (both exact); from it on, the pure-TS HNSW index with candidate routing. "flat" / "faiss": always exact;
+   * "hnsw": always approximate.
+   */
   index?: IndexPreference;
+  /**
+   * Approximate search on large catalogs. With `index: "auto"`, a catalog of `threshold` (default 5,000) tools or
+   * more gets an HNSW index, and a route fuses only candidates (HNSW top-`candidates` by cosine ∪ BM25's top
+   * `candidates`) instead of scoring every tool; below it routing is exact and unchanged. Fields: `threshold`,
+   * `candidates` (default 100), and the HNSW's `M` (16), `efConstruction` (100), `efSearch` (grows with N: 128 at 10,000 tools, 255 at 100,000), `upperBeam` (16 at 10,000, 127 at 100,000), `seed` (42), `keepPruned` (false).
+   * `false`: always exact. Default: on, with those settings.
+   */
+  ann?: boolean | AnnOptions;
   /** Token encoding for accounting. Default cl100k_base. */
   encoding?: TokenEncoding;
   /** Where Phase-2 schemas come from (catalog, registry dir, fetcher) and the LRU size. */
@@ -332,6 +353,8 @@ export class ToolAttentionRouter {
   private failing?: { since: number; error: string; routes: number };
   /** BM25 built on the first encoder failure of a router without a lexical channel, for that catalog. */
   private fallbackBm25?: { catalog: ToolCatalog; index: Bm25Index };
+  /** Approximate-search settings; false when turned off. */
+  private readonly ann: AnnOptions | false;
   /** Decomposition settings (`enabled` false: only routes asking for it decompose). */
   private readonly decompose: Required<Omit<DecomposeOptions, "maxClauses">> & ClauseOptions & { enabled: boolean };
   /** The shared store, when `options.store` is set. */
@@ -400,6 +423,15 @@ export class ToolAttentionRouter {
       validateTheta(theta, thetaRangeOf("lexical", 0));
       if (fb.timeoutMs !== undefined) validateNumber("encoderFallback.timeoutMs", fb.timeoutMs, 1, 3_600_000);
       this.fallback = { theta, timeoutMs: fb.timeoutMs };
+    }
+    this.ann = options.ann === false ? false : typeof options.ann === "object" ? { ...options.ann } : {};
+    if (this.ann) {
+      const a = this.ann;
+      if (a.threshold !== undefined) validateNumber("ann.threshold", a.threshold, 0, Number.MAX_SAFE_INTEGER);
+      if (a.candidates !== undefined) validateNumber("ann.candidates", a.candidates, 1, 1_000_000);
+      if (a.M !== undefined) validateNumber("ann.M", a.M, 2, 100);
+      if (a.efConstruction !== undefined) validateNumber("ann.efConstruction", a.efConstruction, 1, 10_000);
+      if (a.efSearch !== undefined) validateNumber("ann.efSearch", a.efSearch, 1, 100_000);
     }
     this.encoding = options.encoding ?? DEFAULT_ENCODING;
     this.tokenCounter = new SchemaTokenCounter(this.encoding);
@@ -491,7 +523,7 @@ export class ToolAttentionRouter {
     if (rows.length !== tools.length) throw new Error(`Encoder ${this.denseModelId} returned ${rows.length} vectors for ${tools.length} tools`);
     const dim = rows[0]?.length || this.channels.dense?.dim || (await embeddings.embedQuery("tool")).length;
     const prefer = this.options.index ?? "auto";
-    const index = await createVectorIndex(dim, prefer);
+    const index = await createVectorIndex(dim, prefer, { rows: rows.length, ann: this.ann });
     if (rows.length > 0) index.add(rows);
     let multi: MultiVectorChannel | undefined;
     if (rowsOfMv && rowsOfMv.texts.length > 0) {
@@ -525,7 +557,7 @@ export class ToolAttentionRouter {
     else this.channels = await this.buildChannels(this.catalog);
     await this.joinStore();
     const prefer = this.options.index ?? "auto";
-    const line = `tool-attention: ${describeIndexBackend(prefer)}; encoder: ${this.modelId}${this.storeBinding ? `; store: ${this.storeBinding.store.kind}` : ""}`;
+    const line = `tool-attention: ${describeIndexFor(this.catalog.size, prefer, this.ann)}; encoder: ${this.modelId}${this.storeBinding ? `; store: ${this.storeBinding.store.kind}` : ""}`;
     if (this.options.log !== false && !loggedBackends.has(line)) {
       loggedBackends.add(line);
       (this.options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(line);
@@ -553,6 +585,11 @@ export class ToolAttentionRouter {
   /** One line describing the encoder and index in use. */
   describe(): string {
     return `encoder: ${this.modelId || "(not prepared)"}; index: ${this.indexKind ?? "(not prepared)"}; tools: ${this.catalog.size}`;
+  }
+
+  /** The whole-text dense index of the current catalog (read-only use: benchmarks, diagnostics), if any. */
+  get denseIndex(): VectorIndex | undefined {
+    return this.channels.dense;
   }
 
   get indexKind(): string | undefined {
@@ -651,12 +688,12 @@ export class ToolAttentionRouter {
         // Each clause is routed on its own (with the whole request at a lower weight); a tool keeps its best
         // clause score, and the slate takes the clauses' rankings in turn so every clause gets its best tools in.
         const perClause: Float32Array[] = [];
-        for (const q of clauseQueries) perClause.push(await this.scoreParts(q, tools, ch, lexicalOnly, opts.tags, undefined, tEncoded));
+        for (const q of clauseQueries) perClause.push(await this.scoreParts(q, tools, ch, lexicalOnly, opts.tags, undefined, tEncoded, slateN));
         slate = interleave(perClause.map((s) => topIndices(s, slateN)), slateN);
         scores = Float32Array.from(perClause[0]);
         for (const other of perClause.slice(1)) for (let i = 0; i < n; i++) if (other[i] > scores[i]) scores[i] = other[i];
       } else if (parts.length > 0 && n > 0) {
-        scores = await this.scoreParts(parts, tools, ch, lexicalOnly, opts.tags, opts.queryVector, tEncoded);
+        scores = await this.scoreParts(parts, tools, ch, lexicalOnly, opts.tags, opts.queryVector, tEncoded, slateN);
         slate = topIndices(scores, slateN);
       } else tEncoded.at = performance.now();
     };
@@ -852,7 +889,10 @@ export class ToolAttentionRouter {
     return this.fallbackBm25.index;
   }
 
-  /** Scores every tool for one (weighted) query: each channel, fused (see fusion.ts), then the tag filter/boost. */
+  /**
+   * Scores every tool for one (weighted) query: each channel, fused (see fusion.ts), then the tag filter/boost. On
+   * an HNSW index only candidates get a score (see candidates.ts), at least `slateN` per channel; others -Infinity.
+   */
   private async scoreParts(
     parts: readonly { text: string; weight: number }[],
     tools: readonly ToolRecord[],
@@ -861,20 +901,27 @@ export class ToolAttentionRouter {
     tags: TagFilter | undefined,
     queryVector: ArrayLike<number> | undefined,
     encoded: { at: number },
+    slateN = 0,
   ): Promise<Float32Array> {
     const n = tools.length;
     let scores: Float32Array;
+    let lexical: Float32Array | undefined;
     if (ch.dense) {
       const qv = queryVector && queryVector.length > 0 ? queryVector : await this.encodeQuery(parts);
       encoded.at = performance.now();
-      scores = ch.dense.scoreAll(qv);
+      lexical = ch.lexical?.scoreAll(parts);
+      scores =
+        ch.dense.kind === "hnsw"
+          ? candidateScores(ch.dense as HnswIndex, qv, lexical, Math.max(slateN, (this.ann && this.ann.candidates) || DEFAULT_ANN_CANDIDATES))
+          : ch.dense.scoreAll(qv);
       if (ch.multi && this.multiVector) blendMaxSim(scores, ch.multi.maxSim(qv), this.multiVector.weight);
       if (ch.server) ch.server.addTo(scores, qv, this.serverWeight);
     } else {
       encoded.at = performance.now();
       scores = new Float32Array(n);
     }
-    if (ch.lexical) addWeighted(scores, ch.lexical.scoreAll(parts), lexicalOnly ? 1 : this.lexicalWeight);
+    lexical ??= ch.lexical?.scoreAll(parts);
+    if (lexical) addWeighted(scores, lexical, lexicalOnly ? 1 : this.lexicalWeight);
     const only = tags?.only?.length ? new Set(tags.only) : undefined;
     const boost = tags?.boost?.length ? new Set(tags.boost) : undefined;
     if (only || boost)
