@@ -1,26 +1,10 @@
 /** ToolAttentionRouter.replaceCatalog: incremental embedding, removed tools out of routing at once. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Embeddings } from "@langchain/core/embeddings";
+import { CountingEmbeddings } from "./helpers/store-fixtures.js";
 import { ToolCatalog } from "../src/core/catalog/catalog.js";
 import { ToolAttentionRouter } from "../src/core/router/router.js";
-import { UseLiteEmbeddings } from "../src/core/encoders/use-lite.js";
 import { countTokens } from "../src/core/tokens/count.js";
-
-class CountingEmbeddings extends Embeddings {
-  readonly inner = new UseLiteEmbeddings();
-  texts: string[] = [];
-  constructor() {
-    super({});
-  }
-  async embedDocuments(texts: string[]): Promise<number[][]> {
-    this.texts.push(...texts);
-    return this.inner.embedDocuments(texts);
-  }
-  embedQuery(text: string): Promise<number[]> {
-    return this.inner.embedQuery(text);
-  }
-}
 
 const tool = (name: string, description: string, properties: Record<string, unknown> = {}) => ({
   name,

@@ -4,28 +4,12 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { Embeddings } from "@langchain/core/embeddings";
+import { CountingEmbeddings } from "./helpers/store-fixtures.js";
 import { ToolCatalog } from "../src/core/catalog/catalog.js";
 import { ToolAttentionRouter } from "../src/core/router/router.js";
 import { descriptionSentences, multiVectorRowsOf } from "../src/core/router/channels/multi-vector.js";
-import { UseLiteEmbeddings } from "../src/core/encoders/use-lite.js";
 import { evaluate, routedQueries } from "../src/eval/evaluate.js";
 import { DEFAULT_INTENT } from "../src/core/router/intent.js";
-
-class CountingEmbeddings extends Embeddings {
-  readonly inner = new UseLiteEmbeddings();
-  texts: string[] = [];
-  constructor() {
-    super({});
-  }
-  async embedDocuments(texts: string[]): Promise<number[][]> {
-    this.texts.push(...texts);
-    return this.inner.embedDocuments(texts);
-  }
-  embedQuery(text: string): Promise<number[]> {
-    return this.inner.embedQuery(text);
-  }
-}
 
 const tool = (name: string, description: string, properties: Record<string, unknown> = {}) => ({
   name,
@@ -77,7 +61,7 @@ describe("multi-vector rows (max-sim)", () => {
     const c = catalog();
     const rows = c.tools.reduce((n, t) => n + multiVectorRowsOf(t, undefined, { multiServer: true }).length, 0);
     assert.equal(enc.texts.length, new Set([...router.toolTexts(), ...enc.texts]).size, "no text embedded twice");
-    assert.equal(enc.texts.length, c.size + rows - 0, `${enc.texts.length} texts for ${c.size} tools and ${rows} rows`);
+    assert.equal(enc.texts.length, c.size + rows, `${enc.texts.length} texts for ${c.size} tools and ${rows} rows`);
     enc.texts = [];
     const next = ToolCatalog.fromMcpTools({
       files: [tool("read_file", "Read the contents of a text file.")],

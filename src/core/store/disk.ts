@@ -10,6 +10,7 @@
  * publishers never both get a version number; the latest version is the highest file. `watchCatalog` polls the
  * directory every `pollMs` on an unref'd timer.
  */
+import { CatalogPollers } from "./poll.js";
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -54,7 +55,7 @@ export class DiskRoutingStore implements RoutingStore {
   private readonly pollMs: number;
   private readonly warn?: (message: string) => void;
   private readonly caches = new Map<string, { cache: CachedEmbeddings; encoder: CallEncoder; chain: Promise<unknown> }>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly pollers: CatalogPollers;
   private closed = false;
 
   constructor(options: DiskRoutingStoreOptions = {}) {
@@ -67,6 +68,7 @@ export class DiskRoutingStore implements RoutingStore {
     if (!Number.isInteger(this.pollMs) || this.pollMs < 10 || this.pollMs > 3_600_000)
       throw new Error(`DiskRoutingStore: options.pollMs must be an integer from 10 to 3600000 (got ${String(options.pollMs)})`);
     this.warn = options.warn;
+    this.pollers = new CatalogPollers("disk store", this.pollMs, this.warn);
   }
 
   private cacheOf(modelId: string) {
@@ -182,38 +184,18 @@ export class DiskRoutingStore implements RoutingStore {
     this.checkOpen();
     checkCatalogName("DiskRoutingStore.watchCatalog", catalog);
     if (typeof listener !== "function") throw new Error("DiskRoutingStore.watchCatalog: listener must be a function");
-    let known = (await this.versions(catalog)).at(-1) ?? 0;
-    let busy = false;
-    const timer = setInterval(async () => {
-      if (busy || this.closed) return;
-      busy = true;
-      try {
-        const latest = (await this.versions(catalog)).at(-1) ?? 0;
-        if (latest > known) {
-          const info = await this.getCatalog(catalog, latest);
-          known = latest;
-          if (info) listener({ catalog, version: info.version, digest: info.digest, tools: info.tools });
-        }
-      } catch (err) {
-        this.warn?.(`[tool-attention] disk store: catalog poll failed (${(err as Error)?.message ?? err})`);
-      } finally {
-        busy = false;
-      }
-    }, this.pollMs);
-    timer.unref();
-    this.timers.add(timer);
-    return () => {
-      clearInterval(timer);
-      this.timers.delete(timer);
-    };
+    return this.pollers.watch(
+      catalog,
+      { latest: async () => (await this.versions(catalog)).at(-1), info: (version) => this.getCatalog(catalog, version) },
+      listener,
+    );
   }
 
   /** Stops the watchers and waits for pending cache writes. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const t of this.timers) clearInterval(t);
-    this.timers.clear();
+    this.pollers.close();
     await Promise.all([...this.caches.values()].map((c) => c.chain.then(() => c.cache.flush())));
   }
 

@@ -14,6 +14,7 @@
  * poll). Publishing the same snapshot is idempotent (digest check). Changes are seen by polling every `pollMs`.
  * For exactly-once embedding and strictly ordered versions, use `PostgresRoutingStore`.
  */
+import { CatalogPollers } from "./poll.js";
 import { createHash } from "node:crypto";
 import { base64ToVector, checkVectors, textKey, vectorToBase64 } from "./codec.js";
 import { checkCatalogName } from "./postgres.js";
@@ -64,7 +65,7 @@ export class LangGraphRoutingStore implements RoutingStore {
   private readonly pollMs: number;
   private readonly batchSize: number;
   private readonly warn: (message: string) => void;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly pollers: CatalogPollers;
   private closed = false;
 
   /** `store`: a LangGraph BaseStore. It stays yours: `close()` does not stop it. */
@@ -87,6 +88,7 @@ export class LangGraphRoutingStore implements RoutingStore {
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1 || this.batchSize > 100_000)
       throw new Error(`LangGraphRoutingStore: options.batchSize must be an integer from 1 to 100000 (got ${String(options.batchSize)})`);
     this.warn = options.warn ?? ((m) => console.warn(m));
+    this.pollers = new CatalogPollers("langgraph store", this.pollMs, this.warn);
   }
 
   private embeddingsNs(modelId: string): string[] {
@@ -200,36 +202,19 @@ export class LangGraphRoutingStore implements RoutingStore {
     this.checkOpen();
     checkCatalogName("LangGraphRoutingStore.watchCatalog", catalog);
     if (typeof listener !== "function") throw new Error("LangGraphRoutingStore.watchCatalog: listener must be a function");
-    let known = (await this.latestInfo(catalog))?.version ?? 0;
-    let busy = false;
-    const timer = setInterval(async () => {
-      if (busy || this.closed) return;
-      busy = true;
-      try {
-        const latest = await this.latestInfo(catalog);
-        if (latest && latest.version !== known) {
-          known = latest.version;
-          listener({ catalog, ...latest });
-        }
-      } catch (err) {
-        this.warn(`[tool-attention] langgraph store: catalog poll failed (${(err as Error)?.message ?? err})`);
-      } finally {
-        busy = false;
-      }
-    }, this.pollMs);
-    timer.unref();
-    this.timers.add(timer);
-    return () => {
-      clearInterval(timer);
-      this.timers.delete(timer);
-    };
+    // One read per tick: the "latest" item carries the version's details too.
+    let last: Awaited<ReturnType<LangGraphRoutingStore["latestInfo"]>>;
+    return this.pollers.watch(
+      catalog,
+      { latest: async () => (last = await this.latestInfo(catalog))?.version, info: async () => last },
+      listener,
+    );
   }
 
   /** Stops the watchers. The BaseStore itself stays open (it is the application's). */
   async close(): Promise<void> {
     this.closed = true;
-    for (const t of this.timers) clearInterval(t);
-    this.timers.clear();
+    this.pollers.close();
   }
 
   private checkOpen(): void {
