@@ -11,6 +11,7 @@ import { FlatIndex } from "../src/core/index/flat-index.js";
 import { HnswIndex } from "../src/core/index/hnsw-index.js";
 import { createVectorIndex, DEFAULT_ANN_THRESHOLD, describeIndexFor, INDEX_ENV_VAR, usesAnn } from "../src/core/index/vector-index.js";
 import { candidateScores, topPositive } from "../src/core/router/candidates.js";
+import { topIndices } from "../src/core/router/ranking.js";
 import { ToolAttentionRouter } from "../src/core/router/router.js";
 import { Rng } from "../src/core/util/rng.js";
 import { expandCatalog } from "../src/bench/synthetic/expand.js";
@@ -109,6 +110,15 @@ describe("candidate generation", () => {
     const ids = Array.from(topPositive(Float32Array.from([0, 0.5, 0.1, 0.9, -1, 0.5]), 3)).sort();
     assert.deepEqual(ids, [1, 3, 5]);
     assert.equal(topPositive(new Float32Array(4), 3).length, 0);
+    // Restricted to the listed ids (a sparse channel's touched documents), in any order.
+    assert.deepEqual(Array.from(topPositive(Float32Array.from([0, 0.5, 0.1, 0.9, -1, 0.5]), 2, [5, 2, 1])).sort(), [1, 5]);
+  });
+
+  it("topIndices over a listed subset ranks like the full scan, ties by lower index", () => {
+    const scores = Float32Array.from([0.2, 0.9, Number.NEGATIVE_INFINITY, 0.5, 0.9, 0.5, 0.1]);
+    assert.deepEqual(topIndices(scores, 4), [1, 4, 3, 5]);
+    assert.deepEqual(topIndices(scores, 4, [6, 5, 4, 3, 2, 1, 0]), [1, 4, 3, 5]);
+    assert.deepEqual(topIndices(scores, 3, [5, 0, 3]), [3, 5, 0]);
   });
 
   it("scores the HNSW's top C and the lexical top C exactly, everything else -Infinity", () => {
@@ -119,10 +129,11 @@ describe("candidate generation", () => {
     const q = randomUnit(rng, 8);
     const lexical = new Float32Array(200);
     lexical[199] = 0.7; // a lexical-only candidate
-    const out = candidateScores(ann, q, lexical, 5);
+    const { scores: out, ids } = candidateScores(ann, q, { scores: lexical, docs: [199] }, 5);
     const exact = ann.scoreAll(q);
     const scored = [...out.keys()].filter((i) => out[i] !== Number.NEGATIVE_INFINITY);
     assert.ok(scored.includes(199));
+    assert.deepEqual([...ids].sort((a, b) => a - b), scored, "the returned ids are exactly the scored rows");
     for (const i of scored) assert.ok(Math.abs(out[i] - exact[i]) < 1e-6);
     const top5 = [...exact.keys()].sort((a, b) => exact[b] - exact[a]).slice(0, 5);
     for (const i of top5) assert.notEqual(out[i], Number.NEGATIVE_INFINITY, `exact top-5 row ${i} is a candidate`);

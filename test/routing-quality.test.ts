@@ -81,6 +81,31 @@ describe("Bm25Index", () => {
     const s = bm.scoreAll([{ text: "weather", weight: 1 }, { text: "email", weight: 0.2 }, { text: "", weight: 1 }]);
     assert.ok(s[0] > s[1] && s[1] > 0);
   });
+
+  it("scoreSparse lists exactly the documents scoring above 0, and repeated queries score the same", () => {
+    const bm = new Bm25Index();
+    bm.build([
+      [{ text: "list repositories", identifier: true }, { text: "List the repositories of a user." }],
+      [{ text: "get weather", identifier: true }, { text: "Current weather for a city." }],
+      [{ text: "repo stats", identifier: true }, { text: "Statistics of a code base." }],
+      [{ text: "send email", identifier: true }, { text: "Send an email." }],
+    ]);
+    for (const q of ["repo weather", "repositories of a city", "email", "zebra", ""]) {
+      const full = bm.scoreAll(q);
+      const sparse = bm.scoreSparse(q);
+      assert.deepEqual([...sparse.scores], [...full], q);
+      assert.deepEqual([...sparse.docs].sort(), [...full.keys()].filter((i) => full[i] > 0), q);
+    }
+    // Per-query scratch (touched marks, prefix maxima) is reset: a query after another scores as if first.
+    const fresh = new Bm25Index();
+    fresh.build([
+      [{ text: "list repositories", identifier: true }, { text: "List the repositories of a user." }],
+      [{ text: "get weather", identifier: true }, { text: "Current weather for a city." }],
+      [{ text: "repo stats", identifier: true }, { text: "Statistics of a code base." }],
+      [{ text: "send email", identifier: true }, { text: "Send an email." }],
+    ]);
+    assert.deepEqual([...bm.scoreAll("repo")], [...fresh.scoreAll("repo")]);
+  });
 });
 
 describe("tool text", () => {

@@ -157,6 +157,9 @@ export class Bm25Index {
     this.n = n;
     this.maxIdf = maxIdf > 0 ? maxIdf : Math.log(1 + (n + 0.5) / 0.5);
     this.scratch = new Float32Array(n);
+    this.touched = new Int32Array(n);
+    this.seen = new Uint8Array(n);
+    this.prefixDocs = new Int32Array(n);
   }
 
   /**
@@ -164,8 +167,16 @@ export class Bm25Index {
    * Returns a fresh array of length `size`; all zeros for an empty query.
    */
   scoreAll(query: string | readonly WeightedText[]): Float32Array {
+    return this.scoreSparse(query).scores;
+  }
+
+  /**
+   * `scoreAll`, plus the documents with a positive score (in no particular order). The work is proportional to the
+   * postings of the query's terms, never to the catalog: on 100,000 tools a query touches a few thousand.
+   */
+  scoreSparse(query: string | readonly WeightedText[]): { scores: Float32Array; docs: Int32Array } {
     const out = new Float32Array(this.n);
-    if (this.n === 0) return out;
+    if (this.n === 0) return { scores: out, docs: new Int32Array(0) };
     const parts = typeof query === "string" ? [{ text: query, weight: 1 }] : query;
     // Query term weights: part weight × count; the same term in several parts adds up.
     const qtf = new Map<string, number>();
@@ -174,6 +185,7 @@ export class Bm25Index {
       if (!(w > 0)) continue;
       for (const t of this.tokenize(p.text)) qtf.set(t, (qtf.get(t) ?? 0) + w);
     }
+    this.touchedCount = 0;
     let maxScore = 0;
     for (const [term, q] of qtf) {
       const exact = this.postings.get(term);
@@ -181,36 +193,72 @@ export class Bm25Index {
       // unknown words should not look like a confident match.
       const idf = exact?.idf ?? this.maxIdf;
       maxScore += q * idf * (this.k1 + 1);
-      if (exact) this.accumulate(out, exact, q * exact.idf, 1);
+      if (exact) this.accumulate(out, exact, q * exact.idf);
       if (this.prefixWeight > 0 && term.length >= this.minPrefix && /^[a-z]/.test(term)) this.prefixMatches(out, term, q, idf);
     }
-    if (maxScore > 0) for (let i = 0; i < out.length; i++) out[i] = Math.min(1, out[i] / maxScore);
-    return out;
+    const touched = this.touched;
+    const m = this.touchedCount;
+    for (let j = 0; j < m; j++) this.seen[touched[j]!] = 0;
+    if (maxScore > 0) for (let j = 0; j < m; j++) out[touched[j]!] = Math.min(1, out[touched[j]!]! / maxScore);
+    let k = 0;
+    for (let j = 0; j < m; j++) if (out[touched[j]!]! > 0) touched[k++] = touched[j]!;
+    return { scores: out, docs: touched.slice(0, k) };
+  }
+
+  /** Documents a query has touched so far (`touched[0..touchedCount)`, each once, flagged in `seen`). */
+  private touched = new Int32Array(0);
+  private touchedCount = 0;
+  private seen = new Uint8Array(0);
+  /** Documents with a prefix score for the current query term (reset after each term). */
+  private prefixDocs = new Int32Array(0);
+
+  private touch(d: number): void {
+    if (this.seen[d]) return;
+    this.seen[d] = 1;
+    this.touched[this.touchedCount++] = d;
   }
 
   /** Adds discounted scores of vocabulary words that extend `term`, or that `term` extends. */
   private prefixMatches(out: Float32Array, term: string, q: number, idf: number): void {
     // Per document, only the best prefix match of this query term counts.
     const best = this.scratch;
-    best.fill(0);
-    let any = false;
+    let count = 0;
+    const add = (p: Postings) => {
+      // The rarer of the two words decides how informative the match is.
+      const weight = Math.min(idf, p.idf);
+      for (let j = 0; j < p.docs.length; j++) {
+        const d = p.docs[j];
+        const s = weight * p.weights[j];
+        if (s > best[d]) {
+          if (best[d] === 0) this.prefixDocs[count++] = d;
+          best[d] = s;
+        }
+      }
+    };
     // Longer vocabulary words starting with the query word (repo → repository).
     const lo = this.lowerBound(term);
     for (let i = lo; i < this.vocab.length && i < lo + 64; i++) {
       const v = this.vocab[i];
       if (!v.startsWith(term)) break;
       if (v === term) continue;
-      any = this.bestOf(best, this.postings.get(v) as Postings, idf) || any;
+      add(this.postings.get(v) as Postings);
     }
     // Shorter name words the query word starts with (aus ← australia).
     for (let len = this.minPrefix; len < term.length; len++) {
       const prefix = term.slice(0, len);
       if (!this.isIdentifierTerm(prefix)) continue;
-      any = this.bestOf(best, this.postings.get(prefix) as Postings, idf) || any;
+      add(this.postings.get(prefix) as Postings);
     }
-    if (!any) return;
     const w = q * this.prefixWeight;
-    for (let d = 0; d < best.length; d++) if (best[d] > 0) out[d] += w * best[d];
+    const docs = this.prefixDocs;
+    for (let j = 0; j < count; j++) {
+      const d = docs[j]!;
+      if (best[d]! > 0) {
+        out[d] += w * best[d]!;
+        this.touch(d);
+      }
+      best[d] = 0;
+    }
   }
 
   private isIdentifierTerm(term: string): boolean {
@@ -229,18 +277,11 @@ export class Bm25Index {
     return lo;
   }
 
-  private bestOf(best: Float32Array, p: Postings, idf: number): boolean {
-    // The rarer of the two words decides how informative the match is.
-    const weight = Math.min(idf, p.idf);
+  private accumulate(out: Float32Array, p: Postings, factor: number): void {
     for (let j = 0; j < p.docs.length; j++) {
-      const s = weight * p.weights[j];
-      if (s > best[p.docs[j]]) best[p.docs[j]] = s;
+      const d = p.docs[j];
+      out[d] += factor * p.weights[j];
+      this.touch(d);
     }
-    return true;
-  }
-
-  private accumulate(out: Float32Array, p: Postings, factor: number, discount: number): void {
-    const f = factor * discount;
-    for (let j = 0; j < p.docs.length; j++) out[p.docs[j]] += f * p.weights[j];
   }
 }

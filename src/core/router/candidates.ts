@@ -7,47 +7,66 @@
  * Each candidate gets its exact cosine (the HNSW returns exact scores of the rows it found; lexical-only
  * candidates are scored against their stored row), every other tool gets -Infinity, which the fusion keeps and
  * the ranking skips. The lexical top C also seed the HNSW's layer-0 beam. Cost per query: one HNSW search (beam
- * max(efSearch, C)), up to 2C extra dot products and one pass over the BM25 scores to pick their top C; no dense
- * scan of the catalog.
+ * max(efSearch, C)), up to C extra dot products and one pass over the BM25 scores to pick their top C; no dense
+ * scan of the catalog. The candidate ids come back too, so channels that would otherwise visit every tool (the
+ * server channel) visit only these.
  *
  * A tool outside both lists can only beat a candidate when it ranks below C on cosine AND below C on BM25 yet wins
  * on the sum; with C ≥ the slate this did not happen on the bench's query sets (README, Scaling).
  */
 import type { HnswIndex } from "../index/hnsw-index.js";
 
+/** The candidates of one query: scores of every tool (-Infinity outside the set) and the set's ids. */
+export interface CandidateSet {
+  /** Length `index.size`: the exact cosine of each candidate, -Infinity elsewhere. */
+  scores: Float32Array;
+  /** The candidate ids (dense hits first, then lexical-only ones); `ids.length` is the set's size. */
+  ids: Int32Array;
+}
+
 /**
- * Scores of the candidate tools for one query vector: a fresh Float32Array of length `index.size`, the exact
- * cosine for candidates and -Infinity elsewhere. `lexical` (normalized BM25 of every tool, or undefined) adds its
- * top `c` tools with a positive score.
+ * The candidate set of one query vector (see the module comment). `lexical` (normalized BM25 of every tool and the
+ * tools it scored above 0, or undefined) adds its top `c` tools.
  */
-export function candidateScores(index: HnswIndex, query: ArrayLike<number>, lexical: Float32Array | undefined, c: number): Float32Array {
+export function candidateScores(
+  index: HnswIndex,
+  query: ArrayLike<number>,
+  lexical: { scores: Float32Array; docs: ArrayLike<number> } | undefined,
+  c: number,
+): CandidateSet {
   const n = index.size;
   const out = new Float32Array(n).fill(Number.NEGATIVE_INFINITY);
   const cc = Math.min(Math.max(1, Math.floor(c)), n);
-  if (n === 0) return out;
-  const ids = new Int32Array(cc);
-  const sc = new Float32Array(cc);
+  if (n === 0) return { scores: out, ids: new Int32Array(0) };
   // The lexical channel's best tools also seed the HNSW beam: they are often near the dense best ones.
-  const lex = lexical ? topPositive(lexical, cc) : undefined;
+  const lex = lexical ? topPositive(lexical.scores, cc, lexical.docs) : undefined;
+  const ids = new Int32Array(cc + (lex?.length ?? 0));
+  const sc = new Float32Array(cc);
   const found = index.searchInto(query, cc, ids, sc, lex);
   for (let i = 0; i < found; i++) out[ids[i]!] = sc[i]!;
+  let size = found;
   if (lex) {
-    let extra = 0;
+    const first = size;
     // Only rows the dense search did not already score.
-    for (let i = 0; i < lex.length; i++) if (out[lex[i]!] === Number.NEGATIVE_INFINITY) lex[extra++] = lex[i]!;
-    if (extra > 0) index.scoreIds(query, lex, extra, out);
+    for (let i = 0; i < lex.length; i++) if (out[lex[i]!] === Number.NEGATIVE_INFINITY) ids[size++] = lex[i]!;
+    if (size > first) index.scoreIds(query, ids.subarray(first, size), size - first, out);
   }
-  return out;
+  return { scores: out, ids: ids.subarray(0, size) };
 }
 
-/** Ids of the (at most) m largest strictly positive entries of `scores`, in no particular order. */
-export function topPositive(scores: Float32Array, m: number): Int32Array {
+/**
+ * Ids of the (at most) m largest strictly positive entries of `scores`, in no particular order; only the entries
+ * `among` lists when given (the ids a sparse channel touched).
+ */
+export function topPositive(scores: Float32Array, m: number, among?: ArrayLike<number>): Int32Array {
   // A bounded min-heap on (score, then higher id is worse), so the kept set is deterministic.
   const hIds = new Int32Array(m);
   const hSc = new Float32Array(m);
   let size = 0;
   const worse = (sa: number, ia: number, sb: number, ib: number) => sa < sb || (sa === sb && ia > ib);
-  for (let i = 0; i < scores.length; i++) {
+  const count = among ? among.length : scores.length;
+  for (let j = 0; j < count; j++) {
+    const i = among ? among[j]! : j;
     const s = scores[i]!;
     if (!(s > 0)) continue;
     if (size < m) {

@@ -24,3 +24,12 @@ export function addWeighted(scores: Float32Array, channel: ArrayLike<number>, we
   if (weight === 0) return;
   for (let i = 0; i < scores.length; i++) scores[i] += weight * channel[i];
 }
+
+/** `scores[i] += weight · channel[i]` for the listed tools only (the approximate path's candidates). */
+export function addWeightedAt(scores: Float32Array, channel: ArrayLike<number>, weight: number, ids: ArrayLike<number>): void {
+  if (weight === 0) return;
+  for (let j = 0; j < ids.length; j++) {
+    const i = ids[j]!;
+    scores[i] += weight * channel[i]!;
+  }
+}

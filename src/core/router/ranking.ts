@@ -1,18 +1,21 @@
 /** Small ranking helpers of the router: top-m of a score array, and the round-robin merge of ranked lists. */
 
-/** Picks the `m` best indices of `scores` (skipping -Infinity), best first; ties by lower index. */
-export function topIndices(scores: Float32Array, m: number): number[] {
+/** Picks the `m` best indices of `scores` (skipping -Infinity), best first; ties by lower index. Only the indices `among` lists when given. */
+export function topIndices(scores: Float32Array, m: number, among?: ArrayLike<number>): number[] {
   const ids: number[] = [];
   if (m <= 0) return ids;
-  for (let i = 0; i < scores.length; i++) {
+  const count = among ? among.length : scores.length;
+  for (let j = 0; j < count; j++) {
+    const i = among ? among[j]! : j;
     const s = scores[i];
     if (s === Number.NEGATIVE_INFINITY) continue;
-    if (ids.length === m && s <= scores[ids[m - 1]]) continue;
+    if (ids.length === m && (s < scores[ids[m - 1]] || (s === scores[ids[m - 1]] && i > ids[m - 1]))) continue;
     let lo = 0;
     let hi = ids.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (scores[ids[mid]] >= s) lo = mid + 1;
+      // Ties keep the lower id first, whatever order `among` lists them in.
+      if (scores[ids[mid]] > s || (scores[ids[mid]] === s && ids[mid] < i)) lo = mid + 1;
       else hi = mid;
     }
     ids.splice(lo, 0, i);

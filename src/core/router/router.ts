@@ -46,7 +46,7 @@ import {
   type MultiVectorOptions,
 } from "./channels/multi-vector.js";
 import { DEFAULT_SERVER_WEIGHT, ServerChannel, type ServerChannelOptions } from "./channels/server.js";
-import { addWeighted, blendMaxSim } from "./fusion.js";
+import { addWeighted, addWeightedAt, blendMaxSim } from "./fusion.js";
 import { interleave, topIndices } from "./ranking.js";
 import { routingEventOf, type ToolAttentionEvent } from "../events/events.js";
 import type { AgentStateView, GatedTool, RoutingDecision, ScoredTool, ToolRecord } from "../types.js";
@@ -531,7 +531,7 @@ export class ToolAttentionRouter {
       rowIndex.add(vectors.slice(dense.texts.length));
       multi = new MultiVectorChannel(rowIndex, rowsOfMv.owners, tools.length);
     }
-    const server = this.serverWeight > 0 ? await ServerChannel.build(tools, rows, dim, prefer) : undefined;
+    const server = this.serverWeight > 0 ? ServerChannel.build(tools, rows, dim) : undefined;
     return { dense: index, multi, server, lexical };
   }
 
@@ -688,13 +688,19 @@ export class ToolAttentionRouter {
         // Each clause is routed on its own (with the whole request at a lower weight); a tool keeps its best
         // clause score, and the slate takes the clauses' rankings in turn so every clause gets its best tools in.
         const perClause: Float32Array[] = [];
-        for (const q of clauseQueries) perClause.push(await this.scoreParts(q, tools, ch, lexicalOnly, opts.tags, undefined, tEncoded, slateN));
-        slate = interleave(perClause.map((s) => topIndices(s, slateN)), slateN);
+        const ranked: number[][] = [];
+        for (const q of clauseQueries) {
+          const c = await this.scoreParts(q, tools, ch, lexicalOnly, opts.tags, undefined, tEncoded, slateN);
+          perClause.push(c.scores);
+          ranked.push(topIndices(c.scores, slateN, c.ids));
+        }
+        slate = interleave(ranked, slateN);
         scores = Float32Array.from(perClause[0]);
         for (const other of perClause.slice(1)) for (let i = 0; i < n; i++) if (other[i] > scores[i]) scores[i] = other[i];
       } else if (parts.length > 0 && n > 0) {
-        scores = await this.scoreParts(parts, tools, ch, lexicalOnly, opts.tags, opts.queryVector, tEncoded, slateN);
-        slate = topIndices(scores, slateN);
+        const c = await this.scoreParts(parts, tools, ch, lexicalOnly, opts.tags, opts.queryVector, tEncoded, slateN);
+        scores = c.scores;
+        slate = topIndices(scores, slateN, c.ids);
       } else tEncoded.at = performance.now();
     };
     let degraded = false;
@@ -902,26 +908,36 @@ export class ToolAttentionRouter {
     queryVector: ArrayLike<number> | undefined,
     encoded: { at: number },
     slateN = 0,
-  ): Promise<Float32Array> {
+  ): Promise<{ scores: Float32Array; ids?: Int32Array }> {
     const n = tools.length;
     let scores: Float32Array;
     let lexical: Float32Array | undefined;
+    let ids: Int32Array | undefined;
     if (ch.dense) {
       const qv = queryVector && queryVector.length > 0 ? queryVector : await this.encodeQuery(parts);
       encoded.at = performance.now();
-      lexical = ch.lexical?.scoreAll(parts);
-      scores =
-        ch.dense.kind === "hnsw"
-          ? candidateScores(ch.dense as HnswIndex, qv, lexical, Math.max(slateN, (this.ann && this.ann.candidates) || DEFAULT_ANN_CANDIDATES))
-          : ch.dense.scoreAll(qv);
-      if (ch.multi && this.multiVector) blendMaxSim(scores, ch.multi.maxSim(qv), this.multiVector.weight);
-      if (ch.server) ch.server.addTo(scores, qv, this.serverWeight);
+      if (ch.dense.kind === "hnsw") {
+        // Approximate path: only the candidates get a score, and every channel visits only them.
+        const lex = ch.lexical?.scoreSparse(parts);
+        const cand = candidateScores(ch.dense as HnswIndex, qv, lex, Math.max(slateN, (this.ann && this.ann.candidates) || DEFAULT_ANN_CANDIDATES));
+        ({ scores, ids } = cand);
+        if (ch.multi && this.multiVector) blendMaxSim(scores, ch.multi.maxSim(qv), this.multiVector.weight);
+        if (ch.server) ch.server.addToCandidates(scores, qv, this.serverWeight, ids);
+        if (lex) addWeightedAt(scores, lex.scores, this.lexicalWeight, ids);
+        lexical = undefined;
+      } else {
+        lexical = ch.lexical?.scoreAll(parts);
+        scores = ch.dense.scoreAll(qv);
+        if (ch.multi && this.multiVector) blendMaxSim(scores, ch.multi.maxSim(qv), this.multiVector.weight);
+        if (ch.server) ch.server.addTo(scores, qv, this.serverWeight);
+        if (lexical) addWeighted(scores, lexical, this.lexicalWeight);
+      }
     } else {
       encoded.at = performance.now();
       scores = new Float32Array(n);
+      lexical = ch.lexical?.scoreAll(parts);
+      if (lexical) addWeighted(scores, lexical, lexicalOnly ? 1 : this.lexicalWeight);
     }
-    lexical ??= ch.lexical?.scoreAll(parts);
-    if (lexical) addWeighted(scores, lexical, lexicalOnly ? 1 : this.lexicalWeight);
     const only = tags?.only?.length ? new Set(tags.only) : undefined;
     const boost = tags?.boost?.length ? new Set(tags.boost) : undefined;
     if (only || boost)
@@ -929,7 +945,7 @@ export class ToolAttentionRouter {
         if (only && !ToolAttentionRouter.hasTag(tools[i], only)) scores[i] = Number.NEGATIVE_INFINITY;
         else if (boost && ToolAttentionRouter.hasTag(tools[i], boost)) scores[i] += this.tagBoost;
       }
-    return scores;
+    return ids ? { scores, ids } : { scores };
   }
 
   private positions?: { tools: readonly ToolRecord[]; byId: Map<string, number> };

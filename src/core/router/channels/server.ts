@@ -11,7 +11,6 @@
  * server than from the one tool.
  */
 import type { ToolRecord } from "../../types.js";
-import { createVectorIndex, type IndexPreference, type VectorIndex } from "../../index/vector-index.js";
 
 /** Options of the server channel. */
 export interface ServerChannelOptions {
@@ -21,25 +20,27 @@ export interface ServerChannelOptions {
 
 export const DEFAULT_SERVER_WEIGHT = 0.15;
 
-/** The built channel: one centroid row per server and the server row of each tool. */
+/** The built channel: one normalized centroid row per server and the server row of each tool. */
 export class ServerChannel {
+  /** Per-server scores of one query (scratch, reused). */
+  private readonly byServer: Float32Array;
+
   private constructor(
-    readonly index: VectorIndex,
-    /** Row of each tool's server in `index`. */
+    /** servers × dim, row-major, each row unit length (a zero row for a server whose tools have no vector). */
+    private readonly centroids: Float32Array,
+    private readonly dim: number,
+    /** Row of each tool's server in `centroids`. */
     readonly serverOf: Int32Array,
     readonly servers: readonly string[],
-  ) {}
+  ) {
+    this.byServer = new Float32Array(servers.length);
+  }
 
   /**
    * Builds the centroids from the tools' dense rows (same order as `tools`); undefined for a catalog with fewer
    * than two servers, where the channel cannot tell tools apart.
    */
-  static async build(
-    tools: readonly ToolRecord[],
-    rows: readonly ArrayLike<number>[],
-    dim: number,
-    prefer: IndexPreference,
-  ): Promise<ServerChannel | undefined> {
+  static build(tools: readonly ToolRecord[], rows: readonly ArrayLike<number>[], dim: number): ServerChannel | undefined {
     const servers: string[] = [];
     const row = new Map<string, number>();
     const serverOf = new Int32Array(tools.length);
@@ -53,23 +54,68 @@ export class ServerChannel {
       serverOf[i] = r;
     });
     if (servers.length < 2) return undefined;
-    const sums = servers.map(() => new Float32Array(dim));
+    const centroids = new Float32Array(servers.length * dim);
     rows.forEach((v, i) => {
-      const sum = sums[serverOf[i]];
-      for (let d = 0; d < dim; d++) sum[d] += v[d];
+      const off = serverOf[i]! * dim;
+      for (let d = 0; d < dim; d++) centroids[off + d] += v[d]!;
     });
-    // The index normalizes each row: the centroid's direction is what is compared.
-    const index = await createVectorIndex(dim, prefer);
-    index.add(sums);
-    return new ServerChannel(index, serverOf, servers);
+    // The centroid's direction is what is compared.
+    for (let s = 0, off = 0; s < servers.length; s++, off += dim) {
+      let norm = 0;
+      for (let d = 0; d < dim; d++) norm += centroids[off + d]! * centroids[off + d]!;
+      const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+      for (let d = 0; d < dim; d++) centroids[off + d] *= inv;
+    }
+    return new ServerChannel(centroids, dim, serverOf, servers);
+  }
+
+  /** Cosine of the query (any length) with server s's centroid, given the query's inverse norm. */
+  private score(query: ArrayLike<number>, inv: number, s: number): number {
+    const c = this.centroids;
+    const dim = this.dim;
+    let dot = 0;
+    for (let d = 0, off = s * dim; d < dim; d++) dot += c[off + d]! * query[d]!;
+    return dot * inv;
+  }
+
+  private static inverseNorm(query: ArrayLike<number>): number {
+    let norm = 0;
+    for (let d = 0; d < query.length; d++) norm += query[d]! * query[d]!;
+    return norm > 0 ? 1 / Math.sqrt(norm) : 0;
   }
 
   /** Adds `weight · (server score − best server score)` to every tool's score. */
   addTo(scores: Float32Array, query: ArrayLike<number>, weight: number): void {
-    const byServer = this.index.scoreAll(query);
+    const inv = ServerChannel.inverseNorm(query);
+    const byServer = this.byServer;
     let best = Number.NEGATIVE_INFINITY;
-    for (let s = 0; s < byServer.length; s++) if (byServer[s] > best) best = byServer[s];
+    for (let s = 0; s < byServer.length; s++) if ((byServer[s] = this.score(query, inv, s)) > best) best = byServer[s]!;
     const serverOf = this.serverOf;
-    for (let i = 0; i < scores.length; i++) scores[i] += weight * (byServer[serverOf[i]] - best);
+    for (let i = 0; i < scores.length; i++) scores[i] += weight * (byServer[serverOf[i]!]! - best);
+  }
+
+  /**
+   * The approximate path's `addTo`: only the candidate tools `ids` get the term, and only their servers are
+   * scored, the best of those being the reference. A 100,000-tool catalog has thousands of servers; scoring them
+   * all would cost more than the HNSW search. The best server is the one of the best tools, and those are
+   * candidates, so the reference is the same in practice.
+   */
+  addToCandidates(scores: Float32Array, query: ArrayLike<number>, weight: number, ids: ArrayLike<number>): void {
+    const inv = ServerChannel.inverseNorm(query);
+    const serverOf = this.serverOf;
+    const byServer = this.byServer;
+    // NaN marks a server not scored yet for this query.
+    for (let j = 0; j < ids.length; j++) byServer[serverOf[ids[j]!]!] = Number.NaN;
+    let best = Number.NEGATIVE_INFINITY;
+    for (let j = 0; j < ids.length; j++) {
+      const s = serverOf[ids[j]!]!;
+      if (!Number.isNaN(byServer[s]!)) continue;
+      const sc = (byServer[s] = this.score(query, inv, s));
+      if (sc > best) best = sc;
+    }
+    for (let j = 0; j < ids.length; j++) {
+      const i = ids[j]!;
+      scores[i] += weight * (byServer[serverOf[i]!]! - best);
+    }
   }
 }
