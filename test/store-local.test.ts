@@ -5,7 +5,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { InMemoryStore } from "@langchain/langgraph";
@@ -84,6 +85,91 @@ test("LangGraphRoutingStore over InMemoryStore: embeddings, catalog versions, po
   assert.throws(() => new LangGraphRoutingStore(lg, { namespace: ["a.b"] }), /options\.namespace/);
   assert.throws(() => new LangGraphRoutingStore(lg, { namespace: ["langgraph"] }), /options\.namespace/);
   assert.throws(() => new LangGraphRoutingStore(lg, { batchSize: 0 }), /options\.batchSize/);
+});
+
+/**
+ * The blob behaviour every store with blobs shares. `partial` leaves what an interrupted writer of `key` would
+ * (everything but the part that makes a blob readable).
+ */
+async function blobContract(make: () => RoutingStore, size: number, partial: (key: string, bytes: Uint8Array) => Promise<void>) {
+  const a = make();
+  const b = make();
+  const bytes = randomBytes(size);
+  assert.equal(await a.getBlob!("missing.bin"), undefined);
+  await a.putBlob!("idx-1.hnsw", bytes);
+  const got = await b.getBlob!("idx-1.hnsw");
+  assert.ok(got && Buffer.from(got.buffer, got.byteOffset, got.byteLength).equals(bytes), "round trip");
+  assert.equal(got.byteOffset % 4, 0, "aligned for typed views");
+  // First writer wins: a later put of the key (keys are content hashes) changes nothing.
+  await b.putBlob!("idx-1.hnsw", randomBytes(100));
+  assert.ok(Buffer.from((await a.getBlob!("idx-1.hnsw"))!).equals(bytes));
+  // Concurrent writers of one key all succeed.
+  const other = randomBytes(size >> 1);
+  await Promise.all([a, b, make()].map((s) => s.putBlob!("idx-2", other)));
+  assert.ok(Buffer.from((await b.getBlob!("idx-2"))!).equals(other));
+  // An empty blob, and a blob handed over at an odd byteOffset (a Buffer slice).
+  await a.putBlob!("empty", new Uint8Array(0));
+  assert.equal((await b.getBlob!("empty"))?.byteLength, 0);
+  const odd = Buffer.concat([Buffer.from([7]), bytes.subarray(0, 1001)]).subarray(1);
+  await a.putBlob!("odd", odd);
+  assert.ok(Buffer.from((await b.getBlob!("odd"))!).equals(odd));
+  // Keys are validated, naming the key.
+  for (const bad of ["a/b", "", "x".repeat(201), "sp ace", "../up"])
+    await assert.rejects(async () => a.getBlob!(bad), (err: Error) => err.message.includes(`getBlob: invalid blob key ${JSON.stringify(bad)}:`));
+  await assert.rejects(async () => a.putBlob!("a:b", bytes), /putBlob: invalid blob key "a:b"/);
+  await assert.rejects(async () => a.putBlob!("k", "text" as never), /must be a Uint8Array/);
+  // What an interrupted writer leaves is not a blob; the next writer of the key writes it whole.
+  await partial("torn", bytes);
+  assert.equal(await b.getBlob!("torn"), undefined);
+  await a.putBlob!("torn", bytes);
+  assert.ok(Buffer.from((await b.getBlob!("torn"))!).equals(bytes));
+  await a.close();
+  await b.close();
+}
+
+test("DiskRoutingStore blobs: one file per key under blobs/, linked into place whole, first writer wins", async () => {
+  const dir = tmp();
+  try {
+    await blobContract(() => new DiskRoutingStore({ dir }), 3_000_000, async (key, bytes) => {
+      // A writer killed mid-write: half its temp file, never linked to the blob's name.
+      mkdirSync(path.join(dir, "blobs"), { recursive: true });
+      writeFileSync(path.join(dir, "blobs", `.${key}.999999.0123456789ab.tmp`), bytes.subarray(0, bytes.byteLength >> 1));
+    });
+    const files = readdirSync(path.join(dir, "blobs")).sort();
+    assert.deepEqual(files, [".torn.999999.0123456789ab.tmp", "empty.bin", "idx-1.hnsw.bin", "idx-2.bin", "odd.bin", "torn.bin"], "no temp file of a finished write");
+    assert.equal(readFileSync(path.join(dir, "blobs", "idx-1.hnsw.bin")).byteLength, 3_000_000);
+    assert.deepEqual(readdirSync(dir).sort(), ["blobs"], "nothing written elsewhere");
+    await assert.rejects(async () => {
+      const s = new DiskRoutingStore({ dir });
+      await s.close();
+      await s.getBlob("k");
+    }, /closed/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("LangGraphRoutingStore blobs: base64 chunk items, the head last, length and sha256 checked", async () => {
+  const lg = new InMemoryStore();
+  const blobNs = (key: string) => ["tool_attention", "blobs", createHash("sha256").update(key).digest("hex").slice(0, 16)];
+  await blobContract(() => new LangGraphRoutingStore(lg, { blobChunkBytes: 65_536 }), 300_000, async (key, bytes) => {
+    // A writer stopped before its head: chunks only.
+    for (let seq = 0; seq < 3; seq++)
+      await lg.put(blobNs(key), `c65536_${seq}`, { data: Buffer.from(bytes.subarray(seq * 65_536, (seq + 1) * 65_536)).toString("base64") }, false);
+  });
+  const items = await lg.search(blobNs("idx-1.hnsw"), { limit: 100 });
+  assert.deepEqual(items.map((i) => i.key).sort(), ["c65536_0", "c65536_1", "c65536_2", "c65536_3", "c65536_4", "head"], "300,000 bytes in 5 chunks");
+  assert.ok(items.every((i) => i.key === "head" || (i.value.data as string).length <= 4 * 65_536 / 3 + 4));
+  // A reader with another chunk size reads it (the head says how it was cut).
+  const reader = new LangGraphRoutingStore(lg);
+  assert.equal((await reader.getBlob("idx-1.hnsw"))?.byteLength, 300_000);
+  // Damage is reported, not returned.
+  const chunk = (await lg.get(blobNs("idx-1.hnsw"), "c65536_2"))!.value.data as string;
+  await lg.put(blobNs("idx-1.hnsw"), "c65536_2", { data: (chunk[0] === "A" ? "B" : "A") + chunk.slice(1) }, false);
+  await assert.rejects(reader.getBlob("idx-1.hnsw"), /LangGraphRoutingStore\.getBlob: blob "idx-1\.hnsw" is damaged \(sha256 [0-9a-f]{64}, its head says/);
+  await lg.delete(blobNs("idx-1.hnsw"), "c65536_4");
+  await assert.rejects(reader.getBlob("idx-1.hnsw"), /is damaged \(chunk 4 of 5 is missing\)/);
+  assert.throws(() => new LangGraphRoutingStore(lg, { blobChunkBytes: 10 }), /options\.blobChunkBytes/);
 });
 
 test("a snapshot rebuilds the same catalog: same ids, routing texts, schemas and declarative preconditions", () => {

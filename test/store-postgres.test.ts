@@ -5,10 +5,11 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { createHash, randomBytes } from "node:crypto";
 import pg from "pg";
 import { startPostgres, type TestPostgres } from "./helpers/postgres.js";
 import { CountingEmbeddings, hashEmbed, smallCatalog, tool } from "./helpers/store-fixtures.js";
-import { PostgresRoutingStore } from "../src/core/store/postgres.js";
+import { PostgresRoutingStore, type PgClientLike, type PgPoolLike } from "../src/core/store/postgres.js";
 import { advisoryKey, textKey } from "../src/core/store/codec.js";
 import { catalogSnapshotOf } from "../src/core/store/snapshot.js";
 import { ToolAttentionRouter } from "../src/core/router/router.js";
@@ -191,6 +192,106 @@ test("a lost LISTEN connection: the poll still delivers the version and reconnec
   }
   assert.ok(after, "the poll reopened the LISTEN connection");
   stop();
+});
+
+test("blobs: chunked rows behind a head, read back whole and verified; first writer wins; missing and bad keys", async () => {
+  const a = newStore({ blobChunkBytes: 65_536 });
+  const warnings: string[] = [];
+  const b = newStore({ warn: (m) => warnings.push(m) }, a.schema); // default 8 MiB chunks: readers follow the head, not their own setting
+  const bytes = randomBytes(1_000_000);
+  assert.equal(await b.getBlob("idx-missing"), undefined);
+  await a.putBlob("idx-1.hnsw", bytes);
+  const got = await b.getBlob("idx-1.hnsw");
+  assert.ok(got && Buffer.from(got.buffer, got.byteOffset, got.byteLength).equals(bytes));
+  assert.equal(got.byteOffset % 4, 0, "aligned for typed views");
+  const [head] = await sql<{ chunks: number; chunk_bytes: number; bytes: string; sha256: string }>(
+    `SELECT chunks, chunk_bytes, bytes, sha256 FROM "${a.schema}".blob_heads WHERE key = 'idx-1.hnsw'`,
+  );
+  assert.deepEqual({ ...head, bytes: Number(head.bytes) }, { chunks: 16, chunk_bytes: 65_536, bytes: 1_000_000, sha256: createHash("sha256").update(bytes).digest("hex") });
+  const [{ storage }] = await sql<{ storage: string }>(
+    `SELECT attstorage AS storage FROM pg_attribute WHERE attrelid = '"${a.schema}".blob_chunks'::regclass AND attname = 'data'`,
+  );
+  assert.equal(storage, "e", "stored out of line, uncompressed");
+  // First writer wins: the key's bytes never change.
+  await b.putBlob("idx-1.hnsw", randomBytes(10));
+  assert.ok(Buffer.from((await a.getBlob("idx-1.hnsw"))!).equals(bytes));
+  assert.equal(Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM "${a.schema}".blob_chunks WHERE key = 'idx-1.hnsw'`))[0].n), 16);
+  // Empty, and a blob at an odd byteOffset.
+  await a.putBlob("empty", new Uint8Array(0));
+  assert.equal((await b.getBlob("empty"))?.byteLength, 0);
+  const odd = Buffer.concat([Buffer.from([1]), bytes.subarray(0, 70_001)]).subarray(1);
+  await a.putBlob("odd", odd);
+  assert.ok(Buffer.from((await b.getBlob("odd"))!).equals(odd));
+  // Keys are validated, naming the key.
+  await assert.rejects(a.getBlob("a/b"), /PostgresRoutingStore\.getBlob: invalid blob key "a\/b"/);
+  await assert.rejects(a.putBlob("x".repeat(201), bytes), /putBlob: invalid blob key "x{201}"/);
+  await assert.rejects(a.putBlob("k", [1, 2] as never), /must be a Uint8Array/);
+  assert.throws(() => newStore({ blobChunkBytes: 100 }), /options\.blobChunkBytes/);
+  // A 20 MB blob in default 8 MiB chunks.
+  const big = randomBytes(20_000_000);
+  await b.putBlob("big", big);
+  assert.ok(Buffer.from((await a.getBlob("big"))!).equals(big));
+  assert.equal(Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM "${a.schema}".blob_chunks WHERE key = 'big'`))[0].n), 3);
+  assert.ok(Buffer.from((await b.getBlob("big"))!).equals(big));
+  assert.deepEqual(warnings, [], "read by COPY, no fallback");
+});
+
+test("blobs: concurrent writers of one key all resolve and leave one copy; chunks without a head are no blob; damage is reported", async () => {
+  const schema = `t${++schemaN}`;
+  const writers = [0, 1, 2, 3].map(() => newStore({ blobChunkBytes: 65_536 }, schema));
+  await writers[0].connect();
+  const bytes = randomBytes(700_000);
+  await Promise.all(writers.map((w) => w.putBlob("shared", bytes)));
+  const counts = await sql<{ heads: string; chunks: string }>(
+    `SELECT (SELECT count(*) FROM "${schema}".blob_heads WHERE key = 'shared') AS heads, (SELECT count(*) FROM "${schema}".blob_chunks WHERE key = 'shared') AS chunks`,
+  );
+  assert.deepEqual(counts.map((c) => [Number(c.heads), Number(c.chunks)]), [[1, 11]]);
+  for (const w of writers) assert.ok(Buffer.from((await w.getBlob("shared"))!).equals(bytes));
+  const left = await sql<{ n: string }>("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory'");
+  assert.equal(Number(left[0].n), 0, "no advisory lock left behind");
+
+  // Chunks written without their head (a writer outside this store, or by hand): not a blob, replaced by the next put.
+  await sql(`INSERT INTO "${schema}".blob_chunks (key, seq, data) VALUES ('torn', 0, $1), ('torn', 5, $1)`, [Buffer.from("partial")]);
+  assert.equal(await writers[1].getBlob("torn"), undefined);
+  await writers[1].putBlob("torn", bytes);
+  assert.ok(Buffer.from((await writers[2].getBlob("torn"))!).equals(bytes));
+  assert.equal(Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".blob_chunks WHERE key = 'torn'`))[0].n), 11);
+
+  // Damage is reported, not returned.
+  await sql(`UPDATE "${schema}".blob_chunks SET data = overlay(data placing '\\x00'::bytea from 10) WHERE key = 'torn' AND seq = 3`);
+  await assert.rejects(writers[0].getBlob("torn"), /PostgresRoutingStore\.getBlob: blob "torn" is damaged \(sha256 [0-9a-f]{64}, its head says/);
+  await sql(`UPDATE "${schema}".blob_chunks SET data = substring(data from 1 for 100) WHERE key = 'torn' AND seq = 4`);
+  await assert.rejects(writers[0].getBlob("torn"), /is damaged \(chunk 4 holds 100 bytes, expected 65536\)/);
+  await sql(`DELETE FROM "${schema}".blob_chunks WHERE key = 'shared' AND seq = 10`);
+  await assert.rejects(writers[0].getBlob("shared"), /is damaged \(chunk 10 of 11 is missing\)/);
+});
+
+test("blobs: a pool whose clients do not run pg Submittables (no COPY) reads blobs as base64 text, with one warning", async () => {
+  const pool = new pg.Pool({ connectionString: server.url, max: 4 });
+  // Clients that only take (text, values), as a pool other than pg's might.
+  const plain: PgPoolLike = {
+    query: (text, values) => pool.query(text as string, values),
+    connect: async () => {
+      const c = await pool.connect();
+      return { query: (text: unknown, values?: unknown[]) => (typeof text === "string" ? c.query(text, values) : Promise.reject(new TypeError("no submittables"))), release: (d) => c.release(d) } as PgClientLike;
+    },
+    end: () => pool.end(),
+  };
+  const warnings: string[] = [];
+  const store = new PostgresRoutingStore({ pool: plain, schema: `t${++schemaN}`, blobChunkBytes: 65_536, warn: (m) => warnings.push(m) });
+  const bytes = randomBytes(500_000);
+  await store.putBlob("b64", bytes);
+  assert.ok(Buffer.from((await store.getBlob("b64"))!).equals(bytes));
+  assert.ok(Buffer.from((await store.getBlob("b64"))!).equals(bytes));
+  assert.equal(warnings.length, 1, warnings.join("\n"));
+  assert.match(warnings[0], /blob read by COPY failed .*reading blobs as base64 text/);
+  // The same checks on this path.
+  await sql(`UPDATE "${store.schema}".blob_chunks SET data = substring(data from 1 for 7) WHERE key = 'b64' AND seq = 2`);
+  await assert.rejects(store.getBlob("b64"), /blob "b64" is damaged \(chunk 2 holds 7 bytes, expected 65536\)/);
+  await sql(`DELETE FROM "${store.schema}".blob_chunks WHERE key = 'b64' AND seq = 2`);
+  await assert.rejects(store.getBlob("b64"), /blob "b64" is damaged \(chunk 2 of 8 is missing\)/);
+  await store.close();
+  await pool.end();
 });
 
 test("misconfiguration fails at construction naming the option; bad input names the field", async () => {

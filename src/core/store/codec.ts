@@ -1,8 +1,9 @@
 /**
  * How vectors and keys are written by the stores: float32 little-endian bytes (the disk cache's format, so a vector
  * reads back bit-identical whichever store held it), base64 where the store only holds JSON, and a 64-bit advisory
- * lock key derived from a text's hash.
+ * lock key derived from a text's hash. Also the blob keys' rule and the digest every chunked blob store checks.
  */
+import { createHash } from "node:crypto";
 import { endianness } from "node:os";
 import { embeddingCacheKey } from "../encoders/cache.js";
 
@@ -54,4 +55,32 @@ export function checkVectors(modelId: string, vectors: unknown, n: number): numb
     if (!v || v.length !== dim || dim === 0) throw new Error(`Encoder ${modelId} returned vectors of differing or zero dimension`);
   }
   return vectors as number[][];
+}
+
+/** Blob keys: safe as a file name, a SQL text value and a LangGraph item key without escaping. */
+export const BLOB_KEY_PATTERN = /^[A-Za-z0-9._-]{1,200}$/;
+
+/** Checks a blob key argument; names the key when it is bad. */
+export function checkBlobKey(where: string, key: unknown): string {
+  if (typeof key !== "string" || !BLOB_KEY_PATTERN.test(key))
+    throw new Error(`${where}: invalid blob key ${JSON.stringify(key)}: a key is 1 to 200 characters of A-Z a-z 0-9 . _ -`);
+  return key;
+}
+
+/** Checks a blob argument (a Uint8Array, Buffers included). */
+export function checkBlobBytes(where: string, key: string, bytes: unknown): Uint8Array {
+  if (!(bytes instanceof Uint8Array)) throw new TypeError(`${where}: the blob of key "${key}" must be a Uint8Array (got ${typeof bytes})`);
+  return bytes;
+}
+
+/** sha256 (hex) of a blob: what the chunked stores keep in a blob's head and verify on every read. */
+export const blobDigest = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+
+/**
+ * `bytes` at a byteOffset that is a multiple of 4 (itself when it already is): a blob is typically viewed as
+ * Float32Array / Int32Array sections, which need that alignment.
+ */
+export function alignedBlob(bytes: Uint8Array): Uint8Array {
+  // new Uint8Array(typed array) copies into a fresh buffer (Buffer#slice would only make another view).
+  return bytes.byteOffset % 4 === 0 ? bytes : new Uint8Array(bytes);
 }

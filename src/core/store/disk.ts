@@ -9,14 +9,20 @@
  * Catalog versions: `<dir>/catalogs/<name>-<hash>/v<version>.json`, each created with O_EXCL (`wx`), so two
  * publishers never both get a version number; the latest version is the highest file. `watchCatalog` polls the
  * directory every `pollMs` on an unref'd timer.
+ *
+ * Blobs: `<dir>/blobs/<key>.bin`, the bytes as given. A writer fills a uniquely named temp file in the same directory
+ * (`.<key>.<pid>.<random>.tmp`), fsyncs it, and hard-links it to the final name, which fails when the name exists:
+ * the first writer wins, and a reader opens either no file or a complete one. Where the filesystem has no hard
+ * links, a rename replaces the file instead (atomically, with equal bytes: keys are content hashes). A writer killed
+ * mid-write leaves only its temp file behind, which no read ever returns.
  */
 import { CatalogPollers } from "./poll.js";
-import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { access, link, mkdir, open, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Embeddings } from "@langchain/core/embeddings";
 import { CachedEmbeddings, defaultEmbeddingCacheDir } from "../encoders/cache.js";
-import { checkVectors } from "./codec.js";
+import { alignedBlob, checkBlobBytes, checkBlobKey, checkVectors } from "./codec.js";
 import { checkCatalogName } from "./postgres.js";
 import { snapshotDigest } from "./snapshot.js";
 import type { CatalogListener, CatalogSnapshot, EmbedFn, EmbedThroughResult, PublishResult, RoutingStore, StoredCatalog } from "./types.js";
@@ -24,7 +30,8 @@ import type { CatalogListener, CatalogSnapshot, EmbedFn, EmbedThroughResult, Pub
 /** Options of {@link DiskRoutingStore}. */
 export interface DiskRoutingStoreOptions {
   /**
-   * Directory of the store: embeddings in the disk cache's format at its top level, catalogs under `catalogs/`.
+   * Directory of the store: embeddings in the disk cache's format at its top level, catalogs under `catalogs/`, blobs
+   * under `blobs/`.
    * Default: the embedding cache directory (env `TOOL_ATTENTION_CACHE_DIR`, else `<cwd>/.cache/tool-attention/embeddings`).
    */
   dir?: string;
@@ -33,6 +40,9 @@ export interface DiskRoutingStoreOptions {
   /** Where one-line warnings go (an unreadable cache file). Default `console.warn`. */
   warn?: (message: string) => void;
 }
+
+/** link() errors meaning "this filesystem has no hard links here": the blob is renamed into place instead. */
+const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV", "EMLINK"]);
 
 /** An encoder whose `embedDocuments` is whatever function the current `embedThrough` call was given. */
 class CallEncoder extends Embeddings {
@@ -189,6 +199,52 @@ export class DiskRoutingStore implements RoutingStore {
       { latest: async () => (await this.versions(catalog)).at(-1), info: (version) => this.getCatalog(catalog, version) },
       listener,
     );
+  }
+
+  private blobFile(key: string): string {
+    return path.join(this.dir, "blobs", `${key}.bin`);
+  }
+
+  async getBlob(key: string): Promise<Uint8Array | undefined> {
+    this.checkOpen();
+    checkBlobKey("DiskRoutingStore.getBlob", key);
+    try {
+      return alignedBlob(await readFile(this.blobFile(key)));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException)?.code === "ENOENT") return undefined;
+      throw err;
+    }
+  }
+
+  async putBlob(key: string, bytes: Uint8Array): Promise<void> {
+    this.checkOpen();
+    checkBlobKey("DiskRoutingStore.putBlob", key);
+    checkBlobBytes("DiskRoutingStore.putBlob", key, bytes);
+    const file = this.blobFile(key);
+    if (await access(file).then(() => true, () => false)) return;
+    const dir = path.dirname(file);
+    await mkdir(dir, { recursive: true });
+    const tmp = path.join(dir, `.${key}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+    try {
+      const fh = await open(tmp, "wx");
+      try {
+        await fh.writeFile(bytes);
+        // On disk before it gets its name: a crash must not leave a named, partly written blob.
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      try {
+        await link(tmp, file);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException)?.code ?? "";
+        if (code === "EEXIST") return; // another writer won; its bytes are the same
+        if (!NO_HARD_LINKS.has(code)) throw err;
+        await rename(tmp, file);
+      }
+    } finally {
+      await rm(tmp, { force: true });
+    }
   }
 
   /** Stops the watchers and waits for pending cache writes. */

@@ -6,7 +6,16 @@
  *   [...namespace, "embeddings", sha256(modelId)[0..16]] / <text hash>  → { text, dim, vector: base64 float32 LE }
  *   [...namespace, "catalogs",   sha256(name)[0..16]]    / "latest"     → { version, digest, tools }
  *                                                        / "v<version>" → { version, digest, tools, snapshot }
+ *   [...namespace, "blobs",      sha256(key)[0..16]]     / "c<chunkBytes>_<seq>" → { data: base64 }
+ *                                                        / "head"       → { key, chunks, chunkBytes, bytes, sha256 }
  * Values are put with `index: false`: the store's own semantic index must not embed our rows.
+ *
+ * Blobs are cut into `blobChunkBytes` pieces (3 MiB, 4 MiB of base64) because a BaseStore holds JSON values, which
+ * a backend reads and writes whole. The head is put after every chunk and a reader starts from it, so a writer
+ * that stops half way leaves no readable blob; reads check length and sha256 against the head. Without locks, two
+ * writers of a key may both write it: with the same chunk size they put the same items with the same bytes, and
+ * the chunk size is part of the chunk keys, so writers configured differently never overwrite the chunks a head
+ * points to.
  *
  * What a BaseStore cannot give: locks and compare-and-set. Two processes missing the same text both embed it (the
  * value is the same, the second put overwrites it); two processes publishing DIFFERENT catalogs at the same moment
@@ -16,7 +25,7 @@
  */
 import { CatalogPollers } from "./poll.js";
 import { createHash } from "node:crypto";
-import { base64ToVector, checkVectors, textKey, vectorToBase64 } from "./codec.js";
+import { base64ToVector, blobDigest, checkBlobBytes, checkBlobKey, checkVectors, textKey, vectorToBase64 } from "./codec.js";
 import { checkCatalogName } from "./postgres.js";
 import { snapshotDigest } from "./snapshot.js";
 import type { CatalogListener, CatalogSnapshot, EmbedFn, EmbedThroughResult, PublishResult, RoutingStore, StoredCatalog } from "./types.js";
@@ -51,7 +60,17 @@ export interface LangGraphRoutingStoreOptions {
   batchSize?: number;
   /** Where one-line warnings go (a failed poll). Default `console.warn`. */
   warn?: (message: string) => void;
+  /**
+   * Bytes per item of a blob written by this store (`putBlob`), stored as base64 (4/3 larger). Default 3 MiB
+   * (3,145,728: 4 MiB of base64). Readers take the size from the blob's head.
+   */
+  blobChunkBytes?: number;
 }
+
+/** Default `blobChunkBytes` of the LangGraph store. */
+export const DEFAULT_LANGGRAPH_BLOB_CHUNK_BYTES = 3 * 1024 * 1024;
+/** Chunk items per `batch` call when reading a blob: a few MB in flight, not the whole blob as JSON. */
+const BLOB_READ_BATCH = 2;
 
 interface ItemLike {
   value: Record<string, unknown>;
@@ -64,6 +83,7 @@ export class LangGraphRoutingStore implements RoutingStore {
   readonly namespace: readonly string[];
   private readonly pollMs: number;
   private readonly batchSize: number;
+  private readonly blobChunkBytes: number;
   private readonly warn: (message: string) => void;
   private readonly pollers: CatalogPollers;
   private closed = false;
@@ -87,6 +107,9 @@ export class LangGraphRoutingStore implements RoutingStore {
     this.batchSize = options.batchSize ?? 500;
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1 || this.batchSize > 100_000)
       throw new Error(`LangGraphRoutingStore: options.batchSize must be an integer from 1 to 100000 (got ${String(options.batchSize)})`);
+    this.blobChunkBytes = options.blobChunkBytes ?? DEFAULT_LANGGRAPH_BLOB_CHUNK_BYTES;
+    if (!Number.isInteger(this.blobChunkBytes) || this.blobChunkBytes < 1024 || this.blobChunkBytes > 64 * 1024 * 1024)
+      throw new Error(`LangGraphRoutingStore: options.blobChunkBytes must be an integer from 1024 to 67108864 (got ${String(options.blobChunkBytes)})`);
     this.warn = options.warn ?? ((m) => console.warn(m));
     this.pollers = new CatalogPollers("langgraph store", this.pollMs, this.warn);
   }
@@ -97,6 +120,9 @@ export class LangGraphRoutingStore implements RoutingStore {
   }
   private catalogNs(catalog: string): string[] {
     return [...this.namespace, "catalogs", short(catalog)];
+  }
+  private blobNs(key: string): string[] {
+    return [...this.namespace, "blobs", short(key)];
   }
 
   private async getItems(namespace: string[], keys: readonly string[]): Promise<(ItemLike | null)[]> {
@@ -209,6 +235,69 @@ export class LangGraphRoutingStore implements RoutingStore {
       { latest: async () => (last = await this.latestInfo(catalog))?.version, info: async () => last },
       listener,
     );
+  }
+
+  async getBlob(key: string): Promise<Uint8Array | undefined> {
+    this.checkOpen();
+    checkBlobKey("LangGraphRoutingStore.getBlob", key);
+    const ns = this.blobNs(key);
+    const [item] = await this.getItems(ns, ["head"]);
+    const head = item?.value;
+    if (!head) return undefined;
+    const damaged = (what: string) => new Error(`LangGraphRoutingStore.getBlob: blob "${key}" is damaged (${what})`);
+    const { chunks, chunkBytes, bytes: total, sha256 } = head as Record<string, unknown>;
+    if (head.key !== key) throw damaged(`its head names key ${JSON.stringify(head.key)}`);
+    if (
+      !Number.isInteger(chunks) ||
+      !Number.isInteger(chunkBytes) ||
+      !Number.isInteger(total) ||
+      typeof sha256 !== "string" ||
+      (chunkBytes as number) <= 0 ||
+      (total as number) < 0 ||
+      chunks !== Math.ceil((total as number) / (chunkBytes as number))
+    )
+      throw damaged(`malformed head: ${JSON.stringify({ chunks, chunkBytes, bytes: total })}`);
+    const n = chunks as number;
+    const size = chunkBytes as number;
+    const length = total as number;
+    // One buffer of its own at byteOffset 0 (typed views of it are aligned); the chunks cover it exactly.
+    const out = Buffer.allocUnsafeSlow(length);
+    const hash = createHash("sha256");
+    for (let first = 0; first < n; first += BLOB_READ_BATCH) {
+      const seqs = Array.from({ length: Math.min(BLOB_READ_BATCH, n - first) }, (_, i) => first + i);
+      const items = await this.getItems(ns, seqs.map((seq) => `c${size}_${seq}`));
+      seqs.forEach((seq, i) => {
+        const data = items[i]?.value?.data;
+        if (typeof data !== "string") throw damaged(`chunk ${seq} of ${n} is missing`);
+        const off = seq * size;
+        const len = Math.min(size, length - off);
+        if (Buffer.byteLength(data, "base64") !== len) throw damaged(`chunk ${seq} holds ${Buffer.byteLength(data, "base64")} bytes, expected ${len}`);
+        out.write(data, off, len, "base64");
+        hash.update(out.subarray(off, off + len));
+      });
+    }
+    const digest = hash.digest("hex");
+    if (digest !== sha256) throw damaged(`sha256 ${digest}, its head says ${sha256}`);
+    return out;
+  }
+
+  async putBlob(key: string, bytes: Uint8Array): Promise<void> {
+    this.checkOpen();
+    checkBlobKey("LangGraphRoutingStore.putBlob", key);
+    checkBlobBytes("LangGraphRoutingStore.putBlob", key, bytes);
+    const ns = this.blobNs(key);
+    const [existing] = await this.getItems(ns, ["head"]);
+    if (existing?.value) return;
+    const size = this.blobChunkBytes;
+    const chunks = Math.ceil(bytes.byteLength / size);
+    const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    // One chunk per batch call: a backend serializes a call's values at once.
+    for (let seq = 0; seq < chunks; seq++) {
+      const data = view.subarray(seq * size, Math.min(bytes.byteLength, (seq + 1) * size)).toString("base64");
+      await this.putItems(ns, [{ key: `c${size}_${seq}`, value: { data } }]);
+    }
+    // Last: the blob exists from here on.
+    await this.putItems(ns, [{ key: "head", value: { key, chunks, chunkBytes: size, bytes: bytes.byteLength, sha256: blobDigest(bytes) } }]);
   }
 
   /** Stops the watchers. The BaseStore itself stays open (it is the application's). */

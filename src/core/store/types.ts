@@ -9,7 +9,11 @@
  *   the snapshot the latest version already holds (same digest) returns that version instead of adding one, so N
  *   processes reacting to the same MCP `list_changed` agree on one version.
  *
- * Search stays in-process: a store holds vectors, never an index.
+ * Blobs (optional, `getBlob` / `putBlob`): immutable byte strings under content-hash keys, e.g. a serialized vector
+ * index, so a process can load the index another one built instead of rebuilding it. Same rule as embeddings: a key
+ * never changes its bytes, so the first writer wins and later writers of the key do nothing. A reader sees a whole
+ * blob or none (never a partial write), and the chunked stores verify length and sha256 on every read. Search still
+ * runs in-process; the store only carries bytes.
  */
 import type { CatalogFile } from "../catalog/catalog.js";
 
@@ -85,6 +89,17 @@ export interface RoutingStore {
    * unsubscribe function. A subscription never keeps the process alive.
    */
   watchCatalog(catalog: string, listener: CatalogListener): Promise<() => void>;
+  /**
+   * A content-addressed blob (e.g. a serialized vector index) under `key`, or undefined. Keys match
+   * `/^[A-Za-z0-9._-]{1,200}$/`. The bytes start at a byteOffset that is a multiple of 4. Throws when a stored blob
+   * fails its integrity check (length, sha256).
+   */
+  getBlob?(key: string): Promise<Uint8Array | undefined>;
+  /**
+   * Stores a blob under `key` unless one is there (first writer wins; keys are content hashes, so equal keys mean
+   * equal bytes). Never leaves a partial blob readable.
+   */
+  putBlob?(key: string, bytes: Uint8Array): Promise<void>;
   /** Releases what the store owns (pools, listen connections, timers). The store is unusable afterwards. */
   close(): Promise<void>;
 }

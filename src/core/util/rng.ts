@@ -10,6 +10,17 @@ export class Rng {
     this.state = seed >>> 0;
   }
 
+  /** The generator's whole state (a uint32): `setState` of it continues the same sequence. */
+  getState(): number {
+    return this.state;
+  }
+
+  /** Restores a state read with `getState` (e.g. from a serialized index whose later draws must not change). */
+  setState(state: number): void {
+    if (!Number.isInteger(state) || state < 0 || state > 0xffffffff) throw new Error(`Rng.setState: state must be a uint32, got ${state}`);
+    this.state = state;
+  }
+
   /** A float in [0, 1). */
   next(): number {
     this.state = (this.state + 0x6d2b79f5) >>> 0;

@@ -1,0 +1,154 @@
+/**
+ * HnswIndex.toBytes / HnswIndex.fromBytes: a loaded index searches and grows exactly like the original, views the
+ * big sections of the buffer instead of copying them, and rejects damaged input with an error naming the problem.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { HnswIndex } from "../src/core/index/hnsw-index.js";
+import { Rng } from "../src/core/util/rng.js";
+
+function randomUnit(rng: Rng, dim: number): number[] {
+  const v: number[] = [];
+  let s = 0;
+  for (let d = 0; d < dim; d++) {
+    const u = rng.next() || 1e-12;
+    const g = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
+    v.push(g);
+    s += g * g;
+  }
+  return v.map((x) => x / Math.sqrt(s));
+}
+
+/** Internal arrays of an index, for the no-copy checks. */
+const internals = (ix: HnswIndex) => ix as unknown as { data: Float32Array; links0: Int32Array };
+
+describe("HnswIndex serialization", () => {
+  const dim = 32;
+  const rng = new Rng(7);
+  const rows = Array.from({ length: 4000 }, () => randomUnit(rng, dim));
+  const more = Array.from({ length: 700 }, () => randomUnit(rng, dim));
+  const queries = Array.from({ length: 200 }, () => randomUnit(rng, dim));
+  const original = new HnswIndex(dim, { seed: 3 });
+  original.add(rows);
+  const bytes = original.toBytes();
+
+  it("writes the documented header and 4-byte aligned sections", () => {
+    assert.equal(Buffer.from(bytes.subarray(0, 6)).toString("latin1"), "TAHNSW");
+    const h = new DataView(bytes.buffer, bytes.byteOffset, 80);
+    assert.deepEqual([h.getUint32(8, true), h.getUint32(16, true), h.getUint32(20, true), h.getUint32(24, true)], [1, dim, 4000, 16]);
+    assert.equal(h.getFloat64(72, true), bytes.byteLength);
+    // rows are the last section: count · dim float32 at a 4-aligned offset
+    assert.equal((bytes.byteLength - 4000 * dim * 4) % 4, 0);
+  });
+
+  it("loads an index that returns the same hits and scores for every query", () => {
+    const loaded = HnswIndex.fromBytes(bytes);
+    assert.equal(loaded.size, original.size);
+    assert.deepEqual([loaded.M, loaded.efConstruction, loaded.seed, loaded.keepPruned], [16, 100, 3, false]);
+    for (const q of queries) {
+      assert.deepEqual(loaded.search(q, 10), original.search(q, 10));
+      assert.deepEqual(loaded.search(q, 60), original.search(q, 60));
+    }
+    const ids = [new Int32Array(10), new Int32Array(10)];
+    const sc = [new Float32Array(10), new Float32Array(10)];
+    assert.equal(original.searchInto(queries[0], 10, ids[0], sc[0], [5, 17]), loaded.searchInto(queries[0], 10, ids[1], sc[1], [5, 17]));
+    assert.deepEqual(ids[1], ids[0]);
+    assert.deepEqual(sc[1], sc[0]);
+    assert.deepEqual(loaded.scoreAll(queries[1]), original.scoreAll(queries[1]));
+    assert.deepEqual(loaded.toBytes(), bytes, "serializing the loaded index gives the same bytes");
+  });
+
+  it("views the rows and layer-0 links in the buffer instead of copying them", () => {
+    const loaded = HnswIndex.fromBytes(bytes);
+    assert.equal(internals(loaded).data.buffer, bytes.buffer);
+    assert.equal(internals(loaded).links0.buffer, bytes.buffer);
+  });
+
+  it("add() after load builds the same graph as adding the rows to the original, leaving the buffer untouched", () => {
+    const copy = bytes.slice();
+    const loaded = HnswIndex.fromBytes(copy);
+    const grown = new HnswIndex(dim, { seed: 3 });
+    grown.add(rows);
+    grown.add(more.slice(0, 300));
+    grown.add(more.slice(300));
+    loaded.add(more.slice(0, 300));
+    loaded.add(more.slice(300));
+    assert.deepEqual(copy, bytes, "the index never writes into the snapshot it was loaded from");
+    assert.notEqual(internals(loaded).data.buffer, copy.buffer, "the first add grows into its own arrays");
+    assert.deepEqual(loaded.toBytes(), grown.toBytes(), "same levels (PRNG state carried over), same links");
+    for (const q of queries.slice(0, 50)) assert.deepEqual(loaded.search(q, 10), grown.search(q, 10));
+  });
+
+  it("works from a misaligned buffer (one copy)", () => {
+    const shifted = new Uint8Array(bytes.byteLength + 1);
+    shifted.set(bytes, 1);
+    const view = shifted.subarray(1);
+    assert.equal(view.byteOffset % 4, 1);
+    const loaded = HnswIndex.fromBytes(view);
+    for (const q of queries.slice(0, 50)) assert.deepEqual(loaded.search(q, 10), original.search(q, 10));
+    const buf = Buffer.from(shifted.buffer, 1, bytes.byteLength); // a Buffer, whose slice() would not copy
+    assert.deepEqual(HnswIndex.fromBytes(buf).search(queries[1], 10), original.search(queries[1], 10));
+    // A Buffer at an aligned offset inside a larger ArrayBuffer is viewed, not copied.
+    const big = new Uint8Array(bytes.byteLength + 8);
+    big.set(bytes, 8);
+    const inner = HnswIndex.fromBytes(big.subarray(8));
+    assert.equal(internals(inner).data.buffer, big.buffer);
+    assert.deepEqual(inner.search(queries[0], 10), original.search(queries[0], 10));
+  });
+
+  it("takes search-time settings from options, and refuses different build-time ones", () => {
+    assert.equal(HnswIndex.fromBytes(bytes).efSearch, undefined, "the size default stays the default");
+    const tuned = new HnswIndex(dim, { efSearch: 40, upperBeam: 4 });
+    tuned.add(rows.slice(0, 500));
+    const t = tuned.toBytes();
+    assert.deepEqual([HnswIndex.fromBytes(t).efSearch, HnswIndex.fromBytes(t).upperBeam], [40, 4]);
+    const over = HnswIndex.fromBytes(t, { efSearch: 300, upperBeam: 20, M: 16, efConstruction: 100, seed: 42 });
+    assert.deepEqual([over.efSearch, over.upperBeam], [300, 20]);
+    assert.throws(() => HnswIndex.fromBytes(bytes, { M: 32 }), /^Error: HNSW snapshot: built with M 16, options ask for 32/);
+    assert.throws(() => HnswIndex.fromBytes(bytes, { efConstruction: 200 }), /built with efConstruction 100/);
+    assert.throws(() => HnswIndex.fromBytes(bytes, { seed: 42 }), /built with seed 3/);
+    assert.throws(() => HnswIndex.fromBytes(bytes, { keepPruned: true }), /built with keepPruned false/);
+    assert.throws(() => HnswIndex.fromBytes(bytes, { efSearch: 0 }), /efSearch must be an integer/);
+  });
+
+  it("round-trips an empty index and a one-row index", () => {
+    const empty = HnswIndex.fromBytes(new HnswIndex(4).toBytes());
+    assert.equal(empty.size, 0);
+    assert.deepEqual(empty.search([1, 0, 0, 0], 3), []);
+    empty.add([[1, 0, 0, 0], [0, 1, 0, 0]]);
+    assert.deepEqual(empty.search([0, 1, 0, 0], 1).map((h) => h.id), [1]);
+    const one = new HnswIndex(4);
+    one.add([[0, 0, 1, 0]]);
+    const loaded = HnswIndex.fromBytes(one.toBytes());
+    loaded.add([[0, 0, 0, 1]]);
+    one.add([[0, 0, 0, 1]]);
+    assert.deepEqual(loaded.toBytes(), one.toBytes());
+  });
+
+  it("rejects damaged input with an error naming the problem", () => {
+    const damaged = (edit: (b: Uint8Array, h: DataView) => void) => {
+      const b = bytes.slice();
+      edit(b, new DataView(b.buffer));
+      return b;
+    };
+    assert.throws(() => HnswIndex.fromBytes(bytes.subarray(0, bytes.byteLength - 1)), {
+      message: `HNSW snapshot: truncated (expected ${bytes.byteLength} bytes, got ${bytes.byteLength - 1})`,
+    });
+    assert.throws(() => HnswIndex.fromBytes(bytes.subarray(0, 40)), /HNSW snapshot: truncated \(expected at least 80 bytes of header, got 40\)/);
+    const longer = new Uint8Array(bytes.byteLength + 4);
+    longer.set(bytes);
+    assert.throws(() => HnswIndex.fromBytes(longer), /HNSW snapshot: 4 unexpected bytes after the expected/);
+    assert.throws(() => HnswIndex.fromBytes(damaged((b) => (b[0] = 0x58))), /HNSW snapshot: bad magic/);
+    assert.throws(() => HnswIndex.fromBytes(damaged((_, h) => h.setUint32(8, 2, true))), /HNSW snapshot: unsupported format version 2/);
+    assert.throws(() => HnswIndex.fromBytes(damaged((_, h) => h.setUint32(20, 5000, true))), /HNSW snapshot: corrupt header \(total size/);
+    assert.throws(() => HnswIndex.fromBytes(damaged((_, h) => h.setUint32(28, 20, true))), /HNSW snapshot: corrupt header \(M 16, M0 20\)/);
+    assert.throws(() => HnswIndex.fromBytes(damaged((_, h) => h.setInt32(48, 4000, true))), /HNSW snapshot: corrupt header \(entry 4000/);
+    assert.throws(() => HnswIndex.fromBytes(damaged((_, h) => h.setUint32(32, 0, true))), /HNSW snapshot: corrupt header \(efConstruction 0\)/);
+    assert.throws(() => HnswIndex.fromBytes(damaged((_, h) => h.setInt32(56, 0, true))), /HNSW snapshot: corrupt header \(efSearch 0\)/);
+    // A layer-0 link of node 0 pointing past the rows.
+    const links0 = 80 + 2 * 4000;
+    assert.throws(() => HnswIndex.fromBytes(damaged((_, h) => h.setInt32(links0, 4000, true))), /HNSW snapshot: node 0 links to 4000 on layer 0/);
+    assert.throws(() => HnswIndex.fromBytes(damaged((b) => (b[80 + 4000] = 99))), /HNSW snapshot: node 0 has 99 layer-0 links/);
+    assert.throws(() => HnswIndex.fromBytes("nope" as never), /expected a Uint8Array/);
+  });
+});
