@@ -349,6 +349,12 @@ export class HnswIndex implements VectorIndex {
     return n;
   }
 
+  /** Row i as stored (unit length), a view on the index's storage: read it, never write it. */
+  rowView(i: number): Float32Array {
+    if (!(i >= 0 && i < this.count)) throw new RangeError(`HnswIndex.rowView: ${i} is outside 0..${this.count - 1}`);
+    return this.data.subarray(i * this.dim, (i + 1) * this.dim);
+  }
+
   /** Exact scores of ALL rows (a scan of the same storage), Float32Array of length size. */
   scoreAll(query: ArrayLike<number>): Float32Array {
     copyNormalized(query, this.dim, this.query, "query");

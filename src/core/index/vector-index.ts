@@ -139,6 +139,12 @@ export function usesAnn(rows: number, ann: AnnOptions | false | undefined): bool
   return ann !== false && rows >= (ann?.threshold ?? DEFAULT_ANN_THRESHOLD);
 }
 
+/** Whether `createVectorIndex(dim, prefer, { rows, ann })` makes an HNSW index. */
+export function willUseHnsw(rows: number, prefer: IndexPreference = "auto", ann?: AnnOptions | false): boolean {
+  const pref = effectivePreference(prefer);
+  return pref === "hnsw" || (pref === "auto" && usesAnn(rows, ann));
+}
+
 /**
  * Creates an empty index. `"auto"` (default; overridable with TOOL_ATTENTION_INDEX) uses the HNSW index when
  * `sizing.rows` reaches the ANN threshold, else faiss when faiss-node loads and the pure-TS flat index otherwise;

@@ -29,8 +29,11 @@ import {
   type AnnOptions,
   type IndexPreference,
   type VectorIndex,
+  willUseHnsw,
 } from "../index/vector-index.js";
-import type { HnswIndex } from "../index/hnsw-index.js";
+import { HnswIndex } from "../index/hnsw-index.js";
+import { diskSnapshotCache, hnswSnapshotKey, storeSnapshotCache, type SnapshotCache } from "../index/snapshot-cache.js";
+import { defaultEmbeddingCacheDir } from "../encoders/cache.js";
 import { candidateScores } from "./candidates.js";
 import { LazySchemaLoader, type SchemaLoaderOptions } from "../loader/schema-loader.js";
 import { checkPreconditions, emptyStateView } from "../preconditions/preconditions.js";
@@ -473,9 +476,9 @@ export class ToolAttentionRouter {
    * The texts behind the dense rows and how their vectors become one row per tool: one joined text per tool, or
    * a weighted sum of separately embedded components (`toolText.fieldWeights`).
    */
-  private denseTexts(catalog: ToolCatalog): { texts: string[]; rowsOf: (vectors: number[][]) => number[][] } {
+  private denseTexts(catalog: ToolCatalog): { texts: string[]; rowsOf: (vectors: readonly ArrayLike<number>[]) => ArrayLike<number>[] } {
     const weights = this.options.toolText?.fieldWeights;
-    if (!weights) return { texts: this.toolTexts(catalog), rowsOf: (vectors) => vectors };
+    if (!weights) return { texts: this.toolTexts(catalog), rowsOf: (vectors) => [...vectors] };
     const fields = catalog.tools.map((t) => toolFieldsOf(t, { ...this.options.toolText, params: true }, this.textContext(t.server, catalog)));
     const parts: [keyof typeof weights, number][] = (["name", "description", "params"] as const)
       .map((k) => [k, weights[k] ?? (k === "params" ? 0 : 1)] as [keyof typeof weights, number])
@@ -491,7 +494,7 @@ export class ToolAttentionRouter {
         }
       }
     });
-    const rowsOf = (vectors: number[][]) => {
+    const rowsOf = (vectors: readonly ArrayLike<number>[]) => {
       const dim = vectors[0]?.length ?? 0;
       const rows = fields.map(() => new Array<number>(dim).fill(0));
       vectors.forEach((v, j) => {
@@ -518,21 +521,87 @@ export class ToolAttentionRouter {
     const rowsOfMv = mv && mv.weight > 0 && tools.length > 0 && tools.length <= mv.maxTools
       ? multiVectorRows(tools, this.options.toolText, (server) => this.textContext(server, catalog), mv.maxSentences)
       : undefined;
-    const vectors = tools.length > 0 ? await this.embedTexts([...dense.texts, ...(rowsOfMv?.texts ?? [])]) : [];
-    const rows = dense.rowsOf(vectors.slice(0, dense.texts.length));
-    if (rows.length !== tools.length) throw new Error(`Encoder ${this.denseModelId} returned ${rows.length} vectors for ${tools.length} tools`);
-    const dim = rows[0]?.length || this.channels.dense?.dim || (await embeddings.embedQuery("tool")).length;
     const prefer = this.options.index ?? "auto";
-    const index = await createVectorIndex(dim, prefer, { rows: rows.length, ann: this.ann });
-    if (rows.length > 0) index.add(rows);
+    // A large catalog's HNSW index is loaded from a snapshot when one exists (rows included: nothing to embed).
+    const snapshot = tools.length > 0 ? await this.loadSnapshot(dense.texts, prefer) : undefined;
+    let index: VectorIndex;
+    let rows: ArrayLike<number>[];
+    let extra: Float32Array[] = [];
+    if (snapshot) {
+      index = snapshot.index;
+      rows = tools.map((_, i) => snapshot.index.rowView(i));
+      if (rowsOfMv) extra = await this.embedTexts(rowsOfMv.texts);
+      // The snapshot's rows serve a later catalog change as the encoder's vectors would (views: no copy).
+      if (!this.options.toolText?.fieldWeights) dense.texts.forEach((t, i) => this.vectorByText.set(t, rows[i] as Float32Array));
+    } else {
+      const vectors = tools.length > 0 ? await this.embedTexts([...dense.texts, ...(rowsOfMv?.texts ?? [])]) : [];
+      rows = dense.rowsOf(vectors.slice(0, dense.texts.length));
+      extra = vectors.slice(dense.texts.length);
+      if (rows.length !== tools.length) throw new Error(`Encoder ${this.denseModelId} returned ${rows.length} vectors for ${tools.length} tools`);
+      const dim = rows[0]?.length || this.channels.dense?.dim || (await embeddings.embedQuery("tool")).length;
+      index = await createVectorIndex(dim, prefer, { rows: rows.length, ann: this.ann });
+      if (rows.length > 0) index.add(rows);
+      if (index.kind === "hnsw") await this.saveSnapshot(dense.texts, index as HnswIndex);
+    }
+    const dim = index.dim;
     let multi: MultiVectorChannel | undefined;
     if (rowsOfMv && rowsOfMv.texts.length > 0) {
       const rowIndex = await createVectorIndex(dim, prefer);
-      rowIndex.add(vectors.slice(dense.texts.length));
+      rowIndex.add(extra);
       multi = new MultiVectorChannel(rowIndex, rowsOfMv.owners, tools.length);
     }
     const server = this.serverWeight > 0 ? ServerChannel.build(tools, rows, dim) : undefined;
     return { dense: index, multi, server, lexical };
+  }
+
+  /** Where HNSW snapshots are kept: the store's blobs, else the local disk cache; undefined when neither is on. */
+  private snapshotCache(): SnapshotCache | undefined {
+    if (this.options.ann === false || this.embeddings instanceof LexicalEmbeddings) return undefined;
+    const fromStore = this.storeBinding ? storeSnapshotCache(this.storeBinding.store) : undefined;
+    if (fromStore) return fromStore;
+    const dir = this.storeBinding && this.options.cacheDir === undefined ? false : (this.options.cacheDir ?? defaultEmbeddingCacheDir());
+    return dir === false ? undefined : (this.diskSnapshots ??= diskSnapshotCache(dir));
+  }
+  private diskSnapshots?: SnapshotCache;
+
+  private snapshotKey(texts: readonly string[]): string {
+    return hnswSnapshotKey(this.denseModelId, texts, this.ann || {}, this.options.toolText?.fieldWeights ?? null);
+  }
+
+  /** The HNSW index of these dense texts from a snapshot, when the catalog gets one and a snapshot exists. */
+  private async loadSnapshot(texts: readonly string[], prefer: IndexPreference): Promise<{ index: HnswIndex } | undefined> {
+    if (!willUseHnsw(texts.length, prefer, this.ann)) return undefined;
+    const cache = this.snapshotCache();
+    if (!cache) return undefined;
+    const key = this.snapshotKey(texts);
+    try {
+      const bytes = await cache.get(key);
+      if (!bytes) return undefined;
+      const a = this.ann || {};
+      const index = HnswIndex.fromBytes(bytes, { efSearch: a.efSearch, upperBeam: a.upperBeam });
+      if (index.size !== texts.length) throw new Error(`snapshot holds ${index.size} rows, the catalog has ${texts.length} tools`);
+      return { index };
+    } catch (err) {
+      // A damaged or unreadable snapshot costs a rebuild, never the catalog.
+      this.logLine(`tool-attention: index snapshot ${key} in the ${cache.where} not used (${(err as Error).message}); building the index`);
+      return undefined;
+    }
+  }
+
+  /** Keeps a freshly built HNSW index for the next process (failures are logged: the router works without). */
+  private async saveSnapshot(texts: readonly string[], index: HnswIndex): Promise<void> {
+    const cache = this.snapshotCache();
+    if (!cache) return;
+    const key = this.snapshotKey(texts);
+    try {
+      await cache.put(key, index.toBytes());
+    } catch (err) {
+      this.logLine(`tool-attention: could not keep the index snapshot ${key} in the ${cache.where} (${(err as Error).message})`);
+    }
+  }
+
+  private logLine(line: string): void {
+    if (this.options.log !== false) (this.options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(line);
   }
 
   private async doPrepare(): Promise<void> {
@@ -963,8 +1032,11 @@ export class ToolAttentionRouter {
   // Catalog updates (e.g. an MCP server's notifications/tools/list_changed)
   // ---------------------------------------------------------------------------------------------------------
 
-  /** Tool text → dense vector of every text embedded so far; a catalog update embeds only texts not in it. */
-  private vectorByText = new Map<string, number[]>();
+  /**
+   * Tool text → dense vector of every text embedded so far; a catalog update embeds only texts not in it. Float32
+   * (the index's precision): at 100,000 tools a number[] per text would hold twice the memory for nothing.
+   */
+  private vectorByText = new Map<string, Float32Array>();
   /** How many texts the last `embedTexts` call sent to the encoder. */
   private lastEmbedded = 0;
 
@@ -972,7 +1044,7 @@ export class ToolAttentionRouter {
    * Dense vectors of one catalog's tool texts, embedding only those not seen before (duplicates once). Only the
    * texts of this call are kept, so a long-running session does not grow without bound.
    */
-  private async embedTexts(texts: readonly string[]): Promise<number[][]> {
+  private async embedTexts(texts: readonly string[]): Promise<Float32Array[]> {
     const known = this.vectorByText;
     // Hashed lexical vectors depend on the whole corpus (idf): re-fit on every text instead of reusing any.
     if (this.embeddings instanceof LexicalEmbeddings) known.clear();
@@ -982,9 +1054,9 @@ export class ToolAttentionRouter {
       const fresh = await (this.embeddings as EmbeddingsInterface).embedDocuments(missing);
       if (fresh.length !== missing.length)
         throw new Error(`Encoder ${this.modelId} returned ${fresh.length} vectors for ${missing.length} tool texts`);
-      missing.forEach((t, i) => known.set(t, fresh[i]));
+      missing.forEach((t, i) => known.set(t, Float32Array.from(fresh[i])));
     }
-    const rows = texts.map((t) => known.get(t) as number[]);
+    const rows = texts.map((t) => known.get(t) as Float32Array);
     const used = new Set(texts);
     for (const t of known.keys()) if (!used.has(t)) known.delete(t);
     return rows;

@@ -132,6 +132,7 @@ interface PgListenClient {
   query(text: string): Promise<unknown>;
   end(): Promise<void>;
   unref?(): void;
+  ref?(): void;
   on(event: "notification", listener: (msg: { channel: string; payload?: string }) => void): unknown;
   on(event: "error" | "end", listener: (err?: Error) => void): unknown;
 }
@@ -902,6 +903,8 @@ export class PostgresRoutingStore implements RoutingStore {
     const listen = this.listenClient;
     this.listenClient = undefined;
     const client = await listen?.catch(() => undefined);
+    // Ref'd again while it closes: an unref'd socket would let the process exit before `end()` settles.
+    client?.ref?.();
     await client?.end().catch(() => undefined);
   }
 

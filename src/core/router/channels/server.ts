@@ -1,6 +1,6 @@
 /**
  * Server channel: routes to servers and to tools together. A server is scored by the cosine of the query with
- * its centroid (the normalized mean of its tools' whole-text vectors: no extra embedding), and each tool gets its
+ * its centroid (the normalized mean of its tools' unit whole-text vectors: no extra embedding), and each tool gets its
  * server's score, relative to the best server's, added with a weight:
  *
  *   server(tool) = weight · (cos(q, centroid(tool.server)) − max_s cos(q, centroid(s)))
@@ -55,9 +55,14 @@ export class ServerChannel {
     });
     if (servers.length < 2) return undefined;
     const centroids = new Float32Array(servers.length * dim);
+    // Each row counts at unit length, as the index stores it: a process that loaded the index from a snapshot
+    // (normalized rows only) builds the same centroids as one that embedded the catalog.
     rows.forEach((v, i) => {
       const off = serverOf[i]! * dim;
-      for (let d = 0; d < dim; d++) centroids[off + d] += v[d]!;
+      let norm = 0;
+      for (let d = 0; d < dim; d++) norm += v[d]! * v[d]!;
+      const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+      for (let d = 0; d < dim; d++) centroids[off + d] += v[d]! * inv;
     });
     // The centroid's direction is what is compared.
     for (let s = 0, off = 0; s < servers.length; s++, off += dim) {
