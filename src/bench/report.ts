@@ -259,7 +259,7 @@ export function renderMarkdown(result: BenchResult): string {
     );
     md.push(
       markdownTable(
-        ["N", "encoder", "index", "route p50", "route p95", "route p50 (no enc.)", "route p95 (no enc.)", "search p50", "exact scan p50", "recall@10", "= exact", "build (cold cache)", "build (warm cache)", "RSS MiB", "heap MiB", "TA recall"],
+        ["N", "encoder", "index", "route p50", "route p95", "route p50 (no enc.)", "route p95 (no enc.)", "search p50", "exact scan p50", "recall@10", "= exact", "build (cold cache)", "build (warm cache)", "warm start", "RSS MiB", "heap MiB", "TA recall"],
         sc.points.map((p) => [
           fmtInt(p.n),
           p.encoder,
@@ -274,6 +274,7 @@ export function renderMarkdown(result: BenchResult): string {
           p.exactAgreement ? fmtPct(p.exactAgreement.same) : "—",
           `${fmtMs(p.buildCold.ms)}${p.buildCold.kind === "projected" ? " *projected*" : ""}`,
           fmtMs(p.buildWarm.ms),
+          p.warmFrom && p.warmFrom !== "in-process" ? `${fmtMs(p.warmStartS * 1000)} (${p.warmFrom}, fresh process)` : fmtMs(p.warmStartS * 1000),
           p.rssMiB.toFixed(0),
           p.heapUsedMiB.toFixed(0),
           fmtRate(p.methods["tool-attention"]?.recall),
@@ -288,7 +289,13 @@ export function renderMarkdown(result: BenchResult): string {
           `- N=${p.n}: measured on derived vectors (each tool: the ${p.encoder.replace(/ \(derived vectors\)$/, "")} vector of the same base tool in the largest measured catalog + seeded Gaussian noise); ` +
             "index build, search, recall@10, routes without the encoder (real BM25 over the real tool texts) and RSS are measured; the encoder's cold cost is projected; no method rows.",
         );
-    md.push("- RSS is the whole benchmark process after building that size's router (it includes everything loaded before).", "");
+    for (const p of sc.points)
+      if (p.warmProcess)
+        md.push(
+          `- N=${p.n}: warm start = \`prepare()\` in a fresh process on the ${p.warmFrom} store the first router filled (its index snapshot loaded, nothing embedded); ` +
+            `that process built its catalog object first in ${p.warmProcess.catalogS.toFixed(1)} s (not included), routed in ${p.warmProcess.routeP50Ms?.toFixed(2) ?? "—"} ms p50 without the encoder, and its RSS is the RSS column.`,
+        );
+    md.push("- RSS: for sizes with a fresh warm-start process, that process (one deployment worker); otherwise the whole benchmark process after building that size's router (it includes everything loaded before).", "");
   }
 
   md.push("## Calibration (θ sweep 0.10–0.50, max F1)", "");

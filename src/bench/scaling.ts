@@ -12,7 +12,8 @@
  * the real N tool texts, real preconditions) and RSS are measured on them; the method rows are not run there. Every
  * value says whether it was measured or projected.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ToolCatalog } from "../core/catalog/catalog.js";
@@ -25,6 +26,11 @@ import type { EvalTask } from "../eval/tasks.js";
 import { runMethods, type MethodOptions } from "./methods.js";
 import { quantile } from "./metrics.js";
 import { routedQueries, routedText, stateOf } from "../eval/evaluate.js";
+import { willUseHnsw } from "../core/index/vector-index.js";
+import type { RoutingStore } from "../core/store/types.js";
+import { DiskRoutingStore } from "../core/store/disk.js";
+import { postgresBinDir, startPostgres, type TestPostgres } from "./postgres.js";
+import { measureWarmStart, type WarmStartRequest, type WarmStartResult } from "./warm-start.js";
 
 export interface ScalingOptions extends MethodOptions {
   sizes: readonly number[];
@@ -43,6 +49,12 @@ export interface ScalingOptions extends MethodOptions {
    * normalization. Default 0.02 (cosine about 0.9 to the source row at 512 dimensions).
    */
   derivedNoise?: number;
+  /**
+   * Where sizes with the approximate index share their routing state, for the warm start of a fresh process:
+   * "postgres" (a throwaway cluster of the Debian server), "disk" (a DiskRoutingStore in a temporary directory),
+   * or "auto" (default): PostgreSQL when its server binaries and `pg` are installed, else disk.
+   */
+  warmStore?: "auto" | "postgres" | "disk";
 }
 
 export interface Timed {
@@ -80,9 +92,50 @@ export interface ScalingPoint {
   annRecallAt10: number | null;
   /** On an HNSW index: share of routes whose active set equals the exact path's (ann: false), same query vectors. */
   exactAgreement?: { same: number; top1: number; overlap: number };
-  /** buildCold / buildWarm in seconds (copies for the report's per-N fields). */
+  /**
+   * buildCold in seconds; warmStartS: with the approximate index, `prepare()` of a fresh process on the shared
+   * store (`warmFrom`), else buildWarm (in the bench process, warm disk cache), seconds.
+   */
   coldBuildS: number;
   warmStartS: number;
+  /** Where warmStartS was measured: "postgres" / "disk" store in a fresh process, or "in-process" (disk cache). */
+  warmFrom: "postgres" | "disk" | "in-process";
+  /** The fresh process of the warm start: its catalog build (not in warmStartS), its RSS and routes. */
+  warmProcess?: WarmStartResult;
+}
+
+/** The shared store of the sizes with an approximate index (see `ScalingOptions.warmStore`). */
+class WarmStores {
+  private pg?: Promise<TestPostgres | undefined>;
+  readonly kind: "postgres" | "disk";
+  constructor(choice: "auto" | "postgres" | "disk", private readonly log: (l: string) => void) {
+    let pgReady = false;
+    if (choice !== "disk") {
+      try {
+        postgresBinDir();
+        createRequire(import.meta.url).resolve("pg");
+        pgReady = true;
+      } catch (err) {
+        if (choice === "postgres") throw err;
+        log(`scaling: PostgreSQL or pg not available (${(err as Error).message.split(/[;.]/)[0]}); warm starts use a disk store`);
+      }
+    }
+    this.kind = pgReady ? "postgres" : "disk";
+  }
+  /** A fresh store for size n, and what a child process needs to open the same one. */
+  async open(n: number, dir: string): Promise<{ store: RoutingStore; spec: WarmStartRequest["store"] }> {
+    if (this.kind === "disk") return { store: new DiskRoutingStore({ dir }), spec: { kind: "disk", dir } };
+    this.pg ??= startPostgres();
+    const pg = await this.pg;
+    if (!pg) throw new Error("PostgreSQL did not start");
+    const { PostgresRoutingStore } = await import("../core/store/postgres.js");
+    const schema = `bench_scale_${n}`;
+    return { store: new PostgresRoutingStore({ connectionString: pg.url, schema, warn: (m) => this.log(`scaling: ${m}`) }), spec: { kind: "postgres", url: pg.url, schema } };
+  }
+  async close(): Promise<void> {
+    const pg = await this.pg;
+    await pg?.stop();
+  }
 }
 
 function tempCache(): string {
@@ -94,7 +147,7 @@ async function timedPrepare(
   encoder: EncoderName | EmbeddingsInterface,
   opts: ScalingOptions,
   cacheDir: string | false,
-  extra: { ann?: false; lexical?: boolean } = {},
+  extra: { ann?: false; lexical?: boolean; store?: RoutingStore } = {},
 ): Promise<[ToolAttentionRouter, number]> {
   const router = new ToolAttentionRouter(catalog, { encoder, encoding: opts.encoding, cacheDir, log: false, ...extra });
   const t0 = performance.now();
@@ -125,6 +178,8 @@ class FixedEmbeddings implements EmbeddingsInterface {
   constructor(
     private readonly byText: Map<string, Float32Array>,
     private readonly dim: number,
+    /** Names the vector space in caches, stores and snapshots. */
+    readonly modelId: string,
   ) {}
   /**
    * A query vector near tool row `(i · 7919) mod N` (that row + N(0, 0.3²) per dimension, normalized), for runs
@@ -194,34 +249,57 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
   const sample = Math.min(opts.latencySample ?? 100, opts.tasks.length);
   const latencyTasks = Array.from({ length: sample }, (_, s) => opts.tasks[Math.floor((s * opts.tasks.length) / sample)]!);
   const latencyVectors = opts.encoder === "lexical" ? undefined : await mainEncoder.embeddings.embedDocuments(latencyTasks.map((t) => t.query.trim() || " "));
+  const stores = new WarmStores(opts.warmStore ?? "auto", log);
   /** Vectors of the largest measured catalog, the source of derived vectors above coldLimit. */
   let sourceRows: number[][] | undefined;
 
   for (const n of opts.sizes) {
-    const catalog = ToolCatalog.fromCatalogObject(opts.expand(n), { encoding: opts.encoding });
+    const catalogFile = opts.expand(n);
+    const catalog = ToolCatalog.fromCatalogObject(catalogFile, { encoding: opts.encoding });
     const projected = n > coldLimit;
     const derived = projected;
     const encoder: EncoderName = opts.encoder;
     log(`scaling: N=${catalog.size} (${derived ? `derived ${sourceRows ? opts.encoder : "random"} vectors, cold ${opts.encoder} build projected` : encoder})…`);
     const dir = tempCache();
+    // Sizes with the approximate index run as a deployment would: the first router embeds through a shared store
+    // and keeps its index snapshot there; a fresh process then warm-starts from that store.
+    const shared = willUseHnsw(catalog.size, "auto", {}) && (derived || encoder !== "lexical") ? await stores.open(n, join(dir, "store")) : undefined;
     try {
       let router: ToolAttentionRouter;
       let coldMs: number;
       let warmMs: number;
       let fixed: FixedEmbeddings | undefined;
       let derivedFrom = "";
+      const lexical = encoder !== "use-lite";
       if (derived) {
         const toolTexts = new ToolAttentionRouter(catalog, { log: false }).toolTexts();
         const d = deriveVectors(toolTexts, sourceRows, opts.derivedNoise ?? 0.02);
-        fixed = new FixedEmbeddings(d.byText, d.dim);
-        // Cold: encoder projected (below) + this build (index, BM25, channels). Warm: the same build again.
-        [router, coldMs] = await timedPrepare(catalog, fixed, opts, false, { lexical: encoder !== "use-lite" });
+        fixed = new FixedEmbeddings(d.byText, d.dim, `bench-derived-${catalog.size}-${d.dim}`);
+        // Cold: encoder projected (below) + this build (index, BM25, channels). Warm: a second router on the same
+        // store (or disk cache), which loads the index snapshot the first one kept.
+        [router, coldMs] = await timedPrepare(catalog, fixed, opts, shared ? false : dir, { lexical, ...(shared ? { store: shared.store } : {}) });
         derivedFrom = sourceRows ? `${opts.encoder} (derived vectors)` : "random unit vectors + BM25";
-      } else [router, coldMs] = await timedPrepare(catalog, encoder, opts, dir);
+      } else [router, coldMs] = await timedPrepare(catalog, encoder, opts, dir, shared ? { store: shared.store } : {});
       // Memory right after this size's first router is built (the warm build below makes a second one).
       const mem = process.memoryUsage();
-      if (fixed) [, warmMs] = await timedPrepare(catalog, fixed, opts, false, { lexical: encoder !== "use-lite" });
-      else [, warmMs] = await timedPrepare(catalog, encoder, opts, dir);
+      if (fixed) [, warmMs] = await timedPrepare(catalog, fixed, opts, shared ? false : dir, { lexical, ...(shared ? { store: shared.store } : {}) });
+      else [, warmMs] = await timedPrepare(catalog, encoder, opts, dir, shared ? { store: shared.store } : {});
+      let warmProcess: WarmStartResult | undefined;
+      if (shared) {
+        const catalogPath = join(dir, "catalog.json");
+        writeFileSync(catalogPath, JSON.stringify(catalogFile));
+        const queriesPath = join(dir, "queries.json");
+        writeFileSync(
+          queriesPath,
+          JSON.stringify(latencyTasks.map((t, i) => ({ query: t.query, vector: Array.from(latencyVectors?.[i] ?? fixed?.probe(i) ?? []) }))),
+        );
+        const modelId = fixed ? fixed.modelId : mainEncoder.modelId;
+        warmProcess = await measureWarmStart({ catalogPath, queriesPath, modelId, lexical: fixed ? lexical : true, store: shared.spec });
+        log(
+          `scaling: N=${catalog.size} warm start of a fresh process from the ${shared.spec.kind} store ${warmProcess.warmStartS.toFixed(2)} s ` +
+            `(catalog object ${warmProcess.catalogS.toFixed(1)} s before it), RSS ${warmProcess.rssMiB.toFixed(0)} MiB, route p50 ${warmProcess.routeP50Ms?.toFixed(2)} ms`,
+        );
+      }
       let buildCold: Timed = { ms: coldMs, kind: "measured", how: encoder };
       let buildWarm: Timed = { ms: warmMs, kind: "measured", how: encoder };
       if (projected) {
@@ -269,7 +347,7 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
       let exactAgreement: ScalingPoint["exactAgreement"];
       if (cost.index === "hnsw") {
         const [exact] = fixed
-          ? await timedPrepare(catalog, fixed, opts, false, { ann: false, lexical: encoder !== "use-lite" })
+          ? await timedPrepare(catalog, fixed, opts, false, { ann: false, lexical, ...(shared ? { store: shared.store } : {}) })
           : await timedPrepare(catalog, encoder, opts, dir, { ann: false });
         exactAgreement = await activeAgreement(router, exact, queries);
       }
@@ -286,8 +364,8 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
         routeMsP95: derived ? cost.routeP95Ms : quantile(lat, 0.95),
         buildCold,
         buildWarm,
-        rssMiB: mem.rss / 2 ** 20,
-        heapUsedMiB: mem.heapUsed / 2 ** 20,
+        rssMiB: warmProcess ? warmProcess.rssMiB : mem.rss / 2 ** 20,
+        heapUsedMiB: warmProcess ? warmProcess.heapUsedMiB : mem.heapUsed / 2 ** 20,
         vectors: derived ? "derived" : hasDense ? "encoder" : "none",
         index: cost.index,
         searchP50Ms: hasDense ? cost.searchP50Ms : null,
@@ -297,7 +375,9 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
         annRecallAt10: hasDense ? cost.annRecallAt10 : null,
         ...(exactAgreement ? { exactAgreement } : {}),
         coldBuildS: buildCold.ms / 1000,
-        warmStartS: buildWarm.ms / 1000,
+        warmStartS: warmProcess ? warmProcess.warmStartS : buildWarm.ms / 1000,
+        warmFrom: warmProcess && shared ? shared.spec.kind : "in-process",
+        ...(warmProcess ? { warmProcess } : {}),
       });
       log(
         `scaling: N=${catalog.size} built cold ${(coldMs / 1000).toFixed(1)} s, warm ${(warmMs / 1000).toFixed(2)} s; index ${cost.index}, ` +
@@ -305,8 +385,10 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
           (exactAgreement ? `, same active set as exact ${(exactAgreement.same * 100).toFixed(0)} %` : ""),
       );
     } finally {
+      await shared?.store.close();
       rmSync(dir, { recursive: true, force: true });
     }
   }
+  await stores.close();
   return points;
 }
