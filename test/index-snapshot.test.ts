@@ -18,6 +18,7 @@ import { LangGraphRoutingStore } from "../src/core/store/langgraph.js";
 import { PostgresRoutingStore } from "../src/core/store/postgres.js";
 import type { RoutingStore } from "../src/core/store/types.js";
 import { expandCatalog } from "../src/bench/synthetic/expand.js";
+import { Bm25Index } from "../src/core/encoders/bm25.js";
 import { startPostgres } from "./helpers/postgres.js";
 
 /** 32-d vectors from word hashes (similar texts share words, so neighbours exist), counting document texts. */
@@ -83,6 +84,35 @@ test("disk cache: the built HNSW index is kept under <cacheDir>/blobs and loaded
     await r.prepare();
     assert.equal(readdirSync(path.join(dir, "blobs")).filter((f) => f.endsWith(".bin")).length, 2);
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the lexical channel's BM25 index is kept and loaded too (the next router tokenizes nothing)", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "ta-snap-"));
+  const build = Bm25Index.prototype.build;
+  let builds = 0;
+  Bm25Index.prototype.build = function (this: Bm25Index, docs) {
+    builds++;
+    return build.call(this, docs);
+  };
+  try {
+    const first = new ToolAttentionRouter(catalog, { encoder: new WordHashEmbeddings(), ann, lexical: true, cacheDir: dir, log: false });
+    await first.prepare();
+    assert.equal(builds, 1);
+    const files = readdirSync(path.join(dir, "blobs")).filter((f) => f.endsWith(".bin")).sort();
+    assert.deepEqual(files.map((f) => f.split("-")[0]), ["bm25", "hnsw"]);
+    const e2 = new WordHashEmbeddings();
+    const second = new ToolAttentionRouter(catalog, { encoder: e2, ann, lexical: true, cacheDir: dir, log: false });
+    await second.prepare();
+    assert.equal(builds, 1, "the second router loaded the BM25 snapshot");
+    assert.equal(e2.documents, 0);
+    assert.deepEqual(await routes(second), await routes(first));
+    // Other lexical options are another index: built, not loaded.
+    await new ToolAttentionRouter(catalog, { encoder: new WordHashEmbeddings(), ann, lexical: { k1: 1.5 }, cacheDir: dir, log: false }).prepare();
+    assert.equal(builds, 2);
+  } finally {
+    Bm25Index.prototype.build = build;
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -82,6 +82,25 @@ describe("Bm25Index", () => {
     assert.ok(s[0] > s[1] && s[1] > 0);
   });
 
+  it("a BM25 snapshot (toBytes / fromBytes) scores exactly like the built index, even misaligned", () => {
+    const docs = [
+      [{ text: "list repositories", identifier: true }, { text: "List the repositories of a user." }],
+      [{ text: "get weather", identifier: true }, { text: "Current weather for a city. 天气预报" }],
+      [{ text: "repo stats", identifier: true }, { text: "Statistics of a code base." }],
+    ];
+    const bm = new Bm25Index();
+    bm.build(docs);
+    const bytes = bm.toBytes();
+    const shifted = new Uint8Array(bytes.length + 1);
+    shifted.set(bytes, 1);
+    for (const loaded of [Bm25Index.fromBytes(bytes), Bm25Index.fromBytes(shifted.subarray(1))])
+      for (const q of ["repo weather", "repositories", "PRs", "天气", "city stats", ""]) assert.deepEqual([...loaded.scoreAll(q)], [...bm.scoreAll(q)], q);
+    assert.deepEqual(Bm25Index.fromBytes(bm.toBytes()).toBytes(), bytes, "re-serializes byte for byte");
+    assert.throws(() => Bm25Index.fromBytes(bytes, { k1: 2 }), /BM25 snapshot: built with options .*"k1":1.2/);
+    assert.throws(() => Bm25Index.fromBytes(bytes.subarray(0, bytes.length - 9)), /BM25 snapshot: truncated/);
+    assert.throws(() => Bm25Index.fromBytes(new Uint8Array(40)), /BM25 snapshot: not a BM25 snapshot/);
+  });
+
   it("scoreSparse lists exactly the documents scoring above 0, and repeated queries score the same", () => {
     const bm = new Bm25Index();
     bm.build([

@@ -7,8 +7,12 @@ import { countTokens, truncateToTokens, type TokenEncoding } from "../tokens/cou
 /** Upper bound of one summary line in tokens (name included). */
 export const SUMMARY_MAX_TOKENS = 60;
 
+const PLAIN_IDENTIFIER = /^[a-z]+(?:[_-][a-z]+)*$/;
+
 /** `getWeReadRank`, `get_weread_rank`, `list-PRs2` → words separated by spaces, case kept. */
 export function splitIdentifier(name: string): string {
+  // Most tool names are plain snake_case or kebab-case: the rules below then only turn separators into spaces.
+  if (PLAIN_IDENTIFIER.test(name)) return name.replace(/[_-]/g, " ");
   return name
     .replace(/([a-z\d])([A-Z])/g, "$1 $2")
     // "HTTPServer" → "HTTP Server", but a plural acronym stays whole: "listPRs" → "list PRs".
@@ -164,6 +168,31 @@ function cutAtWord(text: string, maxChars: number): string {
   return space > maxChars * 0.7 ? cut.slice(0, space) : cut;
 }
 
+/**
+ * The cleaned name and description of a tool, computed once per tool object: the dense text and the lexical
+ * fields both need them, and on 100,000 tools the regex work is most of a warm start. The raw strings are kept
+ * and compared, so an object whose name or description changed is cleaned again.
+ */
+const cleaned = new WeakMap<object, { rawName: string; rawDescription: string | undefined; name: string; description: string }>();
+function cleanedOf(tool: ToolTextSource): { name: string; description: string } {
+  const hit = cleaned.get(tool);
+  if (hit && hit.rawName === tool.name && hit.rawDescription === tool.description) return hit;
+  const entry = { rawName: tool.name, rawDescription: tool.description, name: splitIdentifier(tool.name), description: stripMarkup(tool.description ?? "") };
+  cleaned.set(tool, entry);
+  return entry;
+}
+
+/** Server names are shared by all their tools: split each once (bounded, so a long-lived process does not grow). */
+const splitServers = new Map<string, string>();
+function splitServer(server: string): string {
+  let out = splitServers.get(server);
+  if (out === undefined) {
+    if (splitServers.size >= 50_000) splitServers.clear();
+    splitServers.set(server, (out = splitIdentifier(server)));
+  }
+  return out;
+}
+
 /** The text components of a tool, each already cleaned (markup stripped, identifiers split). */
 export function toolFieldsOf(
   tool: ToolTextSource,
@@ -171,12 +200,13 @@ export function toolFieldsOf(
   context: ToolTextContext = {},
 ): { name: string; server: string; description: string; params: string; tags: string } {
   const useServer = options.server === "auto" || options.server === undefined ? Boolean(context.multiServer) : options.server;
-  let server = useServer && tool.server ? splitIdentifier(tool.server) : "";
+  let server = useServer && tool.server ? splitServer(tool.server) : "";
   if (server && options.serverDescription && context.serverDescription) server += ` — ${firstSentence(context.serverDescription)}`;
+  const base = cleanedOf(tool);
   return {
-    name: splitIdentifier(tool.name),
+    name: base.name,
     server,
-    description: stripMarkup(tool.description ?? ""),
+    description: base.description,
     params: options.params ? parameterNamesOf(tool.inputSchema).join(", ") : "",
     tags: options.tags ? (tool.tags ?? []).join(", ") : "",
   };

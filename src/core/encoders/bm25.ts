@@ -53,11 +53,14 @@ export interface Bm25Options {
 }
 
 interface Postings {
-  docs: number[];
+  docs: Int32Array;
   /** BM25 term weight of the term in each doc: tf·(k1+1) / (tf + k1·(1 − b + b·dl/avgdl)), in [0, k1+1). */
-  weights: number[];
+  weights: Float64Array;
   idf: number;
 }
+
+/** Magic of `toBytes` output ("TABM25" + format version 1). */
+const SNAPSHOT_MAGIC = "TABM25\u0001";
 
 /** Acronyms of 2 and 3 consecutive words: ["list","pull","request"] → lp, pr, lpr. */
 export function acronymsOf(words: readonly string[]): string[] {
@@ -92,6 +95,84 @@ export class Bm25Index {
     if (!(this.prefixWeight >= 0 && this.prefixWeight <= 1))
       throw new RangeError(`Bm25Index: prefixWeight must be in [0, 1], got ${this.prefixWeight}`);
     this.tokenOptions = { ...options.tokens };
+  }
+
+  /** The packed postings (see `build`), kept for `toBytes`. */
+  private packed?: { terms: readonly string[]; offsets: Int32Array; docs: Int32Array; weights: Float64Array; idf: Float64Array };
+
+  /** The options that shape the index: a snapshot only loads into an index with the same. */
+  private optionsJson(): string {
+    return JSON.stringify({ k1: this.k1, b: this.b, prefixWeight: this.prefixWeight, minPrefix: this.minPrefix, tokens: this.tokenOptions });
+  }
+
+  /**
+   * The built index as one buffer, for a process that would otherwise tokenize the whole catalog again: a JSON
+   * header (options, sizes, terms, identifier words), then term offsets (int32), idf (float64), postings' docs
+   * (int32) and weights (float64), each 8-byte aligned. `Bm25Index.fromBytes` loads it with views, not copies.
+   */
+  toBytes(): Uint8Array {
+    const p = this.packed ?? { terms: [], offsets: new Int32Array(1), docs: new Int32Array(0), weights: new Float64Array(0), idf: new Float64Array(0) };
+    const header = Buffer.from(JSON.stringify({ options: this.optionsJson(), n: this.n, terms: p.terms, vocab: this.vocab, postings: p.docs.length }), "utf8");
+    const pad = (x: number) => (x + 7) & ~7;
+    const magic = Buffer.from(SNAPSHOT_MAGIC, "latin1");
+    let at = pad(magic.length + 4 + header.length);
+    const sections: [ArrayBufferView, number][] = [];
+    for (const a of [p.offsets, p.idf, p.docs, p.weights]) {
+      sections.push([a, at]);
+      at = pad(at + a.byteLength);
+    }
+    const out = new Uint8Array(at);
+    out.set(magic, 0);
+    new DataView(out.buffer).setUint32(magic.length, header.length, true);
+    out.set(header, magic.length + 4);
+    for (const [a, off] of sections) out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), off);
+    return out;
+  }
+
+  /**
+   * An index from `toBytes` output, built with `options` (which must equal the snapshot's: a different tokenizer
+   * would not match its terms). Throws an Error starting "BM25 snapshot:" when the bytes are not a snapshot.
+   */
+  static fromBytes(bytes: Uint8Array, options: Bm25Options = {}): Bm25Index {
+    const index = new Bm25Index(options);
+    const fail = (why: string) => new Error(`BM25 snapshot: ${why}`);
+    const magic = Buffer.from(SNAPSHOT_MAGIC, "latin1");
+    if (bytes.length < magic.length + 4 || !Buffer.from(bytes.buffer, bytes.byteOffset, magic.length).equals(magic)) throw fail("not a BM25 snapshot (bad magic)");
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const headerLength = view.getUint32(magic.length, true);
+    if (magic.length + 4 + headerLength > bytes.length) throw fail(`truncated header (${bytes.length} bytes)`);
+    let header: { options: string; n: number; terms: string[]; vocab: string[]; postings: number };
+    try {
+      header = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + magic.length + 4, headerLength).toString("utf8"));
+    } catch (err) {
+      throw fail(`corrupt header (${(err as Error).message})`);
+    }
+    if (header.options !== index.optionsJson()) throw fail(`built with options ${header.options}, this index has ${index.optionsJson()}`);
+    const t = header.terms.length;
+    const pad = (x: number) => (x + 7) & ~7;
+    let at = pad(magic.length + 4 + headerLength);
+    const take = <T extends Int32Array | Float64Array>(Ctor: { new (b: ArrayBufferLike, o: number, l: number): T; new (l: number): T; BYTES_PER_ELEMENT: number }, length: number): T => {
+      const size = length * Ctor.BYTES_PER_ELEMENT;
+      if (at + size > bytes.length) throw fail(`truncated (expected at least ${at + size} bytes, got ${bytes.length})`);
+      const off = bytes.byteOffset + at;
+      let arr: T;
+      if (off % Ctor.BYTES_PER_ELEMENT === 0) arr = new Ctor(bytes.buffer, off, length);
+      else {
+        arr = new Ctor(length);
+        new Uint8Array(arr.buffer).set(bytes.subarray(at, at + size));
+      }
+      at = pad(at + size);
+      return arr;
+    };
+    const offsets = take(Int32Array, t + 1);
+    const idf = take(Float64Array, t);
+    const docs = take(Int32Array, header.postings);
+    const weights = take(Float64Array, header.postings);
+    if (offsets[0] !== 0 || offsets[t] !== header.postings) throw fail("term offsets do not cover the postings");
+    for (let i = 0; i < t; i++) if (offsets[i + 1]! < offsets[i]!) throw fail(`term offsets decrease at term ${i}`);
+    for (let j = 0; j < docs.length; j++) if (!(docs[j]! >= 0 && docs[j]! < header.n)) throw fail(`posting ${j} names document ${docs[j]} of ${header.n}`);
+    index.install(header.n, header.terms, offsets, docs, weights, idf, header.vocab);
+    return index;
   }
 
   /** Number of indexed documents. */
@@ -136,24 +217,47 @@ export class Bm25Index {
     }
     const n = documents.length;
     const avgdl = n > 0 && total > 0 ? total / n : 1;
-    const postings = new Map<string, Postings>();
+    // Postings are packed: one docs array and one weights array for the whole index, a view per term. At 100,000
+    // tools that is a few million postings; per-term JS arrays would cost twice the memory and a slow reload.
+    const counts = new Map<string, number>();
+    for (const tf of termFreqs) for (const term of tf.keys()) counts.set(term, (counts.get(term) ?? 0) + 1);
+    const terms = [...counts.keys()];
+    const offsets = new Int32Array(terms.length + 1);
+    const slot = new Map<string, number>();
+    terms.forEach((t, i) => {
+      slot.set(t, i);
+      offsets[i + 1] = offsets[i]! + counts.get(t)!;
+    });
+    const docs = new Int32Array(offsets[terms.length]!);
+    const weights = new Float64Array(docs.length);
+    const fill = offsets.slice(0, terms.length);
     for (let d = 0; d < n; d++) {
       const norm = this.k1 * (1 - this.b + (this.b * lengths[d]) / avgdl);
       for (const [term, tf] of termFreqs[d]) {
-        let p = postings.get(term);
-        if (!p) postings.set(term, (p = { docs: [], weights: [], idf: 0 }));
-        p.docs.push(d);
-        p.weights.push((tf * (this.k1 + 1)) / (tf + norm));
+        const at = fill[slot.get(term)!]!++;
+        docs[at] = d;
+        weights[at] = (tf * (this.k1 + 1)) / (tf + norm);
       }
     }
-    let maxIdf = 0;
-    for (const p of postings.values()) {
-      const df = p.docs.length;
-      p.idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      if (p.idf > maxIdf) maxIdf = p.idf;
+    const idf = new Float64Array(terms.length);
+    for (let i = 0; i < terms.length; i++) {
+      const df = offsets[i + 1]! - offsets[i]!;
+      idf[i] = Math.log(1 + (n - df + 0.5) / (df + 0.5));
     }
+    this.install(n, terms, offsets, docs, weights, idf, [...identifierTerms].sort());
+  }
+
+  /** Sets the index from packed postings (a build or a snapshot). */
+  private install(n: number, terms: readonly string[], offsets: Int32Array, docs: Int32Array, weights: Float64Array, idf: Float64Array, vocab: string[]): void {
+    const postings = new Map<string, Postings>();
+    let maxIdf = 0;
+    for (let i = 0; i < terms.length; i++) {
+      postings.set(terms[i]!, { docs: docs.subarray(offsets[i]!, offsets[i + 1]!), weights: weights.subarray(offsets[i]!, offsets[i + 1]!), idf: idf[i]! });
+      if (idf[i]! > maxIdf) maxIdf = idf[i]!;
+    }
+    this.packed = { terms, offsets, docs, weights, idf };
     this.postings = postings;
-    this.vocab = [...identifierTerms].sort();
+    this.vocab = vocab;
     this.n = n;
     this.maxIdf = maxIdf > 0 ? maxIdf : Math.log(1 + (n + 0.5) / 0.5);
     this.scratch = new Float32Array(n);

@@ -1,5 +1,6 @@
 /**
- * Where a built HNSW index is kept so the next process loads it instead of embedding and linking 100,000 rows:
+ * Where a built HNSW index (and the BM25 index of the same catalog) is kept so the next process loads it instead
+ * of embedding, linking and tokenizing 100,000 tools:
  * the shared store's blobs (`RoutingStore.getBlob` / `putBlob`, every process of a deployment), or without a store
  * the local disk cache directory (`<cacheDir>/blobs/`, one machine). The snapshot holds the rows too, so a hit
  * needs neither the encoder nor the stored vectors.
@@ -13,6 +14,7 @@ import { createHash } from "node:crypto";
 import { DiskRoutingStore } from "../store/disk.js";
 import type { RoutingStore } from "../store/types.js";
 import { DEFAULT_HNSW, type HnswOptions } from "./hnsw-index.js";
+import type { Bm25Field, Bm25Options } from "../encoders/bm25.js";
 
 /** Reads and writes index snapshots by key. */
 export interface SnapshotCache {
@@ -42,6 +44,17 @@ export function hnswSnapshotKey(modelId: string, texts: readonly string[], build
   );
   for (const t of texts) h.update("\0").update(t);
   return `hnsw-${h.digest("hex").slice(0, 40)}`;
+}
+
+/** The snapshot key of a BM25 index over these weighted fields, built with these options. */
+export function bm25SnapshotKey(options: Bm25Options, fields: readonly (readonly Bm25Field[])[]): string {
+  const h = createHash("sha256");
+  h.update(JSON.stringify({ v: KEY_VERSION, options, n: fields.length }));
+  for (const doc of fields) {
+    h.update("\u0001");
+    for (const f of doc) h.update(`${f.weight ?? 1}|${f.identifier ? 1 : 0}|`).update(f.text ?? "").update("\0");
+  }
+  return `bm25-${h.digest("hex").slice(0, 40)}`;
 }
 
 /** The store's blobs, when it has them. */

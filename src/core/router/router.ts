@@ -20,7 +20,7 @@ import { createHash } from "node:crypto";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { ToolCatalog } from "../catalog/catalog.js";
 import { embedQueryBatch, LexicalEmbeddings, resolveEncoder, type EncoderName } from "../encoders/index.js";
-import type { Bm25Index, Bm25Options, WeightedText } from "../encoders/bm25.js";
+import { Bm25Index, type Bm25Options, type WeightedText } from "../encoders/bm25.js";
 import { toolFieldsOf, toolTextOf, type ToolTextContext, type ToolTextOptions } from "../catalog/text.js";
 import {
   createVectorIndex,
@@ -29,10 +29,11 @@ import {
   type AnnOptions,
   type IndexPreference,
   type VectorIndex,
+  usesAnn,
   willUseHnsw,
 } from "../index/vector-index.js";
 import { HnswIndex } from "../index/hnsw-index.js";
-import { diskSnapshotCache, hnswSnapshotKey, storeSnapshotCache, type SnapshotCache } from "../index/snapshot-cache.js";
+import { bm25SnapshotKey, diskSnapshotCache, hnswSnapshotKey, storeSnapshotCache, type SnapshotCache } from "../index/snapshot-cache.js";
 import { defaultEmbeddingCacheDir } from "../encoders/cache.js";
 import { candidateScores } from "./candidates.js";
 import { LazySchemaLoader, type SchemaLoaderOptions } from "../loader/schema-loader.js";
@@ -40,7 +41,7 @@ import { checkPreconditions, emptyStateView } from "../preconditions/preconditio
 import { renderPoolTiered, SchemaTokenCounter, type PoolOptions, type PoolTier, type RenderedPool } from "../render/render.js";
 import { DEFAULT_ENCODING, type TokenEncoding } from "../tokens/count.js";
 import { splitClauses, type ClauseOptions } from "./clauses.js";
-import { buildLexicalIndex } from "./channels/lexical.js";
+import { buildLexicalIndex, lexicalFieldsOf } from "./channels/lexical.js";
 import {
   DEFAULT_MULTI_VECTOR_MAX_TOOLS,
   DEFAULT_MULTI_VECTOR_WEIGHT,
@@ -512,7 +513,7 @@ export class ToolAttentionRouter {
    * multi-vector rows and the server centroids. All dense texts go to the encoder in one call (new texts only).
    */
   private async buildChannels(catalog: ToolCatalog): Promise<Channels> {
-    const lexical = this.lexicalOptions ? this.lexicalIndex(catalog, this.lexicalOptions) : undefined;
+    const lexical = this.lexicalOptions ? await this.lexicalChannel(catalog, this.lexicalOptions) : undefined;
     const embeddings = this.embeddings;
     if (this.lexicalOnly || !embeddings) return { lexical };
     const tools = catalog.tools;
@@ -552,6 +553,35 @@ export class ToolAttentionRouter {
     }
     const server = this.serverWeight > 0 ? ServerChannel.build(tools, rows, dim) : undefined;
     return { dense: index, multi, server, lexical };
+  }
+
+  /**
+   * The lexical channel of a catalog. A catalog large enough for the approximate index also keeps its BM25 index as
+   * a snapshot next to the HNSW one (tokenizing 100,000 tools takes seconds; loading the snapshot does not).
+   */
+  private async lexicalChannel(catalog: ToolCatalog, options: Bm25Options): Promise<Bm25Index> {
+    const cache = usesAnn(catalog.size, this.ann) ? this.snapshotCache() : undefined;
+    if (!cache) return this.lexicalIndex(catalog, options);
+    const fields = lexicalFieldsOf(catalog, this.options.toolText, (server) => this.textContext(server, catalog));
+    const key = bm25SnapshotKey(options, fields);
+    try {
+      const bytes = await cache.get(key);
+      if (bytes) {
+        const index = Bm25Index.fromBytes(bytes, options);
+        if (index.size === catalog.size) return index;
+        throw new Error(`snapshot holds ${index.size} documents, the catalog has ${catalog.size} tools`);
+      }
+    } catch (err) {
+      this.logLine(`tool-attention: lexical snapshot ${key} in the ${cache.where} not used (${(err as Error).message}); building the index`);
+    }
+    const index = new Bm25Index(options);
+    index.build(fields);
+    try {
+      await cache.put(key, index.toBytes());
+    } catch (err) {
+      this.logLine(`tool-attention: could not keep the lexical snapshot ${key} in the ${cache.where} (${(err as Error).message})`);
+    }
+    return index;
   }
 
   /** Where HNSW snapshots are kept: the store's blobs, else the local disk cache; undefined when neither is on. */
