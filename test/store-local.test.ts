@@ -13,7 +13,7 @@ import { InMemoryStore } from "@langchain/langgraph";
 import { CountingEmbeddings, hashEmbed, smallCatalog, tool } from "./helpers/store-fixtures.js";
 import { DiskRoutingStore } from "../src/core/store/disk.js";
 import { LangGraphRoutingStore } from "../src/core/store/langgraph.js";
-import { catalogFromSnapshot, catalogSnapshotOf, snapshotDigest } from "../src/core/store/snapshot.js";
+import { canonicalJson, catalogDigest, catalogFromSnapshot, catalogSnapshotOf, snapshotDigest } from "../src/core/store/snapshot.js";
 import type { RoutingStore } from "../src/core/store/types.js";
 import { CachedEmbeddings } from "../src/core/encoders/cache.js";
 import { ToolAttentionRouter } from "../src/core/router/router.js";
@@ -48,6 +48,14 @@ async function storeContract(make: () => RoutingStore) {
   stop();
   assert.deepEqual((await b.latestCatalog("c"))?.snapshot, s2);
   assert.equal((await b.getCatalog("c", 1))?.digest, snapshotDigest(s1));
+  // The latest version without its snapshot.
+  assert.deepEqual(await b.latestVersion?.("c"), { catalog: "c", version: 2, digest: snapshotDigest(s2), tools: 5 });
+  assert.equal(await b.latestVersion?.("none"), undefined);
+  // A digest the caller computed is used as given once checked (the router passes catalogDigest).
+  const s3 = catalogSnapshotOf(smallCatalog([tool("t3", "A third tool.")]));
+  await assert.rejects(async () => a.publishCatalog("c", s3, "not-a-digest"), /publishCatalog: digest must be/);
+  assert.equal((await a.publishCatalog("c", s3, snapshotDigest(s3))).version, 3);
+  assert.equal((await b.publishCatalog("c", s3)).created, false);
   await a.close();
   await b.close();
   await assert.rejects(async () => a.embedThrough("m", ["x"], embed), /closed/);
@@ -268,4 +276,33 @@ test('store.initial "adopt": a starting router routes on the store\'s latest cat
   // "publish" (the default) would have made the old catalog version 3.
   assert.throws(() => new ToolAttentionRouter(smallCatalog(), { store: { store: new LangGraphRoutingStore(lg), initial: "latest" as never } }), /store\.initial/);
   await Promise.all([a.close(), b.close()]);
+});
+
+test("catalogDigest is the snapshot's digest, computed tool by tool without the snapshot's whole text", () => {
+  const catalogs = [
+    smallCatalog(),
+    smallCatalog([tool("ünïcode_tool", "Sends “quoted” text, emoji 🚀 and a \\ backslash.")]),
+    new ToolCatalog(
+      [
+        { server: "b", spec: { name: "zeta", description: "Z.", inputSchema: { type: "object", required: ["x"], properties: { x: { type: "string" } } }, tags: ["t"] } },
+        { server: "a", spec: { name: "alpha", description: "A.", preconditions: { requiresScopes: ["s"], milestone: "m" }, annotations: { readOnlyHint: true } } },
+      ],
+      {},
+      new Map([["b", "Server B"], ["a", undefined]]),
+    ),
+    new ToolCatalog([]),
+  ];
+  for (const c of catalogs) assert.equal(catalogDigest(c), snapshotDigest(catalogSnapshotOf(c)));
+  assert.notEqual(catalogDigest(catalogs[0]), catalogDigest(catalogs[1]));
+  // A rebuilt catalog (another process's object) has the same digest.
+  assert.equal(catalogDigest(catalogFromSnapshot(catalogSnapshotOf(catalogs[2]))), catalogDigest(catalogs[2]));
+});
+
+test("canonicalJson: one text for every key order, at every level, integer-like keys included", () => {
+  const a = { b: 1, a: [{ z: 1, y: { d: 2, c: 3 } }, "s"], 10: "ten", 2: "two", x: null, u: undefined };
+  const b = { x: null, 2: "two", a: [{ y: { c: 3, d: 2 }, z: 1 }, "s"], 10: "ten", b: 1 };
+  assert.equal(canonicalJson(a), canonicalJson(b));
+  assert.equal(canonicalJson(a), '{"2":"two","10":"ten","a":[{"y":{"c":3,"d":2},"z":1},"s"],"b":1,"x":null}');
+  assert.equal(canonicalJson({ a: 1, b: { c: 2 } }), JSON.stringify({ a: 1, b: { c: 2 } }));
+  assert.notEqual(canonicalJson({ a: [1, 2] }), canonicalJson({ a: [2, 1] }));
 });

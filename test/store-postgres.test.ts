@@ -146,6 +146,10 @@ test("catalog versions: monotone, deduplicated by digest, snapshots read back in
   assert.deepEqual(Object.keys((latest?.snapshot.servers[0].tools[0].inputSchema as { properties: object }).properties), ["city", "days"]);
   assert.equal((await store.getCatalog("c", 1))?.digest, v1.digest);
   assert.equal(await store.getCatalog("c", 9), undefined);
+  // The version without its snapshot; a caller's digest is checked, not trusted blindly.
+  assert.deepEqual(await store.latestVersion("c"), { catalog: "c", version: 2, digest: v2.digest, tools: 5 });
+  assert.equal(await store.latestVersion("none"), undefined);
+  await assert.rejects(store.publishCatalog("c", s2, "abc"), /PostgresRoutingStore\.publishCatalog: digest must be/);
   // Concurrent publishers of one new snapshot get one version.
   const s3 = catalogSnapshotOf(smallCatalog([tool("star_message", "Star a message.")]));
   const others = [0, 1, 2].map(() => newStore({}, store.schema));

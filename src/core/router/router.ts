@@ -1175,7 +1175,7 @@ export class ToolAttentionRouter {
     if (binding.follow && !this.unwatch) {
       this.unwatch = await binding.watch((v) => void this.followVersion(v.version));
       // A version published between our publish and the subscription would otherwise go unheard.
-      const latest = await binding.store.latestCatalog(binding.catalog);
+      const latest = await binding.latestVersion();
       if (latest && latest.version > info.version) await this.followVersion(latest.version);
     }
   }
@@ -1213,7 +1213,7 @@ export class ToolAttentionRouter {
     while (!this.version || this.version.version < version) {
       if (Date.now() > deadline) throw new Error(`waitForCatalogVersion: still on version ${this.version?.version} after ${timeoutMs} ms (waiting for ${version})`);
       // Ask the store too: a caller waiting should not depend on the notification's timing alone.
-      const latest = await this.storeBinding.store.latestCatalog(this.storeBinding.catalog);
+      const latest = await this.storeBinding.latestVersion();
       if (latest && latest.version >= version) await this.followVersion(latest.version);
       else await new Promise((r) => setTimeout(r, 50));
     }

@@ -7,7 +7,7 @@ import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { CatalogOptions, ToolCatalog } from "../catalog/catalog.js";
 import { LexicalEmbeddings } from "../encoders/lexical.js";
 import { StoreEmbeddings } from "./embeddings.js";
-import { catalogFromSnapshot, catalogSnapshotOf, snapshotDigest } from "./snapshot.js";
+import { catalogDigest, catalogFromSnapshot, catalogSnapshotOf } from "./snapshot.js";
 import type { CatalogVersionInfo, PublishResult, RoutingStore } from "./types.js";
 
 /** The default catalog name of a router in a store. */
@@ -76,8 +76,8 @@ export class RouterStoreBinding {
    */
   async adoptable(own: ToolCatalog): Promise<{ catalog: ToolCatalog; info: CatalogVersionInfo } | undefined> {
     if (this.initial !== "adopt") return undefined;
-    const latest = await this.store.latestCatalog(this.catalog);
-    if (!latest || latest.digest === snapshotDigest(catalogSnapshotOf(own))) return undefined;
+    const latest = await this.latestVersion();
+    if (!latest || latest.digest === catalogDigest(own)) return undefined;
     return this.catalogOf(latest.version, own);
   }
 
@@ -90,7 +90,16 @@ export class RouterStoreBinding {
 
   /** Publishes a catalog as this binding's next version (or finds the version holding it). */
   publish(catalog: ToolCatalog): Promise<PublishResult> {
-    return this.store.publishCatalog(this.catalog, catalogSnapshotOf(catalog));
+    return this.store.publishCatalog(this.catalog, catalogSnapshotOf(catalog), catalogDigest(catalog));
+  }
+
+  /** The latest version of this binding's catalog, without its snapshot where the store can (`latestVersion`). */
+  async latestVersion(): Promise<CatalogVersionInfo | undefined> {
+    if (this.store.latestVersion) return this.store.latestVersion(this.catalog);
+    const latest = await this.store.latestCatalog(this.catalog);
+    if (!latest) return undefined;
+    const { snapshot: _snapshot, ...info } = latest;
+    return info;
   }
 
   /**

@@ -24,8 +24,8 @@ import { Embeddings } from "@langchain/core/embeddings";
 import { CachedEmbeddings, defaultEmbeddingCacheDir } from "../encoders/cache.js";
 import { alignedBlob, checkBlobBytes, checkBlobKey, checkVectors } from "./codec.js";
 import { checkCatalogName } from "./postgres.js";
-import { snapshotDigest } from "./snapshot.js";
-import type { CatalogListener, CatalogSnapshot, EmbedFn, EmbedThroughResult, PublishResult, RoutingStore, StoredCatalog } from "./types.js";
+import { digestFor } from "./snapshot.js";
+import type { CatalogListener, CatalogSnapshot, CatalogVersionInfo, EmbedFn, EmbedThroughResult, PublishResult, RoutingStore, StoredCatalog } from "./types.js";
 
 /** Options of {@link DiskRoutingStore}. */
 export interface DiskRoutingStoreOptions {
@@ -58,6 +58,9 @@ class CallEncoder extends Embeddings {
     throw new Error("DiskRoutingStore: queries are never embedded through the store");
   }
 }
+
+/** The head of a version file: everything before its snapshot (the catalog name is JSON-escaped, so no `"version"` inside). */
+const VERSION_HEAD = /^\{"catalog":"(?:[^"\\]|\\.)*","version":(\d+),"digest":"([0-9a-f]{64})","tools":(\d+),"snapshot":/;
 
 export class DiskRoutingStore implements RoutingStore {
   readonly kind = "disk";
@@ -137,16 +140,16 @@ export class DiskRoutingStore implements RoutingStore {
       .sort((a, b) => a - b);
   }
 
-  async publishCatalog(catalog: string, snapshot: CatalogSnapshot): Promise<PublishResult> {
+  async publishCatalog(catalog: string, snapshot: CatalogSnapshot, digest?: string): Promise<PublishResult> {
     this.checkOpen();
     checkCatalogName("DiskRoutingStore.publishCatalog", catalog);
     if (!snapshot || !Array.isArray(snapshot.servers)) throw new Error(`DiskRoutingStore.publishCatalog: snapshot.servers must be an array`);
-    const digest = snapshotDigest(snapshot);
+    digest = digestFor("DiskRoutingStore.publishCatalog", snapshot, digest);
     const tools = snapshot.servers.reduce((n, s) => n + (Array.isArray(s.tools) ? s.tools.length : 0), 0);
     const dir = this.catalogDir(catalog);
     await mkdir(dir, { recursive: true });
     for (;;) {
-      const latest = await this.latestCatalog(catalog);
+      const latest = await this.latestVersion(catalog);
       if (latest?.digest === digest) return { catalog, version: latest.version, digest, tools: latest.tools, created: false };
       const version = (latest?.version ?? 0) + 1;
       const body = JSON.stringify({ catalog, version, digest, tools, snapshot });
@@ -190,13 +193,48 @@ export class DiskRoutingStore implements RoutingStore {
     return versions.length ? this.getCatalog(catalog, versions[versions.length - 1]) : undefined;
   }
 
+  async latestVersion(catalog: string): Promise<CatalogVersionInfo | undefined> {
+    this.checkOpen();
+    checkCatalogName("DiskRoutingStore.latestVersion", catalog);
+    const version = (await this.versions(catalog)).at(-1);
+    return version === undefined ? undefined : this.versionInfo(catalog, version);
+  }
+
+  /**
+   * A version's details without its snapshot: read from the head of its file, which `publishCatalog` writes as
+   * {"catalog", "version", "digest", "tools", "snapshot"} in that order. A head that does not parse (a file still
+   * being written) falls back to reading the whole version.
+   */
+  private async versionInfo(catalog: string, version: number): Promise<CatalogVersionInfo | undefined> {
+    let head = "";
+    try {
+      const fh = await open(path.join(this.catalogDir(catalog), `v${version}.json`), "r");
+      try {
+        const buf = Buffer.alloc(1024);
+        const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+        head = buf.subarray(0, bytesRead).toString("utf8");
+      } finally {
+        await fh.close();
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException)?.code === "ENOENT") return undefined;
+      throw err;
+    }
+    const m = VERSION_HEAD.exec(head);
+    if (m && Number(m[1]) === version) return { catalog, version, digest: m[2]!, tools: Number(m[3]) };
+    const stored = await this.getCatalog(catalog, version);
+    if (!stored) return undefined;
+    const { snapshot: _snapshot, ...info } = stored;
+    return info;
+  }
+
   async watchCatalog(catalog: string, listener: CatalogListener): Promise<() => void> {
     this.checkOpen();
     checkCatalogName("DiskRoutingStore.watchCatalog", catalog);
     if (typeof listener !== "function") throw new Error("DiskRoutingStore.watchCatalog: listener must be a function");
     return this.pollers.watch(
       catalog,
-      { latest: async () => (await this.versions(catalog)).at(-1), info: (version) => this.getCatalog(catalog, version) },
+      { latest: async () => (await this.versions(catalog)).at(-1), info: (version) => this.versionInfo(catalog, version) },
       listener,
     );
   }

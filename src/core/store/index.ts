@@ -22,4 +22,4 @@ export { StoreEmbeddings } from "./embeddings.js";
 export type { StoreEmbeddingStats } from "./embeddings.js";
 export { RouterStoreBinding, DEFAULT_STORE_CATALOG } from "./binding.js";
 export type { RouterStoreOptions } from "./binding.js";
-export { catalogSnapshotOf, catalogFromSnapshot, snapshotDigest, canonicalJson } from "./snapshot.js";
+export { catalogSnapshotOf, catalogFromSnapshot, catalogDigest, snapshotDigest, canonicalJson } from "./snapshot.js";

@@ -27,8 +27,8 @@ import { CatalogPollers } from "./poll.js";
 import { createHash } from "node:crypto";
 import { base64ToVector, blobDigest, checkBlobBytes, checkBlobKey, checkVectors, textKey, vectorToBase64 } from "./codec.js";
 import { checkCatalogName } from "./postgres.js";
-import { snapshotDigest } from "./snapshot.js";
-import type { CatalogListener, CatalogSnapshot, EmbedFn, EmbedThroughResult, PublishResult, RoutingStore, StoredCatalog } from "./types.js";
+import { digestFor } from "./snapshot.js";
+import type { CatalogListener, CatalogVersionInfo, CatalogSnapshot, EmbedFn, EmbedThroughResult, PublishResult, RoutingStore, StoredCatalog } from "./types.js";
 
 /** A get operation of LangGraph's store (`GetOperation`). */
 export interface StoreGetOperationLike {
@@ -181,11 +181,11 @@ export class LangGraphRoutingStore implements RoutingStore {
     return { vectors: keyOf.map((k) => have.get(k)!), embedded: missing.length, waited: 0 };
   }
 
-  async publishCatalog(catalog: string, snapshot: CatalogSnapshot): Promise<PublishResult> {
+  async publishCatalog(catalog: string, snapshot: CatalogSnapshot, digest?: string): Promise<PublishResult> {
     this.checkOpen();
     checkCatalogName("LangGraphRoutingStore.publishCatalog", catalog);
     if (!snapshot || !Array.isArray(snapshot.servers)) throw new Error(`LangGraphRoutingStore.publishCatalog: snapshot.servers must be an array`);
-    const digest = snapshotDigest(snapshot);
+    digest = digestFor("LangGraphRoutingStore.publishCatalog", snapshot, digest);
     const tools = snapshot.servers.reduce((n, s) => n + (Array.isArray(s.tools) ? s.tools.length : 0), 0);
     const latest = await this.latestInfo(catalog);
     if (latest?.digest === digest) return { catalog, version: latest.version, digest, tools: latest.tools, created: false };
@@ -215,6 +215,13 @@ export class LangGraphRoutingStore implements RoutingStore {
     if (typeof v.digest !== "string" || !v.snapshot)
       throw new Error(`LangGraphRoutingStore: version ${version} of catalog "${catalog}" is malformed (fields digest, snapshot)`);
     return { catalog, version, digest: v.digest, tools: Number(v.tools ?? 0), snapshot: v.snapshot as CatalogSnapshot };
+  }
+
+  async latestVersion(catalog: string): Promise<CatalogVersionInfo | undefined> {
+    this.checkOpen();
+    checkCatalogName("LangGraphRoutingStore.latestVersion", catalog);
+    const latest = await this.latestInfo(catalog);
+    return latest ? { catalog, ...latest } : undefined;
   }
 
   async latestCatalog(catalog: string): Promise<StoredCatalog | undefined> {

@@ -48,7 +48,7 @@
  */
 import { createHash } from "node:crypto";
 import { advisoryKey, blobDigest, bytesToVector, checkBlobBytes, checkBlobKey, checkVectors, textKey, vectorToBytes } from "./codec.js";
-import { snapshotDigest } from "./snapshot.js";
+import { digestFor } from "./snapshot.js";
 import type {
   CatalogListener,
   CatalogSnapshot,
@@ -735,11 +735,11 @@ export class PostgresRoutingStore implements RoutingStore {
   // Catalog versions
   // -------------------------------------------------------------------------------------------------------------
 
-  async publishCatalog(catalog: string, snapshot: CatalogSnapshot): Promise<PublishResult> {
+  async publishCatalog(catalog: string, snapshot: CatalogSnapshot, digest?: string): Promise<PublishResult> {
     checkCatalogName("PostgresRoutingStore.publishCatalog", catalog);
     if (!snapshot || !Array.isArray(snapshot.servers)) throw new Error(`PostgresRoutingStore.publishCatalog: snapshot.servers must be an array`);
+    digest = digestFor("PostgresRoutingStore.publishCatalog", snapshot, digest);
     const pool = await this.connect();
-    const digest = snapshotDigest(snapshot);
     const tools = snapshot.servers.reduce((n, s) => n + (Array.isArray(s.tools) ? s.tools.length : 0), 0);
     const client = await pool.connect();
     let broken: unknown;
@@ -787,6 +787,16 @@ export class PostgresRoutingStore implements RoutingStore {
       [catalog],
     );
     return r.rows[0] ? this.rowToCatalog(r.rows[0]) : undefined;
+  }
+
+  async latestVersion(catalog: string): Promise<CatalogVersionInfo | undefined> {
+    checkCatalogName("PostgresRoutingStore.latestVersion", catalog);
+    const pool = await this.connect();
+    const r = await pool.query(`SELECT version, digest, tools FROM ${this.q}.catalog_versions WHERE catalog = $1 ORDER BY version DESC LIMIT 1`, [
+      catalog,
+    ]);
+    const row = r.rows[0];
+    return row ? { catalog, version: Number(row.version), digest: row.digest as string, tools: Number(row.tools) } : undefined;
   }
 
   async getCatalog(catalog: string, version: number): Promise<StoredCatalog | undefined> {

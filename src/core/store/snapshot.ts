@@ -14,14 +14,60 @@ import type { CatalogSnapshot } from "./types.js";
 
 /** JSON with object keys sorted at every level, so equal values give equal text (and digest). */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v) =>
-    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v,
-  );
+  return JSON.stringify(value, sortedKeys);
+}
+
+/**
+ * The replacer of `canonicalJson`: an object whose keys are out of order is copied in sorted order; one already in
+ * order (most schema nodes) is returned as it is, which spares a copy per node on large catalogs.
+ */
+function sortedKeys(_key: string, v: unknown): unknown {
+  if (!v || typeof v !== "object" || Array.isArray(v)) return v;
+  const keys = Object.keys(v);
+  let ordered = true;
+  for (let i = 1; i < keys.length && ordered; i++) ordered = keys[i - 1]! <= keys[i]!;
+  if (ordered) return v;
+  keys.sort();
+  const copy: Record<string, unknown> = {};
+  for (const k of keys) copy[k] = (v as Record<string, unknown>)[k];
+  return copy;
 }
 
 /** sha256 (hex) of a snapshot's canonical JSON. */
 export function snapshotDigest(snapshot: CatalogSnapshot): string {
   return createHash("sha256").update(canonicalJson(snapshot)).digest("hex");
+}
+
+const catalogDigests = new WeakMap<ToolCatalog, string>();
+
+/**
+ * `snapshotDigest(catalogSnapshotOf(catalog))` without building the snapshot's whole text: the same canonical JSON
+ * goes into the hash tool by tool (the text of a 100,000-tool catalog is about 200 MB). Kept per catalog object,
+ * so publishing the same catalog again costs nothing.
+ */
+export function catalogDigest(catalog: ToolCatalog): string {
+  let digest = catalogDigests.get(catalog);
+  if (digest !== undefined) return digest;
+  const h = createHash("sha256");
+  // canonicalJson of { servers: [{ description?, name, tools }] }, keys in sorted order.
+  h.update('{"servers":[');
+  catalogSnapshotOf(catalog).servers.forEach((server, i) => {
+    const description = server.description === undefined ? "" : `"description":${JSON.stringify(server.description)},`;
+    h.update(`${i > 0 ? "," : ""}{${description}"name":${JSON.stringify(server.name)},"tools":[`);
+    server.tools.forEach((tool, j) => h.update(j > 0 ? `,${canonicalJson(tool)}` : canonicalJson(tool)));
+    h.update("]}");
+  });
+  digest = h.update("]}").digest("hex");
+  catalogDigests.set(catalog, digest);
+  return digest;
+}
+
+/** A digest a caller passes to `publishCatalog`, checked; computed from the snapshot when none is given. */
+export function digestFor(where: string, snapshot: CatalogSnapshot, digest: string | undefined): string {
+  if (digest === undefined) return snapshotDigest(snapshot);
+  if (typeof digest !== "string" || !/^[0-9a-f]{64}$/.test(digest))
+    throw new Error(`${where}: digest must be the snapshot's sha256 as 64 lowercase hex digits (snapshotDigest(snapshot)); got ${JSON.stringify(digest)}`);
+  return digest;
 }
 
 /**

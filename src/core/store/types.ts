@@ -77,10 +77,18 @@ export interface RoutingStore {
   /**
    * Adds `snapshot` as the catalog's next version, unless the latest version holds the same snapshot (then that
    * version is returned with `created: false`). Listeners of every process sharing the store hear of a new version.
+   * `digest`, when given, is `snapshotDigest(snapshot)` computed by the caller (the router keeps it per catalog);
+   * the store computes it otherwise.
    */
-  publishCatalog(catalog: string, snapshot: CatalogSnapshot): Promise<PublishResult>;
+  publishCatalog(catalog: string, snapshot: CatalogSnapshot, digest?: string): Promise<PublishResult>;
   /** The latest version of a catalog with its snapshot, or undefined when none was published. */
   latestCatalog(catalog: string): Promise<StoredCatalog | undefined>;
+  /**
+   * The latest version of a catalog without its snapshot, or undefined when none was published. Optional, and worth
+   * having: a catalog of 100,000 tools is hundreds of MB of JSON, and a router asks for the latest version on every
+   * start (callers fall back to `latestCatalog`).
+   */
+  latestVersion?(catalog: string): Promise<CatalogVersionInfo | undefined>;
   /** One version of a catalog, or undefined when it does not exist. */
   getCatalog(catalog: string, version: number): Promise<StoredCatalog | undefined>;
   /**
