@@ -68,21 +68,40 @@ async function buildThenLoad(makeOptions: () => { store?: RoutingStore; cacheDir
   assert.equal(second.indexKind, "hnsw");
   assert.equal(e2.documents, 0, "the second router loads the snapshot: no document is embedded");
   assert.deepEqual(await routes(second), await routes(first), "same active tools and scores");
-  return { first, second, logs };
+  return { first, second, logs, e2 };
 }
 
 test("disk cache: the built HNSW index is kept under <cacheDir>/blobs and loaded by the next router", async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "ta-snap-"));
   try {
-    await buildThenLoad(() => ({ cacheDir: dir }));
+    const { second, e2 } = await buildThenLoad(() => ({ cacheDir: dir }));
     const blobs = readdirSync(path.join(dir, "blobs")).filter((f) => f.endsWith(".bin"));
     assert.equal(blobs.length, 1, `one snapshot file: ${blobs.join(", ")}`);
     assert.match(blobs[0]!, /^hnsw-[0-9a-f]{40}\.bin$/);
+    // The loaded rows serve a catalog change like embedded vectors: one changed description.
+    const file = expandCatalog(1_300, 42);
+    file.servers[0]!.tools[0]!.description += " Now with retries.";
+    const update = await second.replaceCatalog(ToolCatalog.fromCatalogObject(file));
+    // Two texts: the tool's text and its new sentence (a multi-vector row, on below 2,000 tools); every other
+    // tool's vector comes from the loaded snapshot's rows.
+    assert.equal(update.embedded, 2);
+    assert.equal(e2.documents, 2);
+    // A renamed parameter changes the lexical and dense texts, so it is a different snapshot (not the stale one).
+    const renamed = expandCatalog(1_300, 42);
+    const schema = renamed.servers[1]!.tools[0]!.inputSchema as { properties: Record<string, unknown> };
+    const [first] = Object.keys(schema.properties);
+    assert.ok(first, "the tool has a parameter");
+    schema.properties[`${first}_renamed`] = schema.properties[first!];
+    delete schema.properties[first!];
+    const e3 = new WordHashEmbeddings();
+    const r3 = new ToolAttentionRouter(ToolCatalog.fromCatalogObject(renamed), { encoder: e3, ann, cacheDir: dir, log: false });
+    await r3.prepare();
+    assert.equal(readdirSync(path.join(dir, "blobs")).filter((f) => f.endsWith(".bin")).length, 3, "a renamed parameter is a new snapshot, not the old one");
     // A catalog change (one tool more) is a different key: a new snapshot, the old one untouched.
     const bigger = ToolCatalog.fromCatalogObject(expandCatalog(1_301, 42));
     const r = new ToolAttentionRouter(bigger, { encoder: new WordHashEmbeddings(), ann, cacheDir: dir, log: false });
     await r.prepare();
-    assert.equal(readdirSync(path.join(dir, "blobs")).filter((f) => f.endsWith(".bin")).length, 2);
+    assert.equal(readdirSync(path.join(dir, "blobs")).filter((f) => f.endsWith(".bin")).length, 4);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

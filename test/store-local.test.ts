@@ -13,7 +13,7 @@ import { InMemoryStore } from "@langchain/langgraph";
 import { CountingEmbeddings, hashEmbed, smallCatalog, tool } from "./helpers/store-fixtures.js";
 import { DiskRoutingStore } from "../src/core/store/disk.js";
 import { LangGraphRoutingStore } from "../src/core/store/langgraph.js";
-import { canonicalJson, catalogDigest, catalogFromSnapshot, catalogSnapshotOf, snapshotDigest } from "../src/core/store/snapshot.js";
+import { canonicalJson, catalogDigest, catalogDigestAsync, catalogFromSnapshot, catalogSnapshotOf, snapshotDigest } from "../src/core/store/snapshot.js";
 import type { RoutingStore } from "../src/core/store/types.js";
 import { CachedEmbeddings } from "../src/core/encoders/cache.js";
 import { ToolAttentionRouter } from "../src/core/router/router.js";
@@ -278,7 +278,7 @@ test('store.initial "adopt": a starting router routes on the store\'s latest cat
   await Promise.all([a.close(), b.close()]);
 });
 
-test("catalogDigest is the snapshot's digest, computed tool by tool without the snapshot's whole text", () => {
+test("catalogDigest is the snapshot's digest, computed tool by tool without the snapshot's whole text", async () => {
   const catalogs = [
     smallCatalog(),
     smallCatalog([tool("ünïcode_tool", "Sends “quoted” text, emoji 🚀 and a \\ backslash.")]),
@@ -293,6 +293,21 @@ test("catalogDigest is the snapshot's digest, computed tool by tool without the 
     new ToolCatalog([]),
   ];
   for (const c of catalogs) assert.equal(catalogDigest(c), snapshotDigest(catalogSnapshotOf(c)));
+  // The sliced form: the same digest, shared by concurrent callers.
+  const big = new ToolCatalog(
+    Array.from({ length: 3000 }, (_, i) => ({
+      server: `s${i % 7}`,
+      spec: { name: `tool_${i}`, description: `Tool number ${i}.`, inputSchema: { type: "object", properties: { [`p${i}`]: { type: "string", description: "x".repeat(200) } } } },
+    })),
+    { screening: false },
+  );
+  const [p1, p2] = [catalogDigestAsync(big), catalogDigestAsync(big)];
+  assert.equal(p1, p2, "one computation");
+  const [d1, d2] = await Promise.all([p1, p2]);
+  assert.equal(d1, d2);
+  assert.equal(d1, snapshotDigest(catalogSnapshotOf(big)));
+  assert.equal(catalogDigest(big), d1);
+  assert.equal(await catalogDigestAsync(catalogs[1]), snapshotDigest(catalogSnapshotOf(catalogs[1])));
   assert.notEqual(catalogDigest(catalogs[0]), catalogDigest(catalogs[1]));
   // A rebuilt catalog (another process's object) has the same digest.
   assert.equal(catalogDigest(catalogFromSnapshot(catalogSnapshotOf(catalogs[2]))), catalogDigest(catalogs[2]));

@@ -149,16 +149,26 @@ export interface ToolTextContext {
 
 /** Top-level (and one level of anyOf/oneOf/allOf) property names of an input schema, split into words. */
 export function parameterNamesOf(schema: { [key: string]: unknown } | undefined): string[] {
-  if (!schema || typeof schema !== "object") return [];
   const names = new Set<string>();
+  for (const k of parameterKeysOf(schema)) names.add(splitIdentifier(k));
+  return [...names].filter(Boolean);
+}
+
+/**
+ * The property names `parameterNamesOf` reads, as declared (top level and one level of anyOf / oneOf / allOf), first
+ * occurrence first.
+ */
+export function parameterKeysOf(schema: { [key: string]: unknown } | undefined): string[] {
+  if (!schema || typeof schema !== "object") return [];
+  const keys = new Set<string>();
   const visit = (s: unknown, depth: number) => {
     if (!s || typeof s !== "object" || depth > 1) return;
     const o = s as { properties?: unknown; anyOf?: unknown; oneOf?: unknown; allOf?: unknown };
-    if (o.properties && typeof o.properties === "object") for (const k of Object.keys(o.properties)) names.add(splitIdentifier(k));
+    if (o.properties && typeof o.properties === "object") for (const k of Object.keys(o.properties)) keys.add(k);
     for (const alt of [o.anyOf, o.oneOf, o.allOf]) if (Array.isArray(alt)) for (const a of alt) visit(a, depth + 1);
   };
   visit(schema, 0);
-  return [...names].filter(Boolean);
+  return [...keys];
 }
 
 function cutAtWord(text: string, maxChars: number): string {

@@ -5,16 +5,21 @@
  * the local disk cache directory (`<cacheDir>/blobs/`, one machine). The snapshot holds the rows too, so a hit
  * needs neither the encoder nor the stored vectors.
  *
- * The key is a content hash of everything the graph depends on: the dense model id, the texts in catalog order,
- * how tool texts are split into weighted fields, and the build options (M, efConstruction, seed, keepPruned).
- * Search-time options (efSearch, upperBeam) are not part of it: they apply to a loaded graph as to a built one.
- * Equal keys therefore mean byte-equal snapshots, and any number of writers is safe (first writer wins).
+ * The key is a content hash of everything the index depends on: for HNSW the dense model id, the build options (M,
+ * efConstruction, seed, keepPruned) and what the tool texts are made of; for BM25 its options and the same sources.
+ * "What the texts are made of" is `toolSourceDigest`: the raw names, servers, descriptions, parameter names, tags
+ * and server descriptions in catalog order with the text options, hashed without cleaning or splitting anything,
+ * so that finding a snapshot costs a hash, not the text processing of 100,000 tools. Search-time options (efSearch,
+ * upperBeam) are not part of it: they apply to a loaded graph as to a built one. Equal keys therefore mean
+ * byte-equal snapshots, and any number of writers is safe (first writer wins).
  */
 import { createHash } from "node:crypto";
 import { DiskRoutingStore } from "../store/disk.js";
 import type { RoutingStore } from "../store/types.js";
 import { DEFAULT_HNSW, type HnswOptions } from "./hnsw-index.js";
-import type { Bm25Field, Bm25Options } from "../encoders/bm25.js";
+import type { Bm25Options } from "../encoders/bm25.js";
+import type { ToolCatalog } from "../catalog/catalog.js";
+import { parameterKeysOf, type ToolTextOptions } from "../catalog/text.js";
 
 /** Reads and writes index snapshots by key. */
 export interface SnapshotCache {
@@ -24,11 +29,40 @@ export interface SnapshotCache {
   put(key: string, bytes: Uint8Array): Promise<void>;
 }
 
-/** Snapshot format generation: bump when the graph a given key builds changes. */
-const KEY_VERSION = 1;
+/**
+ * Key generation: bump when the index a given key builds changes, including any change to how tool texts are made
+ * from their sources (catalog/text.ts, the lexical fields).
+ */
+const KEY_VERSION = 2;
 
-/** The snapshot key of an HNSW index over `texts` (see the module comment). */
-export function hnswSnapshotKey(modelId: string, texts: readonly string[], build: HnswOptions, layout: unknown): string {
+const sourceDigests = new WeakMap<ToolCatalog, Map<string, string>>();
+
+/**
+ * A digest of the sources of a catalog's tool texts under the router's `toolText` options (see the module comment),
+ * kept per catalog object and options.
+ */
+export function toolSourceDigest(catalog: ToolCatalog, toolText: ToolTextOptions | undefined): string {
+  const options = JSON.stringify(toolText ?? {});
+  let byOptions = sourceDigests.get(catalog);
+  const known = byOptions?.get(options);
+  if (known !== undefined) return known;
+  const h = createHash("sha256");
+  h.update(JSON.stringify({ v: KEY_VERSION, options, multiServer: catalog.servers.size > 1, n: catalog.size }));
+  for (const [server, description] of catalog.servers) h.update("\u0002").update(server).update("\0").update(description ?? "\u0003");
+  for (const t of catalog.tools) {
+    h.update("\u0001").update(t.name).update("\0").update(t.server).update("\0").update(t.description).update("\0");
+    for (const k of parameterKeysOf(t.inputSchema)) h.update(k).update("\u0004");
+    h.update("\0");
+    for (const tag of t.tags) h.update(tag).update("\u0004");
+  }
+  const digest = h.digest("hex");
+  if (!byOptions) sourceDigests.set(catalog, (byOptions = new Map()));
+  byOptions.set(options, digest);
+  return digest;
+}
+
+/** The snapshot key of an HNSW index over a catalog's tool texts (`sources`: `toolSourceDigest`). */
+export function hnswSnapshotKey(modelId: string, sources: string, build: HnswOptions, layout: unknown): string {
   const h = createHash("sha256");
   h.update(
     JSON.stringify({
@@ -39,21 +73,16 @@ export function hnswSnapshotKey(modelId: string, texts: readonly string[], build
       seed: build.seed ?? DEFAULT_HNSW.seed,
       keepPruned: build.keepPruned ?? DEFAULT_HNSW.keepPruned,
       layout: layout ?? null,
-      n: texts.length,
+      sources,
     }),
   );
-  for (const t of texts) h.update("\0").update(t);
   return `hnsw-${h.digest("hex").slice(0, 40)}`;
 }
 
-/** The snapshot key of a BM25 index over these weighted fields, built with these options. */
-export function bm25SnapshotKey(options: Bm25Options, fields: readonly (readonly Bm25Field[])[]): string {
+/** The snapshot key of a BM25 index over a catalog's lexical fields (`sources`: `toolSourceDigest`). */
+export function bm25SnapshotKey(options: Bm25Options, sources: string): string {
   const h = createHash("sha256");
-  h.update(JSON.stringify({ v: KEY_VERSION, options, n: fields.length }));
-  for (const doc of fields) {
-    h.update("\u0001");
-    for (const f of doc) h.update(`${f.weight ?? 1}|${f.identifier ? 1 : 0}|`).update(f.text ?? "").update("\0");
-  }
+  h.update(JSON.stringify({ v: KEY_VERSION, options, sources }));
   return `bm25-${h.digest("hex").slice(0, 40)}`;
 }
 

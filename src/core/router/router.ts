@@ -33,7 +33,7 @@ import {
   willUseHnsw,
 } from "../index/vector-index.js";
 import { HnswIndex } from "../index/hnsw-index.js";
-import { bm25SnapshotKey, diskSnapshotCache, hnswSnapshotKey, storeSnapshotCache, type SnapshotCache } from "../index/snapshot-cache.js";
+import { bm25SnapshotKey, diskSnapshotCache, hnswSnapshotKey, storeSnapshotCache, toolSourceDigest, type SnapshotCache } from "../index/snapshot-cache.js";
 import { defaultEmbeddingCacheDir } from "../encoders/cache.js";
 import { candidateScores } from "./candidates.js";
 import { LazySchemaLoader, type SchemaLoaderOptions } from "../loader/schema-loader.js";
@@ -41,7 +41,7 @@ import { checkPreconditions, emptyStateView } from "../preconditions/preconditio
 import { renderPoolTiered, SchemaTokenCounter, type PoolOptions, type PoolTier, type RenderedPool } from "../render/render.js";
 import { DEFAULT_ENCODING, type TokenEncoding } from "../tokens/count.js";
 import { splitClauses, type ClauseOptions } from "./clauses.js";
-import { buildLexicalIndex, lexicalFieldsOf } from "./channels/lexical.js";
+import { buildLexicalIndex } from "./channels/lexical.js";
 import {
   DEFAULT_MULTI_VECTOR_MAX_TOOLS,
   DEFAULT_MULTI_VECTOR_WEIGHT,
@@ -517,14 +517,14 @@ export class ToolAttentionRouter {
     const embeddings = this.embeddings;
     if (this.lexicalOnly || !embeddings) return { lexical };
     const tools = catalog.tools;
-    const dense = this.denseTexts(catalog);
     const mv = this.multiVector;
     const rowsOfMv = mv && mv.weight > 0 && tools.length > 0 && tools.length <= mv.maxTools
       ? multiVectorRows(tools, this.options.toolText, (server) => this.textContext(server, catalog), mv.maxSentences)
       : undefined;
     const prefer = this.options.index ?? "auto";
-    // A large catalog's HNSW index is loaded from a snapshot when one exists (rows included: nothing to embed).
-    const snapshot = tools.length > 0 ? await this.loadSnapshot(dense.texts, prefer) : undefined;
+    // A large catalog's HNSW index is loaded from a snapshot when one exists (rows included: nothing to embed, and
+    // the tool texts are not even made: the key hashes their sources).
+    const snapshot = tools.length > 0 ? await this.loadSnapshot(catalog, prefer) : undefined;
     let index: VectorIndex;
     let rows: ArrayLike<number>[];
     let extra: Float32Array[] = [];
@@ -532,9 +532,11 @@ export class ToolAttentionRouter {
       index = snapshot.index;
       rows = tools.map((_, i) => snapshot.index.rowView(i));
       if (rowsOfMv) extra = await this.embedTexts(rowsOfMv.texts);
-      // The snapshot's rows serve a later catalog change as the encoder's vectors would (views: no copy).
-      if (!this.options.toolText?.fieldWeights) dense.texts.forEach((t, i) => this.vectorByText.set(t, rows[i] as Float32Array));
+      // The snapshot's rows serve a later catalog change as the encoder's vectors would (views: no copy), keyed by
+      // their texts when that change comes (see embedTexts).
+      if (!this.options.toolText?.fieldWeights) this.unkeyedRows = { catalog, rows: rows as Float32Array[] };
     } else {
+      const dense = this.denseTexts(catalog);
       const vectors = tools.length > 0 ? await this.embedTexts([...dense.texts, ...(rowsOfMv?.texts ?? [])]) : [];
       rows = dense.rowsOf(vectors.slice(0, dense.texts.length));
       extra = vectors.slice(dense.texts.length);
@@ -542,7 +544,7 @@ export class ToolAttentionRouter {
       const dim = rows[0]?.length || this.channels.dense?.dim || (await embeddings.embedQuery("tool")).length;
       index = await createVectorIndex(dim, prefer, { rows: rows.length, ann: this.ann });
       if (rows.length > 0) index.add(rows);
-      if (index.kind === "hnsw") await this.saveSnapshot(dense.texts, index as HnswIndex);
+      if (index.kind === "hnsw") await this.saveSnapshot(catalog, index as HnswIndex);
     }
     const dim = index.dim;
     let multi: MultiVectorChannel | undefined;
@@ -562,8 +564,7 @@ export class ToolAttentionRouter {
   private async lexicalChannel(catalog: ToolCatalog, options: Bm25Options): Promise<Bm25Index> {
     const cache = usesAnn(catalog.size, this.ann) ? this.snapshotCache() : undefined;
     if (!cache) return this.lexicalIndex(catalog, options);
-    const fields = lexicalFieldsOf(catalog, this.options.toolText, (server) => this.textContext(server, catalog));
-    const key = bm25SnapshotKey(options, fields);
+    const key = bm25SnapshotKey(options, toolSourceDigest(catalog, this.options.toolText));
     try {
       const bytes = await cache.get(key);
       if (bytes) {
@@ -574,8 +575,7 @@ export class ToolAttentionRouter {
     } catch (err) {
       this.logLine(`tool-attention: lexical snapshot ${key} in the ${cache.where} not used (${(err as Error).message}); building the index`);
     }
-    const index = new Bm25Index(options);
-    index.build(fields);
+    const index = this.lexicalIndex(catalog, options);
     try {
       await cache.put(key, index.toBytes());
     } catch (err) {
@@ -594,22 +594,24 @@ export class ToolAttentionRouter {
   }
   private diskSnapshots?: SnapshotCache;
 
-  private snapshotKey(texts: readonly string[]): string {
-    return hnswSnapshotKey(this.denseModelId, texts, this.ann || {}, this.options.toolText?.fieldWeights ?? null);
+  private snapshotKey(catalog: ToolCatalog): string {
+    return hnswSnapshotKey(this.denseModelId, toolSourceDigest(catalog, this.options.toolText), this.ann || {}, this.options.toolText?.fieldWeights ?? null);
   }
 
-  /** The HNSW index of these dense texts from a snapshot, when the catalog gets one and a snapshot exists. */
-  private async loadSnapshot(texts: readonly string[], prefer: IndexPreference): Promise<{ index: HnswIndex } | undefined> {
-    if (!willUseHnsw(texts.length, prefer, this.ann)) return undefined;
+  /** The HNSW index of a catalog's dense rows from a snapshot, when the catalog gets one and a snapshot exists. */
+  private async loadSnapshot(catalog: ToolCatalog, prefer: IndexPreference): Promise<{ index: HnswIndex } | undefined> {
+    // One row per tool, except with fieldWeights (component texts summed into rows): the rows are still one per tool.
+    const rowCount = catalog.size;
+    if (!willUseHnsw(rowCount, prefer, this.ann)) return undefined;
     const cache = this.snapshotCache();
     if (!cache) return undefined;
-    const key = this.snapshotKey(texts);
+    const key = this.snapshotKey(catalog);
     try {
       const bytes = await cache.get(key);
       if (!bytes) return undefined;
       const a = this.ann || {};
       const index = HnswIndex.fromBytes(bytes, { efSearch: a.efSearch, upperBeam: a.upperBeam });
-      if (index.size !== texts.length) throw new Error(`snapshot holds ${index.size} rows, the catalog has ${texts.length} tools`);
+      if (index.size !== rowCount) throw new Error(`snapshot holds ${index.size} rows, the catalog has ${rowCount} tools`);
       return { index };
     } catch (err) {
       // A damaged or unreadable snapshot costs a rebuild, never the catalog.
@@ -619,10 +621,10 @@ export class ToolAttentionRouter {
   }
 
   /** Keeps a freshly built HNSW index for the next process (failures are logged: the router works without). */
-  private async saveSnapshot(texts: readonly string[], index: HnswIndex): Promise<void> {
+  private async saveSnapshot(catalog: ToolCatalog, index: HnswIndex): Promise<void> {
     const cache = this.snapshotCache();
     if (!cache) return;
-    const key = this.snapshotKey(texts);
+    const key = this.snapshotKey(catalog);
     try {
       await cache.put(key, index.toBytes());
     } catch (err) {
@@ -635,6 +637,8 @@ export class ToolAttentionRouter {
   }
 
   private async doPrepare(): Promise<void> {
+    // The catalog's digest (seconds on 100,000 tools) runs in slices while the channels load.
+    this.storeBinding?.prime(this.catalog);
     if (this.lexicalOnly) {
       this.encoderName = "lexical";
       this.modelId = "lexical-bm25";
@@ -1067,6 +1071,11 @@ export class ToolAttentionRouter {
    * (the index's precision): at 100,000 tools a number[] per text would hold twice the memory for nothing.
    */
   private vectorByText = new Map<string, Float32Array>();
+  /**
+   * Rows loaded from an index snapshot whose tool texts were never made (a warm start skips the text processing);
+   * the next `embedTexts` keys them by text first, so a catalog change reuses them like embedded vectors.
+   */
+  private unkeyedRows?: { catalog: ToolCatalog; rows: Float32Array[] };
   /** How many texts the last `embedTexts` call sent to the encoder. */
   private lastEmbedded = 0;
 
@@ -1076,6 +1085,11 @@ export class ToolAttentionRouter {
    */
   private async embedTexts(texts: readonly string[]): Promise<Float32Array[]> {
     const known = this.vectorByText;
+    if (this.unkeyedRows) {
+      const { catalog, rows } = this.unkeyedRows;
+      this.unkeyedRows = undefined;
+      this.toolTexts(catalog).forEach((t, i) => known.set(t, rows[i]!));
+    }
     // Hashed lexical vectors depend on the whole corpus (idf): re-fit on every text instead of reusing any.
     if (this.embeddings instanceof LexicalEmbeddings) known.clear();
     const missing = [...new Set(texts.filter((t) => !known.has(t)))];

@@ -7,7 +7,7 @@ import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { CatalogOptions, ToolCatalog } from "../catalog/catalog.js";
 import { LexicalEmbeddings } from "../encoders/lexical.js";
 import { StoreEmbeddings } from "./embeddings.js";
-import { catalogDigest, catalogFromSnapshot, catalogSnapshotOf } from "./snapshot.js";
+import { catalogDigestAsync, catalogFromSnapshot, catalogSnapshotOf } from "./snapshot.js";
 import type { CatalogVersionInfo, PublishResult, RoutingStore } from "./types.js";
 
 /** The default catalog name of a router in a store. */
@@ -77,7 +77,7 @@ export class RouterStoreBinding {
   async adoptable(own: ToolCatalog): Promise<{ catalog: ToolCatalog; info: CatalogVersionInfo } | undefined> {
     if (this.initial !== "adopt") return undefined;
     const latest = await this.latestVersion();
-    if (!latest || latest.digest === catalogDigest(own)) return undefined;
+    if (!latest || latest.digest === (await catalogDigestAsync(own))) return undefined;
     return this.catalogOf(latest.version, own);
   }
 
@@ -89,8 +89,17 @@ export class RouterStoreBinding {
   }
 
   /** Publishes a catalog as this binding's next version (or finds the version holding it). */
-  publish(catalog: ToolCatalog): Promise<PublishResult> {
-    return this.store.publishCatalog(this.catalog, catalogSnapshotOf(catalog), catalogDigest(catalog));
+  async publish(catalog: ToolCatalog): Promise<PublishResult> {
+    const digest = await catalogDigestAsync(catalog);
+    return this.store.publishCatalog(this.catalog, catalogSnapshotOf(catalog), digest);
+  }
+
+  /**
+   * Starts the digest of the catalog `publish` will need, so that a large catalog's digest runs while the router
+   * reads its snapshots (a failure shows at `publish`).
+   */
+  prime(catalog: ToolCatalog): void {
+    catalogDigestAsync(catalog).catch(() => undefined);
   }
 
   /** The latest version of this binding's catalog, without its snapshot where the store can (`latestVersion`). */

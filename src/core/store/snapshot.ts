@@ -39,6 +39,24 @@ export function snapshotDigest(snapshot: CatalogSnapshot): string {
 }
 
 const catalogDigests = new WeakMap<ToolCatalog, string>();
+const pendingDigests = new WeakMap<ToolCatalog, Promise<string>>();
+
+/**
+ * The text of `canonicalJson(catalogSnapshotOf(catalog))` in pieces, tool by tool: { servers: [{ description?,
+ * name, tools }] } with its keys in sorted order.
+ */
+function* canonicalPieces(catalog: ToolCatalog): Generator<string> {
+  yield '{"servers":[';
+  let i = 0;
+  for (const server of catalogSnapshotOf(catalog).servers) {
+    const description = server.description === undefined ? "" : `"description":${JSON.stringify(server.description)},`;
+    yield `${i++ > 0 ? "," : ""}{${description}"name":${JSON.stringify(server.name)},"tools":[`;
+    let j = 0;
+    for (const tool of server.tools) yield j++ > 0 ? `,${canonicalJson(tool)}` : canonicalJson(tool);
+    yield "]}";
+  }
+  yield "]}";
+}
 
 /**
  * `snapshotDigest(catalogSnapshotOf(catalog))` without building the snapshot's whole text: the same canonical JSON
@@ -49,17 +67,40 @@ export function catalogDigest(catalog: ToolCatalog): string {
   let digest = catalogDigests.get(catalog);
   if (digest !== undefined) return digest;
   const h = createHash("sha256");
-  // canonicalJson of { servers: [{ description?, name, tools }] }, keys in sorted order.
-  h.update('{"servers":[');
-  catalogSnapshotOf(catalog).servers.forEach((server, i) => {
-    const description = server.description === undefined ? "" : `"description":${JSON.stringify(server.description)},`;
-    h.update(`${i > 0 ? "," : ""}{${description}"name":${JSON.stringify(server.name)},"tools":[`);
-    server.tools.forEach((tool, j) => h.update(j > 0 ? `,${canonicalJson(tool)}` : canonicalJson(tool)));
-    h.update("]}");
-  });
-  digest = h.update("]}").digest("hex");
+  for (const piece of canonicalPieces(catalog)) h.update(piece);
+  digest = h.digest("hex");
   catalogDigests.set(catalog, digest);
   return digest;
+}
+
+/**
+ * `catalogDigest` in slices of about 10 ms with the event loop served between them: on a large catalog the digest
+ * takes seconds, which the router overlaps with reading its index snapshots instead of blocking the host's thread.
+ * One computation per catalog object however many callers ask.
+ */
+export function catalogDigestAsync(catalog: ToolCatalog): Promise<string> {
+  const done = catalogDigests.get(catalog);
+  if (done !== undefined) return Promise.resolve(done);
+  let pending = pendingDigests.get(catalog);
+  if (!pending) {
+    pending = (async () => {
+      const h = createHash("sha256");
+      let sliceStart = performance.now();
+      for (const piece of canonicalPieces(catalog)) {
+        h.update(piece);
+        if (performance.now() - sliceStart > 10) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          sliceStart = performance.now();
+        }
+      }
+      const digest = h.digest("hex");
+      catalogDigests.set(catalog, digest);
+      return digest;
+    })();
+    pendingDigests.set(catalog, pending);
+    void pending.finally(() => pendingDigests.delete(catalog)).catch(() => undefined);
+  }
+  return pending;
 }
 
 /** A digest a caller passes to `publishCatalog`, checked; computed from the snapshot when none is given. */
