@@ -41,8 +41,9 @@ export interface HnswOptions {
   efConstruction?: number;
   /**
    * Beam width while searching (at least k is used). Larger is slower and closer to exact. Default: grows with the
-   * index, round(128 · (N / 10,000)^0.3), at least 64 (128 at 10,000 rows, 255 at 100,000): recall@10 ≥ 0.99 on
-   * USE-lite tool vectors with real queries at both sizes (README, Scaling).
+   * index, round(128 · (N / 10,000)^0.3), at least 64 (128 at 10,000 rows, 255 at 100,000). Measured recall@10
+   * against exact search with real queries (README, Scaling): 0.992 at 10,000 USE-lite tool vectors, 0.983 at
+   * 100,000 derived ones.
    */
   efSearch?: number;
   /** Seed of the level draws. Default 42. */
