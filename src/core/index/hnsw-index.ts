@@ -30,6 +30,7 @@
  * every neighbour already kept), which keeps long-range links in clustered data such as sentence embeddings.
  * `scoreAll` stays exact (a scan of the same storage), so θ counting and the exact path still work on this index.
  */
+import { RowSpace } from "./row-space.js";
 import { endianness } from "node:os";
 import { Rng } from "../util/rng.js";
 import { assertRowDims, copyNormalized, type SearchHit, type VectorIndex } from "./vector-index.js";
@@ -99,21 +100,6 @@ function snapshotLayout(count: number, dim: number, M0: number, upperInts: numbe
 /** True when (sa, ia) ranks before (sb, ib): higher score first, then lower id. */
 function better(sa: number, ia: number, sb: number, ib: number): boolean {
   return sa > sb || (sa === sb && ia < ib);
-}
-
-/** Inner product of rows a and b of `data` (offsets in floats). */
-function dotRows(data: Float32Array, a: number, b: number, dim: number): number {
-  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  let j = 0;
-  const body = dim - (dim & 3);
-  for (; j < body; j += 4) {
-    s0 += data[a + j]! * data[b + j]!;
-    s1 += data[a + j + 1]! * data[b + j + 1]!;
-    s2 += data[a + j + 2]! * data[b + j + 2]!;
-    s3 += data[a + j + 3]! * data[b + j + 3]!;
-  }
-  for (; j < dim; j++) s0 += data[a + j]! * data[b + j]!;
-  return s0 + s1 + s2 + s3;
 }
 
 /** Inner product of `q` with the row at offset `off` of `data`. */
@@ -227,7 +213,9 @@ export class HnswIndex implements VectorIndex {
   private visitMark = 0;
   private readonly frontier = new PairHeap(false);
   private readonly results = new PairHeap(true);
-  private readonly query: Float32Array;
+  /** Rows and the query buffer, with the product the graph uses (see row-space.ts). `data` and `query` are its views. */
+  private space: RowSpace;
+  private query: Float32Array;
   private readonly row: Float32Array;
   /** Scratch of the neighbour heuristic. */
   private selIds = new Int32Array(64);
@@ -256,12 +244,13 @@ export class HnswIndex implements VectorIndex {
     this.mL = 1 / Math.log(o.M);
     this.rng = new Rng(o.seed);
     const cap = Math.max(16, Math.floor(initialCapacity));
-    this.data = new Float32Array(cap * dim);
+    this.space = new RowSpace(dim, cap);
+    this.data = this.space.rows;
+    this.query = this.space.query;
     this.levels = new Uint8Array(cap);
     this.links0 = new Int32Array(cap * this.M0);
     this.deg0 = new Uint8Array(cap);
     this.visited = new Uint32Array(cap);
-    this.query = new Float32Array(dim);
     this.row = new Float32Array(dim);
   }
 
@@ -308,9 +297,11 @@ export class HnswIndex implements VectorIndex {
     copyNormalized(query, this.dim, this.query, "query");
     const kk = Math.min(Math.floor(k), this.count, outIds.length, outScores.length);
     if (!(kk > 0)) return 0;
-    const q = this.query;
+    const space = this.space;
+    // The query sits at offset 0 of the space.
+    const q = 0;
     let ep = this.entry;
-    let epSc = dotQuery(q, this.data, ep * this.dim, this.dim);
+    let epSc = space.dot(q, space.base + ep * this.dim);
     const ef = Math.max(this.efSearch ?? defaultEfSearch(this.count), kk);
     const beam = this.upperBeam ?? defaultUpperBeam(this.count);
     for (let l = this.maxLevel; l >= 2; l--) [ep, epSc] = this.greedy(q, ep, epSc, l);
@@ -335,7 +326,7 @@ export class HnswIndex implements VectorIndex {
       const id = seeds![i]!;
       if (!(id >= 0 && id < this.count)) continue;
       this.selIds[m] = id;
-      this.selSc[m++] = dotQuery(q, this.data, id * this.dim, this.dim);
+      this.selSc[m++] = space.dot(q, space.base + id * this.dim);
     }
     this.searchLayer(q, ep, epSc, ef, 0, -1, this.selIds, this.selSc, m);
     // results: worst at the root; keep the best kk, written from the back.
@@ -541,10 +532,16 @@ export class HnswIndex implements VectorIndex {
       upper[i] = u;
     }
 
-    index.data = data;
-    index.levels = levels;
-    index.deg0 = deg0;
-    index.links0 = links0;
+    // Rows go into the index's own space (where the SIMD product reads them) and the links are copied too, so the
+    // snapshot's buffer can be freed once loaded.
+    const space = new RowSpace(dim, count);
+    space.rows.set(data);
+    index.space = space;
+    index.data = space.rows;
+    index.query = space.query;
+    index.levels = levels.slice();
+    index.deg0 = deg0.slice();
+    index.links0 = links0.slice();
     index.upper = upper;
     index.visited = new Uint32Array(count);
     index.count = count;
@@ -570,9 +567,11 @@ export class HnswIndex implements VectorIndex {
       return;
     }
     const dim = this.dim;
-    const q = this.data.subarray(id * dim, (id + 1) * dim);
+    const space = this.space;
+    // The new row is the query: its offset in the space.
+    const q = space.base + id * dim;
     let ep = this.entry;
-    let epSc = dotQuery(q, this.data, ep * dim, dim);
+    let epSc = space.dot(q, space.base + ep * dim);
     for (let l = this.maxLevel; l > level; l--) [ep, epSc] = this.greedy(q, ep, epSc, l);
     for (let l = Math.min(level, this.maxLevel); l >= 0; l--) {
       this.searchLayer(q, ep, epSc, this.efConstruction, l, id);
@@ -633,13 +632,13 @@ export class HnswIndex implements VectorIndex {
     }
     // Full: candidates = current links + newId, scored against node, best first.
     const dim = this.dim;
-    const data = this.data;
+    const space = this.space;
     const cand = this.frontier; // idle between searches: reuse as a scratch heap (best at the root)
     cand.clear();
     cand.push(sim, newId);
     for (let i = 0; i < deg; i++) {
       const nb = arr[base + i]!;
-      cand.push(dotRows(data, node * dim, nb * dim, dim), nb);
+      cand.push(space.dot(space.base + node * dim, space.base + nb * dim), nb);
     }
     const m = cand.size;
     this.ensureSel(m);
@@ -660,14 +659,14 @@ export class HnswIndex implements VectorIndex {
    */
   private selectNeighbours(ids: Int32Array, sc: Float32Array, m: number, max: number): number {
     const dim = this.dim;
-    const data = this.data;
+    const space = this.space;
     let kept = 0;
     for (let i = 0; i < m && kept < max; i++) {
       const c = ids[i]!;
       const s = sc[i]!;
       let good = true;
       for (let j = 0; j < kept; j++) {
-        if (dotRows(data, c * dim, this.outIds[j]! * dim, dim) > s) {
+        if (space.dot(space.base + c * dim, space.base + this.outIds[j]! * dim) > s) {
           good = false;
           break;
         }
@@ -693,10 +692,11 @@ export class HnswIndex implements VectorIndex {
     return kept;
   }
 
-  /** Hill-climbs layer l from ep towards q; returns the local best and its score. */
-  private greedy(q: Float32Array, ep: number, epSc: number, l: number): [number, number] {
+  /** Hill-climbs layer l from ep towards q (an offset in the space); returns the local best and its score. */
+  private greedy(q: number, ep: number, epSc: number, l: number): [number, number] {
     const dim = this.dim;
-    const data = this.data;
+    const space = this.space;
+    const rowsAt = space.base;
     let changed = true;
     while (changed) {
       changed = false;
@@ -706,7 +706,7 @@ export class HnswIndex implements VectorIndex {
       const deg = links[b]!;
       for (let i = 0; i < deg; i++) {
         const nb = links[b + 1 + i]!;
-        const s = dotQuery(q, data, nb * dim, dim);
+        const s = space.dot(q, rowsAt + nb * dim);
         if (better(s, nb, epSc, ep)) {
           ep = nb;
           epSc = s;
@@ -722,7 +722,7 @@ export class HnswIndex implements VectorIndex {
    * `skip` (the node being inserted) is never returned.
    */
   private searchLayer(
-    q: Float32Array,
+    q: number,
     ep: number,
     epSc: number,
     ef: number,
@@ -733,7 +733,8 @@ export class HnswIndex implements VectorIndex {
     seedCount = 0,
   ): void {
     const dim = this.dim;
-    const data = this.data;
+    const space = this.space;
+    const rowsAt = space.base;
     const frontier = this.frontier;
     const results = this.results;
     frontier.clear();
@@ -783,7 +784,7 @@ export class HnswIndex implements VectorIndex {
         const nb = arr[base + i]!;
         if (visited[nb] === mark) continue;
         visited[nb] = mark;
-        const s = dotQuery(q, data, nb * dim, dim);
+        const s = space.dot(q, rowsAt + nb * dim);
         if (results.size < ef) {
           results.push(s, nb);
           frontier.push(s, nb);
@@ -815,7 +816,12 @@ export class HnswIndex implements VectorIndex {
       b.set(a);
       return b;
     };
-    this.data = grow(this.data, next * this.dim);
+    // A new space, never a grown one: row views handed out before stay valid.
+    const space = new RowSpace(this.dim, next);
+    space.rows.set(this.data.subarray(0, this.count * this.dim));
+    this.space = space;
+    this.data = space.rows;
+    this.query = space.query;
     this.levels = grow(this.levels, next);
     this.links0 = grow(this.links0, next * this.M0);
     this.deg0 = grow(this.deg0, next);

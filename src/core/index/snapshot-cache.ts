@@ -33,7 +33,7 @@ export interface SnapshotCache {
  * Key generation: bump when the index a given key builds changes, including any change to how tool texts are made
  * from their sources (catalog/text.ts, the lexical fields).
  */
-const KEY_VERSION = 2;
+const KEY_VERSION = 3;
 
 const sourceDigests = new WeakMap<ToolCatalog, Map<string, string>>();
 
