@@ -22,17 +22,17 @@
  *   upper links: the per-node arrays back to back, in node order; node i holds levels[i] · (M + 1) ints, so the
  *     offsets follow from `levels` and are not stored;
  *   rows (count · dim float32, normalized).
- * `fromBytes` views the big sections (rows, layer-0 links) in the given buffer instead of copying them: loading
- * costs the validation pass, not a copy of hundreds of MB. The index never writes into those views (the first
- * `add()` grows, i.e. copies, every array first); the upper links, small, are copied so that linking back never does.
+ * `fromBytes` validates the sections in place and copies them once into the index's own arrays (the rows into its
+ * row space, where the SIMD product reads them), so the snapshot's buffer can be freed after loading and is never
+ * written.
  *
  * Neighbours are chosen with the paper's heuristic (keep a candidate only if it is closer to the new node than to
  * every neighbour already kept), which keeps long-range links in clustered data such as sentence embeddings.
  * `scoreAll` stays exact (a scan of the same storage), so θ counting and the exact path still work on this index.
  */
-import { RowSpace } from "./row-space.js";
 import { endianness } from "node:os";
 import { Rng } from "../util/rng.js";
+import { RowSpace } from "./row-space.js";
 import { assertRowDims, copyNormalized, type SearchHit, type VectorIndex } from "./vector-index.js";
 
 export interface HnswOptions {
@@ -198,7 +198,8 @@ export class HnswIndex implements VectorIndex {
   private readonly mL: number;
   private readonly rng: Rng;
 
-  private data: Float32Array;
+  /** The rows: a view of `space` (set by `useSpace`). */
+  private data!: Float32Array;
   private count = 0;
   private levels: Uint8Array;
   /** Layer-0 links: node i owns slots [i·M0, (i+1)·M0); `deg0[i]` are used. */
@@ -214,8 +215,8 @@ export class HnswIndex implements VectorIndex {
   private readonly frontier = new PairHeap(false);
   private readonly results = new PairHeap(true);
   /** Rows and the query buffer, with the product the graph uses (see row-space.ts). `data` and `query` are its views. */
-  private space: RowSpace;
-  private query: Float32Array;
+  private space!: RowSpace;
+  private query!: Float32Array;
   private readonly row: Float32Array;
   /** Scratch of the neighbour heuristic. */
   private selIds = new Int32Array(64);
@@ -244,9 +245,7 @@ export class HnswIndex implements VectorIndex {
     this.mL = 1 / Math.log(o.M);
     this.rng = new Rng(o.seed);
     const cap = Math.max(16, Math.floor(initialCapacity));
-    this.space = new RowSpace(dim, cap);
-    this.data = this.space.rows;
-    this.query = this.space.query;
+    this.useSpace(new RowSpace(dim, cap));
     this.levels = new Uint8Array(cap);
     this.links0 = new Int32Array(cap * this.M0);
     this.deg0 = new Uint8Array(cap);
@@ -413,9 +412,8 @@ export class HnswIndex implements VectorIndex {
 
   /**
    * An index from `toBytes` output. Validates the header, the sizes and every link, throwing an Error that starts
-   * with "HNSW snapshot:" and names the problem. When `bytes.byteOffset` is a multiple of 4 the rows and layer-0
-   * links are views on `bytes.buffer` (no copy; leave those bytes unchanged while the index lives), otherwise one
-   * aligned copy is made.
+   * with "HNSW snapshot:" and names the problem. The index copies what it keeps: `bytes` may be reused or freed
+   * once this returns.
    *
    * `options`: the search-time settings (efSearch, upperBeam) override the snapshot's; the build-time ones (M,
    * efConstruction, seed, keepPruned) may be given only with the snapshot's values (a different graph needs a rebuild).
@@ -487,8 +485,8 @@ export class HnswIndex implements VectorIndex {
     index.rng.setState(rngState);
     if (count === 0) return index;
 
-    // Views need 4-byte alignment; a misaligned input (a Buffer slice, say) is copied once. (new Uint8Array(typed
-    // array) copies into a fresh buffer; Buffer#slice would only make another view.)
+    // The validation reads typed views, which need 4-byte alignment: a misaligned input (a Buffer slice, say) is
+    // copied first. (new Uint8Array(typed array) copies into a fresh buffer; Buffer#slice would only make a view.)
     const src = bytes.byteOffset % 4 === 0 ? bytes : new Uint8Array(bytes);
     const buf = src.buffer;
     const base = src.byteOffset;
@@ -534,11 +532,7 @@ export class HnswIndex implements VectorIndex {
 
     // Rows go into the index's own space (where the SIMD product reads them) and the links are copied too, so the
     // snapshot's buffer can be freed once loaded.
-    const space = new RowSpace(dim, count);
-    space.rows.set(data);
-    index.space = space;
-    index.data = space.rows;
-    index.query = space.query;
+    index.useSpace(new RowSpace(dim, count)).rows.set(data);
     index.levels = levels.slice();
     index.deg0 = deg0.slice();
     index.links0 = links0.slice();
@@ -806,6 +800,14 @@ export class HnswIndex implements VectorIndex {
     this.outSc = new Float32Array(cap);
   }
 
+  /** Makes `space` the index's row space (`data` and `query` are its views, kept as fields for the hot loops). */
+  private useSpace(space: RowSpace): RowSpace {
+    this.space = space;
+    this.data = space.rows;
+    this.query = space.query;
+    return space;
+  }
+
   private reserve(rows: number): void {
     const cap = this.levels.length;
     if (rows <= cap) return;
@@ -817,11 +819,8 @@ export class HnswIndex implements VectorIndex {
       return b;
     };
     // A new space, never a grown one: row views handed out before stay valid.
-    const space = new RowSpace(this.dim, next);
-    space.rows.set(this.data.subarray(0, this.count * this.dim));
-    this.space = space;
-    this.data = space.rows;
-    this.query = space.query;
+    const kept = this.data.subarray(0, this.count * this.dim);
+    this.useSpace(new RowSpace(this.dim, next)).rows.set(kept);
     this.levels = grow(this.levels, next);
     this.links0 = grow(this.links0, next * this.M0);
     this.deg0 = grow(this.deg0, next);

@@ -565,23 +565,38 @@ export class ToolAttentionRouter {
     const cache = usesAnn(catalog.size, this.ann) ? this.snapshotCache() : undefined;
     if (!cache) return this.lexicalIndex(catalog, options);
     const key = bm25SnapshotKey(options, toolSourceDigest(catalog, this.options.toolText));
+    const loaded = await this.readSnapshot(cache, "lexical", key, (bytes) => {
+      const index = Bm25Index.fromBytes(bytes, options);
+      if (index.size !== catalog.size) throw new Error(`snapshot holds ${index.size} documents, the catalog has ${catalog.size} tools`);
+      return index;
+    });
+    if (loaded) return loaded;
+    const index = this.lexicalIndex(catalog, options);
+    await this.keepSnapshot(cache, "lexical", key, index);
+    return index;
+  }
+
+  /**
+   * A snapshot decoded, or undefined when there is none. A damaged or unreadable one (decode throws) is logged and
+   * costs a rebuild, never the catalog.
+   */
+  private async readSnapshot<T>(cache: SnapshotCache, what: string, key: string, decode: (bytes: Uint8Array) => T): Promise<T | undefined> {
     try {
       const bytes = await cache.get(key);
-      if (bytes) {
-        const index = Bm25Index.fromBytes(bytes, options);
-        if (index.size === catalog.size) return index;
-        throw new Error(`snapshot holds ${index.size} documents, the catalog has ${catalog.size} tools`);
-      }
+      return bytes ? decode(bytes) : undefined;
     } catch (err) {
-      this.logLine(`tool-attention: lexical snapshot ${key} in the ${cache.where} not used (${(err as Error).message}); building the index`);
+      this.logLine(`tool-attention: ${what} snapshot ${key} in the ${cache.where} not used (${(err as Error).message}); building the index`);
+      return undefined;
     }
-    const index = this.lexicalIndex(catalog, options);
+  }
+
+  /** Keeps a freshly built index for the next process (failures are logged: the router works without). */
+  private async keepSnapshot(cache: SnapshotCache, what: string, key: string, index: { toBytes(): Uint8Array }): Promise<void> {
     try {
       await cache.put(key, index.toBytes());
     } catch (err) {
-      this.logLine(`tool-attention: could not keep the lexical snapshot ${key} in the ${cache.where} (${(err as Error).message})`);
+      this.logLine(`tool-attention: could not keep the ${what} snapshot ${key} in the ${cache.where} (${(err as Error).message})`);
     }
-    return index;
   }
 
   /** Where HNSW snapshots are kept: the store's blobs, else the local disk cache; undefined when neither is on. */
@@ -605,31 +620,19 @@ export class ToolAttentionRouter {
     if (!willUseHnsw(rowCount, prefer, this.ann)) return undefined;
     const cache = this.snapshotCache();
     if (!cache) return undefined;
-    const key = this.snapshotKey(catalog);
-    try {
-      const bytes = await cache.get(key);
-      if (!bytes) return undefined;
-      const a = this.ann || {};
-      const index = HnswIndex.fromBytes(bytes, { efSearch: a.efSearch, upperBeam: a.upperBeam });
-      if (index.size !== rowCount) throw new Error(`snapshot holds ${index.size} rows, the catalog has ${rowCount} tools`);
-      return { index };
-    } catch (err) {
-      // A damaged or unreadable snapshot costs a rebuild, never the catalog.
-      this.logLine(`tool-attention: index snapshot ${key} in the ${cache.where} not used (${(err as Error).message}); building the index`);
-      return undefined;
-    }
+    const a = this.ann || {};
+    const index = await this.readSnapshot(cache, "index", this.snapshotKey(catalog), (bytes) => {
+      const loaded = HnswIndex.fromBytes(bytes, { efSearch: a.efSearch, upperBeam: a.upperBeam });
+      if (loaded.size !== rowCount) throw new Error(`snapshot holds ${loaded.size} rows, the catalog has ${rowCount} tools`);
+      return loaded;
+    });
+    return index ? { index } : undefined;
   }
 
-  /** Keeps a freshly built HNSW index for the next process (failures are logged: the router works without). */
+  /** Keeps a freshly built HNSW index for the next process. */
   private async saveSnapshot(catalog: ToolCatalog, index: HnswIndex): Promise<void> {
     const cache = this.snapshotCache();
-    if (!cache) return;
-    const key = this.snapshotKey(catalog);
-    try {
-      await cache.put(key, index.toBytes());
-    } catch (err) {
-      this.logLine(`tool-attention: could not keep the index snapshot ${key} in the ${cache.where} (${(err as Error).message})`);
-    }
+    if (cache) await this.keepSnapshot(cache, "index", this.snapshotKey(catalog), index);
   }
 
   private logLine(line: string): void {
