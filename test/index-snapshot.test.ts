@@ -178,7 +178,14 @@ test("stores: DiskRoutingStore and a LangGraph InMemoryStore serve the snapshot 
   const lg = new InMemoryStore();
   try {
     await buildThenLoad(() => ({ store: new DiskRoutingStore({ dir }) }));
-    assert.equal(readdirSync(path.join(dir, "blobs")).filter((f) => f.endsWith(".bin")).length, 1);
+    // The HNSW snapshot, and the catalog digest's memo (see store-local.test.ts).
+    assert.deepEqual(
+      readdirSync(path.join(dir, "blobs"))
+        .filter((f) => f.endsWith(".bin"))
+        .map((f) => f.replace(/-[0-9a-f]+\.bin$/, ""))
+        .sort(),
+      ["catalog-digest", "hnsw"],
+    );
     await buildThenLoad(() => ({ store: new LangGraphRoutingStore(lg, { pollMs: 50 }) }));
   } finally {
     rmSync(dir, { recursive: true, force: true });

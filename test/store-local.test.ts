@@ -13,7 +13,19 @@ import { InMemoryStore } from "@langchain/langgraph";
 import { CountingEmbeddings, hashEmbed, smallCatalog, tool } from "./helpers/store-fixtures.js";
 import { DiskRoutingStore } from "../src/core/store/disk.js";
 import { LangGraphRoutingStore } from "../src/core/store/langgraph.js";
-import { canonicalJson, catalogDigest, catalogDigestAsync, catalogFromSnapshot, catalogSnapshotOf, snapshotDigest } from "../src/core/store/snapshot.js";
+import {
+  canonicalJson,
+  catalogDigest,
+  catalogDigestAsync,
+  catalogDigestThrough,
+  catalogFingerprint,
+  catalogFingerprintAsync,
+  catalogFromSnapshot,
+  catalogSnapshotOf,
+  digestMemoKey,
+  snapshotDigest,
+  type DigestMemo,
+} from "../src/core/store/snapshot.js";
 import type { RoutingStore } from "../src/core/store/types.js";
 import { CachedEmbeddings } from "../src/core/encoders/cache.js";
 import { ToolAttentionRouter } from "../src/core/router/router.js";
@@ -311,6 +323,88 @@ test("catalogDigest is the snapshot's digest, computed tool by tool without the 
   assert.notEqual(catalogDigest(catalogs[0]), catalogDigest(catalogs[1]));
   // A rebuilt catalog (another process's object) has the same digest.
   assert.equal(catalogDigest(catalogFromSnapshot(catalogSnapshotOf(catalogs[2]))), catalogDigest(catalogs[2]));
+});
+
+test("catalog fingerprints: equal for the same snapshot, different for other content or another key order", async () => {
+  const spec = (order: "ab" | "ba") => ({
+    server: "s",
+    spec: {
+      name: "t",
+      description: "T.",
+      inputSchema: order === "ab" ? { type: "object", properties: { a: { type: "string" }, b: { type: "number" } } } : { properties: { b: { type: "number" }, a: { type: "string" } }, type: "object" },
+    },
+  });
+  const ab = new ToolCatalog([spec("ab")]);
+  const ba = new ToolCatalog([spec("ba")]);
+  assert.equal(catalogDigest(ab), catalogDigest(ba), "the digest ignores key order");
+  assert.notEqual(catalogFingerprint(ab), catalogFingerprint(ba), "the fingerprint does not");
+  assert.equal(catalogFingerprint(catalogFromSnapshot(catalogSnapshotOf(ab))), catalogFingerprint(ab), "another process's rebuilt catalog");
+  assert.equal(await catalogFingerprintAsync(new ToolCatalog([spec("ab")])), catalogFingerprint(ab));
+  const other = new ToolCatalog([{ ...spec("ab"), spec: { ...spec("ab").spec, description: "T!" } }]);
+  assert.notEqual(catalogFingerprint(other), catalogFingerprint(ab));
+  // A server description or a move to another server changes it too.
+  assert.notEqual(catalogFingerprint(new ToolCatalog([spec("ab")], {}, new Map([["s", "S."]]))), catalogFingerprint(ab));
+  assert.notEqual(catalogFingerprint(new ToolCatalog([{ ...spec("ab"), server: "r" }])), catalogFingerprint(ab));
+});
+
+test("catalog digests go through a memo keyed by fingerprint: computed once per deployment, checked when read", async () => {
+  const dir = tmp();
+  try {
+    const store = new DiskRoutingStore({ dir });
+    const gets: string[] = [];
+    const puts: string[] = [];
+    const memo: DigestMemo = {
+      get: async (key) => (gets.push(key), store.getBlob(key)),
+      put: async (key, bytes) => (puts.push(key), store.putBlob(key, bytes)),
+    };
+    const build = () => smallCatalog([tool("memo_tool", "Remembers things.")]);
+    const first = build();
+    const key = digestMemoKey(catalogFingerprint(first));
+    assert.equal(await catalogDigestThrough(first, memo), snapshotDigest(catalogSnapshotOf(first)));
+    assert.deepEqual([gets, puts], [[key], [key]], "a miss computes the digest and leaves it");
+    assert.equal(Buffer.from((await store.getBlob(key))!).toString("latin1"), catalogDigest(first));
+    // Another process's object for the same catalog reads the memo: shown by a memo that holds another digest.
+    const planted = "f".repeat(64);
+    const lying: DigestMemo = { get: async () => Buffer.from(planted, "latin1"), put: async () => assert.fail("nothing to write on a hit") };
+    assert.equal(await catalogDigestThrough(build(), lying), planted);
+    const second = build();
+    assert.equal(await catalogDigestThrough(second, memo), catalogDigest(first));
+    assert.deepEqual(puts, [key], "read, not written again");
+    // A memo that is not a digest, or that fails, is reported and the digest computed.
+    const warnings: string[] = [];
+    const junk: DigestMemo = { get: async () => Buffer.from("not a digest"), put: async () => { throw new Error("disk full"); } };
+    assert.equal(await catalogDigestThrough(build(), junk, (m) => warnings.push(m)), catalogDigest(first));
+    assert.match(warnings[0]!, /catalog-digest-[0-9a-f]{64} holds 12 bytes that are not a sha256/);
+    assert.match(warnings[1]!, /could not keep the catalog digest memo .*disk full/);
+    const broken: DigestMemo = { get: async () => { throw new Error("connection reset"); }, put: async () => {} };
+    assert.equal(await catalogDigestThrough(build(), broken, (m) => warnings.push(m)), catalogDigest(first));
+    assert.match(warnings[2]!, /could not read the catalog digest memo .*connection reset.*computing the digest/);
+    // Without a memo (a store without blobs): the digest itself.
+    assert.equal(await catalogDigestThrough(build(), undefined), catalogDigest(first));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("routers sharing a store compute a catalog's digest once: the first leaves it in the store's blobs", async () => {
+  const dir = tmp();
+  try {
+    const lines: string[] = [];
+    const make = () => new ToolAttentionRouter(smallCatalog(), { encoder: new CountingEmbeddings(), store: new DiskRoutingStore({ dir }), log: (l) => lines.push(l) });
+    const a = make();
+    await a.prepare();
+    const blobs = readdirSync(path.join(dir, "blobs")).filter((f) => f.startsWith("catalog-digest-"));
+    assert.equal(blobs.length, 1);
+    assert.equal(blobs[0], `${digestMemoKey(catalogFingerprint(smallCatalog()))}.bin`);
+    const b = make();
+    await b.prepare();
+    assert.deepEqual(b.catalogVersion, a.catalogVersion);
+    assert.equal(a.catalogVersion?.version, 1);
+    assert.deepEqual(lines.filter((l) => /digest memo/.test(l)), []);
+    await Promise.all([a.close(), b.close()]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("canonicalJson: one text for every key order, at every level, integer-like keys included", () => {

@@ -165,7 +165,7 @@ export interface RouterOptions {
    * Approximate search on large catalogs. With `index: "auto"`, a catalog of `threshold` (default 5,000) tools or
    * more gets an HNSW index, and a route fuses only candidates (HNSW top-`candidates` by cosine ∪ BM25's top
    * `candidates`) instead of scoring every tool; below it routing is exact and unchanged. Fields: `threshold`,
-   * `candidates` (default 100), and the HNSW's `M` (16), `efConstruction` (100), `efSearch` (grows with N: 128 at 10,000 tools, 255 at 100,000), `upperBeam` (16 at 10,000, 127 at 100,000), `seed` (42), `keepPruned` (false).
+   * `candidates` (default 100), and the HNSW's `M` (16), `efConstruction` (100), `efSearch` (grows with N: 128 at 10,000 tools, 405 at 100,000), `upperBeam` (16 at 10,000, 127 at 100,000), `seed` (42), `keepPruned` (false).
    * `false`: always exact. Default: on, with those settings.
    */
   ann?: boolean | AnnOptions;
@@ -441,7 +441,7 @@ export class ToolAttentionRouter {
     this.tokenCounter = new SchemaTokenCounter(this.encoding);
     this.loader =
       options.schemas instanceof LazySchemaLoader ? options.schemas : new LazySchemaLoader(catalog, options.schemas);
-    if (options.store !== undefined) this.storeBinding = new RouterStoreBinding(options.store);
+    if (options.store !== undefined) this.storeBinding = new RouterStoreBinding(options.store, (line) => this.logLine(line));
     this.alwaysIds = (options.alwaysInclude ?? []).map((n) => {
       const r = catalog.resolve(n);
       if (!r) throw new Error(`alwaysInclude names "${n}", which is not in the catalog`);

@@ -7,7 +7,7 @@ import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { CatalogOptions, ToolCatalog } from "../catalog/catalog.js";
 import { LexicalEmbeddings } from "../encoders/lexical.js";
 import { StoreEmbeddings } from "./embeddings.js";
-import { catalogDigestAsync, catalogFromSnapshot, catalogSnapshotOf } from "./snapshot.js";
+import { catalogDigestThrough, catalogFromSnapshot, catalogSnapshotOf, type DigestMemo } from "./snapshot.js";
 import type { CatalogVersionInfo, PublishResult, RoutingStore } from "./types.js";
 
 /** The default catalog name of a router in a store. */
@@ -49,8 +49,14 @@ export class RouterStoreBinding {
   readonly follow: boolean;
   readonly catalogOptions: CatalogOptions;
   readonly initial: "publish" | "adopt";
+  /** The store's blobs, where catalog digests are remembered by fingerprint; undefined when it keeps none. */
+  private readonly memo?: DigestMemo;
 
-  constructor(option: RoutingStore | RouterStoreOptions) {
+  /** `warn` receives what goes wrong with the digest memo (the router's log); nothing else depends on it. */
+  constructor(
+    option: RoutingStore | RouterStoreOptions,
+    private readonly warn: (line: string) => void = () => {},
+  ) {
     const full: RouterStoreOptions = isStore(option) ? { store: option } : (option as RouterStoreOptions);
     if (!full || typeof full !== "object" || !isStore(full.store))
       throw new Error(
@@ -66,6 +72,9 @@ export class RouterStoreBinding {
       throw new Error("Invalid store.catalogOptions: expected catalog options (an object)");
     this.catalogOptions = full.catalogOptions ?? {};
     this.initial = full.initial ?? "publish";
+    const store = this.store;
+    if (typeof store.getBlob === "function" && typeof store.putBlob === "function")
+      this.memo = { get: (key) => store.getBlob!(key), put: (key, bytes) => store.putBlob!(key, bytes) };
     if (this.initial !== "publish" && this.initial !== "adopt")
       throw new Error(`Invalid store.initial: ${JSON.stringify(full.initial)} (expected "publish" or "adopt")`);
   }
@@ -77,7 +86,7 @@ export class RouterStoreBinding {
   async adoptable(own: ToolCatalog): Promise<{ catalog: ToolCatalog; info: CatalogVersionInfo } | undefined> {
     if (this.initial !== "adopt") return undefined;
     const latest = await this.latestVersion();
-    if (!latest || latest.digest === (await catalogDigestAsync(own))) return undefined;
+    if (!latest || latest.digest === (await this.digestOf(own))) return undefined;
     return this.catalogOf(latest.version, own);
   }
 
@@ -90,7 +99,7 @@ export class RouterStoreBinding {
 
   /** Publishes a catalog as this binding's next version (or finds the version holding it). */
   async publish(catalog: ToolCatalog): Promise<PublishResult> {
-    const digest = await catalogDigestAsync(catalog);
+    const digest = await this.digestOf(catalog);
     return this.store.publishCatalog(this.catalog, catalogSnapshotOf(catalog), digest);
   }
 
@@ -99,8 +108,24 @@ export class RouterStoreBinding {
    * reads its snapshots (a failure shows at `publish`).
    */
   prime(catalog: ToolCatalog): void {
-    catalogDigestAsync(catalog).catch(() => undefined);
+    this.digestOf(catalog).catch(() => undefined);
   }
+
+  /**
+   * The catalog's digest (`catalogDigest`). With a store that keeps blobs, the first process to compute it leaves it
+   * under the catalog's fingerprint, which takes about half the time; the others read it there.
+   */
+  digestOf(catalog: ToolCatalog): Promise<string> {
+    let digest = this.digests.get(catalog);
+    if (!digest) {
+      digest = catalogDigestThrough(catalog, this.memo, (message) => this.warn(`tool-attention: ${message}`));
+      this.digests.set(catalog, digest);
+      // A failure is not kept: the next call tries again.
+      digest.catch(() => this.digests.delete(catalog));
+    }
+    return digest;
+  }
+  private readonly digests = new WeakMap<ToolCatalog, Promise<string>>();
 
   /** The latest version of this binding's catalog, without its snapshot where the store can (`latestVersion`). */
   async latestVersion(): Promise<CatalogVersionInfo | undefined> {
