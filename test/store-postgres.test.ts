@@ -238,6 +238,39 @@ test("blobs: chunked rows behind a head, read back whole and verified; first wri
   assert.equal(Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM "${a.schema}".blob_chunks WHERE key = 'big'`))[0].n), 3);
   assert.ok(Buffer.from((await b.getBlob("big"))!).equals(big));
   assert.deepEqual(warnings, [], "read by COPY, no fallback");
+  // From 16 MiB on (blobThreadMinBytes), blobs are read in a reader thread; smaller ones on the calling thread.
+  assert.deepEqual(b.blobReads, { thread: 1, calling: 3 });
+  assert.deepEqual(a.blobReads, { thread: 1, calling: 1 });
+});
+
+test("blobs in a reader thread: the same bytes, damage reported as on the calling thread, misconfiguration refused", async () => {
+  const a = newStore({ blobChunkBytes: 65_536 });
+  const warnings: string[] = [];
+  const threaded = newStore({ blobThreadMinBytes: 1024, warn: (m) => warnings.push(m) }, a.schema);
+  const bytes = randomBytes(300_000);
+  await a.putBlob("t-1", bytes);
+  const got = await threaded.getBlob("t-1");
+  assert.ok(got && Buffer.from(got.buffer, got.byteOffset, got.byteLength).equals(bytes));
+  assert.equal(got.byteOffset % 4, 0, "aligned for typed views");
+  await a.putBlob("t-small", bytes.subarray(0, 1000));
+  assert.ok(Buffer.from((await threaded.getBlob("t-small"))!).equals(bytes.subarray(0, 1000)));
+  assert.deepEqual(threaded.blobReads, { thread: 1, calling: 1 }, "below the threshold: the calling thread");
+  await sql(`UPDATE "${a.schema}".blob_chunks SET data = overlay(data placing '\\x00'::bytea from 10) WHERE key = 't-1' AND seq = 2`);
+  await assert.rejects(threaded.getBlob("t-1"), /PostgresRoutingStore\.getBlob: blob "t-1" is damaged \(sha256 [0-9a-f]{64}, its head says/);
+  assert.deepEqual(warnings, [], "damage is not a reason to leave the thread");
+  // A pool the application passes stays on the calling thread (a thread cannot share it).
+  const pool = new pg.Pool({ connectionString: server.url, max: 2 });
+  const pooled = new PostgresRoutingStore({ pool, schema: a.schema, blobThreadMinBytes: 1024 });
+  await a.putBlob("t-2", bytes);
+  assert.ok(Buffer.from((await pooled.getBlob("t-2"))!).equals(bytes));
+  assert.deepEqual(pooled.blobReads, { thread: 0, calling: 1 });
+  await pooled.close();
+  await pool.end();
+  // 0 turns the thread off.
+  const off = newStore({ blobThreadMinBytes: 0 }, a.schema);
+  assert.ok(Buffer.from((await off.getBlob("t-2"))!).equals(bytes));
+  assert.deepEqual(off.blobReads, { thread: 0, calling: 1 });
+  assert.throws(() => newStore({ blobThreadMinBytes: -1 }), /options\.blobThreadMinBytes must be an integer from 0/);
 });
 
 test("blobs: concurrent writers of one key all resolve and leave one copy; chunks without a head are no blob; damage is reported", async () => {

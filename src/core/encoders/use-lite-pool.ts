@@ -16,13 +16,10 @@
  * uncaught error, out of memory, terminated) rejects its in-flight request, and the queue too when no other worker
  * is left; the next request starts a fresh worker. Nothing is ever left pending.
  *
- * Locating the worker: next to this module. From compiled output (`dist/…/use-lite-pool.js`) the worker is
- * `use-lite-worker.js` and starts directly. From TypeScript sources run under tsx (`…/use-lite-pool.ts`, as in
- * tests), a worker thread does not get tsx's hooks from `--import tsx` (tsx registers itself on the main thread only
- * on Node 20), so a one-line bootstrap registers tsx through its API (`tsx/esm/api`, resolved from this module) and
- * then imports `use-lite-worker.ts`.
+ * Locating the worker: `use-lite-worker` next to this module (`startModuleWorker`).
  */
-import { Worker, type ResourceLimits } from "node:worker_threads";
+import type { ResourceLimits, Worker } from "node:worker_threads";
+import { startModuleWorker } from "../util/module-worker.js";
 
 /** Request to a worker: embed `texts` in one model call; no texts = load the model only. */
 export interface UseLiteRequest {
@@ -64,27 +61,8 @@ interface Slot {
   dead: boolean;
 }
 
-const HERE = import.meta.url;
-/** ".ts" when this module runs from TypeScript sources (tsx), else "" (compiled .js). */
-const SOURCE_EXT = /\.([cm]?ts)$/.exec(new URL(HERE).pathname)?.[0] ?? "";
-
 function startWorker(resourceLimits: ResourceLimits | undefined): Worker {
-  if (!SOURCE_EXT) return new Worker(new URL("./use-lite-worker.js", HERE), { resourceLimits });
-  let tsxApi: string;
-  try {
-    tsxApi = import.meta.resolve("tsx/esm/api");
-  } catch (err) {
-    throw new Error(
-      `${USE_LITE_WORKER_LABEL}: running from TypeScript sources (${new URL(HERE).pathname}) needs the "tsx" package ` +
-        `to start the worker thread, and it could not be resolved (${(err as Error)?.message ?? err}). Use the compiled package, or install tsx.`,
-      { cause: err },
-    );
-  }
-  const entry = new URL(`./use-lite-worker${SOURCE_EXT}`, HERE).href;
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
-  // No inherited flags: an inherited `--import tsx` would register tsx a second time on Node versions where it
-  // does hook worker threads itself.
-  return new Worker(bootstrap, { eval: true, execArgv: [], resourceLimits });
+  return startModuleWorker(import.meta.url, "use-lite-worker", USE_LITE_WORKER_LABEL, { resourceLimits });
 }
 
 export class UseLiteWorkerPool {

@@ -136,17 +136,31 @@ interface TierSettings {
   callByName: boolean;
 }
 
+/**
+ * Whether `text` has more than `budget` tokens, decided on a prefix when that suffices: a large catalog's line tier
+ * is megabytes of text (minutes to tokenize at 100,000 tools) against a budget of a few thousand tokens. The prefix
+ * ends after a newline followed by a non-space character, where the tokenizer's pre-split always cuts (a newline
+ * run is its own piece), so the text has at least the prefix's tokens.
+ */
+function exceedsBudget(text: string, budget: number, count: (text: string) => number): boolean {
+  const probe = Math.ceil(budget * 8);
+  if (text.length > probe * 2) {
+    let cut = text.indexOf("\n", probe);
+    while (cut >= 0 && cut + 1 < text.length && /\s/.test(text[cut + 1]!)) cut = text.indexOf("\n", cut + 1);
+    if (cut >= 0 && cut + 1 < text.length && count(text.slice(0, cut + 1)) > budget) return true;
+  }
+  return count(text) > budget;
+}
+
 function renderTiers(catalog: ToolCatalog, o: TierSettings): RenderedPool {
   const count = (text: string) => countTokens(text, o.encoding);
   const full = lineTier(catalog, o);
   if (o.budget === Infinity) return { text: full, tier: 1, tokens: count(full) };
-  const fullTokens = count(full);
-  if (fullTokens <= o.budget) return { text: full, tier: 1, tokens: fullTokens };
+  if (!exceedsBudget(full, o.budget, count)) return { text: full, tier: 1, tokens: count(full) };
 
   const servers = toolsByServer(catalog);
   const names = namesTier(catalog, servers, o.callByName ? NAMES_POOL_HEADER : NAMES_POOL_HEADER_NO_PROMOTE);
-  const namesTokens = count(names);
-  if (namesTokens <= o.budget) return { text: names, tier: 2, tokens: namesTokens };
+  if (!exceedsBudget(names, o.budget, count)) return { text: names, tier: 2, tokens: count(names) };
 
   const text = serversTier(catalog, servers, o.callByName ? SERVERS_POOL_HEADER : SERVERS_POOL_HEADER_NO_PROMOTE, o.budget, o.encoding);
   return { text, tier: 3, tokens: count(text) };
@@ -241,32 +255,47 @@ function commonWords(server: string, tools: readonly ToolRecord[], max: number):
 function serversTier(catalog: ToolCatalog, servers: Map<string, ToolRecord[]>, header: string, budget: number, encoding: TokenEncoding): string {
   const count = (text: string) => countTokens(text, encoding);
   const entries = [...servers];
-  const build = (descTokens: number, words: number): string[] =>
-    entries.map(([server, tools]) => {
-      const d = flatDescription(catalog, server);
-      const desc = d && descTokens > 0 ? truncateToTokens(d, descTokens, encoding) : undefined;
-      const hint = commonWords(server, tools, words).join(", ");
-      return serverHeading(server, tools.length, desc, hint ? `e.g. ${hint}` : undefined);
-    });
+  // Each server's common words, once: every step takes a prefix of the same ranking.
+  const hints = entries.map(([server, tools]) => commonWords(server, tools, 8));
+  const line = (i: number, descTokens: number, words: number): string => {
+    const [server, tools] = entries[i]!;
+    const d = flatDescription(catalog, server);
+    const desc = d && descTokens > 0 ? truncateToTokens(d, descTokens, encoding) : undefined;
+    const hint = hints[i]!.slice(0, words).join(", ");
+    return serverHeading(server, tools.length, desc, hint ? `e.g. ${hint}` : undefined);
+  };
+  // A step is given up when its first lines (about `probe` characters) are already over budget: with thousands of
+  // servers most steps are, and making every line (a description cut to tokens each) would cost seconds.
+  const probe = budget * 16;
   const steps: [number, number][] = [[40, 8], [20, 6], [10, 4], [0, 3], [0, 2], [0, 1], [0, 0]];
   let lines: string[] = [];
   for (const [descTokens, words] of steps) {
-    lines = build(descTokens, words);
+    lines = [];
+    let chars = header.length;
+    let i = 0;
+    for (; i < entries.length && chars <= probe; i++) {
+      lines.push(line(i, descTokens, words));
+      chars += lines[i]!.length + 1;
+    }
+    // The text goes on after this newline with another heading, so it has at least the prefix's tokens. The last
+    // step's lines are all made: the cut below keeps as many of them as fit.
+    const last = words === 0 && descTokens === 0;
+    if (!last && i < entries.length && count(`${[header, ...lines].join("\n")}\n`) > budget) continue;
+    for (; i < entries.length; i++) lines.push(line(i, descTokens, words));
     const text = [header, ...lines].join("\n");
-    if (count(text) <= budget) return text;
+    if (!exceedsBudget(text, budget, count)) return text;
   }
   // Still too long: keep the first servers that fit and count the rest on a closing line.
   const total = catalog.size;
   const more = (shownServers: number, shownTools: number) =>
     `… and ${entries.length - shownServers} more servers with ${total - shownTools} tools.`;
-  const lineTokens = lines.map((l) => count(l) + 1); // +1: the newline before it
   let used = count(header) + count(more(0, 0)) + 1;
   let shown = 0;
   let shownTools = 0;
-  while (shown < lines.length && used + lineTokens[shown] <= budget) {
-    used += lineTokens[shown];
-    shownTools += entries[shown][1].length;
-    shown++;
+  // Lines are counted only until the budget is reached (+1: the newline before each).
+  for (let next: number; shown < lines.length && used + (next = count(lines[shown]!) + 1) <= budget; shown++) {
+    used += next;
+    shownTools += entries[shown]![1].length;
   }
   // Sums of per-line counts can differ from the joined text by a token at the seams: check and back off.
   for (;;) {

@@ -39,6 +39,7 @@ import { candidateScores } from "./candidates.js";
 import { LazySchemaLoader, type SchemaLoaderOptions } from "../loader/schema-loader.js";
 import { checkPreconditions, emptyStateView } from "../preconditions/preconditions.js";
 import { renderPoolTiered, SchemaTokenCounter, type PoolOptions, type PoolTier, type RenderedPool } from "../render/render.js";
+import { countFullSchemaTokens, FULL_TOKENS_KEEP_MIN_TOOLS } from "../render/full-schema-tokens.js";
 import { DEFAULT_ENCODING, type TokenEncoding } from "../tokens/count.js";
 import { splitClauses, type ClauseOptions } from "./clauses.js";
 import { buildLexicalIndex } from "./channels/lexical.js";
@@ -334,7 +335,7 @@ export class ToolAttentionRouter {
   private preparing?: Promise<void>;
   private turnCounter = 0;
   private readonly tokenCounter: SchemaTokenCounter;
-  private fullTokens?: number;
+  private fullTokens?: { catalog: ToolCatalog; total: Promise<number> };
   /** The rendered pool and the catalog object it was rendered for (a replaced catalog renders anew). */
   private poolMemo?: { catalog: ToolCatalog; rendered: RenderedPool };
   private readonly alwaysIds: string[];
@@ -513,18 +514,22 @@ export class ToolAttentionRouter {
    * multi-vector rows and the server centroids. All dense texts go to the encoder in one call (new texts only).
    */
   private async buildChannels(catalog: ToolCatalog): Promise<Channels> {
-    const lexical = this.lexicalOptions ? await this.lexicalChannel(catalog, this.lexicalOptions) : undefined;
     const embeddings = this.embeddings;
-    if (this.lexicalOnly || !embeddings) return { lexical };
+    const dense = !this.lexicalOnly && embeddings !== undefined;
+    const prefer = this.options.index ?? "auto";
+    // A large catalog's BM25 and HNSW snapshots are read at the same time (a store reads large ones in a thread).
+    const [lexical, snapshot] = await Promise.all([
+      this.lexicalOptions ? this.lexicalChannel(catalog, this.lexicalOptions) : undefined,
+      // The HNSW index comes with its rows: nothing to embed, and the tool texts are not even made (the key hashes
+      // their sources).
+      dense && catalog.size > 0 ? this.loadSnapshot(catalog, prefer) : undefined,
+    ]);
+    if (!dense) return { lexical };
     const tools = catalog.tools;
     const mv = this.multiVector;
     const rowsOfMv = mv && mv.weight > 0 && tools.length > 0 && tools.length <= mv.maxTools
       ? multiVectorRows(tools, this.options.toolText, (server) => this.textContext(server, catalog), mv.maxSentences)
       : undefined;
-    const prefer = this.options.index ?? "auto";
-    // A large catalog's HNSW index is loaded from a snapshot when one exists (rows included: nothing to embed, and
-    // the tool texts are not even made: the key hashes their sources).
-    const snapshot = tools.length > 0 ? await this.loadSnapshot(catalog, prefer) : undefined;
     let index: VectorIndex;
     let rows: ArrayLike<number>[];
     let extra: Float32Array[] = [];
@@ -602,6 +607,11 @@ export class ToolAttentionRouter {
   /** Where HNSW snapshots are kept: the store's blobs, else the local disk cache; undefined when neither is on. */
   private snapshotCache(): SnapshotCache | undefined {
     if (this.options.ann === false || this.embeddings instanceof LexicalEmbeddings) return undefined;
+    return this.blobCache();
+  }
+
+  /** The store's blobs, else the local disk cache (unless turned off); undefined when neither is on. */
+  private blobCache(): SnapshotCache | undefined {
     const fromStore = this.storeBinding ? storeSnapshotCache(this.storeBinding.store) : undefined;
     if (fromStore) return fromStore;
     const dir = this.storeBinding && this.options.cacheDir === undefined ? false : (this.options.cacheDir ?? defaultEmbeddingCacheDir());
@@ -645,6 +655,7 @@ export class ToolAttentionRouter {
     if (this.lexicalOnly) {
       this.encoderName = "lexical";
       this.modelId = "lexical-bm25";
+      this.startFullSchemaTokens();
       this.channels = await this.buildChannels(this.catalog);
       await this.joinStore();
       return;
@@ -660,7 +671,11 @@ export class ToolAttentionRouter {
     // store.initial "adopt": route on the store's latest catalog instead of embedding the constructor's.
     const adopted = await this.storeBinding?.adoptable(this.catalog);
     if (adopted) await this.swapCatalog(adopted.catalog, async () => adopted.info);
-    else this.channels = await this.buildChannels(this.catalog);
+    else {
+      // Counted while the catalog is embedded or loaded, not on the first route.
+      this.startFullSchemaTokens();
+      this.channels = await this.buildChannels(this.catalog);
+    }
     await this.joinStore();
     const prefer = this.options.index ?? "auto";
     const line = `tool-attention: ${describeIndexFor(this.catalog.size, prefer, this.ann)}; encoder: ${this.modelId}${this.storeBinding ? `; store: ${this.storeBinding.store.kind}` : ""}`;
@@ -727,10 +742,28 @@ export class ToolAttentionRouter {
     return this.poolMemo.rendered;
   }
 
-  /** Tokens of the whole catalog's full schemas: what every turn would cost without routing. */
-  async fullSchemaTokens(): Promise<number> {
-    this.fullTokens ??= await this.schemaTokens(this.catalog.tools.map((t) => t.id));
-    return this.fullTokens;
+  /**
+   * Tokens of the whole catalog's full schemas: what every turn would cost without routing. Counted once per
+   * catalog, in slices; on large catalogs whose schemas the catalog holds, kept beside the index snapshots for the
+   * next process (see full-schema-tokens.ts).
+   */
+  fullSchemaTokens(): Promise<number> {
+    const catalog = this.catalog;
+    if (this.fullTokens?.catalog !== catalog) {
+      const cache = this.options.schemas === undefined ? this.blobCache() : undefined;
+      const total = countFullSchemaTokens(catalog, (ids) => this.loader.getMany(ids), this.tokenCounter, cache && { cache, warn: (l) => this.logLine(l) });
+      // A failure is not kept: the next route counts again (and reports it).
+      total.catch(() => {
+        if (this.fullTokens?.total === total) this.fullTokens = undefined;
+      });
+      this.fullTokens = { catalog, total };
+    }
+    return this.fullTokens.total;
+  }
+
+  /** Starts counting a large catalog's full-schema tokens ahead of the first route, when its schemas are local. */
+  private startFullSchemaTokens(): void {
+    if (this.catalog.size >= FULL_TOKENS_KEEP_MIN_TOOLS && this.options.schemas === undefined) this.fullSchemaTokens().catch(() => undefined);
   }
 
   /** Tokens of the given tools' full schemas. */
@@ -1155,8 +1188,8 @@ export class ToolAttentionRouter {
     this.channels = channels;
     this.version = version;
     this.loader.replaceCatalog(next, [...added, ...changed, ...removed]);
-    this.fullTokens = undefined;
     this.poolMemo = undefined;
+    this.startFullSchemaTokens();
     const always = (this.options.alwaysInclude ?? []).map((n) => next.resolve(n)?.id).filter((id): id is string => !!id);
     this.alwaysIds.splice(0, this.alwaysIds.length, ...always);
     return { added, changed, removed, embedded, ...(version ? { version: version.version } : {}) };

@@ -49,6 +49,7 @@
 import { createHash } from "node:crypto";
 import { advisoryKey, blobDigest, bytesToVector, checkBlobBytes, checkBlobKey, checkVectors, textKey, vectorToBytes } from "./codec.js";
 import { digestFor } from "./snapshot.js";
+import { readBlobInThread } from "./pg-blob-thread.js";
 import type {
   CatalogListener,
   CatalogSnapshot,
@@ -116,12 +117,22 @@ export interface PostgresRoutingStoreOptions {
    * the blob's head, so stores with different settings share blobs.
    */
   blobChunkBytes?: number;
+  /**
+   * Blobs of at least this many bytes (index snapshots of large catalogs: about 260 MB at 100,000 tools) are read in
+   * a worker thread with its own connections, so that receiving, assembling and checking them neither blocks the host's
+   * event loop nor competes with the router's own start-up work. Only for a store given `connectionString` (a pool
+   * you pass cannot be shared with a thread). Default 16 MiB (16,777,216); 0 reads every blob on the calling thread.
+   */
+  blobThreadMinBytes?: number;
 }
+
+/** Default `blobThreadMinBytes` of the PostgreSQL store. */
+export const DEFAULT_PG_BLOB_THREAD_MIN_BYTES = 16 * 1024 * 1024;
 
 /** Default `blobChunkBytes` of the PostgreSQL store. */
 export const DEFAULT_PG_BLOB_CHUNK_BYTES = 8 * 1024 * 1024;
 /** Chunks a `getBlob` fetches at once (each on its own pooled connection): PostgreSQL reads one while Node takes in another. */
-const BLOB_READ_PARALLEL = 2;
+export const BLOB_READ_PARALLEL = 2;
 
 interface PgModule {
   Pool: new (config: Record<string, unknown>) => PgPoolLike;
@@ -139,7 +150,8 @@ interface PgListenClient {
 
 let pgModule: Promise<PgModule> | undefined;
 /** Loads `pg` once; a missing package fails with the install command. */
-function loadPg(): Promise<PgModule> {
+/** Loads `pg` once per thread, with an error that says how to install it. */
+export function loadPg(): Promise<PgModule> {
   pgModule ??= (async () => {
     try {
       const name: string = PG_PACKAGE;
@@ -181,13 +193,14 @@ export function checkCatalogName(where: string, catalog: unknown): string {
 }
 
 /** A stored blob that fails a check against its head: reported, never returned, and no reason to change read path. */
-class BlobDamagedError extends Error {}
+/** A blob whose chunks do not match its head (not a database or connection failure). */
+export class BlobDamagedError extends Error {}
 
 /**
  * Waits for every fetch of a blob, then throws the first failure (damage before anything else). Unlike Promise.all,
  * no fetch is still writing into the blob's buffer when the caller retries on another path.
  */
-async function settleAll(fetches: Promise<void>[]): Promise<void> {
+export async function settleAll(fetches: Promise<void>[]): Promise<void> {
   const failures = (await Promise.allSettled(fetches)).filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason as unknown);
   if (failures.length > 0) throw failures.find((e) => e instanceof BlobDamagedError) ?? failures[0];
 }
@@ -196,7 +209,7 @@ async function settleAll(fetches: Promise<void>[]): Promise<void> {
  * One blob being read: chunks arrive in any order and are copied to their place in one buffer of the head's length,
  * each checked against the head (position, length, once); the sha256 runs over them in order as they complete.
  */
-class BlobAssembly {
+export class BlobAssembly {
   /** allocUnsafeSlow: a buffer of its own (never a slice of the shared pool), so byteOffset 0 and typed views align. */
   readonly out: Buffer;
   private done: boolean[] = [];
@@ -265,6 +278,49 @@ class BlobAssembly {
     if (digest !== sha256) throw this.damaged(`sha256 ${digest}, its head says ${sha256}`);
     return this.out;
   }
+}
+
+/**
+ * The fast path of reading a blob: each chunk by `COPY … TO STDOUT (FORMAT binary)`, its bytes copied straight into
+ * the blob. `table` is the quoted `schema.blob_chunks`. Runs on the store's thread or in its blob reader thread.
+ */
+export async function readBlobByCopy(pool: PgPoolLike, table: string, blob: BlobAssembly): Promise<void> {
+  let next = 0;
+  const reader = async () => {
+    const client = await pool.connect();
+    let broken: unknown;
+    try {
+      // pg's JavaScript Client hands a Submittable its protocol connection; pg-native runs Submittables differently
+      // (and would fail outside this call), other drivers not at all.
+      if (typeof (client as { connection?: { query?: unknown } }).connection?.query !== "function")
+        throw new Error("the pool's clients are not pg's JavaScript Client");
+      while (next < blob.chunks) {
+        const seq = next++;
+        // COPY takes no parameters: the key is inlined, safe because BLOB_KEY_PATTERN admits no quote or backslash.
+        const copy = new CopyOutQuery(
+          `COPY (SELECT seq, data FROM ${table} WHERE key = '${blob.key}' AND seq = ${seq}) TO STDOUT (FORMAT binary)`,
+          (fields) => {
+            if (fields.length !== 2 || fields[0]?.length !== 4 || !fields[1]) throw blob.damaged(`chunk ${seq} came back as an unexpected COPY row`);
+            blob.put(fields[0].readInt32BE(0), fields[1]);
+          },
+        );
+        const returned = (client.query as unknown as (query: CopyOutQuery) => unknown)(copy);
+        // pg returns the submittable itself; anything else (a promise) is a client that does not run it.
+        if (returned !== copy) {
+          (returned as Promise<unknown> | undefined)?.catch?.(() => undefined);
+          throw new Error("the pool's client does not run pg Submittable queries");
+        }
+        await copy.done;
+      }
+    } catch (err) {
+      broken = err;
+      next = blob.chunks; // the other reader takes no further chunk
+      throw err;
+    } finally {
+      client.release(broken ? true : undefined);
+    }
+  };
+  await settleAll(Array.from({ length: Math.min(BLOB_READ_PARALLEL, blob.chunks) }, reader));
 }
 
 /**
@@ -359,6 +415,12 @@ export class PostgresRoutingStore implements RoutingStore {
   private readonly waitTimeoutMs: number;
   private readonly pollMs: number;
   private readonly blobChunkBytes: number;
+  private readonly blobThreadMinBytes: number;
+  /** Large blobs are read in a thread until that fails once for want of support (see `getBlob`). */
+  private blobThreads: boolean;
+  private readonly readerThreads = new Set<{ terminate(): Promise<number> }>();
+  /** Blobs read in a reader thread and on the calling thread (diagnostics, tests). */
+  readonly blobReads = { thread: 0, calling: 0 };
   /** Blobs are read by COPY until that fails once for want of support (see `getBlob`). */
   private copyBlobs = true;
   private readonly warn: (message: string) => void;
@@ -391,6 +453,8 @@ export class PostgresRoutingStore implements RoutingStore {
     this.waitTimeoutMs = positiveInt("waitTimeoutMs", options.waitTimeoutMs, 600_000, 1, 86_400_000);
     this.pollMs = positiveInt("pollMs", options.pollMs, 5_000, 0, 3_600_000);
     this.blobChunkBytes = positiveInt("blobChunkBytes", options.blobChunkBytes, DEFAULT_PG_BLOB_CHUNK_BYTES, 1024, 64 * 1024 * 1024);
+    this.blobThreadMinBytes = positiveInt("blobThreadMinBytes", options.blobThreadMinBytes, DEFAULT_PG_BLOB_THREAD_MIN_BYTES, 0, Number.MAX_SAFE_INTEGER);
+    this.blobThreads = this.blobThreadMinBytes > 0;
     if (options.listen !== undefined && typeof options.listen !== "boolean") throw new Error("PostgresRoutingStore: options.listen must be a boolean");
     if (options.listen === false && this.pollMs === 0)
       throw new Error("PostgresRoutingStore: options.listen false and options.pollMs 0 would never see another process's catalog change");
@@ -610,10 +674,26 @@ export class PostgresRoutingStore implements RoutingStore {
     const r = await pool.query(`SELECT chunks, chunk_bytes, bytes, sha256 FROM ${this.q}.blob_heads WHERE key = $1`, [key]);
     const head = r.rows[0];
     if (!head) return undefined;
-    const blob = new BlobAssembly(key, Number(head.chunks), Number(head.chunk_bytes), Number(head.bytes));
+    const bytes = Number(head.bytes);
+    if (this.copyBlobs && this.blobThreads && this.options.connectionString !== undefined && bytes >= this.blobThreadMinBytes && bytes > 0) {
+      const request = { connectionString: this.options.connectionString, table: `${this.q}.blob_chunks`, key, chunks: Number(head.chunks), chunkBytes: Number(head.chunk_bytes), bytes, sha256: head.sha256 as string };
+      try {
+        const out = await readBlobInThread(request, this.readerThreads);
+        this.blobReads.thread++;
+        return out;
+      } catch (err) {
+        if (err instanceof BlobDamagedError || this.closed) throw err;
+        // No thread here (a bundler that dropped the worker module, a sandbox without worker_threads): read on
+        // this thread from now on. A database error shows again there, with its own message.
+        this.blobThreads = false;
+        this.warn(`[tool-attention] postgres store: ${(err as Error)?.message ?? err}; reading blobs on the calling thread`);
+      }
+    }
+    this.blobReads.calling++;
+    const blob = new BlobAssembly(key, Number(head.chunks), Number(head.chunk_bytes), bytes);
     if (this.copyBlobs) {
       try {
-        await this.readChunksByCopy(pool, blob);
+        await readBlobByCopy(pool, `${this.q}.blob_chunks`, blob);
         return blob.finish(head.sha256 as string);
       } catch (err) {
         if (err instanceof BlobDamagedError) throw err;
@@ -626,46 +706,6 @@ export class PostgresRoutingStore implements RoutingStore {
     }
     await this.readChunksAsBase64(pool, blob);
     return blob.finish(head.sha256 as string);
-  }
-
-  /** The fast path: each chunk by `COPY … TO STDOUT (FORMAT binary)`, its bytes copied straight into the blob. */
-  private async readChunksByCopy(pool: PgPoolLike, blob: BlobAssembly): Promise<void> {
-    let next = 0;
-    const worker = async () => {
-      const client = await pool.connect();
-      let broken: unknown;
-      try {
-        // pg's JavaScript Client hands a Submittable its protocol connection; pg-native runs Submittables differently
-        // (and would fail outside this call), other drivers not at all.
-        if (typeof (client as { connection?: { query?: unknown } }).connection?.query !== "function")
-          throw new Error("the pool's clients are not pg's JavaScript Client");
-        while (next < blob.chunks) {
-          const seq = next++;
-          // COPY takes no parameters: the key is inlined, safe because BLOB_KEY_PATTERN admits no quote or backslash.
-          const copy = new CopyOutQuery(
-            `COPY (SELECT seq, data FROM ${this.q}.blob_chunks WHERE key = '${blob.key}' AND seq = ${seq}) TO STDOUT (FORMAT binary)`,
-            (fields) => {
-              if (fields.length !== 2 || fields[0]?.length !== 4 || !fields[1]) throw blob.damaged(`chunk ${seq} came back as an unexpected COPY row`);
-              blob.put(fields[0].readInt32BE(0), fields[1]);
-            },
-          );
-          const returned = (client.query as unknown as (query: CopyOutQuery) => unknown)(copy);
-          // pg returns the submittable itself; anything else (a promise) is a client that does not run it.
-          if (returned !== copy) {
-            (returned as Promise<unknown> | undefined)?.catch?.(() => undefined);
-            throw new Error("the pool's client does not run pg Submittable queries");
-          }
-          await copy.done;
-        }
-      } catch (err) {
-        broken = err;
-        next = blob.chunks; // the other worker takes no further chunk
-        throw err;
-      } finally {
-        client.release(broken ? true : undefined);
-      }
-    };
-    await settleAll(Array.from({ length: Math.min(BLOB_READ_PARALLEL, blob.chunks) }, worker));
   }
 
   /** The portable path: each chunk as base64 text (`encode(data, 'base64')`), decoded into place. */
@@ -923,6 +963,7 @@ export class PostgresRoutingStore implements RoutingStore {
     if (this.closed) return;
     this.closed = true;
     this.listeners.clear();
+    for (const thread of this.readerThreads) await thread.terminate().catch(() => undefined);
     await this.stopWatching();
     await this.ready?.catch(() => undefined);
     if (this.ownsPool && this.pool) await this.pool.end().catch(() => undefined);
