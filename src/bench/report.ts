@@ -274,7 +274,9 @@ export function renderMarkdown(result: BenchResult): string {
           p.exactAgreement ? fmtPct(p.exactAgreement.same) : "—",
           `${fmtMs(p.buildCold.ms)}${p.buildCold.kind === "projected" ? " *projected*" : ""}`,
           fmtMs(p.buildWarm.ms),
-          p.warmFrom && p.warmFrom !== "in-process" ? `${fmtMs(p.warmStartS * 1000)} (${p.warmFrom}, fresh process)` : fmtMs(p.warmStartS * 1000),
+          p.warmFrom && p.warmFrom !== "in-process"
+            ? `${fmtMs(p.warmStartS * 1000)} (${p.warmFrom}, fresh process${p.warmProcess?.firstRouteMs !== undefined ? `; first route ${fmtMs(p.warmProcess.firstRouteMs)}` : ""})`
+            : fmtMs(p.warmStartS * 1000),
           p.rssMiB.toFixed(0),
           p.heapUsedMiB.toFixed(0),
           fmtRate(p.methods["tool-attention"]?.recall),
