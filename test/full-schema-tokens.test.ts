@@ -89,3 +89,18 @@ test("small catalogs and schemas from elsewhere (a registry, a fetcher) are coun
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("closing a router stops its full-schema count at the next slice, and nothing is kept", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "ta-fst-"));
+  try {
+    const r = new ToolAttentionRouter(ToolCatalog.fromCatalogObject(expandCatalog(FULL_TOKENS_KEEP_MIN_TOOLS + 100, 42)), { encoder: "lexical", cacheDir: dir, log: false });
+    const counting = r.fullSchemaTokens();
+    await r.close();
+    await assert.rejects(counting, /closed while counting the catalog's full-schema tokens/);
+    assert.deepEqual(readdirSync(dir).includes("blobs") ? countsFile(dir) : [], []);
+    // The router still answers afterwards: the next call counts again.
+    assert.equal(await r.fullSchemaTokens(), expected(big));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

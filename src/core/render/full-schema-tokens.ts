@@ -48,6 +48,8 @@ export async function countFullSchemaTokens(
   schemas: (ids: readonly string[]) => Promise<FullToolSchema[]>,
   counter: SchemaTokenCounter,
   keep?: FullTokensCache,
+  /** Stops the count between slices (the router was closed): the promise rejects with the signal's reason. */
+  signal?: AbortSignal,
 ): Promise<number> {
   const n = catalog.size;
   const key = keep && n >= FULL_TOKENS_KEEP_MIN_TOOLS ? await fullTokensKey(catalog, counter) : undefined;
@@ -80,6 +82,7 @@ export async function countFullSchemaTokens(
       total += counts[start + i]!;
       if (performance.now() - sliceStart > 10) {
         await new Promise<void>((resolve) => setImmediate(resolve));
+        signal?.throwIfAborted();
         sliceStart = performance.now();
       }
     }

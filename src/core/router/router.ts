@@ -336,6 +336,8 @@ export class ToolAttentionRouter {
   private turnCounter = 0;
   private readonly tokenCounter: SchemaTokenCounter;
   private fullTokens?: { catalog: ToolCatalog; total: Promise<number> };
+  /** Aborted (and replaced) by `close()`: background work in progress (the full-schema count) stops. */
+  private lifetime = new AbortController();
   /** The rendered pool and the catalog object it was rendered for (a replaced catalog renders anew). */
   private poolMemo?: { catalog: ToolCatalog; rendered: RenderedPool };
   private readonly alwaysIds: string[];
@@ -751,7 +753,13 @@ export class ToolAttentionRouter {
     const catalog = this.catalog;
     if (this.fullTokens?.catalog !== catalog) {
       const cache = this.options.schemas === undefined ? this.blobCache() : undefined;
-      const total = countFullSchemaTokens(catalog, (ids) => this.loader.getMany(ids), this.tokenCounter, cache && { cache, warn: (l) => this.logLine(l) });
+      const total = countFullSchemaTokens(
+        catalog,
+        (ids) => this.loader.getMany(ids),
+        this.tokenCounter,
+        cache && { cache, warn: (l) => this.logLine(l) },
+        this.lifetime.signal,
+      );
       // A failure is not kept: the next route counts again (and reports it).
       total.catch(() => {
         if (this.fullTokens?.total === total) this.fullTokens = undefined;
@@ -1270,8 +1278,14 @@ export class ToolAttentionRouter {
     return { ...this.version };
   }
 
-  /** Stops following the store's catalog versions. The store stays open: it is the application's to close. */
+  /**
+   * Stops following the store's catalog versions, and a full-schema token count in progress (at its next slice; a
+   * route waiting for it rejects). The router still routes afterwards (a later route counts again). The store stays
+   * open: it is the application's to close.
+   */
   async close(): Promise<void> {
+    this.lifetime.abort(new Error("ToolAttentionRouter: closed while counting the catalog's full-schema tokens"));
+    this.lifetime = new AbortController();
     this.unwatch?.();
     this.unwatch = undefined;
     await this.catalogChain;
