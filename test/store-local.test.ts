@@ -18,7 +18,6 @@ import {
   catalogDigest,
   catalogDigestAsync,
   catalogDigestThrough,
-  catalogFingerprint,
   catalogFingerprintAsync,
   catalogFromSnapshot,
   catalogSnapshotOf,
@@ -337,14 +336,14 @@ test("catalog fingerprints: equal for the same snapshot, different for other con
   const ab = new ToolCatalog([spec("ab")]);
   const ba = new ToolCatalog([spec("ba")]);
   assert.equal(catalogDigest(ab), catalogDigest(ba), "the digest ignores key order");
-  assert.notEqual(catalogFingerprint(ab), catalogFingerprint(ba), "the fingerprint does not");
-  assert.equal(catalogFingerprint(catalogFromSnapshot(catalogSnapshotOf(ab))), catalogFingerprint(ab), "another process's rebuilt catalog");
-  assert.equal(await catalogFingerprintAsync(new ToolCatalog([spec("ab")])), catalogFingerprint(ab));
+  assert.notEqual(await catalogFingerprintAsync(ab), await catalogFingerprintAsync(ba), "the fingerprint does not");
+  assert.equal(await catalogFingerprintAsync(catalogFromSnapshot(catalogSnapshotOf(ab))), await catalogFingerprintAsync(ab), "another process's rebuilt catalog");
+  assert.equal(await catalogFingerprintAsync(new ToolCatalog([spec("ab")])), await catalogFingerprintAsync(ab));
   const other = new ToolCatalog([{ ...spec("ab"), spec: { ...spec("ab").spec, description: "T!" } }]);
-  assert.notEqual(catalogFingerprint(other), catalogFingerprint(ab));
+  assert.notEqual(await catalogFingerprintAsync(other), await catalogFingerprintAsync(ab));
   // A server description or a move to another server changes it too.
-  assert.notEqual(catalogFingerprint(new ToolCatalog([spec("ab")], {}, new Map([["s", "S."]]))), catalogFingerprint(ab));
-  assert.notEqual(catalogFingerprint(new ToolCatalog([{ ...spec("ab"), server: "r" }])), catalogFingerprint(ab));
+  assert.notEqual(await catalogFingerprintAsync(new ToolCatalog([spec("ab")], {}, new Map([["s", "S."]]))), await catalogFingerprintAsync(ab));
+  assert.notEqual(await catalogFingerprintAsync(new ToolCatalog([{ ...spec("ab"), server: "r" }])), await catalogFingerprintAsync(ab));
 });
 
 test("catalog digests go through a memo keyed by fingerprint: computed once per deployment, checked when read", async () => {
@@ -359,7 +358,7 @@ test("catalog digests go through a memo keyed by fingerprint: computed once per 
     };
     const build = () => smallCatalog([tool("memo_tool", "Remembers things.")]);
     const first = build();
-    const key = digestMemoKey(catalogFingerprint(first));
+    const key = digestMemoKey(await catalogFingerprintAsync(first));
     assert.equal(await catalogDigestThrough(first, memo), snapshotDigest(catalogSnapshotOf(first)));
     assert.deepEqual([gets, puts], [[key], [key]], "a miss computes the digest and leaves it");
     assert.equal(Buffer.from((await store.getBlob(key))!).toString("latin1"), catalogDigest(first));
@@ -395,7 +394,7 @@ test("routers sharing a store compute a catalog's digest once: the first leaves 
     await a.prepare();
     const blobs = readdirSync(path.join(dir, "blobs")).filter((f) => f.startsWith("catalog-digest-"));
     assert.equal(blobs.length, 1);
-    assert.equal(blobs[0], `${digestMemoKey(catalogFingerprint(smallCatalog()))}.bin`);
+    assert.equal(blobs[0], `${digestMemoKey(await catalogFingerprintAsync(smallCatalog()))}.bin`);
     const b = make();
     await b.prepare();
     assert.deepEqual(b.catalogVersion, a.catalogVersion);

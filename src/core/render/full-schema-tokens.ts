@@ -4,7 +4,7 @@
  * 100,000 tools are about 200 MB of schema text, which takes more than a minute to tokenize. So it is
  * - counted in slices of about 10 ms with the event loop served between them, never as one long block;
  * - kept beside the index snapshots (the store's blobs, else the disk cache) as one count per tool, under a key that
- *   names the catalog's content (`catalogFingerprint`), the encoding, Phase-2 compaction and the rendering, so the
+ *   names the catalog's content (`catalogFingerprintAsync`), the encoding, Phase-2 compaction and the rendering, so the
  *   next process with the same catalog reads it instead of counting.
  */
 import { createHash } from "node:crypto";
@@ -27,7 +27,7 @@ const CANARY: FullToolSchema = {
 };
 
 /** The key of a catalog's per-tool counts in a snapshot cache. */
-export async function fullTokensKey(catalog: ToolCatalog, counter: SchemaTokenCounter): Promise<string> {
+async function fullTokensKey(catalog: ToolCatalog, counter: SchemaTokenCounter): Promise<string> {
   const h = createHash("sha256");
   h.update(JSON.stringify({ v: 1, fingerprint: await catalogFingerprintAsync(catalog), encoding: counter.encoding, compaction: counter.compaction ?? null, canary: renderFullSchema(CANARY) }));
   return `schema-tokens-${h.digest("hex").slice(0, 40)}`;

@@ -6,6 +6,7 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { CatalogOptions, ToolCatalog } from "../catalog/catalog.js";
 import { LexicalEmbeddings } from "../encoders/lexical.js";
+import { storeSnapshotCache } from "../index/snapshot-cache.js";
 import { StoreEmbeddings } from "./embeddings.js";
 import { catalogDigestThrough, catalogFromSnapshot, catalogSnapshotOf, type DigestMemo } from "./snapshot.js";
 import type { CatalogVersionInfo, PublishResult, RoutingStore } from "./types.js";
@@ -72,9 +73,7 @@ export class RouterStoreBinding {
       throw new Error("Invalid store.catalogOptions: expected catalog options (an object)");
     this.catalogOptions = full.catalogOptions ?? {};
     this.initial = full.initial ?? "publish";
-    const store = this.store;
-    if (typeof store.getBlob === "function" && typeof store.putBlob === "function")
-      this.memo = { get: (key) => store.getBlob!(key), put: (key, bytes) => store.putBlob!(key, bytes) };
+    this.memo = storeSnapshotCache(this.store);
     if (this.initial !== "publish" && this.initial !== "adopt")
       throw new Error(`Invalid store.initial: ${JSON.stringify(full.initial)} (expected "publish" or "adopt")`);
   }

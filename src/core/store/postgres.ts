@@ -149,8 +149,7 @@ interface PgListenClient {
 }
 
 let pgModule: Promise<PgModule> | undefined;
-/** Loads `pg` once; a missing package fails with the install command. */
-/** Loads `pg` once per thread, with an error that says how to install it. */
+/** Loads `pg` once per thread; a missing package fails with the install command. */
 export function loadPg(): Promise<PgModule> {
   pgModule ??= (async () => {
     try {
@@ -193,14 +192,13 @@ export function checkCatalogName(where: string, catalog: unknown): string {
 }
 
 /** A stored blob that fails a check against its head: reported, never returned, and no reason to change read path. */
-/** A blob whose chunks do not match its head (not a database or connection failure). */
 export class BlobDamagedError extends Error {}
 
 /**
  * Waits for every fetch of a blob, then throws the first failure (damage before anything else). Unlike Promise.all,
  * no fetch is still writing into the blob's buffer when the caller retries on another path.
  */
-export async function settleAll(fetches: Promise<void>[]): Promise<void> {
+async function settleAll(fetches: Promise<void>[]): Promise<void> {
   const failures = (await Promise.allSettled(fetches)).filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason as unknown);
   if (failures.length > 0) throw failures.find((e) => e instanceof BlobDamagedError) ?? failures[0];
 }
@@ -674,9 +672,9 @@ export class PostgresRoutingStore implements RoutingStore {
     const r = await pool.query(`SELECT chunks, chunk_bytes, bytes, sha256 FROM ${this.q}.blob_heads WHERE key = $1`, [key]);
     const head = r.rows[0];
     if (!head) return undefined;
-    const bytes = Number(head.bytes);
+    const [chunks, chunkBytes, bytes] = [Number(head.chunks), Number(head.chunk_bytes), Number(head.bytes)];
     if (this.copyBlobs && this.blobThreads && this.options.connectionString !== undefined && bytes >= this.blobThreadMinBytes && bytes > 0) {
-      const request = { connectionString: this.options.connectionString, table: `${this.q}.blob_chunks`, key, chunks: Number(head.chunks), chunkBytes: Number(head.chunk_bytes), bytes, sha256: head.sha256 as string };
+      const request = { connectionString: this.options.connectionString, table: `${this.q}.blob_chunks`, key, chunks, chunkBytes, bytes, sha256: head.sha256 as string };
       try {
         const out = await readBlobInThread(request, this.readerThreads);
         this.blobReads.thread++;
@@ -690,7 +688,7 @@ export class PostgresRoutingStore implements RoutingStore {
       }
     }
     this.blobReads.calling++;
-    const blob = new BlobAssembly(key, Number(head.chunks), Number(head.chunk_bytes), bytes);
+    const blob = new BlobAssembly(key, chunks, chunkBytes, bytes);
     if (this.copyBlobs) {
       try {
         await readBlobByCopy(pool, `${this.q}.blob_chunks`, blob);

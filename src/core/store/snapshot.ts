@@ -72,13 +72,6 @@ function* plainPieces(catalog: ToolCatalog): Generator<string> {
   }
 }
 
-/** sha256 (hex) of the pieces, computed in one go. */
-function hashNow(pieces: Iterable<string>): string {
-  const h = createHash("sha256");
-  for (const piece of pieces) h.update(piece);
-  return h.digest("hex");
-}
-
 /**
  * sha256 (hex) of the pieces in slices of about 10 ms with the event loop served between them, kept in `done` per
  * catalog object: one computation however many callers ask.
@@ -121,7 +114,9 @@ function hashInSlices(
 export function catalogDigest(catalog: ToolCatalog): string {
   let digest = catalogDigests.get(catalog);
   if (digest !== undefined) return digest;
-  digest = hashNow(canonicalPieces(catalog));
+  const h = createHash("sha256");
+  for (const piece of canonicalPieces(catalog)) h.update(piece);
+  digest = h.digest("hex");
   catalogDigests.set(catalog, digest);
   return digest;
 }
@@ -145,15 +140,6 @@ export function catalogDigestAsync(catalog: ToolCatalog): Promise<string> {
  */
 export function catalogFingerprintAsync(catalog: ToolCatalog): Promise<string> {
   return hashInSlices(catalog, catalogFingerprints, pendingFingerprints, plainPieces);
-}
-
-/** The synchronous `catalogFingerprintAsync`. */
-export function catalogFingerprint(catalog: ToolCatalog): string {
-  let fingerprint = catalogFingerprints.get(catalog);
-  if (fingerprint !== undefined) return fingerprint;
-  fingerprint = hashNow(plainPieces(catalog));
-  catalogFingerprints.set(catalog, fingerprint);
-  return fingerprint;
 }
 
 /** The blob key under which a store keeps the digest of the catalogs with this fingerprint. */
