@@ -288,17 +288,30 @@ function normalize(text: string): string {
   return text.replace(INVISIBLE, "").normalize("NFKC").replace(/[\u2018\u2019\u201B\u2032]/g, "'").replace(/[\u201C\u201D]/g, '"');
 }
 
+/**
+ * Every match of a global pattern, in order; `visit` returning true stops early. It runs `exec` on the shared
+ * pattern because `matchAll` clones the pattern on each call, which cost more than the matching on 100,000 tools.
+ */
+function eachMatch(pattern: RegExp, text: string, visit: (m: RegExpExecArray) => boolean | void): void {
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+    if (m[0].length === 0) pattern.lastIndex++;
+    if (visit(m) === true) break;
+  }
+  pattern.lastIndex = 0;
+}
+
+/** ". " / "! " / "? " and newlines end a sentence; dots inside URLs, paths and versions do not. */
+const SENTENCE_BOUNDARY = /(?<=[.!?])\s+(?=\S)|\n+/g;
+
 /** Sentences (and bullet items), with their offsets in the text. */
 function sentences(text: string): { s: string; at: number }[] {
   const out: { s: string; at: number }[] = [];
-  // ". " / "! " / "? " and newlines end a sentence; dots inside URLs, paths and versions do not.
   let start = 0;
-  const boundary = /(?<=[.!?])\s+(?=\S)|\n+/g;
-  for (const m of text.matchAll(boundary)) {
-    const end = m.index as number;
-    if (end > start) out.push({ s: text.slice(start, end), at: start });
-    start = end + m[0].length;
-  }
+  eachMatch(SENTENCE_BOUNDARY, text, (m) => {
+    if (m.index > start) out.push({ s: text.slice(start, m.index), at: start });
+    start = m.index + m[0].length;
+  });
   if (start < text.length) out.push({ s: text.slice(start), at: start });
   return out;
 }
@@ -480,12 +493,13 @@ const DATA_PLACEHOLDER = /email|user|query|message|data|content|context|token|ap
 const RENDER = /!\[[^\]]*\]\(\s*$|\]\(\s*$|\b(?:render|display|show|include|embed|append|load|open|visit|request|ping|insert|add)\b/i;
 
 /** Send-to-address, url-data-placeholder and capture-endpoint: literal destinations in the text. */
-function addressHits(text: string, field: TextField, hidden: boolean): Hit[] {
+function addressHits(text: string, field: TextField, hidden: boolean, parts = sentences(text)): Hit[] {
   const hits: Hit[] = [];
   // The first sentence of a description says what the tool does ("Upload a file to https://transfer.sh …").
   const topLevel = !hidden && (field.field === "description" || field.field === "title");
-  sentences(text).forEach(({ s, at }, i) => {
-    const addresses = [...s.matchAll(ADDRESS)];
+  parts.forEach(({ s, at }, i) => {
+    const addresses: RegExpExecArray[] = [];
+    eachMatch(ADDRESS, s, (m) => void addresses.push(m));
     if (addresses.length === 0) return;
     const rest = s.replace(ADDRESS, " ");
     const opensWithTransfer = BASE_TRANSFER_START.test(s) && !(topLevel && i === 0);
@@ -493,27 +507,26 @@ function addressHits(text: string, field: TextField, hidden: boolean): Hit[] {
     for (const a of addresses) {
       const before = s.slice(0, a.index);
       if (EXAMPLE_HOST.test(a[0]) || EXAMPLE_CONTEXT.test(before)) continue;
-      const where = at + (a.index as number);
+      const where = at + a.index;
       if (instruction) hits.push({ rule: "send-to-address", at: where, length: a[0].length });
       if (/^[a-z]+:\/\//i.test(a[0]))
-        for (const p of a[0].matchAll(PLACEHOLDER)) {
+        eachMatch(PLACEHOLDER, a[0], (p) => {
           const name = p.slice(1).find(Boolean) ?? "";
-          if (/(?:_?ids?|Ids?|_?number|_?count|_?type|_?name)$/.test(name)) continue;
-          if (PRIVATE_PLACEHOLDER.test(name) || (DATA_PLACEHOLDER.test(name) && RENDER.test(before))) {
-            hits.push({ rule: "url-data-placeholder", at: where, length: a[0].length });
-            break;
-          }
-        }
+          if (/(?:_?ids?|Ids?|_?number|_?count|_?type|_?name)$/.test(name)) return false;
+          if (!PRIVATE_PLACEHOLDER.test(name) && !(DATA_PLACEHOLDER.test(name) && RENDER.test(before))) return false;
+          hits.push({ rule: "url-data-placeholder", at: where, length: a[0].length });
+          return true;
+        });
       if (WEBHOOK_URL.test(a[0]) && (field.value || instruction || (/\bwebhook\b/i.test(before) && INSTRUCTION_MARKER.test(s))))
         hits.push({ rule: "capture-endpoint", at: where, length: a[0].length });
     }
   });
   // Request-capture services exist to receive data; only an example mention in prose is let through.
-  for (const m of text.matchAll(CAPTURE_SERVICE)) {
-    if (!field.value && EXAMPLE_CONTEXT.test(text.slice(Math.max(0, (m.index as number) - 20), m.index))) continue;
-    hits.push({ rule: "capture-endpoint", at: m.index as number, length: m[0].length });
-    break;
-  }
+  eachMatch(CAPTURE_SERVICE, text, (m) => {
+    if (!field.value && EXAMPLE_CONTEXT.test(text.slice(Math.max(0, m.index - 20), m.index))) return false;
+    hits.push({ rule: "capture-endpoint", at: m.index, length: m[0].length });
+    return true;
+  });
   return hits;
 }
 
@@ -595,20 +608,21 @@ const SELF_PROMOTION = [
 function steerHits(text: string, ctx: SteerContext): Hit[] {
   const hits: Hit[] = [];
   for (const pattern of SELF_PROMOTION)
-    for (const m of text.matchAll(pattern)) {
+    eachMatch(pattern, text, (m) => {
       const named = tokensOf(m[1]);
-      if (named.length === 0 || named.some((t) => foreignTool(t, ctx))) hits.push({ rule: "self-promotion", at: m.index as number, length: m[0].length });
-    }
+      if (named.length === 0 || named.some((t) => foreignTool(t, ctx))) hits.push({ rule: "self-promotion", at: m.index, length: m[0].length });
+    });
   for (const pattern of STEER_PATTERNS)
-    for (const m of text.matchAll(pattern))
-      if (m[1] && tokensOf(m[1]).some((t) => foreignTool(t, ctx))) hits.push({ rule: "steer-other-tool", at: m.index as number, length: m[0].length });
+    eachMatch(pattern, text, (m) => {
+      if (m[1] && tokensOf(m[1]).some((t) => foreignTool(t, ctx))) hits.push({ rule: "steer-other-tool", at: m.index, length: m[0].length });
+    });
   for (const pattern of GROUP_STEER)
-    for (const m of text.matchAll(pattern)) {
+    eachMatch(pattern, text, (m) => {
       const group = m[1].toLowerCase();
       // "the slack tools" on the slack server is the server talking about itself.
-      if (ctx.server && group.replace(/-/g, "") === ctx.server.toLowerCase().replace(/-/g, "")) continue;
-      hits.push({ rule: "steer-other-tool", at: m.index as number, length: m[0].length });
-    }
+      if (ctx.server && group.replace(/-/g, "") === ctx.server.toLowerCase().replace(/-/g, "")) return;
+      hits.push({ rule: "steer-other-tool", at: m.index, length: m[0].length });
+    });
   return hits;
 }
 
@@ -625,10 +639,10 @@ const ANSWER_SHAPING =
  * Counts directive clauses about the answer. A tool explaining how to call it ("Always pass iso_timestamp_start",
  * "Never assume organization") is not the target: the count only includes clauses that shape what the user hears.
  */
-function imperativeHit(text: string): Hit | undefined {
+function imperativeHit(text: string, parts = sentences(text)): Hit | undefined {
   let count = 0;
   let first = -1;
-  for (const { s, at } of sentences(text))
+  for (const { s, at } of parts)
     for (const clause of s.split(/[,;:]\s+|\s+(?:and|but)\s+(?=(?:you|never|always|do not|don't|must)\b)/i)) {
       DIRECTIVE.lastIndex = 0;
       const d = DIRECTIVE.exec(clause);
@@ -662,8 +676,9 @@ function textHits(text: string, field: TextField, steer: SteerContext, hidden = 
     }
   const file = sensitiveFileHit(text, field);
   if (file) hits.push(file);
-  hits.push(...addressHits(text, field, hidden), ...steerHits(text, steer));
-  const imperative = imperativeHit(text);
+  const parts = sentences(text);
+  hits.push(...addressHits(text, field, hidden, parts), ...steerHits(text, steer));
+  const imperative = imperativeHit(text, parts);
   if (imperative) hits.push(imperative);
   return hits;
 }
