@@ -8,8 +8,8 @@ import { describe, it } from "node:test";
 import { ToolCatalog } from "../src/core/catalog/catalog.js";
 import { LexicalEmbeddings } from "../src/core/encoders/index.js";
 import { FlatIndex } from "../src/core/index/flat-index.js";
-import { HnswIndex } from "../src/core/index/hnsw-index.js";
-import { createVectorIndex, DEFAULT_ANN_THRESHOLD, describeIndexFor, INDEX_ENV_VAR, usesAnn } from "../src/core/index/vector-index.js";
+import { defaultEfConstruction, defaultEfSearch, HnswIndex } from "../src/core/index/hnsw-index.js";
+import { createVectorIndex, DEFAULT_ANN_THRESHOLD, describeIndexFor, hnswBuildFor, INDEX_ENV_VAR, usesAnn } from "../src/core/index/vector-index.js";
 import { candidateScores, topPositive } from "../src/core/router/candidates.js";
 import { topIndices } from "../src/core/router/ranking.js";
 import { ToolAttentionRouter } from "../src/core/router/router.js";
@@ -98,6 +98,26 @@ describe("HnswIndex", () => {
       assert.match(describeIndexFor(20_000), /HNSW, approximate \(20000 tools ≥ ann\.threshold 5000/);
       process.env[INDEX_ENV_VAR] = "hnsw";
       assert.equal((await createVectorIndex(8)).kind, "hnsw");
+    } finally {
+      if (saved === undefined) delete process.env[INDEX_ENV_VAR];
+      else process.env[INDEX_ENV_VAR] = saved;
+    }
+  });
+
+  it("builds a larger index with a wider insertion beam and searches it with a wider beam, unless told otherwise", async () => {
+    const saved = process.env[INDEX_ENV_VAR];
+    delete process.env[INDEX_ENV_VAR];
+    try {
+      const built = async (rows: number, ann?: { efConstruction?: number }) =>
+        (await createVectorIndex(8, "hnsw", { rows, ...(ann ? { ann } : {}) })) as HnswIndex;
+      assert.equal((await built(1_000)).efConstruction, 100);
+      assert.equal((await built(10_000)).efConstruction, 100);
+      assert.equal((await built(100_000)).efConstruction, 200);
+      assert.equal((await built(100_000, { efConstruction: 64 })).efConstruction, 64);
+      assert.equal(hnswBuildFor(100_000, { efConstruction: 64 }).efConstruction, 64);
+      assert.equal(hnswBuildFor(1_000_000, undefined).efConstruction, defaultEfConstruction(1_000_000));
+      assert.ok(defaultEfConstruction(1_000_000) > 200 && defaultEfConstruction(1e9) <= 1_000);
+      assert.deepEqual([defaultEfSearch(1_000), defaultEfSearch(10_000), defaultEfSearch(100_000)], [64, 128, 322]);
     } finally {
       if (saved === undefined) delete process.env[INDEX_ENV_VAR];
       else process.env[INDEX_ENV_VAR] = saved;

@@ -38,13 +38,20 @@ import { assertRowDims, copyNormalized, type SearchHit, type VectorIndex } from 
 export interface HnswOptions {
   /** Links per node on the upper layers (layer 0 keeps 2M). Default 16. */
   M?: number;
-  /** Beam width while inserting: larger builds slower and finds better links. Default 100. */
+  /**
+   * Beam width while inserting: larger builds slower and finds better links. Default 100; an index created for a
+   * known number of rows (`createVectorIndex`'s sizing, as the router does) gets round(100 · (N / 10,000)^0.3) when
+   * that is larger: 100 up to 10,000 rows, 200 at 100,000. At 100,000 derived rows and the bench's 100 task
+   * queries, 200 instead of 100 raised recall@10 at a beam of 405 from 0.987 to 0.996 and doubled the build
+   * (35 s to 74 s, dev run).
+   */
   efConstruction?: number;
   /**
    * Beam width while searching (at least k is used). Larger is slower and closer to exact. Default: grows with the
-   * index, round(128 · (N / 10,000)^0.5), at least 64 (128 at 10,000 rows, 405 at 100,000). Measured recall@10
+   * index, round(128 · (N / 10,000)^0.4), at least 64 (128 at 10,000 rows, 322 at 100,000). Measured recall@10
    * against exact search with real queries (README, Scaling): 0.992 at 10,000 USE-lite tool vectors. At 100,000
-   * derived ones a beam of 255 gave 0.981, 320 gave 0.990 and 400 gave 0.993 (dev sweep, 408 queries), for about 0.6 ms more per search.
+   * derived ones, built with efConstruction 200, a beam of 320 gave 0.995 and 405 gave 0.996 (dev sweep, the
+   * bench's 100 task queries).
    */
   efSearch?: number;
   /** Seed of the level draws. Default 42. */
@@ -68,7 +75,12 @@ export const DEFAULT_HNSW = { M: 16, efConstruction: 100, seed: 42, keepPruned: 
 
 /** Default efSearch for an index of n rows (see `HnswOptions.efSearch`). */
 export function defaultEfSearch(n: number): number {
-  return Math.max(64, Math.round(128 * Math.sqrt(Math.max(n, 1) / 10_000)));
+  return Math.max(64, Math.round(128 * Math.pow(Math.max(n, 1) / 10_000, 0.4)));
+}
+
+/** Default efConstruction for an index created for n rows (see `HnswOptions.efConstruction`). */
+export function defaultEfConstruction(n: number): number {
+  return Math.max(DEFAULT_HNSW.efConstruction, Math.min(1_000, Math.round(100 * Math.pow(Math.max(n, 1) / 10_000, 0.3))));
 }
 
 /** Default upperBeam for an index of n rows (see `HnswOptions.upperBeam`). */

@@ -14,7 +14,7 @@
  */
 import { FaissIndex, loadFaiss } from "./faiss-index.js";
 import { FlatIndex } from "./flat-index.js";
-import { DEFAULT_HNSW, HnswIndex, type HnswOptions } from "./hnsw-index.js";
+import { DEFAULT_HNSW, defaultEfConstruction, HnswIndex, type HnswOptions } from "./hnsw-index.js";
 
 export interface SearchHit {
   /** Insertion position of the row (0-based, across all `add` calls). */
@@ -139,6 +139,11 @@ export function usesAnn(rows: number, ann: AnnOptions | false | undefined): bool
   return ann !== false && rows >= (ann?.threshold ?? DEFAULT_ANN_THRESHOLD);
 }
 
+/** The HNSW options an index created for `rows` rows is built with: the size-dependent efConstruction filled in. */
+export function hnswBuildFor(rows: number, ann: AnnOptions | undefined): HnswOptions {
+  return ann?.efConstruction !== undefined ? ann : { ...ann, efConstruction: defaultEfConstruction(rows) };
+}
+
 /** Whether `createVectorIndex(dim, prefer, { rows, ann })` makes an HNSW index. */
 export function willUseHnsw(rows: number, prefer: IndexPreference = "auto", ann?: AnnOptions | false): boolean {
   const pref = effectivePreference(prefer);
@@ -154,7 +159,8 @@ export async function createVectorIndex(dim: number, prefer: IndexPreference = "
   checkDim(dim);
   const pref = effectivePreference(prefer);
   const ann = sizing.ann === false ? undefined : sizing.ann;
-  if (pref === "hnsw" || (pref === "auto" && usesAnn(sizing.rows ?? 0, sizing.ann))) return new HnswIndex(dim, ann, Math.max(1024, sizing.rows ?? 0));
+  if (pref === "hnsw" || (pref === "auto" && usesAnn(sizing.rows ?? 0, sizing.ann)))
+    return new HnswIndex(dim, hnswBuildFor(sizing.rows ?? 0, ann), Math.max(1024, sizing.rows ?? 0));
   if (pref === "flat") return new FlatIndex(dim, Math.max(64, sizing.rows ?? 0));
   const faiss = loadFaiss();
   if (faiss.ok) return new FaissIndex(dim, faiss.module);

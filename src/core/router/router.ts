@@ -26,6 +26,7 @@ import {
   createVectorIndex,
   DEFAULT_ANN_CANDIDATES,
   describeIndexFor,
+  hnswBuildFor,
   type AnnOptions,
   type IndexPreference,
   type VectorIndex,
@@ -166,7 +167,7 @@ export interface RouterOptions {
    * Approximate search on large catalogs. With `index: "auto"`, a catalog of `threshold` (default 5,000) tools or
    * more gets an HNSW index, and a route fuses only candidates (HNSW top-`candidates` by cosine ∪ BM25's top
    * `candidates`) instead of scoring every tool; below it routing is exact and unchanged. Fields: `threshold`,
-   * `candidates` (default 100), and the HNSW's `M` (16), `efConstruction` (100), `efSearch` (grows with N: 128 at 10,000 tools, 405 at 100,000), `upperBeam` (16 at 10,000, 127 at 100,000), `seed` (42), `keepPruned` (false).
+   * `candidates` (default 100), and the HNSW's `M` (16), `efConstruction` (grows with N: 100 up to 10,000 tools, 200 at 100,000), `efSearch` (grows with N: 128 at 10,000 tools, 322 at 100,000), `upperBeam` (16 at 10,000, 127 at 100,000), `seed` (42), `keepPruned` (false).
    * `false`: always exact. Default: on, with those settings.
    */
   ann?: boolean | AnnOptions;
@@ -622,7 +623,8 @@ export class ToolAttentionRouter {
   private diskSnapshots?: SnapshotCache;
 
   private snapshotKey(catalog: ToolCatalog): string {
-    return hnswSnapshotKey(this.denseModelId, toolSourceDigest(catalog, this.options.toolText), this.ann || {}, this.options.toolText?.fieldWeights ?? null);
+    const build = hnswBuildFor(catalog.size, this.ann || undefined);
+    return hnswSnapshotKey(this.denseModelId, toolSourceDigest(catalog, this.options.toolText), build, this.options.toolText?.fieldWeights ?? null);
   }
 
   /** The HNSW index of a catalog's dense rows from a snapshot, when the catalog gets one and a snapshot exists. */
