@@ -255,13 +255,14 @@ function commonWords(server: string, tools: readonly ToolRecord[], max: number):
 function serversTier(catalog: ToolCatalog, servers: Map<string, ToolRecord[]>, header: string, budget: number, encoding: TokenEncoding): string {
   const count = (text: string) => countTokens(text, encoding);
   const entries = [...servers];
-  // Each server's common words, once: every step takes a prefix of the same ranking.
-  const hints = entries.map(([server, tools]) => commonWords(server, tools, 8));
+  // Each server's common words, once and only for the lines made with words: every step takes a prefix of the same
+  // ranking, and with thousands of servers only the last step (no words) makes every line.
+  const hints: (string[] | undefined)[] = new Array(entries.length);
   const line = (i: number, descTokens: number, words: number): string => {
     const [server, tools] = entries[i]!;
     const d = flatDescription(catalog, server);
     const desc = d && descTokens > 0 ? truncateToTokens(d, descTokens, encoding) : undefined;
-    const hint = hints[i]!.slice(0, words).join(", ");
+    const hint = words > 0 ? (hints[i] ??= commonWords(server, tools, 8)).slice(0, words).join(", ") : "";
     return serverHeading(server, tools.length, desc, hint ? `e.g. ${hint}` : undefined);
   };
   // A step is given up when its first lines (about `probe` characters) are already over budget: with thousands of
