@@ -69,6 +69,8 @@ export function topPositive(scores: Float32Array, m: number, among?: ArrayLike<n
     const i = among ? among[j]! : j;
     const s = scores[i]!;
     if (!(s > 0)) continue;
+    // Most entries of a long list lose to the heap's worst: rejected with one comparison, no call.
+    if (size === m && (s < hSc[0]! || (s === hSc[0]! && i > hIds[0]!))) continue;
     if (size < m) {
       let c = size++;
       while (c > 0) {
