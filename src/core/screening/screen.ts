@@ -284,7 +284,11 @@ function hiddenFindings(text: string): { findings: HiddenFinding[]; hiddenTexts:
 // ---------------------------------------------------------------------------------------------------------------
 // Text rules (run on text with invisible characters removed and NFKC applied, so look-alike and split words read plainly)
 
+/** Text without a character above U+007F: invisible characters, NFKC and typographic quotes leave it unchanged. */
+const ASCII_ONLY = /^[\x00-\x7F]*$/;
+
 function normalize(text: string): string {
+  if (ASCII_ONLY.test(text)) return text;
   return text.replace(INVISIBLE, "").normalize("NFKC").replace(/[\u2018\u2019\u201B\u2032]/g, "'").replace(/[\u201C\u201D]/g, '"');
 }
 
