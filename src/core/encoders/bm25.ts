@@ -262,7 +262,6 @@ export class Bm25Index {
     this.maxIdf = maxIdf > 0 ? maxIdf : Math.log(1 + (n + 0.5) / 0.5);
     this.scratch = new Float32Array(n);
     this.touched = new Int32Array(n);
-    this.seen = new Uint8Array(n);
     this.prefixDocs = new Int32Array(n);
   }
 
@@ -302,25 +301,21 @@ export class Bm25Index {
     }
     const touched = this.touched;
     const m = this.touchedCount;
-    for (let j = 0; j < m; j++) this.seen[touched[j]!] = 0;
     if (maxScore > 0) for (let j = 0; j < m; j++) out[touched[j]!] = Math.min(1, out[touched[j]!]! / maxScore);
     let k = 0;
     for (let j = 0; j < m; j++) if (out[touched[j]!]! > 0) touched[k++] = touched[j]!;
     return { scores: out, docs: touched.slice(0, k) };
   }
 
-  /** Documents a query has touched so far (`touched[0..touchedCount)`, each once, flagged in `seen`). */
+  /**
+   * Documents a query has touched so far (`touched[0..touchedCount)`, each once). Every term adds a positive amount
+   * (idf > 0, weight > 0), so a document is new exactly when its score is still 0: no separate marks to keep.
+   */
   private touched = new Int32Array(0);
   private touchedCount = 0;
-  private seen = new Uint8Array(0);
   /** Documents with a prefix score for the current query term (reset after each term). */
   private prefixDocs = new Int32Array(0);
 
-  private touch(d: number): void {
-    if (this.seen[d]) return;
-    this.seen[d] = 1;
-    this.touched[this.touchedCount++] = d;
-  }
 
   /** Adds discounted scores of vocabulary words that extend `term`, or that `term` extends. */
   private prefixMatches(out: Float32Array, term: string, q: number, idf: number): void {
@@ -355,14 +350,19 @@ export class Bm25Index {
     }
     const w = q * this.prefixWeight;
     const docs = this.prefixDocs;
+    const touched = this.touched;
+    let m = this.touchedCount;
     for (let j = 0; j < count; j++) {
       const d = docs[j]!;
-      if (best[d]! > 0) {
-        out[d] += w * best[d]!;
-        this.touch(d);
+      const b = best[d]!;
+      if (b > 0) {
+        const prev = out[d]!;
+        if (prev === 0) touched[m++] = d;
+        out[d] = prev + w * b;
       }
       best[d] = 0;
     }
+    this.touchedCount = m;
   }
 
   private isIdentifierTerm(term: string): boolean {
@@ -382,10 +382,17 @@ export class Bm25Index {
   }
 
   private accumulate(out: Float32Array, p: Postings, factor: number): void {
-    for (let j = 0; j < p.docs.length; j++) {
-      const d = p.docs[j];
-      out[d] += factor * p.weights[j];
-      this.touch(d);
+    // Locals in the loop: it runs over tens of thousands of postings per query on a large catalog, each a random
+    // access into the scores, so one array fewer per posting is what saves time.
+    const { docs, weights } = p;
+    const touched = this.touched;
+    let m = this.touchedCount;
+    for (let j = 0; j < docs.length; j++) {
+      const d = docs[j]!;
+      const prev = out[d]!;
+      if (prev === 0) touched[m++] = d;
+      out[d] = prev + factor * weights[j]!;
     }
+    this.touchedCount = m;
   }
 }
