@@ -14,7 +14,7 @@ function filled(space: RowSpace, rows: number, seed: number): void {
 }
 
 test("RowSpace: the SIMD kernel runs here and matches the JavaScript lanes bit for bit", () => {
-  for (const dim of [4, 32, 384, 512, 516]) {
+  for (const dim of [4, 12, 16, 20, 32, 384, 512, 516, 1540]) {
     const rows = 50;
     const simd = new RowSpace(dim, rows);
     const js = new RowSpace(dim, rows, false);
