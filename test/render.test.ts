@@ -17,7 +17,7 @@ import {
   TERSE_POOL_HEADER,
 } from "../src/core/render/render.js";
 import { ToolAttentionRouter } from "../src/core/router/router.js";
-import { countTokens, DEFAULT_ENCODING, getEncoder, isTokenEncoding, truncateToTokens } from "../src/core/tokens/count.js";
+import { countTokens, DEFAULT_ENCODING, encodeTokens, getEncoder, isTokenEncoding, truncateToTokens } from "../src/core/tokens/count.js";
 import type { FullToolSchema } from "../src/core/loader/schema-loader.js";
 
 const DEMO_PATH = new URL("../data/demo-catalog.json", import.meta.url).pathname;
@@ -158,6 +158,24 @@ describe("countTokens", () => {
     assert.equal(countTokens("Hello there, general"), countTokens("Hello there, general", "cl100k_base"));
     assert.equal(countTokens(""), 0);
     assert.equal(countTokens("", "o200k_base"), 0);
+  });
+
+  it("encodes piece by piece through its cache exactly as js-tiktoken encodes the whole text", () => {
+    const catalog = JSON.parse(readFileSync(new URL("../data/synthetic/catalog.json", import.meta.url), "utf8")) as {
+      servers: { tools: { description?: string }[] }[];
+    };
+    const texts = [
+      ...catalog.servers.flatMap((s) => s.tools.flatMap((t) => [JSON.stringify(t), t.description ?? ""])),
+      "<|endoftext|> plain <|fim_prefix|>",
+      "  \n\n  x\t\t y   \r\n\r\nz    ",
+      "don't I'LL we've 12345678 ３４ 1.5e-3",
+      "日本語のテキスト 😀👍🏽 café naïve 𝔘𝔫𝔦\u200bzero",
+      "Hello, World!!! ... --flag=value https://example.com/a?b=c",
+    ];
+    for (const encoding of ["cl100k_base", "o200k_base"] as const)
+      // Twice: the second pass reads every piece from the cache.
+      for (let pass = 0; pass < 2; pass++)
+        for (const text of texts) assert.deepEqual(encodeTokens(text, encoding), getEncoder(encoding).encode(text, [], []), `${encoding}: ${text.slice(0, 60)}`);
   });
 
   it("validates encoding names", () => {

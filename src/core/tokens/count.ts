@@ -27,6 +27,7 @@ export function getEncoder(encoding: TokenEncoding = DEFAULT_ENCODING): Tiktoken
     if (!ranks) throw new Error(`Unknown token encoding "${encoding}"; use cl100k_base or o200k_base.`);
     enc = new Tiktoken(ranks);
     encoders.set(encoding, enc);
+    pieceCaches.set(enc, { pattern: new RegExp(ranks.pat_str, "gu"), ids: new Map() });
   }
   return enc;
 }
@@ -46,28 +47,71 @@ const LONG_RUN = new RegExp(`[\\p{L}\\p{M}]{${MAX_RUN + 1},}|[^\\s\\p{L}\\p{N}]{
 /** Longest token of both encodings, in bytes (checked over their rank tables). */
 const MAX_TOKEN_CHARS = 128;
 
+/**
+ * Token ids of the pre-tokenizer's pieces, kept per encoder. Tiktoken encodes each piece (a word with its leading
+ * space, a number, a run of punctuation) on its own, so a piece has the same ids in every text; words repeat across
+ * tool texts and schemas, and js-tiktoken's encode costs far more per call than a map lookup (it compiles its
+ * patterns and merges bytes through string keys each time).
+ */
+const pieceCaches = new WeakMap<Tiktoken, { pattern: RegExp; ids: Map<string, number[]> }>();
+/** Pieces longer than this are encoded each time (they seldom repeat). */
+const PIECE_CACHE_MAX_CHARS = 64;
+/** Pieces kept per encoding; the cache starts over when full (a few MB). */
+const PIECE_CACHE_LIMIT = 65_536;
+
+/** `enc.encode(text, [], [])` (special tokens as plain text), piece by piece through the cache. */
+function encodePlain(enc: Tiktoken, text: string): number[] {
+  const cache = pieceCaches.get(enc);
+  if (!cache) return enc.encode(text, [], []);
+  const { pattern, ids } = cache;
+  const out: number[] = [];
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+    const piece = m[0];
+    if (piece.length === 0) {
+      pattern.lastIndex++;
+      continue;
+    }
+    let got = ids.get(piece);
+    if (got === undefined) {
+      got = enc.encode(piece, [], []);
+      if (piece.length <= PIECE_CACHE_MAX_CHARS) {
+        if (ids.size >= PIECE_CACHE_LIMIT) ids.clear();
+        ids.set(piece, got);
+      }
+    }
+    for (let k = 0; k < got.length; k++) out.push(got[k]!);
+  }
+  return out;
+}
+
 /** Token ids of `text`, encoding over-long runs in slices (see MAX_RUN). */
 function encodeIds(enc: Tiktoken, text: string): number[] {
-  if (text.length <= MAX_RUN) return enc.encode(text, [], []);
+  if (text.length <= MAX_RUN) return encodePlain(enc, text);
   const ids: number[] = [];
   let at = 0;
   for (const m of text.matchAll(LONG_RUN)) {
     const start = m.index as number;
-    if (start > at) pushAll(ids, enc.encode(text.slice(at, start), [], []));
+    if (start > at) pushAll(ids, encodePlain(enc, text.slice(at, start)));
     const end = start + m[0].length;
     for (let i = start; i < end; ) {
       let j = Math.min(end, i + RUN_SLICE);
       // Never split a surrogate pair: each half would encode as U+FFFD.
       const code = text.charCodeAt(j - 1);
       if (j < end && code >= 0xd800 && code <= 0xdbff) j++;
-      pushAll(ids, enc.encode(text.slice(i, j), [], []));
+      pushAll(ids, encodePlain(enc, text.slice(i, j)));
       i = j;
     }
     at = end;
   }
-  if (at === 0) return enc.encode(text, [], []);
-  if (at < text.length) pushAll(ids, enc.encode(text.slice(at), [], []));
+  if (at === 0) return encodePlain(enc, text);
+  if (at < text.length) pushAll(ids, encodePlain(enc, text.slice(at)));
   return ids;
+}
+
+/** Token ids of `text` as every count here sees it (special tokens as plain text, over-long runs in slices). */
+export function encodeTokens(text: string, encoding: TokenEncoding = DEFAULT_ENCODING): number[] {
+  return encodeIds(getEncoder(encoding), text);
 }
 
 /** Appends without spreading (a spread of a huge array overflows the call stack). */
