@@ -316,7 +316,6 @@ export class Bm25Index {
   /** Documents with a prefix score for the current query term (reset after each term). */
   private prefixDocs = new Int32Array(0);
 
-
   /** Adds discounted scores of vocabulary words that extend `term`, or that `term` extends. */
   private prefixMatches(out: Float32Array, term: string, q: number, idf: number): void {
     // Per document, only the best prefix match of this query term counts.

@@ -12,6 +12,7 @@ import type { ToolCatalog } from "../catalog/catalog.js";
 import type { SnapshotCache } from "../index/snapshot-cache.js";
 import { catalogFingerprintAsync } from "../store/snapshot.js";
 import type { FullToolSchema } from "../loader/schema-loader.js";
+import { TimeSlices } from "../util/time-slices.js";
 import { renderFullSchema, type SchemaTokenCounter } from "./render.js";
 
 /** Catalogs from this size on keep their counts (smaller ones count in well under a second). */
@@ -73,18 +74,14 @@ export async function countFullSchemaTokens(
   const counts = new Int32Array(n);
   const tools = catalog.tools;
   let total = 0;
-  let sliceStart = performance.now();
+  const slices = new TimeSlices(10, signal);
   for (let start = 0; start < n; start += STEP) {
     const ids = tools.slice(start, start + STEP).map((t) => t.id);
     const batch = await schemas(ids);
     for (let i = 0; i < batch.length; i++) {
       counts[start + i] = counter.count(batch[i]!);
       total += counts[start + i]!;
-      if (performance.now() - sliceStart > 10) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        signal?.throwIfAborted();
-        sliceStart = performance.now();
-      }
+      if (slices.due) await slices.pause();
     }
   }
   if (keep && key) {

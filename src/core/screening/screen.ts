@@ -643,7 +643,7 @@ const ANSWER_SHAPING =
  * Counts directive clauses about the answer. A tool explaining how to call it ("Always pass iso_timestamp_start",
  * "Never assume organization") is not the target: the count only includes clauses that shape what the user hears.
  */
-function imperativeHit(text: string, parts = sentences(text)): Hit | undefined {
+function imperativeHit(parts: readonly { s: string; at: number }[]): Hit | undefined {
   let count = 0;
   let first = -1;
   for (const { s, at } of parts)
@@ -682,7 +682,7 @@ function textHits(text: string, field: TextField, steer: SteerContext, hidden = 
   if (file) hits.push(file);
   const parts = sentences(text);
   hits.push(...addressHits(text, field, hidden, parts), ...steerHits(text, steer));
-  const imperative = imperativeHit(text, parts);
+  const imperative = imperativeHit(parts);
   if (imperative) hits.push(imperative);
   return hits;
 }

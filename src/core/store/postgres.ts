@@ -673,7 +673,7 @@ export class PostgresRoutingStore implements RoutingStore {
     const head = r.rows[0];
     if (!head) return undefined;
     const [chunks, chunkBytes, bytes] = [Number(head.chunks), Number(head.chunk_bytes), Number(head.bytes)];
-    if (this.copyBlobs && this.blobThreads && this.options.connectionString !== undefined && bytes >= this.blobThreadMinBytes && bytes > 0) {
+    if (this.copyBlobs && this.blobThreads && this.options.connectionString !== undefined && bytes >= this.blobThreadMinBytes) {
       const request = { connectionString: this.options.connectionString, table: `${this.q}.blob_chunks`, key, chunks, chunkBytes, bytes, sha256: head.sha256 as string };
       try {
         const out = await readBlobInThread(request, this.readerThreads);

@@ -10,6 +10,7 @@
 import { createHash } from "node:crypto";
 import { ToolCatalog, type CatalogEntry, type CatalogOptions } from "../catalog/catalog.js";
 import type { DeclarativePreconditions, ToolRecord, ToolSpec } from "../types.js";
+import { TimeSlices } from "../util/time-slices.js";
 import type { CatalogSnapshot } from "./types.js";
 
 /** JSON with object keys sorted at every level, so equal values give equal text (and digest). */
@@ -88,13 +89,10 @@ function hashInSlices(
   if (!running) {
     running = (async () => {
       const h = createHash("sha256");
-      let sliceStart = performance.now();
+      const slices = new TimeSlices();
       for (const piece of pieces(catalog)) {
         h.update(piece);
-        if (performance.now() - sliceStart > 10) {
-          await new Promise<void>((resolve) => setImmediate(resolve));
-          sliceStart = performance.now();
-        }
+        if (slices.due) await slices.pause();
       }
       const digest = h.digest("hex");
       done.set(catalog, digest);

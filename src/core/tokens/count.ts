@@ -59,12 +59,13 @@ const PIECE_CACHE_MAX_CHARS = 64;
 /** Pieces kept per encoding; the cache starts over when full (a few MB). */
 const PIECE_CACHE_LIMIT = 65_536;
 
-/** `enc.encode(text, [], [])` (special tokens as plain text), piece by piece through the cache. */
-function encodePlain(enc: Tiktoken, text: string): number[] {
-  const cache = pieceCaches.get(enc);
-  if (!cache) return enc.encode(text, [], []);
-  const { pattern, ids } = cache;
-  const out: number[] = [];
+/**
+ * Appends `enc.encode(text, [], [])` (special tokens as plain text) to `out`, piece by piece through the cache.
+ * Appended one by one: a spread of a huge array would overflow the call stack.
+ */
+function encodePlain(enc: Tiktoken, text: string, out: number[]): number[] {
+  // Every encoder here comes from getEncoder, which gives it its cache.
+  const { pattern, ids } = pieceCaches.get(enc)!;
   pattern.lastIndex = 0;
   for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
     const piece = m[0];
@@ -87,25 +88,24 @@ function encodePlain(enc: Tiktoken, text: string): number[] {
 
 /** Token ids of `text`, encoding over-long runs in slices (see MAX_RUN). */
 function encodeIds(enc: Tiktoken, text: string): number[] {
-  if (text.length <= MAX_RUN) return encodePlain(enc, text);
   const ids: number[] = [];
+  if (text.length <= MAX_RUN) return encodePlain(enc, text, ids);
   let at = 0;
   for (const m of text.matchAll(LONG_RUN)) {
     const start = m.index as number;
-    if (start > at) pushAll(ids, encodePlain(enc, text.slice(at, start)));
+    if (start > at) encodePlain(enc, text.slice(at, start), ids);
     const end = start + m[0].length;
     for (let i = start; i < end; ) {
       let j = Math.min(end, i + RUN_SLICE);
       // Never split a surrogate pair: each half would encode as U+FFFD.
       const code = text.charCodeAt(j - 1);
       if (j < end && code >= 0xd800 && code <= 0xdbff) j++;
-      pushAll(ids, encodePlain(enc, text.slice(i, j)));
+      encodePlain(enc, text.slice(i, j), ids);
       i = j;
     }
     at = end;
   }
-  if (at === 0) return encodePlain(enc, text);
-  if (at < text.length) pushAll(ids, encodePlain(enc, text.slice(at)));
+  if (at < text.length) encodePlain(enc, text.slice(at), ids);
   return ids;
 }
 
@@ -114,10 +114,6 @@ export function encodeTokens(text: string, encoding: TokenEncoding = DEFAULT_ENC
   return encodeIds(getEncoder(encoding), text);
 }
 
-/** Appends without spreading (a spread of a huge array overflows the call stack). */
-function pushAll(out: number[], more: readonly number[]): void {
-  for (const x of more) out.push(x);
-}
 
 /** Number of tokens of `text` in the given encoding (special tokens are counted as plain text). */
 export function countTokens(text: string, encoding: TokenEncoding = DEFAULT_ENCODING): number {
