@@ -184,9 +184,10 @@ describe("router: approximate path above ann.threshold", () => {
       assert.deepEqual(b.candidates, e.candidates);
       if (a.active[0]?.id === e.active[0]?.id) top1++;
       if (a.active.map((x) => x.id).join() === e.active.map((x) => x.id).join()) same++;
-      // Scores of the tools both return are the same fused scores.
+      // Scores of the tools both return are the same fused scores, up to the HNSW's half-precision rows: a cosine
+      // moves by at most 2^-11 (half.ts).
       const es = new Map(e.candidates.map((c) => [c.id, c.score]));
-      for (const c of a.active) if (es.has(c.id)) assert.ok(Math.abs(c.score - (es.get(c.id) as number)) < 1e-5);
+      for (const c of a.active) if (es.has(c.id)) assert.ok(Math.abs(c.score - (es.get(c.id) as number)) < 2 ** -11);
     }
     // Hashed lexical vectors are sparse (most query–tool cosines near 0), the hardest case for a graph index; on
     // them 59 of these 60 routes match the exact path (the bench measures USE-lite vectors, README Scaling).

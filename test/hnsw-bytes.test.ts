@@ -37,8 +37,37 @@ describe("HnswIndex serialization", () => {
     const h = new DataView(bytes.buffer, bytes.byteOffset, 80);
     assert.deepEqual([h.getUint32(8, true), h.getUint32(16, true), h.getUint32(20, true), h.getUint32(24, true)], [1, dim, 4000, 16]);
     assert.equal(h.getFloat64(72, true), bytes.byteLength);
-    // rows are the last section: count · dim float32 at a 4-aligned offset
-    assert.equal((bytes.byteLength - 4000 * dim * 4) % 4, 0);
+    // flags: keepPruned off, rows in half precision (the default); rows are the last section, count · dim binary16
+    // at a 4-aligned offset
+    assert.equal(h.getUint32(36, true), 2);
+    assert.equal((bytes.byteLength - 4000 * dim * 2) % 4, 0);
+    const full = new HnswIndex(dim, { seed: 3, rowPrecision: "float32" });
+    full.add(rows);
+    const fullBytes = full.toBytes();
+    assert.equal(new DataView(fullBytes.buffer).getUint32(36, true), 0);
+    assert.equal(fullBytes.byteLength - bytes.byteLength, 4000 * dim * 2, "float32 rows take twice the bytes");
+    // The float32 rows are the normalized inputs as given; the half rows are those rounded, so scores stay within
+    // 2^-11 of them.
+    const f32rows = new Float32Array(fullBytes.buffer, fullBytes.byteLength - 4000 * dim * 4, 4000 * dim);
+    assert.deepEqual(Array.from(f32rows.subarray(0, dim)), rows[0].map((x) => Math.fround(x / Math.hypot(...rows[0]))));
+    const [a, b] = [original.scoreAll(queries[0]), full.scoreAll(queries[0])];
+    let worst = 0;
+    for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
+    assert.ok(worst > 0 && worst < 2 ** -11, `largest score change ${worst}`);
+  });
+
+  it("loads a float32 index as float32 and refuses to load either as the other", () => {
+    const full = new HnswIndex(dim, { seed: 3, rowPrecision: "float32" });
+    full.add(rows.slice(0, 300));
+    const fullBytes = full.toBytes();
+    const loaded = HnswIndex.fromBytes(fullBytes);
+    assert.equal(loaded.rowPrecision, "float32");
+    assert.deepEqual(loaded.scoreAll(queries[0]), full.scoreAll(queries[0]));
+    assert.deepEqual(loaded.toBytes(), fullBytes);
+    assert.equal(HnswIndex.fromBytes(bytes).rowPrecision, "float16");
+    assert.throws(() => HnswIndex.fromBytes(fullBytes, { rowPrecision: "float16" }), /^Error: HNSW snapshot: built with rowPrecision float32, options ask for float16/);
+    assert.throws(() => HnswIndex.fromBytes(bytes, { rowPrecision: "float32" }), /built with rowPrecision float16, options ask for float32/);
+    assert.throws(() => new HnswIndex(dim, { rowPrecision: "float64" as never }), /hnsw: rowPrecision must be "float16" or "float32", got "float64"/);
   });
 
   it("loads an index that returns the same hits and scores for every query", () => {

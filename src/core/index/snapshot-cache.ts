@@ -6,7 +6,7 @@
  * needs neither the encoder nor the stored vectors.
  *
  * The key is a content hash of everything the index depends on: for HNSW the dense model id, the build options (M,
- * efConstruction, seed, keepPruned) and what the tool texts are made of; for BM25 its options and the same sources.
+ * efConstruction, seed, keepPruned, rowPrecision) and what the tool texts are made of; for BM25 its options and the same sources.
  * "What the texts are made of" is `toolSourceDigest`: the raw names, servers, descriptions, parameter names, tags
  * and server descriptions in catalog order with the text options, hashed without cleaning or splitting anything,
  * so that finding a snapshot costs a hash, not the text processing of 100,000 tools. Search-time options (efSearch,
@@ -80,6 +80,7 @@ export function hnswSnapshotKey(modelId: string, sources: string, build: HnswOpt
       efConstruction: build.efConstruction ?? DEFAULT_HNSW.efConstruction,
       seed: build.seed ?? DEFAULT_HNSW.seed,
       keepPruned: build.keepPruned ?? DEFAULT_HNSW.keepPruned,
+      rowPrecision: build.rowPrecision ?? DEFAULT_HNSW.rowPrecision,
       layout: layout ?? null,
       sources,
     }),

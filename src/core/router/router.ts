@@ -552,7 +552,13 @@ export class ToolAttentionRouter {
       const dim = rows[0]?.length || this.channels.dense?.dim || (await embeddings.embedQuery("tool")).length;
       index = await createVectorIndex(dim, prefer, { rows: rows.length, ann: this.ann });
       if (rows.length > 0) index.add(rows);
-      if (index.kind === "hnsw") await this.saveSnapshot(catalog, index as HnswIndex);
+      if (index.kind === "hnsw") {
+        const hnsw = index as HnswIndex;
+        // The server centroids come from the rows as the index keeps them (half precision by default), as they do
+        // in a process that loads this snapshot: every process scores alike.
+        rows = tools.map((_, i) => hnsw.rowView(i));
+        await this.saveSnapshot(catalog, hnsw);
+      }
     }
     const dim = index.dim;
     let multi: MultiVectorChannel | undefined;
