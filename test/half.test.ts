@@ -52,5 +52,11 @@ describe("half precision", () => {
     const back = new Float32Array(rows.length);
     decodeHalf(bits, back);
     assert.deepEqual(back, rounded, "encode then decode gives the rounded rows back");
+    // Any offset and length (the fast path reads two halves at a time from 4-byte aligned input).
+    for (const [from, to] of [[1, 2002], [2, 1003], [0, 7]]) {
+      const part = new Float32Array(to - from);
+      decodeHalf(bits.subarray(from, to), part);
+      assert.deepEqual(part, rounded.subarray(from, to), `halves ${from}..${to}`);
+    }
   });
 });

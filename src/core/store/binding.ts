@@ -99,6 +99,13 @@ export class RouterStoreBinding {
   /** Publishes a catalog as this binding's next version (or finds the version holding it). */
   async publish(catalog: ToolCatalog): Promise<PublishResult> {
     const digest = await this.digestOf(catalog);
+    // A process joining a deployment usually holds the latest version already: then there is nothing to write, and
+    // the snapshot (a tenth of a second and 100,000 objects at 100,000 tools) is not built. publishCatalog would
+    // return that version too; a version published meanwhile reaches the router through watch() as always.
+    if (this.store.latestVersion) {
+      const latest = await this.store.latestVersion(this.catalog);
+      if (latest?.digest === digest) return { ...latest, created: false };
+    }
     return this.store.publishCatalog(this.catalog, catalogSnapshotOf(catalog), digest);
   }
 
