@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { InMemoryStore } from "@langchain/langgraph";
@@ -189,6 +189,69 @@ test("LangGraphRoutingStore blobs: base64 chunk items, the head last, length and
   await lg.delete(blobNs("idx-1.hnsw"), "c65536_4");
   await assert.rejects(reader.getBlob("idx-1.hnsw"), /is damaged \(chunk 4 of 5 is missing\)/);
   assert.throws(() => new LangGraphRoutingStore(lg, { blobChunkBytes: 10 }), /options\.blobChunkBytes/);
+});
+
+test("DiskRoutingStore.pruneBlobs: deletes blob files unused for longer than asked and dead writers' temp files; a read marks a blob used", async () => {
+  const dir = tmp();
+  try {
+    const store = new DiskRoutingStore({ dir });
+    const blobs = path.join(dir, "blobs");
+    await store.putBlob("old", new Uint8Array(3_000));
+    await store.putBlob("fresh", new Uint8Array(100));
+    await store.putBlob("read-later", new Uint8Array(50));
+    writeFileSync(path.join(blobs, ".old.4242.0123456789ab.tmp"), "torn");
+    writeFileSync(path.join(blobs, "notes.txt"), "not a blob");
+    const twoDaysAgo = (Date.now() - 2 * 24 * 3600 * 1000) / 1000;
+    for (const f of ["old.bin", "read-later.bin", ".old.4242.0123456789ab.tmp", "notes.txt"]) utimesSync(path.join(blobs, f), twoDaysAgo, twoDaysAgo);
+    assert.equal((await store.getBlob("read-later"))?.byteLength, 50);
+    assert.ok(statSync(path.join(blobs, "read-later.bin")).mtimeMs > Date.now() - 60_000, "a read marks the blob used");
+    const day = 24 * 3600 * 1000;
+    assert.deepEqual(await store.pruneBlobs({ unusedForMs: 3 * day }), { deleted: [], bytes: 0 });
+    assert.deepEqual(await store.pruneBlobs({ unusedForMs: day }), { deleted: ["old"], bytes: 3_000 });
+    assert.deepEqual(readdirSync(blobs).sort(), ["fresh.bin", "notes.txt", "read-later.bin"], "the temp file went too; other files are not ours");
+    assert.equal(await store.getBlob("old"), undefined);
+    await assert.rejects(store.pruneBlobs({ unusedForMs: Number.NaN }), /DiskRoutingStore\.pruneBlobs: options\.unusedForMs must be a finite number of milliseconds ≥ 0 \(got NaN\)/);
+    assert.deepEqual(await new DiskRoutingStore({ dir: path.join(dir, "empty") }).pruneBlobs({ unusedForMs: 0 }), { deleted: [], bytes: 0 }, "no blobs directory yet");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("LangGraphRoutingStore.pruneBlobs over InMemoryStore: lists the blob namespaces, deletes unused blobs head first; a read marks a blob used", async () => {
+  const lg = new InMemoryStore();
+  // The store's clock, seen through a window: items of the "aged" namespaces put before `agedBefore` look two days
+  // older than they are (InMemoryStore dates items with its own clock).
+  const aged = new Set<string>();
+  let agedBefore = 0;
+  const twoDays = 2 * 24 * 3600 * 1000;
+  const windowed = {
+    async batch(ops: Parameters<InMemoryStore["batch"]>[0]) {
+      const out = await lg.batch(ops);
+      return out.map((r: unknown) => {
+        const item = r as { namespace?: string[]; updatedAt?: Date } | null;
+        if (!item?.namespace || !(item.updatedAt instanceof Date) || !aged.has(item.namespace.join(":")) || item.updatedAt.getTime() > agedBefore) return r;
+        return { ...item, updatedAt: new Date(item.updatedAt.getTime() - twoDays) };
+      });
+    },
+  };
+  const store = new LangGraphRoutingStore(windowed as never, { blobChunkBytes: 1024 });
+  const ns = (key: string) => ["tool_attention", "blobs", createHash("sha256").update(key).digest("hex").slice(0, 16)];
+  await store.putBlob("old", new Uint8Array(5_000));
+  await store.putBlob("fresh", new Uint8Array(10));
+  await store.putBlob("read-later", new Uint8Array(20));
+  aged.add(ns("old").join(":"));
+  aged.add(ns("read-later").join(":"));
+  agedBefore = Date.now();
+  await new Promise((r) => setTimeout(r, 5));
+  assert.equal((await store.getBlob("read-later"))?.byteLength, 20, "read, and its head put again");
+  const day = 24 * 3600 * 1000;
+  assert.deepEqual(await store.pruneBlobs({ unusedForMs: 3 * day }), { deleted: [], bytes: 0 });
+  assert.deepEqual(await store.pruneBlobs({ unusedForMs: day }), { deleted: ["old"], bytes: 5_000 });
+  assert.equal(await store.getBlob("old"), undefined);
+  assert.deepEqual(await lg.search(ns("old"), { limit: 100 }), [], "head and its 5 chunks deleted");
+  assert.equal((await store.getBlob("read-later"))?.byteLength, 20);
+  assert.equal((await store.getBlob("fresh"))?.byteLength, 10);
+  await assert.rejects(store.pruneBlobs({ unusedForMs: Infinity }), /LangGraphRoutingStore\.pruneBlobs: options\.unusedForMs must be a finite number/);
 });
 
 test("a snapshot rebuilds the same catalog: same ids, routing texts, schemas and declarative preconditions", () => {

@@ -331,6 +331,37 @@ test("blobs: a pool whose clients do not run pg Submittables (no COPY) reads blo
   await pool.end();
 });
 
+test("pruneBlobs deletes the blobs unused for longer than asked (head, chunks and use mark); a read marks a blob used", async () => {
+  const a = newStore({ blobChunkBytes: 65_536 });
+  const bytes = (n: number) => new Uint8Array(randomBytes(n));
+  await a.putBlob("old-1", bytes(200_000));
+  await a.putBlob("old-2", bytes(1_000));
+  await a.putBlob("fresh", bytes(5_000));
+  await a.putBlob("read-later", bytes(5_000));
+  const q = `"${a.schema}"`;
+  assert.deepEqual((await sql<{ key: string }>(`SELECT key FROM ${q}.blob_uses ORDER BY key`)).map((r) => r.key), ["fresh", "old-1", "old-2", "read-later"], "a write marks the blob used");
+  // Two days without use; "old-2" predates use marks (no row: its creation counts).
+  await sql(`UPDATE ${q}.blob_uses SET used_at = now() - interval '2 days' WHERE key IN ('old-1', 'read-later')`);
+  await sql(`DELETE FROM ${q}.blob_uses WHERE key = 'old-2'`);
+  await sql(`UPDATE ${q}.blob_heads SET created_at = now() - interval '2 days' WHERE key IN ('old-1', 'old-2', 'read-later')`);
+  // Reading "read-later" marks it used again (its mark was more than an hour old).
+  assert.equal((await a.getBlob("read-later"))?.byteLength, 5_000);
+  await new Promise((r) => setTimeout(r, 100));
+  const day = 24 * 3600 * 1000;
+  assert.deepEqual(await a.pruneBlobs({ unusedForMs: 3 * day }), { deleted: [], bytes: 0 }, "nothing is three days old");
+  assert.deepEqual(await a.pruneBlobs({ unusedForMs: day }), { deleted: ["old-1", "old-2"], bytes: 201_000 });
+  assert.equal(await a.getBlob("old-1"), undefined);
+  assert.equal(Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM ${q}.blob_chunks WHERE key LIKE 'old-%'`))[0].n), 0, "no chunk left behind");
+  assert.equal(Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM ${q}.blob_uses WHERE key LIKE 'old-%'`))[0].n), 0);
+  assert.equal((await a.getBlob("fresh"))?.byteLength, 5_000);
+  assert.equal((await a.getBlob("read-later"))?.byteLength, 5_000);
+  // A deleted key can be written again.
+  await a.putBlob("old-1", bytes(10));
+  assert.equal((await a.getBlob("old-1"))?.byteLength, 10);
+  await assert.rejects(a.pruneBlobs({ unusedForMs: -1 }), /PostgresRoutingStore\.pruneBlobs: options\.unusedForMs must be a finite number of milliseconds ≥ 0 \(got -1\)/);
+  await assert.rejects(a.pruneBlobs({} as never), /options\.unusedForMs must be a finite number/);
+});
+
 test("misconfiguration fails at construction naming the option; bad input names the field", async () => {
   assert.throws(() => new PostgresRoutingStore({}), /options\.connectionString .* or options\.pool/);
   assert.throws(() => new PostgresRoutingStore({ connectionString: "mysql://x" }), /options\.connectionString must be a postgres:\/\//);

@@ -67,6 +67,17 @@ export function checkBlobKey(where: string, key: unknown): string {
   return key;
 }
 
+/** How often at most a store marks a blob as used (`pruneBlobs`): marking on every read would make every start write. */
+export const BLOB_USE_MARK_MS = 3_600_000;
+
+/** The `unusedForMs` of `pruneBlobs`, checked: a finite number ≥ 0, or an error naming the store and the field. */
+export function checkUnusedForMs(where: string, options: { unusedForMs?: unknown } | undefined): number {
+  const ms = options?.unusedForMs;
+  if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0)
+    throw new Error(`${where}: options.unusedForMs must be a finite number of milliseconds ≥ 0 (got ${String(ms)})`);
+  return ms;
+}
+
 /** Checks a blob argument (a Uint8Array, Buffers included). */
 export function checkBlobBytes(where: string, key: string, bytes: unknown): Uint8Array {
   if (!(bytes instanceof Uint8Array)) throw new TypeError(`${where}: the blob of key "${key}" must be a Uint8Array (got ${typeof bytes})`);

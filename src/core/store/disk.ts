@@ -14,18 +14,31 @@
  * (`.<key>.<pid>.<random>.tmp`), fsyncs it, and hard-links it to the final name, which fails when the name exists:
  * the first writer wins, and a reader opens either no file or a complete one. Where the filesystem has no hard
  * links, a rename replaces the file instead (atomically, with equal bytes: keys are content hashes). A writer killed
- * mid-write leaves only its temp file behind, which no read ever returns.
+ * mid-write leaves only its temp file behind, which no read ever returns. A blob's modification time says when it
+ * was last read or written (set at most once an hour); `pruneBlobs` deletes the files older than asked, and the temp
+ * files of writers that died. A process still reading a deleted file reads it whole (POSIX keeps it until closed).
  */
 import { CatalogPollers } from "./poll.js";
 import { createHash, randomBytes } from "node:crypto";
-import { access, link, mkdir, open, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { access, link, mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Embeddings } from "@langchain/core/embeddings";
 import { CachedEmbeddings, defaultEmbeddingCacheDir } from "../encoders/cache.js";
-import { alignedBlob, checkBlobBytes, checkBlobKey, checkVectors } from "./codec.js";
+import { alignedBlob, BLOB_KEY_PATTERN, BLOB_USE_MARK_MS, checkBlobBytes, checkBlobKey, checkUnusedForMs, checkVectors } from "./codec.js";
 import { checkCatalogName } from "./postgres.js";
 import { digestFor } from "./snapshot.js";
-import type { CatalogListener, CatalogSnapshot, CatalogVersionInfo, EmbedFn, EmbedThroughResult, PublishResult, RoutingStore, StoredCatalog } from "./types.js";
+import type {
+  CatalogListener,
+  CatalogSnapshot,
+  CatalogVersionInfo,
+  EmbedFn,
+  EmbedThroughResult,
+  PruneBlobsOptions,
+  PruneBlobsResult,
+  PublishResult,
+  RoutingStore,
+  StoredCatalog,
+} from "./types.js";
 
 /** Options of {@link DiskRoutingStore}. */
 export interface DiskRoutingStoreOptions {
@@ -39,6 +52,19 @@ export interface DiskRoutingStoreOptions {
   pollMs?: number;
   /** Where one-line warnings go (an unreadable cache file). Default `console.warn`. */
   warn?: (message: string) => void;
+}
+
+/**
+ * Sets a blob file's modification time to now unless it is less than an hour old (see `pruneBlobs`). Best effort: a
+ * read-only directory only makes the blob look older.
+ */
+async function markUsed(file: string): Promise<void> {
+  try {
+    const now = Date.now();
+    if (now - (await stat(file)).mtimeMs >= BLOB_USE_MARK_MS) await utimes(file, now / 1000, now / 1000);
+  } catch {
+    // Deleted meanwhile, or not ours to touch.
+  }
 }
 
 /** link() errors meaning "this filesystem has no hard links here": the blob is renamed into place instead. */
@@ -246,12 +272,45 @@ export class DiskRoutingStore implements RoutingStore {
   async getBlob(key: string): Promise<Uint8Array | undefined> {
     this.checkOpen();
     checkBlobKey("DiskRoutingStore.getBlob", key);
+    const file = this.blobFile(key);
+    let bytes: Buffer;
     try {
-      return alignedBlob(await readFile(this.blobFile(key)));
+      bytes = await readFile(file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException)?.code === "ENOENT") return undefined;
       throw err;
     }
+    await markUsed(file);
+    return alignedBlob(bytes);
+  }
+
+  /** Deletes the blobs unused for at least `unusedForMs` (see `RoutingStore.pruneBlobs`), and dead writers' temp files. */
+  async pruneBlobs(options: PruneBlobsOptions): Promise<PruneBlobsResult> {
+    this.checkOpen();
+    const cutoff = Date.now() - checkUnusedForMs("DiskRoutingStore.pruneBlobs", options);
+    const dir = path.join(this.dir, "blobs");
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException)?.code === "ENOENT") return { deleted: [], bytes: 0 };
+      throw err;
+    }
+    const deleted: string[] = [];
+    let bytes = 0;
+    for (const name of names.sort()) {
+      const blob = name.endsWith(".bin") && BLOB_KEY_PATTERN.test(name.slice(0, -4));
+      if (!blob && !(name.startsWith(".") && name.endsWith(".tmp"))) continue;
+      const file = path.join(dir, name);
+      const info = await stat(file).catch(() => undefined);
+      if (!info?.isFile() || info.mtimeMs >= cutoff) continue;
+      await rm(file, { force: true });
+      if (blob) {
+        deleted.push(name.slice(0, -4));
+        bytes += info.size;
+      }
+    }
+    return { deleted, bytes };
   }
 
   async putBlob(key: string, bytes: Uint8Array): Promise<void> {
@@ -259,7 +318,10 @@ export class DiskRoutingStore implements RoutingStore {
     checkBlobKey("DiskRoutingStore.putBlob", key);
     checkBlobBytes("DiskRoutingStore.putBlob", key, bytes);
     const file = this.blobFile(key);
-    if (await access(file).then(() => true, () => false)) return;
+    if (await access(file).then(() => true, () => false)) {
+      await markUsed(file);
+      return;
+    }
     const dir = path.dirname(file);
     await mkdir(dir, { recursive: true });
     const tmp = path.join(dir, `.${key}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);

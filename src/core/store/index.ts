@@ -10,6 +10,8 @@ export type {
   CatalogVersionInfo,
   StoredCatalog,
   PublishResult,
+  PruneBlobsOptions,
+  PruneBlobsResult,
   CatalogListener,
 } from "./types.js";
 export { PostgresRoutingStore, PG_PACKAGE, PG_INSTALL_COMMAND } from "./postgres.js";

@@ -8,7 +8,10 @@
  *                                                        / "v<version>" → { version, digest, tools, snapshot }
  *   [...namespace, "blobs",      sha256(key)[0..16]]     / "c<chunkBytes>_<seq>" → { data: base64 }
  *                                                        / "head"       → { key, chunks, chunkBytes, bytes, sha256 }
- * Values are put with `index: false`: the store's own semantic index must not embed our rows.
+ * Values are put with `index: false`: the store's own semantic index must not embed our rows. A blob's head is put
+ * again when it is read more than an hour after its last put, so its `updatedAt` says when it was last used;
+ * `pruneBlobs` lists the blob namespaces (a ListNamespaces operation) and deletes the blobs unused for longer than
+ * asked, head first. A backend whose items carry no `updatedAt` keeps every blob.
  *
  * Blobs are cut into `blobChunkBytes` pieces (3 MiB, 4 MiB of base64) because a BaseStore holds JSON values, which
  * a backend reads and writes whole. The head is put after every chunk and a reader starts from it, so a writer
@@ -25,10 +28,21 @@
  */
 import { CatalogPollers } from "./poll.js";
 import { createHash } from "node:crypto";
-import { base64ToVector, blobDigest, checkBlobBytes, checkBlobKey, checkVectors, textKey, vectorToBase64 } from "./codec.js";
+import { base64ToVector, BLOB_USE_MARK_MS, blobDigest, checkBlobBytes, checkBlobKey, checkUnusedForMs, checkVectors, textKey, vectorToBase64 } from "./codec.js";
 import { checkCatalogName } from "./postgres.js";
 import { digestFor } from "./snapshot.js";
-import type { CatalogListener, CatalogVersionInfo, CatalogSnapshot, EmbedFn, EmbedThroughResult, PublishResult, RoutingStore, StoredCatalog } from "./types.js";
+import type {
+  CatalogListener,
+  CatalogVersionInfo,
+  CatalogSnapshot,
+  EmbedFn,
+  EmbedThroughResult,
+  PruneBlobsOptions,
+  PruneBlobsResult,
+  PublishResult,
+  RoutingStore,
+  StoredCatalog,
+} from "./types.js";
 
 /** A get operation of LangGraph's store (`GetOperation`). */
 export interface StoreGetOperationLike {
@@ -42,12 +56,20 @@ export interface StorePutOperationLike {
   value: Record<string, unknown> | null;
   index?: false | string[];
 }
+/** A list-namespaces operation of LangGraph's store (`ListNamespacesOperation`), used by `pruneBlobs` only. */
+export interface StoreListNamespacesOperationLike {
+  matchConditions: { matchType: "prefix"; path: string[] }[];
+  maxDepth?: number;
+  limit: number;
+  offset: number;
+}
 /**
- * The part of LangGraph's `BaseStore` this adapter uses: `batch` with get and put operations. Structural, so the
- * library does not import @langchain/langgraph for it; `InMemoryStore` and `PostgresStore` fit.
+ * The part of LangGraph's `BaseStore` this adapter uses: `batch` with get and put operations (and list-namespaces
+ * operations for `pruneBlobs`). Structural, so the library does not import @langchain/langgraph for it;
+ * `InMemoryStore` and `PostgresStore` fit.
  */
 export interface BaseStoreLike {
-  batch(operations: (StoreGetOperationLike | StorePutOperationLike)[]): Promise<unknown[]>;
+  batch(operations: (StoreGetOperationLike | StorePutOperationLike | StoreListNamespacesOperationLike)[]): Promise<unknown[]>;
 }
 
 /** Options of {@link LangGraphRoutingStore}. */
@@ -74,7 +96,18 @@ const BLOB_READ_BATCH = 2;
 
 interface ItemLike {
   value: Record<string, unknown>;
+  /** When the item was last put (LangGraph's `Item.updatedAt`; a string from some backends). */
+  updatedAt?: Date | string;
 }
+
+/** Milliseconds since an item was last put, or undefined when the backend does not say. */
+function ageOf(item: ItemLike, now: number): number | undefined {
+  const at = item.updatedAt instanceof Date ? item.updatedAt.getTime() : typeof item.updatedAt === "string" ? Date.parse(item.updatedAt) : NaN;
+  return Number.isFinite(at) ? now - at : undefined;
+}
+
+/** Namespaces per list-namespaces call of `pruneBlobs`. */
+const LIST_PAGE = 1000;
 
 const short = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 16);
 
@@ -251,6 +284,7 @@ export class LangGraphRoutingStore implements RoutingStore {
     const [item] = await this.getItems(ns, ["head"]);
     const head = item?.value;
     if (!head) return undefined;
+    await this.markUsed(ns, item);
     const damaged = (what: string) => new Error(`LangGraphRoutingStore.getBlob: blob "${key}" is damaged (${what})`);
     const { chunks, chunkBytes, bytes: total, sha256 } = head as Record<string, unknown>;
     if (head.key !== key) throw damaged(`its head names key ${JSON.stringify(head.key)}`);
@@ -294,7 +328,10 @@ export class LangGraphRoutingStore implements RoutingStore {
     checkBlobBytes("LangGraphRoutingStore.putBlob", key, bytes);
     const ns = this.blobNs(key);
     const [existing] = await this.getItems(ns, ["head"]);
-    if (existing?.value) return;
+    if (existing?.value) {
+      await this.markUsed(ns, existing);
+      return;
+    }
     const size = this.blobChunkBytes;
     const chunks = Math.ceil(bytes.byteLength / size);
     const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -305,6 +342,50 @@ export class LangGraphRoutingStore implements RoutingStore {
     }
     // Last: the blob exists from here on.
     await this.putItems(ns, [{ key: "head", value: { key, chunks, chunkBytes: size, bytes: bytes.byteLength, sha256: blobDigest(bytes) } }]);
+  }
+
+  /** Puts a blob's head again (same value) when its last put is more than an hour old. Best effort: reported. */
+  private async markUsed(ns: string[], head: ItemLike): Promise<void> {
+    const age = ageOf(head, Date.now());
+    if (age === undefined || age < BLOB_USE_MARK_MS) return;
+    try {
+      await this.putItems(ns, [{ key: "head", value: head.value }]);
+    } catch (err) {
+      this.warn(`[tool-attention] langgraph store: could not mark blob "${String(head.value.key)}" as used (${(err as Error)?.message ?? err})`);
+    }
+  }
+
+  /**
+   * Deletes the blobs unused for at least `unusedForMs` (see `RoutingStore.pruneBlobs`): the head first (the blob is
+   * gone from then on), then its chunks. Needs a backend that lists namespaces and dates its items.
+   */
+  async pruneBlobs(options: PruneBlobsOptions): Promise<PruneBlobsResult> {
+    this.checkOpen();
+    const unusedForMs = checkUnusedForMs("LangGraphRoutingStore.pruneBlobs", options);
+    const prefix = [...this.namespace, "blobs"];
+    const namespaces: string[][] = [];
+    for (let offset = 0; ; offset += LIST_PAGE) {
+      const [page] = await this.store.batch([{ matchConditions: [{ matchType: "prefix", path: prefix }], maxDepth: prefix.length + 1, limit: LIST_PAGE, offset }]);
+      if (!Array.isArray(page)) throw new Error("LangGraphRoutingStore.pruneBlobs: the store did not list namespaces (its batch() has no ListNamespaces operation)");
+      namespaces.push(...(page as string[][]).filter((ns) => Array.isArray(ns) && ns.length === prefix.length + 1));
+      if (page.length < LIST_PAGE) break;
+    }
+    const deleted: string[] = [];
+    let bytes = 0;
+    const now = Date.now();
+    for (const ns of namespaces) {
+      const [head] = await this.getItems(ns, ["head"]);
+      const age = head?.value ? ageOf(head, now) : undefined;
+      if (!head || age === undefined || age < unusedForMs) continue;
+      const { key, chunks, chunkBytes, bytes: size } = head.value as { key?: unknown; chunks?: unknown; chunkBytes?: unknown; bytes?: unknown };
+      await this.store.batch([{ namespace: ns, key: "head", value: null }]);
+      const n = Number.isInteger(chunks) ? (chunks as number) : 0;
+      for (let seq = 0; seq < n; seq += this.batchSize)
+        await this.store.batch(Array.from({ length: Math.min(this.batchSize, n - seq) }, (_, i) => ({ namespace: ns, key: `c${String(chunkBytes)}_${seq + i}`, value: null })));
+      deleted.push(String(key));
+      bytes += Number.isInteger(size) ? (size as number) : 0;
+    }
+    return { deleted, bytes };
   }
 
   /** Stops the watchers. The BaseStore itself stays open (it is the application's). */

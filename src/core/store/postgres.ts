@@ -17,6 +17,10 @@
  *     the same transaction as the chunks, after them. A blob exists when its head does: a reader looks up the head
  *     first, so chunks without a head (a writer that never committed cannot leave any; rows written by hand can) are
  *     never returned, and the next writer of the key replaces them.
+ *   blob_uses(key text PRIMARY KEY, used_at): when a blob was last read or written (marked at most once an hour; a
+ *     blob without a row counts as used when created). `pruneBlobs` deletes the blobs unused for longer than asked,
+ *     head and chunks in one transaction under the key's writer lock. A separate table, so that stores created
+ *     before it need no ALTER TABLE (which would queue every start behind running blob reads).
  *
  * Blobs: `putBlob` runs in one transaction under a transaction-level advisory lock per key and writes nothing when
  * the head exists, so concurrent writers of one key both succeed and leave one copy (the second waits for the first
@@ -47,7 +51,7 @@
  * still converges, late by at most `pollMs`. The poll reconnects a dropped listen connection.
  */
 import { createHash } from "node:crypto";
-import { advisoryKey, blobDigest, bytesToVector, checkBlobBytes, checkBlobKey, checkVectors, textKey, vectorToBytes } from "./codec.js";
+import { advisoryKey, BLOB_USE_MARK_MS, blobDigest, bytesToVector, checkBlobBytes, checkBlobKey, checkUnusedForMs, checkVectors, textKey, vectorToBytes } from "./codec.js";
 import { digestFor } from "./snapshot.js";
 import { readBlobInThread } from "./pg-blob-thread.js";
 import type {
@@ -56,6 +60,8 @@ import type {
   CatalogVersionInfo,
   EmbedFn,
   EmbedThroughResult,
+  PruneBlobsOptions,
+  PruneBlobsResult,
   PublishResult,
   RoutingStore,
   StoredCatalog,
@@ -538,6 +544,11 @@ export class PostgresRoutingStore implements RoutingStore {
            sha256 text NOT NULL,
            created_at timestamptz NOT NULL DEFAULT now())`,
       );
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${this.q}.blob_uses (
+           key text PRIMARY KEY,
+           used_at timestamptz NOT NULL DEFAULT now())`,
+      );
       await client.query("COMMIT");
     } catch (err) {
       failed = err;
@@ -672,6 +683,8 @@ export class PostgresRoutingStore implements RoutingStore {
     const r = await pool.query(`SELECT chunks, chunk_bytes, bytes, sha256 FROM ${this.q}.blob_heads WHERE key = $1`, [key]);
     const head = r.rows[0];
     if (!head) return undefined;
+    // Runs beside the read; it never fails the read.
+    void this.markBlobUsed(pool, key);
     const [chunks, chunkBytes, bytes] = [Number(head.chunks), Number(head.chunk_bytes), Number(head.bytes)];
     if (this.copyBlobs && this.blobThreads && this.options.connectionString !== undefined && bytes >= this.blobThreadMinBytes) {
       const request = { connectionString: this.options.connectionString, table: `${this.q}.blob_chunks`, key, chunks, chunkBytes, bytes, sha256: head.sha256 as string };
@@ -733,7 +746,10 @@ export class PostgresRoutingStore implements RoutingStore {
     checkBlobBytes("PostgresRoutingStore.putBlob", key, bytes);
     const pool = await this.connect();
     // Already there: no transaction, no lock.
-    if ((await pool.query(`SELECT 1 FROM ${this.q}.blob_heads WHERE key = $1`, [key])).rows.length > 0) return;
+    if ((await pool.query(`SELECT 1 FROM ${this.q}.blob_heads WHERE key = $1`, [key])).rows.length > 0) {
+      await this.markBlobUsed(pool, key);
+      return;
+    }
     const sha256 = blobDigest(bytes);
     const chunkBytes = this.blobChunkBytes;
     const chunks = Math.ceil(bytes.byteLength / chunkBytes);
@@ -759,6 +775,10 @@ export class PostgresRoutingStore implements RoutingStore {
         `INSERT INTO ${this.q}.blob_heads (key, chunks, chunk_bytes, bytes, sha256) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (key) DO NOTHING`,
         [key, chunks, chunkBytes, bytes.byteLength, sha256],
       );
+      await client.query(
+        `INSERT INTO ${this.q}.blob_uses (key, used_at) VALUES ($1, now()) ON CONFLICT (key) DO UPDATE SET used_at = now()`,
+        [key],
+      );
       await client.query("COMMIT");
     } catch (err) {
       broken = err;
@@ -767,6 +787,61 @@ export class PostgresRoutingStore implements RoutingStore {
     } finally {
       client.release(broken ? true : undefined);
     }
+  }
+
+  /**
+   * Records that a blob was used, unless that was recorded within the last hour. Failing to record it only makes
+   * the blob look older to `pruneBlobs`: reported, never thrown.
+   */
+  private async markBlobUsed(pool: PgPoolLike, key: string): Promise<void> {
+    try {
+      await pool.query(
+        `INSERT INTO ${this.q}.blob_uses (key, used_at) VALUES ($1, now())
+         ON CONFLICT (key) DO UPDATE SET used_at = now()
+         WHERE ${this.q}.blob_uses.used_at < now() - $2::double precision * interval '1 millisecond'`,
+        [key, BLOB_USE_MARK_MS],
+      );
+    } catch (err) {
+      if (!this.closed) this.warn(`[tool-attention] postgres store: could not mark blob "${key}" as used (${(err as Error)?.message ?? err})`);
+    }
+  }
+
+  /**
+   * Deletes the blobs unused for at least `unusedForMs` (see `RoutingStore.pruneBlobs`): each one's head, chunks and
+   * use mark in one transaction, under the lock writers of that key take, and only if it is still unused then.
+   */
+  async pruneBlobs(options: PruneBlobsOptions): Promise<PruneBlobsResult> {
+    const unusedForMs = checkUnusedForMs("PostgresRoutingStore.pruneBlobs", options);
+    const pool = await this.connect();
+    const stale = `COALESCE((SELECT u.used_at FROM ${this.q}.blob_uses u WHERE u.key = h.key), h.created_at) < now() - $1::double precision * interval '1 millisecond'`;
+    const candidates = await pool.query(`SELECT h.key FROM ${this.q}.blob_heads h WHERE ${stale} ORDER BY h.key`, [unusedForMs]);
+    const deleted: string[] = [];
+    let bytes = 0;
+    for (const row of candidates.rows) {
+      const key = String(row.key);
+      const client = await pool.connect();
+      let broken: unknown;
+      try {
+        await client.query("BEGIN");
+        await client.query("SELECT pg_advisory_xact_lock($1::bigint)", [lockKeyOf(`tool-attention blob ${this.schema} ${key}`)]);
+        // Checked again under the lock: a process may have used it since the list was made.
+        const gone = await client.query(`DELETE FROM ${this.q}.blob_heads h WHERE h.key = $2 AND ${stale} RETURNING h.bytes`, [unusedForMs, key]);
+        if (gone.rows.length > 0) {
+          await client.query(`DELETE FROM ${this.q}.blob_chunks WHERE key = $1`, [key]);
+          await client.query(`DELETE FROM ${this.q}.blob_uses WHERE key = $1`, [key]);
+          deleted.push(key);
+          bytes += Number(gone.rows[0]!.bytes);
+        }
+        await client.query("COMMIT");
+      } catch (err) {
+        broken = err;
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw new Error(`PostgresRoutingStore.pruneBlobs: could not delete blob "${key}" (${(err as Error)?.message ?? err}); ${deleted.length} deleted before it`, { cause: err });
+      } finally {
+        client.release(broken ? true : undefined);
+      }
+    }
+    return { deleted, bytes };
   }
 
   // -------------------------------------------------------------------------------------------------------------

@@ -56,6 +56,20 @@ export interface PublishResult extends CatalogVersionInfo {
   created: boolean;
 }
 
+/** What `RoutingStore.pruneBlobs` deletes. */
+export interface PruneBlobsOptions {
+  /** Blobs neither read nor written for at least this many milliseconds are deleted. */
+  unusedForMs: number;
+}
+
+/** What `RoutingStore.pruneBlobs` deleted. */
+export interface PruneBlobsResult {
+  /** Keys of the deleted blobs. */
+  deleted: string[];
+  /** Their total size in bytes. */
+  bytes: number;
+}
+
 /** Receives catalog version changes (any catalog of the store; filter by `catalog`). */
 export type CatalogListener = (change: CatalogVersionInfo) => void;
 
@@ -108,6 +122,14 @@ export interface RoutingStore {
    * equal bytes). Never leaves a partial blob readable.
    */
   putBlob?(key: string, bytes: Uint8Array): Promise<void>;
+  /**
+   * Deletes the blobs nobody read or wrote for `unusedForMs` milliseconds. Keys are content hashes, so a catalog
+   * change or a new index setting leaves the previous snapshots unused but stored (about 160 MB per change at
+   * 100,000 tools); a deployment calls this from time to time (a cron job, a deploy step). A blob is marked used
+   * when it is read or written, at most once an hour, so `unusedForMs` should be a few hours or more. A process that
+   * reads a blob while it is being deleted gets an integrity error and rebuilds the index: nothing is lost.
+   */
+  pruneBlobs?(options: PruneBlobsOptions): Promise<PruneBlobsResult>;
   /** Releases what the store owns (pools, listen connections, timers). The store is unusable afterwards. */
   close(): Promise<void>;
 }
