@@ -31,7 +31,7 @@
  * decodes every field as UTF-8 text, which corrupts arbitrary bytes. Where COPY cannot run through the pool's client
  * (pg-native, pg's pipeline mode), the store falls back to `encode(data, 'base64')` text, decoded in place. A 218 MB
  * blob from a local server on 2 cores, sha256 included: about 0.8 s by COPY, 1.1 s as base64, 2.5–3.5 s through
- * pg's own bytea parsing. Nothing deletes blobs: remove stale keys by hand (the head first, then its chunks).
+ * pg's own bytea parsing (dev runs, 2026-11-23). Blobs stay until `pruneBlobs` deletes the unused ones (blob_uses).
  *
  * Exactly-once embedding (`embedThrough`): a process reads the rows it needs; for the missing texts it takes
  * session-level advisory locks keyed by the first 64 bits of each text hash, `lockBatch` texts at a time with
@@ -124,7 +124,7 @@ export interface PostgresRoutingStoreOptions {
    */
   blobChunkBytes?: number;
   /**
-   * Blobs of at least this many bytes (index snapshots of large catalogs: about 260 MB at 100,000 tools) are read in
+   * Blobs of at least this many bytes (index snapshots of large catalogs: 116 and 42 MB at 100,000 tools) are read in
    * a worker thread with its own connections, so that receiving, assembling and checking them neither blocks the host's
    * event loop nor competes with the router's own start-up work. Only for a store given `connectionString` (a pool
    * you pass cannot be shared with a thread). Default 16 MiB (16,777,216); 0 reads every blob on the calling thread.
