@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, ut
 import os from "node:os";
 import path from "node:path";
 import { InMemoryStore } from "@langchain/langgraph";
-import { CountingEmbeddings, hashEmbed, smallCatalog, tool } from "./helpers/store-fixtures.js";
+import { CountingEmbeddings, hashEmbed, pruneVersionsContract, smallCatalog, tool } from "./helpers/store-fixtures.js";
 import { DiskRoutingStore } from "../src/core/store/disk.js";
 import { LangGraphRoutingStore } from "../src/core/store/langgraph.js";
 import {
@@ -215,6 +215,22 @@ test("DiskRoutingStore.pruneBlobs: deletes blob files unused for longer than ask
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("pruneCatalogVersions keeps the latest versions: DiskRoutingStore files, LangGraphRoutingStore items", async () => {
+  const dir = tmp();
+  try {
+    const disk = new DiskRoutingStore({ dir });
+    await pruneVersionsContract(disk);
+    const files = readdirSync(path.join(dir, "catalogs")).flatMap((d) => readdirSync(path.join(dir, "catalogs", d)).map((f) => `${d.split("-")[0]}/${f}`));
+    assert.deepEqual(files.sort(), ["other/v1.json", "p/v5.json"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const lg = new InMemoryStore();
+  await pruneVersionsContract(new LangGraphRoutingStore(lg));
+  const ns = ["tool_attention", "catalogs", createHash("sha256").update("p").digest("hex").slice(0, 16)];
+  assert.deepEqual((await lg.search(ns, { limit: 100 })).map((i) => i.key).sort(), ["latest", "pruned", "v5"]);
 });
 
 test("LangGraphRoutingStore.pruneBlobs over InMemoryStore: lists the blob namespaces, deletes unused blobs head first; a read marks a blob used", async () => {

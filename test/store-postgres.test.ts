@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
 import pg from "pg";
 import { startPostgres, type TestPostgres } from "./helpers/postgres.js";
-import { CountingEmbeddings, hashEmbed, smallCatalog, tool } from "./helpers/store-fixtures.js";
+import { CountingEmbeddings, hashEmbed, pruneVersionsContract, smallCatalog, tool } from "./helpers/store-fixtures.js";
 import { PostgresRoutingStore, type PgClientLike, type PgPoolLike } from "../src/core/store/postgres.js";
 import { advisoryKey, textKey } from "../src/core/store/codec.js";
 import { catalogSnapshotOf } from "../src/core/store/snapshot.js";
@@ -156,6 +156,13 @@ test("catalog versions: monotone, deduplicated by digest, snapshots read back in
   const res = await Promise.all(others.map((o) => o.publishCatalog("c", s3)));
   assert.deepEqual(res.map((r) => r.version), [3, 3, 3]);
   assert.equal(res.filter((r) => r.created).length, 1);
+});
+
+test("pruneCatalogVersions keeps the latest versions of one catalog", async () => {
+  const store = newStore();
+  await pruneVersionsContract(store);
+  const rows = await sql<{ catalog: string; version: string }>(`SELECT catalog, version FROM "${store.schema}".catalog_versions ORDER BY catalog, version`);
+  assert.deepEqual(rows.map((r) => `${r.catalog}/v${r.version}`), ["other/v1", "p/v5"]);
 });
 
 test("watchCatalog hears other processes' versions by NOTIFY, and by polling when LISTEN is off", async () => {

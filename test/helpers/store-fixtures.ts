@@ -1,9 +1,12 @@
 /** Shared by the store tests: a counting wrapper over the real USE-lite encoder, a hash encoder for store-only tests, catalogs. */
+import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { Embeddings } from "@langchain/core/embeddings";
 import { UseLiteEmbeddings } from "../../src/core/encoders/use-lite.js";
 import { ToolCatalog } from "../../src/core/catalog/catalog.js";
 import type { ToolSpec } from "../../src/core/types.js";
+import { catalogSnapshotOf } from "../../src/core/store/snapshot.js";
+import type { RoutingStore } from "../../src/core/store/types.js";
 
 /** The real USE-lite encoder, counting the document texts it is asked to embed. */
 export class CountingEmbeddings extends Embeddings {
@@ -65,4 +68,29 @@ export function syntheticCatalogSpecs(n: number, servers = 10, salt = ""): Recor
     );
   }
   return out;
+}
+
+/**
+ * What every store's `pruneCatalogVersions` does: keeps the latest `keep` versions of one catalog, numbering goes on
+ * from the latest, other catalogs are untouched, a bad `keep` names the field.
+ */
+export async function pruneVersionsContract(store: RoutingStore): Promise<void> {
+  const prune = store.pruneCatalogVersions!.bind(store);
+  const snapshot = (i: number) => catalogSnapshotOf(smallCatalog([tool(`extra_${i}`, `Extra tool ${i}.`)]));
+  for (let i = 1; i <= 4; i++) assert.equal((await store.publishCatalog("p", snapshot(i))).version, i);
+  await store.publishCatalog("other", snapshot(1));
+  assert.deepEqual(await prune("p", { keep: 2 }), { deleted: [1, 2] });
+  assert.equal(await store.getCatalog("p", 1), undefined);
+  assert.equal(await store.getCatalog("p", 2), undefined);
+  assert.deepEqual((await store.getCatalog("p", 3))?.snapshot, snapshot(3));
+  assert.equal((await store.latestVersion?.("p"))?.version ?? (await store.latestCatalog("p"))?.version, 4);
+  assert.deepEqual(await prune("p", { keep: 2 }), { deleted: [] }, "nothing more to delete");
+  assert.equal((await store.publishCatalog("p", snapshot(5))).version, 5, "numbering goes on from the latest");
+  assert.deepEqual(await prune("p", { keep: 1 }), { deleted: [3, 4] });
+  assert.deepEqual((await store.latestCatalog("p"))?.snapshot, snapshot(5));
+  assert.equal((await store.publishCatalog("p", snapshot(5))).created, false, "the kept latest version still dedupes");
+  assert.ok(await store.getCatalog("other", 1), "another catalog is untouched");
+  assert.deepEqual(await prune("none", { keep: 1 }), { deleted: [] });
+  await assert.rejects(prune("p", { keep: 0 }), /pruneCatalogVersions: options\.keep must be an integer ≥ 1, the number of latest versions to keep \(got 0\)/);
+  await assert.rejects(prune("p", { keep: 1.5 }), /options\.keep must be an integer ≥ 1/);
 }

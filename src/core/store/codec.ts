@@ -78,6 +78,14 @@ export function checkUnusedForMs(where: string, options: { unusedForMs?: unknown
   return ms;
 }
 
+/** The `keep` of `pruneCatalogVersions`, checked: an integer ≥ 1, or an error naming the store and the field. */
+export function checkKeep(where: string, options: { keep?: unknown } | undefined): number {
+  const keep = options?.keep;
+  if (typeof keep !== "number" || !Number.isInteger(keep) || keep < 1)
+    throw new Error(`${where}: options.keep must be an integer ≥ 1, the number of latest versions to keep (got ${String(keep)})`);
+  return keep;
+}
+
 /** Checks a blob argument (a Uint8Array, Buffers included). */
 export function checkBlobBytes(where: string, key: string, bytes: unknown): Uint8Array {
   if (!(bytes instanceof Uint8Array)) throw new TypeError(`${where}: the blob of key "${key}" must be a Uint8Array (got ${typeof bytes})`);

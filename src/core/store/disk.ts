@@ -24,7 +24,7 @@ import { access, link, mkdir, open, readdir, readFile, rename, rm, stat, utimes,
 import path from "node:path";
 import { Embeddings } from "@langchain/core/embeddings";
 import { CachedEmbeddings, defaultEmbeddingCacheDir } from "../encoders/cache.js";
-import { alignedBlob, BLOB_KEY_PATTERN, BLOB_USE_MARK_MS, checkBlobBytes, checkBlobKey, checkUnusedForMs, checkVectors } from "./codec.js";
+import { alignedBlob, BLOB_KEY_PATTERN, BLOB_USE_MARK_MS, checkBlobBytes, checkBlobKey, checkKeep, checkUnusedForMs, checkVectors } from "./codec.js";
 import { checkCatalogName } from "./postgres.js";
 import { digestFor } from "./snapshot.js";
 import type {
@@ -35,6 +35,8 @@ import type {
   EmbedThroughResult,
   PruneBlobsOptions,
   PruneBlobsResult,
+  PruneCatalogVersionsOptions,
+  PruneCatalogVersionsResult,
   PublishResult,
   RoutingStore,
   StoredCatalog,
@@ -187,6 +189,18 @@ export class DiskRoutingStore implements RoutingStore {
         if ((err as NodeJS.ErrnoException)?.code !== "EEXIST") throw err;
       }
     }
+  }
+
+  /** Deletes every version file of `catalog` but the latest `keep` (see `RoutingStore.pruneCatalogVersions`). */
+  async pruneCatalogVersions(catalog: string, options: PruneCatalogVersionsOptions): Promise<PruneCatalogVersionsResult> {
+    this.checkOpen();
+    checkCatalogName("DiskRoutingStore.pruneCatalogVersions", catalog);
+    const keep = checkKeep("DiskRoutingStore.pruneCatalogVersions", options);
+    const versions = await this.versions(catalog);
+    const deleted = versions.slice(0, Math.max(0, versions.length - keep));
+    // The latest files stay, so the next version number is unchanged.
+    for (const version of deleted) await rm(path.join(this.catalogDir(catalog), `v${version}.json`), { force: true });
+    return { deleted };
   }
 
   async getCatalog(catalog: string, version: number): Promise<StoredCatalog | undefined> {

@@ -12,6 +12,8 @@ export type {
   PublishResult,
   PruneBlobsOptions,
   PruneBlobsResult,
+  PruneCatalogVersionsOptions,
+  PruneCatalogVersionsResult,
   CatalogListener,
 } from "./types.js";
 export { PostgresRoutingStore, PG_PACKAGE, PG_INSTALL_COMMAND } from "./postgres.js";

@@ -6,6 +6,7 @@
  *   [...namespace, "embeddings", sha256(modelId)[0..16]] / <text hash>  → { text, dim, vector: base64 float32 LE }
  *   [...namespace, "catalogs",   sha256(name)[0..16]]    / "latest"     → { version, digest, tools }
  *                                                        / "v<version>" → { version, digest, tools, snapshot }
+ *                                                        / "pruned"     → { upTo } (pruneCatalogVersions)
  *   [...namespace, "blobs",      sha256(key)[0..16]]     / "c<chunkBytes>_<seq>" → { data: base64 }
  *                                                        / "head"       → { key, chunks, chunkBytes, bytes, sha256 }
  * Values are put with `index: false`: the store's own semantic index must not embed our rows. A blob's head is put
@@ -28,7 +29,7 @@
  */
 import { CatalogPollers } from "./poll.js";
 import { createHash } from "node:crypto";
-import { base64ToVector, BLOB_USE_MARK_MS, blobDigest, checkBlobBytes, checkBlobKey, checkUnusedForMs, checkVectors, textKey, vectorToBase64 } from "./codec.js";
+import { base64ToVector, BLOB_USE_MARK_MS, blobDigest, checkBlobBytes, checkBlobKey, checkKeep, checkUnusedForMs, checkVectors, textKey, vectorToBase64 } from "./codec.js";
 import { checkCatalogName } from "./postgres.js";
 import { digestFor } from "./snapshot.js";
 import type {
@@ -39,6 +40,8 @@ import type {
   EmbedThroughResult,
   PruneBlobsOptions,
   PruneBlobsResult,
+  PruneCatalogVersionsOptions,
+  PruneCatalogVersionsResult,
   PublishResult,
   RoutingStore,
   StoredCatalog,
@@ -236,6 +239,30 @@ export class LangGraphRoutingStore implements RoutingStore {
     if (!Number.isInteger(v.version) || typeof v.digest !== "string")
       throw new Error(`LangGraphRoutingStore: the "latest" item of catalog "${catalog}" is malformed (fields version, digest)`);
     return { version: v.version as number, digest: v.digest as string, tools: Number(v.tools ?? 0) };
+  }
+
+  /**
+   * Deletes every version item of `catalog` but the latest `keep` (see `RoutingStore.pruneCatalogVersions`). Reading
+   * a version to see whether it is there would load its whole snapshot, so the item "pruned" remembers the last
+   * version deleted and each call deletes the versions after it (a BaseStore deletes a missing item without
+   * complaint).
+   */
+  async pruneCatalogVersions(catalog: string, options: PruneCatalogVersionsOptions): Promise<PruneCatalogVersionsResult> {
+    this.checkOpen();
+    checkCatalogName("LangGraphRoutingStore.pruneCatalogVersions", catalog);
+    const keep = checkKeep("LangGraphRoutingStore.pruneCatalogVersions", options);
+    const ns = this.catalogNs(catalog);
+    const [latest, [marker]] = await Promise.all([this.latestInfo(catalog), this.getItems(ns, ["pruned"])]);
+    const done = Number.isInteger(marker?.value?.upTo) ? (marker!.value.upTo as number) : 0;
+    const last = (latest?.version ?? 0) - keep;
+    const deleted: number[] = [];
+    for (let first = done + 1; first <= last; first += this.batchSize) {
+      const versions = Array.from({ length: Math.min(this.batchSize, last - first + 1) }, (_, i) => first + i);
+      await this.store.batch(versions.map((v) => ({ namespace: ns, key: `v${v}`, value: null })));
+      await this.putItems(ns, [{ key: "pruned", value: { upTo: versions[versions.length - 1]! } }]);
+      deleted.push(...versions);
+    }
+    return { deleted };
   }
 
   async getCatalog(catalog: string, version: number): Promise<StoredCatalog | undefined> {

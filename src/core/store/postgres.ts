@@ -51,7 +51,7 @@
  * still converges, late by at most `pollMs`. The poll reconnects a dropped listen connection.
  */
 import { createHash } from "node:crypto";
-import { advisoryKey, BLOB_USE_MARK_MS, blobDigest, bytesToVector, checkBlobBytes, checkBlobKey, checkUnusedForMs, checkVectors, textKey, vectorToBytes } from "./codec.js";
+import { advisoryKey, BLOB_USE_MARK_MS, blobDigest, bytesToVector, checkBlobBytes, checkBlobKey, checkKeep, checkUnusedForMs, checkVectors, textKey, vectorToBytes } from "./codec.js";
 import { digestFor } from "./snapshot.js";
 import { readBlobInThread } from "./pg-blob-thread.js";
 import type {
@@ -62,6 +62,8 @@ import type {
   EmbedThroughResult,
   PruneBlobsOptions,
   PruneBlobsResult,
+  PruneCatalogVersionsOptions,
+  PruneCatalogVersionsResult,
   PublishResult,
   RoutingStore,
   StoredCatalog,
@@ -885,6 +887,20 @@ export class PostgresRoutingStore implements RoutingStore {
     } finally {
       client.release(broken ? true : undefined);
     }
+  }
+
+  /** Deletes every version of `catalog` but the latest `keep` (see `RoutingStore.pruneCatalogVersions`). */
+  async pruneCatalogVersions(catalog: string, options: PruneCatalogVersionsOptions): Promise<PruneCatalogVersionsResult> {
+    checkCatalogName("PostgresRoutingStore.pruneCatalogVersions", catalog);
+    const keep = checkKeep("PostgresRoutingStore.pruneCatalogVersions", options);
+    const pool = await this.connect();
+    const r = await pool.query(
+      `DELETE FROM ${this.q}.catalog_versions
+       WHERE catalog = $1 AND version <= (SELECT max(version) FROM ${this.q}.catalog_versions WHERE catalog = $1) - $2
+       RETURNING version`,
+      [catalog, keep],
+    );
+    return { deleted: r.rows.map((row) => Number(row.version)).sort((a, b) => a - b) };
   }
 
   private rowToCatalog(row: Record<string, unknown>): StoredCatalog {

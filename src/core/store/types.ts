@@ -70,6 +70,18 @@ export interface PruneBlobsResult {
   bytes: number;
 }
 
+/** What `RoutingStore.pruneCatalogVersions` keeps. */
+export interface PruneCatalogVersionsOptions {
+  /** How many of the latest versions to keep: an integer ≥ 1. */
+  keep: number;
+}
+
+/** What `RoutingStore.pruneCatalogVersions` deleted. */
+export interface PruneCatalogVersionsResult {
+  /** The deleted version numbers, ascending. */
+  deleted: number[];
+}
+
 /** Receives catalog version changes (any catalog of the store; filter by `catalog`). */
 export type CatalogListener = (change: CatalogVersionInfo) => void;
 
@@ -130,6 +142,12 @@ export interface RoutingStore {
    * reads a blob while it is being deleted gets an integrity error and rebuilds the index: nothing is lost.
    */
   pruneBlobs?(options: PruneBlobsOptions): Promise<PruneBlobsResult>;
+  /**
+   * Deletes every version of `catalog` but the latest `keep` (each holds its whole snapshot: about 200 MB of JSON at
+   * 100,000 tools). Version numbers go on from the latest. A router that hears of a version after it was deleted
+   * stays on the version it routes on, so keep at least 2 where versions follow each other quickly.
+   */
+  pruneCatalogVersions?(catalog: string, options: PruneCatalogVersionsOptions): Promise<PruneCatalogVersionsResult>;
   /** Releases what the store owns (pools, listen connections, timers). The store is unusable afterwards. */
   close(): Promise<void>;
 }
