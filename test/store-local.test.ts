@@ -200,6 +200,7 @@ test("DiskRoutingStore.pruneBlobs: deletes blob files unused for longer than ask
     await store.putBlob("fresh", new Uint8Array(100));
     await store.putBlob("read-later", new Uint8Array(50));
     writeFileSync(path.join(blobs, ".old.4242.0123456789ab.tmp"), "torn");
+    writeFileSync(path.join(blobs, ".fresh.4243.0123456789ab.tmp"), "a writer at work");
     writeFileSync(path.join(blobs, "notes.txt"), "not a blob");
     const twoDaysAgo = (Date.now() - 2 * 24 * 3600 * 1000) / 1000;
     for (const f of ["old.bin", "read-later.bin", ".old.4242.0123456789ab.tmp", "notes.txt"]) utimesSync(path.join(blobs, f), twoDaysAgo, twoDaysAgo);
@@ -208,7 +209,9 @@ test("DiskRoutingStore.pruneBlobs: deletes blob files unused for longer than ask
     const day = 24 * 3600 * 1000;
     assert.deepEqual(await store.pruneBlobs({ unusedForMs: 3 * day }), { deleted: [], bytes: 0 });
     assert.deepEqual(await store.pruneBlobs({ unusedForMs: day }), { deleted: ["old"], bytes: 3_000 });
-    assert.deepEqual(readdirSync(blobs).sort(), ["fresh.bin", "notes.txt", "read-later.bin"], "the temp file went too; other files are not ours");
+    assert.deepEqual(readdirSync(blobs).sort(), [".fresh.4243.0123456789ab.tmp", "fresh.bin", "notes.txt", "read-later.bin"], "the old temp file went too; other files are not ours");
+    assert.deepEqual(await store.pruneBlobs({ unusedForMs: 0 }), { deleted: ["fresh", "read-later"], bytes: 150 });
+    assert.deepEqual(readdirSync(blobs).sort(), [".fresh.4243.0123456789ab.tmp", "notes.txt"], "a temp file younger than an hour may be a writer at work");
     assert.equal(await store.getBlob("old"), undefined);
     await assert.rejects(store.pruneBlobs({ unusedForMs: Number.NaN }), /DiskRoutingStore\.pruneBlobs: options\.unusedForMs must be a finite number of milliseconds ≥ 0 \(got NaN\)/);
     assert.deepEqual(await new DiskRoutingStore({ dir: path.join(dir, "empty") }).pruneBlobs({ unusedForMs: 0 }), { deleted: [], bytes: 0 }, "no blobs directory yet");

@@ -367,6 +367,7 @@ test("pruneBlobs deletes the blobs unused for longer than asked (head, chunks an
   assert.equal((await a.getBlob("old-1"))?.byteLength, 10);
   await assert.rejects(a.pruneBlobs({ unusedForMs: -1 }), /PostgresRoutingStore\.pruneBlobs: options\.unusedForMs must be a finite number of milliseconds ≥ 0 \(got -1\)/);
   await assert.rejects(a.pruneBlobs({} as never), /options\.unusedForMs must be a finite number/);
+  assert.deepEqual(await a.pruneBlobs({ unusedForMs: Number.MAX_VALUE }), { deleted: [], bytes: 0 }, "a huge age is no database error");
 });
 
 test("misconfiguration fails at construction naming the option; bad input names the field", async () => {

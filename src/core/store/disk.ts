@@ -301,7 +301,10 @@ export class DiskRoutingStore implements RoutingStore {
   /** Deletes the blobs unused for at least `unusedForMs` (see `RoutingStore.pruneBlobs`), and dead writers' temp files. */
   async pruneBlobs(options: PruneBlobsOptions): Promise<PruneBlobsResult> {
     this.checkOpen();
-    const cutoff = Date.now() - checkUnusedForMs("DiskRoutingStore.pruneBlobs", options);
+    const unusedForMs = checkUnusedForMs("DiskRoutingStore.pruneBlobs", options);
+    const cutoff = Date.now() - unusedForMs;
+    // A temp file younger than an hour may belong to a writer still at work.
+    const tempCutoff = Date.now() - Math.max(unusedForMs, BLOB_USE_MARK_MS);
     const dir = path.join(this.dir, "blobs");
     let names: string[];
     try {
@@ -317,7 +320,7 @@ export class DiskRoutingStore implements RoutingStore {
       if (!blob && !(name.startsWith(".") && name.endsWith(".tmp"))) continue;
       const file = path.join(dir, name);
       const info = await stat(file).catch(() => undefined);
-      if (!info?.isFile() || info.mtimeMs >= cutoff) continue;
+      if (!info?.isFile() || info.mtimeMs >= (blob ? cutoff : tempCutoff)) continue;
       await rm(file, { force: true });
       if (blob) {
         deleted.push(name.slice(0, -4));

@@ -813,7 +813,8 @@ export class PostgresRoutingStore implements RoutingStore {
    * use mark in one transaction, under the lock writers of that key take, and only if it is still unused then.
    */
   async pruneBlobs(options: PruneBlobsOptions): Promise<PruneBlobsResult> {
-    const unusedForMs = checkUnusedForMs("PostgresRoutingStore.pruneBlobs", options);
+    // Past a century nothing is old enough; the cap keeps PostgreSQL's interval in range.
+    const unusedForMs = Math.min(checkUnusedForMs("PostgresRoutingStore.pruneBlobs", options), 100 * 365.25 * 86_400_000);
     const pool = await this.connect();
     const stale = `COALESCE((SELECT u.used_at FROM ${this.q}.blob_uses u WHERE u.key = h.key), h.created_at) < now() - $1::double precision * interval '1 millisecond'`;
     const candidates = await pool.query(`SELECT h.key FROM ${this.q}.blob_heads h WHERE ${stale} ORDER BY h.key`, [unusedForMs]);
