@@ -83,7 +83,7 @@ export async function pruneVersionsContract(store: RoutingStore): Promise<void> 
   assert.equal(await store.getCatalog("p", 1), undefined);
   assert.equal(await store.getCatalog("p", 2), undefined);
   assert.deepEqual((await store.getCatalog("p", 3))?.snapshot, snapshot(3));
-  assert.equal((await store.latestVersion?.("p"))?.version ?? (await store.latestCatalog("p"))?.version, 4);
+  assert.equal((await store.latestCatalog("p"))?.version, 4);
   assert.deepEqual(await prune("p", { keep: 2 }), { deleted: [] }, "nothing more to delete");
   assert.equal((await store.publishCatalog("p", snapshot(5))).version, 5, "numbering goes on from the latest");
   assert.deepEqual(await prune("p", { keep: 1 }), { deleted: [3, 4] });

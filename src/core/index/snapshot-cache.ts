@@ -6,11 +6,11 @@
  * needs neither the encoder nor the stored vectors.
  *
  * The key is a content hash of everything the index depends on: for HNSW the dense model id, the build options (M,
- * efConstruction, seed, keepPruned, rowPrecision) and what the tool texts are made of; for BM25 its options and the same sources.
- * "What the texts are made of" is `toolSourceDigest`: the raw names, servers, descriptions, parameter names, tags
- * and server descriptions in catalog order with the text options, hashed without cleaning or splitting anything,
- * so that finding a snapshot costs a hash, not the text processing of 100,000 tools. Search-time options (efSearch,
- * upperBeam) are not part of it: they apply to a loaded graph as to a built one. Equal keys therefore mean
+ * efConstruction, seed, keepPruned, rowPrecision) and what the tool texts are made of; for BM25 its options and the
+ * same sources. "What the texts are made of" is `toolSourceDigest`: the raw names, servers, descriptions, parameter
+ * names, tags and server descriptions in catalog order with the text options, hashed without cleaning or splitting
+ * anything, so that finding a snapshot costs a hash, not the text processing of 100,000 tools. Search-time options
+ * (efSearch, upperBeam) are not part of it: they apply to a loaded graph as to a built one. Equal keys therefore mean
  * byte-equal snapshots, and any number of writers is safe (first writer wins).
  */
 import { createHash } from "node:crypto";

@@ -1,8 +1,8 @@
 /**
  * Reading a large blob of `PostgresRoutingStore` in a worker thread (`pg-blob-worker.ts`). The index snapshots of a
  * 100,000-tool catalog are 116 MB (HNSW) and 42 MB (BM25); receiving them through the protocol parser, copying the
- * chunks into place and hashing them takes most of a second of CPU, which on the calling thread would block the host's event loop and
- * delay the router's own start-up work (its catalog digest, the channels) instead of running beside it.
+ * chunks into place and hashing them takes most of a second of CPU, which on the calling thread would block the host's
+ * event loop and delay the router's own start-up work (its catalog digest, the channels) instead of running beside it.
  */
 import { BlobDamagedError } from "./postgres.js";
 import { startModuleWorker } from "../util/module-worker.js";

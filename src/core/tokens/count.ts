@@ -114,7 +114,6 @@ export function encodeTokens(text: string, encoding: TokenEncoding = DEFAULT_ENC
   return encodeIds(getEncoder(encoding), text);
 }
 
-
 /** Number of tokens of `text` in the given encoding (special tokens are counted as plain text). */
 export function countTokens(text: string, encoding: TokenEncoding = DEFAULT_ENCODING): number {
   if (text.length === 0) return 0;
