@@ -131,7 +131,7 @@ test("tools handed to the middleware but not registered with the agent: the firs
   const agent = createAgent({ model, tools: [], middleware: [toolAttentionMiddleware({ tools, ...quiet })] });
   await assert.rejects(
     agent.invoke({ messages: [new HumanMessage("run a query on the database")] }),
-    /tools "db_run_query", "db_list_tables" are in the middleware's catalog but not registered with the agent.*createAgent\(\{ tools \}\) too, or set registerTools: true/,
+    /2 tools \("db_run_query", "db_list_tables"\) are in the middleware's catalog but not registered with the agent.*createAgent\(\{ tools \}\) too, or set registerTools: true/,
   );
   assert.equal(model.calls.length, 0, "the model is never called with nothing bound");
 

@@ -36,6 +36,10 @@ import {
 import type { DeliveryState } from "../../core/delivery/plan.js";
 import type { ToolCatalog } from "../../core/catalog/catalog.js";
 import { compactBoundTools } from "./compact-tools.js";
+import { answeringToolErrors, type ToolErrorPolicy } from "./tool-errors.js";
+import { checkAdapterOptions, SHARED_ADAPTER_KEYS } from "./options.js";
+import { fewNames, type OptionKeys } from "../../core/util/options.js";
+import { usableToolName } from "./tools.js";
 import type { Phase2CompactionOptions } from "../../core/compaction/phase2.js";
 import {
   adapterRouter,
@@ -69,7 +73,24 @@ export interface ToolAttentionMiddlewareOptions extends AdapterRouterOptions, De
    * execute through wrapToolCall.
    */
   resolveTool?: (name: string) => StructuredToolInterface | undefined;
+  /**
+   * What a tool that throws answers (see `ToolErrorPolicy`). Default true: an error ToolMessage carrying the error,
+   * as LangChain's tool node answers without middleware, and the run goes on. `false` lets the error reject the run
+   * (or reach an outer `toolErrorMiddleware`); a function writes the answer.
+   */
+  handleToolErrors?: ToolErrorPolicy;
 }
+
+/** Every option key of the middleware (checked at construction; see `checkAdapterOptions`). */
+const MIDDLEWARE_OPTION_KEYS = {
+  ...SHARED_ADAPTER_KEYS,
+  registerTools: true,
+  includePool: true,
+  maxRejectedRounds: true,
+  phase2: true,
+  resolveTool: true,
+  handleToolErrors: true,
+} as const satisfies OptionKeys<ToolAttentionMiddlewareOptions>;
 
 const decisionSchema = z.object({
   turnId: z.string(),
@@ -125,8 +146,8 @@ function assertRegistered(catalog: ToolCatalog, tools: readonly unknown[], resol
   const missing = [...new Set(catalog.tools.map((t) => t.name))].filter((n) => !registered.has(n) && !resolve?.(n));
   if (missing.length === 0) return true;
   throw new Error(
-    `toolAttentionMiddleware: ${missing.length === 1 ? "tool" : "tools"} ${missing.map((n) => `"${n}"`).join(", ")} ` +
-      `${missing.length === 1 ? "is" : "are"} in the middleware's catalog but not registered with the agent, so the model ` +
+    `toolAttentionMiddleware: ${missing.length === 1 ? `tool ${fewNames(missing)} is` : `${missing.length} tools (${fewNames(missing)}) are`} ` +
+      "in the middleware's catalog but not registered with the agent, so the model " +
       "could never call them: pass the same tools to createAgent({ tools }) too, or set registerTools: true",
   );
 }
@@ -140,6 +161,7 @@ function assertRegistered(catalog: ToolCatalog, tools: readonly unknown[], resol
  * ```
  */
 export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions) {
+  checkAdapterOptions("toolAttentionMiddleware", options, MIDDLEWARE_OPTION_KEYS);
   const emit = eventEmitter(options.onEvent);
   const router = adapterRouter(options, "toolAttentionMiddleware");
   // router.catalog is read on every use: a catalog update (replaceCatalog) swaps it.
@@ -198,6 +220,10 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
 
     wrapModelCall: async (request, handler) => {
       registrationChecked ||= assertRegistered(router.catalog, request.tools, options.resolveTool);
+      // A tool without a usable name (skipped from the catalog with a warning) is never sent: the provider would
+      // reject the whole request for it.
+      const tools = request.tools.every((t) => usableToolName((t as { name?: unknown }).name)) ? request.tools : request.tools.filter((t) => usableToolName((t as { name?: unknown }).name));
+      request = tools === request.tools ? request : { ...request, tools };
       const decision = request.state.toolAttention as (ToolAttentionDecisionState & { delivery?: DeliveryState }) | undefined;
       if (!decision) return handler(request);
       for (const t of request.tools) {
@@ -270,56 +296,44 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
     },
 
     wrapToolCall: async (request, handler) => {
-      const answer = gateAnswer(request.state.toolAttention as { answers?: GateAnswer[] } | undefined, request.toolCall.id);
+      const state = request.state as ToolAttentionStateLike;
+      const decision = state.toolAttention;
+      const answer = gateAnswer(decision as { answers?: GateAnswer[] } | undefined, request.toolCall.id);
       if (answer) return answer;
       const name = request.toolCall.name;
-      if (name === SEARCH_TOOL_NAME && searchTool) return answerSearch(router, request.toolCall, request.state as ToolAttentionStateLike);
+      if (name === SEARCH_TOOL_NAME && searchTool) return answerSearch(router, request.toolCall, state);
+      let call = request.toolCall;
+      let tool: unknown = request.tool;
       if (name === CALL_TOOL_NAME && callTool) {
-        // Run the named tool in place of the dispatcher: same call id, the real tool's name and arguments.
-        const decision = request.state.toolAttention as ToolAttentionDecisionState | undefined;
-        const [inner] = unwrapDispatch([request.toolCall]).map((c) => canonicalCall(c, decision));
-        const real = toolsByName.get(inner.name) ?? options.resolveTool?.(inner.name);
-        const allowed = !!real && (!decision || decision.active.includes(inner.name) || passthrough.has(inner.name));
-        if (!allowed) {
-          const gate = gateCalls([inner], {
-            active: decision?.active ?? [],
-            catalog: router.catalog,
-            state: stateViewOf(request.state as ToolAttentionStateLike),
-            passthrough,
-          });
-          if (gate.messages[0]) return gate.messages[0];
-        }
-        return handler({ ...request, toolCall: inner, tool: real as typeof request.tool });
-      }
-      const decision = request.state.toolAttention as ToolAttentionDecisionState | undefined;
-      if (!request.tool && !passthrough.has(name) && router.catalog.getByName(name).length === 0) {
+        // The dispatcher runs the tool it names: same call id, the real tool's name and arguments.
+        [call] = unwrapDispatch([request.toolCall]).map((c) => canonicalCall(c, decision));
+        tool = toolsByName.get(call.name) ?? options.resolveTool?.(call.name);
+      } else if (!tool && !passthrough.has(name) && router.catalog.getByName(name).length === 0) {
         // A name afterModel did not rewrite (a call reaching the tool node by another route): run the tool the
         // model meant when the name resolves to exactly one active tool; anything else is gated below.
-        const call = canonicalCall(request.toolCall, decision);
-        const tool = call.name !== name && decision?.active.includes(call.name) ? (toolsByName.get(call.name) ?? options.resolveTool?.(call.name)) : undefined;
-        if (tool) return handler({ ...request, toolCall: call, tool: tool as never });
+        const meant = canonicalCall(call, decision);
+        if (meant.name !== name && decision?.active.includes(meant.name)) {
+          call = meant;
+          tool = toolsByName.get(meant.name) ?? options.resolveTool?.(meant.name);
+        }
       }
-      const inCatalog = router.catalog.getByName(name).length > 0;
-      if (!inCatalog && router.catalog.quarantineOf(name)) {
-        // Registered with the agent (the ToolNode would run it) but quarantined: refuse, whatever the state says.
-        const gate = gateCalls([request.toolCall], {
-          active: decision?.active ?? [],
+      const inCatalog = router.catalog.getByName(call.name).length > 0;
+      // A tool registered with the agent outside the catalog (and not quarantined) is the app's own: not gated.
+      const outside = !inCatalog && !!tool && !router.catalog.quarantineOf(call.name);
+      if (!outside) {
+        // The gate runs on every call, whatever reached the tool node and however it was bound: quarantine,
+        // preconditions on the current state, then the set the model could call.
+        const refusal = gateCalls([call], {
+          active: decision?.active ?? router.catalog.tools.map((t) => t.name),
           catalog: router.catalog,
-          state: stateViewOf(request.state as ToolAttentionStateLike),
-        });
-        if (gate.messages[0]) return gate.messages[0];
+          state: stateViewOf(state),
+          passthrough,
+        }).messages[0];
+        if (refusal) return refusal;
       }
-      const resolved = inCatalog && !request.tool ? options.resolveTool?.(name) : undefined;
-      const run = resolved ? { ...request, tool: resolved } : request;
-      if (!decision || passthrough.has(name) || (inCatalog && decision.active.includes(name))) return handler(run);
-      if (!inCatalog && request.tool) return handler(request); // registered outside the catalog
-      const gate = gateCalls([request.toolCall], {
-        active: decision.active,
-        catalog: router.catalog,
-        state: stateViewOf(request.state as ToolAttentionStateLike),
-        passthrough,
-      });
-      return gate.messages[0] ?? handler(request);
+      if (inCatalog && !tool) tool = options.resolveTool?.(call.name);
+      const run = call === request.toolCall && tool === request.tool ? request : { ...request, toolCall: call, tool: tool as typeof request.tool };
+      return answeringToolErrors(async () => handler(run), call, options.handleToolErrors, request.runtime?.signal);
     },
   });
   return Object.assign(middleware, { router });

@@ -14,6 +14,11 @@ export type LangChainToolLike = Pick<StructuredToolInterface, "name" | "descript
   metadata?: Record<string, unknown>;
 };
 
+/** Whether a tool name can be bound and called: a non-empty string (after trimming). */
+export function usableToolName(name: unknown): name is string {
+  return typeof name === "string" && name.trim() !== "";
+}
+
 /** The fields a LangChain tool's `metadata.toolAttention` may carry. */
 const TOOL_METADATA_FIELDS = ["server", "tags", "preconditions"];
 
@@ -61,6 +66,11 @@ export function catalogFromLangChainTools(
       problems.push(`tool #${i} skipped: not a LangChain tool (no string "name")`);
       return;
     }
+    if (!usableToolName(tool.name)) {
+      // A provider rejects the whole request for one nameless tool: it is left out, said once, and never sent.
+      problems.push(`tool #${i} skipped: its name ${JSON.stringify(tool.name)} is empty; a tool needs a name to be called`);
+      return;
+    }
     // The agent runs tools by name: a second tool with the same name can never be called.
     const first = seen.get(tool.name);
     if (first !== undefined)
@@ -85,9 +95,11 @@ export function catalogFromLangChainTools(
     }
   });
   const catalog = new ToolCatalog(entries, options);
+  const log = options.log === false ? undefined : (options.log ?? ((line: string) => process.stderr.write(`${line}\n`)));
   for (const p of problems) {
     catalog.warnings.push(p);
-    options.onWarning?.(p);
+    if (options.onWarning) options.onWarning(p);
+    else log?.(`tool-attention: ${p}`);
   }
   return catalog;
 }

@@ -2,6 +2,7 @@
  * The two per-turn steps both adapters share: route (before the model) and gate (after it), expressed over
  * a LangChain message state so createAgent middleware and LangGraph hooks behave identically.
  */
+import { routerOptionsOf } from "./options.js";
 import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { ToolAttentionRouter, type RouterOptions, type TagFilter } from "../../core/router/router.js";
 import type { ScreeningOptions, ToolCatalog } from "../../core/catalog/catalog.js";
@@ -113,7 +114,7 @@ export function adapterRouter(options: AdapterRouterOptions, adapter: string): T
   if (!catalog) throw new Error(`${adapter} needs \`tools\` (the tools the agent runs), a \`catalog\`, or a \`router\`.`);
   // Without promotion, a compact pool must not invite the model to call unattached tools by name.
   const pool = options.promoteOnRequest === false ? { callByName: false, ...options.pool } : options.pool;
-  return new ToolAttentionRouter(catalog, { ...options, pool, onEvent: undefined });
+  return new ToolAttentionRouter(catalog, { ...routerOptionsOf(options), pool, onEvent: undefined });
 }
 
 /** Sends an event to the caller's onEvent and to LangChain callbacks. */

@@ -17,6 +17,9 @@ import type { LangChainToolLike } from "../langchain/tools.js";
 import type { TagFilter } from "../../core/router/router.js";
 import { compactBoundTools } from "../langchain/compact-tools.js";
 import { withResolvedNames } from "../langchain/messages.js";
+import { answeringToolErrors, type ToolErrorPolicy } from "../langchain/tool-errors.js";
+import { checkAdapterOptions, SHARED_ADAPTER_KEYS } from "../langchain/options.js";
+import type { OptionKeys } from "../../core/util/options.js";
 import type { Phase2CompactionOptions } from "../../core/compaction/phase2.js";
 import type { DeliveryState } from "../../core/delivery/plan.js";
 import {
@@ -73,6 +76,12 @@ export interface ToolAttentionHooksOptions extends AdapterRouterOptions, Deliver
    * (`preModelHook` shapes the messages before the model is bound, so it cannot see the model otherwise).
    */
   model?: unknown;
+  /**
+   * What a tool run through `call_tool` answers when it throws (see `ToolErrorPolicy`; default true: an error
+   * ToolMessage with the error, as LangChain's ToolNode writes it). Calls your ToolNode runs follow its own
+   * `handleToolErrors`.
+   */
+  handleToolErrors?: ToolErrorPolicy;
 }
 
 /** Adds the pool to a message list: merged into a leading system message, else as a new first message. */
@@ -82,7 +91,19 @@ function withPoolMessages(messages: BaseMessage[], pool: string): BaseMessage[] 
   return [new SystemMessage(pool), ...messages];
 }
 
+/** Every option key of the hooks (checked at construction; see `checkAdapterOptions`). */
+const HOOKS_OPTION_KEYS = {
+  ...SHARED_ADAPTER_KEYS,
+  tools: true,
+  includePool: true,
+  maxRejectedRounds: true,
+  phase2: true,
+  model: true,
+  handleToolErrors: true,
+} as const satisfies OptionKeys<ToolAttentionHooksOptions>;
+
 export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
+  checkAdapterOptions("createToolAttentionHooks", options, HOOKS_OPTION_KEYS);
   const emit = eventEmitter(options.onEvent);
   const router = adapterRouter(options, "createToolAttentionHooks");
   const includePool = options.includePool ?? true;
@@ -138,13 +159,12 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
         const c = canonical.has(id) ? { ...named, name: canonical.get(id) as string } : named;
         if (!wrapped.has(id) || answers.has(id)) continue;
         const tool = options.tools.find((t) => t.name === c.name) as StructuredToolInterface | undefined;
-        try {
-          if (!tool) throw new Error(`no tool named "${c.name}" is runnable here`);
-          const out = await tool.invoke({ id, name: c.name, args: c.args ?? {}, type: "tool_call" });
-          answers.set(id, ToolMessage.isInstance(out) ? out : new ToolMessage({ content: typeof out === "string" ? out : JSON.stringify(out), tool_call_id: id, name: c.name }));
-        } catch (err) {
-          answers.set(id, new ToolMessage({ content: `Error: ${(err as Error).message}`, tool_call_id: id, name: c.name, status: "error" }));
+        if (!tool) {
+          answers.set(id, new ToolMessage({ content: `Error: no tool named "${c.name}" is runnable here`, tool_call_id: id, name: c.name, status: "error" }));
+          continue;
         }
+        const out = await answeringToolErrors(() => tool.invoke({ id, name: c.name, args: c.args ?? {}, type: "tool_call" }), c, options.handleToolErrors);
+        answers.set(id, ToolMessage.isInstance(out) ? out : new ToolMessage({ content: typeof out === "string" ? out : JSON.stringify(out), tool_call_id: id, name: c.name }));
       }
       const messages = pending.map((c) => answers.get(c.id ?? "")).filter((m): m is ToolMessage => !!m);
       return { messages: [...rewritten, ...messages], toolAttention: gated ? gated.toolAttention : current };

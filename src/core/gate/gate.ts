@@ -163,13 +163,10 @@ export function gateToolCalls<C extends ToolCallLike>(calls: readonly C[], ctx: 
       rejected.push(rejectionFor(call, "quarantined", ctx.available, quarantine));
       continue;
     }
-    if (ctx.active.has(call.name)) {
-      allowed.push(call);
-      continue;
-    }
     let exists = ctx.exists ? ctx.exists(call.name) : true;
     let calledAs: string | undefined;
-    if (!exists && ctx.resolve) {
+    // Names outside the catalog that are active (other middleware's tools) are never resolved to catalog tools.
+    if (!exists && !ctx.active.has(call.name) && ctx.resolve) {
       const r = ctx.resolve(call.name);
       if (r.status === "ambiguous") {
         rejected.push(rejectionFor(call, "unknown_tool", ctx.available, { candidates: r.candidates, callable: r.candidates.filter((n) => ctx.active.has(n)) }));
@@ -181,13 +178,16 @@ export function gateToolCalls<C extends ToolCallLike>(calls: readonly C[], ctx: 
         calledAs = call.name;
         call = { ...call, name: r.name };
         exists = true;
-        if (ctx.active.has(call.name)) {
-          allowed.push(call);
-          continue;
-        }
       }
     }
+    // Preconditions hold or fail whatever was bound: binding decides what the model sees, the gate what runs. A
+    // tool bound under every-schema delivery (or kept bound from an earlier call) is refused while its
+    // precondition fails, so retrying cannot get it past the gate.
     const reason = exists ? ctx.preconditionReason?.(call.name) : undefined;
+    if (!reason && ctx.active.has(call.name)) {
+      allowed.push(call);
+      continue;
+    }
     const kind: RejectionKind = !exists ? "unknown_tool" : reason ? "precondition" : "not_active";
     const closest = kind === "unknown_tool" || kind === "not_active" ? ctx.closest?.(call) : undefined;
     rejected.push(rejectionFor(call, kind, ctx.available, { reason, calledAs, closest, callable: closest?.filter((n) => ctx.active.has(n)) }));

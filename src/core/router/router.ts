@@ -39,6 +39,7 @@ import { defaultEmbeddingCacheDir } from "../encoders/cache.js";
 import { candidateScores } from "./candidates.js";
 import { LazySchemaLoader, type SchemaLoaderOptions } from "../loader/schema-loader.js";
 import { checkPreconditions, emptyStateView } from "../preconditions/preconditions.js";
+import { checkRouterOptions } from "./option-keys.js";
 import { renderPoolTiered, SchemaTokenCounter, type PoolOptions, type PoolTier, type RenderedPool } from "../render/render.js";
 import { countFullSchemaTokens, FULL_TOKENS_KEEP_MIN_TOOLS } from "../render/full-schema-tokens.js";
 import { DEFAULT_ENCODING, type TokenEncoding } from "../tokens/count.js";
@@ -377,6 +378,7 @@ export class ToolAttentionRouter {
     readonly catalog: ToolCatalog,
     private readonly options: RouterOptions = {},
   ) {
+    checkRouterOptions("ToolAttentionRouter", options);
     this.theta = options.theta ?? defaultThetaFor(options.encoder);
     this.k = options.k ?? DEFAULT_K;
     validateNumber("k", this.k, 0, 10_000);
