@@ -35,7 +35,7 @@ test("deferred (Anthropic): every catalog tool deferred, search_tools bound, rou
   try {
     const { tools, runs } = demoTools();
     const events: ToolAttentionEvent[] = [];
-    const model = new ChatAnthropic({ model: "claude-sonnet-4-5", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
+    const model = new ChatAnthropic({ model: "claude-opus-4-8", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
     const mw = toolAttentionMiddleware({ tools, k: 3, cacheDir: false, delivery: "deferred", onEvent: (e) => events.push(e) });
     const agent = createAgent({ model, tools, middleware: [mw], systemPrompt: SYSTEM });
     const out = await agent.invoke({ messages: [new HumanMessage("what's the weather in Paris tomorrow, and what is on my calendar?")] });
@@ -90,7 +90,7 @@ test("deferred: a call to a tool that was not delivered is promoted and delivere
   try {
     const { tools, runs } = demoTools();
     const events: ToolAttentionEvent[] = [];
-    const model = new ChatAnthropic({ model: "claude-sonnet-4-5", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
+    const model = new ChatAnthropic({ model: "claude-opus-4-8", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
     const mw = toolAttentionMiddleware({ tools, k: 3, cacheDir: false, delivery: "deferred", onEvent: (e) => events.push(e) });
     const agent = createAgent({ model, tools, middleware: [mw] });
     await agent.invoke({ messages: [new HumanMessage("weather in Oslo please")] });
@@ -256,7 +256,7 @@ test("search_tools (deferred): the model searches in its own words, gets one lin
   });
   try {
     const { tools, runs } = demoTools();
-    const model = new ChatAnthropic({ model: "claude-sonnet-4-5", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
+    const model = new ChatAnthropic({ model: "claude-opus-4-8", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
     const mw = toolAttentionMiddleware({ tools, k: 2, cacheDir: false, delivery: "deferred" });
     const agent = createAgent({ model, tools, middleware: [mw] });
     const out = await agent.invoke({ messages: [new HumanMessage("what is the weather in Oslo?")] });

@@ -168,7 +168,7 @@ describe("Anthropic emulator with ChatAnthropic", () => {
       assert.equal(res.usage_metadata?.input_token_details?.cache_creation, 0);
       assert.equal(res.usage_metadata?.input_token_details?.cache_read, 0);
     }
-    assert.equal(last(emu).profile, "anthropic:opus-haiku-4.5+");
+    assert.equal(last(emu).profile, "anthropic:opus-4.5/4.6/haiku-4.5");
   });
 
   test("changing the bound tools breaks the cache for system and messages", async () => {

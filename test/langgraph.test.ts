@@ -127,7 +127,7 @@ test("createReactAgent + real ChatAnthropic (emulated): deferred delivery throug
   });
   try {
     const { tools, runs } = demoTools();
-    const model = new ChatAnthropic({ model: "claude-sonnet-4-5", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
+    const model = new ChatAnthropic({ model: "claude-opus-4-8", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
     const events: ToolAttentionEvent[] = [];
     const hooks = createToolAttentionHooks({ tools, k: 3, cacheDir: false, model, delivery: "deferred", onEvent: (e) => events.push(e) });
     const agent = createReactAgent({

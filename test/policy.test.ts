@@ -33,6 +33,7 @@ import { ToolCatalog } from "../src/core/catalog/catalog.js";
 import { startAnthropicEmulator, startOpenAIEmulator, type AnthropicEmulator, type OpenAIEmulator } from "../src/emulators/index.js";
 import type { DeliveryEvent, GateEvent, ToolAttentionEvent } from "../src/core/events/events.js";
 import { ScriptedChatModel, callTools } from "./helpers/scripted-model.js";
+import { fillerTools } from "./helpers/filler-tools.js";
 
 const quiet = { encoder: "lexical" as const, cacheDir: false as const, log: false as const };
 const MERGE = "merge_pull_request";
@@ -59,21 +60,6 @@ function readmeTools() {
     }),
   ];
   return { tools, runs };
-}
-
-/** 200 more tools over other topics, so routing, not every schema, is what `auto` picks. */
-function fillerTools() {
-  const topics = ["invoice", "calendar", "ticket", "playlist", "shipment", "forecast", "contact", "bucket", "cluster", "survey"];
-  const verbs = ["create", "list", "delete", "update", "archive", "export", "import", "share", "rename", "tag", "search", "count", "copy", "move", "lock", "unlock", "pin", "unpin", "watch", "mute"];
-  return topics.flatMap((topic) =>
-    verbs.map((verb) =>
-      tool(async () => `${verb} ${topic} ok`, {
-        name: `${verb}_${topic}`,
-        description: `${verb[0].toUpperCase()}${verb.slice(1)} a ${topic} record in the ${topic} service, with its owner, labels and history.`,
-        schema: z.object({ id: z.string().describe(`The ${topic} id`), note: z.string().optional() }),
-      }),
-    ),
-  );
 }
 
 function answersById(messages: BaseMessage[]): Map<string, number> {

@@ -1,13 +1,16 @@
 /**
  * A local Anthropic Messages API (`POST /v1/messages`) for driving the real `ChatAnthropic` client without a
- * provider. Requests are checked and priced with the wire module (`anthropicPrompt`) against one prompt cache
- * per model that lives as long as the emulator, so cache writes and reads across a conversation behave as the
- * provider's do: `usage` reports uncached, cache-written and cache-read input tokens separately, exactly as
- * the real API splits them. Answers come from a script, non-streamed or as the real event stream.
+ * provider. Requests are first held to the API's model- and header-dependent rules (`anthropicRequestProblem`:
+ * mid-conversation system messages and tool changes, deferred tools, tool references, cache breakpoints), then
+ * checked and priced with the wire module (`anthropicPrompt`) against one prompt cache per model that lives as
+ * long as the emulator, so cache writes and reads across a conversation behave as the provider's do: `usage`
+ * reports uncached, cache-written and cache-read input tokens separately, exactly as the real API splits them.
+ * Answers come from a script, non-streamed or as the real event stream.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CallUsage } from "../core/cost/prefix-cache.js";
 import { anthropicPrompt, ProviderRequestError, WireContext } from "../core/cost/wire.js";
+import { anthropicRequestProblem } from "./anthropic-rules.js";
 import {
   closer,
   ModelCaches,
@@ -61,7 +64,8 @@ function bodyProblem(body: Json): string | undefined {
   if (!Array.isArray(body.messages)) return "messages: Input should be a valid list";
   for (const [i, m] of body.messages.entries()) {
     if (!isObject(m)) return `messages.${i}: Input should be a valid dictionary`;
-    // "system" is accepted mid-conversation for tool_addition / tool_removal blocks (the beta MessageParam roles).
+    // "system" is a valid role (mid-conversation system messages); which models accept it, and where, is up to
+    // anthropicRequestProblem.
     if (m.role !== "user" && m.role !== "assistant" && m.role !== "system")
       return `messages.${i}.role: Input should be 'user', 'assistant' or 'system'`;
   }
@@ -107,6 +111,9 @@ export async function startAnthropicEmulator(options: AnthropicEmulatorOptions =
     if (!body) return fail(res, record, 400, "invalid_request_error", problem ?? "Invalid request body");
     const missing = bodyProblem(body);
     if (missing) return fail(res, record, 400, "invalid_request_error", missing);
+    // Before pricing: a request the real API refuses is not billed, and the rules word the refusal as the API does.
+    const refused = anthropicRequestProblem(body, record.headers);
+    if (refused) return fail(res, record, 400, "invalid_request_error", refused);
 
     let prompt: ReturnType<typeof anthropicPrompt>;
     try {

@@ -15,7 +15,8 @@ import type { ToolCatalog } from "../../core/catalog/catalog.js";
 import type { ToolAttentionRouter } from "../../core/router/router.js";
 import { DEFAULT_PROFILES, resolveProfile, type ProfileSpec, type ProviderProfile } from "../../core/cost/profiles.js";
 import { planDelivery, resolveDeliveryMode, type DeferredOptions, type DeliveryAddition, type DeliveryOption, type DeliveryPlan, type DeliveryState, type StableOptions } from "../../core/delivery/plan.js";
-import { providerOfModel } from "../../core/compaction/providers.js";
+import { capabilitiesOf, type ModelCapabilities } from "../../core/providers/capabilities.js";
+import { identifyModel } from "../../core/providers/model-id.js";
 import { countTokens } from "../../core/tokens/count.js";
 import { jsonSchemaOfTool, toolNameOf } from "./compact-tools.js";
 import { lastObservations, messageText, stateViewOf } from "./messages.js";
@@ -68,16 +69,42 @@ export interface DeliveryOptions {
    * true; `false` keeps the chosen mode whatever it costs.
    */
   guarantee?: boolean;
+  /**
+   * Overrides of the model's capability row (see `MODEL_CAPABILITIES`): for a model released after the table, or to
+   * force a path, e.g. `{ midConversationTools: true }`. Default: the row of the detected model (an unknown model gets
+   * the conservative row and one warning).
+   */
+  capabilities?: Partial<ModelCapabilities>;
 }
 
-/** The caching profile of a chat model (or the user's override). */
+/** The caching profile of a chat model (or the user's override). String model ids (`"anthropic:…"`) are recognized. */
 export function profileOfModel(model: unknown, spec?: ProfileSpec): ProviderProfile {
-  const m = model as { model?: unknown; modelName?: unknown } | undefined;
-  const name = typeof m?.model === "string" ? m.model : typeof m?.modelName === "string" ? m.modelName : undefined;
-  if (spec) return resolveProfile(spec, name);
-  const provider = providerOfModel(model);
-  if (provider === "anthropic" || provider === "openai") return resolveProfile(provider, name);
+  const id = identifyModel(model);
+  if (spec) return resolveProfile(spec, id.model);
+  if (id.provider === "anthropic" || id.provider === "openai") return resolveProfile(id.provider, id.model);
   return DEFAULT_PROFILES.other;
+}
+
+const warnedUnknown = new Set<string>();
+/**
+ * The capabilities of a chat model: its row of the table, LangChain's profile flags over it, the user's overrides
+ * over both. An unknown model of a known provider gets the conservative row and one warning per model id.
+ */
+export function capabilitiesOfModel(model: unknown, profile: ProviderProfile, overrides?: Partial<ModelCapabilities>, log?: (line: string) => void): ModelCapabilities {
+  const id = identifyModel(model);
+  const provider = profile.provider;
+  const { caps, known } = capabilitiesOf(provider, id.model, { overrides, profile: id.profile });
+  if (!known && provider !== "other" && !id.profile) {
+    const key = `${provider}:${id.model ?? "?"}`;
+    if (!warnedUnknown.has(key)) {
+      warnedUnknown.add(key);
+      log?.(
+        `tool-attention: model "${id.model ?? "(unnamed)"}" is not in the ${provider} capability table; using the path every documented ` +
+          `${provider} model accepts (no mid-conversation tool changes). Set capabilities: { midConversationTools: true } if it supports them.`,
+      );
+    }
+  }
+  return caps;
 }
 
 /** Token counts the planner needs, computed once per catalog. */
@@ -221,6 +248,9 @@ export const CALL_TOOL_DEF = {
   },
 };
 
+/** The dispatcher as a raw Anthropic tool definition (ChatAnthropic passes it through unchanged). */
+const CALL_TOOL_ANTHROPIC = { name: CALL_TOOL_NAME, description: CALL_TOOL_DEF.description, input_schema: CALL_TOOL_DEF.schema };
+
 /** The text that delivers tools to a dispatcher conversation (byte-stable per catalog and tool list). */
 const dispatchTexts = new WeakMap<ToolCatalog, Map<string, string>>();
 function dispatchText(catalog: ToolCatalog, names: readonly string[], find: (name: string) => unknown): string {
@@ -361,9 +391,12 @@ export function shapeRequest(args: {
   pool?: string;
   modelSettings?: Record<string, unknown>;
   options: DeliveryOptions;
+  /** What the model accepts (default: the conservative row of the profile's provider). */
+  caps?: ModelCapabilities;
 }): ShapedRequest {
   const { plan, profile, catalog } = args;
   const anthropic = profile.provider === "anthropic";
+  const caps = args.caps ?? capabilitiesOf(profile.provider, undefined).caps;
   const breakpoints = anthropic && (args.options.cacheBreakpoints ?? true);
   const passthrough: unknown[] = [];
   const byName = new Map<string, unknown>();
@@ -381,23 +414,29 @@ export function shapeRequest(args: {
   let messages = [...args.messages];
   let modelSettings = args.modelSettings;
   if (plan.mode === "deferred") {
-    // The tools array is constant: Anthropic declares every catalog tool deferred; elsewhere a fixed dispatcher.
+    // The tools array is constant. Where the model takes tool changes mid-conversation (Anthropic from Opus 4.8
+    // on), every catalog tool is declared deferred and a routed one arrives as a `tool_addition`; elsewhere a fixed
+    // dispatcher (`call_tool`) is bound and a routed tool's schema arrives as text, in a system message where the
+    // model accepts one mid-conversation and as user text where it does not (Claude before Opus 4.8 answers 400).
+    const native = anthropic && caps.midConversationTools;
     const decls: unknown[] = [];
-    if (anthropic)
+    if (native)
       for (const name of catalog.tools.map((t) => t.name)) {
         const decl = deferredDecl(catalog, name, find(name));
         if (decl) decls.push(decl);
       }
-    tools = anthropic ? [...passthrough, SEARCH_TOOL_DEF, ...decls] : [...passthrough, SEARCH_TOOL_LC, CALL_TOOL_DEF];
+    tools = native ? [...passthrough, SEARCH_TOOL_DEF, ...decls] : anthropic ? [...passthrough, SEARCH_TOOL_DEF, CALL_TOOL_ANTHROPIC] : [...passthrough, SEARCH_TOOL_LC, CALL_TOOL_DEF];
     available.push(SEARCH_TOOL_NAME);
     messages = withAdditions(messages, plan.additions, catalog, (names) =>
-      anthropic
+      native
         ? new SystemMessage({ content: names.map((name) => ({ type: "tool_addition", tool: { type: "tool_reference", name } })) as never })
-        : new SystemMessage(dispatchText(catalog, names, find)),
+        : caps.midConversationSystemMessages
+          ? new SystemMessage(dispatchText(catalog, names, find))
+          : new HumanMessage(dispatchText(catalog, names, find)),
     );
     for (const a of plan.additions) available.push(...a.tools.filter((n) => catalog.getByName(n).length > 0));
-    if (anthropic) {
-      const betas = new Set<string>([...((modelSettings?.betas as string[] | undefined) ?? []), MID_CONVERSATION_TOOLS_BETA]);
+    if (native) {
+      const betas = new Set<string>([...((modelSettings?.betas as string[] | undefined) ?? []), caps.midConversationToolsBeta ?? MID_CONVERSATION_TOOLS_BETA]);
       modelSettings = { ...modelSettings, betas: [...betas] };
     }
   } else {
@@ -424,13 +463,22 @@ export function shapeRequest(args: {
   return { tools, systemMessage, messages, modelSettings, available };
 }
 
-export function deliveryEventOf(turnId: string, profile: ProviderProfile, plan: DeliveryPlan, previous?: DeliveryState): DeliveryEvent {
+/** How a plan's tools reach the model on this request (see `DeliveryEvent.via`). */
+export function deliveryPath(plan: DeliveryPlan, profile: ProviderProfile, caps?: ModelCapabilities): DeliveryEvent["via"] {
+  if (plan.mode !== "deferred") return "bound";
+  if (profile.provider === "anthropic" && caps?.midConversationTools) return "tool_addition";
+  return caps?.midConversationSystemMessages ? "dispatcher" : "dispatcher-user-text";
+}
+
+export function deliveryEventOf(turnId: string, profile: ProviderProfile, plan: DeliveryPlan, previous?: DeliveryState, caps?: ModelCapabilities): DeliveryEvent {
   const before = previous?.estimate ?? { plan: 0, allCached: 0 };
   return {
     type: "tool_attention.delivery",
     turnId,
     profile: profile.name,
+    ...(caps ? { model: caps.family } : {}),
     mode: plan.mode,
+    via: deliveryPath(plan, profile, caps),
     cacheBroken: plan.changed,
     bound: plan.bound.length,
     added: plan.added,
@@ -474,6 +522,8 @@ export function foundBySearch(messages: readonly BaseMessage[], catalog: ToolCat
 /** One model call's delivery: its caching profile, its plan and the request shaped from it. */
 export interface DeliveredCall {
   profile: ProviderProfile;
+  /** What the model accepts (its capability row). */
+  caps: ModelCapabilities;
   plan: DeliveryPlan;
   shaped: ShapedRequest;
 }
@@ -495,9 +545,12 @@ export function deliverCall(args: {
   pool?: string;
   modelSettings?: Record<string, unknown>;
   emit: (event: DeliveryEvent) => void;
+  /** Where a warning about an unknown model goes (the router's `log`). */
+  log?: (line: string) => void;
 }): DeliveredCall {
   const { router, decision, options } = args;
   const profile = profileOfModel(args.model, options.provider);
+  const caps = capabilitiesOfModel(args.model, profile, options.capabilities, args.log);
   const plan = planCall({
     router,
     previous: decision.delivery,
@@ -519,7 +572,13 @@ export function deliverCall(args: {
     pool: args.pool,
     modelSettings: args.modelSettings,
     options,
+    caps,
   });
-  args.emit(deliveryEventOf(decision.turnId, profile, plan, decision.delivery));
-  return { profile, plan, shaped };
+  // OpenAI routes requests with the same prompt_cache_key to the same cache: every thread over this catalog starts
+  // with the same tools and pool, so they share one key (unless the app set its own on the model or the call).
+  const m = args.model as { promptCacheKey?: unknown; _defaultConfig?: { promptCacheKey?: unknown } } | undefined;
+  if (profile.provider === "openai" && m?.promptCacheKey === undefined && m?._defaultConfig?.promptCacheKey === undefined && shaped.modelSettings?.promptCacheKey === undefined)
+    shaped.modelSettings = { ...shaped.modelSettings, promptCacheKey: `tool-attention-${router.catalog.fingerprint.slice(0, 16)}` };
+  args.emit(deliveryEventOf(decision.turnId, profile, plan, decision.delivery, caps));
+  return { profile, plan, shaped, caps };
 }

@@ -45,6 +45,7 @@ import {
   adapterRouter,
   eventEmitter,
   gateTurn,
+  logOf,
   routeTurn,
   turnSettings,
   type AdapterRouterOptions,
@@ -245,6 +246,7 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
         pool: includePool ? router.pool() : undefined,
         modelSettings: request.modelSettings as Record<string, unknown> | undefined,
         emit,
+        log: logOf(options),
       });
       planned.set(decision.turnId, { delivery: plan.state, available: shaped.available });
       const bound = plan.mode === "deferred" ? shaped.tools : compactBoundTools(shaped.tools, options.phase2, request.model);

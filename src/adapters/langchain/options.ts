@@ -22,6 +22,7 @@ const DELIVERY_OPTION_KEYS = {
   cacheBreakpoints: true,
   searchTool: true,
   guarantee: true,
+  capabilities: true,
 } as const satisfies OptionKeys<DeliveryOptions>;
 
 export const ADAPTER_ROUTER_OPTION_KEYS = {

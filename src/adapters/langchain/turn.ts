@@ -117,6 +117,12 @@ export function adapterRouter(options: AdapterRouterOptions, adapter: string): T
   return new ToolAttentionRouter(catalog, { ...routerOptionsOf(options), pool, onEvent: undefined });
 }
 
+/** Where an adapter's one-line notices go: the `log` option, stderr by default, nowhere with `log: false`. */
+export function logOf(options: { log?: ((line: string) => void) | false }): ((line: string) => void) | undefined {
+  if (options.log === false) return undefined;
+  return options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+}
+
 /** Sends an event to the caller's onEvent and to LangChain callbacks. */
 export function eventEmitter(onEvent?: (event: ToolAttentionEvent) => void): (event: ToolAttentionEvent) => void {
   return (event) => {

@@ -38,6 +38,7 @@ import {
   adapterRouter,
   eventEmitter,
   gateTurn,
+  logOf,
   routeTurn,
   turnSettings,
   type AdapterRouterOptions,
@@ -212,6 +213,7 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
         messages: system ? messages.slice(1) : messages,
         pool: includePool ? router.pool() : undefined,
         emit,
+        log: logOf(options),
       });
       planned.set(key, hit);
     }

@@ -8,7 +8,8 @@
  *   minimum length; a request reads the longest written prefix found at a breakpoint or up to `lookbackBlocks`
  *   blocks before one; tokens after the last breakpoint are uncached.
  * - "automatic" (OpenAI): every request's prefix is written; a request reads the longest written prefix, from
- *   `minCacheable` tokens on, rounded down to `increment`-token steps.
+ *   `minCacheable` tokens on, rounded down to `increment`-token steps. Writes are billed at `cacheWrite` (1.25×
+ *   from the GPT-5.6 family on, the uncached price before).
  *
  * Segment identity is exact (a changed tool definition is a different segment), so a changed tool set breaks
  * the cache from that point on, as it does at the provider. Matching is at segment granularity.
@@ -128,7 +129,10 @@ export class PrefixCache {
         }
       const cached = read >= p.minCacheable ? p.minCacheable + Math.floor((read - p.minCacheable) / p.increment) * p.increment : 0;
       for (let i = 0; i < n; i++) if (cum[i] >= p.minCacheable) this.entries.add(hashes[i]);
-      usage = { uncached: total - cached, cacheWrite: 0, cacheRead: cached, total };
+      // The rest of a cacheable prompt is written. Where writes cost the same as uncached input (OpenAI before the
+      // GPT-5.6 family) it is reported as uncached, as those APIs do; from GPT-5.6 on writes are billed at 1.25×.
+      const written = p.cacheWrite !== p.uncached && total >= p.minCacheable ? total - cached : 0;
+      usage = { uncached: total - cached - written, cacheWrite: written, cacheRead: cached, total };
     }
     return { ...usage, billed: billedOf(usage, p) };
   }

@@ -9,6 +9,8 @@
  * `ProviderProfile` (or overrides) wherever a profile is taken.
  */
 
+import { MODEL_CAPABILITIES } from "../providers/capabilities.js";
+
 /** How a provider decides what is cached. */
 export type CacheStyle =
   /** Explicit `cache_control` breakpoints on blocks; hits are looked up a few blocks back from each one. */
@@ -63,19 +65,16 @@ const OPENAI_BASE: Omit<ProviderProfile, "name" | "cacheRead"> = {
 };
 
 /**
- * Known model classes, first match wins. `pattern` is tested against the model name. Anthropic minimums are the
- * documented per-model minimum cacheable prompt lengths; OpenAI read multipliers the documented cached-input
- * price over the input price.
+ * Known model classes, first match wins: built from the capability table (`MODEL_CAPABILITIES`), which cites the
+ * documented minimum cacheable lengths and the cache read and write prices of each family.
  */
-export const PROVIDER_PROFILES: readonly { pattern: RegExp; profile: ProviderProfile }[] = [
-  { pattern: /claude-(3-)?haiku-3|claude-3-haiku|claude-3-5-haiku|claude-haiku-3/i, profile: { ...ANTHROPIC_BASE, name: "anthropic:haiku-3", minCacheable: 2048 } },
-  { pattern: /claude-(haiku|opus)-4-[5-9]|claude-(haiku|opus)-[5-9]/i, profile: { ...ANTHROPIC_BASE, name: "anthropic:opus-haiku-4.5+", minCacheable: 4096 } },
-  { pattern: /claude/i, profile: { ...ANTHROPIC_BASE, name: "anthropic:sonnet", minCacheable: 1024 } },
-  { pattern: /gpt-4o|chatgpt-4o/i, profile: { ...OPENAI_BASE, name: "openai:gpt-4o", cacheRead: 0.5 } },
-  { pattern: /^o1\b|^o1-|^o3-mini/i, profile: { ...OPENAI_BASE, name: "openai:o1/o3-mini", cacheRead: 0.5 } },
-  { pattern: /gpt-4\.1|^o[34]\b|^o[34]-/i, profile: { ...OPENAI_BASE, name: "openai:gpt-4.1/o3/o4", cacheRead: 0.25 } },
-  { pattern: /gpt-[5-9]/i, profile: { ...OPENAI_BASE, name: "openai:gpt-5", cacheRead: 0.1 } },
-];
+export const PROVIDER_PROFILES: readonly { pattern: RegExp; profile: ProviderProfile }[] = MODEL_CAPABILITIES.map(({ pattern, caps }) => ({
+  pattern,
+  profile:
+    caps.provider === "anthropic"
+      ? { ...ANTHROPIC_BASE, name: `anthropic:${caps.family.replace(/^claude-/, "")}`, minCacheable: caps.minCacheable, cacheWrite: caps.cacheWrite, cacheRead: caps.cacheRead }
+      : { ...OPENAI_BASE, name: `openai:${caps.family}`, minCacheable: caps.minCacheable, cacheWrite: caps.cacheWrite, cacheRead: caps.cacheRead },
+}));
 
 /** The profile used for a provider when the model name matches nothing more specific. */
 export const DEFAULT_PROFILES: Readonly<Record<"anthropic" | "openai" | "other", ProviderProfile>> = {

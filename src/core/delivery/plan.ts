@@ -138,7 +138,9 @@ function callEstimate(prefix: number, cached: number, p: ProviderProfile): numbe
   if (p.cache === "none" || prefix < p.minCacheable) return prefix * p.uncached;
   const read = Math.min(cached, prefix);
   const fresh = prefix - read;
-  return read * p.cacheRead + fresh * (p.cache === "breakpoints" ? p.cacheWrite : p.uncached);
+  // Whatever of a cacheable prompt is not read is written: at the write price (Anthropic 1.25×, OpenAI 1.25× from
+  // the GPT-5.6 family on, the uncached price before).
+  return read * p.cacheRead + fresh * p.cacheWrite;
 }
 
 /** Plans one model call's tool delivery. Pure: the same input gives the same plan. */

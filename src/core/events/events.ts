@@ -51,7 +51,15 @@ export interface DeliveryEvent {
   turnId: string;
   /** The provider profile the call was priced with. */
   profile: string;
+  /** The capability row the model was matched to (see `MODEL_CAPABILITIES`). */
+  model?: string;
   mode: DeliveryMode;
+  /**
+   * How routed tools reach the model: bound in the tools array; `tool_addition` blocks (deferred, on models that take
+   * tool changes mid-conversation); or the `call_tool` dispatcher with schemas as a system message, or as user text
+   * where the model rejects mid-conversation system messages.
+   */
+  via: "bound" | "tool_addition" | "dispatcher" | "dispatcher-user-text";
   /** The tool set changed, so the provider re-bills the cached prefix from the tools on. */
   cacheBroken: boolean;
   bound: number;

@@ -1,0 +1,194 @@
+/**
+ * Providers as documented and as people call them: `createAgent` completes a multi-step tool conversation on every
+ * documented Claude family, through a `ChatAnthropic` instance and through a string model id
+ * (`"anthropic:claude-…"`, resolved by LangChain's `initChatModel`), with no request the emulator (as strict as the
+ * documented API) rejects. Delivery follows the capability table: `tool_addition` where the model takes tool changes
+ * mid-conversation, the `call_tool` dispatcher elsewhere (schemas as user text where mid-conversation system
+ * messages are refused). On every path the tools array stays byte-identical across the thread's calls.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { createAgent, tool } from "langchain";
+import { ChatAnthropic } from "@langchain/anthropic";
+import { ChatOpenAI } from "@langchain/openai";
+import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { z } from "zod";
+import { toolAttentionMiddleware } from "../src/adapters/langchain/middleware.js";
+import { startAnthropicEmulator, startOpenAIEmulator, type AnthropicEmulator, type EmulatorReply, type OpenAIEmulator } from "../src/emulators/index.js";
+import { capabilitiesOf } from "../src/core/providers/capabilities.js";
+import { identifyModel } from "../src/core/providers/model-id.js";
+import type { DeliveryEvent, ToolAttentionEvent } from "../src/core/events/events.js";
+import { fillerTools } from "./helpers/filler-tools.js";
+
+const quiet = { encoder: "lexical" as const, cacheDir: false as const };
+
+function appTools() {
+  const runs: string[] = [];
+  const tools = [
+    tool(async ({ city }: { city: string }) => (runs.push("get_weather"), `Sunny in ${city}`), {
+      name: "get_weather",
+      description: "Get the current weather and a 3-day forecast for a city.",
+      schema: z.object({ city: z.string() }),
+    }),
+    tool(async ({ city }: { city: string }) => (runs.push("book_hotel"), `Booked a hotel in ${city}`), {
+      name: "book_hotel",
+      description: "Book a hotel room in a city for the given nights.",
+      schema: z.object({ city: z.string(), nights: z.number() }),
+    }),
+    ...fillerTools(),
+  ];
+  return { tools, runs };
+}
+
+type Json = Record<string, unknown>;
+const toolNames = (body: Json) => ((body.tools as { name?: string; function?: { name?: string } }[] | undefined) ?? []).map((t) => t.name ?? t.function?.name ?? "");
+
+/**
+ * The emulated model calls get_weather, then book_hotel, then answers: by name when the tool is declared and loaded
+ * (not deferred, or added by a tool_addition), through call_tool when only the dispatcher is bound.
+ */
+function planScript(body: Json): EmulatorReply {
+  const messages = body.messages as { role: string; content: unknown }[];
+  const done = messages.filter((m) => m.role === "tool" || (m.role === "user" && JSON.stringify(m.content).includes('"tool_result"'))).length;
+  const steps = [
+    { name: "get_weather", input: { city: "Lisbon" } },
+    { name: "book_hotel", input: { city: "Lisbon", nights: 2 } },
+  ];
+  const step = steps[done];
+  if (!step) return { text: "Booked, and it will be sunny." };
+  const tools = (body.tools as { name?: string; defer_loading?: boolean; function?: { name?: string } }[]) ?? [];
+  const declared = tools.find((t) => (t.name ?? t.function?.name) === step.name);
+  const added = JSON.stringify(messages).includes(`"tool_addition","tool":{"type":"tool_reference","name":"${step.name}"`);
+  if (declared && (!declared.defer_loading || added)) return { toolCalls: [step] };
+  if (toolNames(body).includes("call_tool")) return { toolCalls: [{ name: "call_tool", input: { name: step.name, arguments: step.input } }] };
+  return { toolCalls: [step] };
+}
+
+function assertConversation(out: { messages: BaseMessage[] }, runs: string[], label: string) {
+  assert.deepEqual(runs, ["get_weather", "book_hotel"], label);
+  assert.equal(out.messages.at(-1)?.content, "Booked, and it will be sunny.", label);
+  const answers = out.messages.filter((m) => ToolMessage.isInstance(m));
+  assert.equal(answers.length, 2, label);
+  assert.ok(answers.every((m) => m.status !== "error"), `${label}: ${answers.map((m) => m.content).join(" | ")}`);
+}
+
+const CLAUDE = [
+  { model: "claude-sonnet-4-5", via: "dispatcher-user-text" },
+  { model: "claude-sonnet-4-6", via: "dispatcher-user-text" },
+  { model: "claude-haiku-4-5", via: "dispatcher-user-text" },
+  { model: "claude-opus-4-5", via: "dispatcher-user-text" },
+  { model: "claude-opus-4-7", via: "dispatcher-user-text" },
+  { model: "claude-sonnet-5", via: "dispatcher" },
+  { model: "claude-opus-4-8", via: "tool_addition" },
+  { model: "claude-opus-5", via: "tool_addition" },
+  { model: "claude-opus-5-5", via: "tool_addition" },
+  { model: "claude-sonnet-5-5", via: "tool_addition" },
+  { model: "claude-haiku-5-5", via: "tool_addition" },
+  { model: "claude-fable-5-1", via: "tool_addition" },
+  { model: "claude-mythos-5", via: "tool_addition" },
+] as const;
+
+describe("Claude: every documented family, as an instance and as a string id", () => {
+  let emu: AnthropicEmulator;
+  const env = { url: process.env.ANTHROPIC_BASE_URL, key: process.env.ANTHROPIC_API_KEY };
+  before(async () => {
+    emu = await startAnthropicEmulator({ script: planScript });
+    process.env.ANTHROPIC_BASE_URL = emu.url;
+    process.env.ANTHROPIC_API_KEY = "test";
+  });
+  after(async () => {
+    for (const [k, v] of [["ANTHROPIC_BASE_URL", env.url], ["ANTHROPIC_API_KEY", env.key]] as const) if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    await emu?.close();
+  });
+
+  for (const { model, via } of CLAUDE)
+    for (const how of ["instance", "string id"] as const)
+      test(`${model} (${how}): delivery ${via}, three calls, no rejected request, constant tools array`, async () => {
+        emu.reset();
+        const { tools, runs } = appTools();
+        const events: ToolAttentionEvent[] = [];
+        const lines: string[] = [];
+        const chat = how === "instance" ? new ChatAnthropic({ model, apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 }) : `anthropic:${model}`;
+        const agent = createAgent({ model: chat, tools, middleware: [toolAttentionMiddleware({ tools, k: 5, onEvent: (e) => events.push(e), log: (l) => lines.push(l), ...quiet })] });
+        const out = await agent.invoke({ messages: [new HumanMessage("What's the weather in Lisbon? If it's nice, book me a hotel there for 2 nights.")] });
+        assert.deepEqual(emu.requests.filter((r) => r.error).map((r) => r.error?.message), [], "no request rejected");
+        assertConversation(out, runs, `${model}/${how}`);
+        const deliveries = events.filter((e): e is DeliveryEvent => e.type === "tool_attention.delivery");
+        assert.ok(deliveries.length >= 3);
+        assert.ok(deliveries.every((d) => d.mode === "deferred" && d.via === via), deliveries.map((d) => `${d.mode}/${d.via}`).join(", "));
+        const arrays = emu.requests.map((r) => JSON.stringify(r.body.tools));
+        assert.ok(arrays.every((a) => a === arrays[0]), "the tools array is byte-identical on every call");
+        const caps = capabilitiesOf("anthropic", model).caps;
+        for (const r of emu.requests) {
+          const roles = (r.body.messages as { role: string }[]).map((m) => m.role);
+          if (!caps.midConversationSystemMessages) assert.ok(!roles.includes("system"), `${model} got a role:"system" message`);
+          const beta = r.headers["anthropic-beta"] ?? "";
+          assert.equal(beta.includes("mid-conversation-tool-changes"), via === "tool_addition", `beta header: ${beta}`);
+        }
+        assert.deepEqual(lines.filter((l) => /capability table/.test(l)), [], "a documented model gets no unknown-model warning");
+      });
+
+  test("an unknown Claude model gets the conservative path (dispatcher, no system messages) and one warning", async () => {
+    emu.reset();
+    const { tools, runs } = appTools();
+    const lines: string[] = [];
+    const events: ToolAttentionEvent[] = [];
+    const chat = new ChatAnthropic({ model: "claude-nova-9", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
+    const agent = createAgent({ model: chat, tools, middleware: [toolAttentionMiddleware({ tools, k: 5, onEvent: (e) => events.push(e), log: (l) => lines.push(l), ...quiet })] });
+    const out = await agent.invoke({ messages: [new HumanMessage("What's the weather in Lisbon? If it's nice, book me a hotel there for 2 nights.")] });
+    assertConversation(out, runs, "claude-nova-9");
+    assert.equal(lines.filter((l) => /"claude-nova-9" is not in the anthropic capability table/.test(l)).length, 1, lines.join("\n"));
+    assert.ok(events.filter((e): e is DeliveryEvent => e.type === "tool_attention.delivery").every((d) => d.via === "dispatcher-user-text"));
+  });
+
+  test("capabilities overrides and a LangChain profile that declares midConversationTools take precedence over the table", () => {
+    assert.equal(capabilitiesOf("anthropic", "claude-nova-9", { overrides: { midConversationTools: true } }).caps.midConversationTools, true);
+    const fromProfile = capabilitiesOf("anthropic", "claude-sonnet-4-5", { profile: { midConversationTools: true } }).caps;
+    assert.equal(fromProfile.midConversationTools, true);
+    assert.equal(fromProfile.midConversationSystemMessages, true, "midConversationTools implies system messages");
+    assert.equal(capabilitiesOf("anthropic", "claude-opus-4-8", { profile: { midConversationTools: false, midConversationSystemMessages: false } }).caps.midConversationTools, false);
+  });
+});
+
+describe("OpenAI: ChatOpenAI on Chat Completions", () => {
+  let emu: OpenAIEmulator;
+  before(async () => {
+    emu = await startOpenAIEmulator({ script: planScript as never });
+  });
+  after(async () => emu?.close());
+
+  test("gpt-5-mini: dispatcher delivery, constant tools array, one prompt_cache_key for the thread", async () => {
+    const { tools, runs } = appTools();
+    const events: ToolAttentionEvent[] = [];
+    const chat = new ChatOpenAI({ model: "gpt-5-mini", apiKey: "test", configuration: { baseURL: emu.url }, maxRetries: 0 });
+    const agent = createAgent({ model: chat, tools, middleware: [toolAttentionMiddleware({ tools, k: 5, onEvent: (e) => events.push(e), log: false, ...quiet })] });
+    const out = await agent.invoke({ messages: [new HumanMessage("What's the weather in Lisbon? If it's nice, book me a hotel there for 2 nights.")] });
+    assert.deepEqual(emu.requests.filter((r) => r.error).map((r) => r.error?.message), []);
+    assertConversation(out, runs, "gpt-5-mini");
+    const arrays = emu.requests.map((r) => JSON.stringify(r.body.tools));
+    assert.ok(arrays.every((a) => a === arrays[0]));
+    const keys = new Set(emu.requests.map((r) => r.body.prompt_cache_key));
+    assert.equal(keys.size, 1);
+    assert.match(String([...keys][0]), /^tool-attention-[0-9a-f]{16}$/);
+  });
+});
+
+test("string model ids are identified as their provider, model and API", async () => {
+  const { initChatModel } = await import("langchain");
+  const key = process.env.OPENAI_API_KEY;
+  process.env.OPENAI_API_KEY ??= "test";
+  process.env.ANTHROPIC_API_KEY ??= "test";
+  try {
+    assert.deepEqual({ ...identifyModel(await initChatModel("anthropic:claude-sonnet-4-5")), profile: undefined }, { provider: "anthropic", model: "claude-sonnet-4-5", api: "anthropic-messages", profile: undefined });
+    // createAgent sends every "openai:" id through the Responses API.
+    assert.equal(identifyModel(await initChatModel("openai:gpt-4.1", { useResponsesApi: true })).api, "openai-responses");
+    assert.equal(identifyModel(await initChatModel("openai:gpt-4.1")).api, "openai-chat");
+    assert.equal(identifyModel(await initChatModel("openai:gpt-5.6")).api, "openai-responses");
+    assert.equal(identifyModel(new ChatOpenAI({ model: "gpt-5-mini", apiKey: "test", useResponsesApi: true })).api, "openai-responses");
+    assert.equal(identifyModel(new ChatOpenAI({ model: "gpt-5-mini", apiKey: "test" })).api, "openai-chat");
+    assert.equal(identifyModel(await initChatModel("claude-opus-4-8", { modelProvider: "anthropic" })).provider, "anthropic");
+  } finally {
+    if (key === undefined) delete process.env.OPENAI_API_KEY;
+  }
+});
