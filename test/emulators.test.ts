@@ -244,21 +244,24 @@ describe("Anthropic emulator with ChatAnthropic", () => {
   test("a mid-conversation tool_addition of a deferred tool is accepted and adds its definition there", async () => {
     const search = rawTool("search_docs", "Search docs");
     const exporter = rawTool("export_pdf", "Export pdf");
+    // Tool changes mid-conversation: a model that takes them (Opus 4.8 on), the beta header, and the system message
+    // right after a user turn, ending the list (the documented placement).
+    const opus = new ChatAnthropic({ model: "claude-opus-4-8", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0, betas: ["mid-conversation-tool-changes-2026-07-01"] });
     const base = [cachedSystem(BIG), new HumanMessage("Find topic 4."), new AIMessage("Found it.")];
     const ask = new HumanMessage("Now export it as PDF.");
     const addition = new SystemMessage({ content: [{ type: "tool_addition", tool: { type: "tool_reference", name: "export_pdf" } }] as never });
-    const deferredTools = model.bindTools([search, { ...exporter, defer_loading: true }] as never);
+    const deferredTools = opus.bindTools([search, { ...exporter, defer_loading: true }] as never);
 
     await deferredTools.invoke([...base, ask]);
     const before = last(emu);
     assert.equal(before.usage.cacheWrite > 0, true);
 
     queue.push({ toolCalls: [{ name: "export_pdf", input: { query: "topic 4" } }] });
-    const res = await deferredTools.invoke([...base, addition, ask]);
+    const res = await deferredTools.invoke([...base, ask, addition]);
     const r = last(emu);
     assert.equal(r.error, undefined);
     // @langchain/anthropic passes the non-text system block through as a role "system" message in place.
-    assert.deepEqual((r.body.messages as unknown[])[2], {
+    assert.deepEqual((r.body.messages as unknown[])[3], {
       role: "system",
       content: [{ type: "tool_addition", tool: { type: "tool_reference", name: "export_pdf" } }],
     });
@@ -272,19 +275,20 @@ describe("Anthropic emulator with ChatAnthropic", () => {
     assert.equal(res.tool_calls?.[0]?.name, "export_pdf");
 
     // Loading the tool up front instead changes the tool list and re-bills the prefix.
-    await model.bindTools([search, exporter] as never).invoke([...base, ask]);
+    await opus.bindTools([search, exporter] as never).invoke([...base, ask]);
     assert.equal(last(emu).usage.cacheRead, 0);
   });
 
   test("a tool_addition naming an undeclared or non-deferred tool is rejected", async () => {
     const addition = new SystemMessage({ content: [{ type: "tool_addition", tool: { type: "tool_reference", name: "export_pdf" } }] as never });
-    const messages = [new HumanMessage("Hi"), new AIMessage("Hello."), addition, new HumanMessage("Export.")];
+    const messages = [new HumanMessage("Hi"), new AIMessage("Hello."), new HumanMessage("Export."), addition];
+    const opus = new ChatAnthropic({ model: "claude-opus-4-8", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0, betas: ["mid-conversation-tool-changes-2026-07-01"] });
     const undeclared = await rejection(
-      model.bindTools([rawTool("search_docs", "Search docs"), rawTool("other", "Other", { defer_loading: true })] as never).invoke(messages),
+      opus.bindTools([rawTool("search_docs", "Search docs"), rawTool("other", "Other", { defer_loading: true })] as never).invoke(messages),
     );
     assert.equal(undeclared.status, 400);
-    assert.match(undeclared.message, /export_pdf.*not declared/);
-    const notDeferred = await rejection(model.bindTools([rawTool("search_docs", "Search docs"), rawTool("export_pdf", "Export pdf")] as never).invoke(messages));
+    assert.match(undeclared.message, /export_pdf.*(not declared|no corresponding tool definition)/);
+    const notDeferred = await rejection(opus.bindTools([rawTool("search_docs", "Search docs"), rawTool("export_pdf", "Export pdf")] as never).invoke(messages));
     assert.equal(notDeferred.status, 400);
     assert.match(notDeferred.message, /defer_loading/);
   });

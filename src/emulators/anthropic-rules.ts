@@ -160,7 +160,7 @@ function toolReferencesProblem(messages: unknown[], tools: unknown[], caps: Mode
       if (block.type === "tool_addition" || block.type === "tool_removal") {
         if (m.role !== "system") return `${where}: ${block.type} blocks are only accepted in role 'system' messages`;
         if (!caps.midConversationTools) return `${where}: ${block.type} is not supported on this model (no mid-conversation tool changes)`;
-        if (!betas.has(beta) && !betas.has(INLINE_TOOLS_BETA)) return `${where}: ${block.type} requires the anthropic-beta header "${beta}"`;
+        if (!betas.has(beta) && !betas.has(INLINE_TOOLS_BETA)) return `${where}: ${block.type} requires the anthropic-beta header '${beta}'`;
         const ref = isObj(block.tool) ? block.tool : undefined;
         // Other reference kinds (MCP, by-value definitions) are not emulated: anthropicPrompt rejects them.
         if (ref?.type !== "tool_reference") continue;
