@@ -129,6 +129,29 @@ describe("Claude: every documented family, as an instance and as a string id", (
         assert.deepEqual(lines.filter((l) => /capability table/.test(l)), [], "a documented model gets no unknown-model warning");
       });
 
+  for (const ttl of ["5m", "1h"] as const)
+    for (const model of ["claude-sonnet-4-5", "claude-opus-4-8"])
+      for (const mode of ["auto", "stable"] as const)
+        test(`with anthropicPromptCachingMiddleware (ttl ${ttl}), ${model}, delivery ${mode}: the breakpoint budget and TTL order hold`, async () => {
+          emu.reset();
+          const { anthropicPromptCachingMiddleware } = await import("langchain");
+          const { tools, runs } = appTools();
+          const chat = new ChatAnthropic({ model, apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
+          const agent = createAgent({
+            model: chat,
+            tools,
+            systemPrompt: "You are a travel assistant.",
+            middleware: [anthropicPromptCachingMiddleware({ ttl }), toolAttentionMiddleware({ tools, k: 5, delivery: mode, log: false, ...quiet })],
+          });
+          const out = await agent.invoke({ messages: [new HumanMessage("What's the weather in Lisbon? If it's nice, book me a hotel there for 2 nights.")] });
+          assert.deepEqual(emu.requests.filter((r) => r.error).map((r) => r.error?.message), [], "no request rejected");
+          assertConversation(out, runs, `${model}/${ttl}`);
+          // The caching middleware starts from its third message; those requests carry its top-level breakpoint.
+          const withTop = emu.requests.filter((r) => r.body.cache_control);
+          assert.ok(withTop.length >= 2, `${withTop.length} requests with a top-level cache_control`);
+          for (const r of withTop) assert.deepEqual(r.body.cache_control, { type: "ephemeral", ttl });
+        });
+
   test("an unknown Claude model gets the conservative path (dispatcher, no system messages) and one warning", async () => {
     emu.reset();
     const { tools, runs } = appTools();

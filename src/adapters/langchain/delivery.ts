@@ -310,7 +310,7 @@ function withAdditions(
 }
 
 /** Adds a breakpoint to a copy of a message's last content block (string content becomes one text block). */
-function withBreakpoint(m: BaseMessage): BaseMessage {
+function withBreakpoint(m: BaseMessage, marker: Record<string, unknown> = EPHEMERAL): BaseMessage {
   const content = m.content;
   let blocks: Record<string, unknown>[];
   if (typeof content === "string") {
@@ -318,7 +318,7 @@ function withBreakpoint(m: BaseMessage): BaseMessage {
     blocks = [{ type: "text", text: content }];
   } else if (Array.isArray(content) && content.length > 0) blocks = content.map((b) => (typeof b === "string" ? { type: "text", text: b } : { ...(b as object) }));
   else return m;
-  blocks[blocks.length - 1] = { ...blocks[blocks.length - 1], cache_control: EPHEMERAL };
+  blocks[blocks.length - 1] = { ...blocks[blocks.length - 1], cache_control: marker };
   const fields = { content: blocks as never, id: m.id, name: m.name, additional_kwargs: m.additional_kwargs, response_metadata: m.response_metadata };
   if (ToolMessage.isInstance(m)) return new ToolMessage({ ...fields, tool_call_id: m.tool_call_id, status: m.status, artifact: m.artifact });
   if (AIMessage.isInstance(m)) return new AIMessage({ ...fields, tool_calls: m.tool_calls, invalid_tool_calls: m.invalid_tool_calls });
@@ -339,7 +339,7 @@ function breakpointsIn(messages: readonly BaseMessage[], system?: BaseMessage): 
 export function systemWithPool(
   system: SystemMessage | undefined,
   pool: string | undefined,
-  opts: { anthropicBlocks: boolean },
+  opts: { anthropicBlocks: boolean; marker?: Record<string, unknown> },
 ): SystemMessage | undefined {
   if (!opts.anthropicBlocks) {
     if (!pool) return system;
@@ -357,7 +357,7 @@ export function systemWithPool(
         : (system.content as Record<string, unknown>[]).map((b) => ({ ...b }));
   const blocks = pool ? [...userBlocks, { type: "text", text: pool }] : userBlocks;
   if (blocks.length === 0) return undefined;
-  blocks[blocks.length - 1] = { ...blocks[blocks.length - 1], cache_control: EPHEMERAL };
+  blocks[blocks.length - 1] = { ...blocks[blocks.length - 1], cache_control: opts.marker ?? EPHEMERAL };
   return new SystemMessage({ content: blocks as never, id: system?.id });
 }
 
@@ -398,6 +398,11 @@ export function shapeRequest(args: {
   const anthropic = profile.provider === "anthropic";
   const caps = args.caps ?? capabilitiesOf(profile.provider, undefined).caps;
   const breakpoints = anthropic && (args.options.cacheBreakpoints ?? true);
+  // A top-level cache_control (anthropicPromptCachingMiddleware sets one) marks the last cacheable block and takes one
+  // of the 4 breakpoints. Ours then use its TTL (a 1-hour breakpoint may not follow a 5-minute one) and leave the
+  // last message to it.
+  const top = anthropic ? (args.modelSettings?.cache_control as { type?: string; ttl?: string } | undefined) : undefined;
+  const marker: Record<string, unknown> = top?.ttl ? { type: "ephemeral", ttl: top.ttl } : EPHEMERAL;
   const passthrough: unknown[] = [];
   const byName = new Map<string, unknown>();
   for (const t of args.tools) {
@@ -449,7 +454,7 @@ export function shapeRequest(args: {
     }
     if (breakpoints && bound.length > 0) {
       const last = bound[bound.length - 1] as Record<string, unknown>;
-      if (last && typeof last === "object" && "input_schema" in last) bound[bound.length - 1] = { ...last, cache_control: EPHEMERAL };
+      if (last && typeof last === "object" && "input_schema" in last) bound[bound.length - 1] = { ...last, cache_control: marker };
     }
     // The way back when routing misses: a constant search_tools before the routed tools (see DeliveryOptions).
     const search = searchToolBound(plan.mode, args.options) && catalog.getByName(SEARCH_TOOL_NAME).length === 0;
@@ -457,9 +462,9 @@ export function shapeRequest(args: {
     tools = [...passthrough, ...(search ? [anthropic ? SEARCH_TOOL_DEF : SEARCH_TOOL_LC] : []), ...bound];
   }
   const pool = plan.mode === "all" ? undefined : args.pool;
-  const used = breakpoints ? breakpointsIn(messages, args.systemMessage) : 0;
-  const systemMessage = systemWithPool(args.systemMessage, pool, { anthropicBlocks: breakpoints && used < 3 });
-  if (breakpoints && used < 2 && messages.length > 0) messages[messages.length - 1] = withBreakpoint(messages[messages.length - 1]);
+  const used = breakpoints ? breakpointsIn(messages, args.systemMessage) + (top ? 1 : 0) : 0;
+  const systemMessage = systemWithPool(args.systemMessage, pool, { anthropicBlocks: breakpoints && used < 3, marker });
+  if (breakpoints && !top && used < 2 && messages.length > 0) messages[messages.length - 1] = withBreakpoint(messages[messages.length - 1], marker);
   return { tools, systemMessage, messages, modelSettings, available };
 }
 
