@@ -453,7 +453,7 @@ describe("OpenAI emulator with ChatOpenAI", () => {
     assert.deepEqual(await noMessages.json(), {
       error: { message: "Missing required parameter: 'messages'.", type: "invalid_request_error", param: null, code: null },
     });
-    const notFound = await fetch(`${emu.url}/responses`, { method: "POST", body: "{}" });
+    const notFound = await fetch(`${emu.url}/embeddings`, { method: "POST", body: "{}" });
     assert.equal(notFound.status, 404);
   });
 });

@@ -1,9 +1,11 @@
 /**
- * A local OpenAI Chat Completions API (`POST /v1/chat/completions`) for driving the real `ChatOpenAI` client
- * without a provider. Requests are checked and priced with the wire module (`openaiPrompt`) against one
- * automatic prompt cache per model that lives as long as the emulator: `prompt_tokens_details.cached_tokens`
- * reports the longest previously seen prefix from 1024 tokens on, in 128-token steps, as the provider does.
- * Answers come from a script, non-streamed or as `chat.completion.chunk` events.
+ * A local OpenAI Chat Completions API (`POST /v1/chat/completions`) and Responses API (`POST /v1/responses`,
+ * see `openai-responses.ts`) for driving the real `ChatOpenAI` client without a provider. Requests are checked
+ * and priced with the wire module (`openaiPrompt`, `openaiResponsesPrompt`) against one automatic prompt cache
+ * per model that lives as long as the emulator: `cached_tokens` reports the longest previously seen prefix from
+ * 1024 tokens on, in 128-token steps, as the provider does.
+ * Answers come from a script, non-streamed or as `chat.completion.chunk` events. Both endpoints share the
+ * script, the prompt caches and the request records.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CallUsage } from "../core/cost/prefix-cache.js";
@@ -27,6 +29,7 @@ import {
   type EmulatorReply,
   type RecordedRequest,
 } from "./common.js";
+import { responsesEndpoint } from "./openai-responses.js";
 
 export type OpenAIEmulatorOptions = EmulatorOptions;
 
@@ -69,7 +72,7 @@ function bodyProblem(body: Json): string | undefined {
   return undefined;
 }
 
-/** Starts an OpenAI Chat Completions emulator on 127.0.0.1 (ephemeral port). */
+/** Starts an OpenAI emulator (Chat Completions and Responses) on 127.0.0.1 (ephemeral port). */
 export async function startOpenAIEmulator(options: OpenAIEmulatorOptions = {}): Promise<OpenAIEmulator> {
   const requests: RecordedRequest[] = [];
   let ctx = new WireContext(options.encoding);
@@ -78,6 +81,7 @@ export async function startOpenAIEmulator(options: OpenAIEmulatorOptions = {}): 
   const completionIds = new IdCounter("chatcmpl-emu-");
   const callIds = new IdCounter("call_emu_");
   const requestIds = new IdCounter("req_emu_");
+  const responses = responsesEndpoint({ requests, caches, script, context: () => ctx, callIds, requestIds });
 
   const fail = (res: ServerResponse, record: RecordedRequest | undefined, status: number, type: string, message: string) => {
     if (record) {
@@ -88,6 +92,7 @@ export async function startOpenAIEmulator(options: OpenAIEmulatorOptions = {}): 
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (req.method === "POST" && pathOf(req) === "/v1/responses") return responses.handle(req, res);
     if (req.method !== "POST" || pathOf(req) !== "/v1/chat/completions") {
       req.resume();
       return fail(res, undefined, 404, "invalid_request_error", `Invalid URL (${req.method} ${pathOf(req)})`);
@@ -215,6 +220,7 @@ export async function startOpenAIEmulator(options: OpenAIEmulatorOptions = {}): 
       completionIds.reset();
       callIds.reset();
       requestIds.reset();
+      responses.reset();
     },
     close: closer(server),
   };

@@ -176,6 +176,7 @@ export function planCall(input: CallPlanInput): DeliveryPlan {
     promoted: input.promoted,
     catalog: stats.names,
     messageCount: input.messages.length,
+    lastMessageId: input.messages.at(-1)?.id,
     tokens: { fullSchemas: stats.fullSchemas, pool: stats.pool, schema: (n) => stats.byName.get(n) ?? 0, context },
     profile,
     stable: input.options.stable,
@@ -288,9 +289,12 @@ export function unwrapDispatch<T extends { id?: string; name: string; args?: Rec
 }
 
 /**
- * Re-inserts every deferred addition where it was first placed (later ones shift by the earlier inserts), so the
- * conversation up to the newest one is byte-identical to what the provider cached. A tool its server removed
- * since is left out: referencing an undeclared tool is rejected.
+ * Re-inserts every deferred addition where it was first placed, so the conversation up to the newest one is
+ * byte-identical to what the provider cached. An addition sits right after the message it was anchored to (by id),
+ * wherever that message is now: another middleware may have trimmed or summarized the history in between. When the
+ * anchor is gone (summarized away), the addition goes after the last message, where a new delivery would go (the
+ * cache was rewritten by the summary anyway). Additions without an anchor use their index, later ones shifted by the
+ * earlier inserts. A tool its server removed since is left out: referencing an undeclared tool is rejected.
  */
 function withAdditions(
   messages: readonly BaseMessage[],
@@ -298,14 +302,27 @@ function withAdditions(
   catalog: ToolCatalog,
   render: (names: string[]) => BaseMessage,
 ): BaseMessage[] {
-  const out = [...messages];
-  let offset = 0;
+  if (additions.length === 0) return [...messages];
+  const position = new Map<string, number>();
+  messages.forEach((m, i) => {
+    if (m.id) position.set(m.id, i);
+  });
+  // Inserts after original index i (−1: before everything; messages.length − 1: at the end), in addition order.
+  const after = new Map<number, BaseMessage[]>();
   for (const a of additions) {
     const names = a.tools.filter((n) => catalog.getByName(n).length > 0);
     if (names.length === 0) continue;
-    out.splice(Math.min(a.at + offset, out.length), 0, render(names));
-    offset++;
+    const i = a.after !== undefined ? (position.get(a.after) ?? messages.length - 1) : Math.min(a.at, messages.length) - 1;
+    const list = after.get(i) ?? [];
+    list.push(render(names));
+    after.set(i, list);
   }
+  const out: BaseMessage[] = [...(after.get(-1) ?? [])];
+  messages.forEach((m, i) => {
+    out.push(m);
+    const here = after.get(i);
+    if (here) out.push(...here);
+  });
   return out;
 }
 

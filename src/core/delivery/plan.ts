@@ -21,9 +21,14 @@ export type DeliveryMode = "rebind" | "stable" | "deferred" | "all";
 /** What the user asks for: a mode, or "auto" (the cheapest measured mode for the provider). */
 export type DeliveryOption = DeliveryMode | "auto";
 
-/** A deferred delivery: tools added to the conversation before the message at `at` (an index into messages). */
+/**
+ * A deferred delivery: tools added to the conversation right after the message `after` (its id), where it was
+ * first placed. `at` (an index into messages) places additions of messages without ids. An id keeps the place
+ * when other middleware trims or summarizes the history, which shifts every index.
+ */
 export interface DeliveryAddition {
   at: number;
+  after?: string;
   tools: string[];
 }
 
@@ -74,6 +79,8 @@ export interface PlanInput {
   catalog: readonly string[];
   /** Number of messages in the request (where a deferred addition is placed: after all of them). */
   messageCount: number;
+  /** Id of the request's last message, when it has one: a deferred addition is anchored to it. */
+  lastMessageId?: string;
   /** Token estimates for the guarantee: full schemas of the catalog, the pool, one tool's schema, the rest. */
   tokens: {
     fullSchemas: number;
@@ -218,7 +225,7 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
     const perCall = input.deferred?.perCall ?? input.k;
     const fresh = active.filter((n) => !delivered.has(n)).slice(0, perCall);
     added = [...new Set([...promoted, ...fresh])].filter((n) => catalog.has(n) && !delivered.has(n));
-    if (added.length > 0) addition = { at: input.messageCount, tools: added };
+    if (added.length > 0) addition = { at: input.messageCount, ...(input.lastMessageId ? { after: input.lastMessageId } : {}), tools: added };
     bound = [];
     changed = false;
     reason = added.length > 0 ? `deferred: added ${added.length} tool(s) after the history` : "deferred: nothing new";
