@@ -66,7 +66,7 @@ function planScript(body: Json): EmulatorReply {
 
 function assertConversation(out: { messages: BaseMessage[] }, runs: string[], label: string) {
   assert.deepEqual(runs, ["get_weather", "book_hotel"], label);
-  assert.equal(out.messages.at(-1)?.content, "Booked, and it will be sunny.", label);
+  assert.equal(out.messages.at(-1)?.text, "Booked, and it will be sunny.", label);
   const answers = out.messages.filter((m) => ToolMessage.isInstance(m));
   assert.equal(answers.length, 2, label);
   assert.ok(answers.every((m) => m.status !== "error"), `${label}: ${answers.map((m) => m.content).join(" | ")}`);
@@ -195,6 +195,42 @@ describe("OpenAI: ChatOpenAI on Chat Completions", () => {
     assert.equal(keys.size, 1);
     assert.match(String([...keys][0]), /^tool-attention-[0-9a-f]{16}$/);
   });
+});
+
+describe("OpenAI: the Responses API, as createAgent calls it for \"openai:\" string ids", () => {
+  let emu: OpenAIEmulator;
+  const env = { url: process.env.OPENAI_BASE_URL, key: process.env.OPENAI_API_KEY };
+  // The Responses input: the conversation's items; a tool call is answered by a function_call_output item.
+  const responsesScript = (body: Json): EmulatorReply => {
+    const input = (body.input as { type?: string; role?: string; content?: unknown }[]) ?? [];
+    const messages = input.map((i) => (i.type === "function_call_output" ? { role: "tool", content: "" } : { role: i.role ?? i.type ?? "", content: i.content }));
+    return planScript({ ...body, messages });
+  };
+  before(async () => {
+    emu = await startOpenAIEmulator({ script: responsesScript as never });
+    process.env.OPENAI_BASE_URL = emu.url;
+    process.env.OPENAI_API_KEY = "test";
+  });
+  after(async () => {
+    for (const [k, v] of [["OPENAI_BASE_URL", env.url], ["OPENAI_API_KEY", env.key]] as const) if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    await emu?.close();
+  });
+  for (const model of ["openai:gpt-5-mini", "openai:gpt-5.6", "openai:gpt-4.1"])
+    test(`${model}: three calls through /v1/responses, none rejected, constant tools array`, async () => {
+      emu.reset();
+      const { tools, runs } = appTools();
+      const events: ToolAttentionEvent[] = [];
+      const agent = createAgent({ model, tools, middleware: [toolAttentionMiddleware({ tools, k: 5, onEvent: (e) => events.push(e), log: false, ...quiet })] });
+      const out = await agent.invoke({ messages: [new HumanMessage("What's the weather in Lisbon? If it's nice, book me a hotel there for 2 nights.")] });
+      assert.deepEqual(emu.requests.filter((r) => r.error).map((r) => r.error?.message), [], "no request rejected");
+      assert.ok(emu.requests.length >= 3 && emu.requests.every((r) => "input" in r.body), "every request went to the Responses API");
+      assertConversation(out, runs, model);
+      const arrays = emu.requests.map((r) => JSON.stringify(r.body.tools));
+      assert.ok(arrays.every((a) => a === arrays[0]), "the tools array is byte-identical on every call");
+      assert.equal(new Set(emu.requests.map((r) => r.body.prompt_cache_key)).size, 1);
+      assert.ok(events.filter((e): e is DeliveryEvent => e.type === "tool_attention.delivery").every((d) => d.profile.startsWith("openai:")));
+    });
 });
 
 test("string model ids are identified as their provider, model and API", async () => {
