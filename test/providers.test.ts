@@ -174,6 +174,58 @@ describe("Claude: every documented family, as an instance and as a string id", (
   });
 });
 
+describe("with summarizationMiddleware trimming the history between calls", () => {
+  for (const model of ["claude-opus-4-8", "claude-sonnet-4-5"])
+    test(`${model}: six tool steps, the history summarized twice, no request rejected`, async () => {
+      const { summarizationMiddleware } = await import("langchain");
+      const { ScriptedChatModel } = await import("./helpers/scripted-model.js");
+      const { AIMessage } = await import("@langchain/core/messages");
+      const { tools } = appTools();
+      const runs: string[] = [];
+      const steps = [
+        { name: "get_weather", input: { city: "Lisbon" } },
+        { name: "create_invoice", input: { id: "inv-1" } },
+        { name: "book_hotel", input: { city: "Lisbon", nights: 2 } },
+        { name: "share_playlist", input: { id: "pl-9" } },
+        { name: "list_calendar", input: { id: "cal-2" } },
+        { name: "archive_ticket", input: { id: "t-7" } },
+      ];
+      // Steps follow what has run (the summary removes earlier tool results from the request).
+      const emu = await startAnthropicEmulator({
+        script: (body) => {
+          const step = steps[runs.length];
+          if (!step) return { text: "All done." };
+          const declared = ((body.tools as { name: string; defer_loading?: boolean }[]) ?? []).find((t) => t.name === step.name);
+          const added = JSON.stringify(body.messages).includes(`"name":"${step.name}"}`);
+          if (declared && (!declared.defer_loading || added)) return { text: `Next: ${step.name}.`, toolCalls: [step] };
+          if ((body.tools as { name: string }[]).some((t) => t.name === "call_tool")) return { text: `Next: ${step.name}.`, toolCalls: [{ name: "call_tool", input: { name: step.name, arguments: step.input } }] };
+          return { text: `Next: ${step.name}.`, toolCalls: [step] };
+        },
+      });
+      // Every tool runs and records itself (the filler tools too).
+      const wrapped = tools.map((t) => {
+        const original = t.invoke.bind(t);
+        return Object.assign(t, { invoke: async (...a: Parameters<typeof t.invoke>) => (runs.push(t.name), original(...a)) });
+      });
+      try {
+        const chat = new ChatAnthropic({ model, apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
+        const summarizer = new ScriptedChatModel(Array.from({ length: 10 }, () => new AIMessage("Summary: the user is planning a Lisbon trip.")));
+        const agent = createAgent({
+          model: chat,
+          tools: wrapped,
+          middleware: [summarizationMiddleware({ model: summarizer, trigger: { messages: 7 }, keep: { messages: 3 } }), toolAttentionMiddleware({ tools: wrapped, k: 5, log: false, ...quiet })],
+        });
+        const out = await agent.invoke({ messages: [new HumanMessage("Plan my Lisbon trip: weather, invoice, hotel, playlist, calendar, and close the old ticket.")] }, { recursionLimit: 80 });
+        assert.deepEqual(emu.requests.filter((r) => r.error).map((r) => r.error?.message), [], "no request rejected");
+        assert.ok(summarizer.calls.length >= 2, `the history was summarized ${summarizer.calls.length} times`);
+        assert.deepEqual(runs, steps.map((s) => s.name));
+        assert.equal(out.messages.at(-1)?.text, "All done.");
+      } finally {
+        await emu.close();
+      }
+    });
+});
+
 describe("OpenAI: ChatOpenAI on Chat Completions", () => {
   let emu: OpenAIEmulator;
   before(async () => {
