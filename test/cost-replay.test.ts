@@ -72,16 +72,21 @@ describe("replayCost on the demo catalog", () => {
     }
   });
 
-  it("the baselines and the competitors: tool search and the LLM selector pay their extra calls", async () => {
+  it("the baselines and the competitors: provider tool search searches inside the turn, the LLM selector pays its extra calls", async () => {
     const r = await replayCost({ router: lexical(), tasks, provider: "anthropic", calls: 15, historyTokens: 500 });
     const cached = row(r, "all-cached");
     assert.equal(cached.calls, 15);
     assert.equal(cached.toolSetChanges, 0);
     assert.deepEqual([cached.recall, cached.allGold, cached.gateTrigger], [1, 1, 0]);
-    const search = row(r, "provider-tool-search");
-    assert.ok(search.calls > 15, `searches are billed calls: ${search.calls}`);
-    assert.equal(search.toolSetChanges, 0, "every tool declared deferred: the tools array never changes");
-    assert.ok((search.recall as number) > 0 && (search.recall as number) <= 1);
+    for (const provider of ["anthropic", "openai"] as const) {
+      const search = row(provider === "anthropic" ? r : await replayCost({ router: lexical(), tasks, provider, calls: 15, historyTokens: 500 }), "provider-tool-search");
+      // Server-side search (Anthropic's tool search tool, OpenAI's hosted tool_search) runs within the model's turn:
+      // no extra request; what it found is billed in the history from then on.
+      assert.equal(search.calls, 15, `${provider}: in-turn searches are not extra requests`);
+      assert.equal(search.toolSetChanges, 0, "every tool declared deferred: the tools array never changes");
+      assert.ok((search.recall as number) > 0 && (search.recall as number) <= 1);
+      assert.ok(search.billedPerConversation > 0);
+    }
     const selector = row(r, "llm-tool-selector");
     assert.equal(selector.calls, 30, "one selection call per model call");
     assert.equal(selector.recall, null, "its recall needs a live model");

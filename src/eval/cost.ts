@@ -28,6 +28,8 @@ import { splitIdentifier } from "../core/catalog/text.js";
 import { PrefixCache, type CallUsage } from "../core/cost/prefix-cache.js";
 import { resolveProfile, type ProfileSpec, type ProviderProfile } from "../core/cost/profiles.js";
 import { anthropicPrompt, openaiPrompt, WireContext } from "../core/cost/wire.js";
+import { openaiResponsesPrompt } from "../core/cost/wire-responses.js";
+import { capabilitiesOf } from "../core/providers/capabilities.js";
 import { availableTools, planDelivery, resolveDeliveryMode, type DeliveryAddition, type DeliveryMode, type DeliveryState } from "../core/delivery/plan.js";
 import { checkPreconditions, emptyStateView, stateViewFrom } from "../core/preconditions/preconditions.js";
 import { ToolAttentionRouter } from "../core/router/router.js";
@@ -292,8 +294,15 @@ interface ToolResult {
 type Msg =
   | { role: "user"; text: string }
   /** `dispatch`: the calls were made through call_tool (dispatcher delivery). */
-  | { role: "assistant"; text: string; calls: ToolCall[]; dispatch?: boolean }
+  | { role: "assistant"; text: string; calls: ToolCall[]; dispatch?: boolean; searches?: ServerSearch[] }
   | { role: "tool"; results: ToolResult[] };
+
+/** A provider's server-side tool search inside the assistant's turn (no client round trip): its query and finds. */
+interface ServerSearch {
+  id: string;
+  query: string;
+  found: string[];
+}
 
 type Json = Record<string, unknown>;
 const EPHEMERAL = { type: "ephemeral" } as const;
@@ -419,8 +428,13 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
       ? { name: "extract", description: "A function available to call.", input_schema: selectorSchema }
       : { type: "function", function: { name: "extract", description: "A function available to call.", parameters: selectorSchema } };
   const anthropicAllDeferred = infos.map((t) => t.anthropicDeferred);
-  // Deferred delivery as the adapters send it: their search tool (the one non-deferred tool), then every catalog tool.
-  const deferredTools: Json[] = [SEARCH_TOOL_DEF, ...anthropicAllDeferred];
+  // Deferred delivery as the adapters send it for this model: where it takes tool changes mid-conversation, their
+  // search tool (the one non-deferred tool) and every catalog tool deferred; elsewhere the constant dispatcher.
+  const caps = capabilitiesOf(provider, opts.model).caps;
+  const nativeAdditions = provider === "anthropic" && caps.midConversationTools;
+  const deferredTools: Json[] = nativeAdditions
+    ? [SEARCH_TOOL_DEF, ...anthropicAllDeferred]
+    : [SEARCH_TOOL_DEF, { name: CALL_TOOL_NAME, description: CALL_TOOL_DEF.description, input_schema: CALL_TOOL_DEF.schema }];
   const anthropicAll = [...infos.slice(0, -1).map((t) => t.anthropic), infos[infos.length - 1].anthropicCached];
   const openaiAll = infos.map((t) => t.openai);
   const allTools = provider === "anthropic" ? anthropicAll : openaiAll;
@@ -492,7 +506,20 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
           role: "assistant",
           content: [
             ...(m.text ? [{ type: "text", text: m.text }] : []),
-            ...m.calls.map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: c.input })),
+            // Server-side tool search runs inside the turn: its call and result are blocks of the assistant message.
+            ...(m.searches ?? []).flatMap((q) => [
+              { type: "server_tool_use", id: q.id, name: providerSearchName, input: { query: q.query } },
+              {
+                type: "tool_search_tool_result",
+                tool_use_id: q.id,
+                content: { type: "tool_search_tool_search_result", tool_references: q.found.map((n) => ({ type: "tool_reference", tool_name: n })) },
+              },
+            ]),
+            ...m.calls.map((c) =>
+              m.dispatch
+                ? { type: "tool_use", id: c.id, name: CALL_TOOL_NAME, input: { name: c.name, arguments: c.input } }
+                : { type: "tool_use", id: c.id, name: c.name, input: c.input },
+            ),
           ],
         };
       else
@@ -531,6 +558,36 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
     }
     return w;
   };
+  // OpenAI tool search is a Responses API feature (gpt-5.4 and later): every catalog function declared deferred at
+  // the top level (each bills its name and description) plus the hosted tool_search tool; a search runs inside the
+  // model's turn, and its call and output (the found tools' full definitions) are input items from then on.
+  const responsesFn = (n: string): Json => {
+    const f = (byWire.get(n) as ToolInfo).openai.function as Json;
+    return { type: "function", name: f.name, description: f.description, parameters: f.parameters };
+  };
+  const responsesSearchTools: Json[] = [...infos.map((t) => ({ ...responsesFn(t.name), defer_loading: true })), { type: "tool_search" }];
+  const responsesWire = new WeakMap<Msg, Json[]>();
+  const toResponses = (m: Msg): Json[] => {
+    let w = responsesWire.get(m);
+    if (!w) {
+      if (m.role === "user") w = [{ type: "message", role: "user", content: m.text }];
+      else if (m.role === "assistant")
+        w = [
+          ...(m.searches ?? []).flatMap((q) => [
+            { type: "tool_search_call", call_id: q.id, execution: "server", status: "completed", arguments: { query: q.query } },
+            { type: "tool_search_output", call_id: q.id, execution: "server", status: "completed", tools: q.found.map(responsesFn) },
+          ]),
+          ...(m.text ? [{ type: "message", role: "assistant", content: [{ type: "output_text", text: m.text, annotations: [] }] }] : []),
+          ...m.calls.map((c) => ({ type: "function_call", call_id: c.id, name: c.name, arguments: JSON.stringify(c.input) })),
+        ];
+      else w = m.results.map((r) => ({ type: "function_call_output", call_id: r.id, output: r.text }));
+      responsesWire.set(m, w);
+    }
+    return w;
+  };
+  // The model id only makes the request valid (tool search needs gpt-5.4 or later); prices are the replay's profile.
+  const responsesBody = (msgs: readonly Msg[]): Json => ({ model: "gpt-5.4", instructions: prompt, tools: responsesSearchTools, input: msgs.flatMap(toResponses) });
+
   // Dispatcher delivery (OpenAI): each addition is a system message with the tools' schemas as text.
   const openaiAdditionMemo = new Map<string, Json>();
   const openaiAddition = (a: DeliveryAddition): Json => {
@@ -560,7 +617,13 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
     const key = `${a.at}\0${a.tools.join("\0")}`;
     let w = additionMemo.get(key);
     if (!w) {
-      w = { role: "system", content: a.tools.map((name) => ({ type: "tool_addition", tool: { type: "tool_reference", name } })) };
+      w = nativeAdditions
+        ? { role: "system", content: a.tools.map((name) => ({ type: "tool_addition", tool: { type: "tool_reference", name } })) }
+        : {
+            // The dispatcher path of models without mid-conversation tool changes (as the adapters send it).
+            role: caps.midConversationSystemMessages ? "system" : "user",
+            content: [{ type: "text", text: dispatchTextOf(catalog, a.tools.map((n) => (byWire.get(n) as ToolInfo).record.name)) }],
+          };
       additionMemo.set(key, w);
     }
     return w;
@@ -618,7 +681,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
       let history = 0;
       let ids = 0;
       let delivery: DeliveryState | undefined;
-      // The model calls through call_tool while the thread is on dispatcher delivery (OpenAI deferred).
+      // The model calls through call_tool while the thread is on dispatcher delivery (deferred without tool_addition).
       let dispatchNow = false;
       let prevToolsKey: string | undefined;
       let stickyState: ToolAttentionDecisionState["sticky"] = [];
@@ -636,7 +699,8 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         history += msgTokens(m);
       };
       const price = (body: Json, main: boolean) => {
-        const segments = provider === "anthropic" ? anthropicPrompt(body, ctx).segments : openaiPrompt(body, ctx).segments;
+        const segments =
+          provider === "anthropic" ? anthropicPrompt(body, ctx).segments : "input" in body ? openaiResponsesPrompt(body, ctx).segments : openaiPrompt(body, ctx).segments;
         const u: CallUsage = cache.account(segments);
         tot.billed += u.billed;
         tot.input += u.total;
@@ -698,13 +762,13 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         // 1. Calls before the model's own: the selection call, or a search for tools the model has not loaded.
         let firstTry = gold.length;
         if (method === "llm-tool-selector") price(selectorRequest(selectorUser), false);
+        // Server-side searches this turn (Anthropic's tool search tool, OpenAI's hosted tool_search): they run inside
+        // the model's turn, so they add blocks to its message, not requests.
+        const searches: ServerSearch[] = [];
         if (method === "provider-tool-search" && gold.length > 0) {
           const has = (g: (typeof gold)[number]) => g.tools.some((t) => loaded.has(t.name));
           const searchCall = (query: string, found: readonly string[]) => {
-            price(body(searchTools, false), true);
-            const id = newId();
-            push({ role: "assistant", text: "", calls: [{ id, name: providerSearchName, input: { query } }] });
-            push({ role: "tool", results: [{ id, name: providerSearchName, text: `${found.length} tools found`, refs: [...found] }] });
+            searches.push({ id: `srvtoolu_${ci}_${++ids}`, query, found: [...found] });
             for (const n of found) loaded.add(n);
           };
           if (!gold.every(has)) searchCall(call.text, await search(call.text));
@@ -727,7 +791,9 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
             : body([...(searchToolBound(p.mode, opts) ? boundSearch : []), ...toolsFor(p.bound)], p.mode !== "all");
         if (method === "all-uncached" || method === "all-cached") price(body(allTools, false), true);
         else if (method === "provider-tool-search") {
-          price(body(searchTools, false), true);
+          // The request as sent, before the turn's searches (a lower bound: the in-turn continuation after a
+          // search is not billed here).
+          price(provider === "anthropic" ? body(searchTools, false) : responsesBody(msgs), true);
           available = loaded;
         } else if (method === "llm-tool-selector") {
           // Optimistic: the selector picks the gold tools, then the router's picks up to k; bound in catalog order.
@@ -738,7 +804,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         } else if (taMode !== undefined) {
           plan = planDelivery({ mode: taMode, previous: delivery, active, catalog: allNames, messageCount: msgs.length, tokens: tokensOf(), profile, k, guarantee: opts.guarantee });
           delivery = plan.state;
-          dispatchNow = provider !== "anthropic" && plan.mode === "deferred";
+          dispatchNow = !nativeAdditions && plan.mode === "deferred";
           price(planned(plan), true);
           available = plan.mode === "all" ? "all" : new Set(availableTools(plan));
         }
@@ -756,7 +822,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         const missing = chosen.filter((x) => !x.tool).map((x) => ({ c: x.c, name: x.c.g.tools[0].name }));
         // The gate's answer lists what is available after the promotion: the routed tools plus the promoted ones.
         const afterPromotion = [...new Set([...active, ...missing.map((m) => m.name)])];
-        push({ role: "assistant", text: assistantText, calls: chosen.map(({ c, tool }) => ({ id: c.id, name: (tool ?? c.g.tools[0]).name, input: c.input })) });
+        push({ role: "assistant", text: assistantText, calls: chosen.map(({ c, tool }) => ({ id: c.id, name: (tool ?? c.g.tools[0]).name, input: c.input })), ...(searches.length ? { searches } : {}) });
         push({
           role: "tool",
           results: chosen.map(({ c, tool }) =>
@@ -778,7 +844,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
           const names = missing.map((m) => m.name);
           plan = planDelivery({ mode: taMode, previous: delivery, active: [...new Set([...active, ...names])], promoted: names, catalog: allNames, messageCount: msgs.length, tokens: tokensOf(), profile, k, guarantee: opts.guarantee });
           delivery = plan.state;
-          dispatchNow = provider !== "anthropic" && plan.mode === "deferred";
+          dispatchNow = !nativeAdditions && plan.mode === "deferred";
           price(planned(plan), true);
           const again = missing.map((m) => ({ id: newId(), name: m.name, input: m.c.input }));
           push({ role: "assistant", text: "", calls: again });

@@ -178,6 +178,20 @@ export function anthropicPrompt(body: Json, ctx: WireContext): AnthropicPrompt {
             }
         key = `${role}\0tool_result\0${String(block.tool_use_id)}\0${block.is_error ? "error\0" : ""}${text}`;
         tokens = ctx.tokens(text);
+      } else if (block.type === "tool_search_tool_result") {
+        // Server-side tool search, inside the assistant's turn: its references expand to the found tools'
+        // definitions where the result sits (tools declared deferred), as a client tool_reference does.
+        const content = isObj(block.content) ? block.content : {};
+        const refs = Array.isArray(content.tool_references) ? content.tool_references : [];
+        let text = `tool_search_tool_result ${String(block.tool_use_id)}`;
+        for (const r of refs)
+          if (isObj(r)) {
+            const tool = available(r.tool_name, `${where}.tool_references`, false);
+            added.push(String(r.tool_name));
+            text += `\n${anthropicToolDef(tool)}`;
+          }
+        key = `${role}\0tool_search_tool_result\0${text}`;
+        tokens = ctx.tokens(text);
       } else if (block.type === "tool_addition" || block.type === "tool_removal") {
         const ref = isObj(block.tool) ? block.tool : {};
         const tool = available(ref.name, `${where}.${block.type}`, block.type === "tool_addition");
