@@ -438,6 +438,26 @@ describe("OpenAI emulator with ChatOpenAI", () => {
     for (let i = 0; i < 2; i++) assert.equal((await model.invoke([new SystemMessage(SMALL), new HumanMessage("Hi")])).usage_metadata?.input_token_details?.cache_read, 0);
   });
 
+  test("conversation rules: known roles, a tool message answers a preceding call, every call answered before the next message", async () => {
+    const post = async (messages: unknown[]) => {
+      const r = await fetch(`${emu.url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "gpt-5-mini", messages }) });
+      return { status: r.status, message: ((await r.json()) as { error?: { message?: string } }).error?.message ?? "" };
+    };
+    const call = { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }, { id: "c2", type: "function", function: { name: "g", arguments: "{}" } }] };
+    const badRole = await post([{ role: "narrator", content: "Hi" }]);
+    assert.equal(badRole.status, 400);
+    assert.match(badRole.message, /Invalid value: 'narrator'/);
+    const orphan = await post([{ role: "user", content: "Hi" }, { role: "tool", tool_call_id: "c9", content: "x" }]);
+    assert.equal(orphan.status, 400);
+    assert.match(orphan.message, /role 'tool' must be a response to a preceeding message with 'tool_calls'/);
+    const unanswered = await post([{ role: "user", content: "Hi" }, call, { role: "tool", tool_call_id: "c1", content: "x" }, { role: "user", content: "and?" }]);
+    assert.equal(unanswered.status, 400);
+    assert.match(unanswered.message, /did not have response messages: c2/);
+    queue.push({ text: "ok" });
+    const valid = await post([{ role: "developer", content: "Be brief." }, { role: "user", content: "Hi" }, call, { role: "tool", tool_call_id: "c2", content: "y" }, { role: "tool", tool_call_id: "c1", content: "x" }, { role: "system", content: "More tools." }]);
+    assert.equal(valid.status, 200, valid.message);
+  });
+
   test("malformed tools and bodies are rejected in OpenAI's error shape", async () => {
     const err = await rejection(model.bindTools([fnTool("bad name!", "Bad")]).invoke("Hi"));
     assert.equal(err.status, 400);

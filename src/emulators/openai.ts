@@ -69,6 +69,35 @@ function bodyProblem(body: Json): string | undefined {
   if (body.messages.length === 0) return "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.";
   for (const [i, m] of body.messages.entries())
     if (!isObject(m) || typeof m.role !== "string") return `Invalid type for 'messages[${i}]': expected an object with a role.`;
+  return conversationProblem(body.messages as Json[]);
+}
+
+const CHAT_ROLES = ["system", "developer", "user", "assistant", "tool", "function"];
+
+/**
+ * The conversation rules of Chat Completions, with the API's wording: a known role; a tool message answers a
+ * tool call of the assistant message before it; an assistant message with tool_calls is followed by a tool
+ * message for each of its calls before anything else.
+ */
+function conversationProblem(messages: readonly Json[]): string | undefined {
+  let pending: string[] = [];
+  for (const [i, m] of messages.entries()) {
+    const role = String(m.role);
+    if (!CHAT_ROLES.includes(role))
+      return `Invalid value: '${role}'. Supported values are: ${CHAT_ROLES.map((r) => `'${r}'`).join(", ")}. (messages[${i}].role)`;
+    if (role === "tool") {
+      const id = m.tool_call_id;
+      if (typeof id !== "string" || !pending.includes(id))
+        return `Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'. (messages[${i}])`;
+      pending = pending.filter((p) => p !== id);
+      continue;
+    }
+    if (pending.length > 0)
+      return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(", ")} (messages[${i}])`;
+    if (role === "assistant" && Array.isArray(m.tool_calls)) pending = m.tool_calls.map((c) => String((c as Json)?.id ?? ""));
+  }
+  if (pending.length > 0)
+    return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(", ")}`;
   return undefined;
 }
 
