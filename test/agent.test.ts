@@ -17,7 +17,8 @@ function setup(script: ConstructorParameters<typeof ScriptedChatModel>[0], k = 5
   const { tools, runs } = demoTools();
   const events: ToolAttentionEvent[] = [];
   const model = new ScriptedChatModel(script);
-  const middleware = toolAttentionMiddleware({ tools, k, cacheDir: false, onEvent: (e) => events.push(e) });
+  // The promote-first gate (runValidCalls: false): these tests are about promotion and refusal.
+  const middleware = toolAttentionMiddleware({ tools, k, cacheDir: false, runValidCalls: false, onEvent: (e) => events.push(e) });
   const agent = createAgent({ model, tools, middleware: [middleware] });
   return { agent, model, runs, events, middleware, tools };
 }
@@ -93,7 +94,7 @@ test("an existing but inactive tool is rejected and never executed, while allowe
   assert.ok(rejected && rejected.status === "error");
   assert.match(String(rejected.content), /"error":"tool_not_available"/);
   // Promote-on-request is on by default: the error says the tool is now bound (it still did not run).
-  assert.match(String(rejected.content), /not bound for this request, so this call did not run/);
+  assert.match(String(rejected.content), /did not run: it was not bound for this request/);
   assert.equal(JSON.parse(String(rejected.content).split("\n")[0]).promoted, true);
   assertEveryCallAnsweredOnce(out.messages);
 });

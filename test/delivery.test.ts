@@ -91,7 +91,7 @@ test("deferred: a call to a tool that was not delivered is promoted and delivere
     const { tools, runs } = demoTools();
     const events: ToolAttentionEvent[] = [];
     const model = new ChatAnthropic({ model: "claude-opus-4-8", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
-    const mw = toolAttentionMiddleware({ tools, k: 3, cacheDir: false, delivery: "deferred", onEvent: (e) => events.push(e) });
+    const mw = toolAttentionMiddleware({ tools, k: 3, cacheDir: false, delivery: "deferred", runValidCalls: false, onEvent: (e) => events.push(e) });
     const agent = createAgent({ model, tools, middleware: [mw] });
     await agent.invoke({ messages: [new HumanMessage("weather in Oslo please")] });
     const reqs = emu.requests.filter((r) => !r.error);
@@ -284,7 +284,7 @@ test("deferred on OpenAI (dispatcher): constant tools [search_tools, call_tool],
     const { tools, runs } = demoTools();
     const events: ToolAttentionEvent[] = [];
     const model = new ChatOpenAI({ model: "gpt-5-mini", apiKey: "test", configuration: { baseURL: emu.url }, maxRetries: 0 });
-    const mw = toolAttentionMiddleware({ tools, k: 3, cacheDir: false, delivery: "deferred", onEvent: (e) => events.push(e) });
+    const mw = toolAttentionMiddleware({ tools, k: 3, cacheDir: false, delivery: "deferred", runValidCalls: false, onEvent: (e) => events.push(e) });
     const agent = createAgent({ model, tools, middleware: [mw], systemPrompt: SYSTEM });
     const out = await agent.invoke({ messages: [new HumanMessage("what's the weather in Paris?")] });
     assert.equal(runs.get("get_weather"), 1);

@@ -137,7 +137,7 @@ describe("gateToolCalls", () => {
   });
 
   it("handles an empty list of calls", () => {
-    assert.deepEqual(gateToolCalls([], ctx()), { allowed: [], rejected: [], renamed: [] });
+    assert.deepEqual(gateToolCalls([], ctx()), { allowed: [], unbound: [], rejected: [], renamed: [] });
   });
 
   it('gives a call without an id the toolCallId ""', () => {

@@ -263,7 +263,7 @@ describe("every rejection kind answers with its own structured error", () => {
       ),
       new AIMessage("ok"),
     ]);
-    const agent = createAgent({ model, tools: all, middleware: [toolAttentionMiddleware({ tools: all, k: 3, onEvent: (e) => events.push(e), ...quiet })] });
+    const agent = createAgent({ model, tools: all, middleware: [toolAttentionMiddleware({ tools: all, k: 3, runValidCalls: false, onEvent: (e) => events.push(e), ...quiet })] });
     const out = await agent.invoke({ messages: [new HumanMessage("what is the weather in Paris")] });
     const byName = (n: string) => out.messages.find((m: BaseMessage) => ToolMessage.isInstance(m) && m.name === n) as ToolMessage;
     assert.match(String(byName(MERGE).content), /"reason":"missing scope: repo:write"/);
@@ -274,6 +274,77 @@ describe("every rejection kind answers with its own structured error", () => {
     const gate = events.find((e): e is GateEvent => e.type === "tool_attention.gate");
     assert.deepEqual(gate?.rejected.map((r) => r.kind).sort(), ["precondition", "promoted", "quarantined", "unknown_tool"]);
     assertEveryCallAnsweredOnce(out.messages);
+  });
+});
+
+describe("a call to a tool that was not delivered (runValidCalls, default on)", () => {
+  const request = "what's the weather in Paris tomorrow?";
+  test("arguments that fit its schema: it runs at once, no round trip, and the gate event says so", async () => {
+    for (const mode of ["stable", "rebind", "deferred"] as const) {
+      const { tools, runs } = readmeTools();
+      const all = [...tools, ...fillerTools()];
+      const events: ToolAttentionEvent[] = [];
+      const model = new ScriptedChatModel([callTools({ name: "archive_invoice", args: { id: "A1" } }), new AIMessage("Archived.")]);
+      const agent = createAgent({ model, tools: all, middleware: [toolAttentionMiddleware({ tools: all, k: 3, delivery: mode, onEvent: (e) => events.push(e), ...quiet })] });
+      const out = await agent.invoke({ messages: [new HumanMessage(request)] });
+      assert.ok(!model.calls[0].tools.includes("archive_invoice"), `${mode}: not delivered`);
+      const answer = out.messages.find((m: BaseMessage) => ToolMessage.isInstance(m)) as ToolMessage;
+      assert.equal(answer.content, "archive invoice ok", mode);
+      assert.equal(model.calls.length, 2, `${mode}: the model's next call is its answer, not a retry`);
+      assert.ok(events.some((e) => e.type === "tool_attention.gate" && e.ranUnbound?.includes("archive_invoice")), mode);
+      assert.deepEqual(runs, []);
+    }
+  });
+
+  test("arguments that do not fit: refused with what does not fit, its schema attached, and the retry runs", async () => {
+    const all = [...readmeTools().tools, ...fillerTools()];
+    const model = new ScriptedChatModel([callTools({ name: "archive_invoice", args: { invoice: 7 } }), callTools({ name: "archive_invoice", args: { id: "A1" } }), new AIMessage("Archived.")]);
+    const agent = createAgent({ model, tools: all, middleware: [toolAttentionMiddleware({ tools: all, k: 3, delivery: "stable", ...quiet })] });
+    const out = await agent.invoke({ messages: [new HumanMessage(request)] });
+    const [first, second] = out.messages.filter((m: BaseMessage) => ToolMessage.isInstance(m)) as ToolMessage[];
+    assert.equal(first.status, "error");
+    const payload = JSON.parse(String(first.content).split("\n")[0]);
+    assert.equal(payload.promoted, true);
+    assert.match(payload.argumentErrors, /required property "id"/);
+    assert.ok(model.calls[1].tools.includes("archive_invoice"), "its full schema is bound for the retry");
+    assert.equal(second.content, "archive invoice ok");
+  });
+
+  test("through the call_tool dispatcher, and in the LangGraph hooks", async () => {
+    const all = [...readmeTools().tools, ...fillerTools()];
+    const model = new ScriptedChatModel([callTools({ name: "call_tool", args: { name: "archive_invoice", arguments: { id: "A1" } } }), new AIMessage("Archived.")]);
+    const agent = createAgent({ model, tools: all, middleware: [toolAttentionMiddleware({ tools: all, k: 3, delivery: "deferred", provider: "openai", ...quiet })] });
+    const out = await agent.invoke({ messages: [new HumanMessage(request)] });
+    assert.equal((out.messages.find((m: BaseMessage) => ToolMessage.isInstance(m)) as ToolMessage).content, "archive invoice ok");
+    assert.equal(model.calls.length, 2);
+
+    const graphModel = new ScriptedChatModel([callTools({ name: "archive_invoice", args: { id: "A1" } }), new AIMessage("Archived.")]);
+    const hooks = createToolAttentionHooks({ tools: all, k: 3, delivery: "stable", ...quiet });
+    const graph = new StateGraph(ToolAttentionAnnotation)
+      .addNode("route", hooks.routeNode)
+      .addNode("model", async (state) => ({ messages: [await hooks.bindActiveTools(graphModel as unknown as BaseChatModel, state).invoke(hooks.withPool(state.messages, state))] }))
+      .addNode("gate", hooks.gateNode)
+      .addNode("tools", new ToolNode(all))
+      .addEdge(START, "route")
+      .addEdge("route", "model")
+      .addEdge("model", "gate")
+      .addConditionalEdges("gate", hooks.afterGate, { tools: "tools", model: "route", [END]: END })
+      .addEdge("tools", "route")
+      .compile();
+    const g = await graph.invoke({ messages: [new HumanMessage(request)] });
+    assert.equal((g.messages.find((m: BaseMessage) => ToolMessage.isInstance(m)) as ToolMessage).content, "archive invoice ok");
+    assert.equal(graphModel.calls.length, 2);
+  });
+
+  test("runValidCalls: false promotes first (the call does not run until the model calls again)", async () => {
+    const all = [...readmeTools().tools, ...fillerTools()];
+    const model = new ScriptedChatModel([callTools({ name: "archive_invoice", args: { id: "A1" } }), callTools({ name: "archive_invoice", args: { id: "A1" } }), new AIMessage("Archived.")]);
+    const agent = createAgent({ model, tools: all, middleware: [toolAttentionMiddleware({ tools: all, k: 3, delivery: "stable", runValidCalls: false, ...quiet })] });
+    const out = await agent.invoke({ messages: [new HumanMessage(request)] });
+    const answers = out.messages.filter((m: BaseMessage) => ToolMessage.isInstance(m)) as ToolMessage[];
+    assert.match(String(answers[0].content), /"promoted":true/);
+    assert.equal(answers[1].content, "archive invoice ok");
+    assert.equal(model.calls.length, 3);
   });
 });
 

@@ -52,7 +52,7 @@ function agentWith(script: ConstructorParameters<typeof ScriptedChatModel>[0], o
   const { tools, runs } = toolsWithQualifiedNames();
   const events: ToolAttentionEvent[] = [];
   const model = new ScriptedChatModel(script);
-  const middleware = toolAttentionMiddleware({ tools, k: opts.k ?? 5, cacheDir: false, delivery: opts.delivery, searchTool: opts.searchTool, onEvent: (e) => events.push(e) });
+  const middleware = toolAttentionMiddleware({ tools, k: opts.k ?? 5, cacheDir: false, delivery: opts.delivery, searchTool: opts.searchTool, runValidCalls: false, onEvent: (e) => events.push(e) });
   const agent = createAgent({ model, tools, middleware: [middleware] });
   return { agent, model, runs, events };
 }
@@ -213,7 +213,7 @@ test("createAgent: search_tools under stable too; not under all, nor with search
 function graphWith(script: ConstructorParameters<typeof ScriptedChatModel>[0], opts: { k?: number; delivery?: "rebind" | "stable" } = {}) {
   const { tools, runs } = toolsWithQualifiedNames();
   const model = new ScriptedChatModel(script);
-  const hooks = createToolAttentionHooks({ tools, k: opts.k ?? 5, cacheDir: false, delivery: opts.delivery });
+  const hooks = createToolAttentionHooks({ tools, k: opts.k ?? 5, cacheDir: false, delivery: opts.delivery, runValidCalls: false });
   const graph = new StateGraph(ToolAttentionAnnotation)
     .addNode("route", hooks.routeNode)
     .addNode("model", async (state) => ({

@@ -135,4 +135,6 @@ export interface ToolNotAvailable {
   candidates?: string[];
   /** Up to 3 catalog tools closest to the call (their preconditions hold), best first. */
   closest?: string[];
+  /** Why the call's arguments do not fit the tool's schema (a call to a tool that was not delivered). */
+  argumentErrors?: string;
 }

@@ -7,6 +7,7 @@ import { dispatchCustomEvent } from "@langchain/core/callbacks/dispatch";
 import type { ToolCatalog } from "../../core/catalog/catalog.js";
 import { gateToolCalls, type GateResult, type RenamedCall, type ToolCallLike } from "../../core/gate/gate.js";
 import { closestTools } from "../../core/gate/closest.js";
+import { argumentFit } from "../../core/gate/arguments.js";
 import { resolveCallName } from "../../core/catalog/names.js";
 import { checkPreconditions } from "../../core/preconditions/preconditions.js";
 import type { AgentStateView } from "../../core/types.js";
@@ -67,6 +68,8 @@ export interface GateOptions {
   passthrough?: ReadonlySet<string>;
   /** Resolve names the catalog does not have to the tool the model meant (see `resolveCallName`). Default true. */
   resolveNames?: boolean;
+  /** Run a call to a catalog tool that is not active when its arguments fit the tool's schema (see `runValidCalls`). */
+  runValidCalls?: boolean;
 }
 
 /** Gates tool calls and turns each rejection into an error ToolMessage with the same tool_call_id. */
@@ -93,6 +96,12 @@ export function gateCalls(calls: readonly ToolCallLike[], opts: GateOptions): Ga
       const fields = [...new Set(q.reasons.map((r) => r.field))].slice(0, 3).join(", ");
       return `server "${q.server}": ${[...new Set(q.reasons.map((r) => r.rule))].join(", ")} in ${fields}`;
     },
+    validArgs: opts.runValidCalls
+      ? (call) => {
+          const tool = opts.catalog.getByName(call.name)[0];
+          return argumentFit(tool?.inputSchema, call.args) ?? "its schema is not loaded, so the call cannot be checked";
+        }
+      : undefined,
     preconditionReason: (name) => {
       const tool = opts.catalog.getByName(name)[0];
       if (!tool) return undefined;

@@ -276,6 +276,7 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
           passthrough,
           maxRejectedRounds,
           promoteOnRequest: settings.promoteOnRequest,
+          runValidCalls: settings.runValidCalls,
         });
         if (!result) return current !== decision ? { toolAttention: current } : undefined;
         // Calls the gate resolved to a catalog name: the model's message is rewritten in place (same id, so the
@@ -330,6 +331,7 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
           catalog: router.catalog,
           state: stateViewOf(state),
           passthrough,
+          runValidCalls: settings.runValidCalls,
         }).messages[0];
         if (refusal) return refusal;
       }

@@ -35,6 +35,7 @@ export const ADAPTER_ROUTER_OPTION_KEYS = {
   intent: true,
   sticky: true,
   promoteOnRequest: true,
+  runValidCalls: true,
   tags: true,
   screening: true,
 } as const satisfies OptionKeys<AdapterRouterOptions>;

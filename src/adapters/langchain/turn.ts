@@ -50,6 +50,13 @@ export interface AdapterRouterOptions extends Omit<RouterOptions, "onEvent"> {
    * failing its preconditions is refused with the reason. Default true.
    */
   promoteOnRequest?: boolean;
+  /**
+   * A call to a catalog tool that was not bound or delivered on this call runs when its arguments fit the tool's
+   * schema and its preconditions hold: the routing miss costs no round trip. A call whose arguments do not fit is
+   * promoted with what does not fit (or refused, with `promoteOnRequest: false`). Invented names, quarantined tools
+   * and failing preconditions are refused either way. Default true; `false`: every such call is promoted first.
+   */
+  runValidCalls?: boolean;
   /** Restrict routing to, or boost, tools with these tags (merged with the state's `toolTags`). */
   tags?: TagFilter;
   /**
@@ -74,6 +81,7 @@ export interface TurnSettings {
   intent?: IntentOptions | false;
   sticky: { turns: number; max: number };
   promoteOnRequest: boolean;
+  runValidCalls: boolean;
   tags?: TagFilter;
 }
 
@@ -83,6 +91,7 @@ export function turnSettings(options: AdapterRouterOptions): TurnSettings {
     intent: options.intent,
     sticky: stickyConfig(options.sticky),
     promoteOnRequest: options.promoteOnRequest ?? true,
+    runValidCalls: options.runValidCalls ?? true,
     tags: options.tags,
   };
 }
@@ -221,19 +230,21 @@ export async function routeTurn(
  * The answer to a call whose tool was promoted: an error result that says the tool is now bound. `calledAs` is the
  * name the model used when the gate resolved it to `name`: the answer teaches the exact name.
  */
-export function promotedContent(name: string, available: readonly string[], calledAs?: string): string {
+export function promotedContent(name: string, available: readonly string[], calledAs?: string, argumentErrors?: string): string {
   const payload: ToolNotAvailable = { error: "tool_not_available", tool: name, available: [...available], promoted: true };
   if (calledAs) payload.calledAs = calledAs;
+  if (argumentErrors) payload.argumentErrors = argumentErrors;
   const called = calledAs ? ` (you called it "${calledAs}"; its exact name is "${name}")` : "";
+  const why = argumentErrors ? `its arguments do not fit its schema (${argumentErrors.slice(0, 200)})` : "it was not bound for this request";
   return (
-    `${JSON.stringify(payload)}\n"${name}"${called} was not bound for this request, so this call did not run. ` +
+    `${JSON.stringify(payload)}\n"${name}"${called} did not run: ${why}. ` +
     `It is now available with its full schema: call it again${calledAs ? " by its exact name" : ""} (check the arguments against the schema).`
   );
 }
 
 function promotedMessage(r: RejectedCall<ToolCallLike>, available: readonly string[]): ToolMessage {
   const { call } = r;
-  return new ToolMessage({ content: promotedContent(call.name, available, r.calledAs), tool_call_id: call.id ?? "", name: call.name, status: "error" });
+  return new ToolMessage({ content: promotedContent(call.name, available, r.calledAs, r.payload.argumentErrors), tool_call_id: call.id ?? "", name: call.name, status: "error" });
 }
 
 /** Most tools one gate answer promotes besides the ones called by name (closest or candidate tools): a bound. */
@@ -261,7 +272,7 @@ function resolvedOf(renamed: readonly RenamedCall[]): NonNullable<GateEvent["res
 export function gateTurn(
   router: ToolAttentionRouter,
   state: ToolAttentionStateLike,
-  opts: { passthrough?: ReadonlySet<string>; maxRejectedRounds: number; promoteOnRequest?: boolean },
+  opts: { passthrough?: ReadonlySet<string>; maxRejectedRounds: number; promoteOnRequest?: boolean; runValidCalls?: boolean },
 ): GateTurnResult | { toolAttention: ToolAttentionDecisionState; renamed: RenamedCall[]; renameEvent?: GateEvent } | undefined {
   const ai = pendingAIMessage(state.messages);
   const decision = state.toolAttention;
@@ -272,14 +283,28 @@ export function gateTurn(
     catalog: router.catalog,
     state: view,
     passthrough: opts.passthrough,
+    runValidCalls: opts.runValidCalls,
   });
   if (gate.rejected.length === 0) {
-    if (!decision.rejectedRounds && gate.renamed.length === 0) return undefined;
+    if (!decision.rejectedRounds && gate.renamed.length === 0 && gate.unbound.length === 0) return undefined;
+    const noted = gate.renamed.length > 0 || gate.unbound.length > 0;
     return {
       toolAttention: decision.rejectedRounds ? { ...decision, rejectedRounds: 0 } : decision,
       renamed: gate.renamed,
-      // Every call runs, but under another name than the model used: dashboards should see that.
-      ...(gate.renamed.length ? { renameEvent: { type: "tool_attention.gate" as const, turnId: decision.turnId, allowed: gate.allowed.map((c) => c.name), rejected: [], resolved: resolvedOf(gate.renamed) } } : {}),
+      // Every call runs, but under another name than the model used, or without having been delivered: dashboards
+      // should see that.
+      ...(noted
+        ? {
+            renameEvent: {
+              type: "tool_attention.gate" as const,
+              turnId: decision.turnId,
+              allowed: gate.allowed.map((c) => c.name),
+              rejected: [],
+              ...(gate.renamed.length ? { resolved: resolvedOf(gate.renamed) } : {}),
+              ...(gate.unbound.length ? { ranUnbound: gate.unbound } : {}),
+            },
+          }
+        : {}),
     };
   }
   const allRejected = gate.allowed.length === 0;
@@ -349,6 +374,7 @@ export function gateTurn(
         ...(r.calledAs ? { calledAs: r.calledAs } : {}),
       })),
       ...(gate.renamed.length ? { resolved: resolvedOf(gate.renamed) } : {}),
+      ...(gate.unbound.length ? { ranUnbound: gate.unbound } : {}),
     },
   };
 }

@@ -144,7 +144,7 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
       const others = unwrapDispatch(pending.filter((c) => !answers.has(c.id ?? "")));
       const last = state.messages.at(-1) as BaseMessage;
       const view = { ...state, messages: [...state.messages.slice(0, -1), Object.assign(Object.create(Object.getPrototypeOf(last)), last, { tool_calls: others })] };
-      const gated = others.length ? gateTurn(router, view, { passthrough, maxRejectedRounds, promoteOnRequest: settings.promoteOnRequest }) : undefined;
+      const gated = others.length ? gateTurn(router, view, { passthrough, maxRejectedRounds, promoteOnRequest: settings.promoteOnRequest, runValidCalls: settings.runValidCalls }) : undefined;
       const full = gated && "event" in gated ? (gated as GateTurnResult) : undefined;
       if (full) emit(full.event);
       else if (gated && "renameEvent" in gated && gated.renameEvent) emit(gated.renameEvent);
@@ -170,7 +170,7 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
       const messages = pending.map((c) => answers.get(c.id ?? "")).filter((m): m is ToolMessage => !!m);
       return { messages: [...rewritten, ...messages], toolAttention: gated ? gated.toolAttention : current };
     }
-    const result = gateTurn(router, state, { passthrough, maxRejectedRounds, promoteOnRequest: settings.promoteOnRequest });
+    const result = gateTurn(router, state, { passthrough, maxRejectedRounds, promoteOnRequest: settings.promoteOnRequest, runValidCalls: settings.runValidCalls });
     if (!result) return current !== decision ? { toolAttention: current } : {};
     // Calls the gate resolved to a catalog name: the model's message is rewritten in place (same id, so the
     // messages reducer replaces it), so the ToolNode runs the tool the model meant and the history shows its name.

@@ -43,6 +43,8 @@ export interface GateEvent {
   rejected: { tool: string; kind: GateEventKind; toolCallId: string; calledAs?: string }[];
   /** Calls whose names the gate resolved to catalog names (run, promoted or refused under `to`). */
   resolved?: { from: string; to: string; how: ResolvedHow; toolCallId: string }[];
+  /** Allowed calls of tools that were not delivered on this call: their arguments fit the schema, so they ran. */
+  ranUnbound?: string[];
 }
 
 /** One model call's delivery, as reported in `tool_attention.delivery` events. */

@@ -42,6 +42,8 @@ export interface RenamedCall {
 export interface GateResult<C extends ToolCallLike = ToolCallLike> {
   /** Calls to run, in order; a resolved call is a copy under its canonical name. */
   allowed: C[];
+  /** Allowed calls of tools that were not active: their arguments fit the schema (see `GateContext.validArgs`). */
+  unbound: string[];
   rejected: RejectedCall<C>[];
   /** Calls whose name was resolved (allowed or not), in call order. */
   renamed: RenamedCall[];
@@ -65,6 +67,11 @@ export interface GateContext {
   resolve?: (name: string) => CallNameResolution;
   /** Tools to name in the answer to an unknown or inactive call (usable now, best first, at most 3). */
   closest?: (call: ToolCallLike) => string[];
+  /**
+   * Checks a call to a catalog tool that is not active (not bound or delivered on this call) against the tool's
+   * schema: `true` lets it run, a string says what does not fit. Without it such calls are not-active rejections.
+   */
+  validArgs?: (call: ToolCallLike) => true | string;
 }
 
 /** What an answer adds to the bare payload: the tools it points to, and whether they are bound from now on. */
@@ -78,6 +85,8 @@ export interface RejectionDetails {
   closest?: string[];
   /** Which of `candidates` / `closest` the model can call on its next step (bound, or promoted by this answer). */
   callable?: string[];
+  /** What in the call's arguments does not fit the tool's schema. */
+  argumentErrors?: string;
 }
 
 /** A model-invented name may hold anything; keep the guidance on one line and short. */
@@ -119,6 +128,7 @@ function nextStep(kind: RejectionKind, tool: string, d: RejectionDetails = {}): 
     case "precondition":
       return `"${name}" is unavailable right now (${printable(d.reason ?? "", 200)}), so do not call it again until that changes; use an available tool or tell the user what is needed.`;
     default:
+      if (d.argumentErrors) return `"${name}" was not attached to this request and the arguments do not fit its schema (${printable(d.argumentErrors, 200)}); call it with arguments that match its parameters.`;
       if (d.closest?.length) return `"${name}" is not active for this request. ${offer(d.closest, "The closest tools are")} ${then(d.closest)}`;
       return `"${name}" is not active for this request; use one of the available tools, or answer without a tool.`;
   }
@@ -141,6 +151,7 @@ export function rejectionFor<C extends ToolCallLike>(
   if (kind === "quarantined") payload.quarantined = true;
   if (d.candidates?.length) payload.candidates = [...d.candidates];
   if (d.closest?.length) payload.closest = [...d.closest];
+  if (d.argumentErrors) payload.argumentErrors = d.argumentErrors;
   return {
     call,
     toolCallId: call.id ?? "",
@@ -154,6 +165,7 @@ export function rejectionFor<C extends ToolCallLike>(
 /** Splits the model's tool calls into allowed and rejected ones (order preserved within each list). */
 export function gateToolCalls<C extends ToolCallLike>(calls: readonly C[], ctx: GateContext): GateResult<C> {
   const allowed: C[] = [];
+  const unbound: string[] = [];
   const rejected: RejectedCall<C>[] = [];
   const renamed: RenamedCall[] = [];
   for (const original of calls) {
@@ -188,9 +200,17 @@ export function gateToolCalls<C extends ToolCallLike>(calls: readonly C[], ctx: 
       allowed.push(call);
       continue;
     }
+    // A catalog tool that was not delivered, called with arguments that fit its schema: it runs, so the miss costs
+    // no round trip. Preconditions were checked above and quarantined tools never get here.
+    const fit = exists && !reason ? ctx.validArgs?.(call) : undefined;
+    if (fit === true) {
+      allowed.push(call);
+      unbound.push(call.name);
+      continue;
+    }
     const kind: RejectionKind = !exists ? "unknown_tool" : reason ? "precondition" : "not_active";
-    const closest = kind === "unknown_tool" || kind === "not_active" ? ctx.closest?.(call) : undefined;
-    rejected.push(rejectionFor(call, kind, ctx.available, { reason, calledAs, closest, callable: closest?.filter((n) => ctx.active.has(n)) }));
+    const closest = kind === "unknown_tool" || (kind === "not_active" && fit === undefined) ? ctx.closest?.(call) : undefined;
+    rejected.push(rejectionFor(call, kind, ctx.available, { reason, calledAs, closest, callable: closest?.filter((n) => ctx.active.has(n)), argumentErrors: fit }));
   }
-  return { allowed, rejected, renamed };
+  return { allowed, unbound, rejected, renamed };
 }
