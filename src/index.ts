@@ -134,7 +134,7 @@ export { DEFAULT_DECOMPOSE_WHOLE_WEIGHT, type DecomposeOptions } from "./core/ro
 export { simulatedObservation } from "./eval/evaluate.js";
 
 // Compaction (each technique optional and measurable on its own)
-export { TERSE_POOL_HEADER } from "./core/render/render.js";
+export { TERSE_POOL_HEADER, POOL_HEADER_RUNS, TERSE_POOL_HEADER_RUNS, NAMES_POOL_HEADER_RUNS, SERVERS_POOL_HEADER_RUNS } from "./core/render/render.js";
 export {
   DEFAULT_POOL_MAX_TOKENS,
   NAMES_POOL_HEADER,

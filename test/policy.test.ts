@@ -30,6 +30,7 @@ import { toolAttentionMiddleware } from "../src/adapters/langchain/middleware.js
 import { createToolAttentionHooks, ToolAttentionAnnotation } from "../src/adapters/langgraph/hooks.js";
 import { ToolAttentionRouter } from "../src/core/router/router.js";
 import { ToolCatalog } from "../src/core/catalog/catalog.js";
+import { POOL_HEADER, POOL_HEADER_RUNS } from "../src/core/render/render.js";
 import { startAnthropicEmulator, startOpenAIEmulator, type AnthropicEmulator, type OpenAIEmulator } from "../src/emulators/index.js";
 import type { DeliveryEvent, GateEvent, ToolAttentionEvent } from "../src/core/events/events.js";
 import { ScriptedChatModel, callTools } from "./helpers/scripted-model.js";
@@ -288,6 +289,8 @@ describe("a call to a tool that was not delivered (runValidCalls, default on)", 
       const agent = createAgent({ model, tools: all, middleware: [toolAttentionMiddleware({ tools: all, k: 3, delivery: mode, onEvent: (e) => events.push(e), ...quiet })] });
       const out = await agent.invoke({ messages: [new HumanMessage(request)] });
       assert.ok(!model.calls[0].tools.includes("archive_invoice"), `${mode}: not delivered`);
+      // The pool tells the model what such a call does.
+      assert.ok(model.calls[0].system.includes(POOL_HEADER_RUNS), `${mode}: pool header`);
       const answer = out.messages.find((m: BaseMessage) => ToolMessage.isInstance(m)) as ToolMessage;
       assert.equal(answer.content, "archive invoice ok", mode);
       assert.equal(model.calls.length, 2, `${mode}: the model's next call is its answer, not a retry`);
@@ -345,6 +348,7 @@ describe("a call to a tool that was not delivered (runValidCalls, default on)", 
     assert.match(String(answers[0].content), /"promoted":true/);
     assert.equal(answers[1].content, "archive invoice ok");
     assert.equal(model.calls.length, 3);
+    assert.ok(!model.calls[0].system.includes(POOL_HEADER_RUNS) && model.calls[0].system.includes(POOL_HEADER), "the pool does not invite such calls");
   });
 });
 

@@ -122,7 +122,9 @@ export function adapterRouter(options: AdapterRouterOptions, adapter: string): T
       : undefined);
   if (!catalog) throw new Error(`${adapter} needs \`tools\` (the tools the agent runs), a \`catalog\`, or a \`router\`.`);
   // Without promotion, a compact pool must not invite the model to call unattached tools by name.
-  const pool = options.promoteOnRequest === false ? { callByName: false, ...options.pool } : options.pool;
+  // The pool says what a call to an unattached tool does: runs when its arguments fit (runValidCalls), attaches it
+  // (promotion), or neither.
+  const pool = { runValidCalls: options.runValidCalls ?? true, ...(options.promoteOnRequest === false ? { callByName: false } : {}), ...options.pool };
   return new ToolAttentionRouter(catalog, { ...routerOptionsOf(options), pool, onEvent: undefined });
 }
 

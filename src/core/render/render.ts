@@ -18,6 +18,18 @@ export const POOL_HEADER =
   "Tool catalog: every tool this agent has, one line each. Only the tools attached to this request can be " +
   "called now; the others are listed so you know what exists and can plan for them.";
 
+/**
+ * What the pool says about tools that are not attached when the gate runs a call whose arguments fit the tool's
+ * schema (the adapters' default `runValidCalls`): the model may call any listed tool.
+ */
+const RUNS_SENTENCE =
+  "Attached tools come with their full schemas. You may also call any other listed tool by its exact name: with " +
+  "arguments that fit its parameters it runs; otherwise it does not run, and the answer says why and attaches its " +
+  "full schema when you may use it.";
+
+/** Tier-1 header when unattached calls with fitting arguments run (`runValidCalls`). */
+export const POOL_HEADER_RUNS = `Tool catalog: every tool this agent has, one line each. ${RUNS_SENTENCE}`;
+
 /** Header of the TERSE pool: the line format needs one sentence of explanation. */
 export const TERSE_POOL_HEADER =
   "Tool catalog: every tool this agent has, one line each (TOOL id: purpose | IN parameters, ? = optional | " +
@@ -32,7 +44,22 @@ export const TERSE_POOL_HEADER =
  */
 export const DEFAULT_POOL_MAX_TOKENS = 8000;
 
-/** Header of the names-only pool (tier 2), when the gate promotes a called tool (the adapters' default). */
+/** TERSE tier-1 header when unattached calls with fitting arguments run. */
+export const TERSE_POOL_HEADER_RUNS =
+  "Tool catalog: every tool this agent has, one line each (TOOL id: purpose | IN parameters, ? = optional | " +
+  `OUT output fields | WHEN preconditions | TAGS). ${RUNS_SENTENCE}`;
+
+/** Tier-2 header when unattached calls with fitting arguments run. */
+export const NAMES_POOL_HEADER_RUNS =
+  `Tool catalog: every tool this agent has, by server ([server] description (tool count), then the tool names). ${RUNS_SENTENCE}`;
+
+/** Tier-3 header when unattached calls with fitting arguments run. */
+export const SERVERS_POOL_HEADER_RUNS =
+  "Tool catalog: this agent's tool servers ([server] description (tool count; common words in its tool names)); " +
+  "there are too many tools to list. Tools are attached by what the request and your stated plan are about, so say " +
+  `which server and action you need. ${RUNS_SENTENCE}`;
+
+/** Header of the names-only pool (tier 2), when the gate promotes a called tool. */
 export const NAMES_POOL_HEADER =
   "Tool catalog: every tool this agent has, by server ([server] description (tool count), then the tool names). " +
   "Only the tools attached to this request can be called now. To use another listed tool, call it by its exact " +
@@ -85,6 +112,11 @@ export interface PoolOptions {
    * when the gate promotes such calls: the adapters' default `promoteOnRequest`). Default true.
    */
   callByName?: boolean;
+  /**
+   * Whether every tier tells the model that a listed tool that is not attached runs when called with arguments that
+   * fit its parameters (the adapters set it from `runValidCalls`, on by default there). Default false.
+   */
+  runValidCalls?: boolean;
 }
 
 /** Which layout a pool was rendered in (see PoolOptions.maxTokens). */
@@ -111,17 +143,18 @@ export function renderPool(catalog: ToolCatalog, options: PoolOptions = {}): str
 export function renderPoolTiered(catalog: ToolCatalog, options: PoolOptions = {}): RenderedPool {
   const group = options.groupByServer ?? catalog.servers.size > 1;
   const terse = options.format === "terse";
-  const header = options.header ?? (terse ? TERSE_POOL_HEADER : POOL_HEADER);
+  const runs = options.runValidCalls === true;
+  const header = options.header ?? (terse ? (runs ? TERSE_POOL_HEADER_RUNS : TERSE_POOL_HEADER) : runs ? POOL_HEADER_RUNS : POOL_HEADER);
   const encoding = options.encoding ?? DEFAULT_ENCODING;
   const budget = options.maxTokens === false ? Infinity : options.maxTokens ?? DEFAULT_POOL_MAX_TOKENS;
   if (!(budget >= 1)) throw new Error(`Invalid pool.maxTokens: ${options.maxTokens} (expected a number ≥ 1, Infinity or false)`);
   const callByName = options.callByName ?? true;
-  const key = `${group ? 1 : 0}\0${terse ? "terse" : "line"}\0${budget}\0${encoding}\0${callByName ? 1 : 0}\0${header}`;
+  const key = `${group ? 1 : 0}\0${terse ? "terse" : "line"}\0${budget}\0${encoding}\0${callByName ? 1 : 0}\0${runs ? 1 : 0}\0${header}`;
   let perCatalog = poolCache.get(catalog);
   const hit = perCatalog?.get(key);
   if (hit !== undefined) return hit;
 
-  const rendered = renderTiers(catalog, { group, terse, header, encoding, budget, callByName });
+  const rendered = renderTiers(catalog, { group, terse, header, encoding, budget, callByName, runs });
   if (!perCatalog) poolCache.set(catalog, (perCatalog = new Map()));
   perCatalog.set(key, rendered);
   return rendered;
@@ -134,6 +167,7 @@ interface TierSettings {
   encoding: TokenEncoding;
   budget: number;
   callByName: boolean;
+  runs: boolean;
 }
 
 /**
@@ -159,10 +193,10 @@ function renderTiers(catalog: ToolCatalog, o: TierSettings): RenderedPool {
   if (!exceedsBudget(full, o.budget, count)) return { text: full, tier: 1, tokens: count(full) };
 
   const servers = toolsByServer(catalog);
-  const names = namesTier(catalog, servers, o.callByName ? NAMES_POOL_HEADER : NAMES_POOL_HEADER_NO_PROMOTE);
+  const names = namesTier(catalog, servers, o.runs ? NAMES_POOL_HEADER_RUNS : o.callByName ? NAMES_POOL_HEADER : NAMES_POOL_HEADER_NO_PROMOTE);
   if (!exceedsBudget(names, o.budget, count)) return { text: names, tier: 2, tokens: count(names) };
 
-  const text = serversTier(catalog, servers, o.callByName ? SERVERS_POOL_HEADER : SERVERS_POOL_HEADER_NO_PROMOTE, o.budget, o.encoding);
+  const text = serversTier(catalog, servers, o.runs ? SERVERS_POOL_HEADER_RUNS : o.callByName ? SERVERS_POOL_HEADER : SERVERS_POOL_HEADER_NO_PROMOTE, o.budget, o.encoding);
   return { text, tier: 3, tokens: count(text) };
 }
 

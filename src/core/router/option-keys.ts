@@ -39,6 +39,7 @@ export const POOL_OPTION_KEYS = {
   maxTokens: true,
   encoding: true,
   callByName: true,
+  runValidCalls: true,
 } as const satisfies OptionKeys<PoolOptions>;
 
 export const INDEX_PREFERENCES = ["auto", "faiss", "flat", "hnsw"] as const;
