@@ -79,6 +79,12 @@ export interface ReplayCostOptions {
    * constant `search_tools` definition before the routed tools, as the adapters send them. Default true.
    */
   searchTool?: boolean;
+  /**
+   * The adapters' `runValidCalls`: a call to a tool that was not delivered runs when its arguments fit. The replayed
+   * model gets them right only when the pool lists the tool's parameters (terse pool) or it has no required ones;
+   * otherwise the call is promoted and costs a round trip. Default true, as in the adapters.
+   */
+  runValidCalls?: boolean;
 }
 
 export interface CostRow {
@@ -192,6 +198,25 @@ const PEOPLE = ["alice", "bob", "carol", "dmitri", "erin", "farah", "gus", "hana
 
 function wordsOf(text: string): string[] {
   return (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => w.length > 1);
+}
+
+/** The required parameter names of a schema. */
+function requiredOf(schema: JsonSchema | undefined): string[] {
+  return Array.isArray(schema?.required) ? (schema.required as string[]) : [];
+}
+
+/**
+ * Whether a model that sees only a tool's parameter names (the terse pool) can fill its required parameters right:
+ * each is a plain string, number or boolean with no enum, pattern or format to match. Objects, arrays and
+ * constrained values need the schema.
+ */
+function plainRequired(schema: JsonSchema | undefined): boolean {
+  const props = (schema?.properties ?? {}) as Record<string, Record<string, unknown>>;
+  return requiredOf(schema).every((name) => {
+    const p = props[name];
+    if (!p || p.enum || p.pattern || p.format || p.const !== undefined) return false;
+    return p.type === "string" || p.type === "number" || p.type === "integer" || p.type === "boolean";
+  });
 }
 
 /** Plausible arguments for a tool call: its required parameters (at most 4) filled from the step's words. */
@@ -349,6 +374,8 @@ interface Totals {
   goldCalls: number;
   allGoldCalls: number;
   gateCalls: number;
+  /** Steps where a tool that was not delivered cost the model an extra call (promotion). */
+  roundTrips: number;
 }
 
 /**
@@ -652,6 +679,8 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         ? tokens(m.text) + m.calls.reduce((s, c) => s + tokens(JSON.stringify({ name: c.name, input: c.input })), 0)
         : m.results.reduce((s, r) => s + tokens(r.text) + (r.refs ? r.refs.reduce((x, n) => x + (byWire.get(n) as ToolInfo).schemaTokens, 0) : 0), 0);
 
+  const runValid = opts.runValidCalls ?? true;
+  const poolShowsParams = router.poolFormat === "terse";
   const script = scriptOf(opts.tasks);
   const conversations = conversationsOf(script, opts.calls);
   const callsPerConversation = conversations[0]?.length ?? 0;
@@ -661,7 +690,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
 
   const rows: CostRow[] = [];
   for (const method of methods) {
-    const tot: Totals = { billed: 0, input: 0, read: 0, requests: 0, changes: 0, gold: 0, goldFirstTry: 0, goldCalls: 0, allGoldCalls: 0, gateCalls: 0 };
+    const tot: Totals = { billed: 0, input: 0, read: 0, requests: 0, changes: 0, gold: 0, goldFirstTry: 0, goldCalls: 0, allGoldCalls: 0, gateCalls: 0, roundTrips: 0 };
     const taMode: DeliveryMode | undefined =
       method === "tool-attention"
         ? defaultMode
@@ -819,7 +848,13 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
 
         // 3. The tool calls: callable ones run; the others get the gate's promotion error and one more call.
         const chosen = calls.map((c) => ({ c, tool: available === "all" ? c.g.tools[0] : c.g.tools.find((t) => available.has(t.name)) }));
+        // A tool that was not delivered runs at once when the model's arguments fit its schema (runValidCalls). The
+        // model can only know them from the pool: every parameter when the pool lists them (terse format), else
+        // only a tool without required parameters is called right.
+        const knowsArgs = (t: ToolInfo) => taMode !== undefined && runValid && (!requiredOf(t.schema).length || (poolShowsParams && plainRequired(t.schema)));
+        for (const x of chosen) if (!x.tool && knowsArgs(x.c.g.tools[0])) Object.assign(x, { tool: x.c.g.tools[0], unbound: true });
         const missing = chosen.filter((x) => !x.tool).map((x) => ({ c: x.c, name: x.c.g.tools[0].name }));
+        const ranUnbound = chosen.filter((x) => (x as { unbound?: boolean }).unbound).length;
         // The gate's answer lists what is available after the promotion: the routed tools plus the promoted ones.
         const afterPromotion = [...new Set([...active, ...missing.map((m) => m.name)])];
         push({ role: "assistant", text: assistantText, calls: chosen.map(({ c, tool }) => ({ id: c.id, name: (tool ?? c.g.tools[0]).name, input: c.input })), ...(searches.length ? { searches } : {}) });
@@ -831,7 +866,8 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
               : { id: c.id, name: c.g.tools[0].name, text: promotedContent(c.g.tools[0].name, afterPromotion), error: true },
           ),
         });
-        if (taMode !== undefined) firstTry = gold.length - missing.length;
+        if (taMode !== undefined) firstTry = gold.length - missing.length - ranUnbound;
+        tot.roundTrips += missing.length > 0 && taMode !== undefined ? 1 : 0;
         if (method !== "llm-tool-selector") {
           tot.gold += gold.length;
           tot.goldFirstTry += firstTry;

@@ -739,6 +739,11 @@ export class ToolAttentionRouter {
     return this.renderedPool().tokens;
   }
 
+  /** The pool's line format: `"terse"` lists each tool's parameters, `"line"` only its summary. */
+  get poolFormat(): "line" | "terse" {
+    return this.options.pool?.format ?? "line";
+  }
+
   /** The layout the pool fits its token budget in: 1 one line per tool, 2 names per server, 3 servers only. */
   poolTier(): PoolTier {
     return this.renderedPool().tier;
