@@ -202,14 +202,22 @@ test("CLI: cost --json prints one row per method with the documented keys; error
   const out = JSON.parse(r.stdout) as { methods: Record<string, unknown>[]; callsPerConversation: number; historyTokens: number };
   assert.deepEqual(
     out.methods.map((m) => m.method),
-    ["all-uncached", "all-cached", "provider-tool-search", "llm-tool-selector", "tool-attention-rebind", "tool-attention-stable", "tool-attention-deferred", "tool-attention"],
+    ["no-tools", "oracle", "all-uncached", "all-cached", "provider-tool-search", "llm-tool-selector", "tool-attention-rebind", "tool-attention-stable", "tool-attention-deferred", "tool-attention"],
   );
   for (const m of out.methods) {
-    for (const key of ["method", "provider", "billedPerConversation", "cacheHitShare", "toolSetChanges", "recall", "allGold", "gateTrigger", "calls", "conversations"])
+    for (const key of ["method", "provider", "billedPerConversation", "cacheHitShare", "toolSetChanges", "recall", "allGold", "gateTrigger", "calls", "conversations", "callsRatio", "roundTrips", "missRate", "toolOverhead"])
       assert.ok(key in m, `${String(m.method)} has ${key}`);
     assert.equal(m.provider, "openai");
     assert.equal(typeof m.billedPerConversation, "number");
   }
+  const byMethod = new Map(out.methods.map((m) => [m.method, m]));
+  // The floor bills least and has no tool overhead; every schema cached has all of it; the oracle finds every tool.
+  assert.equal(byMethod.get("no-tools")?.toolOverhead, 0);
+  assert.equal(byMethod.get("all-cached")?.toolOverhead, 1);
+  for (const m of out.methods) assert.ok((m.billedPerConversation as number) >= (byMethod.get("no-tools")?.billedPerConversation as number), String(m.method));
+  assert.equal(byMethod.get("oracle")?.recall, 1);
+  assert.equal(byMethod.get("oracle")?.roundTrips, 0);
+  assert.equal(byMethod.get("all-cached")?.callsRatio, 1);
   assert.equal(out.callsPerConversation, 10);
   assert.equal(out.historyTokens, 800);
 

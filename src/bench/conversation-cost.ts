@@ -18,10 +18,18 @@ export interface ConversationCostSweep {
   providers: readonly ("anthropic" | "openai")[];
   calls: readonly number[];
   historyTokens: readonly number[];
+  /**
+   * The model priced per provider: its capability row decides the delivery path (Claude before Opus 4.8 takes no
+   * tool changes mid-conversation, so deferred delivery uses the dispatcher there) and its cache prices.
+   */
+  models?: Partial<Record<"anthropic" | "openai", string>>;
 }
 
-export const FULL_SWEEP: ConversationCostSweep = { providers: ["anthropic", "openai"], calls: [5, 15, 30], historyTokens: [500, 2000] };
-export const QUICK_SWEEP: ConversationCostSweep = { providers: ["anthropic", "openai"], calls: [5], historyTokens: [500] };
+/** The models the bench prices: the Claude and GPT families most agents run today. */
+export const BENCH_MODELS = { anthropic: "claude-sonnet-4-5", openai: "gpt-5-mini" } as const;
+
+export const FULL_SWEEP: ConversationCostSweep = { providers: ["anthropic", "openai"], calls: [5, 15, 30], historyTokens: [500, 2000], models: BENCH_MODELS };
+export const QUICK_SWEEP: ConversationCostSweep = { providers: ["anthropic", "openai"], calls: [5], historyTokens: [500], models: BENCH_MODELS };
 
 export interface ConversationCostOptions {
   encoder: EncoderName;
@@ -54,13 +62,15 @@ export async function runConversationCost(sets: readonly BenchSet[], opts: Conve
       for (const calls of sweep.calls)
         for (const historyTokens of sweep.historyTokens) {
           opts.log?.(`conversation cost: ${set.name}, ${provider}, ${calls} calls, ${historyTokens} history tokens…`);
-          const report = await replayCost({ router, tasks: set.tasks, provider, calls, historyTokens });
+          const model = sweep.models?.[provider];
+          const report = await replayCost({ router, tasks: set.tasks, provider, model, calls, historyTokens });
           // The guarantee switches a thread that routing made costlier to every schema, after which every tool is
           // callable: recall then measures the switch, not routing. The same modes without it give routing's own.
           const own = await replayCost({
             router,
             tasks: set.tasks,
             provider,
+            model,
             calls,
             historyTokens,
             guarantee: false,

@@ -19,8 +19,8 @@ export interface CostCommandOptions {
 
 const r = (x: number | null, digits = 4) => (x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits);
 
-/** The JSON row: the documented keys first, rounded. */
-export function costRowJson(row: CostRow, allCached?: number) {
+/** The JSON row: the documented keys first, rounded; then the calls ratio, miss rate and tool overhead. */
+export function costRowJson(row: CostRow, allCached?: number, base?: { floor?: number; allCachedCalls?: number }) {
   return {
     method: row.method,
     provider: row.provider,
@@ -36,26 +36,42 @@ export function costRowJson(row: CostRow, allCached?: number) {
     calls: r(row.calls, 2),
     conversations: row.conversations,
     ...(row.mode ? { mode: row.mode } : {}),
+    callsRatio: base?.allCachedCalls ? r(row.calls / base.allCachedCalls) : null,
+    roundTrips: r(row.roundTrips, 2),
+    missRate: row.allGold === null ? null : r(1 - row.allGold),
+    toolOverhead: toolOverhead(row.billedPerConversation, allCached, base?.floor),
   };
+}
+
+/** (method − floor) / (every schema cached − floor): the share of the baseline's tool cost a method still pays. */
+function toolOverhead(billed: number, allCached?: number, floor?: number): number | null {
+  if (allCached === undefined || floor === undefined || allCached <= floor) return null;
+  return r((billed - floor) / (allCached - floor));
 }
 
 const fmt = (x: number | null, digits = 3) => (x === null ? "—" : x.toFixed(digits));
 
 /** The readable table of a report. */
 export function formatCost(report: CostReport, tasks: number, tools: number): string {
-  const base = report.methods.find((m) => m.method === "all-cached")?.billedPerConversation;
-  const header = ["method", "billed/conv", "× all-cached", "cache hit", "tool-set changes", "recall", "all-gold", "gate", "requests/conv"];
-  const rows = report.methods.map((m) => [
-    m.mode && m.method === "tool-attention" ? `${m.method} (${m.mode})` : m.method,
-    Math.round(m.billedPerConversation).toLocaleString("en-US"),
-    base ? (m.billedPerConversation / base).toFixed(3) : "—",
-    `${(m.cacheHitShare * 100).toFixed(1)}%`,
-    m.toolSetChanges.toFixed(2),
-    fmt(m.recall),
-    fmt(m.allGold),
-    fmt(m.gateTrigger),
-    m.calls.toFixed(1),
-  ]);
+  const cached = report.methods.find((m) => m.method === "all-cached");
+  const base = cached?.billedPerConversation;
+  const floor = report.methods.find((m) => m.method === "no-tools")?.billedPerConversation;
+  const header = ["method", "billed/conv", "× all-cached", "tool overhead", "calls/conv", "× calls", "present", "miss", "cache hit", "tool-set changes"];
+  const rows = report.methods.map((m) => {
+    const overhead = toolOverhead(m.billedPerConversation, base, floor);
+    return [
+      m.mode && m.method === "tool-attention" ? `${m.method} (${m.mode})` : m.method,
+      Math.round(m.billedPerConversation).toLocaleString("en-US"),
+      base ? (m.billedPerConversation / base).toFixed(3) : "—",
+      overhead === null ? "—" : overhead.toFixed(3),
+      m.calls.toFixed(1),
+      cached?.calls ? (m.calls / cached.calls).toFixed(2) : "—",
+      fmt(m.recall),
+      m.allGold === null ? "—" : (1 - m.allGold).toFixed(3),
+      `${(m.cacheHitShare * 100).toFixed(1)}%`,
+      m.toolSetChanges.toFixed(2),
+    ];
+  });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   const conversations = report.methods[0]?.conversations ?? 0;
@@ -63,6 +79,9 @@ export function formatCost(report: CostReport, tasks: number, tools: number): st
     `Conversation cost (${report.profile}): ${conversations} conversation(s) of ${report.callsPerConversation} calls, ` +
       `${report.historyTokens} history tokens per call, ${report.systemTokens}-token system prompt; ${tasks} tasks over ${tools} tools, k=${report.k}.`,
     "Billed = input tokens priced as the provider bills them (base input token = 1; cache writes and reads at their rates).",
+    "Tool overhead = (billed − no-tools floor) / (every schema cached − floor). Present = share of needed tools the model",
+    "could call at their step; miss = share of steps where one was not there (a round trip unless it ran on valid arguments",
+    "or a search inside the turn found it). Oracle = the default delivery with a perfect router.",
     "",
     line(header),
     ...rows.map(line),
@@ -83,10 +102,11 @@ export async function runCost(router: ToolAttentionRouter, tasks: readonly EvalT
     k: opts.k,
   });
   if (opts.json) {
-    const base = report.methods.find((m) => m.method === "all-cached")?.billedPerConversation;
+    const cached = report.methods.find((m) => m.method === "all-cached");
+    const floor = report.methods.find((m) => m.method === "no-tools")?.billedPerConversation;
     out(
       `${JSON.stringify({
-        methods: report.methods.map((m) => costRowJson(m, base)),
+        methods: report.methods.map((m) => costRowJson(m, cached?.billedPerConversation, { floor, allCachedCalls: cached?.calls })),
         profile: report.profile,
         callsPerConversation: report.callsPerConversation,
         historyTokens: report.historyTokens,

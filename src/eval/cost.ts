@@ -39,6 +39,8 @@ import type { EvalTask } from "./tasks.js";
 
 /** The methods the replay compares. */
 export const COST_METHODS = [
+  "no-tools",
+  "oracle",
   "all-uncached",
   "all-cached",
   "provider-tool-search",
@@ -111,6 +113,8 @@ export interface CostRow {
   conversations: number;
   /** Requests billed per conversation (scripted calls plus searches, selection calls and gate retries). */
   calls: number;
+  /** Extra model calls per conversation a missed tool cost (promotion round trips; 0 for in-turn searches). */
+  roundTrips: number;
 }
 
 export interface CostReport {
@@ -691,8 +695,10 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
   const rows: CostRow[] = [];
   for (const method of methods) {
     const tot: Totals = { billed: 0, input: 0, read: 0, requests: 0, changes: 0, gold: 0, goldFirstTry: 0, goldCalls: 0, allGoldCalls: 0, gateCalls: 0, roundTrips: 0 };
+    // The oracle: the default delivery with a perfect router (exactly the step's gold tools routed, at their step):
+    // what delivery mechanics cost apart from routing quality.
     const taMode: DeliveryMode | undefined =
-      method === "tool-attention"
+      method === "tool-attention" || method === "oracle"
         ? defaultMode
         : method === "tool-attention-rebind"
           ? "rebind"
@@ -778,7 +784,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
           // The first call of a request routes on the request alone; later ones also on the plan the model stated.
           const step = firstOfRequest || !task.steps?.length ? 0 : call.step + 1;
           const parts = simulatedIntent(task, step, usedBefore, DEFAULT_SIMULATE);
-          active = await routeMemoized(parts, view, stickyState.map((s) => s.name));
+          active = method === "oracle" ? gold.map((g) => g.tools[0].name) : await routeMemoized(parts, view, stickyState.map((s) => s.name));
         }
         firstOfRequest = false;
 
@@ -819,6 +825,10 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
             ? body(provider === "anthropic" ? deferredTools : dispatcherTools, true, p.additions)
             : body([...(searchToolBound(p.mode, opts) ? boundSearch : []), ...toolsFor(p.bound)], p.mode !== "all");
         if (method === "all-uncached" || method === "all-cached") price(body(allTools, false), true);
+        else if (method === "no-tools") {
+          // The floor: the same conversation with no tool definitions and no pool at all (its calls still run).
+          price(body([], false), true);
+        }
         else if (method === "provider-tool-search") {
           // The request as sent, before the turn's searches (a lower bound: the in-turn continuation after a
           // search is not billed here).
@@ -906,9 +916,10 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
       inputTokensPerConversation: tot.input / n,
       cacheHitShare: tot.input ? tot.read / tot.input : 0,
       toolSetChanges: tot.changes / n,
-      recall: method === "llm-tool-selector" ? null : tot.gold ? tot.goldFirstTry / tot.gold : 1,
-      allGold: method === "llm-tool-selector" ? null : tot.goldCalls ? tot.allGoldCalls / tot.goldCalls : 1,
-      gateTrigger: method === "llm-tool-selector" ? null : tot.goldCalls ? tot.gateCalls / tot.goldCalls : 0,
+      recall: method === "llm-tool-selector" || method === "no-tools" ? null : tot.gold ? tot.goldFirstTry / tot.gold : 1,
+      allGold: method === "llm-tool-selector" || method === "no-tools" ? null : tot.goldCalls ? tot.allGoldCalls / tot.goldCalls : 1,
+      gateTrigger: method === "llm-tool-selector" || method === "no-tools" ? null : tot.goldCalls ? tot.gateCalls / tot.goldCalls : 0,
+      roundTrips: tot.roundTrips / n,
       conversations: conversations.length,
       calls: tot.requests / n,
     });
