@@ -20,14 +20,12 @@ import { fileURLToPath } from "node:url";
 import { createAgent, tool } from "langchain";
 import { ChatAnthropic } from "@langchain/anthropic";
 import { ChatOpenAI } from "@langchain/openai";
-import { END, START, StateGraph } from "@langchain/langgraph";
-import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { MultiServerMCPClient } from "@langchain/mcp-adapters";
 import { z } from "zod";
 import { toolAttentionMiddleware } from "../src/adapters/langchain/middleware.js";
-import { createToolAttentionHooks, ToolAttentionAnnotation } from "../src/adapters/langgraph/hooks.js";
+import { createToolAttentionHooks } from "../src/adapters/langgraph/hooks.js";
 import { ToolAttentionRouter } from "../src/core/router/router.js";
 import { ToolCatalog } from "../src/core/catalog/catalog.js";
 import { POOL_HEADER, POOL_HEADER_RUNS } from "../src/core/render/render.js";
@@ -35,6 +33,7 @@ import { startAnthropicEmulator, startOpenAIEmulator, type AnthropicEmulator, ty
 import type { DeliveryEvent, GateEvent, ToolAttentionEvent } from "../src/core/events/events.js";
 import { ScriptedChatModel, callTools } from "./helpers/scripted-model.js";
 import { fillerTools } from "./helpers/filler-tools.js";
+import { routedGraph } from "./helpers/graph.js";
 
 const quiet = { encoder: "lexical" as const, cacheDir: false as const, log: false as const };
 const MERGE = "merge_pull_request";
@@ -181,17 +180,7 @@ describe("the gate is independent of delivery: a precondition-failing tool never
       const { tools, runs } = readmeTools();
       const model = new ScriptedChatModel(insistentScript());
       const hooks = createToolAttentionHooks({ tools, k: 8, delivery: mode, provider: "anthropic", ...quiet });
-      const graph = new StateGraph(ToolAttentionAnnotation)
-        .addNode("route", hooks.routeNode)
-        .addNode("model", async (state) => ({ messages: [await hooks.bindActiveTools(model as unknown as BaseChatModel, state).invoke(hooks.withPool(state.messages, state))] }))
-        .addNode("gate", hooks.gateNode)
-        .addNode("tools", new ToolNode(tools))
-        .addEdge(START, "route")
-        .addEdge("route", "model")
-        .addEdge("model", "gate")
-        .addConditionalEdges("gate", hooks.afterGate, { tools: "tools", model: "route", [END]: END })
-        .addEdge("tools", "route")
-        .compile();
+      const graph = routedGraph(hooks, model, tools);
       const out = await graph.invoke({ messages: [new HumanMessage("merge PR 42")] }, { recursionLimit: 60 });
       assert.equal(runs.length, 0, mode);
       for (const r of mergeAnswers(out.messages)) assert.match(String(r.content), /missing scope: repo:write/, mode);
@@ -323,17 +312,7 @@ describe("a call to a tool that was not delivered (runValidCalls, default on)", 
 
     const graphModel = new ScriptedChatModel([callTools({ name: "archive_invoice", args: { id: "A1" } }), new AIMessage("Archived.")]);
     const hooks = createToolAttentionHooks({ tools: all, k: 3, delivery: "stable", ...quiet });
-    const graph = new StateGraph(ToolAttentionAnnotation)
-      .addNode("route", hooks.routeNode)
-      .addNode("model", async (state) => ({ messages: [await hooks.bindActiveTools(graphModel as unknown as BaseChatModel, state).invoke(hooks.withPool(state.messages, state))] }))
-      .addNode("gate", hooks.gateNode)
-      .addNode("tools", new ToolNode(all))
-      .addEdge(START, "route")
-      .addEdge("route", "model")
-      .addEdge("model", "gate")
-      .addConditionalEdges("gate", hooks.afterGate, { tools: "tools", model: "route", [END]: END })
-      .addEdge("tools", "route")
-      .compile();
+    const graph = routedGraph(hooks, graphModel, all);
     const g = await graph.invoke({ messages: [new HumanMessage(request)] });
     assert.equal((g.messages.find((m: BaseMessage) => ToolMessage.isInstance(m)) as ToolMessage).content, "archive invoice ok");
     assert.equal(graphModel.calls.length, 2);

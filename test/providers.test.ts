@@ -204,8 +204,8 @@ describe("with summarizationMiddleware trimming the history between calls", () =
       });
       // Every tool runs and records itself (the filler tools too).
       const wrapped = tools.map((t) => {
-        const original = t.invoke.bind(t);
-        return Object.assign(t, { invoke: async (...a: Parameters<typeof t.invoke>) => (runs.push(t.name), original(...a)) });
+        const original = t.invoke.bind(t) as (...a: unknown[]) => Promise<unknown>;
+        return Object.assign(t, { invoke: async (...a: unknown[]) => (runs.push(t.name), original(...a)) });
       });
       try {
         const chat = new ChatAnthropic({ model, apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });

@@ -322,7 +322,7 @@ describe("promote-on-request (createAgent, real USE-lite)", () => {
     const model = new ScriptedChatModel(script);
     const events: ToolAttentionEvent[] = [];
     const onEvent = (e: ToolAttentionEvent) => events.push(e);
-    const agent = createAgent({ model, tools, middleware: [toolAttentionMiddleware({ tools, k: 3, cacheDir: false, onEvent, ...extra })] });
+    const agent = createAgent({ model, tools, middleware: [toolAttentionMiddleware({ tools, k: 3, cacheDir: false, onEvent, runValidCalls: false, ...extra })] });
     return { agent, model, runs, events };
   };
   const gateRejections = (events: ToolAttentionEvent[]) =>

@@ -12,8 +12,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createAgent } from "langchain";
-import { END, START, StateGraph } from "@langchain/langgraph";
-import { ToolNode } from "@langchain/langgraph/prebuilt";
+
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
@@ -21,6 +20,7 @@ import { toolAttentionMiddleware } from "../src/adapters/langchain/middleware.js
 import { createToolAttentionHooks, ToolAttentionAnnotation } from "../src/adapters/langgraph/hooks.js";
 import { SEARCH_TOOL_NAME } from "../src/adapters/langchain/delivery.js";
 import type { GateEvent, ToolAttentionEvent } from "../src/core/events/events.js";
+import { routedGraph } from "./helpers/graph.js";
 import { ScriptedChatModel, callTools } from "./helpers/scripted-model.js";
 import { demoTools } from "./helpers/demo-tools.js";
 
@@ -214,19 +214,7 @@ function graphWith(script: ConstructorParameters<typeof ScriptedChatModel>[0], o
   const { tools, runs } = toolsWithQualifiedNames();
   const model = new ScriptedChatModel(script);
   const hooks = createToolAttentionHooks({ tools, k: opts.k ?? 5, cacheDir: false, delivery: opts.delivery, runValidCalls: false });
-  const graph = new StateGraph(ToolAttentionAnnotation)
-    .addNode("route", hooks.routeNode)
-    .addNode("model", async (state) => ({
-      messages: [await hooks.bindActiveTools(model, state).invoke(hooks.withPool(state.messages, state))],
-    }))
-    .addNode("gate", hooks.gateNode)
-    .addNode("tools", new ToolNode(tools))
-    .addEdge(START, "route")
-    .addEdge("route", "model")
-    .addEdge("model", "gate")
-    .addConditionalEdges("gate", hooks.afterGate, { tools: "tools", model: "route", [END]: END })
-    .addEdge("tools", "route")
-    .compile();
+  const graph = routedGraph(hooks, model, tools);
   return { graph, model, runs };
 }
 

@@ -84,6 +84,22 @@ export interface Emulator {
 
 export const ZERO_USAGE: CallUsage = Object.freeze({ uncached: 0, cacheWrite: 0, cacheRead: 0, total: 0, billed: 0 });
 
+/** The record of a request before it is checked or priced (what every endpoint starts from). */
+export function newRecord(body: Record<string, unknown> | undefined, headers: IncomingHttpHeaders): RecordedRequest {
+  return {
+    body: body ?? {},
+    headers: recordHeaders(headers),
+    usage: ZERO_USAGE,
+    billed: 0,
+    segments: 0,
+    deferred: [],
+    loaded: [],
+    added: [],
+    stream: body?.stream === true,
+    outputTokens: 0,
+  };
+}
+
 /** The default answer: a short text, so an unscripted emulator still completes every call. */
 export const DEFAULT_REPLY: EmulatorReply = Object.freeze({ text: "ok" });
 

@@ -21,9 +21,8 @@ import {
   openEventStream,
   pieces,
   readJson,
-  recordHeaders,
+  newRecord,
   sendJson,
-  ZERO_USAGE,
   type EmulatorReply,
   type ModelCaches,
   type RecordedRequest,
@@ -75,18 +74,7 @@ export function responsesEndpoint(state: ResponsesEndpointState): {
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const { body, problem } = await readJson(req);
-    const record: RecordedRequest = {
-      body: body ?? {},
-      headers: recordHeaders(req.headers),
-      usage: ZERO_USAGE,
-      billed: 0,
-      segments: 0,
-      deferred: [],
-      loaded: [],
-      added: [],
-      stream: body?.stream === true,
-      outputTokens: 0,
-    };
+    const record = newRecord(body, req.headers);
     if (!body) return fail(res, record, 400, "invalid_request_error", problem ?? "Invalid request body");
     // Stateless: nothing is stored, so a referenced response or conversation is never found.
     if (typeof body.previous_response_id === "string")

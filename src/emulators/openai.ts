@@ -20,10 +20,9 @@ import {
   pathOf,
   pieces,
   readJson,
-  recordHeaders,
+  newRecord,
   ScriptCursor,
   sendJson,
-  ZERO_USAGE,
   type Emulator,
   type EmulatorOptions,
   type EmulatorReply,
@@ -127,18 +126,7 @@ export async function startOpenAIEmulator(options: OpenAIEmulatorOptions = {}): 
       return fail(res, undefined, 404, "invalid_request_error", `Invalid URL (${req.method} ${pathOf(req)})`);
     }
     const { body, problem } = await readJson(req);
-    const record: RecordedRequest = {
-      body: body ?? {},
-      headers: recordHeaders(req.headers),
-      usage: ZERO_USAGE,
-      billed: 0,
-      segments: 0,
-      deferred: [],
-      loaded: [],
-      added: [],
-      stream: body?.stream === true,
-      outputTokens: 0,
-    };
+    const record = newRecord(body, req.headers);
     if (!body) return fail(res, record, 400, "invalid_request_error", problem ?? "Invalid request body");
     const missing = bodyProblem(body);
     if (missing) return fail(res, record, 400, "invalid_request_error", missing);
