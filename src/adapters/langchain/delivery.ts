@@ -91,6 +91,16 @@ const warnedUnknown = new Set<string>();
  * over both. An unknown model of a known provider gets the conservative row and one warning per model id.
  */
 export function capabilitiesOfModel(model: unknown, profile: ProviderProfile, overrides?: Partial<ModelCapabilities>, log?: (line: string) => void): ModelCapabilities {
+  // Once per model object and settings: this runs before every model call.
+  const memo = model && typeof model === "object" ? capsMemo.get(model) : undefined;
+  if (memo && memo.profile === profile && memo.overrides === overrides) return memo.caps;
+  const caps = modelCapabilities(model, profile, overrides, log);
+  if (model && typeof model === "object") capsMemo.set(model, { profile, overrides, caps });
+  return caps;
+}
+const capsMemo = new WeakMap<object, { profile: ProviderProfile; overrides?: Partial<ModelCapabilities>; caps: ModelCapabilities }>();
+
+function modelCapabilities(model: unknown, profile: ProviderProfile, overrides?: Partial<ModelCapabilities>, log?: (line: string) => void): ModelCapabilities {
   const id = identifyModel(model);
   const provider = profile.provider;
   const { caps, known } = capabilitiesOf(provider, id.model, { overrides, profile: id.profile });

@@ -164,6 +164,7 @@ function assertRegistered(catalog: ToolCatalog, tools: readonly unknown[], resol
 export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions) {
   checkAdapterOptions("toolAttentionMiddleware", options, MIDDLEWARE_OPTION_KEYS);
   const emit = eventEmitter(options.onEvent);
+  const log = logOf(options);
   const router = adapterRouter(options, "toolAttentionMiddleware");
   // router.catalog is read on every use: a catalog update (replaceCatalog) swaps it.
   const maxRejectedRounds = options.maxRejectedRounds ?? 3;
@@ -246,7 +247,7 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
         pool: includePool ? router.pool() : undefined,
         modelSettings: request.modelSettings as Record<string, unknown> | undefined,
         emit,
-        log: logOf(options),
+        log,
       });
       planned.set(decision.turnId, { delivery: plan.state, available: shaped.available });
       const bound = plan.mode === "deferred" ? shaped.tools : compactBoundTools(shaped.tools, options.phase2, request.model);

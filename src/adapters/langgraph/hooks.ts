@@ -106,6 +106,7 @@ const HOOKS_OPTION_KEYS = {
 export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
   checkAdapterOptions("createToolAttentionHooks", options, HOOKS_OPTION_KEYS);
   const emit = eventEmitter(options.onEvent);
+  const log = logOf(options);
   const router = adapterRouter(options, "createToolAttentionHooks");
   const includePool = options.includePool ?? true;
   const maxRejectedRounds = options.maxRejectedRounds ?? 3;
@@ -213,7 +214,7 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
         messages: system ? messages.slice(1) : messages,
         pool: includePool ? router.pool() : undefined,
         emit,
-        log: logOf(options),
+        log,
       });
       planned.set(key, hit);
     }
