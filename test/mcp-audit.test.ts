@@ -59,6 +59,9 @@ test("audit --json: per-server and total figures, adapter failures and start fai
     for (const s of report.servers) assert.equal(s.toolAttentionTokens, s.poolTokens + s.topKTokens);
     assert.equal(report.total.rawTokens, report.servers.reduce((n, s) => n + s.rawTokens, 0));
     assert.equal(report.total.toolAttentionTokens, report.total.poolTokens + report.total.topKTokens);
+    // A handful of small tools: with prompt caching, delivery "auto" binds every schema, and the audit says so
+    // instead of claiming a saving the runtime never makes.
+    assert.deepEqual(report.total.delivery, { cached: "all", uncached: report.total.delivery.uncached });
     // Raw MCP JSON of the repaired-schema tool is what the server sent, unrepaired.
     const raw = { name: "create_issue", description: "Create a new issue in a project.", inputSchema: { $schema: "http://json-schema.org/draft-07/schema#" } };
     assert.ok(by.broken.rawTokens >= countTokens(JSON.stringify(raw)));
@@ -69,6 +72,7 @@ test("audit --json: per-server and total figures, adapter failures and start fai
     assert.match(text.stdout, /nostart \(start\): failed to start/);
     assert.match(text.stdout, /missing token: set NOSTART_TOKEN/);
     assert.match(text.stdout, /server "broken", tool "scalar_input": skipped/);
+    assert.match(text.stdout, /on Anthropic and OpenAI, which cache the prompt, it binds every schema/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

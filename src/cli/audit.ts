@@ -13,6 +13,8 @@
  * - compaction savings (`measureCompaction`, each technique on its own against the raw JSON);
  * - failures with their reasons and stderr tails, start + list time.
  */
+import { resolveDeliveryMode, type DeliveryMode } from "../core/delivery/plan.js";
+import { DEFAULT_PROFILES } from "../core/cost/profiles.js";
 import { loadMcpTools } from "@langchain/mcp-adapters";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { describeReasons, ToolCatalog, type CatalogEntry } from "../core/catalog/catalog.js";
@@ -79,6 +81,11 @@ export interface AuditReport {
     skipped: number;
     compaction?: AuditCompaction;
     wallMs: number;
+    /**
+     * What delivery `auto` chooses for this catalog (as the runtime does, from the same token counts): on providers
+     * with prompt caching, and on providers without.
+     */
+    delivery: { cached: DeliveryMode; uncached: DeliveryMode };
   };
 }
 
@@ -228,7 +235,17 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
       toolAttentionTypicalTokens: typical(poolTokens, [...phase2.values()], k),
       compaction: allRaw.length ? savings(measureCompaction(allRaw, encoding)) : undefined,
       wallMs,
+      delivery: autoDelivery([...phase2.values()], poolTokens, k),
     },
+  };
+}
+
+/** The modes delivery `auto` picks for a catalog with these schema sizes and pool (see `resolveDeliveryMode`). */
+function autoDelivery(sizes: number[], pool: number, k: number): { cached: DeliveryMode; uncached: DeliveryMode } {
+  const catalog = { fullSchemas: sizes.reduce((a, b) => a + b, 0), pool, tools: sizes.length, k };
+  return {
+    cached: resolveDeliveryMode("auto", DEFAULT_PROFILES.anthropic, catalog),
+    uncached: resolveDeliveryMode("auto", DEFAULT_PROFILES.other, catalog),
   };
 }
 
@@ -244,6 +261,16 @@ export function auditFailure(r: AuditReport): string | undefined {
 
 const pct = (x: number | undefined) => (x === undefined ? "–" : `${(x * 100).toFixed(1)}%`);
 const int = (x: number | undefined) => (x === undefined ? "–" : x.toLocaleString("en-US"));
+
+/** What the runtime will do with this setup, in one sentence (delivery `auto`). */
+function deliverySentence(d: { cached: DeliveryMode; uncached: DeliveryMode }): string {
+  const cached =
+    d.cached === "all"
+      ? "binds every schema (this catalog is small enough that every schema cached costs no more than routing), so it sends what LangChain sends"
+      : `routes (\`${d.cached}\` delivery: the tools array stays constant and routed schemas are added after the history)`;
+  const uncached = d.uncached === "all" ? "binds every schema" : `routes (\`${d.uncached}\` delivery)`;
+  return `What the runtime does with this setup (delivery "auto"): on Anthropic and OpenAI, which cache the prompt, it ${cached}; on a provider without prompt caching it ${uncached}. \`tool-attention cost\` prices a whole conversation.`;
+}
 
 /** The report as a text table (markdown-compatible), then failures and warnings. */
 export function formatAudit(r: AuditReport): string {
@@ -282,7 +309,10 @@ export function formatAudit(r: AuditReport): string {
     "",
     `Per call: raw MCP JSON ${int(t.rawTokens)}, LangChain ${int(t.langchainTokens)}, Tool Attention ${int(t.toolAttentionTokens)} ` +
       `(pool ${int(t.poolTokens)} + worst-case top-${r.k} ${int(t.topKTokens)})` +
-      (t.langchainTokens ? `: ${(t.langchainTokens / Math.max(1, t.toolAttentionTokens)).toFixed(1)}× less than LangChain.` : "."),
+      (t.langchainTokens && t.delivery.uncached !== "all"
+        ? `: ${(t.langchainTokens / Math.max(1, t.toolAttentionTokens)).toFixed(1)}× less than LangChain on a provider without prompt caching.`
+        : "."),
+    deliverySentence(t.delivery),
     `TA top-${r.k} is the worst case: the ${r.k} largest Phase-2 schemas; TA typical is the pool + ${r.k} × the median schema. ` +
       "Compaction columns: tokens saved against raw MCP JSON, each technique alone.",
   ];
