@@ -4,7 +4,7 @@
  * 1. The gate is independent of delivery. A tool whose precondition fails never runs: in every delivery mode
  *    (auto, all, stable, rebind, deferred, and the guarantee's switch to every schema), on a 3-tool and a 203-tool
  *    catalog, through a scripted model and through the real ChatAnthropic / ChatOpenAI clients against the provider
- *    emulators (Chat Completions, and the call_tool dispatcher). Binding decides what the model sees; the gate decides
+ *    emulators (Chat Completions, the Responses API, and the call_tool dispatcher). Binding decides what the model sees; the gate decides
  *    what runs. Every refusal names the failing precondition, and every call gets exactly one answer.
  * 2. Every rejection kind: precondition, quarantined, unknown tool, ambiguous name, not active (promoted).
  * 3. A tool that throws answers the model with the error, as LangChain does without middleware: sync and async
@@ -197,7 +197,7 @@ describe("the gate through the real provider clients (emulators)", () => {
   const calls = new Map<string, number>();
   const insist = (body: Record<string, unknown>) => {
     // The conversation is known by its first user message (OpenAI's messages start with the system prompt).
-    const key = JSON.stringify((body.messages as { role?: string }[]).find((m) => m.role === "user"));
+    const key = JSON.stringify(((body.messages ?? body.input) as { role?: string }[]).find((m) => m.role === "user"));
     const n = (calls.get(key) ?? 0) + 1;
     calls.set(key, n);
     if (n > TRIES) return { text: "I could not merge it." };
@@ -217,6 +217,7 @@ describe("the gate through the real provider clients (emulators)", () => {
   const models: Record<string, () => BaseChatModel> = {
     ChatAnthropic: () => new ChatAnthropic({ model: "claude-sonnet-4-5", apiKey: "test", anthropicApiUrl: anthropic.url, maxRetries: 0 }),
     "ChatOpenAI (Chat Completions)": () => new ChatOpenAI({ model: "gpt-5-mini", apiKey: "test", configuration: { baseURL: openai.url }, maxRetries: 0 }),
+    "ChatOpenAI (Responses)": () => new ChatOpenAI({ model: "gpt-5-mini", apiKey: "test", configuration: { baseURL: openai.url }, maxRetries: 0, useResponsesApi: true }),
   };
   for (const size of ["3 tools", "203 tools"] as const)
     for (const mode of MODES)
