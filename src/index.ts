@@ -214,10 +214,24 @@ export {
 } from "./core/delivery/plan.js";
 export {
   profileOfModel,
+  capabilitiesOfModel,
   MID_CONVERSATION_TOOLS_BETA,
   SEARCH_TOOL_NAME,
   type DeliveryOptions,
 } from "./adapters/langchain/delivery.js";
+// What each provider's models accept (mid-conversation tool changes, deferral, cache prices), and model ids.
+export {
+  MODEL_CAPABILITIES,
+  CONSERVATIVE_CAPABILITIES,
+  capabilitiesOf,
+  type ModelCapabilities,
+  type ProfileFlags,
+  type ProviderApi,
+} from "./core/providers/capabilities.js";
+export { identifyModel, providerOfModelId, type ModelIdentity } from "./core/providers/model-id.js";
+export { answeringToolErrors, defaultToolErrorContent, toolErrorAnswer, type ToolErrorPolicy, type FailedCall } from "./adapters/langchain/tool-errors.js";
+export { argumentFit } from "./core/gate/arguments.js";
+export { DELIVERY_OPTIONS } from "./adapters/langchain/options.js";
 export type { DeliveryEvent } from "./core/events/events.js";
 
 // Shared routing state for multi-process deployments: PostgreSQL, a LangGraph BaseStore, or local files.
