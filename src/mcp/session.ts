@@ -462,12 +462,27 @@ export class McpSession {
     const servers = [...this.connections.keys()].filter((s) => this.listings.has(s));
     const count = new Map<string, number>();
     for (const s of servers) for (const t of (this.listings.get(s) as McpListResult).tools) count.set(t.spec.name, (count.get(t.spec.name) ?? 0) + 1);
+    // A server-qualified name belongs to the server it names: another server's tool literally named
+    // "bank__transfer_funds" must never receive the calls meant for bank's transfer_funds.
+    const qualified = new Map<string, string>();
+    for (const s of servers)
+      for (const t of (this.listings.get(s) as McpListResult).tools) if ((count.get(t.spec.name) ?? 0) > 1) qualified.set(`${s}__${t.spec.name}`, s);
     const bindings = new Map<string, McpToolBinding>();
     const entries: CatalogEntry[] = [];
     for (const server of servers) {
       for (const { spec } of (this.listings.get(server) as McpListResult).tools) {
         // Two servers offering the same name: both stay callable under server-qualified names.
-        const name = (count.get(spec.name) ?? 0) > 1 ? `${server}__${spec.name}` : spec.name;
+        const isQualified = (count.get(spec.name) ?? 0) > 1;
+        const name = isQualified ? `${server}__${spec.name}` : spec.name;
+        const owner = bindings.get(name)?.server ?? (isQualified ? undefined : qualified.get(name));
+        if (owner !== undefined) {
+          // A collision is the later tool's problem, never a silent overwrite: it is left out, and said so.
+          this.warnOnce(
+            `server "${server}", tool "${spec.name}": left out: its name "${name}" is taken by server "${owner}"` +
+              `${qualified.has(name) ? ` (the server-qualified name of its "${name.slice(owner.length + 2)}")` : ""}; calls to "${name}" go to "${owner}" only`,
+          );
+          continue;
+        }
         const binding: McpToolBinding = { name, server, mcpName: spec.name, spec };
         bindings.set(name, binding);
         const catalogSpec = { ...spec, name };
@@ -487,11 +502,7 @@ export class McpSession {
           bindings.set(name, { ...b, spec: { ...b.spec, inputSchema: record.inputSchema, ...(description === undefined ? {} : { description }) } });
       }
     // Catalog repairs are reported once, not again on every rebuild.
-    for (const w of catalog.warnings)
-      if (!this.reported.has(w)) {
-        this.reported.add(w);
-        this.warn(w);
-      }
+    for (const w of catalog.warnings) this.warnOnce(w);
     this.bindings = bindings;
     this.currentCatalog = catalog;
   }
@@ -499,6 +510,12 @@ export class McpSession {
   private recordWarnings(listing: McpListResult): void {
     for (const w of listing.warnings) this.warn(w);
     for (const s of listing.skipped) this.warn(`server "${s.server}", tool "${s.tool}": skipped: ${s.reason}`);
+  }
+
+  private warnOnce(message: string): void {
+    if (this.reported.has(message)) return;
+    this.reported.add(message);
+    this.warn(message);
   }
 
   private warn(message: string): void {

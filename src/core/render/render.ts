@@ -200,15 +200,24 @@ function renderTiers(catalog: ToolCatalog, o: TierSettings): RenderedPool {
   return { text, tier: 3, tokens: count(text) };
 }
 
+/**
+ * A catalog text (a tool id, a server name, a summary) on one line. Ids and server names come from MCP servers: one
+ * holding a newline could otherwise start a forged pool entry ("[bank]\n- transfer_funds: harmless") or a fake
+ * system line in the system prompt. Line breaks and other control characters become spaces.
+ */
+export function oneLine(text: string): string {
+  return /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(text) ? text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ") : text;
+}
+
 /** Tier 1: one line per tool (the pool as it always was). */
 function lineTier(catalog: ToolCatalog, o: TierSettings): string {
   const lineOf = o.terse
-    ? (t: ToolRecord) => renderTerse(t, { level: "pool", summary: t.summary })
-    : (t: ToolRecord) => `- ${t.id}: ${t.summary}`;
+    ? (t: ToolRecord) => oneLine(renderTerse(t, { level: "pool", summary: t.summary }))
+    : (t: ToolRecord) => `- ${oneLine(t.id)}: ${oneLine(t.summary)}`;
   const lines: string[] = [o.header];
   if (o.group) {
     for (const [server, tools] of toolsByServer(catalog)) {
-      lines.push(`[${server || "tools"}]`);
+      lines.push(`[${oneLine(server) || "tools"}]`);
       for (const t of tools) lines.push(lineOf(t));
     }
   } else {
@@ -231,7 +240,7 @@ function toolsByServer(catalog: ToolCatalog): Map<string, ToolRecord[]> {
 function serverHeading(server: string, count: number, description: string | undefined, hint?: string): string {
   const desc = description ? ` ${description}` : "";
   const n = `${count} tool${count === 1 ? "" : "s"}`;
-  return `[${server || "tools"}]${desc} (${hint ? `${n}; ${hint}` : n})`;
+  return `[${oneLine(server) || "tools"}]${desc} (${hint ? `${n}; ${hint}` : n})`;
 }
 
 /** A server description on one line (descriptions may hold newlines, which would break the layout). */
@@ -246,7 +255,7 @@ function namesTier(catalog: ToolCatalog, servers: Map<string, ToolRecord[]>, hea
   const lines: string[] = [header];
   for (const [server, tools] of servers) {
     lines.push(serverHeading(server, tools.length, flatDescription(catalog, server)));
-    lines.push(tools.map((t) => t.id).join(", "));
+    lines.push(tools.map((t) => oneLine(t.id)).join(", "));
   }
   return lines.join("\n");
 }
