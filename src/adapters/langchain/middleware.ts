@@ -323,7 +323,7 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
       }
       const inCatalog = router.catalog.getByName(call.name).length > 0;
       // A tool registered with the agent outside the catalog (and not quarantined) is the app's own: not gated.
-      const outside = !inCatalog && !!tool && !router.catalog.quarantineOf(call.name);
+      const outside = !inCatalog && !!tool && usableToolName(call.name) && !router.catalog.quarantineOf(call.name);
       if (!outside) {
         // The gate runs on every call, whatever reached the tool node and however it was bound: quarantine,
         // preconditions on the current state, then the set the model could call.

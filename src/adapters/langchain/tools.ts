@@ -14,9 +14,13 @@ export type LangChainToolLike = Pick<StructuredToolInterface, "name" | "descript
   metadata?: Record<string, unknown>;
 };
 
-/** Whether a tool name can be bound and called: a non-empty string (after trimming). */
+/**
+ * Whether a tool name can be bound and called: a non-empty string with no surrounding whitespace and no control
+ * characters. Anything else is left out, never bound and never run: a name that only differs from another by a space
+ * (a poisoned "get_trivia " next to its quarantined "get_trivia") would otherwise slip past the lookups by name.
+ */
 export function usableToolName(name: unknown): name is string {
-  return typeof name === "string" && name.trim() !== "";
+  return typeof name === "string" && name !== "" && name.trim() === name && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(name);
 }
 
 /** The fields a LangChain tool's `metadata.toolAttention` may carry. */
@@ -68,7 +72,9 @@ export function catalogFromLangChainTools(
     }
     if (!usableToolName(tool.name)) {
       // A provider rejects the whole request for one nameless tool: it is left out, said once, and never sent.
-      problems.push(`tool #${i} skipped: its name ${JSON.stringify(tool.name)} is empty; a tool needs a name to be called`);
+      problems.push(
+        `tool #${i} skipped: its name ${JSON.stringify(String(tool.name).slice(0, 80))} is ${String(tool.name).trim() === "" ? "empty; a tool needs a name to be called" : "not a usable tool name (surrounding whitespace or control characters)"}`,
+      );
       return;
     }
     // The agent runs tools by name: a second tool with the same name can never be called.

@@ -13,7 +13,7 @@ import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langch
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { Runnable } from "@langchain/core/runnables";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import type { LangChainToolLike } from "../langchain/tools.js";
+import { usableToolName, type LangChainToolLike } from "../langchain/tools.js";
 import type { TagFilter } from "../../core/router/router.js";
 import { compactBoundTools } from "../langchain/compact-tools.js";
 import { withResolvedNames } from "../langchain/messages.js";
@@ -113,7 +113,7 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
   const settings = turnSettings(options);
   // Tools the graph runs that are outside the catalog are never filtered or gated (quarantined ones are not outside it).
   const passthrough = new Set(
-    options.tools.map((t) => t.name).filter((n) => router.catalog.getByName(n).length === 0 && !router.catalog.quarantineOf(n)),
+    options.tools.map((t) => t.name).filter((n) => usableToolName(n) && router.catalog.getByName(n).length === 0 && !router.catalog.quarantineOf(n)),
   );
 
   /** Node: routes the turn and stores the decision. */
