@@ -303,8 +303,8 @@ export function unwrapDispatch<T extends { id?: string; name: string; args?: Rec
  * byte-identical to what the provider cached. An addition sits right after the message it was anchored to (by id),
  * wherever that message is now: another middleware may have trimmed or summarized the history in between. When the
  * anchor is gone (summarized away), the addition goes after the last message, where a new delivery would go (the
- * cache was rewritten by the summary anyway). Additions without an anchor use their index, later ones shifted by the
- * earlier inserts. A tool its server removed since is left out: referencing an undeclared tool is rejected.
+ * cache was rewritten by the summary anyway). An addition without an anchor (its message had no id) goes after the
+ * message its index names. A tool its server removed since is left out: referencing an undeclared tool is rejected.
  */
 function withAdditions(
   messages: readonly BaseMessage[],
