@@ -7,6 +7,7 @@ import { createAgent } from "langchain";
 import { z } from "zod";
 import { startOpenAIEmulator, type EmulatorReply, type OpenAIEmulator, type RecordedRequest } from "../src/emulators/index.js";
 import { countTokens } from "../src/core/tokens/count.js";
+import { collect, last } from "./helpers/emulator-asserts.js";
 
 // A system prompt well over OpenAI's 1024-token caching minimum.
 const BIG = Array.from(
@@ -24,18 +25,7 @@ const weather = tool(async ({ city }) => `sunny in ${city}`, {
 const queue: EmulatorReply[] = [];
 const script = () => queue.shift() ?? { text: "ok" };
 
-async function collect(stream: AsyncIterable<AIMessageChunk>): Promise<AIMessageChunk> {
-  let acc: AIMessageChunk | undefined;
-  for await (const chunk of stream) acc = acc ? acc.concat(chunk) : chunk;
-  assert.ok(acc, "the stream produced no chunks");
-  return acc;
-}
 
-const last = (emu: { requests: RecordedRequest[] }): RecordedRequest => {
-  const r = emu.requests.at(-1);
-  assert.ok(r, "no request was recorded");
-  return r;
-};
 
 /** The usage LangChain parses must be the emulator's accounting. */
 const assertUsage = (msg: AIMessage | AIMessageChunk, r: RecordedRequest) => {

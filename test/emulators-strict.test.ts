@@ -11,6 +11,7 @@ import { ChatAnthropic } from "@langchain/anthropic";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { startAnthropicEmulator, type AnthropicEmulator, type RecordedRequest } from "../src/emulators/index.js";
 import { anthropicRequestProblem } from "../src/emulators/anthropic-rules.js";
+import { rejection } from "./helpers/emulator-asserts.js";
 
 /** No mid-conversation system messages or tool changes. */
 const OLDER = ["claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-7"];
@@ -45,14 +46,6 @@ const cachedSystem = (text: string, cache_control?: object) => new SystemMessage
 const cachedHuman = (text: string, cache_control?: object) => new HumanMessage({ content: cachedText(text, cache_control) as never });
 const toolCall = (id: string) => new AIMessage({ content: "", tool_calls: [{ id, name: "search_docs", args: { query: "topic 4" } }] });
 
-async function rejection(p: Promise<unknown>): Promise<Error & { status?: number }> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error & { status?: number };
-  }
-  assert.fail("expected the call to be rejected");
-}
 
 describe("strict Anthropic emulator", () => {
   let emu: AnthropicEmulator;

@@ -14,6 +14,7 @@ import {
   type RecordedRequest,
 } from "../src/emulators/index.js";
 import { countTokens } from "../src/core/tokens/count.js";
+import { rejection, collect, last } from "./helpers/emulator-asserts.js";
 
 // A system prompt well over the 1024-token minimum of Sonnet and OpenAI, and under Haiku 4.5's 4096.
 const BIG = Array.from(
@@ -41,27 +42,8 @@ const rawTool = (name: string, description: string, extra: Record<string, unknow
 const queue: EmulatorReply[] = [];
 const script = () => queue.shift() ?? { text: "ok" };
 
-async function rejection(p: Promise<unknown>): Promise<Error & { status?: number }> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error & { status?: number };
-  }
-  assert.fail("expected the call to be rejected");
-}
 
-async function collect(stream: AsyncIterable<AIMessageChunk>): Promise<AIMessageChunk> {
-  let acc: AIMessageChunk | undefined;
-  for await (const chunk of stream) acc = acc ? acc.concat(chunk) : chunk;
-  assert.ok(acc, "the stream produced no chunks");
-  return acc;
-}
 
-const last = (emu: { requests: RecordedRequest[] }): RecordedRequest => {
-  const r = emu.requests.at(-1);
-  assert.ok(r, "no request was recorded");
-  return r;
-};
 
 const cachedSystem = (text: string) => new SystemMessage({ content: [{ type: "text", text, cache_control: EPHEMERAL }] });
 const cachedHuman = (text: string) => new HumanMessage({ content: [{ type: "text", text, cache_control: EPHEMERAL }] });
