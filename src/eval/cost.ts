@@ -30,11 +30,13 @@ import { resolveProfile, type ProfileSpec, type ProviderProfile } from "../core/
 import { anthropicPrompt, openaiPrompt, WireContext } from "../core/cost/wire.js";
 import { openaiResponsesPrompt } from "../core/cost/wire-responses.js";
 import { capabilitiesOf } from "../core/providers/capabilities.js";
-import { availableTools, planDelivery, resolveDeliveryMode, type DeliveryAddition, type DeliveryMode, type DeliveryState } from "../core/delivery/plan.js";
+import { availableTools, planDelivery, resolveDeliveryMode, type DeliveryAddition, type DeferredOptions, type DeliveryMode, type DeliveryState } from "../core/delivery/plan.js";
 import { checkPreconditions, emptyStateView, stateViewFrom } from "../core/preconditions/preconditions.js";
 import { ToolAttentionRouter } from "../core/router/router.js";
+import { renderPoolTiered } from "../core/render/render.js";
 import type { AgentStateView, JsonSchema, ToolRecord } from "../core/types.js";
 import { DEFAULT_SIMULATE, simulatedIntent } from "./evaluate.js";
+import { callableFromNames } from "../core/gate/arguments.js";
 import type { EvalTask } from "./tasks.js";
 
 /** The methods the replay compares. */
@@ -87,6 +89,8 @@ export interface ReplayCostOptions {
    * otherwise the call is promoted and costs a round trip. Default true, as in the adapters.
    */
   runValidCalls?: boolean;
+  /** The adapters' `deferred` options (how deferred delivery picks each call's new tools). */
+  deferred?: DeferredOptions;
 }
 
 export interface CostRow {
@@ -207,20 +211,6 @@ function wordsOf(text: string): string[] {
 /** The required parameter names of a schema. */
 function requiredOf(schema: JsonSchema | undefined): string[] {
   return Array.isArray(schema?.required) ? (schema.required as string[]) : [];
-}
-
-/**
- * Whether a model that sees only a tool's parameter names (the terse pool) can fill its required parameters right:
- * each is a plain string, number or boolean with no enum, pattern or format to match. Objects, arrays and
- * constrained values need the schema.
- */
-function plainRequired(schema: JsonSchema | undefined): boolean {
-  const props = (schema?.properties ?? {}) as Record<string, Record<string, unknown>>;
-  return requiredOf(schema).every((name) => {
-    const p = props[name];
-    if (!p || p.enum || p.pattern || p.format || p.const !== undefined) return false;
-    return p.type === "string" || p.type === "number" || p.type === "integer" || p.type === "boolean";
-  });
 }
 
 /** Plausible arguments for a tool call: its required parameters (at most 4) filled from the step's words. */
@@ -361,7 +351,12 @@ function wireName(name: string, id: string, duplicate: boolean): string {
 // ---------------------------------------------------------------------------------------------------------
 
 /** Routes are deterministic for a router, so the replay reuses them across methods and replays. */
-const routeMemo = new WeakMap<ToolAttentionRouter, Map<string, string[]>>();
+/** One routing: the active tools' wire names, best first, and their fused scores. */
+interface Routed {
+  names: string[];
+  scores: ReadonlyMap<string, number>;
+}
+const routeMemo = new WeakMap<ToolAttentionRouter, Map<string, Routed>>();
 const searchRouters = new WeakMap<ToolAttentionRouter, ToolAttentionRouter>();
 
 /** Tool search results: how many definitions one search returns. */
@@ -434,8 +429,12 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
   for (const t of infos) byToolName.set(t.record.name, [...(byToolName.get(t.record.name) ?? []), t]);
   const allNames = infos.map((t) => t.name);
   const fullSchemas = await router.fullSchemaTokens();
-  const poolText = router.pool();
-  const poolTokens = router.poolTokens();
+  // The pool as the adapters render it: they tell the model that unattached calls with fitting arguments run
+  // (runValidCalls), and the line format then names each tool's required parameters.
+  const runValid = opts.runValidCalls ?? true;
+  const rendered = renderPoolTiered(catalog, { runValidCalls: runValid, ...router.poolOptions, encoding: router.encoding });
+  const poolText = rendered.text;
+  const poolTokens = rendered.tokens;
   const prompt = systemPromptText(systemTokens, tokens);
   const promptTokens = tokens(prompt);
 
@@ -501,13 +500,13 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
 
   let memo = routeMemo.get(router);
   if (!memo) routeMemo.set(router, (memo = new Map()));
-  const routeMemoized = async (parts: { text: string; weight: number }[], view: AgentStateView, include: string[]): Promise<string[]> => {
+  const routeMemoized = async (parts: { text: string; weight: number }[], view: AgentStateView, include: string[]): Promise<Routed> => {
     const key = JSON.stringify([k, parts, include, [...view.scopes], [...view.milestones], [...view.toolOutputs].sort()]);
-    let hit = (memo as Map<string, string[]>).get(key);
+    let hit = (memo as Map<string, Routed>).get(key);
     if (!hit) {
       const d = await router.route(parts, view, { k, include, turnId: "replay" });
-      hit = d.active.map((a) => (byId.get(a.id) as ToolInfo).name);
-      (memo as Map<string, string[]>).set(key, hit);
+      hit = { names: d.active.map((a) => (byId.get(a.id) as ToolInfo).name), scores: new Map(d.active.map((a) => [(byId.get(a.id) as ToolInfo).name, a.score])) };
+      (memo as Map<string, Routed>).set(key, hit);
     }
     return hit;
   };
@@ -683,8 +682,9 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         ? tokens(m.text) + m.calls.reduce((s, c) => s + tokens(JSON.stringify({ name: c.name, input: c.input })), 0)
         : m.results.reduce((s, r) => s + tokens(r.text) + (r.refs ? r.refs.reduce((x, n) => x + (byWire.get(n) as ToolInfo).schemaTokens, 0) : 0), 0);
 
-  const runValid = opts.runValidCalls ?? true;
-  const poolShowsParams = router.poolFormat === "terse";
+  const poolShowsParams = rendered.params;
+  // As the adapters decide it: a tool the model can call right from the pool (its miss rarely costs a round trip).
+  const callableFromPool = (name: string) => runValid && poolShowsParams && !nativeAdditions && callableFromNames((byWire.get(name) as ToolInfo).schema);
   const script = scriptOf(opts.tasks);
   const conversations = conversationsOf(script, opts.calls);
   const callsPerConversation = conversations[0]?.length ?? 0;
@@ -778,13 +778,15 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
           .filter((g) => g.tools.length > 0);
 
         let active: string[] = [];
+        let scores: ReadonlyMap<string, number> | undefined;
         if (routed) {
           stickyState = nextSticky({ sticky: stickyState, promoted: promotedSince } as ToolAttentionDecisionState, lastObs, sticky);
           promotedSince = [];
           // The first call of a request routes on the request alone; later ones also on the plan the model stated.
           const step = firstOfRequest || !task.steps?.length ? 0 : call.step + 1;
           const parts = simulatedIntent(task, step, usedBefore, DEFAULT_SIMULATE);
-          active = method === "oracle" ? gold.map((g) => g.tools[0].name) : await routeMemoized(parts, view, stickyState.map((s) => s.name));
+          if (method === "oracle") active = gold.map((g) => g.tools[0].name);
+          else ({ names: active, scores } = await routeMemoized(parts, view, stickyState.map((s) => s.name)));
         }
         firstOfRequest = false;
 
@@ -841,7 +843,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
           price(body(toolsFor(infos.filter((t) => picked.has(t.name)).map((t) => t.name)), false), true);
           available = picked;
         } else if (taMode !== undefined) {
-          plan = planDelivery({ mode: taMode, previous: delivery, active, catalog: allNames, messageCount: msgs.length, tokens: tokensOf(), profile, k, guarantee: opts.guarantee });
+          plan = planDelivery({ mode: taMode, previous: delivery, active, scores, callableFromPool, catalog: allNames, messageCount: msgs.length, tokens: tokensOf(), profile, k, guarantee: opts.guarantee, deferred: opts.deferred });
           delivery = plan.state;
           dispatchNow = !nativeAdditions && plan.mode === "deferred";
           price(planned(plan), true);
@@ -861,7 +863,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         // A tool that was not delivered runs at once when the model's arguments fit its schema (runValidCalls). The
         // model can only know them from the pool: every parameter when the pool lists them (terse format), else
         // only a tool without required parameters is called right.
-        const knowsArgs = (t: ToolInfo) => taMode !== undefined && runValid && (!requiredOf(t.schema).length || (poolShowsParams && plainRequired(t.schema)));
+        const knowsArgs = (t: ToolInfo) => taMode !== undefined && runValid && (!requiredOf(t.schema).length || (poolShowsParams && callableFromNames(t.schema)));
         for (const x of chosen) if (!x.tool && knowsArgs(x.c.g.tools[0])) Object.assign(x, { tool: x.c.g.tools[0], unbound: true });
         const missing = chosen.filter((x) => !x.tool).map((x) => ({ c: x.c, name: x.c.g.tools[0].name }));
         const ranUnbound = chosen.filter((x) => (x as { unbound?: boolean }).unbound).length;
@@ -888,7 +890,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         if (missing.length > 0 && taMode !== undefined) {
           // Promoted: the next call binds them (no new routing, as after the gate's jump back to the model).
           const names = missing.map((m) => m.name);
-          plan = planDelivery({ mode: taMode, previous: delivery, active: [...new Set([...active, ...names])], promoted: names, catalog: allNames, messageCount: msgs.length, tokens: tokensOf(), profile, k, guarantee: opts.guarantee });
+          plan = planDelivery({ mode: taMode, previous: delivery, active: [...new Set([...active, ...names])], promoted: names, scores, callableFromPool, catalog: allNames, messageCount: msgs.length, tokens: tokensOf(), profile, k, guarantee: opts.guarantee, deferred: opts.deferred });
           delivery = plan.state;
           dispatchNow = !nativeAdditions && plan.mode === "deferred";
           price(planned(plan), true);

@@ -97,6 +97,7 @@ const decisionSchema = z.object({
   turnId: z.string(),
   queryHash: z.string(),
   active: z.array(z.string()),
+  scores: z.array(z.number()).optional(),
   gatedOut: z.array(z.object({ name: z.string(), reason: z.string() })),
   rejectedRounds: z.number(),
   sticky: z.array(z.object({ name: z.string(), turns: z.number() })).optional(),

@@ -3,6 +3,7 @@
  * hooks refuse, at construction, a key they do not know and an enum value they cannot act on, naming the closest
  * valid one. `satisfies OptionKeys<…>` keeps each table equal to its options type.
  */
+import { EXPECTED_COST_DEFAULTS, type ExpectedCostOptions } from "../../core/delivery/expected-cost.js";
 import { DEFAULT_INTENT } from "../../core/router/intent.js";
 import { checkRouterOptions, ROUTER_OPTION_KEYS } from "../../core/router/option-keys.js";
 import { checkEnum, checkNested, type OptionKeys } from "../../core/util/options.js";
@@ -44,7 +45,8 @@ export const ADAPTER_ROUTER_OPTION_KEYS = {
 export const SHARED_ADAPTER_KEYS = { ...ADAPTER_ROUTER_OPTION_KEYS, ...DELIVERY_OPTION_KEYS } as const;
 
 const STABLE_KEYS = { addRank: true, maxBound: true } as const satisfies OptionKeys<StableOptions>;
-const DEFERRED_KEYS = { perCall: true } as const satisfies OptionKeys<DeferredOptions>;
+const DEFERRED_KEYS = { perCall: true, select: true, cost: true } as const satisfies OptionKeys<DeferredOptions>;
+const EXPECTED_COST_KEYS = Object.fromEntries(Object.keys(EXPECTED_COST_DEFAULTS).map((k) => [k, true])) as Record<keyof ExpectedCostOptions, true>;
 const STICKY_KEYS = { turns: true, max: true } as const;
 const TAG_KEYS = { only: true, boost: true } as const satisfies OptionKeys<TagFilter>;
 const INTENT_KEYS = Object.fromEntries(Object.keys(DEFAULT_INTENT).map((k) => [k, true])) as Record<string, true>;
@@ -58,6 +60,11 @@ export function checkAdapterOptions(where: string, options: object, known: Reado
   if (typeof o.provider === "string") checkEnum(where, "provider", o.provider, ["anthropic", "openai", "other"]);
   checkNested(where, "stable", o.stable, STABLE_KEYS);
   checkNested(where, "deferred", o.deferred, DEFERRED_KEYS);
+  checkEnum(where, "deferred.select", o.deferred?.select, ["expected-cost", "top"]);
+  checkNested(where, "deferred.cost", o.deferred?.cost, EXPECTED_COST_KEYS);
+  for (const [key, value] of Object.entries(o.deferred?.cost ?? {}))
+    if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || (key === "temperature" && value === 0) || (key === "poolRetryShare" && value > 1))
+      throw new Error(`${where}: option "deferred.cost.${key}" must be a ${key === "poolRetryShare" ? "number from 0 to 1" : key === "temperature" ? "positive number" : "number ≥ 0"} (got ${JSON.stringify(value)})`);
   checkNested(where, "sticky", o.sticky, STICKY_KEYS, true);
   checkNested(where, "intent", o.intent, INTENT_KEYS, true);
   checkNested(where, "tags", o.tags, TAG_KEYS);

@@ -148,6 +148,8 @@ export interface ToolAttentionDecisionState {
   queryHash: string;
   /** Names of the tools bound for this turn, best first. */
   active: string[];
+  /** The router's fused score of each active tool (same order): deferred delivery prices each by it. */
+  scores?: number[];
   gatedOut: { name: string; reason: string }[];
   /** Consecutive model turns whose tool calls were all rejected. */
   rejectedRounds: number;
@@ -220,6 +222,7 @@ export async function routeTurn(
       turnId: decision.turnId,
       queryHash: decision.queryHash,
       active: decision.active.map((a) => a.name),
+      scores: decision.active.map((a) => a.score),
       gatedOut: decision.gatedOut.map((g) => ({ name: g.name, reason: g.reason })),
       rejectedRounds: state.toolAttention?.rejectedRounds ?? 0,
       sticky,

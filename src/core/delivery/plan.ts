@@ -15,6 +15,7 @@
  * - `all`: every schema bound (the "every schema with caching" baseline). Chosen when the catalog is small
  *   enough that routing cannot beat it, and switched to when a thread's estimate says routing costs more.
  */
+import { worthDelivering, type ExpectedCostOptions } from "./expected-cost.js";
 import type { ProviderProfile } from "../cost/profiles.js";
 
 export type DeliveryMode = "rebind" | "stable" | "deferred" | "all";
@@ -64,6 +65,14 @@ export interface DeferredOptions {
    * cached instead of 0.642× but drops recall from 0.821 to 0.755.
    */
   perCall?: number;
+  /**
+   * How the new tools of a call are chosen. `"expected-cost"` (default): each routed tool whose probability of
+   * being needed, times what a miss would cost, outweighs its schema's cost (see expected-cost.ts); needs the
+   * router's scores, else falls back to `"top"`. `"top"`: the router's best `perCall`.
+   */
+  select?: "expected-cost" | "top";
+  /** How `"expected-cost"` prices a miss and a delivery. */
+  cost?: ExpectedCostOptions;
 }
 
 
@@ -95,6 +104,10 @@ export interface PlanInput {
   k: number;
   /** Switch a thread to every schema once routing has cost it more (see the guarantee below). Default true. */
   guarantee?: boolean;
+  /** The router's fused scores of the routed tools, by name (deferred's expected-cost selection uses them). */
+  scores?: ReadonlyMap<string, number>;
+  /** Whether the model can call a tool right from the pool alone (a miss on it rarely costs a round trip). */
+  callableFromPool?: (name: string) => boolean;
 }
 
 export interface DeliveryPlan {
@@ -220,10 +233,25 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
   } else {
     // deferred: nothing bound; new tools are added once, after the history.
     const delivered = new Set(state.additions.flatMap((a) => a.tools));
-    // Every delivered schema stays in the conversation, read on every later call: deliver the router's best few
-    // new tools per call (promoted ones always); the rest stay one search_tools call or one call by name away.
+    // Every delivered schema stays in the conversation, read on every later call: deliver the new tools worth their
+    // schema against the round trip a miss would cost (promoted ones always); the rest stay one search_tools call
+    // or one call by name away.
     const perCall = input.deferred?.perCall ?? input.k;
-    const fresh = active.filter((n) => !delivered.has(n)).slice(0, perCall);
+    const byCost = (input.deferred?.select ?? "expected-cost") === "expected-cost" && input.scores !== undefined;
+    const fresh = (
+      byCost
+        ? worthDelivering({
+            active,
+            scores: input.scores as ReadonlyMap<string, number>,
+            delivered,
+            schemaTokens: t.schema,
+            prefixTokens: t.context + t.pool,
+            callableFromPool: input.callableFromPool,
+            profile: p,
+            options: input.deferred?.cost,
+          })
+        : active.filter((n) => !delivered.has(n))
+    ).slice(0, perCall);
     added = [...new Set([...promoted, ...fresh])].filter((n) => catalog.has(n) && !delivered.has(n));
     if (added.length > 0) addition = { at: input.messageCount, ...(input.lastMessageId ? { after: input.lastMessageId } : {}), tools: added };
     bound = [];

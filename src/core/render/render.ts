@@ -6,7 +6,7 @@
  * Phase 2: the full schemas of the active tools only, bound to this model call.
  */
 import type { ToolCatalog } from "../catalog/catalog.js";
-import type { ToolRecord } from "../types.js";
+import type { JsonSchema, ToolRecord } from "../types.js";
 import { countTokens, DEFAULT_ENCODING, truncateToTokens, type TokenEncoding } from "../tokens/count.js";
 import { splitIdentifier } from "../catalog/text.js";
 import { LEXICAL_STOPWORDS } from "../encoders/lexical.js";
@@ -27,8 +27,15 @@ const RUNS_SENTENCE =
   "arguments that fit its parameters it runs; otherwise it does not run, and the answer says why and attaches its " +
   "full schema when you may use it.";
 
-/** Tier-1 header when unattached calls with fitting arguments run (`runValidCalls`). */
-export const POOL_HEADER_RUNS = `Tool catalog: every tool this agent has, one line each. ${RUNS_SENTENCE}`;
+/**
+ * Tier-1 header when unattached calls with fitting arguments run (`runValidCalls`): each line names the tool's
+ * required parameters, so a call to a tool that is not attached can fit without a round trip for its schema.
+ */
+export const POOL_HEADER_RUNS =
+  `Tool catalog: every tool this agent has, one line each as id(required parameters, … when it also takes optional ones): purpose. ${RUNS_SENTENCE}`;
+
+/** Tier-1 header when unattached calls run but the parameters did not fit the budget (summaries only). */
+export const POOL_HEADER_RUNS_NO_PARAMS = `Tool catalog: every tool this agent has, one line each. ${RUNS_SENTENCE}`;
 
 /** Header of the TERSE pool: the line format needs one sentence of explanation. */
 export const TERSE_POOL_HEADER =
@@ -42,7 +49,7 @@ export const TERSE_POOL_HEADER =
  * the pool that is resent on every turn at ~6% of a 128k context: a catalog ten times larger must not cost
  * ten times more per turn than the routed schemas it exists to save.
  */
-export const DEFAULT_POOL_MAX_TOKENS = 8000;
+export const DEFAULT_POOL_MAX_TOKENS = 12000;
 
 /** TERSE tier-1 header when unattached calls with fitting arguments run. */
 export const TERSE_POOL_HEADER_RUNS =
@@ -127,6 +134,8 @@ export interface RenderedPool {
   tier: PoolTier;
   /** Tokens of `text` in the options' encoding. */
   tokens: number;
+  /** Whether each line names the tool's parameters (the terse format, or the line format under `runValidCalls`). */
+  params: boolean;
 }
 
 const poolCache = new WeakMap<ToolCatalog, Map<string, RenderedPool>>();
@@ -154,7 +163,7 @@ export function renderPoolTiered(catalog: ToolCatalog, options: PoolOptions = {}
   const hit = perCatalog?.get(key);
   if (hit !== undefined) return hit;
 
-  const rendered = renderTiers(catalog, { group, terse, header, encoding, budget, callByName, runs });
+  const rendered = renderTiers(catalog, { group, terse, header, encoding, budget, callByName, runs, params: runs && !terse });
   if (!perCatalog) poolCache.set(catalog, (perCatalog = new Map()));
   perCatalog.set(key, rendered);
   return rendered;
@@ -168,6 +177,8 @@ interface TierSettings {
   budget: number;
   callByName: boolean;
   runs: boolean;
+  /** Line format: name each tool's required parameters (on when unattached calls run). */
+  params: boolean;
 }
 
 /**
@@ -189,15 +200,20 @@ function exceedsBudget(text: string, budget: number, count: (text: string) => nu
 function renderTiers(catalog: ToolCatalog, o: TierSettings): RenderedPool {
   const count = (text: string) => countTokens(text, o.encoding);
   const full = lineTier(catalog, o);
-  if (o.budget === Infinity) return { text: full, tier: 1, tokens: count(full) };
-  if (!exceedsBudget(full, o.budget, count)) return { text: full, tier: 1, tokens: count(full) };
+  const params = o.terse || o.params;
+  if (o.budget === Infinity || !exceedsBudget(full, o.budget, count)) return { text: full, tier: 1, tokens: count(full), params };
+  // Parameters are the first thing to go: a line per tool with its purpose still routes the model's choices.
+  if (o.params) {
+    const summaries = lineTier(catalog, { ...o, params: false, header: o.header === POOL_HEADER_RUNS ? POOL_HEADER_RUNS_NO_PARAMS : o.header });
+    if (!exceedsBudget(summaries, o.budget, count)) return { text: summaries, tier: 1, tokens: count(summaries), params: false };
+  }
 
   const servers = toolsByServer(catalog);
   const names = namesTier(catalog, servers, o.runs ? NAMES_POOL_HEADER_RUNS : o.callByName ? NAMES_POOL_HEADER : NAMES_POOL_HEADER_NO_PROMOTE);
-  if (!exceedsBudget(names, o.budget, count)) return { text: names, tier: 2, tokens: count(names) };
+  if (!exceedsBudget(names, o.budget, count)) return { text: names, tier: 2, tokens: count(names), params: false };
 
   const text = serversTier(catalog, servers, o.runs ? SERVERS_POOL_HEADER_RUNS : o.callByName ? SERVERS_POOL_HEADER : SERVERS_POOL_HEADER_NO_PROMOTE, o.budget, o.encoding);
-  return { text, tier: 3, tokens: count(text) };
+  return { text, tier: 3, tokens: count(text), params: false };
 }
 
 /**
@@ -213,7 +229,9 @@ export function oneLine(text: string): string {
 function lineTier(catalog: ToolCatalog, o: TierSettings): string {
   const lineOf = o.terse
     ? (t: ToolRecord) => oneLine(renderTerse(t, { level: "pool", summary: t.summary }))
-    : (t: ToolRecord) => `- ${oneLine(t.id)}: ${oneLine(t.summary)}`;
+    : o.params
+      ? (t: ToolRecord) => `- ${oneLine(t.id)}(${signatureOf(t.inputSchema)}): ${oneLine(t.summary)}`
+      : (t: ToolRecord) => `- ${oneLine(t.id)}: ${oneLine(t.summary)}`;
   const lines: string[] = [o.header];
   if (o.group) {
     for (const [server, tools] of toolsByServer(catalog)) {
@@ -224,6 +242,18 @@ function lineTier(catalog: ToolCatalog, o: TierSettings): string {
     for (const t of catalog.tools) lines.push(lineOf(t));
   }
   return lines.join("\n");
+}
+
+/**
+ * A tool's required parameter names, then `…` when it also takes optional ones: what a model needs to call a tool
+ * that is not attached with arguments that fit (optional parameters can be left out). Names come from the server,
+ * so each is rendered on one line.
+ */
+export function signatureOf(schema: JsonSchema | undefined): string {
+  const props = schema && typeof schema.properties === "object" && schema.properties ? Object.keys(schema.properties as object) : [];
+  const required = Array.isArray(schema?.required) ? (schema.required as unknown[]).filter((r): r is string => typeof r === "string") : [];
+  const optional = props.some((p) => !required.includes(p));
+  return [...required.map(oneLine), ...(optional ? ["…"] : [])].join(", ");
 }
 
 /** Tools grouped by server, servers in order of first appearance. */

@@ -744,6 +744,16 @@ export class ToolAttentionRouter {
     return this.options.pool?.format ?? "line";
   }
 
+  /** The pool options the router renders with (the adapters add `runValidCalls`; the cost replay renders the same). */
+  get poolOptions(): PoolOptions {
+    return this.options.pool ?? {};
+  }
+
+  /** Whether the pool's lines name each tool's parameters (see RenderedPool.params). */
+  poolShowsParameters(): boolean {
+    return this.renderedPool().params;
+  }
+
   /** The layout the pool fits its token budget in: 1 one line per tool, 2 names per server, 3 servers only. */
   poolTier(): PoolTier {
     return this.renderedPool().tier;
