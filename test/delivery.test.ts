@@ -301,8 +301,9 @@ test("deferred on OpenAI (dispatcher): constant tools [search_tools, call_tool],
     // The delivered schemas are text in the conversation; each later call reads everything before it from the cache.
     const texts = (i: number) => JSON.stringify((reqs[i].body as { messages: unknown[] }).messages);
     assert.match(texts(0), /Tools you can call through call_tool/);
-    assert.match(texts(0), /\\"name\\":\\"get_weather\\"/);
-    assert.match(texts(2), /\\"name\\":\\"post_message\\"/);
+    // Delivered as TERSE lines: the tool, its purpose and every parameter with its type.
+    assert.match(texts(0), /TOOL get_weather\\nPURPOSE Get the current weather[^"]*\\nIN city:str/);
+    assert.match(texts(2), /TOOL post_message\\n/);
     for (let i = 1; i < reqs.length; i++) assert.ok(reqs[i].usage.cacheRead >= 1024, `call ${i}: ${JSON.stringify(reqs[i].usage)}`);
     assert.ok(deliveries(events).every((d) => d.mode === "deferred" && !d.cacheBroken));
     // Every call answered exactly once, results named after the real tools.
