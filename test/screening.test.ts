@@ -285,7 +285,7 @@ test("createAgent loop: the quarantined tool is never in the pool or bound, the 
   for (const call of model.calls) {
     assert.ok(!call.tools.includes("weather_plus"), `bound: ${call.tools}`);
     assert.ok(!call.system.includes("weather_plus"), "not in the pool");
-    assert.ok(call.system.includes("- get_weather: "));
+    assert.ok(/^- get_weather\([^)]*\): /m.test(call.system));
   }
   const answers = out.messages.filter((m: BaseMessage): m is ToolMessage => ToolMessage.isInstance(m));
   const refusal = answers.find((m) => m.name === "weather_plus") as ToolMessage;
@@ -307,7 +307,7 @@ test("createAgent loop: the quarantined tool is never in the pool or bound, the 
   const allowed = toolAttentionMiddleware({ tools: all, k: 5, encoder: "lexical", cacheDir: false, log: false, screening: { allow: ["weather_plus"] } });
   const agent2 = createAgent({ model: model2, tools: all, middleware: [allowed] });
   await agent2.invoke({ messages: [new HumanMessage("What's the weather forecast in Paris?")] });
-  assert.ok(model2.calls[0].system.includes("- weather_plus: "));
+  assert.ok(/^- weather_plus\([^)]*\): /m.test(model2.calls[0].system));
   assert.ok(model2.calls[0].tools.includes("weather_plus"), `bound: ${model2.calls[0].tools}`);
   assert.equal(poisoned.runs.n, 1);
 

@@ -24,6 +24,8 @@ export interface ConversationCostRow {
   toolSetChanges: number;
   recall: number | null;
   allGold: number | null;
+  /** Tool Attention rows: gold tools that ran from the pool without delivery (no round trip); else absent. */
+  fromPool?: number | null;
   gateTrigger: number | null;
   conversations: number;
   /** Requests billed per conversation (searches, selection calls and gate retries included). */
@@ -57,7 +59,9 @@ export function renderConversationCostMarkdown(rows: readonly ConversationCostRo
     "profile's rate). Tasks are laid end to end and cut into conversations of N model calls; a scripted model calls each",
     "plan step's gold tool, and each call adds the stated history tokens (tool call + result). Every request is built in",
     "the provider's wire shape and priced with the same prefix-cache model as the provider emulators. *All-cached* is",
-    "the baseline a careful user already runs. Recall = gold tools callable on the first try; gate = calls where a gold",
+    "the baseline a careful user already runs. Recall = gold tools delivered (callable with their schema) on the first try; from pool = gold tools",
+    "not delivered that ran at once from the pool's parameter names (runValidCalls; the replay assumes a model fills plain",
+    "required values right from their names); gate = calls where a gold",
     "tool was not (the gate's promotion and retry, or a second search, are billed). The LLM selector row assumes the",
     "selector picks the gold tools (its recall needs a live model).",
     "",
@@ -73,8 +77,8 @@ export function renderConversationCostMarkdown(rows: readonly ConversationCostRo
     md.push(`### Headline: ${headSet}, ${head[0].profile}, ${HEADLINE.calls} calls, ${HEADLINE.historyTokens.toLocaleString("en-US")} history tokens per call`, "");
     md.push(
       table(
-        ["Method", "Billed / conversation", "× all-cached", "Cache hit", "Tool-set changes", "Recall", "All-gold", "Gate", "Requests / conv."],
-        head.map((r) => [methodLabel(r), int(r.billedPerConversation), r.ratioToAllCached.toFixed(3), `${(r.cacheHitShare * 100).toFixed(1)}%`, r.toolSetChanges.toFixed(2), rate(r.recall), rate(r.allGold), rate(r.gateTrigger), r.requestsPerConversation.toFixed(1)]),
+        ["Method", "Billed / conversation", "× all-cached", "Cache hit", "Tool-set changes", "Recall", "From pool", "All-gold", "Gate", "Requests / conv."],
+        head.map((r) => [methodLabel(r), int(r.billedPerConversation), r.ratioToAllCached.toFixed(3), `${(r.cacheHitShare * 100).toFixed(1)}%`, r.toolSetChanges.toFixed(2), rate(r.recall), rate(r.fromPool ?? null), rate(r.allGold), rate(r.gateTrigger), r.requestsPerConversation.toFixed(1)]),
       ),
       "",
     );

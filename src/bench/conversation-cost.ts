@@ -93,6 +93,7 @@ export async function runConversationCost(sets: readonly BenchSet[], opts: Conve
               toolSetChanges: round(m.toolSetChanges, 2),
               recall: m.recall === null ? null : round(m.recall),
               allGold: m.allGold === null ? null : round(m.allGold),
+              ...(m.fromPool === null ? {} : { fromPool: round(m.fromPool) }),
               gateTrigger: m.gateTrigger === null ? null : round(m.gateTrigger),
               conversations: m.conversations,
               requestsPerConversation: round(m.calls, 2),

@@ -39,6 +39,7 @@ export function costRowJson(row: CostRow, allCached?: number, base?: { floor?: n
     callsRatio: base?.allCachedCalls ? r(row.calls / base.allCachedCalls) : null,
     roundTrips: r(row.roundTrips, 2),
     missRate: row.allGold === null ? null : r(1 - row.allGold),
+    fromPool: r(row.fromPool),
     toolOverhead: toolOverhead(row.billedPerConversation, allCached, base?.floor),
   };
 }
@@ -56,7 +57,7 @@ export function formatCost(report: CostReport, tasks: number, tools: number): st
   const cached = report.methods.find((m) => m.method === "all-cached");
   const base = cached?.billedPerConversation;
   const floor = report.methods.find((m) => m.method === "no-tools")?.billedPerConversation;
-  const header = ["method", "billed/conv", "× all-cached", "tool overhead", "calls/conv", "× calls", "present", "miss", "cache hit", "tool-set changes"];
+  const header = ["method", "billed/conv", "× all-cached", "tool overhead", "calls/conv", "× calls", "present", "from pool", "miss", "cache hit", "tool-set changes"];
   const rows = report.methods.map((m) => {
     const overhead = toolOverhead(m.billedPerConversation, base, floor);
     return [
@@ -67,6 +68,7 @@ export function formatCost(report: CostReport, tasks: number, tools: number): st
       m.calls.toFixed(1),
       cached?.calls ? (m.calls / cached.calls).toFixed(2) : "—",
       fmt(m.recall),
+      fmt(m.fromPool),
       m.allGold === null ? "—" : (1 - m.allGold).toFixed(3),
       `${(m.cacheHitShare * 100).toFixed(1)}%`,
       m.toolSetChanges.toFixed(2),

@@ -112,6 +112,12 @@ export interface CostRow {
   recall: number | null;
   /** Share of calls with every gold tool callable on the first try. */
   allGold: number | null;
+  /**
+   * Tool Attention rows: share of gold tools that were not delivered but ran at once from the pool (their required
+   * parameters named there, the call's arguments fitting: `runValidCalls`). `recall + fromPool` is the share called
+   * without a round trip. null for the other rows.
+   */
+  fromPool: number | null;
   /** Share of calls where a gold tool was not callable (gate answered, or the search missed it). */
   gateTrigger: number | null;
   conversations: number;
@@ -370,6 +376,8 @@ interface Totals {
   changes: number;
   gold: number;
   goldFirstTry: number;
+  /** Gold tools that were not delivered and ran from the pool (runValidCalls): no round trip, no schema. */
+  fromPool: number;
   goldCalls: number;
   allGoldCalls: number;
   gateCalls: number;
@@ -694,7 +702,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
 
   const rows: CostRow[] = [];
   for (const method of methods) {
-    const tot: Totals = { billed: 0, input: 0, read: 0, requests: 0, changes: 0, gold: 0, goldFirstTry: 0, goldCalls: 0, allGoldCalls: 0, gateCalls: 0, roundTrips: 0 };
+    const tot: Totals = { billed: 0, input: 0, read: 0, requests: 0, changes: 0, gold: 0, goldFirstTry: 0, fromPool: 0, goldCalls: 0, allGoldCalls: 0, gateCalls: 0, roundTrips: 0 };
     // The oracle: the default delivery with a perfect router (exactly the step's gold tools routed, at their step):
     // what delivery mechanics cost apart from routing quality.
     const taMode: DeliveryMode | undefined =
@@ -883,6 +891,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         if (method !== "llm-tool-selector") {
           tot.gold += gold.length;
           tot.goldFirstTry += firstTry;
+          if (taMode !== undefined) tot.fromPool += ranUnbound;
           tot.goldCalls++;
           if (firstTry === gold.length) tot.allGoldCalls++;
           else tot.gateCalls++;
@@ -920,6 +929,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
       toolSetChanges: tot.changes / n,
       recall: method === "llm-tool-selector" || method === "no-tools" ? null : tot.gold ? tot.goldFirstTry / tot.gold : 1,
       allGold: method === "llm-tool-selector" || method === "no-tools" ? null : tot.goldCalls ? tot.allGoldCalls / tot.goldCalls : 1,
+      fromPool: taMode === undefined ? null : tot.gold ? tot.fromPool / tot.gold : 0,
       gateTrigger: method === "llm-tool-selector" || method === "no-tools" ? null : tot.goldCalls ? tot.gateCalls / tot.goldCalls : 0,
       roundTrips: tot.roundTrips / n,
       conversations: conversations.length,
