@@ -134,13 +134,13 @@ test("argument errors say what is wrong with the value, and no command is an err
   // A negative count used to reach node:util's parser as an option ("argument is ambiguous").
   const negative = await cli(["route", "--catalog", CATALOG, "--query", "x", "--k", "-3", "--encoder", "lexical"]);
   assert.equal(negative.code, 2);
-  assert.match(negative.stderr, /--k expects a number of tools \(a positive integer\), got "-3"/);
+  assert.match(negative.stderr, /--k expects a positive integer \(the number of tools to keep\), got "-3"/);
   assert.doesNotMatch(negative.stderr, /ambiguous/);
 
   // k = 0 would route nothing: refused, not accepted.
   const zero = await cli(["route", "--catalog", CATALOG, "--query", "x", "--k", "0", "--encoder", "lexical"]);
   assert.equal(zero.code, 2);
-  assert.match(zero.stderr, /--k expects a number of tools \(a positive integer\), got "0"/);
+  assert.match(zero.stderr, /--k expects a positive integer \(the number of tools to keep\), got "0"/);
 
   // A negative value where one is meaningful reaches its own check (θ below the lexical score range).
   const theta = await cli(["route", "--catalog", CATALOG, "--query", "x", "--theta", "-5", "--encoder", "lexical"]);

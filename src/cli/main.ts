@@ -83,7 +83,8 @@ function positiveInt(name: string, value: string | undefined, fallback?: number)
 function toolCount(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--k expects a number of tools (a positive integer), got "${value}"`);
+  if (value.trim() === "" || !Number.isFinite(n)) throw new UsageError(`--k expects a number of tools, got "${value}"`);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--k expects a positive integer (the number of tools to keep), got "${value}"`);
   return n;
 }
 
