@@ -12,6 +12,10 @@
  * finds; "files" in package.json leaves out what only a full build has). A prepack that finds a leftover
  * package.json.pack-orig (a pack that failed before postpack) restores it first, so the manifest is never rewritten
  * twice.
+ *
+ * Publishing: pack, then publish the tarball (`npm pack && npm publish tool-attention-<version>.tgz`). npm publish
+ * from the directory re-reads package.json after postpack has restored it, so the registry's version document would
+ * list the repository's scripts and devDependencies, although the tarball (what an install unpacks) does not.
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
