@@ -28,7 +28,17 @@ import { fileURLToPath } from "node:url";
 const FAISS_NODE_VERSION = "0.5.1";
 const DEP_SPECS = { bindings: "bindings@1.5.0", "file-uri-to-path": "file-uri-to-path@1.0.0", "node-addon-api": "node-addon-api@6.1.0" };
 const APT_HINT = "apt-get install libfaiss-dev libblas-dev liblapack-dev";
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+/** The package root: the nearest directory above this script holding tool-attention's package.json (the script runs
+ *  from scripts/ in the repository and from dist/cli/ in the published package). */
+function packageRoot(from) {
+  for (let dir = from; ; dir = dirname(dir)) {
+    try {
+      if (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).name === "tool-attention") return dir;
+    } catch {}
+    if (dirname(dir) === dir) return resolve(from, "..");
+  }
+}
+const ROOT = packageRoot(dirname(fileURLToPath(import.meta.url)));
 const MULTIARCH = { x64: "x86_64-linux-gnu", arm64: "aarch64-linux-gnu" }[process.arch] ?? "x86_64-linux-gnu";
 const LIBFAISS_CANDIDATES = [`/usr/lib/${MULTIARCH}/libfaiss.a`, "/usr/lib/libfaiss.a", "/usr/local/lib/libfaiss.a"];
 const LIBFAISS =

@@ -3,7 +3,8 @@
  * Smoke test of the published package, as a user gets it: `npm pack` (which builds the library), a fresh ESM app in
  * a temp dir, the tarball installed there with its peer dependencies, then
  *   a. a createAgent loop with the middleware (scripted tool-calling model, lexical encoder): a tool runs;
- *   b. the CLI through npx: `--version`; `route` over the shipped demo catalog with the default encoder (the
+ *   a2. the README's createAgent example as written, offline (scripted model) and against the OpenAI emulator;
+ *   b. the CLI through npx: `--version`; `route --catalog demo` (the shipped demo catalog) with the default encoder (the
  *      encoder worker thread must start from the installed files); `setup-faiss` (it runs; faiss loads only where
  *      libfaiss-dev is installed); `cost` on a one-task file;
  *   c. `tsc --noEmit` with `skipLibCheck: false` on a file using the package's types.
@@ -128,7 +129,7 @@ console.log("agent ok: get_weather ran once; routed twice; bound on the first ca
   // "Merged PR 42." only once the merge tool's result is in the conversation.
   {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("## createAgent (langchain v1)"));
+    const section = readme.slice(readme.indexOf("## A createAgent example"));
     const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
     if (!block) fail("README.md has no createAgent example block");
     writeFileSync(join(app, "readme-agent.mjs"), block);
@@ -136,6 +137,15 @@ console.log("agent ok: get_weather ran once; routed twice; bound on the first ca
       cwd: app,
       env: { ...process.env, TOOL_ATTENTION_SKIP_FAISS_SETUP: "1" },
     });
+    // Offline first, as a user without an API key runs it: langchain's scripted fakeModel plays the model.
+    {
+      const env = { ...process.env };
+      delete env.OPENAI_API_KEY;
+      delete env.OPENAI_BASE_URL;
+      const offline = run(process.execPath, ["readme-agent.mjs"], { cwd: app, env });
+      if (offline.status !== 0 || offline.stdout.trim().split("\n").at(-1) !== "Merged PR 42.") fail("the README's createAgent example did not run offline", offline);
+      step("README createAgent example ran offline (no OPENAI_API_KEY: the scripted model)");
+    }
     const emulatorCode = `
       import { startOpenAIEmulator } from "./src/emulators/index.ts";
       const last = (body) => body.messages.at(-1) ?? {};
@@ -181,7 +191,8 @@ console.log("agent ok: get_weather ran once; routed twice; bound on the first ca
   const version = npx(["--version"]);
   if (version.status !== 0 || version.stdout.trim() !== pkg.version) fail(`tool-attention --version printed "${version.stdout.trim()}", expected ${pkg.version}`, version);
   const catalog = join(app, "node_modules", "tool-attention", "data", "demo-catalog.json");
-  const route = npx(["route", "--catalog", catalog, "--query", "merge PR 42", "--json"]);
+  // `--catalog demo` is how the docs name the shipped demo catalog from an app.
+  const route = npx(["route", "--catalog", "demo", "--query", "merge PR 42", "--json"]);
   if (route.status !== 0) fail(`tool-attention route exited ${route.status}`, route);
   let routed;
   try {
@@ -192,7 +203,7 @@ console.log("agent ok: get_weather ran once; routed twice; bound on the first ca
   if (!routed.active.length || !routed.gatedOut.some((g) => g.name === "merge_pull_request" && /repo:write/.test(g.reason)))
     fail(`unexpected routing: ${JSON.stringify({ active: routed.active.map((a) => a.name), gatedOut: routed.gatedOut })}`, route);
   step(`cli ok: --version ${pkg.version}; route active ${routed.active.map((a) => a.name).join(", ")}; ${route.stderr.trim().split("\n").at(-1)}`);
-  // cost replays conversations with modules that live next to the benchmark (shipped because the library imports them).
+  // cost replays conversations with the library's own modules (src/eval; the benchmark is not shipped).
   writeFileSync(join(app, "tasks.jsonl"), `${JSON.stringify({ id: "t1", query: "merge PR 42 in acme/api", gold: ["merge_pull_request"], state: { scopes: ["repo:write"] } })}\n`);
   const cost = npx(["cost", "--catalog", catalog, "--tasks", "tasks.jsonl", "--encoder", "lexical", "--calls", "3", "--json"]);
   let costed;

@@ -315,3 +315,18 @@ test("a --quick run produces every method row, every ablation row, scaling, cali
   assert.ok(cc.filter((r) => r.method === "all-cached").every((r) => r.ratioToAllCached === 1));
   assert.match(md, /## Conversation cost/);
 });
+
+test("the conversation-cost chart shows the headline cell's ratio and model calls for the baseline, tool search and Tool Attention", async () => {
+  const { conversationCostChart } = await import("../src/bench/conversation-cost-report.js");
+  const row = (method: string, ratio: number, requests: number) => ({
+    set: "Real MCP catalog", provider: "anthropic" as const, profile: "anthropic:sonnet", calls: 30, historyTokens: 2000, method: method as never,
+    billedPerConversation: ratio * 1000, ratioToAllCached: ratio, cacheHitShare: 0.9, toolSetChanges: 0, recall: null, allGold: null, gateTrigger: null,
+    conversations: 3, requestsPerConversation: requests,
+  });
+  const svg = conversationCostChart([row("all-cached", 1, 30), row("provider-tool-search", 0.468, 30), row("tool-attention", 0.634, 36.3), { ...row("tool-attention", 9, 99), calls: 5 }], "run X");
+  assert.ok(svg);
+  for (const text of ["1.000×", "0.468×", "0.634×", "36.3", "run X", "every schema, cached (baseline)"]) assert.ok(svg.includes(text), text);
+  assert.ok(!svg.includes("9.000×"), "only the headline cell is drawn");
+  assert.match(svg, /font-weight="bold">Tool Attention \(default\)</);
+  assert.equal(conversationCostChart([row("all-cached", 1, 30)], "run X"), undefined, "one method is no comparison");
+});

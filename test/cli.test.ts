@@ -130,6 +130,46 @@ test("bad input gets a clear error naming the flag, file or line", async () => {
   assert.match(unknown.stderr, /unknown command "frobnicate"/);
 });
 
+test("argument errors say what is wrong with the value, and no command is an error", async () => {
+  // A negative count used to reach node:util's parser as an option ("argument is ambiguous").
+  const negative = await cli(["route", "--catalog", CATALOG, "--query", "x", "--k", "-3", "--encoder", "lexical"]);
+  assert.equal(negative.code, 2);
+  assert.match(negative.stderr, /--k expects a positive integer \(the number of tools to keep\), got "-3"/);
+  assert.doesNotMatch(negative.stderr, /ambiguous/);
+
+  // k = 0 would route nothing: refused, not accepted.
+  const zero = await cli(["route", "--catalog", CATALOG, "--query", "x", "--k", "0", "--encoder", "lexical"]);
+  assert.equal(zero.code, 2);
+  assert.match(zero.stderr, /--k expects a positive integer \(the number of tools to keep\), got "0"/);
+
+  // A negative value where one is meaningful reaches its own check (θ below the lexical score range).
+  const theta = await cli(["route", "--catalog", CATALOG, "--query", "x", "--theta", "-5", "--encoder", "lexical"]);
+  assert.notEqual(theta.code, 0);
+  assert.doesNotMatch(theta.stderr, /ambiguous/);
+  assert.match(theta.stderr, /theta|θ/);
+
+  // No arguments: the usage on stderr, a non-zero exit; --help is a request and exits 0 with the usage on stdout.
+  const none = await cli([]);
+  assert.equal(none.code, 2);
+  assert.equal(none.stdout, "");
+  assert.match(none.stderr, /^Usage:/);
+  const help = await cli(["--help"]);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /^Usage:/);
+});
+
+test("--catalog demo names the demo catalog shipped with the package, from any directory", async () => {
+  const elsewhere = mkdtempSync(join(tmpdir(), "ta-app-"));
+  // tsx by its absolute URL: the app directory has no node_modules.
+  const tsx = import.meta.resolve("tsx");
+  const { stdout } = await run(process.execPath, ["--import", tsx, join(ROOT, "src/cli/main.ts"), "route", "--catalog", "demo", "--query", "merge PR 42", "--encoder", "lexical", "--json"], {
+    cwd: elsewhere,
+  });
+  const out = JSON.parse(stdout);
+  assert.ok(out.active.length > 0);
+  assert.ok(out.gatedOut.some((g: { name: string; reason: string }) => g.name === "merge_pull_request" && /repo:write/.test(g.reason)));
+});
+
 test("demo runs on the embedded defaults and shows tokens against the full-schema baseline", async () => {
   const r = await cli(["demo", "--json"]);
   assert.equal(r.code, 0, r.stderr);

@@ -3,6 +3,7 @@
  * report renderers and the notebook load without the router, encoders or LangChain).
  */
 import type { CostMethod } from "../eval/cost.js";
+import { barChart } from "./svg.js";
 
 /** One measured cell of the sweep (a method on one set, provider, length and history size). */
 export interface ConversationCostRow {
@@ -128,4 +129,33 @@ export function renderConversationCostMarkdown(rows: readonly ConversationCostRo
     );
   }
   return md.join("\n");
+}
+
+/** The methods the headline chart compares, top to bottom, with their labels. */
+const CHART_METHODS: readonly [CostMethod, string][] = [
+  ["all-cached", "every schema, cached (baseline)"],
+  ["provider-tool-search", "provider tool search"],
+  ["tool-attention", "Tool Attention (default)"],
+  ["oracle", "default delivery, perfect router"],
+];
+
+/**
+ * The headline cell as a chart: billed input per conversation (× every schema cached) and model calls per
+ * conversation, for the baseline, provider tool search and Tool Attention. Undefined when the cell was not run.
+ */
+export function conversationCostChart(rows: readonly ConversationCostRow[], runLabel: string): string | undefined {
+  const headSet = rows.some((r) => r.set === "Real MCP catalog") ? "Real MCP catalog" : rows[0]?.set;
+  const head = rows.filter((r) => r.set === headSet && r.provider === HEADLINE.provider && r.historyTokens === HEADLINE.historyTokens && r.calls === HEADLINE.calls);
+  const picked = CHART_METHODS.map(([m, label]) => [head.find((r) => r.method === m), label] as const).filter(([r]) => r !== undefined) as [ConversationCostRow, string][];
+  if (picked.length < 2) return undefined;
+  return barChart({
+    title: `What a ${HEADLINE.calls}-call conversation is billed (${headSet})`,
+    labels: picked.map(([, label]) => label),
+    highlight: picked.findIndex(([r]) => r.method === "tool-attention"),
+    panels: [
+      { title: "billed input, × every schema cached", values: picked.map(([r]) => r.ratioToAllCached), format: (v) => `${v.toFixed(3)}×` },
+      { title: "model calls per conversation", values: picked.map(([r]) => r.requestsPerConversation), format: (v) => v.toFixed(1) },
+    ],
+    caption: `${HEADLINE.historyTokens.toLocaleString("en-US")} history tokens per call, ${head[0].profile} prices; ${runLabel}`,
+  });
 }

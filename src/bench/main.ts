@@ -4,6 +4,7 @@
  * sweep and the θ calibration on the same catalogs and tasks, prints the main table to stdout, and writes
  * `<out>/latest.md`, `<out>/latest.json` and SVG charts. Progress goes to stderr.
  */
+import { conversationCostChart } from "./conversation-cost-report.js";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join, resolve } from "node:path";
@@ -241,6 +242,11 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
     series.push({ name: "TA pool-excl.", points: scaling.points.map((p) => [p.n, p.methods["tool-attention"]?.poolExcludedTokensPerTurn ?? Number.NaN] as const) });
     writeFileSync(join(out, "tokens-vs-n.svg"), lineChart({ title: "Tool tokens per turn vs catalog size", xLabel: "tools in catalog (N)", yLabel: "tokens per turn", series, logX: true, logY: true }));
     charts.push("tokens-vs-n.svg");
+  }
+  const costChart = conversationCostChart(conversationCost, `npm run bench${quick ? " --quick" : ""}, ${new Date(t0).toISOString().slice(0, 16).replace("T", " ")} UTC`);
+  if (costChart) {
+    writeFileSync(join(out, "conversation-cost.svg"), costChart);
+    charts.push("conversation-cost.svg");
   }
   for (const cal of calibration) {
     if (!cal.curve || !cal.chosen) continue;

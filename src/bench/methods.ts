@@ -11,8 +11,7 @@
  */
 import { tool } from "@langchain/core/tools";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
-import { toJsonSchema } from "@langchain/core/utils/json_schema";
-import { z } from "zod/v3";
+import { llmSelectorSchema, LLM_SELECTOR_SYSTEM_PROMPT } from "../eval/llm-selector.js";
 import { ToolCatalog, type CatalogEntry } from "../core/catalog/catalog.js";
 import type { EncoderName } from "../core/encoders/index.js";
 import { checkPreconditions } from "../core/preconditions/preconditions.js";
@@ -170,21 +169,8 @@ export function renderCliNames(catalog: ToolCatalog): string {
   return ["Available tools (run `<tool> --help` for usage):", ...catalog.tools.map((t) => t.name)].join("\n");
 }
 
-/** The selection prompt text of LangChain's `llmToolSelectorMiddleware` (langchain 1.5.x defaults). */
-export const LLM_SELECTOR_SYSTEM_PROMPT = "Your goal is to select the most relevant tools for answering the user's query.";
-
-/**
- * The structured-output schema `llmToolSelectorMiddleware` asks the selection model to fill, built the way it
- * builds it (zod v3: an array of a union of one literal per tool name, with the same description) and
- * converted to JSON Schema with LangChain's converter. In langchain 1.5.x the literals carry names only.
- */
-export function llmSelectorSchema(names: readonly string[]): JsonSchema {
-  if (names.length === 0) throw new Error("llmSelectorSchema: the selector needs at least one tool");
-  const literals = names.map((n) => z.literal(n));
-  const choice = literals.length === 1 ? literals[0] : z.union(literals as unknown as [z.ZodLiteral<string>, z.ZodLiteral<string>, ...z.ZodLiteral<string>[]]);
-  const schema = z.object({ tools: z.array(choice).describe("Tools to use. Place the most relevant tools first.") });
-  return toJsonSchema(schema) as JsonSchema;
-}
+// The selector's prompt and schema live with the cost replay, which prices its call too.
+export { LLM_SELECTOR_SYSTEM_PROMPT, llmSelectorSchema };
 
 /** Tokens of the selection call's input for one user message: system prompt + response schema + the message. */
 export function llmSelectorCallTokens(schemaJson: string, userMessage: string, encoding: TokenEncoding): number {

@@ -116,3 +116,60 @@ export function lineChart(o: ChartOptions): string {
   out.push("</svg>");
   return `${out.join("\n")}\n`;
 }
+
+/** One panel of a bar chart: a value per label, on its own scale from 0. */
+export interface BarPanel {
+  title: string;
+  values: readonly number[];
+  /** How a bar's value is written at its end. */
+  format: (v: number) => string;
+}
+
+export interface BarChartOptions {
+  title: string;
+  /** One row per label, top to bottom; every panel has a value for each. */
+  labels: readonly string[];
+  panels: readonly BarPanel[];
+  /** Index of the row drawn in the accent colour. */
+  highlight?: number;
+  /** A line under the chart (source, run). */
+  caption?: string;
+  width?: number;
+}
+
+/** Horizontal bars, one panel per measure side by side, sharing the row labels on the left. */
+export function barChart(o: BarChartOptions): string {
+  const width = o.width ?? 760;
+  const rowH = 30;
+  const top = 56;
+  const labelW = 220;
+  const gap = 24;
+  const height = top + o.labels.length * rowH + (o.caption ? 40 : 16);
+  const panelW = (width - labelW - gap * o.panels.length) / o.panels.length;
+  const out: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${width}" height="${height}" fill="white"/>`,
+    `<text x="${width / 2}" y="22" text-anchor="middle" font-size="15" font-weight="bold">${esc(o.title)}</text>`,
+  ];
+  o.labels.forEach((label, i) => {
+    const y = top + i * rowH + rowH / 2 + 4;
+    out.push(`<text x="${labelW - 8}" y="${y.toFixed(1)}" text-anchor="end"${i === o.highlight ? ' font-weight="bold"' : ""}>${esc(label)}</text>`);
+  });
+  o.panels.forEach((panel, p) => {
+    const x0 = labelW + gap / 2 + p * (panelW + gap);
+    const max = Math.max(...panel.values.filter((v) => Number.isFinite(v)), 0) || 1;
+    const scale = (panelW - 60) / max;
+    out.push(`<text x="${(x0 + panelW / 2).toFixed(1)}" y="${top - 12}" text-anchor="middle" font-weight="bold">${esc(panel.title)}</text>`);
+    out.push(`<line x1="${x0.toFixed(1)}" y1="${top - 4}" x2="${x0.toFixed(1)}" y2="${top + o.labels.length * rowH}" stroke="#999"/>`);
+    panel.values.forEach((v, i) => {
+      if (!Number.isFinite(v)) return;
+      const y = top + i * rowH + 6;
+      const w = v * scale;
+      out.push(`<rect x="${x0.toFixed(1)}" y="${y}" width="${w.toFixed(1)}" height="${rowH - 12}" fill="${i === o.highlight ? PALETTE[1] : PALETTE[0]}"/>`);
+      out.push(`<text x="${(x0 + w + 4).toFixed(1)}" y="${(y + rowH / 2 - 2).toFixed(1)}">${esc(panel.format(v))}</text>`);
+    });
+  });
+  if (o.caption) out.push(`<text x="${width / 2}" y="${height - 14}" text-anchor="middle" fill="#555">${esc(o.caption)}</text>`);
+  out.push("</svg>");
+  return `${out.join("\n")}\n`;
+}

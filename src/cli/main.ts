@@ -14,7 +14,7 @@ import { parseEncoderSpec, type EncoderName } from "../core/encoders/index.js";
 import { isTokenEncoding } from "../core/tokens/count.js";
 import { loadTasks } from "../eval/tasks.js";
 import { evaluate } from "../eval/evaluate.js";
-import { runDemo } from "./demo.js";
+import { DEMO_CATALOG, runDemo } from "./demo.js";
 import { auditFailure, formatAudit, runAudit } from "./audit.js";
 import { runCalibrate } from "./calibrate.js";
 import { runCost } from "./cost.js";
@@ -36,6 +36,8 @@ const USAGE = `Usage:
   tool-attention --version
 
 Options:
+  --catalog FILE   a catalog file ({"servers":[{"name","tools":[...]}]}); "demo" is the 27-tool demo catalog shipped
+                   with the package (a file named demo: ./demo)
   --encoder NAME   hybrid (default: USE-lite + BM25, offline), use-lite, lexical (BM25 only), or a transformers.js
                    model (needs the optional @huggingface/transformers and the model files): hf:HUB_ID (e.g.
                    hf:Xenova/bge-small-en-v1.5, looked up in $TOOL_ATTENTION_MODEL_DIR), hf:/path/to/model-dir,
@@ -77,6 +79,42 @@ function positiveInt(name: string, value: string | undefined, fallback?: number)
   return n;
 }
 
+/** `--k`: how many tools a route keeps. 0 would route nothing, so it is refused like any other non-count. */
+function toolCount(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n)) throw new UsageError(`--k expects a number of tools, got "${value}"`);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--k expects a positive integer (the number of tools to keep), got "${value}"`);
+  return n;
+}
+
+/**
+ * node:util's parseArgs reads a value that starts with "-" as an option ("--k -3" fails as "argument is
+ * ambiguous"), so a negative number after a value option is joined to it ("--k=-3") and reaches the flag's own
+ * check, which then says what is wrong with the value.
+ */
+export function joinNegativeValues(args: readonly string[], valueOptions: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const next = args[i + 1];
+    if (a.startsWith("--") && !a.includes("=") && valueOptions.has(a.slice(2)) && next !== undefined && /^-(\d|\.\d)/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
+/**
+ * `--catalog FILE`, or `--catalog demo`: the 27-tool demo catalog shipped in the package, so the commands can be
+ * tried from any app without knowing where npm put it (a file of that name is given as ./demo).
+ */
+function catalogFile(value: string | undefined): string {
+  const path = need("catalog", value);
+  return path === "demo" ? DEMO_CATALOG : path;
+}
+
 function need(name: string, value: string | undefined): string {
   if (!value) throw new UsageError(`--${name} is required`);
   return value;
@@ -104,7 +142,7 @@ function buildRouter(values: Record<string, string | boolean | undefined>, catal
     ...multiVectorOption(num("multi-vector", values["multi-vector"] as string | undefined)),
     ...serverOption(num("server-weight", values["server-weight"] as string | undefined)),
     minActive: num("min-active", values["min-active"] as string | undefined),
-    k: num("k", values.k as string | undefined),
+    k: toolCount(values.k as string | undefined),
     theta: num("theta", values.theta as string | undefined),
     encoding: tokens,
     index: index as "auto" | "faiss" | "flat",
@@ -162,7 +200,7 @@ function parseState(json: string | undefined) {
 }
 
 async function cmdRoute(values: Record<string, string | boolean | undefined>) {
-  const router = buildRouter(values, need("catalog", values.catalog as string));
+  const router = buildRouter(values, catalogFile(values.catalog as string | undefined));
   const query = need("query", values.query as string);
   const state = parseState(values.state as string | undefined);
   await router.prepare();
@@ -198,7 +236,7 @@ async function cmdRoute(values: Record<string, string | boolean | undefined>) {
 }
 
 async function cmdEval(values: Record<string, string | boolean | undefined>) {
-  const router = buildRouter(values, need("catalog", values.catalog as string));
+  const router = buildRouter(values, catalogFile(values.catalog as string | undefined));
   let tasks = loadTasks(need("tasks", values.tasks as string));
   const limit = num("limit", values.limit as string | undefined);
   if (limit !== undefined) tasks = tasks.slice(0, limit);
@@ -245,7 +283,7 @@ async function cmdAudit(values: Record<string, string | boolean | undefined>) {
   if (!isTokenEncoding(tokens)) throw new UsageError(`--tokens must be cl100k_base or o200k_base, got "${tokens}"`);
   const report = await runAudit({
     config: need("config", values.config as string),
-    k: num("k", values.k as string | undefined),
+    k: toolCount(values.k as string | undefined),
     encoding: tokens,
     concurrency: num("concurrency", values.concurrency as string | undefined),
   });
@@ -255,13 +293,13 @@ async function cmdAudit(values: Record<string, string | boolean | undefined>) {
 }
 
 async function cmdCalibrate(values: Record<string, string | boolean | undefined>) {
-  const router = buildRouter(values, need("catalog", values.catalog as string));
+  const router = buildRouter(values, catalogFile(values.catalog as string | undefined));
   let tasks = loadTasks(need("tasks", values.tasks as string));
   const limit = num("limit", values.limit as string | undefined);
   if (limit !== undefined) tasks = tasks.slice(0, limit);
   needData(values, router, tasks);
   if (values.theta !== undefined) throw new UsageError("calibrate sweeps θ itself; drop --theta");
-  await runCalibrate(router, tasks, { k: num("k", values.k as string | undefined), perStep: Boolean(values["per-step"]), json: Boolean(values.json) });
+  await runCalibrate(router, tasks, { k: toolCount(values.k as string | undefined), perStep: Boolean(values["per-step"]), json: Boolean(values.json) });
 }
 
 async function cmdCost(values: Record<string, string | boolean | undefined>) {
@@ -269,8 +307,8 @@ async function cmdCost(values: Record<string, string | boolean | undefined>) {
   if (provider !== "anthropic" && provider !== "openai") throw new UsageError(`--provider must be anthropic or openai, got "${provider}"`);
   const history = positiveInt("history", values.history as string | undefined, 500) as number;
   const calls = positiveInt("calls", values.calls as string | undefined, 15) as number;
-  const k = positiveInt("k", values.k as string | undefined);
-  const catalogPath = need("catalog", values.catalog as string);
+  const k = toolCount(values.k as string | undefined);
+  const catalogPath = catalogFile(values.catalog as string | undefined);
   const tasksPath = need("tasks", values.tasks as string);
   const router = buildRouter(values, catalogPath);
   if (router.catalog.size === 0) throw new Error(`${catalogPath}: the catalog has no tools`);
@@ -291,6 +329,41 @@ function round(x: number, digits = 4): number {
   return Math.round(x * f) / f;
 }
 
+const OPTIONS = {
+  catalog: { type: "string" },
+  query: { type: "string" },
+  tasks: { type: "string" },
+  state: { type: "string" },
+  k: { type: "string" },
+  theta: { type: "string" },
+  encoder: { type: "string" },
+  tokens: { type: "string" },
+  index: { type: "string" },
+  limit: { type: "string" },
+  "per-step": { type: "boolean" },
+  simulate: { type: "boolean" },
+  "no-decompose": { type: "boolean" },
+  margin: { type: "string" },
+  "lexical-weight": { type: "string" },
+  "multi-vector": { type: "string" },
+  "server-weight": { type: "string" },
+  "min-active": { type: "string" },
+  "tool-text": { type: "string" },
+  "tags-only": { type: "string" },
+  "tags-boost": { type: "string" },
+  config: { type: "string" },
+  concurrency: { type: "string" },
+  provider: { type: "string" },
+  model: { type: "string" },
+  history: { type: "string" },
+  calls: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** Options that take a value (a negative number after one is its value, not an option). */
+const VALUE_OPTIONS: ReadonlySet<string> = new Set(Object.entries(OPTIONS).filter(([, o]) => o.type === "string").map(([name]) => name));
+
 export async function main(argv = process.argv.slice(2)): Promise<number> {
   const [command, ...rest] = argv;
   if (command === "--version" || command === "-v" || command === "version") {
@@ -298,52 +371,27 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     return 0;
   }
   if (command === "setup-faiss") return runSetupFaiss();
+  if (!command) {
+    // No command is a mistake, not a request for help: the usage goes to stderr and the exit code says so.
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
   try {
     const { values } = parseArgs({
-      args: rest,
-      options: {
-        catalog: { type: "string" },
-        query: { type: "string" },
-        tasks: { type: "string" },
-        state: { type: "string" },
-        k: { type: "string" },
-        theta: { type: "string" },
-        encoder: { type: "string" },
-        tokens: { type: "string" },
-        index: { type: "string" },
-        limit: { type: "string" },
-        "per-step": { type: "boolean" },
-        simulate: { type: "boolean" },
-        "no-decompose": { type: "boolean" },
-        margin: { type: "string" },
-        "lexical-weight": { type: "string" },
-        "multi-vector": { type: "string" },
-        "server-weight": { type: "string" },
-        "min-active": { type: "string" },
-        "tool-text": { type: "string" },
-        "tags-only": { type: "string" },
-        "tags-boost": { type: "string" },
-        config: { type: "string" },
-        concurrency: { type: "string" },
-        provider: { type: "string" },
-        model: { type: "string" },
-        history: { type: "string" },
-        calls: { type: "string" },
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
+      args: joinNegativeValues(rest, VALUE_OPTIONS),
+      options: OPTIONS,
       strict: true,
     });
-    if (values.help || !command || command === "help" || command === "--help" || command === "-h") {
+    if (values.help || command === "help" || command === "--help" || command === "-h") {
       process.stdout.write(`${USAGE}\n`);
-      return command ? 0 : 2;
+      return 0;
     }
     if (command === "route") await cmdRoute(values);
     else if (command === "eval") await cmdEval(values);
     else if (command === "audit") await cmdAudit(values);
     else if (command === "calibrate") await cmdCalibrate(values);
     else if (command === "cost") await cmdCost(values);
-    else if (command === "demo") await runDemo({ catalog: values.catalog as string | undefined, json: Boolean(values.json) });
+    else if (command === "demo") await runDemo({ catalog: values.catalog === undefined ? undefined : catalogFile(values.catalog as string), json: Boolean(values.json) });
     else throw new UsageError(`unknown command "${command}"`);
     return 0;
   } catch (err) {

@@ -1,8 +1,8 @@
 /**
  * `tool-attention setup-faiss`: builds the optional faiss-node index from an application's own install, where the
  * package's postinstall usually does not run (npm 11 skips dependencies' install scripts unless they are allowed)
- * and this repository's `npm run setup:faiss` does not exist. It runs the same script as that postinstall
- * (scripts/setup-faiss.mjs, shipped with the package), then checks that faiss-node loads.
+ * and this repository's `npm run setup:faiss` does not exist. It runs the repository's scripts/setup-faiss.mjs, which
+ * the package carries as dist/cli/setup-faiss.mjs (copied by scripts/build.mjs), then checks that faiss-node loads.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -20,7 +20,7 @@ export function packageVersion(): string {
 
 /** Runs the faiss setup; 0 when faiss-node loads afterwards, 1 when the pure-TS index stays in use. */
 export function runSetupFaiss(): number {
-  const script = packageFile("scripts/setup-faiss.mjs");
+  const script = [packageFile("dist/cli/setup-faiss.mjs"), packageFile("scripts/setup-faiss.mjs")].find((f) => existsSync(f)) ?? packageFile("dist/cli/setup-faiss.mjs");
   if (!existsSync(script)) {
     process.stderr.write(`tool-attention: ${script} is missing; reinstall the package\n`);
     return 1;

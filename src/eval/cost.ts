@@ -23,7 +23,7 @@ import { Rng } from "../core/util/rng.js";
 import { ToolMessage } from "@langchain/core/messages";
 import { CALL_TOOL_DEF, CALL_TOOL_NAME, SEARCH_TOOL_DEF, SEARCH_TOOL_LC, dispatchTextOf, searchToolBound } from "../adapters/langchain/delivery.js";
 import { nextSticky, promotedContent, stickyConfig, type ToolAttentionDecisionState } from "../adapters/langchain/turn.js";
-import { llmSelectorSchema, LLM_SELECTOR_SYSTEM_PROMPT } from "../bench/methods.js";
+import { llmSelectorSchema, LLM_SELECTOR_SYSTEM_PROMPT } from "./llm-selector.js";
 import { splitIdentifier } from "../core/catalog/text.js";
 import { PrefixCache, type CallUsage } from "../core/cost/prefix-cache.js";
 import { resolveProfile, type ProfileSpec, type ProviderProfile } from "../core/cost/profiles.js";
