@@ -8,6 +8,8 @@ import type { ChatResult } from "@langchain/core/outputs";
 
 export interface ScriptedCall {
   tools: string[];
+  /** The tool objects as bound (instances or plain definitions). */
+  rawTools: unknown[];
   messages: BaseMessage[];
   system: string;
 }
@@ -32,11 +34,13 @@ function toolName(t: unknown): string {
 export class ScriptedChatModel extends BaseChatModel {
   private readonly shared: Shared;
   private readonly bound: string[];
+  private readonly raw: unknown[];
 
-  constructor(script: ScriptStep[] | Shared, bound: string[] = [], params: BaseChatModelParams = {}) {
+  constructor(script: ScriptStep[] | Shared, bound: string[] = [], params: BaseChatModelParams = {}, raw: unknown[] = []) {
     super(params);
     this.shared = Array.isArray(script) ? { script: [...script], calls: [] } : script;
     this.bound = bound;
+    this.raw = raw;
   }
 
   /** Every call made so far, across all bound copies. */
@@ -49,7 +53,7 @@ export class ScriptedChatModel extends BaseChatModel {
   }
 
   override bindTools(tools: unknown[]): ScriptedChatModel {
-    return new ScriptedChatModel(this.shared, tools.map(toolName));
+    return new ScriptedChatModel(this.shared, tools.map(toolName), {}, [...tools]);
   }
 
   async _generate(messages: BaseMessage[]): Promise<ChatResult> {
@@ -57,7 +61,7 @@ export class ScriptedChatModel extends BaseChatModel {
       .filter((m) => m.getType() === "system")
       .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
       .join("\n");
-    const call: ScriptedCall = { tools: [...this.bound], messages: [...messages], system };
+    const call: ScriptedCall = { tools: [...this.bound], rawTools: [...this.raw], messages: [...messages], system };
     this.shared.calls.push(call);
     const step = this.shared.script.shift();
     const message = step === undefined ? new AIMessage("done") : typeof step === "function" ? await step(call) : step;

@@ -8,7 +8,7 @@
  */
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import type { JsonSchema } from "../../core/types.js";
-import { compactParameters, compactionEnabled, type Phase2CompactionOptions } from "../../core/compaction/phase2.js";
+import { compactParameters, compactionEnabled, LOSSLESS_PHASE2, type Phase2CompactionOptions } from "../../core/compaction/phase2.js";
 import { providerOfModel } from "../../core/compaction/providers.js";
 import { isPlainObject } from "../../core/compaction/schema-walk.js";
 
@@ -76,8 +76,9 @@ export function compactToolDefinition(
  * The tools to bind with Phase-2 compaction applied. Without compaction options the same array is returned.
  * When `options.provider` is not set, the provider is read from the model (`_llmType()`).
  */
-export function compactBoundTools<T>(tools: readonly T[], options: Phase2CompactionOptions | undefined, model?: unknown): (T | ToolDefinitionLike)[] {
-  if (!options) return tools as T[];
+export function compactBoundTools<T>(tools: readonly T[], phase2: Phase2CompactionOptions | false | undefined, model?: unknown): (T | ToolDefinitionLike)[] {
+  if (phase2 === false) return tools as T[];
+  const options = phase2 ?? (LOSSLESS_PHASE2 as Phase2CompactionOptions);
   const resolved = options.provider || model === undefined ? options : resolvedOptions(options, model);
   if (!compactionEnabled(resolved)) return tools as T[];
   return tools.map((t) => compactToolDefinition(t, resolved) ?? t);

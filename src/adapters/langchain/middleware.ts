@@ -64,10 +64,12 @@ export interface ToolAttentionMiddlewareOptions extends AdapterRouterOptions, De
    */
   maxRejectedRounds?: number;
   /**
-   * Compaction of the active tools' parameter schemas (short list, $ref dedup, ref inlining); the tools are
-   * bound as plain `{name, description, schema}` definitions and still run as registered. Default none.
+   * Compaction of the bound tools' parameter schemas (short list, $ref dedup, ref inlining); the tools are bound as
+   * plain `{name, description, schema}` definitions and still run as registered. Default `LOSSLESS_PHASE2`: only
+   * what cannot change which calls are valid is dropped (titles, examples, `$schema`, restated defaults); names,
+   * types, required fields, enums, formats and constraints stay. `false` binds the tools exactly as declared.
    */
-  phase2?: Phase2CompactionOptions;
+  phase2?: Phase2CompactionOptions | false;
   /**
    * Supplies catalog tools that were not registered with `createAgent`, e.g. tools an MCP server added at
    * run time (`McpSession.resolveTool`). When such a tool is active it is bound for the model, and its calls

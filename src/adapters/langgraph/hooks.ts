@@ -70,8 +70,13 @@ export interface ToolAttentionHooksOptions extends AdapterRouterOptions, Deliver
   includePool?: boolean;
   /** Consecutive all-rejected model turns before the gate stops sending the model back. Default 3. */
   maxRejectedRounds?: number;
-  /** Compaction of the bound tools' parameter schemas in `bindActiveTools` / `dynamicModel`. Default none. */
-  phase2?: Phase2CompactionOptions;
+  /**
+   * Compaction of the bound tools' parameter schemas (short list, $ref dedup, ref inlining); the tools are bound as
+   * plain `{name, description, schema}` definitions and still run as registered. Default `LOSSLESS_PHASE2`: only
+   * what cannot change which calls are valid is dropped (titles, examples, `$schema`, restated defaults); names,
+   * types, required fields, enums, formats and constraints stay. `false` binds the tools exactly as declared.
+   */
+  phase2?: Phase2CompactionOptions | false;
   /**
    * The chat model the graph calls, read for its provider's caching profile when `provider` is not set
    * (`preModelHook` shapes the messages before the model is bound, so it cannot see the model otherwise).

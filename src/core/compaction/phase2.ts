@@ -28,6 +28,13 @@ export interface Phase2CompactionOptions {
   encoding?: TokenEncoding;
 }
 
+/**
+ * The adapters' default: the short list with closed objects kept, which removes only what cannot change which calls
+ * are valid (documentation keywords, restated JSON Schema defaults, obvious `default`s): the same names, types,
+ * required fields, enums, formats and constraints. `phase2: false` sends schemas exactly as the tools declare them.
+ */
+export const LOSSLESS_PHASE2: Readonly<Phase2CompactionOptions> = Object.freeze({ shortList: Object.freeze({ keepClosedObjects: true }) });
+
 /** Whether the options change anything at all (adapters skip the rewrite otherwise). */
 export function compactionEnabled(options: Phase2CompactionOptions | undefined): boolean {
   if (!options) return false;
