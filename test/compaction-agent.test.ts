@@ -71,7 +71,7 @@ test("createAgent: phase2 compaction binds compacted definitions and the registe
   assert.equal(toolMessages(out.messages)[0].content, "ran notion_op_1");
 });
 
-test("createAgent: for an OpenAI model existing $defs are kept, and without phase2 the tool instances are bound", async () => {
+test("createAgent: for an OpenAI model existing $defs are kept, and with phase2: false the tool instances are bound", async () => {
   const { tools } = notionTools();
   const model = new RecordingModel([callTools({ name: "notion_op_0", args: { parent } })], "openai");
   const agent = createAgent({ model, tools, middleware: [toolAttentionMiddleware({ tools, k: 1, cacheDir: false, phase2: { shortList: true } })] });
@@ -80,7 +80,7 @@ test("createAgent: for an OpenAI model existing $defs are kept, and without phas
   assert.ok(def.schema.$defs, "$defs kept where the provider resolves refs");
 
   const plain = new RecordingModel([callTools({ name: "notion_op_0", args: { parent } })], "openai");
-  const agent2 = createAgent({ model: plain, tools, middleware: [toolAttentionMiddleware({ tools, k: 1, cacheDir: false })] });
+  const agent2 = createAgent({ model: plain, tools, middleware: [toolAttentionMiddleware({ tools, k: 1, cacheDir: false, phase2: false })] });
   await agent2.invoke({ messages: [new HumanMessage("notion operation 0 on a page")] });
   assert.ok(tools.includes(plain.bindings[0][0] as never), "no compaction: the registered instance is bound");
 });
@@ -140,7 +140,7 @@ test("compactBoundTools leaves provider tools and schemaless definitions as they
   assert.notEqual(out[0], tools[0]);
   assert.equal(out[1], serverTool);
   assert.equal(out[2], named);
-  assert.equal(compactBoundTools(tools, undefined), tools, "no options: the same array");
+  assert.equal(compactBoundTools(tools, false), tools, "phase2: false: the same array");
   assert.equal(compactBoundTools(tools, {}), tools, "nothing enabled: the same array");
 });
 

@@ -378,6 +378,8 @@ function assertNoLeaks(run: ConcurrencyRun) {
     if (scopes) scoped.set(t.name, scopes);
   }
   let gatedSomewhere = 0;
+  let routedSomewhere = false;
+  const catalogSize = demoTools().tools.length;
   for (const [i, trace] of run.traces.entries()) {
     const plan = plans[i];
     assert.equal(trace.thread, i);
@@ -393,20 +395,28 @@ function assertNoLeaks(run: ConcurrencyRun) {
     const succeeded = trace.answers.filter((a) => a.status !== "error").map((a) => a.id).sort();
     assert.deepEqual([...trace.executed].sort(), succeeded, `thread ${i} executions`);
     assert.ok(trace.calls.some((c) => c.name === plan.target), `thread ${i} called ${plan.target}`);
-    // No tool needing a scope the thread does not hold was ever bound for it.
+    // No tool needing a scope the thread does not hold was ever bound for it (every schema is bound when auto picks
+    // `all` for a catalog this small: then none of them ever ran, the gate refused them).
     for (const bound of trace.bound)
       for (const name of bound) {
         const needs = scoped.get(name);
-        if (needs && !needs.every((s) => plan.scopes.includes(s))) assert.fail(`thread ${i} (scopes ${plan.scopes}) was bound ${name}`);
+        if (needs && !needs.every((s) => plan.scopes.includes(s)) && bound.length < catalogSize) assert.fail(`thread ${i} (scopes ${plan.scopes}) was bound ${name}`);
       }
+    for (const a of trace.answers) {
+      const needs = scoped.get(a.name);
+      if (needs && !needs.every((s) => plan.scopes.includes(s))) assert.equal(a.status, "error", `thread ${i} (scopes ${plan.scopes}) ran ${a.name}`);
+    }
+    if (trace.bound.some((b) => b.length < catalogSize)) routedSomewhere = true;
     if (trace.bound.every((b) => !b.includes("create_issue"))) gatedSomewhere++;
     // Exactly what the thread saw when it ran alone: bound tools per model call, final routing and delivery state.
     assert.deepEqual(trace.bound, run.baseline[i].bound, `thread ${i} bound tools differ from its run alone`);
     assert.deepEqual(trace.finalState, run.baseline[i].finalState, `thread ${i} state differs from its run alone`);
   }
-  // The comparison means something: threads do differ in what they are bound.
-  assert.ok(gatedSomewhere > 0 && gatedSomewhere < run.threads);
-  assert.notDeepEqual(run.traces[0].bound, run.traces[1].bound);
+  // The comparison means something: where routing binds a subset, threads do differ in what they are bound.
+  if (routedSomewhere) {
+    assert.ok(gatedSomewhere > 0 && gatedSomewhere < run.threads);
+    assert.notDeepEqual(run.traces[0].bound, run.traces[1].bound);
+  }
   assert.equal(run.leaks + run.unanswered + run.duplicateAnswers + run.wrongExecutions + run.unfinished, 0);
 }
 
