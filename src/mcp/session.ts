@@ -7,8 +7,11 @@
  * - `tools()` are LangChain tools that execute through the MCP client; the middleware only routes and gates.
  * - `notifications/tools/list_changed` re-lists that server and updates the catalog and every attached router
  *   incrementally (only added or changed tools are embedded again; removed tools leave the active set at once).
- * - A server that fails to start is reported with its stderr tail and left out; one that dies later keeps its
- *   tools in the catalog, and each call to them gets an error result naming the server and its last stderr lines.
+ * - A server that fails to start is reported with its stderr tail (redacted, to the operator) and left out; one that
+ *   dies later keeps its tools in the catalog, and each call to them gets an error result naming the server and why
+ *   it is down. The server's stderr never goes into what the model reads.
+ * - Each server's `tools/list` is bounded (`listLimits`: tools, bytes, time, pages); a server past a bound fails
+ *   alone, with an error naming it and the bound.
  * - A server the session started that dies is started again with exponential backoff (`restart`); once it is up,
  *   its tools are listed again and any difference reaches the catalog and every attached router, as a
  *   list_changed would. Calls made while it is down get an error saying it is restarting.
@@ -21,7 +24,7 @@ import type { SchemaFetcher } from "../core/loader/schema-loader.js";
 import type { JsonSchema } from "../core/types.js";
 import { loadMcpConfig, type McpConfig } from "./config.js";
 import { McpServerConnection, type McpConnectOptions, type McpServerFailure } from "./connection.js";
-import type { McpListResult } from "./list-tools.js";
+import { resolveListLimits, type McpListResult } from "./list-tools.js";
 import { mcpToolFor, type McpToolBinding } from "./tools.js";
 
 export interface McpSessionOptions extends McpConnectOptions {
@@ -138,6 +141,7 @@ export class McpSession {
   private readonly reported = new Set<string>();
 
   private constructor(private readonly options: McpSessionOptions) {
+    resolveListLimits(options.listLimits);
     this.currentCatalog = new ToolCatalog([], options.catalog);
     if (options.restart !== false) {
       const policy = { ...DEFAULT_RESTART, ...options.restart };
@@ -380,9 +384,9 @@ export class McpSession {
         if (this.closed) return;
         const started = await conn.reconnect();
         if (!started.ok) {
-          // The server's own last words usually say more than the transport's "Connection closed".
-          const said = conn.stderrTail(1).trim();
-          lastError = said && !started.error.includes(said) ? `${started.error}; it wrote: ${said}` : started.error;
+          // The server's own last words stay in failure.stderrTail (for the operator): this message reaches the
+          // model through the error results of the server's tools.
+          lastError = started.error;
           continue;
         }
         let listing: McpListResult;

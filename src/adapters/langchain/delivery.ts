@@ -18,6 +18,7 @@ import { planDelivery, resolveDeliveryMode, type DeferredOptions, type DeliveryA
 import { capabilitiesOf, type ModelCapabilities } from "../../core/providers/capabilities.js";
 import { identifyModel } from "../../core/providers/model-id.js";
 import { countTokens } from "../../core/tokens/count.js";
+import { jsonLine } from "../../core/render/render.js";
 import { jsonSchemaOfTool, toolNameOf } from "./compact-tools.js";
 import { lastObservations, messageText, stateViewOf } from "./messages.js";
 import { firstSentence } from "../../core/catalog/text.js";
@@ -272,7 +273,8 @@ function dispatchText(catalog: ToolCatalog, names: readonly string[], find: (nam
   if (text === undefined) {
     const lines = names.map((name) => {
       const decl = deferredDecl(catalog, name, find(name));
-      return JSON.stringify({ name, description: decl?.description ?? "", parameters: decl?.input_schema ?? { type: "object" } });
+      // One JSON line per tool, escaped so that nothing in a description or schema starts a line of its own.
+      return jsonLine({ name, description: decl?.description ?? "", parameters: decl?.input_schema ?? { type: "object" } });
     });
     text = `Tools you can call through call_tool ({"name": <tool>, "arguments": {...}}):\n${lines.join("\n")}`;
     perCatalog.set(key, text);
