@@ -67,11 +67,14 @@ export function resolveListLimits(limits: McpListLimits = {}): Required<McpListL
 
 /**
  * The JSON size (characters) and nesting depth of a parsed value, walked without recursion so a value nested
- * 100,000 levels deep costs no stack. Stops counting once `budget` characters are passed.
+ * 100,000 levels deep costs no stack. Stops counting once `budget` characters are passed. An object met twice (a
+ * shared or cyclic reference, which only an in-process client can hand over) is counted once and marks `shared`.
  */
-export function measureJson(value: unknown, budget = Infinity): { chars: number; depth: number } {
+export function measureJson(value: unknown, budget = Infinity): { chars: number; depth: number; shared: boolean } {
   let chars = 0;
   let depth = 0;
+  let shared = false;
+  const seen = new Set<object>();
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length > 0 && chars <= budget) {
     const [v, d] = stack.pop() as [unknown, number];
@@ -79,6 +82,11 @@ export function measureJson(value: unknown, budget = Infinity): { chars: number;
     else if (typeof v === "number" || typeof v === "boolean") chars += String(v).length;
     else if (v === null) chars += 4;
     else if (typeof v === "object") {
+      if (seen.has(v)) {
+        shared = true;
+        continue;
+      }
+      seen.add(v);
       if (d > depth) depth = d;
       if (Array.isArray(v)) {
         chars += 2 + v.length;
@@ -93,7 +101,7 @@ export function measureJson(value: unknown, budget = Infinity): { chars: number;
       }
     }
   }
-  return { chars, depth };
+  return { chars, depth, shared };
 }
 
 /** One tool as the server declared it (after repair), plus its raw JSON for cost accounting. */
@@ -222,7 +230,12 @@ export async function listMcpToolsTolerant(
         // Every recursive walk downstream (JSON.stringify, schema converters) would overflow the stack on it:
         // the parts below the cap accept any value, as the catalog does for schemas it is handed directly.
         raw = jsonSafe(raw).value;
-        deep = `nested ${size.depth.toLocaleString("en-US")} levels deep; parts below ${MAX_SCHEMA_DEPTH} levels accept any value`;
+        deep = `nested ${size.depth.toLocaleString("en-US")} levels deep, deeper than ${MAX_SCHEMA_DEPTH} levels; deeper parts accept any value`;
+      } else if (size.shared) {
+        // A cycle (only an in-process client can send one) would hang every walk: cut, as the catalog would.
+        const safe = jsonSafe(raw);
+        if (safe.value !== raw) deep = safe.problems.join("; ");
+        raw = safe.value;
       }
       const checked = repairMcpTool(raw, server, position++);
       if ("skip" in checked) {
