@@ -119,7 +119,7 @@ test("audit survives every hostile server at once: the others are reported, and 
     JSON.stringify({ mcpServers: Object.fromEntries(Object.entries(servers).map(([n, s]) => [n, { command: s.command, args: s.args, env: s.env }])) }),
   );
   // Starting four servers at once on a loaded machine can take seconds: a generous start timeout, a short listing bound.
-  const report = await runAudit({ config, timeoutMs: 30_000, listLimits: { timeoutMs: 4_000 }, concurrency: 4 });
+  const report = await runAudit({ config, timeoutMs: 30_000, listLimits: { timeoutMs: 10_000 }, concurrency: 4 });
   const by = Object.fromEntries(report.servers.map((s) => [s.server, s]));
   assert.equal(by.good.ok, true);
   assert.equal(by.good.tools, 2);
@@ -131,7 +131,7 @@ test("audit survives every hostile server at once: the others are reported, and 
   assert.match(by.deep.warnings.join("\n"), /server "deep", tool "deep_tool": nested 20,00\d levels deep, deeper than 100 levels/);
   assert.equal(by.silent.ok, false);
   assert.equal(by.silent.failure?.phase, "list");
-  assert.match(by.silent.failure?.message ?? "", /tools\/list failed: tools\/list of server "silent" went past listLimits\.timeoutMs = 4,000/);
+  assert.match(by.silent.failure?.message ?? "", /tools\/list failed: tools\/list of server "silent" went past listLimits\.timeoutMs = 10,000/);
   assert.equal(by.flood.ok, false);
   assert.match(by.flood.failure?.message ?? "", /listLimits\.maxTools = 5,000/);
   assert.equal(report.total.tools, 4);
@@ -236,4 +236,16 @@ test("config errors never print an expanded secret or a fragment of the file", (
     () => loadMcpConfig(broken),
     (e: Error) => /Cannot read MCP config .*broken\.json: not valid JSON at line 1, column \d+/.test(e.message) && !/sk-live|Bearer|Authorization/.test(e.message),
   );
+});
+
+test("names are never trimmed: the catalog keys a tool by the exact string the gate and the middleware look up", async () => {
+  const { ToolCatalog } = await import("../src/core/catalog/catalog.js");
+  const { usableToolName } = await import("../src/adapters/langchain/tools.js");
+  const catalog = ToolCatalog.fromCatalogObject({ servers: [{ name: "trivia", tools: [{ name: "get_trivia ", description: "Trivia." }, { name: "get_quiz", description: "A quiz." }] }] }, { screening: false });
+  assert.deepEqual(catalog.tools.map((t) => t.name), ["get_trivia ", "get_quiz"]);
+  assert.equal(catalog.getByName("get_trivia").length, 0);
+  assert.match(catalog.warnings.join("\n"), /tool "get_trivia ": the name has surrounding whitespace/);
+  // The adapters take in only names they can use as they are.
+  assert.equal(usableToolName("get_trivia "), false);
+  assert.equal(usableToolName("get_quiz"), true);
 });

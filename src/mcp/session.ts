@@ -35,7 +35,11 @@ export interface McpSessionOptions extends McpConnectOptions {
    * server's `tools/list` when a tool becomes active (through its LRU). Default false.
    */
   lazySchemas?: boolean;
-  /** Repaired tools and skipped tools, one line each. Default: collected in `warnings` only. */
+  /**
+   * Repaired tools and skipped tools, one line each. Default: collected in `warnings`, and a tool left out (an
+   * invalid name, an unusable schema, a name taken by another server) is also said once on stderr, since a tool that
+   * silently disappears would be worse.
+   */
   onWarning?: (message: string) => void;
   /** A server failed to start, list, or died. Default: one line on stderr. */
   onServerFailure?: (failure: McpServerFailure) => void;
@@ -139,6 +143,8 @@ export class McpSession {
   private closed = false;
   /** Catalog warnings already passed on. */
   private readonly reported = new Set<string>();
+  /** Skipped tools already said on stderr (a re-list says them again otherwise). */
+  private readonly logged = new Set<string>();
 
   private constructor(private readonly options: McpSessionOptions) {
     resolveListLimits(options.listLimits);
@@ -481,10 +487,11 @@ export class McpSession {
         const owner = bindings.get(name)?.server ?? (isQualified ? undefined : qualified.get(name));
         if (owner !== undefined) {
           // A collision is the later tool's problem, never a silent overwrite: it is left out, and said so.
-          this.warnOnce(
+          const message =
             `server "${server}", tool "${spec.name}": left out: its name "${name}" is taken by server "${owner}"` +
-              `${qualified.has(name) ? ` (the server-qualified name of its "${name.slice(owner.length + 2)}")` : ""}; calls to "${name}" go to "${owner}" only`,
-          );
+            `${qualified.has(name) ? ` (the server-qualified name of its "${name.slice(owner.length + 2)}")` : ""}; calls to "${name}" go to "${owner}" only`;
+          this.warnOnce(message);
+          this.logLeftOut(message);
           continue;
         }
         const binding: McpToolBinding = { name, server, mcpName: spec.name, spec };
@@ -513,7 +520,18 @@ export class McpSession {
 
   private recordWarnings(listing: McpListResult): void {
     for (const w of listing.warnings) this.warn(w);
-    for (const s of listing.skipped) this.warn(`server "${s.server}", tool "${s.tool}": skipped: ${s.reason}`);
+    for (const s of listing.skipped) {
+      const message = `server "${s.server}", tool "${s.tool}": skipped: ${s.reason}`;
+      this.warn(message);
+      this.logLeftOut(message);
+    }
+  }
+
+  /** Without `onWarning`, a tool left out is also said on stderr, once per process of this session. */
+  private logLeftOut(message: string): void {
+    if (this.options.onWarning || this.logged.has(message)) return;
+    this.logged.add(message);
+    process.stderr.write(`tool-attention: ${message}\n`);
   }
 
   private warnOnce(message: string): void {
