@@ -70,7 +70,7 @@ export function resolveListLimits(limits: McpListLimits = {}): Required<McpListL
  * 100,000 levels deep costs no stack. Stops counting once `budget` characters are passed. An object met twice (a
  * shared or cyclic reference, which only an in-process client can hand over) is counted once and marks `shared`.
  */
-export function measureJson(value: unknown, budget = Infinity): { chars: number; depth: number; shared: boolean } {
+function measureJson(value: unknown, budget = Infinity): { chars: number; depth: number; shared: boolean } {
   let chars = 0;
   let depth = 0;
   let shared = false;
