@@ -6,7 +6,7 @@
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -144,6 +144,7 @@ test("audit survives every hostile server at once: the others are reported, and 
 let pgServer: TestPostgres | undefined;
 after(async () => {
   await pgServer?.stop();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 test("NUL and other control characters never reach storage: a NUL in a description routes on the PostgreSQL store", async () => {
