@@ -8,6 +8,7 @@
  * the model the server's own schema, not a flattened copy.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { JsonSchema, ToolSpec } from "../core/types.js";
 import { jsonSafe, MAX_SCHEMA_DEPTH } from "../core/catalog/input-checks.js";
@@ -211,12 +212,17 @@ export async function listMcpToolsTolerant(
     if (page >= limits.maxPages) throw over("maxPages", `it still returned a cursor after ${page.toLocaleString("en-US")} pages`);
     const remaining = deadline - performance.now();
     if (remaining <= 0) throw over("timeoutMs", `${page} pages in ${limits.timeoutMs.toLocaleString("en-US")} ms`);
+    // The request gets what is left of the listing's time when that is shorter than its own timeout; a request
+    // that then times out has used up the listing's bound (timers may fire a moment early, so not judged by clock).
+    const byDeadline = options.timeoutMs === undefined || remaining <= options.timeoutMs;
     const timeout = Math.max(1, Math.min(options.timeoutMs ?? remaining, remaining));
     let answer: z.infer<typeof PermissiveListResult>;
     try {
       answer = await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, PermissiveListResult, { timeout });
     } catch (err) {
-      if (performance.now() >= deadline) throw over("timeoutMs", `${page} pages in ${limits.timeoutMs.toLocaleString("en-US")} ms`);
+      const timedOut = (err as { code?: unknown }).code === ErrorCode.RequestTimeout;
+      if (performance.now() >= deadline || (timedOut && byDeadline))
+        throw over("timeoutMs", `${page} pages in ${limits.timeoutMs.toLocaleString("en-US")} ms`);
       throw err;
     }
     listed += answer.tools.length;
