@@ -194,7 +194,8 @@ test("an MCP server killed mid-call: one error answer naming it, restarted with 
         assert.equal(payload.error, "mcp_server_unavailable");
         assert.equal(payload.server, "flaky");
         assert.match(payload.reason, /exited unexpectedly; restarting \(attempt 1 of 8 in 250 ms\)/);
-        assert.match(payload.reason, /dying mid-call/);
+        // What the server wrote to stderr is for the operator (onServerFailure), never in what the model reads.
+        assert.doesNotMatch(String(answer[0].content), /dying mid-call/);
         await restarted;
         return callTools({ name: "echo", args: { message: "back?" } });
       },

@@ -11,7 +11,12 @@
  *   its k largest schemas (all of them when it has fewer than k); total: the whole pool plus the k largest
  *   schemas of the whole catalog;
  * - compaction savings (`measureCompaction`, each technique on its own against the raw JSON);
- * - failures with their reasons and stderr tails, start + list time.
+ * - failures with their reasons and stderr tails (redacted), start + list time.
+ *
+ * One server's hostile output never costs the others their results: its `tools/list` is bounded (`listLimits`),
+ * schemas nested past the catalog's depth cap are cut before anything walks them, a server whose numbers cannot be
+ * computed is reported failed (phase "report") beside the others, and every server process started is stopped,
+ * whatever state it ended in.
  */
 import { resolveDeliveryMode, type DeliveryMode } from "../core/delivery/plan.js";
 import { DEFAULT_PROFILES } from "../core/cost/profiles.js";
@@ -24,8 +29,9 @@ import { countTokens, type TokenEncoding } from "../core/tokens/count.js";
 import { DEFAULT_K } from "../core/router/router.js";
 import type { ToolSpec } from "../core/types.js";
 import { loadMcpConfig } from "../mcp/config.js";
+import { redactSecrets } from "../core/util/redact.js";
 import { McpServerConnection } from "../mcp/connection.js";
-import type { McpListResult } from "../mcp/list-tools.js";
+import { resolveListLimits, type McpListLimits, type McpListResult } from "../mcp/list-tools.js";
 
 export interface AuditOptions {
   config: string;
@@ -34,7 +40,10 @@ export interface AuditOptions {
   encoding?: TokenEncoding;
   /** Servers started at once. Default 4 (timings are less disturbed with fewer). */
   concurrency?: number;
+  /** Timeout for initialize and each request (ms). Default 30,000. */
   timeoutMs?: number;
+  /** Bounds on each server's `tools/list` (see `McpListLimits`); a server past one is reported failed. */
+  listLimits?: McpListLimits;
 }
 
 /** Savings of one compaction technique against raw MCP JSON (fraction 0..1; negative when it costs more). */
@@ -66,6 +75,7 @@ export interface AuditServer {
   compaction?: AuditCompaction;
   startMs: number;
   listMs: number;
+  /** phase: the connection's ("start", "list", "exited", "restart"), or "report" when its numbers could not be computed. */
   failure?: { phase: string; message: string; stderrTail: string };
 }
 
@@ -142,22 +152,27 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const encoding = options.encoding ?? "cl100k_base";
   const k = options.k ?? DEFAULT_K;
   const config = loadMcpConfig(options.config);
+  const limits = resolveListLimits(options.listLimits);
   const names = Object.keys(config.servers);
   const t0 = performance.now();
   const listed = await mapLimit(names, options.concurrency ?? 4, async (server): Promise<Listed> => {
-    const conn = await McpServerConnection.connect(server, config.servers[server], { timeoutMs: options.timeoutMs });
+    const conn = await McpServerConnection.connect(server, config.servers[server], { timeoutMs: options.timeoutMs, listLimits: limits });
     try {
       if (conn.state !== "ready") return { server, conn, listMs: 0 };
       const l0 = performance.now();
       const listing = await conn.listTools().catch(() => undefined);
       const listMs = performance.now() - l0;
+      // The adapter lists without bounds: only a server that listed within them is handed to it.
+      if (!listing) return { server, conn, listMs };
       let langchain: Listed["langchain"];
       try {
-        // What LangChain users get today: the adapter's own (strict) listing and schema conversion.
-        const tools = await loadMcpTools(server, conn.sdkClient as never, { throwOnLoadError: true });
+        // What LangChain users get today: the adapter's own (strict) listing and schema conversion, given as long
+        // as our own listing may take; past that the server is stopped (finally below), which ends the adapter's
+        // requests too.
+        const tools = await withTimeout(loadMcpTools(server, conn.sdkClient as never, { throwOnLoadError: true }), limits.timeoutMs, "the adapter's tool loading");
         langchain = { tokens: countTokens(JSON.stringify(tools.map((t) => convertToOpenAITool(t))), encoding), tools: tools.length };
       } catch (err) {
-        langchain = { error: (err as Error).message.split("\n")[0].slice(0, 300) };
+        langchain = { error: oneLineMessage(err) };
       }
       return { server, conn, listing, listMs, langchain };
     } finally {
@@ -177,9 +192,18 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
       .map((q) => `server "${server}", tool "${q.name}": quarantined by tool screening (${describeReasons(q.reasons)})`);
   const phase2 = new Map<string, number>();
   for (const t of catalog.tools)
-    phase2.set(t.id, countTokens(renderFullSchema({ name: t.name, description: t.description, inputSchema: t.inputSchema ?? {} }), encoding));
+    phase2.set(t.id, attempt(() => countTokens(renderFullSchema({ name: t.name, description: t.description, inputSchema: t.inputSchema ?? {} }), encoding)) ?? 0);
 
   const servers: AuditServer[] = listed.map((l) => {
+    try {
+      return serverReport(l);
+    } catch (err) {
+      // This server's output broke a measurement: it is reported failed, the others keep their numbers.
+      const failure = { phase: "report", message: `its tools could not be measured: ${oneLineMessage(err)}`, stderrTail: "" };
+      return { ...emptyServer(l), ok: false, failure };
+    }
+  });
+  function serverReport(l: Listed): AuditServer {
     const records = catalog.tools.filter((t) => t.server === l.server);
     const raws = (l.listing?.tools ?? []).map((t) => t.raw);
     const poolText = records.length ? [`[${l.server}]`, ...records.map((t) => `- ${t.id}: ${t.summary}`)].join("\n") : "";
@@ -208,10 +232,11 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
         ? { phase: l.conn.failure.phase, message: l.conn.failure.message, stderrTail: l.conn.failure.stderrTail }
         : undefined,
     };
-  });
+  }
 
-  const allRaw = listed.flatMap((l) => (l.listing?.tools ?? []).map((t) => t.raw)) as unknown as ToolSpec[];
-  const poolTokens = catalog.size ? countTokens(renderPool(catalog, { encoding }), encoding) : 0;
+  const reported = new Set(servers.filter((s) => s.ok).map((s) => s.server));
+  const allRaw = listed.filter((l) => reported.has(l.server)).flatMap((l) => (l.listing?.tools ?? []).map((t) => t.raw)) as unknown as ToolSpec[];
+  const poolTokens = catalog.size ? (attempt(() => countTokens(renderPool(catalog, { encoding }), encoding)) ?? 0) : 0;
   const topKTokens = topK([...phase2.values()], k);
   const sum = (f: (s: AuditServer) => number | undefined) => servers.reduce((n, s) => n + (f(s) ?? 0), 0);
   return {
@@ -233,11 +258,43 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
       topKTokens,
       toolAttentionTokens: poolTokens + topKTokens,
       toolAttentionTypicalTokens: typical(poolTokens, [...phase2.values()], k),
-      compaction: allRaw.length ? savings(measureCompaction(allRaw, encoding)) : undefined,
+      compaction: allRaw.length ? attempt(() => savings(measureCompaction(allRaw, encoding))) : undefined,
       wallMs,
       delivery: autoDelivery([...phase2.values()], poolTokens, k),
     },
   };
+}
+
+/** A server's row with nothing measured (its numbers could not be computed). */
+function emptyServer(l: Listed): AuditServer {
+  return {
+    server: l.server, ok: false, tools: 0, skipped: [], warnings: [], rawTokens: 0, poolTokens: 0, topKTokens: 0,
+    toolAttentionTokens: 0, toolAttentionTypicalTokens: 0, startMs: l.conn.startMs, listMs: l.listMs,
+  };
+}
+
+/** The value, or undefined when computing it throws (a column left empty rather than a lost report). */
+function attempt<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch {
+    return undefined;
+  }
+}
+
+/** An error's first line, at most 300 characters, credentials redacted. */
+function oneLineMessage(err: unknown): string {
+  return redactSecrets((err instanceof Error ? err.message : String(err)).split("\n")[0].slice(0, 300));
+}
+
+/** The promise's value, or a rejection naming `what` once `ms` have passed (the timer never holds the process). */
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+    timer.unref?.();
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** The modes delivery `auto` picks for a catalog with these schema sizes and pool (see `resolveDeliveryMode`). */

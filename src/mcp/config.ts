@@ -15,6 +15,7 @@
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, resolve } from "node:path";
+import { redactSecrets } from "../core/util/redact.js";
 
 /** A server started as a child process speaking MCP over stdin/stdout. */
 export interface McpStdioServerConfig {
@@ -137,7 +138,9 @@ export function parseMcpConfig(data: unknown, options: ParseMcpConfigOptions = {
       try {
         new URL(url);
       } catch {
-        throw new McpConfigError(`${at("url")}: "${url}" is not a valid URL`, name, "url");
+        // Shown as written in the file, before placeholders are expanded: the expanded value may hold a key from
+        // the environment (`?key=${env:API_KEY}`). Whatever the file itself holds in the query is redacted too.
+        throw new McpConfigError(`${at("url")}: "${redactSecrets(String(raw.url))}" is not a valid URL`, name, "url");
       }
       servers[name] = { transport: "http", url, headers: strMap("headers", raw.headers) };
     } else {
@@ -149,13 +152,33 @@ export function parseMcpConfig(data: unknown, options: ParseMcpConfigOptions = {
 
 /** Reads and parses a config file; `${configDir}` is the file's directory. */
 export function loadMcpConfig(path: string, options: Omit<ParseMcpConfigOptions, "source" | "baseDir"> = {}): McpConfig {
-  let data: unknown;
+  let text: string;
   try {
-    data = JSON.parse(readFileSync(path, "utf8"));
+    text = readFileSync(path, "utf8");
   } catch (err) {
     throw new McpConfigError(`Cannot read MCP config ${path}: ${(err as Error).message}`);
   }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new McpConfigError(`Cannot read MCP config ${path}: ${jsonSyntaxError(err as Error, text)}`);
+  }
   return parseMcpConfig(data, { ...options, source: path, baseDir: dirname(resolve(path)) });
+}
+
+/**
+ * Where a config file stops being JSON, without quoting it: the runtime's message quotes the text around the error,
+ * and a config file holds keys and tokens.
+ */
+export function jsonSyntaxError(err: Error, text: string): string {
+  const at = /at position (\d+)/.exec(err.message);
+  if (!at) return "not valid JSON (check it with a JSON validator; the text is not quoted here because config files hold secrets)";
+  const position = Number(at[1]);
+  const before = text.slice(0, position);
+  const line = before.split("\n").length;
+  const column = position - before.lastIndexOf("\n");
+  return `not valid JSON at line ${line}, column ${column}`;
 }
 
 function describe(value: unknown): string {

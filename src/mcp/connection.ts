@@ -11,7 +11,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { McpServerConfig } from "./config.js";
-import { listMcpToolsTolerant, type McpListResult } from "./list-tools.js";
+import { listMcpToolsTolerant, resolveListLimits, type McpListLimits, type McpListResult } from "./list-tools.js";
+import { redactSecrets } from "../core/util/redact.js";
 
 /** "restarting": died and waiting for (or in) a restart attempt; calls are refused meanwhile. */
 export type McpServerState = "ready" | "restarting" | "failed" | "closed";
@@ -24,8 +25,13 @@ export interface McpServerFailure {
    * "restart": died and every restart attempt failed.
    */
   phase: "start" | "list" | "exited" | "restart";
+  /** What went wrong, with anything that looks like a credential redacted. */
   message: string;
-  /** The last lines the server wrote to stderr ("" for HTTP servers or when it wrote nothing). */
+  /**
+   * The last lines the server wrote to stderr ("" for HTTP servers or when it wrote nothing), redacted. For the
+   * operator (logs, `audit`): it never goes into text a model reads, since a failing server often echoes its
+   * arguments and environment.
+   */
   stderrTail: string;
 }
 
@@ -36,6 +42,8 @@ export interface McpConnectOptions {
   timeoutMs?: number;
   /** Lines of stderr kept for reports. Default 20. */
   stderrLines?: number;
+  /** Bounds on each `tools/list` (tools, bytes, time, pages); see `McpListLimits` for the defaults. */
+  listLimits?: McpListLimits;
 }
 
 /** The parts of a `tools/call` answer this project reads; anything else the server sends is kept. */
@@ -76,6 +84,8 @@ export class McpServerConnection {
 
   /** Starts or reaches one server. Never throws: check `state` / `failure`. */
   static async connect(name: string, config: McpServerConfig, options: McpConnectOptions = {}): Promise<McpServerConnection> {
+    // A mistake in the bounds is the caller's: said before any server starts.
+    resolveListLimits(options.listLimits);
     const conn = new McpServerConnection(name, config, undefined, options, true);
     const started = await conn.open();
     if (!started.ok) conn.fail("start", `failed to start: ${started.error}`);
@@ -180,10 +190,10 @@ export class McpServerConnection {
     return this.client;
   }
 
-  /** The last lines the server wrote to stderr. */
+  /** The last lines the server wrote to stderr, with what looks like a credential redacted (for the operator only). */
   stderrTail(lines = this.options.stderrLines ?? 20): string {
     const all = this.stderrText.trimEnd().split("\n");
-    return all.slice(-lines).join("\n");
+    return redactSecrets(all.slice(-lines).join("\n"));
   }
 
   /** Called when the server sends `notifications/tools/list_changed`. Returns an unsubscribe function. */
@@ -202,10 +212,10 @@ export class McpServerConnection {
   async listTools(): Promise<McpListResult> {
     const client = this.requireClient();
     try {
-      return await listMcpToolsTolerant(client, this.name, { timeoutMs: this.options.timeoutMs ?? 30_000 });
+      return await listMcpToolsTolerant(client, this.name, { timeoutMs: this.options.timeoutMs ?? 30_000, limits: this.options.listLimits });
     } catch (err) {
       if (this.state === "ready") this.fail("list", `tools/list failed: ${messageOf(err)}`);
-      throw new Error(this.describeFailure());
+      throw new Error(this.describeForModel());
     }
   }
 
@@ -222,24 +232,37 @@ export class McpServerConnection {
     });
   }
 
-  /** One paragraph saying why the server is unusable, with its stderr tail. */
-  describeFailure(): string {
+  /**
+   * One paragraph saying why the server is unusable, for the operator: the reason and, unless `stderr: false`,
+   * the server's last stderr lines (redacted). Text for a model uses `stderr: false` (see `describeForModel`).
+   */
+  describeFailure(options: { stderr?: boolean } = {}): string {
     if (!this.failure) return `server "${this.name}" is ${this.state}`;
-    const tail = this.failure.stderrTail ? `\nlast stderr lines:\n${this.failure.stderrTail}` : "";
+    const tail = options.stderr !== false && this.failure.stderrTail ? `\nlast stderr lines:\n${this.failure.stderrTail}` : "";
     return `server "${this.name}" ${this.failure.message}${tail}`;
   }
 
-  /** Stops the server (when this connection started it). */
+  /**
+   * Why the server is unusable, in text a model may read: the reason only. The server's stderr stays out: it is
+   * the server's own output, may echo its arguments or environment, and could address the model.
+   */
+  describeForModel(): string {
+    return this.describeFailure({ stderr: false });
+  }
+
+  /**
+   * Stops the server (when this connection started it), whatever state it is in: a server that started but then
+   * failed (its tools/list timed out, went past a bound, or it is between restarts) still has a live child process.
+   */
   async close(): Promise<void> {
-    if (this.state === "closed") return;
+    if (this.closing) return;
     this.closing = true;
-    const wasReady = this.state === "ready";
-    this.state = this.state === "failed" ? "failed" : "closed";
-    if (wasReady && this.owned) await this.client?.close().catch(() => undefined);
+    if (this.state !== "failed") this.state = "closed";
+    if (this.owned) await this.client?.close().catch(() => undefined);
   }
 
   private requireClient(): Client {
-    if (this.state !== "ready" || !this.client) throw new Error(this.describeFailure());
+    if (this.state !== "ready" || !this.client) throw new Error(this.describeForModel());
     return this.client;
   }
 
@@ -281,7 +304,7 @@ export class McpServerConnection {
   }
 
   private setFailure(phase: McpServerFailure["phase"], message: string): void {
-    this.failure = { server: this.name, phase, message, stderrTail: this.stderrTail() };
+    this.failure = { server: this.name, phase, message: redactSecrets(message), stderrTail: this.stderrTail() };
   }
 }
 

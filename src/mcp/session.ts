@@ -7,8 +7,11 @@
  * - `tools()` are LangChain tools that execute through the MCP client; the middleware only routes and gates.
  * - `notifications/tools/list_changed` re-lists that server and updates the catalog and every attached router
  *   incrementally (only added or changed tools are embedded again; removed tools leave the active set at once).
- * - A server that fails to start is reported with its stderr tail and left out; one that dies later keeps its
- *   tools in the catalog, and each call to them gets an error result naming the server and its last stderr lines.
+ * - A server that fails to start is reported with its stderr tail (redacted, to the operator) and left out; one that
+ *   dies later keeps its tools in the catalog, and each call to them gets an error result naming the server and why
+ *   it is down. The server's stderr never goes into what the model reads.
+ * - Each server's `tools/list` is bounded (`listLimits`: tools, bytes, time, pages); a server past a bound fails
+ *   alone, with an error naming it and the bound.
  * - A server the session started that dies is started again with exponential backoff (`restart`); once it is up,
  *   its tools are listed again and any difference reaches the catalog and every attached router, as a
  *   list_changed would. Calls made while it is down get an error saying it is restarting.
@@ -21,7 +24,7 @@ import type { SchemaFetcher } from "../core/loader/schema-loader.js";
 import type { JsonSchema } from "../core/types.js";
 import { loadMcpConfig, type McpConfig } from "./config.js";
 import { McpServerConnection, type McpConnectOptions, type McpServerFailure } from "./connection.js";
-import type { McpListResult } from "./list-tools.js";
+import { resolveListLimits, type McpListResult } from "./list-tools.js";
 import { mcpToolFor, type McpToolBinding } from "./tools.js";
 
 export interface McpSessionOptions extends McpConnectOptions {
@@ -32,7 +35,11 @@ export interface McpSessionOptions extends McpConnectOptions {
    * server's `tools/list` when a tool becomes active (through its LRU). Default false.
    */
   lazySchemas?: boolean;
-  /** Repaired tools and skipped tools, one line each. Default: collected in `warnings` only. */
+  /**
+   * Repaired tools and skipped tools, one line each. Default: collected in `warnings`, and a tool left out (an
+   * invalid name, an unusable schema, a name taken by another server) is also said once on stderr, since a tool that
+   * silently disappears would be worse.
+   */
   onWarning?: (message: string) => void;
   /** A server failed to start, list, or died. Default: one line on stderr. */
   onServerFailure?: (failure: McpServerFailure) => void;
@@ -136,8 +143,11 @@ export class McpSession {
   private closed = false;
   /** Catalog warnings already passed on. */
   private readonly reported = new Set<string>();
+  /** Skipped tools already said on stderr (a re-list says them again otherwise). */
+  private readonly logged = new Set<string>();
 
   private constructor(private readonly options: McpSessionOptions) {
+    resolveListLimits(options.listLimits);
     this.currentCatalog = new ToolCatalog([], options.catalog);
     if (options.restart !== false) {
       const policy = { ...DEFAULT_RESTART, ...options.restart };
@@ -380,9 +390,9 @@ export class McpSession {
         if (this.closed) return;
         const started = await conn.reconnect();
         if (!started.ok) {
-          // The server's own last words usually say more than the transport's "Connection closed".
-          const said = conn.stderrTail(1).trim();
-          lastError = said && !started.error.includes(said) ? `${started.error}; it wrote: ${said}` : started.error;
+          // The server's own last words stay in failure.stderrTail (for the operator): this message reaches the
+          // model through the error results of the server's tools.
+          lastError = started.error;
           continue;
         }
         let listing: McpListResult;
@@ -477,10 +487,11 @@ export class McpSession {
         const owner = bindings.get(name)?.server ?? (isQualified ? undefined : qualified.get(name));
         if (owner !== undefined) {
           // A collision is the later tool's problem, never a silent overwrite: it is left out, and said so.
-          this.warnOnce(
+          const message =
             `server "${server}", tool "${spec.name}": left out: its name "${name}" is taken by server "${owner}"` +
-              `${qualified.has(name) ? ` (the server-qualified name of its "${name.slice(owner.length + 2)}")` : ""}; calls to "${name}" go to "${owner}" only`,
-          );
+            `${qualified.has(name) ? ` (the server-qualified name of its "${name.slice(owner.length + 2)}")` : ""}; calls to "${name}" go to "${owner}" only`;
+          this.warnOnce(message);
+          this.logLeftOut(message);
           continue;
         }
         const binding: McpToolBinding = { name, server, mcpName: spec.name, spec };
@@ -509,7 +520,18 @@ export class McpSession {
 
   private recordWarnings(listing: McpListResult): void {
     for (const w of listing.warnings) this.warn(w);
-    for (const s of listing.skipped) this.warn(`server "${s.server}", tool "${s.tool}": skipped: ${s.reason}`);
+    for (const s of listing.skipped) {
+      const message = `server "${s.server}", tool "${s.tool}": skipped: ${s.reason}`;
+      this.warn(message);
+      this.logLeftOut(message);
+    }
+  }
+
+  /** Without `onWarning`, a tool left out is also said on stderr, once per process of this session. */
+  private logLeftOut(message: string): void {
+    if (this.options.onWarning || this.logged.has(message)) return;
+    this.logged.add(message);
+    process.stderr.write(`tool-attention: ${message}\n`);
   }
 
   private warnOnce(message: string): void {

@@ -74,7 +74,7 @@ export function mcpToolFor(binding: McpToolBinding, connection: McpServerConnect
   const unavailable = (id: string | undefined) =>
     fail(
       "mcp_server_unavailable",
-      connection.describeFailure(),
+      connection.describeForModel(),
       connection.state === "restarting"
         ? `"${binding.server}" is restarting: try this tool again in a moment, or use tools of other servers.`
         : `Tools of "${binding.server}" cannot run now; use tools of other servers or tell the user.`,

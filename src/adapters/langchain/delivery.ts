@@ -21,6 +21,7 @@ import { countTokens } from "../../core/tokens/count.js";
 import { renderTerse } from "../../core/compaction/terse.js";
 import { callableFromNames } from "../../core/gate/arguments.js";
 import type { JsonSchema } from "../../core/types.js";
+import { oneLine } from "../../core/render/render.js";
 import { jsonSchemaOfTool, toolNameOf } from "./compact-tools.js";
 import { lastObservations, messageText, stateViewOf } from "./messages.js";
 import { firstSentence } from "../../core/catalog/text.js";
@@ -290,6 +291,16 @@ export const DISPATCH_HEADER =
   'Tools you can call through call_tool ({"name": <tool>, "arguments": {...}}). Each tool: TOOL name, PURPOSE, ' +
   "IN one parameter per line as name:type — description (? optional, =default, a|b one of, [T] array of T).";
 
+/** A schema with every string and property name on one line (line and paragraph separators become spaces). */
+function flatTexts(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return oneLine(value);
+  if (depth > 64 || value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((v) => flatTexts(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) Object.defineProperty(out, oneLine(k), { value: flatTexts(v, depth + 1), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
 /** The text that delivers tools to a dispatcher conversation (byte-stable per catalog and tool list). */
 const dispatchTexts = new WeakMap<ToolCatalog, Map<string, string>>();
 function dispatchText(catalog: ToolCatalog, names: readonly string[], find: (name: string) => unknown): string {
@@ -303,7 +314,11 @@ function dispatchText(catalog: ToolCatalog, names: readonly string[], find: (nam
     // history, re-read on each later call. Descriptions are rendered on their line, so none can start a section.
     const blocks = names.map((name) => {
       const decl = deferredDecl(catalog, name, find(name));
-      return renderTerse({ name, description: String(decl?.description ?? ""), inputSchema: (decl?.input_schema as JsonSchema | undefined) ?? { type: "object" } });
+      // Every text from the server is flattened onto one line first, so each line of the block starts with what
+      // renderTerse writes (TOOL, PURPOSE, IN, a parameter): no description, parameter name or enum value can start
+      // a line that reads as another tool or a new section of this system-role message.
+      const schema = flatTexts((decl?.input_schema as JsonSchema | undefined) ?? { type: "object" }) as JsonSchema;
+      return renderTerse({ name: oneLine(name), description: oneLine(String(decl?.description ?? "")), inputSchema: schema });
     });
     text = `${DISPATCH_HEADER}\n${blocks.join("\n")}`;
     perCatalog.set(key, text);

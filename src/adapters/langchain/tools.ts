@@ -7,6 +7,7 @@ import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { ToolCatalog, type CatalogEntry, type CatalogOptions } from "../../core/catalog/catalog.js";
 import type { JsonSchema, ToolSpec } from "../../core/types.js";
 import { closestName } from "../../core/preconditions/preconditions.js";
+import { quotedName, unusableNameReason, usableToolName } from "../../core/catalog/tool-name.js";
 
 /** Anything with a name that a LangChain agent accepts as a client tool. */
 export type LangChainToolLike = Pick<StructuredToolInterface, "name" | "description"> & {
@@ -15,13 +16,11 @@ export type LangChainToolLike = Pick<StructuredToolInterface, "name" | "descript
 };
 
 /**
- * Whether a tool name can be bound and called: a non-empty string with no surrounding whitespace and no control
- * characters. Anything else is left out, never bound and never run: a name that only differs from another by a space
- * (a poisoned "get_trivia " next to its quarantined "get_trivia") would otherwise slip past the lookups by name.
+ * Whether a tool name can be bound and called (see `usableToolName` in core/catalog/tool-name.ts, where every
+ * component takes it from). Names outside MCP's grammar but otherwise usable are kept: they are the application's
+ * own, and its provider says at once when it refuses one.
  */
-export function usableToolName(name: unknown): name is string {
-  return typeof name === "string" && name !== "" && name.trim() === name && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(name);
-}
+export { usableToolName };
 
 /** The fields a LangChain tool's `metadata.toolAttention` may carry. */
 const TOOL_METADATA_FIELDS = ["server", "tags", "preconditions"];
@@ -72,8 +71,9 @@ export function catalogFromLangChainTools(
     }
     if (!usableToolName(tool.name)) {
       // A provider rejects the whole request for one nameless tool: it is left out, said once, and never sent.
+      const why = unusableNameReason(tool.name) as string;
       problems.push(
-        `tool #${i} skipped: its name ${JSON.stringify(String(tool.name).slice(0, 80))} is ${String(tool.name).trim() === "" ? "empty; a tool needs a name to be called" : "not a usable tool name (surrounding whitespace or control characters)"}`,
+        `tool #${i} skipped: its name ${quotedName(String(tool.name))} is ${String(tool.name).trim() === "" ? "empty; a tool needs a name to be called" : `not a usable tool name (${why})`}`,
       );
       return;
     }

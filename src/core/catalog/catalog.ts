@@ -12,7 +12,8 @@ import type { TokenEncoding } from "../tokens/count.js";
 import { closestName, validatePreconditions } from "../preconditions/preconditions.js";
 import { routingTextOf, summarizeTool } from "./text.js";
 import { screenTool, type ScreeningReason } from "../screening/screen.js";
-import { checkDescription, checkInputSchema, jsonSafe, nameProblem } from "./input-checks.js";
+import { checkDescription, checkInputSchema, jsonSafe, stripControl } from "./input-checks.js";
+import { toolNameProblem } from "./tool-name.js";
 
 /** The shared catalog file format: `{"servers": [{"name", "description"?, "tools": [ToolSpec…]}]}`. */
 export interface CatalogServer {
@@ -173,7 +174,9 @@ export class ToolCatalog {
     const records: ToolRecord[] = [];
     for (const entry of valid) {
       const spec = entry.spec;
-      const name = spec.name.trim();
+      // Never trimmed or rewritten: the gate and the middleware look tools up by the exact string (tool-name.ts);
+      // a name they could not use is reported by toolNameProblem below.
+      const name = spec.name;
       const server = entry.server ?? "";
       const label = server ? `server "${server}", tool "${name}"` : `tool "${name}"`;
       let id = (serversByName.get(spec.name)?.size ?? 1) > 1 && server ? `${server}__${name}` : name;
@@ -184,7 +187,7 @@ export class ToolCatalog {
         id = `${id}__${n}`;
       }
 
-      const badName = nameProblem(name);
+      const badName = toolNameProblem(name);
       if (badName) warn(`${label}: ${badName}`);
 
       let description = "";
@@ -269,7 +272,8 @@ export class ToolCatalog {
         tags: [...tags],
         preconditions,
         summary: summarizeTool(name, description, options.encoding, id),
-        routingText: routingTextOf(name, server, description),
+        // A name or server name from a catalog file may still hold control characters: never into what is embedded or stored.
+        routingText: stripControl(routingTextOf(name, server, description)),
       };
       records.push(record);
       this.byId.set(id, record);

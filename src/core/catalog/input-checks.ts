@@ -14,8 +14,21 @@ export const MAX_SCHEMA_DEPTH = 100;
 export const MAX_SCHEMA_VALUES = 1_000_000;
 /** Longest description kept; a longer one is cut (a 2 MB description fits no model's context). */
 export const MAX_DESCRIPTION_CHARS = 32_768;
-/** Longest tool name providers accept (MCP recommends at most 128 characters). */
-export const MAX_TOOL_NAME_CHARS = 128;
+// Tool names are judged in one place (tool-name.ts); these stay importable from here.
+export { MAX_TOOL_NAME_CHARS, toolNameProblem as nameProblem } from "./tool-name.js";
+
+/**
+ * Control characters other than tab, line feed and carriage return (C0, DEL, C1). They carry no meaning in a tool's
+ * text, hide things from a human reading it, and one NUL fails a whole batch on PostgreSQL ("invalid byte sequence
+ * for encoding UTF8: 0x00"), so they are removed before anything is stored or embedded.
+ */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
+/** The text without control characters other than tab, line feed and carriage return (the same string when it has none). */
+export function stripControl(text: string): string {
+  CONTROL.lastIndex = 0;
+  return CONTROL.test(text) ? text.replace(CONTROL, "") : text;
+}
 
 /** `{"type": "object", "properties": {}}`: what a tool whose schema cannot be used is given instead. */
 export function emptyObjectSchema(): JsonSchema {
@@ -38,7 +51,13 @@ interface WalkState {
 }
 
 function walk(value: unknown, depth: number, ancestors: Set<object>, state: WalkState): unknown {
-  if (value === null || typeof value === "string" || typeof value === "boolean") {
+  if (typeof value === "string") {
+    state.values++;
+    const clean = stripControl(value);
+    if (clean !== value) state.problems.add("holds control characters (NUL and the like) in its text; removed");
+    return clean;
+  }
+  if (value === null || typeof value === "boolean") {
     state.values++;
     return value;
   }
@@ -152,10 +171,14 @@ export function checkInputSchema(schema: JsonSchema): { schema: JsonSchema; prob
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-/** A description with lone surrogates replaced by U+FFFD and cut at MAX_DESCRIPTION_CHARS, and what was changed. */
+/**
+ * A description with control characters removed (see `stripControl`), lone surrogates replaced by U+FFFD and cut at
+ * MAX_DESCRIPTION_CHARS, and what was changed.
+ */
 export function checkDescription(description: string): { description: string; problems: string[] } {
   const problems: string[] = [];
-  let out = description;
+  let out = stripControl(description);
+  if (out !== description) problems.push(`"description" holds control characters (NUL and the like); removed`);
   if (out.length > MAX_DESCRIPTION_CHARS) {
     problems.push(`"description" has ${out.length.toLocaleString("en-US")} characters; cut to ${MAX_DESCRIPTION_CHARS.toLocaleString("en-US")}`);
     out = out.slice(0, MAX_DESCRIPTION_CHARS);
@@ -168,19 +191,4 @@ export function checkDescription(description: string): { description: string; pr
     out = out.replace(LONE_SURROGATE, "\uFFFD");
   }
   return { description: out, problems };
-}
-
-/**
- * What is wrong with a tool name a model will have to call, if anything: control characters, invisible format
- * characters (bidi overrides, zero-width), lone surrogates, or more than MAX_TOOL_NAME_CHARS characters. The name
- * is kept (it is what the server answers to); the warning tells the operator why a provider may refuse it.
- */
-export function nameProblem(name: string): string | undefined {
-  const what: string[] = [];
-  if (/\p{Cc}/u.test(name)) what.push("control characters");
-  if (/\p{Cf}/u.test(name)) what.push("invisible format characters");
-  LONE_SURROGATE.lastIndex = 0;
-  if (LONE_SURROGATE.test(name)) what.push("lone surrogates");
-  if (name.length > MAX_TOOL_NAME_CHARS) what.push(`${name.length.toLocaleString("en-US")} characters (at most ${MAX_TOOL_NAME_CHARS} are accepted)`);
-  return what.length > 0 ? `the name has ${what.join(", ")}; model providers reject such tool names` : undefined;
 }

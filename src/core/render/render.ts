@@ -228,6 +228,20 @@ export function oneLine(text: string): string {
   return /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(text) ? text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ") : text;
 }
 
+/**
+ * A value as one line of JSON that no string inside it can break: JSON.stringify already escapes line feeds and the
+ * other C0 controls, but not DEL, the C1 controls (U+0085 is a line break in Unicode) or the line and paragraph
+ * separators U+2028 / U+2029; those are written as `\uXXXX` escapes too (still the same JSON value). For texts that
+ * reach a system-role message one tool per line, such as the dispatcher's tool list: a description cannot start a
+ * line that reads as a new tool or a new section.
+ */
+export function jsonLine(value: unknown): string {
+  const json = JSON.stringify(value) ?? "null";
+  return /[\u007f-\u009f\u2028\u2029]/.test(json)
+    ? json.replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    : json;
+}
+
 /** Tier 1: one line per tool (the pool as it always was). */
 function lineTier(catalog: ToolCatalog, o: TierSettings): string {
   const lineOf = o.terse

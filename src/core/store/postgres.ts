@@ -666,7 +666,9 @@ export class PostgresRoutingStore implements RoutingStore {
         `INSERT INTO ${this.q}.embeddings (model_id, text_hash, text, dim, vector)
          SELECT $1, h, t, $4, v FROM unnest($2::text[], $3::text[], $5::bytea[]) AS u(h, t, v)
          ON CONFLICT (model_id, text_hash) DO NOTHING`,
-        [modelId, todo, todo.map((k) => textOf.get(k)!), vectors[0].length, bytes],
+        // The text column is for people reading the table; PostgreSQL refuses NUL in text, and one NUL would fail
+        // the whole batch. The key (text_hash) is the hash of the text as given, so lookups are unchanged.
+        [modelId, todo, todo.map((k) => textOf.get(k)!.replace(/\u0000/g, "")), vectors[0].length, bytes],
       );
       todo.forEach((k, i) => have.set(k, bytesToVector(bytes[i])));
       return todo.length;
