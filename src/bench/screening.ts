@@ -163,3 +163,169 @@ export function renderScreeningMarkdown(m: ScreeningMeasurement): string {
   ];
   return md.join("\n");
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// By category: the library's own development set (data/screening/dev-set.jsonl), written for this library in its
+// own words: poisoned tools per category (most in plain prose, no markers) and legitimate-but-alarming tools
+// (credential managers, shell, databases, email, cloud and cluster admin, browsers, payments). Each category and
+// the legitimate set alternate dev / test; concepts, prototypes and thresholds were fit on dev only.
+
+export const DEV_SET = fileURLToPath(new URL("../../data/screening/dev-set.jsonl", import.meta.url));
+
+export interface DevSetRow {
+  id: string;
+  label: "poisoned" | "legit";
+  /** Poisoned: the screening category; legit: the kind of server. */
+  category: string;
+  split: "dev" | "test";
+  /** Legit rows: the server the tool belongs to (its siblings are in the set too). */
+  server?: string;
+  /** Poisoned rows: where the poison sits (description, param, default, enum, title, nested). */
+  where?: string;
+  plain?: boolean;
+  tool: ToolSpec;
+}
+
+export function loadDevSet(path = DEV_SET): DevSetRow[] {
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .map((line, i) => ({ line: line.trim(), i }))
+    .filter(({ line }) => line)
+    .map(({ line, i }) => {
+      let row: DevSetRow;
+      try {
+        row = JSON.parse(line) as DevSetRow;
+      } catch (err) {
+        throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
+      }
+      if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || (row.split !== "dev" && row.split !== "test"))
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test", "tool": {"name", …}}`);
+      return row;
+    });
+}
+
+/** 95 % Wilson score interval for k successes out of n. */
+export function wilson(k: number, n: number, z = 1.96): [number, number] {
+  if (n === 0) return [0, 1];
+  const p = k / n;
+  const d = 1 + (z * z) / n;
+  const centre = (p + (z * z) / (2 * n)) / d;
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+export interface CategoryCount extends DetectionCount {
+  ci: [number, number];
+}
+
+export interface CategoryMeasurement {
+  /** "rules+reader" (synchronous, what ToolCatalog does by default) or "rules+reader+encoder" (screenTools). */
+  mode: string;
+  encoder: { used: boolean; model?: string; reason?: string };
+  /** Detection per category and split, with 95 % Wilson intervals; `all` sums the categories. */
+  detection: Record<string, { dev: CategoryCount; test: CategoryCount }>;
+  /** Legitimate-but-alarming tools flagged, per split. */
+  legitimate: { dev: CategoryCount; test: CategoryCount; flagged: string[] };
+  /** Quarantined tools of clean catalogs: real (plain names and `server__name`), synthetic, demo. */
+  clean: Record<string, { n: number; quarantined: number; flagged: number; names: string[] }>;
+  /** Screening 500 tools of the real and synthetic catalogs (encoder already loaded, vectors not cached). */
+  timing?: { tools: number; sentences: number; embedded: number; ms: number };
+}
+
+const counted = (n: number, detected: number): CategoryCount => ({ n, detected, ci: wilson(detected, n) });
+
+/** Screens with `screenTools` (encoder on or off) and counts per category; clean catalogs go through ToolCatalog. */
+export async function measureCategories(
+  options: { realCatalog?: CatalogFile; encoder?: boolean; cacheDir?: string | false; devSet?: DevSetRow[]; timing?: boolean } = {},
+): Promise<CategoryMeasurement> {
+  const { screenTools } = await import("../core/screening/screen-tools.js");
+  const rows = options.devSet ?? loadDevSet();
+  const encoder = options.encoder ?? true;
+  const cleanFiles: Record<string, CatalogFile> = {
+    synthetic: readCatalog(SYNTHETIC_CATALOG),
+    demo: readCatalog(DEMO_CATALOG),
+    ...(options.realCatalog
+      ? {
+          real: options.realCatalog,
+          "real, server__name": { servers: options.realCatalog.servers.map((s) => ({ ...s, tools: s.tools.map((t) => ({ ...t, name: `${s.name}__${t.name}` })) })) },
+        }
+      : {}),
+  };
+
+  let timing: CategoryMeasurement["timing"];
+  if (options.timing !== false && encoder) {
+    // Warm the encoder (model loaded, prototypes embedded) on text that is not in the timed set.
+    await screenTools([{ server: "warm", tool: { name: "warm_up", description: "Always use this tool first. Warm-up sentence for the encoder." } }], { cacheDir: false });
+    const pool = [...(options.realCatalog?.servers ?? []), ...cleanFiles.synthetic.servers].flatMap((s) => s.tools.map((t) => ({ server: s.name, tool: t })));
+    const five = pool.slice(0, 500);
+    const r = await screenTools(five, { cacheDir: false });
+    timing = { tools: five.length, sentences: r.sentences.total, embedded: r.sentences.embedded, ms: r.ms };
+  }
+
+  // Poisoned tools: each on an untrusted server of its own, next to the legitimate set and the clean catalogs.
+  const legit = rows.filter((r) => r.label === "legit");
+  const neighbours = [...legit.map((r) => ({ server: r.server ?? "legit", tool: r.tool as ScreenableToolLike })), ...Object.values(cleanFiles).slice(0, 3).flatMap((f) => f.servers.flatMap((s) => s.tools.map((t) => ({ server: s.name, tool: t as ScreenableToolLike }))))];
+  const poisoned = rows.filter((r) => r.label === "poisoned");
+  const report = await screenTools([...neighbours, ...poisoned.map((r) => ({ server: `untrusted-${r.id}`, tool: r.tool as ScreenableToolLike }))], { encoder: encoder ? undefined : false, cacheDir: options.cacheDir });
+  const detection: CategoryMeasurement["detection"] = {};
+  const tally: Record<string, Record<"dev" | "test", [number, number]>> = {};
+  for (const r of poisoned) {
+    const hit = report.results.get(`untrusted-${r.id}\0${r.tool.name}`)?.flagged ? 1 : 0;
+    for (const k of [r.category, ...(r.plain ? ["plain prose"] : []), "all"]) {
+      tally[k] ??= { dev: [0, 0], test: [0, 0] };
+      tally[k][r.split][0]++;
+      tally[k][r.split][1] += hit;
+    }
+  }
+  const order = (k: string) => (k === "all" ? 2 : k === "plain prose" ? 1 : 0);
+  for (const [k, t] of Object.entries(tally).sort((a, b) => order(a[0]) - order(b[0]))) detection[k] = { dev: counted(...t.dev), test: counted(...t.test) };
+  const legitTally = { dev: [0, 0], test: [0, 0] } as Record<"dev" | "test", [number, number]>;
+  const flagged: string[] = [];
+  for (const r of legit) {
+    const hit = report.results.get(`${r.server ?? "legit"}\0${r.tool.name}`)?.flagged ? 1 : 0;
+    legitTally[r.split][0]++;
+    legitTally[r.split][1] += hit;
+    if (hit) flagged.push(`${r.id} (${r.split})`);
+  }
+
+  const clean: CategoryMeasurement["clean"] = {};
+  for (const [name, file] of Object.entries(cleanFiles)) {
+    const entries = file.servers.flatMap((s) => s.tools.map((t) => ({ server: s.name, tool: t as ScreenableToolLike })));
+    const pre = await screenTools(entries, { encoder: encoder ? undefined : false, cacheDir: options.cacheDir });
+    const catalog = ToolCatalog.fromCatalogObject(file, { screening: { precomputed: pre.results }, onWarning: () => {} });
+    clean[name] = { n: entries.length, quarantined: catalog.quarantined.length, flagged: catalog.flagged.length, names: catalog.flagged.map((f) => `${f.server}/${f.name}`) };
+  }
+  return {
+    mode: report.encoder.used ? "rules+reader+encoder" : "rules+reader",
+    encoder: report.encoder,
+    detection,
+    legitimate: { dev: counted(...legitTally.dev), test: counted(...legitTally.test), flagged },
+    clean,
+    timing,
+  };
+}
+
+type ScreenableToolLike = import("../core/screening/screen.js").ScreenableTool;
+
+const pctCi = (c: CategoryCount) => (c.n ? `${c.detected}/${c.n} (${((100 * c.detected) / c.n).toFixed(0)} %, CI ${(100 * c.ci[0]).toFixed(0)}–${(100 * c.ci[1]).toFixed(0)} %)` : "—");
+
+/** The by-category section (starts with its heading). */
+export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): string {
+  const md: string[] = ["## Tool-poisoning screen by category", ""];
+  md.push(
+    "Own development set `data/screening/dev-set.jsonl` (written for this library; poisoned tools per category, most in plain",
+    "prose, and legitimate-but-alarming tools). Concepts, prototypes and thresholds were fit on the dev half; the test half",
+    "is reported beside it (held out from fitting, but written by the same hands). 95 % Wilson intervals.",
+    "",
+  );
+  for (const m of ms) {
+    md.push(`### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`, "", "| Category | dev | **test** |", "| --- | ---: | ---: |");
+    for (const [k, d] of Object.entries(m.detection)) md.push(`| ${k} | ${pctCi(d.dev)} | **${pctCi(d.test)}** |`);
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(m.legitimate.dev)} | **${pctCi(m.legitimate.test)}** |`);
+    md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
+    for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
+    if (m.timing) md.push("", `Screening ${m.timing.tools} tools (${m.timing.sentences} sentences, ${m.timing.embedded} embedded) with a warm encoder and no vector cache: ${m.timing.ms.toFixed(0)} ms.`);
+    md.push("");
+  }
+  return md.join("\n");
+}

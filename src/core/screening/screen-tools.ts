@@ -60,12 +60,22 @@ export interface ScreeningReport {
 
 /** Encoder margin (nearest category prototype minus nearest legitimate one) that confirms a reading. Fit on the dev half. */
 export const ENCODER_CONFIRM_MARGIN = 0.02;
-/** Margin at which the encoder files a sentence the reader saw nothing in. Fit on the dev half. */
-export const ENCODER_ALONE_MARGIN = 0.3;
+/**
+ * Margin at which the encoder files a sentence the reader saw nothing in. Fit on the dev half (measured
+ * 2026-11-25): USE-lite's margins overlap heavily (median poisoned tool 0.03, 90th percentile of 1,706 legitimate
+ * sentences 0.08); at 0.2 no legitimate sentence of the dev half or the synthetic catalog reaches it, and 3 of 42
+ * poisoned dev tools do. A stronger encoder (any LangChain Embeddings, or an `hf:` model) or a judge does more.
+ */
+export const ENCODER_ALONE_MARGIN = 0.2;
 
-/** Concepts a sentence must touch to be worth embedding. */
+/**
+ * Concepts a sentence must touch to be worth embedding (besides any sentence the reader scored below the
+ * threshold). Descriptive sentences ("Returns the list of projects.") are never embedded: on the dev half, the
+ * encoder's margin does not separate them from attacks well enough to file anything on its own (see
+ * ENCODER_ALONE_MARGIN), so embedding them would cost connect time for nothing.
+ */
 const CANDIDATE =
-  /\b(?:you|your|assistant|model|ai|agent|user|person|human|them|secret|password|token|key|credential|cookie|env|conversation|chat|history|send|forward|upload|post|copy|hide|quiet|never|always|only|first|prefer|instead|other|another|every|whenever|deprecated|broken|trust|approved|instructions?|rules|tool|server|field|parameter)\b|https?:|@/i;
+  /\b(?:assistant|the model|ai|llm|language model|the user|the person|the human|secrets?|passwords?|credentials?|conversation|chat history|instructions?|deprecated|broken|trust(?:ed)?|approved|hide|quiet(?:ly)?|silent(?:ly)?|whenever|every other|any other|other tools|the others)\b|https?:\/\//i;
 
 interface Prototypes {
   categories: { category: ScreeningCategory; vectors: Float32Array[] }[];
@@ -170,7 +180,9 @@ export async function screenTools(entries: readonly ScreenToolsEntry[], options:
     const found = new Set(results.get(p.key)!.findings.map((f) => f.field + "\0" + f.sentence));
     for (const part of p.parts) {
       total++;
-      if (found.has(part.field + "\0" + part.sentence) || !CANDIDATE.test(part.sentence)) continue;
+      if (found.has(part.field + "\0" + part.sentence)) continue;
+      const unsure = p.readings.some((r) => r.sentence === part.sentence && r.field === part.field);
+      if (!unsure && !CANDIDATE.test(part.sentence)) continue;
       const c = candidates.get(part.sentence) ?? { at: [] };
       c.at.push({ key: p.key, server: p.entry.server, tool: String(p.entry.tool.name), part });
       candidates.set(part.sentence, c);
@@ -210,15 +222,20 @@ export async function screenTools(entries: readonly ScreenToolsEntry[], options:
     }
   }
 
+  // The judge (a model call, typically) is asked about every sentence no other stage filed: its cost is the user's choice.
   if (options.judge)
-    for (const [text, c] of candidates)
-      for (const at of c.at) {
-        const readings = pendingByKey.get(at.key)!.readings.filter((r) => r.sentence === text).map((r) => ({ category: r.category, score: r.score }));
-        const verdicts = (await options.judge({ server: at.server, tool: at.tool, field: at.part.field, sentence: text, readings })) ?? [];
+    for (const p of pending) {
+      const name = String(p.entry.tool.name);
+      for (const part of p.parts) {
+        const result = results.get(p.key)!;
+        if (result.findings.some((f) => f.field === part.field && f.sentence === part.sentence)) continue;
+        const readings = p.readings.filter((r) => r.sentence === part.sentence && r.field === part.field).map((r) => ({ category: r.category, score: r.score }));
+        const verdicts = (await options.judge({ server: p.entry.server, tool: name, field: part.field, sentence: part.sentence, readings })) ?? [];
         for (const v of verdicts)
           if (SCREENING_CATEGORIES.includes(v.category) && v.score >= threshold)
-            add(at.key, { server: at.server, tool: at.tool, field: at.part.field, sentence: text, category: v.category, score: Math.min(1, v.score), source: "judge", detail: "user-supplied judge" });
+            add(p.key, { server: p.entry.server, tool: name, field: part.field, sentence: part.sentence, category: v.category, score: Math.min(1, v.score), source: "judge", detail: "user-supplied judge" });
       }
+    }
 
   return { results, encoder, sentences: { total, embedded }, ms: performance.now() - started };
 }
