@@ -171,3 +171,37 @@ test("an optional judge adds findings the other stages missed; it is never calle
   assert.equal(r.flagged, true);
   assert.equal(r.findings[0].source, "judge");
 });
+
+test("audit lists every screening finding and, with --fail-on, exits non-zero; a bad --fail-on is refused before any server starts", async () => {
+  const { execFile } = await import("node:child_process");
+  const { promisify } = await import("node:util");
+  const { mkdtempSync, rmSync, writeFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const run = promisify(execFile);
+  const dir = mkdtempSync(join(tmpdir(), "ta-audit-screen-"));
+  const server = fileURLToPath(new URL("./fixtures/poisoned-server.mjs", import.meta.url));
+  const config = join(dir, "mcp.json");
+  writeFileSync(config, JSON.stringify({ mcpServers: { weatherfacts: { command: process.execPath, args: [server] } } }));
+  const cli = (...args: string[]) =>
+    run(process.execPath, ["--import", "tsx", join(ROOT, "src/cli/main.ts"), "audit", "--config", config, ...args], { cwd: ROOT, timeout: 120_000 }).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    );
+  try {
+    const plain = await cli();
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.match(plain.stdout, /Tool screening: \d+ findings? \(rules and sentence reader; encoder not used\)/);
+    assert.match(plain.stdout, /- quarantine · shadowing \(1\.00, rule\) · server "weatherfacts", tool "get_fun_fact", description: "/);
+    const failing = await cli("--fail-on", "shadowing");
+    assert.equal(failing.code, 1);
+    assert.match(failing.stderr, /tool screening: \d+ findings? under --fail-on shadowing in 1 tool \(weatherfacts\/get_fun_fact\)/);
+    const other = await cli("--fail-on", "tool-choice");
+    assert.equal(other.code, 0, "no finding of that category");
+    const bad = await cli("--fail-on", "shadow");
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--fail-on must be "any" or screening categories \(assistant-directive, .*\), comma-separated; got "shadow"/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
