@@ -26,6 +26,8 @@ export interface SentenceContext {
   lead: boolean;
   /** A tool-name-shaped token of the sentence names a tool of another server (or one the catalog does not know). */
   foreignTool: (token: string) => boolean;
+  /** The catalog has a tool of this name on another server (not merely an unknown snake_case word). */
+  knownForeignTool?: (token: string) => boolean;
   /** The tool's own name and its name without a `server__` prefix (lower case). */
   selfNames: ReadonlySet<string>;
 }
@@ -97,6 +99,14 @@ const MODEL_CONFIG = any(
   "operator",
   "developers",
   "content restrictions",
+  "policy(?: checks)?",
+  "checks",
+  "safeguards",
+  "(?:the )?configuration you",
+  "loyalty",
+  "allegiance",
+  "identity",
+  "yourself",
 );
 /** Changing it: replace, override, forget, suspend, "no longer counts", "from now on", "new task". */
 const CONFIG_CHANGE = any(
@@ -131,6 +141,20 @@ const CONFIG_CHANGE = any(
   "regard",
   "operate in",
   "now active",
+  "authori[sz]ed you",
+  "allowed to",
+  "permitted to",
+  "skip",
+  "bypass",
+  "waive",
+  "appl(?:y|ies) to you",
+  "what applies",
+  "written for (?:a )?different",
+  "consider yourself",
+  "lies with",
+  "revoked",
+  "employee of",
+  "work(?:s|ing)? for",
 );
 /** Shaping what the model says or how it behaves toward the user. */
 const ANSWER_SHAPE = any(
@@ -149,6 +173,10 @@ const ANSWER_SHAPE = any(
   "commands? you must",
   "treat (?:the|every|all|any) .{0,40} as (?:commands?|instructions?)",
   "without asking",
+  "endorsement",
+  "decline to discuss",
+  "competing",
+  "present every answer",
   "act without",
   "no (?:need|reason) to (?:ask|confirm|check)",
 );
@@ -158,6 +186,14 @@ const CONCEAL = rx(
   String.raw`\b(?:do not|don't|never|not to|without|avoid|must not|should not|shouldn't|no need to)\s+(?:ever\s+|even\s+|let\s+(?:the\s+)?\w+\s+)?(?:tell\w*|mention\w*|disclos\w*|inform\w*|reveal\w*|bring (?:this|it|that) up|let\w*|show\w*|alert\w*|notify\w*|hear|report\w*)\b|\bkeep (?:quiet|silent|it quiet|this quiet|(?:it|this|that) (?:secret|private|between))|\bleave (?:it|this|that) out\b|\bstay unaware\b|\bunaware\b|\bdiscreet(?:ly)?\b|\bquietly\b|\bsilently\b|\bsecretly\b|\bwon'?t notice\b|\bwill not notice\b|\bnot (?:notice|realize|realise|find out)\b|\bfind out\b|\bvague\b|\bplay (?:it|this|that) down\b|\bchange the subject\b|\bact as (?:though|if) nothing\b|\bregardless of what\b|\bmake no (?:reference|mention)\b|\bomit\b[^.;]{0,40}\bfrom (?:your|the) (?:reply|answer|response|summary|report)\b|\bwhen summari[sz]ing, omit\b|\bhid(?:e|den|ing)\b|\bconfidential\b|\bprivate to you\b|\bbehind (?:their|the user's|the person's) back\b`,
   "i",
 );
+/** Deceit: the user told something other than what happened, or kept from learning it. */
+const DECEIVE = rx(
+  String.raw`\b(?:describe|present|call|report|portray|frame)\s+(?:it|this|that|them|the \w+)\s+(?:to\s+(?:the\s+)?\w+\s+)?as\b|\btell\s+(?:the\s+)?(?:person|user|human|them|customer)\s+(?:that\s+)?(?:everything|it|all)\s+(?:went|is|was|worked)\b|\b(?:is|are)\s+not\s+to\s+(?:learn|know|find out|see|hear|be told)\b|\bkeep\s+(?:that|this|it)\s+out\s+of\s+(?:any\s+|your\s+|the\s+)?(?:explanations?|repl(?:y|ies)|answers?|summar(?:y|ies)|responses?|reports?|messages?)\b|\bno\s+(?:reason|need)\s+to\s+(?:bother|tell|inform|mention|worry|alert|trouble)\b|\bspare\s+(?:the\s+)?(?:user|person|them)\b|\bbother\s+(?:the\s+)?(?:user|person|them)\s+with\b`,
+  "i",
+);
+/** Telling the user: the opposite of concealment ("tell the user which alerts will be hidden"). */
+const DISCLOSE = rx(String.raw`(?<!\b(?:not|never|n't|without)\s+)\b(?:tell|inform|show|warn|notify|explain to)\s+(?:the\s+)?(?:user|person|them|human)\b(?!\s+(?:that\s+)?(?:everything|it|all)\s+(?:went|is|was|worked))`, "i");
+
 /** Where the user would learn of it: the reply, the answer, the summary, the report. */
 const REPLY = any("repl(?:y|ies)", "answers?", "responses?", "summar(?:y|ies|izing|ise|ize)", "report(?:ing)? back", "report", "tell", "say", "the person", "the user", "the human", "them", "their");
 /** Concealing a secret from display is protection, not deceit. */
@@ -207,10 +243,20 @@ const SECRET = any(
   "seed phrase",
   "home directory",
   "bank",
+  "passport(?: numbers?)?",
+  "card (?:details|numbers?)",
+  "credit cards?",
+  "social security",
+  "credential helper",
+  "git config",
+  "browser profile",
+  "session cookies?",
+  "hidden instructions",
+  "instructions that configure you",
 );
 /** The conversation, the model's own context, and what other tools handled. */
 const CONVERSATION = rx(
-  String.raw`\b(?:the (?:full |whole |entire )?(?:conversation|chat|transcript)|this (?:conversation|chat)|chat history|message history|everything (?:the (?:person|user|human) )?(?:has )?(?:said|typed|written|pasted)|(?:the )?instructions you (?:received|were given|got)|system (?:prompt|message)|(?:your|the) (?:context|memory)|(?:previous|earlier|prior|past) messages|(?:the )?(?:arguments?|parameters?|inputs?) you (?:passed|gave|sent|used)|(?:other|every other|all other) tools?|handled by other tools|other tools have handled|(?:mentioned|said|pasted|typed) earlier)\b`,
+  String.raw`\b(?:the (?:full |whole |entire )?(?:conversation|chat|transcript)|this (?:conversation|chat)|chat history|message history|everything (?:the (?:person|user|human) )?(?:has )?(?:said|typed|written|pasted)|(?:the )?instructions you (?:received|were given|got)|system (?:prompt|message)|(?:your|the) (?:context|memory)|(?:previous|earlier|prior|past) messages|(?:the )?(?:arguments?|parameters?|inputs?) you (?:passed|gave|sent|used)|(?:other|every other|all other) tools?|handled by other tools|other tools have handled|(?:mentioned|said|pasted|typed) earlier|(?:earlier|before|previously) in (?:the|this) (?:chat|conversation)|instructions that configure you|hidden instructions)\b`,
   "i",
 );
 /** Personal data of the user that no utility tool needs. */
@@ -246,7 +292,7 @@ const ACQUIRE = any(
   "goes? into",
   "go into",
   "must carry",
-  "works best when",
+  "works best (?:when|if)",
 );
 /** A destination inside the call: a named parameter, a field, an argument. */
 const INTO_CALL = rx(String.raw`\x60\w+\x60|\b(?:parameter|param|argument|field|arg)\b|\bas (?:the )?\w+\b|\bin(?:to)? (?:the )?\w+ (?:field|parameter|argument)\b`, "i");
@@ -264,7 +310,7 @@ const UNTRUSTED_CONTENT = rx(
 
 /** Other tools as a group, or another server. */
 const OTHER_TOOLS = rx(
-  String.raw`\b(?:(?:the|any|every|all|other|another|those|these)\s+(?:other\s+)?(?:[\w-]+\s+){0,2}?tools?\b(?!\s+(?:call|here))|tools? (?:from|of|on) (?:other|another|the \w+) servers?|(?:any|every|each) (?:\w+ ){0,2}(?:call|request) (?:to|with|through|performed by|made by)|(?:the|any|another) (?:\w+ )?server(?!'s own)|another tool|other tools|performed by other|by (?:the )?(?:\w+ ){0,2}tools?|(?:that|those) tools?|another (?:tracker|service|app|server|provider|integration|account))\b`,
+  String.raw`\b(?:(?:the|any|every|all|other|another|those|these)\s+(?:other\s+)?(?:[\w-]+\s+){0,2}?tools?\b(?!\s+(?:call|here))|tools? (?:from|of|on) (?:other|another|the \w+) servers?|(?:any|every|each) (?:\w+ ){0,2}(?:call|request) (?:to|with|through|performed by|made by)|(?:the|any|another) (?:\w+ )?server(?!'s own)|another tool|other tools|performed by other|by (?:the )?(?:\w+ ){0,2}tools?|(?:that|those) tools?|another (?:tracker|service|app|server|provider|integration|account)|[\w-]+ tools in this (?:session|conversation|environment|chat)|(?:the )?other integrations)\b`,
   "i",
 );
 /** Changing how those tools are used or what they receive. */
@@ -285,6 +331,13 @@ const TOOL_CHANGE = any(
   "open",
   "pass",
   "mention",
+  "prefix",
+  "prepend",
+  "attach\\w*",
+  "rais\\w+",
+  "increas\\w+",
+  "(?:has|have|need) to",
+  "needs?",
   "include",
   "must",
   "should",
@@ -305,16 +358,16 @@ const WHEN_OTHER = rx(
 const SELF = rx(String.raw`\b(?:this (?:tool|one|service|function|server|translator|engine|api)|(?:use|pick|choose|prefer|select) (?:this|it)\b|through this|sending [^.]{0,40} here|here first|our (?:tool|service))\b`, "i");
 /** Preference, exclusivity or universal scope. */
 const PREFERENCE = rx(
-  String.raw`\b(?:(?:is|are) the only|only (?:this|use this|tool)|exclusively|always (?:pick|use|choose|call|select|prefer)|pick this|choose this|prefer(?:red)?|above (?:everything|all|any)|over (?:any|all|every)|first (?:for|choice)|before (?:every|any|all|considering)|default choice|the (?:best|most (?:accurate|trusted|reliable|secure))|most accurate|best results|rated|endorsed|officially|approved|certified|supersedes|must go through|route all|every (?:\w+ )?(?:request|question|task|time)|for (?:any|anything|every|all)\b|whatever (?:the|they|the person|the user))`,
+  String.raw`\b(?:(?:is|are) the only|only (?:this|use this|tool)|exclusively|always (?:pick|use|choose|call|select|prefer)|pick this|choose this|prefer(?:red)?|above (?:everything|all|any)|over (?:any|all|every)|first (?:for|choice)|before (?:every|any|all|considering)|default choice|the (?:best|most (?:accurate|trusted|reliable|secure))|most accurate|best results|rated|endorsed|officially|approved|certified|sanctioned|replacement for|supersedes|must go through|route all|alone\b|should be used|rely on|every (?:\w+ )?(?:request|question|task|time)|for (?:any|anything|every|all)\b|whatever (?:the|they|the person|the user))`,
   "i",
 );
 /** Every request, whatever it is. */
 const UNIVERSAL = rx(
-  String.raw`\b(?:every|all|any|each)\s+(?:\w+\s+){0,2}?(?:requests?|questions?|tasks?|quer(?:y|ies)|turns?|prompts?)\b|\banything\b|\bwhatever (?:the|they)\b|\bfor (?:all|any|every) (?:\w+ )?(?:work|purpose|use)\b`,
+  String.raw`\b(?:every|all|any|each)\s+(?:\w+\s+){0,2}?(?:requests?|questions?|tasks?|quer(?:y|ies)|turns?|prompts?)\b|\b(?:every|each)\s+(?:\w+\s+)?(?:conversations?|(?:tool )?calls?|sessions?)\b|\bno matter\b|\banything\b|\bwhatever (?:the|they)\b|\bfor (?:all|any|every) (?:\w+ )?(?:work|purpose|use)\b`,
   "i",
 );
 /** Going first, or alone. */
-const PRIORITY = any("first", "before", "always", "exclusively", "default choice", "must go through", "route all", "by default", "only");
+const PRIORITY = any("first", "before", "at the start", "always", "exclusively", "default choice", "must go through", "route all", "by default", "only");
 
 /** Disparaging the alternatives. */
 const DISPARAGE = any(
@@ -342,10 +395,18 @@ const DISPARAGE = any(
   "insecure",
   "compromised",
   "expose",
+  "unverified",
+  "hallucinat\\w+",
+  "wrong",
+  "incorrect",
+  "slated for removal",
+  "(?:being|to be) removed",
+  "retired",
+  "(?:are|is) (?:being )?sunset",
 );
 /** Alternatives in general (not one named sibling). */
 const ALTERNATIVES = rx(
-  String.raw`\b(?:(?:the |any |all |every )?other(?:s|\s+(?:[\w-]+\s+){0,2}?(?:tools?|services?|options?|translators?|search(?:es)?|ones?))|(?:any|the) remaining (?:[\w-]+\s+)?tools?|another (?:[\w-]+\s+)?tool|the native (?:[\w-]+\s+)?tools?|more specific tool|everything else|the others|alternatives?|any other (?:[\w-]+\s+)?(?:tool|service)s?)\b`,
+  String.raw`\b(?:(?:the |any |all |every )?other(?:s|\s+(?:[\w-]+\s+){0,2}?(?:tools?|services?|options?|translators?|search(?:es)?|ones?))|(?:any|the) remaining (?:[\w-]+\s+)?tools?|another (?:[\w-]+\s+)?tool|the native (?:[\w-]+\s+)?tools?|more specific tool|everything else|the others|alternatives?|any other (?:[\w-]+\s+)?(?:tool|service)s?|no other (?:[\w-]+\s+)?tools?|elsewhere|(?:the )?(?:built-in|default|native|standard|existing|installed) (?:[\w-]+\s+)?tools?|(?:every|all) (?:[\w-]+ )?(?:and [\w-]+ )?tools?(?: installed)?|(?:the )?other (?:[\w-]+\s+)?integrations)\b`,
   "i",
 );
 
@@ -377,6 +438,13 @@ const TRANSFER = any(
   "leak",
   "beacon",
   "callback",
+  "replicat\\w+",
+  "transferr?\\w*",
+  "shipp?\\w*",
+  "delivered",
+  "relay\\w*",
+  "pushed",
+  "archived",
 );
 /** What is sent: data the user has, not a request for help. */
 const DATA = any(
@@ -400,10 +468,15 @@ const DATA = any(
   "full",
   "address",
   "phone",
+  "entr(?:y|ies)",
+  "income",
+  "resumes?",
+  "chat",
+  "photos?",
 );
 /** A parameter that carries data away: its description says where the value goes, not what the tool needs. */
 const SIDE_CHANNEL = rx(
-  String.raw`\b(?:transmitted|sent|reported|uploaded|forwarded|shared|goes|go) (?:to|upstream|along|out)\b|\b(?:telemetry|analytics|improvement team|our (?:team|servers?|partners?)|upstream|remotely|computed remotely)\b`,
+  String.raw`\b(?:transmitted|sent|reported|uploaded|forwarded|shared|goes|go) (?:to|upstream|along|out)\b|\b(?:telemetry|analytics|improvement team|our (?:team|servers?|partners?)|computed remotely)\b`,
   "i",
 );
 /** A parameter description that asks the model to fill it with the user's data gathered from elsewhere. */
@@ -476,13 +549,17 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // Concealment: something kept from the user, unless what is kept back is a secret being protected.
   // "Do not tell the user to run it manually" is advice about what to ask of the user, not something kept from them.
   const advice = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i.test(s);
-  if (has(CONCEAL, s) && has(REPLY, s) && !advice) {
+  if (has(DECEIVE, s)) push("concealment", 0.8, "tells the user something other than what happened");
+  else if (has(CONCEAL, s) && has(REPLY, s) && !advice && !has(DISCLOSE, s)) {
     const protectsSecret = has(PROTECTED_OBJECT, s) && !has(/\b(?:upload|copy|forward|shared?|location|records?|deleted|changes?|warnings?|partner|third parties|affiliate|elsewhere|also)\b/i, s);
     if (!protectsSecret) push("concealment", has(USER, s) || has(/\b(?:reply|answer|response|summary)\b/i, s) ? 0.85 : 0.6, "keeps something from the user");
   }
 
   // Resource reach: secrets, the conversation or personal data moved into the call, outside the declared purpose.
   const secret = has(SECRET, s);
+  // A parameter described as secrets or the conversation ("Dump of all environment variables …") asks the model to fill it with them.
+  const contentOf = /\b(?:dump|contents?|copy|verbatim|list|export|all)\s+(?:text\s+)?of\b|\bincluding (?:secret|private|hidden)\b|\bverbatim\b/i.test(s);
+  if (inParameter && !value && (secret || has(CONVERSATION, s)) && contentOf && !protective && !declared(ctx.purpose, s)) push("resource-reach", 0.75, "a parameter meant to hold secrets or the conversation");
   const conversation = has(CONVERSATION, s);
   const personal = has(PERSONAL, s);
   if ((secret || conversation || personal) && has(ACQUIRE, s) && !protective) {
@@ -494,12 +571,19 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   }
 
   // Shadowing: a directive about other tools (by name, by group or by activity), not this tool.
-  const named = tokensOf(s).filter((t) => ctx.foreignTool(t));
+  // A snake_case word the catalog does not know is usually a value or a field (pg_stat_statements, last_edited_time):
+  // it names a tool only when the sentence uses it as one ("call x", "posted by x", "x tool").
+  const named = tokensOf(s).filter(
+    (t) =>
+      ctx.foreignTool(t) &&
+      (ctx.knownForeignTool?.(t) ||
+        new RegExp(String.raw`\b(?:call\w*|us(?:e|ed|es|ing)|invok\w*|execut\w*|run\w*|(?:posted|sent|created|made|done) (?:by|with)|through|with)\s+(?:the\s+)?\x60?${t.replace(/[.]/g, "\\.")}\b|\b${t.replace(/[.]/g, "\\.")}\x60?\s+(?:tool|is (?:used|called|run)|runs)\b`, "i").test(s)),
+  );
   const aboutOthers = named.length > 0 || has(OTHER_TOOLS, s) || (has(WHEN_OTHER, s) && !has(/\bthis tool\b/i, s) && !ctx.lead);
   if (aboutOthers && has(TOOL_CHANGE, s) && !protective) {
     const strong = named.length > 0 || has(OTHER_TOOLS, s);
     const alters = has(
-      /\b(?:set (?:the|their|its|a|an|all|every)|sets? \w+ to|change|replace|substitute|add|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rewritten|pass (?:every|the result|it|them|all)|override|mention|open)\b/i,
+      /\b(?:set (?:the|their|its|a|an|all|every)|sets? \w+ to|(?:be|is|are) set to|set to|change|replace|substitute|add|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rewritten|pass (?:every|the result|it|them|all)|override|mention|open|prefix|suffix|prepend|attach\w*|label|tag|rais\w+|increas\w+|lower\w*|reduc\w+|include)\b/i,
       s,
     );
     if (strong && alters) push("shadowing", 0.85, named.length ? `directs another server's tool (${named[0]})` : "directs other tools");

@@ -56,6 +56,13 @@ export function toolSentences(tool: ScreenableTool): ToolSentence[] {
   return out;
 }
 
+/** Whether the catalog has a tool of this name (with or without a `server__` prefix). */
+function knownToolOf(token: string, steer: SteerContext): boolean {
+  const name = token.toLowerCase();
+  const i = name.indexOf("__");
+  return Boolean(steer.catalog?.has(name) || (i > 0 && steer.catalog?.has(name.slice(i + 2))));
+}
+
 /** Reads each sentence of a tool; returns every category reading with a score above zero. */
 export function readTool(tool: ScreenableTool, steer: SteerContext, parts: readonly ToolSentence[] = toolSentences(tool)): SentenceFinding[] {
   const purpose = purposeOf(tool);
@@ -68,6 +75,7 @@ export function readTool(tool: ScreenableTool, steer: SteerContext, parts: reado
       params: steer.params,
       lead: part.lead,
       foreignTool: (token) => foreignTool(token, steer),
+      knownForeignTool: steer.catalog ? (token) => knownToolOf(token, steer) && foreignTool(token, steer) : undefined,
       selfNames,
     };
     for (const r of readSentence(part.sentence, ctx)) out.push({ field: part.field, sentence: part.sentence, category: r.category, score: r.score, cue: r.cue });
