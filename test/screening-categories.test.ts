@@ -12,7 +12,7 @@ import { ToolCatalog, screeningKey } from "../src/core/catalog/catalog.js";
 import { SCREENING_CATEGORIES } from "../src/core/screening/categories.js";
 import { screenTool } from "../src/core/screening/screen.js";
 import { screenTools } from "../src/core/screening/screen-tools.js";
-import { loadDevSet, measureCategories } from "../src/bench/screening.js";
+import { loadAllDevSets, loadDevSet, measureCategories } from "../src/bench/screening.js";
 import { captureCatalog } from "../src/mcp/capture.js";
 import { closeUseLiteWorkers } from "../src/core/encoders/index.js";
 
@@ -23,15 +23,24 @@ const set = loadDevSet();
 test("every category is detected on the held-back half of the development set (rules and reader, no encoder)", async () => {
   const m = await measureCategories({ encoder: false, timing: false, devSet: set });
   for (const category of SCREENING_CATEGORIES) {
-    const t = m.detection[category].test;
+    const t = m.detection[category].test!;
     assert.ok(t.n >= 7, `${category}: ${t.n} test examples`);
     assert.ok(t.detected / t.n >= 0.85, `${category}: ${t.detected}/${t.n} detected on test`);
   }
-  assert.ok(m.detection["plain prose"].test.detected / m.detection["plain prose"].test.n >= 0.9, JSON.stringify(m.detection["plain prose"]));
+  const plain = m.detection["plain prose"].test!;
+  assert.ok(plain.detected / plain.n >= 0.9, JSON.stringify(m.detection["plain prose"]));
   // Legitimate-but-alarming tools: none flagged in either half.
   assert.deepEqual(m.legitimate.flagged, []);
   assert.equal(m.clean.synthetic.quarantined, 0);
   assert.equal(m.clean.demo.quarantined, 0);
+});
+
+test("legitimate-but-alarming tools of every round (dev, test, fresh and the never-fit blind set) are not flagged", async () => {
+  const all = loadAllDevSets();
+  assert.deepEqual([...new Set(all.map((r) => r.split))].sort(), ["blind", "dev", "fresh", "test"]);
+  const m = await measureCategories({ encoder: false, timing: false, devSet: all.filter((r) => r.label === "legit") });
+  assert.ok(m.legitimate.blind!.n >= 20 && m.legitimate.fresh!.n >= 20);
+  assert.deepEqual(m.legitimate.flagged, []);
 });
 
 test("a finding names server, tool, field, sentence, category and score; poison in a nested schema is found", () => {

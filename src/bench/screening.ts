@@ -171,19 +171,35 @@ export function renderScreeningMarkdown(m: ScreeningMeasurement): string {
 // the legitimate set alternate dev / test; concepts, prototypes and thresholds were fit on dev only.
 
 export const DEV_SET = fileURLToPath(new URL("../../data/screening/dev-set.jsonl", import.meta.url));
+/**
+ * Written after the first round of the reader froze and measured before anything was fit on it (12 of 30 poisoned
+ * detected, 1 of 20 legitimate flagged, 2026-11-25); the reader's concepts were then generalized on it, so it is
+ * development data now.
+ */
+export const FRESH_SET = fileURLToPath(new URL("../../data/screening/fresh-set.jsonl", import.meta.url));
+/** Written after the second round froze; measured, never fit on: the figure closest to held-out this library has. */
+export const BLIND_SET = fileURLToPath(new URL("../../data/screening/blind-set.jsonl", import.meta.url));
+
+export type DevSplit = "dev" | "test" | "fresh" | "blind";
+const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind"];
 
 export interface DevSetRow {
   id: string;
   label: "poisoned" | "legit";
   /** Poisoned: the screening category; legit: the kind of server. */
   category: string;
-  split: "dev" | "test";
+  split: DevSplit;
   /** Legit rows: the server the tool belongs to (its siblings are in the set too). */
   server?: string;
   /** Poisoned rows: where the poison sits (description, param, default, enum, title, nested). */
   where?: string;
   plain?: boolean;
   tool: ToolSpec;
+}
+
+/** The three files of the development set, in order (dev/test, fresh, blind). */
+export function loadAllDevSets(): DevSetRow[] {
+  return [DEV_SET, FRESH_SET, BLIND_SET].flatMap((p) => loadDevSet(p));
 }
 
 export function loadDevSet(path = DEV_SET): DevSetRow[] {
@@ -198,8 +214,8 @@ export function loadDevSet(path = DEV_SET): DevSetRow[] {
       } catch (err) {
         throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
       }
-      if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || (row.split !== "dev" && row.split !== "test"))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test", "tool": {"name", …}}`);
+      if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind", "tool": {"name", …}}`);
       return row;
     });
 }
@@ -223,9 +239,9 @@ export interface CategoryMeasurement {
   mode: string;
   encoder: { used: boolean; model?: string; reason?: string };
   /** Detection per category and split, with 95 % Wilson intervals; `all` sums the categories. */
-  detection: Record<string, { dev: CategoryCount; test: CategoryCount }>;
+  detection: Record<string, Partial<Record<DevSplit, CategoryCount>>>;
   /** Legitimate-but-alarming tools flagged, per split. */
-  legitimate: { dev: CategoryCount; test: CategoryCount; flagged: string[] };
+  legitimate: Partial<Record<DevSplit, CategoryCount>> & { flagged: string[] };
   /** Quarantined tools of clean catalogs: real (plain names and `server__name`), synthetic, demo. */
   clean: Record<string, { n: number; quarantined: number; flagged: number; names: string[] }>;
   /** Screening 500 tools of the real and synthetic catalogs (encoder already loaded, vectors not cached). */
@@ -239,7 +255,7 @@ export async function measureCategories(
   options: { realCatalog?: CatalogFile; encoder?: boolean; cacheDir?: string | false; devSet?: DevSetRow[]; timing?: boolean } = {},
 ): Promise<CategoryMeasurement> {
   const { screenTools } = await import("../core/screening/screen-tools.js");
-  const rows = options.devSet ?? loadDevSet();
+  const rows = options.devSet ?? loadAllDevSets();
   const encoder = options.encoder ?? true;
   const cleanFiles: Record<string, CatalogFile> = {
     synthetic: readCatalog(SYNTHETIC_CATALOG),
@@ -268,23 +284,25 @@ export async function measureCategories(
   const poisoned = rows.filter((r) => r.label === "poisoned");
   const report = await screenTools([...neighbours, ...poisoned.map((r) => ({ server: `untrusted-${r.id}`, tool: r.tool as ScreenableToolLike }))], { encoder: encoder ? undefined : false, cacheDir: options.cacheDir });
   const detection: CategoryMeasurement["detection"] = {};
-  const tally: Record<string, Record<"dev" | "test", [number, number]>> = {};
+  const tally: Record<string, Partial<Record<DevSplit, [number, number]>>> = {};
   for (const r of poisoned) {
     const hit = report.results.get(`untrusted-${r.id}\0${r.tool.name}`)?.flagged ? 1 : 0;
     for (const k of [r.category, ...(r.plain ? ["plain prose"] : []), "all"]) {
-      tally[k] ??= { dev: [0, 0], test: [0, 0] };
-      tally[k][r.split][0]++;
-      tally[k][r.split][1] += hit;
+      const t = ((tally[k] ??= {})[r.split] ??= [0, 0]);
+      t[0]++;
+      t[1] += hit;
     }
   }
   const order = (k: string) => (k === "all" ? 2 : k === "plain prose" ? 1 : 0);
-  for (const [k, t] of Object.entries(tally).sort((a, b) => order(a[0]) - order(b[0]))) detection[k] = { dev: counted(...t.dev), test: counted(...t.test) };
-  const legitTally = { dev: [0, 0], test: [0, 0] } as Record<"dev" | "test", [number, number]>;
+  for (const [k, t] of Object.entries(tally).sort((a, b) => order(a[0]) - order(b[0])))
+    detection[k] = Object.fromEntries(Object.entries(t).map(([split, c]) => [split, counted(...c)]));
+  const legitTally: Partial<Record<DevSplit, [number, number]>> = {};
   const flagged: string[] = [];
   for (const r of legit) {
     const hit = report.results.get(`${r.server ?? "legit"}\0${r.tool.name}`)?.flagged ? 1 : 0;
-    legitTally[r.split][0]++;
-    legitTally[r.split][1] += hit;
+    const t = (legitTally[r.split] ??= [0, 0]);
+    t[0]++;
+    t[1] += hit;
     if (hit) flagged.push(`${r.id} (${r.split})`);
   }
 
@@ -299,7 +317,7 @@ export async function measureCategories(
     mode: report.encoder.used ? "rules+reader+encoder" : "rules+reader",
     encoder: report.encoder,
     detection,
-    legitimate: { dev: counted(...legitTally.dev), test: counted(...legitTally.test), flagged },
+    legitimate: { ...Object.fromEntries(Object.entries(legitTally).map(([split, c]) => [split, counted(...c)])), flagged },
     clean,
     timing,
   };
@@ -307,21 +325,30 @@ export async function measureCategories(
 
 type ScreenableToolLike = import("../core/screening/screen.js").ScreenableTool;
 
-const pctCi = (c: CategoryCount) => (c.n ? `${c.detected}/${c.n} (${((100 * c.detected) / c.n).toFixed(0)} %, CI ${(100 * c.ci[0]).toFixed(0)}–${(100 * c.ci[1]).toFixed(0)} %)` : "—");
+const pctCi = (c: CategoryCount | undefined) => (c?.n ? `${c.detected}/${c.n} (${((100 * c.detected) / c.n).toFixed(0)} %, CI ${(100 * c.ci[0]).toFixed(0)}–${(100 * c.ci[1]).toFixed(0)} %)` : "—");
 
 /** The by-category section (starts with its heading). */
 export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): string {
   const md: string[] = ["## Tool-poisoning screen by category", ""];
   md.push(
-    "Own development set `data/screening/dev-set.jsonl` (written for this library; poisoned tools per category, most in plain",
-    "prose, and legitimate-but-alarming tools). Concepts, prototypes and thresholds were fit on the dev half; the test half",
-    "is reported beside it (held out from fitting, but written by the same hands). 95 % Wilson intervals.",
+    "Own development sets, written for this library (poisoned tools per category, most in plain prose; legitimate-but-alarming",
+    "tools: credential managers, shell, databases, email, cloud and cluster admin, browsers, payments), in three rounds.",
+    "`dev-set.jsonl`: concepts, prototypes and thresholds fit on the dev half, test half reported beside it (held out from",
+    "fitting, but written by the same hands with the same concepts in mind). `fresh-set.jsonl`: written after round one froze,",
+    "measured at 12/30 detected and 1/20 legitimate flagged before the reader was generalized on it (so fit now).",
+    "`blind-set.jsonl`: written after round two froze, measured, never fit on: **the column to read**. 95 % Wilson intervals.",
     "",
   );
   for (const m of ms) {
-    md.push(`### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`, "", "| Category | dev | **test** |", "| --- | ---: | ---: |");
-    for (const [k, d] of Object.entries(m.detection)) md.push(`| ${k} | ${pctCi(d.dev)} | **${pctCi(d.test)}** |`);
-    md.push(`| legitimate-but-alarming flagged | ${pctCi(m.legitimate.dev)} | **${pctCi(m.legitimate.test)}** |`);
+    md.push(
+      `### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`,
+      "",
+      "| Category | dev | test | fresh (fit after measuring) | **blind (never fit)** |",
+      "| --- | ---: | ---: | ---: | ---: |",
+    );
+    for (const [k, d] of Object.entries(m.detection)) md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | **${pctCi(d.blind)}** |`);
+    const l = m.legitimate;
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | **${pctCi(l.blind)}** |`);
     md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
     for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
     if (m.timing) md.push("", `Screening ${m.timing.tools} tools (${m.timing.sentences} sentences, ${m.timing.embedded} embedded) with a warm encoder and no vector cache: ${m.timing.ms.toFixed(0)} ms.`);
