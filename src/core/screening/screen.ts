@@ -14,6 +14,9 @@ import { readTool, toolSentences } from "./meaning.js";
  * tool"). A rule fires on the shape of an attack (a transfer verb aimed at a literal address, a secret named as
  * something to include, a named tool of another server to call or shun), not on a keyword.
  *
+ * Besides the rules, every sentence is read for what it asks of the model (intent.ts, filed under the categories of
+ * categories.ts, with a score); `screenTools` (screen-tools.ts) adds the embedded encoder and an optional judge.
+ *
  * Pure and synchronous: no network, no model. Every reason names the rule, the field and an excerpt.
  */
 
