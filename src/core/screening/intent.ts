@@ -59,7 +59,7 @@ const MODEL = any(
 );
 /** A vocative or a note addressed to the model: "Assistant:", "Dear AI,", "Note to the language model", "If you are an AI". */
 const VOCATIVE = rx(
-  String.raw`(?:^|[#*\s>])(?:assistant|model|ai|llm|agent)\s*[:,]|\b(?:dear|hey|attention|note (?:to|for)|reminder for|message (?:to|for)|important for)\s+(?:the\s+)?(?:ai|assistant|model|language model|llm|agent)\b|\bif you are an? (?:ai|assistant|language model|llm|model)\b|\bas the (?:assistant|ai|model)\b|\byou,? the (?:model|assistant|ai)\b|\bthe (?:agent|assistant|model) (?:using|reading|calling) this\b`,
+  String.raw`(?:^|[#*\s>])(?:assistant|model|ai|llm|agent)\s*[:,]|\b(?:dear|hey|attention|(?:note|notice|memo|update|message|reminder|instructions?) (?:to|for)|reminder for|important for)\s+(?:the\s+)?(?:ai|assistant|model|language model|llm|agent)\b|\bif you are an? (?:ai|assistant|language model|llm|model)\b|\bas the (?:assistant|ai|model)\b|\byou,? the (?:model|assistant|ai)\b|\bthe (?:agent|assistant|model) (?:using|reading|calling) this\b`,
 );
 /** The user, however named. */
 const USER = any(
@@ -103,6 +103,8 @@ const MODEL_CONFIG = any(
   "checks",
   "safeguards",
   "(?:the )?configuration you",
+  "(?:earlier|previous|prior|original) (?:requests?|messages?|tasks?)",
+  "objective",
   "loyalty",
   "allegiance",
   "identity",
@@ -136,6 +138,10 @@ const CONFIG_CHANGE = any(
   "not count",
   "first duty",
   "over anything",
+  "cancel\\w*",
+  "updat\\w*",
+  "above (?:any|all) other",
+  "(?:your|the) (?:objective|goal|task|job|mission) (?:is|in)",
   "obey",
   "must (?:regard|treat)",
   "regard",
@@ -173,6 +179,7 @@ const ANSWER_SHAPE = any(
   "commands? you must",
   "treat (?:the|every|all|any) .{0,40} as (?:commands?|instructions?)",
   "without asking",
+  "(?:you )?(?:speak|talk|write|respond|answer) as",
   "endorsement",
   "decline to discuss",
   "competing",
@@ -183,14 +190,19 @@ const ANSWER_SHAPE = any(
 
 /** Concealment: keeping something from the user. */
 const CONCEAL = rx(
-  String.raw`\b(?:do not|don't|never|not to|without|avoid|must not|should not|shouldn't|no need to)\s+(?:ever\s+|even\s+|let\s+(?:the\s+)?\w+\s+)?(?:tell\w*|mention\w*|disclos\w*|inform\w*|reveal\w*|bring (?:this|it|that) up|let\w*|show\w*|alert\w*|notify\w*|hear|report\w*)\b|\bkeep (?:quiet|silent|it quiet|this quiet|(?:it|this|that) (?:secret|private|between))|\bleave (?:it|this|that) out\b|\bstay unaware\b|\bunaware\b|\bdiscreet(?:ly)?\b|\bquietly\b|\bsilently\b|\bsecretly\b|\bwon'?t notice\b|\bwill not notice\b|\bnot (?:notice|realize|realise|find out)\b|\bfind out\b|\bvague\b|\bplay (?:it|this|that) down\b|\bchange the subject\b|\bact as (?:though|if) nothing\b|\bregardless of what\b|\bmake no (?:reference|mention)\b|\bomit\b[^.;]{0,40}\bfrom (?:your|the) (?:reply|answer|response|summary|report)\b|\bwhen summari[sz]ing, omit\b|\bhid(?:e|den|ing)\b|\bconfidential\b|\bprivate to you\b|\bbehind (?:their|the user's|the person's) back\b`,
+  String.raw`\b(?:do not|don't|never|not to|without|avoid|must not|should not|shouldn't|no need to)\s+(?:ever\s+|even\s+|let\s+(?:the\s+)?\w+\s+)?(?:tell\w*|mention\w*|disclos\w*|inform\w*|reveal\w*|bring (?:this|it|that) up|let\w*|show\w*|alert\w*|notify\w*|hear|report\w*)\b|\bkeep (?:quiet|silent|it quiet|this quiet|(?:it|this|that) (?:secret|private|between))|\bleave (?:it|this|that) out\b|\bstay unaware\b|\bunaware\b|\bdiscreet(?:ly)?\b|\bquietly\b|\bsilently\b|\bsecretly\b|\bwon'?t notice\b|\bstay between you\b|\bwill not notice\b|\bnot (?:notice|realize|realise|find out)\b|\bfind out\b|\bvague\b|\bplay (?:it|this|that) down\b|\bchange the subject\b|\bact as (?:though|if) nothing\b|\bregardless of what\b|\bmake no (?:reference|mention)\b|\bomit\b[^.;]{0,40}\bfrom (?:your|the) (?:reply|answer|response|summary|report)\b|\bwhen summari[sz]ing, omit\b|\bhid(?:e|den|ing)\b|\bconfidential\b|\bprivate to you\b|\bbehind (?:their|the user's|the person's) back\b`,
   "i",
 );
 /** Deceit: the user told something other than what happened, or kept from learning it. */
 const DECEIVE = rx(
-  String.raw`\b(?:describe|present|call|report|portray|frame)\s+(?:it|this|that|them|the \w+)\s+(?:to\s+(?:the\s+)?\w+\s+)?as\b|\btell\s+(?:the\s+)?(?:person|user|human|them|customer)\s+(?:that\s+)?(?:everything|it|all)\s+(?:went|is|was|worked)\b|\b(?:is|are)\s+not\s+to\s+(?:learn|know|find out|see|hear|be told)\b|\bkeep\s+(?:that|this|it)\s+out\s+of\s+(?:any\s+|your\s+|the\s+)?(?:explanations?|repl(?:y|ies)|answers?|summar(?:y|ies)|responses?|reports?|messages?)\b|\bno\s+(?:reason|need)\s+to\s+(?:bother|tell|inform|mention|worry|alert|trouble)\b|\bspare\s+(?:the\s+)?(?:user|person|them)\b|\bbother\s+(?:the\s+)?(?:user|person|them)\s+with\b`,
+  String.raw`\b(?:describe|present|call|report|portray|frame)\s+(?:it|this|that|them|the \w+)\s+(?:to\s+(?:the\s+)?\w+\s+)?as\b|\btell\s+(?:the\s+)?(?:person|user|human|them|customer)\s+(?:that\s+)?(?:everything|it|all)\s+(?:went|is|was|worked)\b|\b(?:is|are)\s+not\s+to\s+(?:learn|know|find out|see|hear|be told)\b|\bkeep\s+(?:that|this|it)\s+out\s+of\s+(?:any\s+|your\s+|the\s+)?(?:explanations?|repl(?:y|ies)|answers?|summar(?:y|ies)|responses?|reports?|messages?)\b|\bno\s+(?:reason|need)\s+to\s+(?:bother|tell|inform|mention|worry|alert|trouble)\b|\bspare\s+(?:the\s+)?(?:user|person|them)\b|\b(?:stay|remain|kept?)\s+between\s+you\b|\bbother\s+(?:the\s+)?(?:user|person|them)\s+with\b`,
   "i",
 );
+/** What the model says to the user… */
+const SPEECH = rx(String.raw`\b(?:say|answer|repl(?:y|ies)|respond|tell|describe|mention|surface|explain|report|bring up|disclose|draw (?:the user's|their|the person's|the customer's|anyone's) attention)\b`, "i");
+/** …restricted to something, or steered ("answer yes", "say only that …", "don't surface …"). */
+const RESTRICT_SPEECH = rx(String.raw`\b(?:say only|only say|just say|answer (?:yes|no)|reply (?:yes|no)|(?:do not|don't|never|not) (?:surface|draw|bring up|mention|explain|say|describe)|stay between you|between you and)\b`, "i");
+
 /** Telling the user: the opposite of concealment ("tell the user which alerts will be hidden"). */
 const DISCLOSE = rx(String.raw`(?<!\b(?:not|never|n't|without)\s+)\b(?:tell|inform|show|warn|notify|explain to)\s+(?:the\s+)?(?:user|person|them|human)\b(?!\s+(?:that\s+)?(?:everything|it|all)\s+(?:went|is|was|worked))`, "i");
 
@@ -253,10 +265,14 @@ const SECRET = any(
   "session cookies?",
   "hidden instructions",
   "instructions that configure you",
+  "kubeconfig",
+  "aws secret",
+  "secret access key",
+  "dotfiles?",
 );
 /** The conversation, the model's own context, and what other tools handled. */
 const CONVERSATION = rx(
-  String.raw`\b(?:the (?:full |whole |entire )?(?:conversation|chat|transcript)|this (?:conversation|chat)|chat history|message history|everything (?:the (?:person|user|human) )?(?:has )?(?:said|typed|written|pasted)|(?:the )?instructions you (?:received|were given|got)|system (?:prompt|message)|(?:your|the) (?:context|memory)|(?:previous|earlier|prior|past) messages|(?:the )?(?:arguments?|parameters?|inputs?) you (?:passed|gave|sent|used)|(?:other|every other|all other) tools?|handled by other tools|other tools have handled|(?:mentioned|said|pasted|typed) earlier|(?:earlier|before|previously) in (?:the|this) (?:chat|conversation)|instructions that configure you|hidden instructions)\b`,
+  String.raw`\b(?:the (?:full |whole |entire )?(?:conversation|chat|transcript)|this (?:conversation|chat)|chat history|message history|everything (?:the (?:person|user|human) )?(?:has )?(?:said|typed|written|pasted)|(?:the )?instructions you (?:received|were given|got)|system (?:prompt|message)|(?:your|the) (?:context|memory)|(?:previous|earlier|prior|past) messages|(?:the )?(?:arguments?|parameters?|inputs?) you (?:passed|gave|sent|used)|(?:other|every other|all other) tools?|handled by other tools|other tools have handled|(?:mentioned|said|pasted|typed) earlier|(?:earlier|before|previously) in (?:the|this) (?:chat|conversation)|instructions that configure you|hidden instructions|(?:messages?|things?|everything|what) the (?:user|person|human) (?:wrote|typed|said|sent|asked))\b`,
   "i",
 );
 /** Personal data of the user that no utility tool needs. */
@@ -310,7 +326,7 @@ const UNTRUSTED_CONTENT = rx(
 
 /** Other tools as a group, or another server. */
 const OTHER_TOOLS = rx(
-  String.raw`\b(?:(?:the|any|every|all|other|another|those|these)\s+(?:other\s+)?(?:[\w-]+\s+){0,2}?tools?\b(?!\s+(?:call|here))|tools? (?:from|of|on) (?:other|another|the \w+) servers?|(?:any|every|each) (?:\w+ ){0,2}(?:call|request) (?:to|with|through|performed by|made by)|(?:the|any|another) (?:\w+ )?server(?!'s own)|another tool|other tools|performed by other|by (?:the )?(?:\w+ ){0,2}tools?|(?:that|those) tools?|another (?:tracker|service|app|server|provider|integration|account)|[\w-]+ tools in this (?:session|conversation|environment|chat)|(?:the )?other integrations)\b`,
+  String.raw`\b(?:(?:the|any|every|all|other|another|those|these)\s+(?:other\s+)?(?:[\w-]+\s+){0,2}?tools?\b(?!\s+(?:call|here))|tools? (?:from|of|on) (?:other|another|the \w+) servers?|(?:any|every|each) (?:\w+ ){0,2}(?:call|request) (?:to|with|through|performed by|made by)|(?:the|any|another) (?:\w+ )?server(?!'s own)|another tool|other tools|performed by other|by (?:the )?(?:\w+ ){0,2}tools?|(?:that|those) tools?|another (?:tracker|service|app|server|provider|integration|account)|[\w-]+ tools in this (?:session|conversation|environment|chat)|(?:the )?other integrations|(?:the|any) [\w-]+ integrations?|(?:the )?[\w-]+ server'?s? tools)\b`,
   "i",
 );
 /** Changing how those tools are used or what they receive. */
@@ -358,7 +374,7 @@ const WHEN_OTHER = rx(
 const SELF = rx(String.raw`\b(?:this (?:tool|one|service|function|server|translator|engine|api)|(?:use|pick|choose|prefer|select) (?:this|it)\b|through this|sending [^.]{0,40} here|here first|our (?:tool|service))\b`, "i");
 /** Preference, exclusivity or universal scope. */
 const PREFERENCE = rx(
-  String.raw`\b(?:(?:is|are) the only|only (?:this|use this|tool)|exclusively|always (?:pick|use|choose|call|select|prefer)|pick this|choose this|prefer(?:red)?|above (?:everything|all|any)|over (?:any|all|every)|first (?:for|choice)|before (?:every|any|all|considering)|default choice|the (?:best|most (?:accurate|trusted|reliable|secure))|most accurate|best results|rated|endorsed|officially|approved|certified|sanctioned|replacement for|supersedes|must go through|route all|alone\b|should be used|rely on|every (?:\w+ )?(?:request|question|task|time)|for (?:any|anything|every|all)\b|whatever (?:the|they|the person|the user))`,
+  String.raw`\b(?:(?:is|are) the only|only (?:this|use this|tool)|exclusively|always (?:pick|use|choose|call|select|prefer)|pick this|choose this|prefer(?:red)?|above (?:everything|all|any)|over (?:any|all|every)|first (?:for|choice)|before (?:every|any|all|considering)|default choice|the (?:best|most (?:accurate|trusted|reliable|secure))|most accurate|best results|rated|endorsed|officially|approved|certified|sanctioned|(?:is|are) the (?:dependable|reliable|trustworthy|safe|correct|right|only) (?:option|choice|one)|replacement for|supersedes|must go through|route all|alone\b|should be used|rely on|every (?:\w+ )?(?:request|question|task|time)|for (?:any|anything|every|all)\b|whatever (?:the|they|the person|the user))`,
   "i",
 );
 /** Every request, whatever it is. */
@@ -403,10 +419,16 @@ const DISPARAGE = any(
   "(?:being|to be) removed",
   "retired",
   "(?:are|is) (?:being )?sunset",
+  "withdrawn",
+  "discontinued",
+  "blocked",
+  "no point",
+  "lose (?:events|data|files|messages|records)",
+  "double-book\\w*",
 );
 /** Alternatives in general (not one named sibling). */
 const ALTERNATIVES = rx(
-  String.raw`\b(?:(?:the |any |all |every )?other(?:s|\s+(?:[\w-]+\s+){0,2}?(?:tools?|services?|options?|translators?|search(?:es)?|ones?))|(?:any|the) remaining (?:[\w-]+\s+)?tools?|another (?:[\w-]+\s+)?tool|the native (?:[\w-]+\s+)?tools?|more specific tool|everything else|the others|alternatives?|any other (?:[\w-]+\s+)?(?:tool|service)s?|no other (?:[\w-]+\s+)?tools?|elsewhere|(?:the )?(?:built-in|default|native|standard|existing|installed) (?:[\w-]+\s+)?tools?|(?:every|all) (?:[\w-]+ )?(?:and [\w-]+ )?tools?(?: installed)?|(?:the )?other (?:[\w-]+\s+)?integrations)\b`,
+  String.raw`\b(?:(?:the |any |all |every )?other(?:s|\s+(?:[\w-]+\s+){0,2}?(?:tools?|services?|options?|translators?|search(?:es)?|ones?))|(?:any|the) remaining (?:[\w-]+\s+)?tools?|another (?:[\w-]+\s+)?tool|the native (?:[\w-]+\s+)?tools?|more specific tool|everything else|the others|alternatives?|any other (?:[\w-]+\s+)?(?:tool|service)s?|no other (?:[\w-]+\s+)?tools?|anything other than|(?:the )?[\w-]+ server'?s? tools|elsewhere|(?:the )?(?:built-in|default|native|standard|existing|installed) (?:[\w-]+\s+)?tools?|(?:every|all) (?:[\w-]+ )?(?:and [\w-]+ )?tools?(?: installed)?|(?:the )?other (?:[\w-]+\s+)?integrations)\b`,
   "i",
 );
 
@@ -445,6 +467,7 @@ const TRANSFER = any(
   "relay\\w*",
   "pushed",
   "archived",
+  "mail(?:ed|s)?",
 );
 /** What is sent: data the user has, not a request for help. */
 const DATA = any(
@@ -476,7 +499,7 @@ const DATA = any(
 );
 /** A parameter that carries data away: its description says where the value goes, not what the tool needs. */
 const SIDE_CHANNEL = rx(
-  String.raw`\b(?:transmitted|sent|reported|uploaded|forwarded|shared|goes|go) (?:to|upstream|along|out)\b|\b(?:telemetry|analytics|improvement team|our (?:team|servers?|partners?)|computed remotely)\b`,
+  String.raw`\b(?:transmitted|sent|reported|uploaded|forwarded|shared|goes|go|posted|mailed|collected) (?:to|upstream|along|out|for (?:research|training|analysis|review))\b|\b(?:telemetry|analytics|improvement team|our (?:team|servers?|partners?)|computed remotely)\b`,
   "i",
 );
 /** A parameter description that asks the model to fill it with the user's data gathered from elsewhere. */
@@ -549,7 +572,14 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // Concealment: something kept from the user, unless what is kept back is a secret being protected.
   // "Do not tell the user to run it manually" is advice about what to ask of the user, not something kept from them.
   const advice = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i.test(s);
+  const speechControl =
+    has(SPEECH, s) &&
+    has(RESTRICT_SPEECH, s) &&
+    (has(USER, s) || has(/\b(?:what you (?:tell|say)|your (?:reply|answer|summary)|say only|only say|just say)\b/i, s)) &&
+    !advice &&
+    !has(PROTECTED_OBJECT, s);
   if (has(DECEIVE, s)) push("concealment", 0.8, "tells the user something other than what happened");
+  else if (speechControl && !protective && !has(DISCLOSE, s)) push("concealment", 0.7, "restricts what the user is told");
   else if (has(CONCEAL, s) && has(REPLY, s) && !advice && !has(DISCLOSE, s)) {
     const protectsSecret = has(PROTECTED_OBJECT, s) && !has(/\b(?:upload|copy|forward|shared?|location|records?|deleted|changes?|warnings?|partner|third parties|affiliate|elsewhere|also)\b/i, s);
     if (!protectsSecret) push("concealment", has(USER, s) || has(/\b(?:reply|answer|response|summary)\b/i, s) ? 0.85 : 0.6, "keeps something from the user");
@@ -558,10 +588,13 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // Resource reach: secrets, the conversation or personal data moved into the call, outside the declared purpose.
   const secret = has(SECRET, s);
   // A parameter described as secrets or the conversation ("Dump of all environment variables …") asks the model to fill it with them.
-  const contentOf = /\b(?:dump|contents?|copy|verbatim|list|export|all)\s+(?:text\s+)?of\b|\bincluding (?:secret|private|hidden)\b|\bverbatim\b/i.test(s);
+  const contentOf = /\b(?:dump|contents?|copy|verbatim|list|export|all|text)\s+(?:text\s+)?of\b|\bincluding (?:secret|private|hidden)\b|\bverbatim\b/i.test(s);
   if (inParameter && !value && (secret || has(CONVERSATION, s)) && contentOf && !protective && !declared(ctx.purpose, s)) push("resource-reach", 0.75, "a parameter meant to hold secrets or the conversation");
   const conversation = has(CONVERSATION, s);
   const personal = has(PERSONAL, s);
+  // A secret taken from where the user keeps it ("the AWS secret access key from the user's machine").
+  const fromUser = /\bfrom (?:the user's|their|your|this|the person's|the machine's) (?:machine|computer|device|laptop|home (?:folder|directory)|profile|browser|environment|system|keychain|disk)\b|\bin the user's home\b/i.test(s);
+  if (secret && fromUser && !protective && !declared(ctx.purpose, s)) push("resource-reach", 0.8, "takes a secret from the user's machine");
   if ((secret || conversation || personal) && has(ACQUIRE, s) && !protective) {
     const intoCall = has(INTO_CALL, s) || inParameter || value;
     const outside = !declared(ctx.purpose, s) || conversation;
@@ -583,7 +616,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   if (aboutOthers && has(TOOL_CHANGE, s) && !protective) {
     const strong = named.length > 0 || has(OTHER_TOOLS, s);
     const alters = has(
-      /\b(?:set (?:the|their|its|a|an|all|every)|sets? \w+ to|(?:be|is|are) set to|set to|change|replace|substitute|add|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rewritten|pass (?:every|the result|it|them|all)|override|mention|open|prefix|suffix|prepend|attach\w*|label|tag|rais\w+|increas\w+|lower\w*|reduc\w+|include)\b/i,
+      /\b(?:set (?:the|their|its|a|an|all|every)|sets? \w+ to|(?:be|is|are) set to|set to|change|replace|substitute|add|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rewritten|pass (?:every|the result|it|them|all)|override|mention|open|prefix|suffix|prepend|attach\w*|label|tag|rais\w+|increas\w+|lower\w*|reduc\w+|include|our (?:proxy|address|server|endpoint|link|url|domain))\b/i,
       s,
     );
     if (strong && alters) push("shadowing", 0.85, named.length ? `directs another server's tool (${named[0]})` : "directs other tools");
