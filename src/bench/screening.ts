@@ -177,11 +177,13 @@ export const DEV_SET = fileURLToPath(new URL("../../data/screening/dev-set.jsonl
  * development data now.
  */
 export const FRESH_SET = fileURLToPath(new URL("../../data/screening/fresh-set.jsonl", import.meta.url));
-/** Written after the second round froze; measured, never fit on: the figure closest to held-out this library has. */
+/** Written after the second round froze; measured at 12/30 detected and 0/20 legitimate flagged, then fit on. */
 export const BLIND_SET = fileURLToPath(new URL("../../data/screening/blind-set.jsonl", import.meta.url));
+/** Written after the third round froze; measured, never fit on: the figure closest to held-out this library has. */
+export const HOLDOUT_SET = fileURLToPath(new URL("../../data/screening/holdout-set.jsonl", import.meta.url));
 
-export type DevSplit = "dev" | "test" | "fresh" | "blind";
-const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind"];
+export type DevSplit = "dev" | "test" | "fresh" | "blind" | "holdout";
+const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "holdout"];
 
 export interface DevSetRow {
   id: string;
@@ -197,9 +199,9 @@ export interface DevSetRow {
   tool: ToolSpec;
 }
 
-/** The three files of the development set, in order (dev/test, fresh, blind). */
+/** The files of the development set, in the order they were written (dev/test, fresh, blind, holdout). */
 export function loadAllDevSets(): DevSetRow[] {
-  return [DEV_SET, FRESH_SET, BLIND_SET].flatMap((p) => loadDevSet(p));
+  return [DEV_SET, FRESH_SET, BLIND_SET, HOLDOUT_SET].flatMap((p) => loadDevSet(p));
 }
 
 export function loadDevSet(path = DEV_SET): DevSetRow[] {
@@ -215,7 +217,7 @@ export function loadDevSet(path = DEV_SET): DevSetRow[] {
         throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
       }
       if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind", "tool": {"name", …}}`);
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"holdout", "tool": {"name", …}}`);
       return row;
     });
 }
@@ -332,23 +334,25 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
   const md: string[] = ["## Tool-poisoning screen by category", ""];
   md.push(
     "Own development sets, written for this library (poisoned tools per category, most in plain prose; legitimate-but-alarming",
-    "tools: credential managers, shell, databases, email, cloud and cluster admin, browsers, payments), in three rounds.",
+    "tools: credential managers, shell, databases, email, cloud and cluster admin, browsers, payments), in four rounds.",
     "`dev-set.jsonl`: concepts, prototypes and thresholds fit on the dev half, test half reported beside it (held out from",
-    "fitting, but written by the same hands with the same concepts in mind). `fresh-set.jsonl`: written after round one froze,",
-    "measured at 12/30 detected and 1/20 legitimate flagged before the reader was generalized on it (so fit now).",
-    "`blind-set.jsonl`: written after round two froze, measured, never fit on: **the column to read**. 95 % Wilson intervals.",
+    "fitting, but written by the same hands with the same concepts in mind). Each later set was written after the reader",
+    "froze and measured before anything was fit on it: `fresh-set.jsonl` 12/30 detected, 1/20 legitimate flagged; then fit.",
+    "`blind-set.jsonl` 12/30 detected, 0/20 flagged; then fit. `holdout-set.jsonl`: measured, never fit on: **the column to",
+    "read** (the dev, test, fresh and blind columns are fitted figures). 95 % Wilson intervals.",
     "",
   );
   for (const m of ms) {
     md.push(
       `### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`,
       "",
-      "| Category | dev | test | fresh (fit after measuring) | **blind (never fit)** |",
-      "| --- | ---: | ---: | ---: | ---: |",
+      "| Category | dev | test | fresh (fit) | blind (fit) | **holdout (never fit)** |",
+      "| --- | ---: | ---: | ---: | ---: | ---: |",
     );
-    for (const [k, d] of Object.entries(m.detection)) md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | **${pctCi(d.blind)}** |`);
+    for (const [k, d] of Object.entries(m.detection))
+      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | **${pctCi(d.holdout)}** |`);
     const l = m.legitimate;
-    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | **${pctCi(l.blind)}** |`);
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | **${pctCi(l.holdout)}** |`);
     md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
     for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
     if (m.timing) md.push("", `Screening ${m.timing.tools} tools (${m.timing.sentences} sentences, ${m.timing.embedded} embedded) with a warm encoder and no vector cache: ${m.timing.ms.toFixed(0)} ms.`);
