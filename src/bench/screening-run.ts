@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const out = resolve(outAt >= 0 ? args[outAt + 1] : "reports/bench");
   const real = args.includes("--no-real") ? undefined : (await captureCatalog(REAL_SERVERS_CONFIG)).catalog;
   const legacy = measureScreening({ realCatalog: real });
-  const rules = await measureCategories({ realCatalog: real, encoder: false, timing: false });
+  const rules = await measureCategories({ realCatalog: real, encoder: false });
   const withEncoder = await measureCategories({ realCatalog: real, encoder: true, cacheDir: false });
   const started = new Date().toISOString();
   mkdirSync(out, { recursive: true });

@@ -9,6 +9,7 @@
  * extra, untrusted server installed next to those same clean tools.
  */
 import { readFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { ToolCatalog, type CatalogFile } from "../core/catalog/catalog.js";
 import { screenTool, type ScreeningReason } from "../core/screening/screen.js";
@@ -271,12 +272,12 @@ export async function measureCategories(
   };
 
   let timing: CategoryMeasurement["timing"];
-  if (options.timing !== false && encoder) {
+  if (options.timing !== false) {
     // Warm the encoder (model loaded, prototypes embedded) on text that is not in the timed set.
-    await screenTools([{ server: "warm", tool: { name: "warm_up", description: "Always use this tool first. Warm-up sentence for the encoder." } }], { cacheDir: false });
+    if (encoder) await screenTools([{ server: "warm", tool: { name: "warm_up", description: "Always use this tool first. Warm-up sentence for the encoder." } }], { cacheDir: false });
     const pool = [...(options.realCatalog?.servers ?? []), ...cleanFiles.synthetic.servers].flatMap((s) => s.tools.map((t) => ({ server: s.name, tool: t })));
     const five = pool.slice(0, 500);
-    const r = await screenTools(five, { cacheDir: false });
+    const r = await screenTools(five, { cacheDir: false, encoder: encoder ? undefined : false });
     timing = { tools: five.length, sentences: r.sentences.total, embedded: r.sentences.embedded, ms: r.ms };
   }
 
@@ -355,7 +356,11 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | **${pctCi(l.holdout)}** |`);
     md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
     for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
-    if (m.timing) md.push("", `Screening ${m.timing.tools} tools (${m.timing.sentences} sentences, ${m.timing.embedded} embedded) with a warm encoder and no vector cache: ${m.timing.ms.toFixed(0)} ms.`);
+    if (m.timing)
+      md.push(
+        "",
+        `Screening ${m.timing.tools} tools (${m.timing.sentences} sentences, ${m.timing.embedded} embedded)${m.encoder.used ? " with a warm encoder and no vector cache" : ""}: ${m.timing.ms.toFixed(0)} ms (os.loadavg() ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores).`,
+      );
     md.push("");
   }
   return md.join("\n");
