@@ -15,6 +15,8 @@ export {
   type QuarantinedTool,
   type ScreeningFlag,
   type ScreeningOptions,
+  type CatalogFinding,
+  screeningKey,
 } from "./core/catalog/catalog.js";
 export {
   screenTool,
@@ -26,6 +28,20 @@ export {
   type ScreeningReason,
   type ScreeningResult,
   type ScreeningRule,
+  type ScreeningFinding,
+  DEFAULT_SCREENING_THRESHOLD,
+  SCREENING_CATEGORIES,
+  CATEGORY_DESCRIPTIONS,
+  type ScreeningCategory,
+  SCREENING_ACTIONS,
+  type ScreeningAction,
+  type ScreeningPolicy,
+  type CategoryPolicy,
+  screenTools,
+  type ScreenToolsOptions,
+  type ScreenToolsEntry,
+  type ScreeningReport,
+  type ScreeningJudge,
 } from "./core/screening/index.js";
 export {
   resolveCallName,

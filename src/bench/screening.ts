@@ -9,6 +9,7 @@
  * extra, untrusted server installed next to those same clean tools.
  */
 import { readFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { ToolCatalog, type CatalogFile } from "../core/catalog/catalog.js";
 import { screenTool, type ScreeningReason } from "../core/screening/screen.js";
@@ -161,5 +162,206 @@ export function renderScreeningMarkdown(m: ScreeningMeasurement): string {
     `Screening all of them took ${m.screenMs.toFixed(0)} ms.`,
     "",
   ];
+  return md.join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// By category: the library's own development set (data/screening/dev-set.jsonl), written for this library in its
+// own words: poisoned tools per category (most in plain prose, no markers) and legitimate-but-alarming tools
+// (credential managers, shell, databases, email, cloud and cluster admin, browsers, payments). Each category and
+// the legitimate set alternate dev / test; concepts, prototypes and thresholds were fit on dev only.
+
+export const DEV_SET = fileURLToPath(new URL("../../data/screening/dev-set.jsonl", import.meta.url));
+/**
+ * Written after the first round of the reader froze and measured before anything was fit on it (12 of 30 poisoned
+ * detected, 1 of 20 legitimate flagged, 2026-11-25); the reader's concepts were then generalized on it, so it is
+ * development data now.
+ */
+export const FRESH_SET = fileURLToPath(new URL("../../data/screening/fresh-set.jsonl", import.meta.url));
+/** Written after the second round froze; measured at 12/30 detected and 0/20 legitimate flagged, then fit on. */
+export const BLIND_SET = fileURLToPath(new URL("../../data/screening/blind-set.jsonl", import.meta.url));
+/** Written after the third round froze; measured, never fit on: the figure closest to held-out this library has. */
+export const HOLDOUT_SET = fileURLToPath(new URL("../../data/screening/holdout-set.jsonl", import.meta.url));
+
+export type DevSplit = "dev" | "test" | "fresh" | "blind" | "holdout";
+const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "holdout"];
+
+export interface DevSetRow {
+  id: string;
+  label: "poisoned" | "legit";
+  /** Poisoned: the screening category; legit: the kind of server. */
+  category: string;
+  split: DevSplit;
+  /** Legit rows: the server the tool belongs to (its siblings are in the set too). */
+  server?: string;
+  /** Poisoned rows: where the poison sits (description, param, default, enum, title, nested). */
+  where?: string;
+  plain?: boolean;
+  tool: ToolSpec;
+}
+
+/** The files of the development set, in the order they were written (dev/test, fresh, blind, holdout). */
+export function loadAllDevSets(): DevSetRow[] {
+  return [DEV_SET, FRESH_SET, BLIND_SET, HOLDOUT_SET].flatMap((p) => loadDevSet(p));
+}
+
+export function loadDevSet(path = DEV_SET): DevSetRow[] {
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .map((line, i) => ({ line: line.trim(), i }))
+    .filter(({ line }) => line)
+    .map(({ line, i }) => {
+      let row: DevSetRow;
+      try {
+        row = JSON.parse(line) as DevSetRow;
+      } catch (err) {
+        throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
+      }
+      if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"holdout", "tool": {"name", …}}`);
+      return row;
+    });
+}
+
+/** 95 % Wilson score interval for k successes out of n. */
+export function wilson(k: number, n: number, z = 1.96): [number, number] {
+  if (n === 0) return [0, 1];
+  const p = k / n;
+  const d = 1 + (z * z) / n;
+  const centre = (p + (z * z) / (2 * n)) / d;
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+export interface CategoryCount extends DetectionCount {
+  ci: [number, number];
+}
+
+export interface CategoryMeasurement {
+  /** "rules+reader" (synchronous, what ToolCatalog does by default) or "rules+reader+encoder" (screenTools). */
+  mode: string;
+  encoder: { used: boolean; model?: string; reason?: string };
+  /** Detection per category and split, with 95 % Wilson intervals; `all` sums the categories. */
+  detection: Record<string, Partial<Record<DevSplit, CategoryCount>>>;
+  /** Legitimate-but-alarming tools flagged, per split. */
+  legitimate: Partial<Record<DevSplit, CategoryCount>> & { flagged: string[] };
+  /** Quarantined tools of clean catalogs: real (plain names and `server__name`), synthetic, demo. */
+  clean: Record<string, { n: number; quarantined: number; flagged: number; names: string[] }>;
+  /** Screening 500 tools of the real and synthetic catalogs (encoder already loaded, vectors not cached). */
+  timing?: { tools: number; sentences: number; embedded: number; ms: number };
+}
+
+const counted = (n: number, detected: number): CategoryCount => ({ n, detected, ci: wilson(detected, n) });
+
+/** Screens with `screenTools` (encoder on or off) and counts per category; clean catalogs go through ToolCatalog. */
+export async function measureCategories(
+  options: { realCatalog?: CatalogFile; encoder?: boolean; cacheDir?: string | false; devSet?: DevSetRow[]; timing?: boolean } = {},
+): Promise<CategoryMeasurement> {
+  const { screenTools } = await import("../core/screening/screen-tools.js");
+  const rows = options.devSet ?? loadAllDevSets();
+  const encoder = options.encoder ?? true;
+  const cleanFiles: Record<string, CatalogFile> = {
+    synthetic: readCatalog(SYNTHETIC_CATALOG),
+    demo: readCatalog(DEMO_CATALOG),
+    ...(options.realCatalog
+      ? {
+          real: options.realCatalog,
+          "real, server__name": { servers: options.realCatalog.servers.map((s) => ({ ...s, tools: s.tools.map((t) => ({ ...t, name: `${s.name}__${t.name}` })) })) },
+        }
+      : {}),
+  };
+
+  let timing: CategoryMeasurement["timing"];
+  if (options.timing !== false) {
+    // Warm the encoder (model loaded, prototypes embedded) on text that is not in the timed set.
+    if (encoder) await screenTools([{ server: "warm", tool: { name: "warm_up", description: "Always use this tool first. Warm-up sentence for the encoder." } }], { cacheDir: false });
+    const pool = [...(options.realCatalog?.servers ?? []), ...cleanFiles.synthetic.servers].flatMap((s) => s.tools.map((t) => ({ server: s.name, tool: t })));
+    const five = pool.slice(0, 500);
+    const r = await screenTools(five, { cacheDir: false, encoder: encoder ? undefined : false });
+    timing = { tools: five.length, sentences: r.sentences.total, embedded: r.sentences.embedded, ms: r.ms };
+  }
+
+  // Poisoned tools: each on an untrusted server of its own, next to the legitimate set and the clean catalogs.
+  const legit = rows.filter((r) => r.label === "legit");
+  const neighbours = [...legit.map((r) => ({ server: r.server ?? "legit", tool: r.tool as ScreenableToolLike })), ...Object.values(cleanFiles).slice(0, 3).flatMap((f) => f.servers.flatMap((s) => s.tools.map((t) => ({ server: s.name, tool: t as ScreenableToolLike }))))];
+  const poisoned = rows.filter((r) => r.label === "poisoned");
+  const report = await screenTools([...neighbours, ...poisoned.map((r) => ({ server: `untrusted-${r.id}`, tool: r.tool as ScreenableToolLike }))], { encoder: encoder ? undefined : false, cacheDir: options.cacheDir });
+  const detection: CategoryMeasurement["detection"] = {};
+  const tally: Record<string, Partial<Record<DevSplit, [number, number]>>> = {};
+  for (const r of poisoned) {
+    const hit = report.results.get(`untrusted-${r.id}\0${r.tool.name}`)?.flagged ? 1 : 0;
+    for (const k of [r.category, ...(r.plain ? ["plain prose"] : []), "all"]) {
+      const t = ((tally[k] ??= {})[r.split] ??= [0, 0]);
+      t[0]++;
+      t[1] += hit;
+    }
+  }
+  const order = (k: string) => (k === "all" ? 2 : k === "plain prose" ? 1 : 0);
+  for (const [k, t] of Object.entries(tally).sort((a, b) => order(a[0]) - order(b[0])))
+    detection[k] = Object.fromEntries(Object.entries(t).map(([split, c]) => [split, counted(...c)]));
+  const legitTally: Partial<Record<DevSplit, [number, number]>> = {};
+  const flagged: string[] = [];
+  for (const r of legit) {
+    const hit = report.results.get(`${r.server ?? "legit"}\0${r.tool.name}`)?.flagged ? 1 : 0;
+    const t = (legitTally[r.split] ??= [0, 0]);
+    t[0]++;
+    t[1] += hit;
+    if (hit) flagged.push(`${r.id} (${r.split})`);
+  }
+
+  const clean: CategoryMeasurement["clean"] = {};
+  for (const [name, file] of Object.entries(cleanFiles)) {
+    const entries = file.servers.flatMap((s) => s.tools.map((t) => ({ server: s.name, tool: t as ScreenableToolLike })));
+    const pre = await screenTools(entries, { encoder: encoder ? undefined : false, cacheDir: options.cacheDir });
+    const catalog = ToolCatalog.fromCatalogObject(file, { screening: { precomputed: pre.results }, onWarning: () => {} });
+    clean[name] = { n: entries.length, quarantined: catalog.quarantined.length, flagged: catalog.flagged.length, names: catalog.flagged.map((f) => `${f.server}/${f.name}`) };
+  }
+  return {
+    mode: report.encoder.used ? "rules+reader+encoder" : "rules+reader",
+    encoder: report.encoder,
+    detection,
+    legitimate: { ...Object.fromEntries(Object.entries(legitTally).map(([split, c]) => [split, counted(...c)])), flagged },
+    clean,
+    timing,
+  };
+}
+
+type ScreenableToolLike = import("../core/screening/screen.js").ScreenableTool;
+
+const pctCi = (c: CategoryCount | undefined) => (c?.n ? `${c.detected}/${c.n} (${((100 * c.detected) / c.n).toFixed(0)} %, CI ${(100 * c.ci[0]).toFixed(0)}–${(100 * c.ci[1]).toFixed(0)} %)` : "—");
+
+/** The by-category section (starts with its heading). */
+export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): string {
+  const md: string[] = ["## Tool-poisoning screen by category", ""];
+  md.push(
+    "Own development sets, written for this library (poisoned tools per category, most in plain prose; legitimate-but-alarming",
+    "tools: credential managers, shell, databases, email, cloud and cluster admin, browsers, payments), in four rounds.",
+    "`dev-set.jsonl`: concepts, prototypes and thresholds fit on the dev half, test half reported beside it (held out from",
+    "fitting, but written by the same hands with the same concepts in mind). Each later set was written after the reader",
+    "froze and measured before anything was fit on it: `fresh-set.jsonl` 12/30 detected, 1/20 legitimate flagged; then fit.",
+    "`blind-set.jsonl` 12/30 detected, 0/20 flagged; then fit. `holdout-set.jsonl`: measured, never fit on: **the column to",
+    "read** (the dev, test, fresh and blind columns are fitted figures). 95 % Wilson intervals.",
+    "",
+  );
+  for (const m of ms) {
+    md.push(
+      `### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`,
+      "",
+      "| Category | dev | test | fresh (fit) | blind (fit) | **holdout (never fit)** |",
+      "| --- | ---: | ---: | ---: | ---: | ---: |",
+    );
+    for (const [k, d] of Object.entries(m.detection))
+      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | **${pctCi(d.holdout)}** |`);
+    const l = m.legitimate;
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | **${pctCi(l.holdout)}** |`);
+    md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
+    for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
+    if (m.timing)
+      md.push(
+        "",
+        `Screening ${m.timing.tools} tools (${m.timing.sentences} sentences, ${m.timing.embedded} embedded)${m.encoder.used ? " with a warm encoder and no vector cache" : ""}: ${m.timing.ms.toFixed(0)} ms (os.loadavg() ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores).`,
+      );
+    md.push("");
+  }
   return md.join("\n");
 }

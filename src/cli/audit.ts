@@ -22,7 +22,9 @@ import { resolveDeliveryMode, type DeliveryMode } from "../core/delivery/plan.js
 import { DEFAULT_PROFILES } from "../core/cost/profiles.js";
 import { loadMcpTools } from "@langchain/mcp-adapters";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
-import { describeReasons, ToolCatalog, type CatalogEntry } from "../core/catalog/catalog.js";
+import { describeReasons, ToolCatalog, type CatalogEntry, type CatalogFinding } from "../core/catalog/catalog.js";
+import { isScreeningCategory, SCREENING_CATEGORIES } from "../core/screening/categories.js";
+import { screenTools, type ScreeningReport } from "../core/screening/screen-tools.js";
 import { measureCompaction, type CompactionReport } from "../core/compaction/measure.js";
 import { renderFullSchema, renderPool } from "../core/render/render.js";
 import { countTokens, type TokenEncoding } from "../core/tokens/count.js";
@@ -44,6 +46,8 @@ export interface AuditOptions {
   timeoutMs?: number;
   /** Bounds on each server's `tools/list` (see `McpListLimits`); a server past one is reported failed. */
   listLimits?: McpListLimits;
+  /** Screen with the embedded encoder as well as the rules and the sentence reader. Default false. */
+  screeningEncoder?: boolean;
 }
 
 /** Savings of one compaction technique against raw MCP JSON (fraction 0..1; negative when it costs more). */
@@ -97,6 +101,8 @@ export interface AuditReport {
      */
     delivery: { cached: DeliveryMode; uncached: DeliveryMode };
   };
+  /** Every screening finding (server, tool, field, sentence, category, score, action), and whether the encoder took part. */
+  screening: { findings: CatalogFinding[]; encoder: ScreeningReport["encoder"] };
 }
 
 function savings(r: CompactionReport): AuditCompaction {
@@ -185,7 +191,11 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const entries: CatalogEntry[] = [];
   for (const l of listed) for (const t of l.listing?.tools ?? []) entries.push({ server: l.server, spec: t.spec });
   // Quarantined tools are reported with their server's warnings (the audit has its own output, not stderr lines).
-  const catalog = new ToolCatalog(entries, { encoding, log: false });
+  const screened = await screenTools(
+    entries.map((e) => ({ server: e.server, tool: e.spec })),
+    { encoder: options.screeningEncoder ? "use-lite" : false, cacheDir: false },
+  );
+  const catalog = new ToolCatalog(entries, { encoding, log: false, screening: { precomputed: screened.results } });
   const quarantine = (server: string) =>
     catalog.quarantined
       .filter((q) => q.server === server)
@@ -262,6 +272,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
       wallMs,
       delivery: autoDelivery([...phase2.values()], poolTokens, k),
     },
+    screening: { findings: [...catalog.findings], encoder: screened.encoder },
   };
 }
 
@@ -295,6 +306,27 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
     timer.unref?.();
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * `--fail-on`: a category, a comma-separated list of them, or "any". Returns the problem with the value, if any,
+ * so the command can refuse it before starting servers.
+ */
+export function checkFailOn(value: string): string | undefined {
+  const parts = value.split(",").map((p) => p.trim()).filter(Boolean);
+  const bad = parts.filter((p) => p !== "any" && !isScreeningCategory(p));
+  if (parts.length === 0 || bad.length > 0)
+    return `--fail-on must be "any" or screening categories (${SCREENING_CATEGORIES.join(", ")}), comma-separated; got "${value}"`;
+  return undefined;
+}
+
+/** The line to exit non-zero with when a finding (not allowed by the policy) falls under `failOn`. */
+export function screeningFailure(r: AuditReport, failOn: string): string | undefined {
+  const wanted = new Set(failOn.split(",").map((p) => p.trim()));
+  const hits = r.screening.findings.filter((f) => f.action !== "allow" && (wanted.has("any") || wanted.has(f.category)));
+  if (hits.length === 0) return undefined;
+  const tools = [...new Set(hits.map((f) => `${f.server}/${f.tool}`))];
+  return `tool screening: ${hits.length} finding${hits.length === 1 ? "" : "s"} under --fail-on ${failOn} in ${tools.length} tool${tools.length === 1 ? "" : "s"} (${tools.slice(0, 5).join(", ")}${tools.length > 5 ? ", …" : ""})`;
 }
 
 /** The modes delivery `auto` picks for a catalog with these schema sizes and pool (see `resolveDeliveryMode`). */
@@ -385,6 +417,15 @@ export function formatAudit(r: AuditReport): string {
   if (lcFailed.length) {
     lines.push("", "Servers @langchain/mcp-adapters could not load (Tool Attention lists them tolerantly):");
     for (const s of lcFailed) lines.push(`- ${s.server}: ${s.langchainError}`);
+  }
+  const findings = r.screening?.findings ?? [];
+  lines.push(
+    "",
+    `Tool screening: ${findings.length} finding${findings.length === 1 ? "" : "s"} (${r.screening?.encoder.used ? `rules, sentence reader and encoder ${r.screening.encoder.model}` : "rules and sentence reader; encoder not used"}).`,
+  );
+  for (const f of findings) {
+    const sentence = f.sentence.length > 160 ? `${f.sentence.slice(0, 160)}…` : f.sentence;
+    lines.push(`- ${f.action} · ${f.category} (${f.score.toFixed(2)}, ${f.source}) · server "${f.server}", tool "${f.tool}", ${f.field}: "${sentence}"`);
   }
   const repaired = r.servers.flatMap((s) => [...s.warnings, ...s.skipped.map((k) => `server "${s.server}", tool "${k.tool}": skipped: ${k.reason}`)]);
   if (repaired.length) {

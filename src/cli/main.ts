@@ -15,7 +15,7 @@ import { isTokenEncoding } from "../core/tokens/count.js";
 import { loadTasks } from "../eval/tasks.js";
 import { evaluate } from "../eval/evaluate.js";
 import { DEMO_CATALOG, runDemo } from "./demo.js";
-import { auditFailure, formatAudit, runAudit } from "./audit.js";
+import { auditFailure, checkFailOn, formatAudit, runAudit, screeningFailure } from "./audit.js";
 import { runCalibrate } from "./calibrate.js";
 import { runCost } from "./cost.js";
 import { packageVersion, runSetupFaiss } from "./setup-faiss.js";
@@ -31,6 +31,10 @@ const USAGE = `Usage:
                    selector and Tool Attention's delivery modes; default provider anthropic, history 500, calls 15
   tool-attention demo  [--catalog FILE] [--json]
   tool-attention audit --config MCP.json [--k N] [--tokens NAME] [--concurrency N] [--json]
+                   [--fail-on any|CATEGORY[,CATEGORY]] [--screen-encoder]
+                   screening findings are listed; --fail-on exits 1 when a finding falls under those categories
+                   (assistant-directive, resource-reach, concealment, shadowing, exfiltration, tool-choice);
+                   --screen-encoder adds the embedded encoder to the rules and the sentence reader
   tool-attention setup-faiss  builds the optional faiss index (Linux, needs libfaiss-dev); the built-in index ranks
                    the same, faiss only pays off on catalogs of thousands of tools
   tool-attention --version
@@ -281,14 +285,18 @@ async function cmdEval(values: Record<string, string | boolean | undefined>) {
 async function cmdAudit(values: Record<string, string | boolean | undefined>) {
   const tokens = (values.tokens as string | undefined) ?? "cl100k_base";
   if (!isTokenEncoding(tokens)) throw new UsageError(`--tokens must be cl100k_base or o200k_base, got "${tokens}"`);
+  const failOn = values["fail-on"] as string | undefined;
+  const badFailOn = failOn === undefined ? undefined : checkFailOn(failOn);
+  if (badFailOn) throw new UsageError(badFailOn);
   const report = await runAudit({
+    screeningEncoder: Boolean(values["screen-encoder"]),
     config: need("config", values.config as string),
     k: toolCount(values.k as string | undefined),
     encoding: tokens,
     concurrency: num("concurrency", values.concurrency as string | undefined),
   });
   process.stdout.write(`${values.json ? JSON.stringify(report, null, 2) : formatAudit(report)}\n`);
-  const failed = auditFailure(report);
+  const failed = auditFailure(report) ?? (failOn ? screeningFailure(report, failOn) : undefined);
   if (failed) throw new Error(failed);
 }
 
@@ -358,6 +366,8 @@ const OPTIONS = {
   history: { type: "string" },
   calls: { type: "string" },
   json: { type: "boolean" },
+  "fail-on": { type: "string" },
+  "screen-encoder": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 

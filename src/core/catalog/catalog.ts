@@ -11,7 +11,8 @@ import type { JsonSchema, Precondition, ToolRecord, ToolSpec } from "../types.js
 import type { TokenEncoding } from "../tokens/count.js";
 import { closestName, validatePreconditions } from "../preconditions/preconditions.js";
 import { routingTextOf, summarizeTool } from "./text.js";
-import { screenTool, type ScreeningReason } from "../screening/screen.js";
+import { screenTool, type ScreeningFinding, type ScreeningReason, type ScreeningResult } from "../screening/screen.js";
+import { resolveScreeningPolicy, policyServers, type ScreeningAction, type ScreeningPolicy } from "../screening/policy.js";
 import { checkDescription, checkInputSchema, jsonSafe, stripControl } from "./input-checks.js";
 import { toolNameProblem } from "./tool-name.js";
 
@@ -64,9 +65,18 @@ export interface CatalogOptions {
   log?: ((line: string) => void) | false;
 }
 
-export interface ScreeningOptions {
+/**
+ * Screening options. The policy fields (`categories`, `servers`, `threshold`, see `ScreeningPolicy`) decide what
+ * each finding does; they are validated when the catalog is built.
+ */
+export interface ScreeningOptions extends ScreeningPolicy {
   /** Leave flagged tools out of the catalog. Default true; with false they stay and are only reported. */
   quarantine?: boolean;
+  /**
+   * Results computed beforehand, keyed by `screeningKey(server, name)`: what `screenTools()` returns after the
+   * encoder (or a judge) has read the tools. Tools without an entry are screened here, with rules and the reader.
+   */
+  precomputed?: ReadonlyMap<string, ScreeningResult>;
   /** Tool names or ids kept despite a flag (a false positive you have checked). */
   allow?: string[];
   /** Called once per flagged tool, quarantined or kept. */
@@ -85,6 +95,18 @@ export interface QuarantinedTool {
 export interface ScreeningFlag extends QuarantinedTool {
   quarantined: boolean;
   allowed: boolean;
+  /** The findings behind the flag, each with the action the policy gave it. */
+  findings: CatalogFinding[];
+}
+
+/** A finding with the action the policy gave it (see `ScreeningOptions.categories` and `.servers`). */
+export interface CatalogFinding extends ScreeningFinding {
+  action: ScreeningAction;
+}
+
+/** Key of a tool in `ScreeningOptions.precomputed`. */
+export function screeningKey(server: string, name: string): string {
+  return `${server}\0${name}`;
 }
 
 /** One line for a flagged tool: every rule that fired, then where the first one fired and an excerpt. */
@@ -117,6 +139,11 @@ export class ToolCatalog {
   readonly quarantined: readonly QuarantinedTool[];
   /** Every tool the screen flagged, including those kept by `allow` or `quarantine: false`. */
   readonly flagged: readonly ScreeningFlag[];
+  /**
+   * Every finding at or above the threshold, with server, tool, field, sentence, category, score and the action the
+   * policy gave it ("allow" findings of trusted servers or allowed categories included, for audit).
+   */
+  readonly findings: readonly CatalogFinding[];
   private readonly byId = new Map<string, ToolRecord>();
   private readonly quarantinedByName = new Map<string, QuarantinedTool>();
   private readonly byName = new Map<string, ToolRecord[]>();
@@ -156,6 +183,9 @@ export class ToolCatalog {
     const screening = options.screening === false ? undefined : (options.screening ?? {});
     const quarantine = screening?.quarantine ?? true;
     const allow = new Set(screening?.allow ?? []);
+    // Misconfiguration is loud at construction, whatever the catalog's source.
+    const policy = screening ? resolveScreeningPolicy(screening) : undefined;
+    const findings: CatalogFinding[] = [];
     // Each tool is screened next to all the others, so "call X first" naming a tool of its own server is the
     // server's guidance while naming another server's tool is steering.
     const neighbours = valid.map((e) => ({ name: String(e.spec.name), server: e.server ?? "" }));
@@ -238,16 +268,23 @@ export class ToolCatalog {
         warn(`${label}: "tags" is not a list of strings; ${tags.size > 0 ? "kept its strings" : "ignored"}`);
       for (const t of own(options.tags, id) ?? own(options.tags, name) ?? []) tags.add(t);
 
-      if (screening) {
-        const result = screenTool(spec, { server, tools: neighbours });
-        if (result.flagged) {
+      if (screening && policy) {
+        const result = screening.precomputed?.get(screeningKey(server, spec.name)) ?? screenTool(spec, { server, tools: neighbours, threshold: policy.threshold });
+        const acted: CatalogFinding[] = result.findings
+          .filter((f) => f.score >= policy.threshold)
+          .map((f) => ({ ...f, server, tool: name, action: policy.actionFor(server, f.category) }));
+        findings.push(...acted);
+        const live = acted.filter((f) => f.action !== "allow");
+        const reasons = result.reasons.filter((r) => !r.category || policy.actionFor(server, r.category) !== "allow");
+        if (live.length > 0 && reasons.length > 0) {
           const allowed = allow.has(id) || allow.has(name);
-          const flag: ScreeningFlag = { id, name, server, reasons: result.reasons, quarantined: quarantine && !allowed, allowed };
+          const quarantines = live.some((f) => f.action === "quarantine");
+          const flag: ScreeningFlag = { id, name, server, reasons, quarantined: quarantine && quarantines && !allowed, allowed, findings: live };
           flagged.push(flag);
           screening.onFlag?.(flag);
-          const why = describeReasons(result.reasons);
+          const why = describeReasons(reasons);
           if (flag.quarantined) {
-            const q: QuarantinedTool = { id, name, server, reasons: result.reasons };
+            const q: QuarantinedTool = { id, name, server, reasons };
             quarantined.push(q);
             if (!this.quarantinedByName.has(name)) this.quarantinedByName.set(name, q);
             this.quarantinedByName.set(id, this.quarantinedByName.get(id) ?? q);
@@ -257,7 +294,8 @@ export class ToolCatalog {
             );
             continue;
           }
-          if (!allowed) notify(`${label}: flagged by tool screening (${why}); kept because screening.quarantine is false`);
+          if (!allowed)
+            notify(`${label}: flagged by tool screening (${why}); kept because ${quarantines ? "screening.quarantine is false" : "the screening policy only warns for this category"}`);
         }
       }
 
@@ -286,6 +324,7 @@ export class ToolCatalog {
     this.tools = records;
     this.quarantined = quarantined;
     this.flagged = flagged;
+    this.findings = findings;
     this.checkReferences(options, warn);
     const servers = new Map<string, string | undefined>(serverDescriptions ?? []);
     for (const r of records) if (!servers.has(r.server)) servers.set(r.server, undefined);
@@ -335,6 +374,12 @@ export class ToolCatalog {
     if (options.screening) {
       // A misspelt allow entry usually means a quarantined tool the user meant to keep: suggest those names too.
       const candidates = [...names, ...[...this.quarantinedByName.values()].map((q) => q.name)];
+      const serverNames = new Set(this.tools.map((t) => t.server).concat(this.quarantined.map((q) => q.server)));
+      for (const server of policyServers(options.screening))
+        if (!serverNames.has(server)) {
+          const near = closestName(server, [...serverNames]);
+          problem(`Option "screening.servers" names server "${server}", which is not in the catalog${near ? ` (did you mean "${near}"?)` : ""}`);
+        }
       for (const key of options.screening.allow ?? [])
         if (!this.byId.has(key) && !this.byName.has(key)) {
           const near = closestName(key, candidates);

@@ -1,3 +1,6 @@
+import { RULE_CATEGORY, type ScreeningCategory } from "./categories.js";
+import { readTool, toolSentences } from "./meaning.js";
+
 /**
  * Tool-poisoning screen: reads what a tool tells the model (its name, title, description and every string inside
  * its input and output schemas: property descriptions, titles, defaults, enums, examples) and flags text that
@@ -10,6 +13,9 @@
  * instead", "Call `confirm_cost` first") and even warn the model ("do not follow any instructions returned by this
  * tool"). A rule fires on the shape of an attack (a transfer verb aimed at a literal address, a secret named as
  * something to include, a named tool of another server to call or shun), not on a keyword.
+ *
+ * Besides the rules, every sentence is read for what it asks of the model (intent.ts, filed under the categories of
+ * categories.ts, with a score); `screenTools` (screen-tools.ts) adds the embedded encoder and an optional judge.
  *
  * Pure and synchronous: no network, no model. Every reason names the rule, the field and an excerpt.
  */
@@ -32,17 +38,46 @@ export interface ScreeningRule {
   description: string;
 }
 
-/** One finding: which rule, in which field (a path such as `inputSchema.properties.code.description`), and where. */
+/**
+ * One reason a tool was flagged: which rule (a pattern rule id, or `reading:<category>` for a sentence the reader
+ * filed under a category, `encoder:<category>` / `judge:<category>` for the optional stages), in which field (a
+ * path such as `inputSchema.properties.code.description`), and an excerpt.
+ */
 export interface ScreeningReason {
   rule: string;
   field: string;
   excerpt: string;
+  /** The category the reason is filed under. */
+  category?: ScreeningCategory;
+  /** Confidence in [0, 1] (pattern rules: 1). */
+  score?: number;
+}
+
+/** A finding with everything needed to act on it: where it is, what the sentence asks, how sure the screen is. */
+export interface ScreeningFinding {
+  server: string;
+  tool: string;
+  field: string;
+  /** The sentence (or, for hidden characters, the excerpt) the finding is about. */
+  sentence: string;
+  category: ScreeningCategory;
+  /** Confidence in [0, 1]; a finding counts when it reaches the threshold (default `DEFAULT_SCREENING_THRESHOLD`). */
+  score: number;
+  /** Which stage found it: a pattern rule, the sentence reader, the encoder, or a user-supplied judge. */
+  source: "rule" | "reading" | "encoder" | "judge";
+  /** Pattern rule id, or the reader's / encoder's explanation. */
+  detail: string;
 }
 
 export interface ScreeningResult {
   flagged: boolean;
   reasons: ScreeningReason[];
+  /** The findings at or above the threshold, by category (what `reasons` says, with server, tool, sentence and score). */
+  findings: ScreeningFinding[];
 }
+
+/** Score at which a finding counts (fit on the development half of data/screening/dev-set.jsonl). */
+export const DEFAULT_SCREENING_THRESHOLD = 0.5;
 
 /** What the screen knows about the tool's neighbours, to tell a server's own cross-references from steering. */
 export interface ScreenContext {
@@ -54,6 +89,10 @@ export interface ScreenContext {
    * catalog does not have) is. Without it, every named tool counts as foreign.
    */
   tools?: readonly { name: string; server?: string }[];
+  /** Score at which a sentence reading counts. Default `DEFAULT_SCREENING_THRESHOLD`. */
+  threshold?: number;
+  /** Read each sentence for what it asks (intent.ts) besides the pattern rules. Default true. */
+  reading?: boolean;
 }
 
 export const SCREENING_RULES: readonly ScreeningRule[] = [
@@ -88,7 +127,7 @@ export function familyOf(rule: string): ScreeningFamily | undefined {
 // ---------------------------------------------------------------------------------------------------------------
 // Fields
 
-interface TextField {
+export interface TextField {
   field: string;
   text: string;
   /** Property names are identifiers: only hidden characters are looked for in them. */
@@ -103,7 +142,7 @@ const VALUE_KEYS = new Set(["default", "const", "enum", "examples", "example"]);
 const NAME_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 
 /** Every string a tool carries, with its path. Cyclic or huge schemas are cut off rather than followed forever. */
-function fieldsOf(tool: ScreenableTool): TextField[] {
+export function fieldsOf(tool: ScreenableTool): TextField[] {
   const out: TextField[] = [];
   const seen = new WeakSet<object>();
   const walk = (v: unknown, path: string, depth: number, value: boolean) => {
@@ -135,7 +174,7 @@ function fieldsOf(tool: ScreenableTool): TextField[] {
 }
 
 /** Property names anywhere in a schema: a tool's own parameters are not other tools. */
-function propertyNames(schema: unknown, out = new Set<string>(), depth = 0, seen = new WeakSet<object>()): Set<string> {
+export function propertyNames(schema: unknown, out = new Set<string>(), depth = 0, seen = new WeakSet<object>()): Set<string> {
   if (!schema || typeof schema !== "object" || depth > MAX_DEPTH || seen.has(schema)) return out;
   seen.add(schema);
   if (Array.isArray(schema)) {
@@ -241,7 +280,7 @@ interface HiddenFinding {
   at: number;
 }
 
-function hiddenFindings(text: string): { findings: HiddenFinding[]; hiddenTexts: string[] } {
+export function hiddenFindings(text: string): { findings: HiddenFinding[]; hiddenTexts: string[] } {
   const findings: HiddenFinding[] = [];
   const hiddenTexts: string[] = [];
   if (TAG.test(text)) {
@@ -287,7 +326,7 @@ function hiddenFindings(text: string): { findings: HiddenFinding[]; hiddenTexts:
 /** Text without a character above U+007F: invisible characters, NFKC and typographic quotes leave it unchanged. */
 const ASCII_ONLY = /^[\x00-\x7F]*$/;
 
-function normalize(text: string): string {
+export function normalize(text: string): string {
   if (ASCII_ONLY.test(text)) return text;
   return text.replace(INVISIBLE, "").normalize("NFKC").replace(/[\u2018\u2019\u201B\u2032]/g, "'").replace(/[\u201C\u201D]/g, '"');
 }
@@ -309,7 +348,7 @@ function eachMatch(pattern: RegExp, text: string, visit: (m: RegExpExecArray) =>
 const SENTENCE_BOUNDARY = /(?<=[.!?])\s+(?=\S)|\n+/g;
 
 /** Sentences (and bullet items), with their offsets in the text. */
-function sentences(text: string): { s: string; at: number }[] {
+export function sentences(text: string): { s: string; at: number }[] {
   const out: { s: string; at: number }[] = [];
   let start = 0;
   eachMatch(SENTENCE_BOUNDARY, text, (m) => {
@@ -584,20 +623,38 @@ const GROUP_STEER = [
   /\bwhen(?:ever)?\s+(?:you\s+)?(?:use|call|using|calling|invoke|invoking)\s+(?:the|any)\s+(?!this\b|same\b|other\b|following\b)([\w-]+)\s+tools?\b[^.\n]{0,80}?\b(?:always|must|set|add|include|use|never)\b/gi,
 ];
 
-interface SteerContext {
+export interface SteerContext {
   self: string;
+  /** The tool's name with and without its `server__` prefix (lower case). */
+  selfNames?: ReadonlySet<string>;
+  /** The tool's server: the context's, else the `server__` prefix of its name. */
   server?: string;
   params: Set<string>;
   /** Tool name (lower case) → servers offering it. */
   catalog?: Map<string, Set<string>>;
 }
 
-/** A named tool the screen treats as foreign: not this tool, not a parameter, and not a tool of this tool's own server. */
-function foreignTool(token: string, ctx: SteerContext): boolean {
+/** The `server` of a `server__name` tool name (as MCP clients that prefix names with their server write them). */
+export function serverPrefixOf(name: string): string | undefined {
+  const i = name.indexOf("__");
+  return i > 0 && i < name.length - 2 ? name.slice(0, i) : undefined;
+}
+
+/** Server names compare without case, `-` or `_` ("sequential-thinking" is "sequential_thinking"). */
+const sameServer = (a: string, b: string) => a.toLowerCase().replace(/[-_]/g, "") === b.toLowerCase().replace(/[-_]/g, "");
+
+/**
+ * A named tool the screen treats as foreign: not this tool, not a parameter, and not a tool of this tool's own
+ * server. Names may carry a `server__` prefix on either side (the tool's own, the catalog's, or the reference):
+ * `supabase__execute_sql` pointing at `apply_migration` points at its own server's `supabase__apply_migration`.
+ */
+export function foreignTool(token: string, ctx: SteerContext): boolean {
   const name = token.toLowerCase();
-  if (name === ctx.self || ctx.params.has(name)) return false;
-  const servers = ctx.catalog?.get(name);
-  if (servers) return ctx.server === undefined ? false : !servers.has(ctx.server);
+  if (name === ctx.self || ctx.selfNames?.has(name) || ctx.params.has(name)) return false;
+  const prefix = serverPrefixOf(name);
+  if (prefix && ctx.server && sameServer(prefix, ctx.server)) return false;
+  const servers = ctx.catalog?.get(name) ?? (prefix ? ctx.catalog?.get(name.slice(prefix.length + 2)) : undefined);
+  if (servers) return ctx.server === undefined ? false : ![...servers].some((s) => sameServer(s, ctx.server as string));
   // A name the catalog does not have: only snake_case or multi-hyphen names count. camelCase words are parameter
   // values (executionStats, autoEmbed), single hyphens are English (auto-embed, read-only), dots are fields or files.
   return /[A-Za-z0-9]_[A-Za-z0-9]/.test(name) || (name.match(/-/g)?.length ?? 0) >= 2 ? !name.includes(".") : false;
@@ -690,16 +747,23 @@ function textHits(text: string, field: TextField, steer: SteerContext, hidden = 
 // A catalog screens every tool against the same neighbour list: index it once.
 const indexes = new WeakMap<readonly unknown[], Map<string, Set<string>>>();
 
-function catalogIndex(tools: readonly { name: string; server?: string }[]): Map<string, Set<string>> {
+export function catalogIndex(tools: readonly { name: string; server?: string }[]): Map<string, Set<string>> {
   let index = indexes.get(tools);
   if (index) return index;
   index = new Map();
+  const add = (key: string, server: string) => {
+    const set = index!.get(key) ?? new Set<string>();
+    set.add(server);
+    index!.set(key, set);
+  };
   for (const t of tools) {
     if (typeof t?.name !== "string") continue;
     const key = t.name.toLowerCase();
-    const set = index.get(key) ?? new Set<string>();
-    set.add(t.server ?? "");
-    index.set(key, set);
+    const prefix = serverPrefixOf(key);
+    const server = t.server || prefix || "";
+    add(key, server);
+    // `server__name` is also reachable by its bare name, on its server.
+    if (prefix && (!t.server || sameServer(prefix, t.server))) add(key.slice(prefix.length + 2), server);
   }
   indexes.set(tools, index);
   return index;
@@ -711,30 +775,47 @@ function catalogIndex(tools: readonly { name: string; server?: string }[]): Map<
  */
 export function screenTool(tool: ScreenableTool, context: ScreenContext = {}): ScreeningResult {
   const reasons: ScreeningReason[] = [];
+  const findings: ScreeningFinding[] = [];
   const seen = new Set<string>();
+  const toolName = String(tool.name ?? "");
+  const serverName = context.server ?? "";
   const add = (rule: string, field: string, excerpt: string) => {
     const key = `${rule}\0${field}`;
     if (seen.has(key)) return;
     seen.add(key);
-    reasons.push({ rule, field, excerpt });
+    const category = RULE_CATEGORY[rule];
+    reasons.push({ rule, field, excerpt, category, score: 1 });
+    findings.push({ server: serverName, tool: toolName, field, sentence: excerpt, category, score: 1, source: "rule", detail: rule });
   };
   const catalog = context.tools ? catalogIndex(context.tools) : undefined;
+  const self = toolName.toLowerCase();
+  const prefix = serverPrefixOf(self);
   const steer: SteerContext = {
-    self: String(tool.name ?? "").toLowerCase(),
-    server: context.server,
+    self,
+    selfNames: new Set(prefix ? [self, self.slice(prefix.length + 2)] : [self]),
+    server: context.server || prefix,
     params: propertyNames([tool.inputSchema, tool.outputSchema]),
     catalog,
   };
   for (const field of fieldsOf(tool)) {
-    const { findings, hiddenTexts } = hiddenFindings(field.text);
-    for (const f of findings) add(f.rule, field.field, excerptOf(field.text, f.at, 1));
+    const { findings: hidden, hiddenTexts } = hiddenFindings(field.text);
+    for (const f of hidden) add(f.rule, field.field, excerptOf(field.text, f.at, 1));
     if (field.identifier) continue;
     const plain = normalize(field.text);
     for (const h of textHits(plain, field, steer)) add(h.rule, field.field, excerptOf(plain, h.at, h.length));
-    for (const hidden of hiddenTexts) {
-      const text = normalize(hidden);
+    for (const text of hiddenTexts.map(normalize))
       for (const h of textHits(text, field, steer, true)) add(h.rule, `${field.field} (hidden text)`, excerptOf(text, h.at, h.length));
+  }
+  if (context.reading !== false) {
+    const threshold = context.threshold ?? DEFAULT_SCREENING_THRESHOLD;
+    for (const r of readTool(tool, steer, toolSentences(tool))) {
+      if (r.score < threshold) continue;
+      const key = `reading:${r.category}\0${r.field}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      reasons.push({ rule: `reading:${r.category}`, field: r.field, excerpt: excerptOf(r.sentence, 0, r.sentence.length), category: r.category, score: r.score });
+      findings.push({ server: serverName, tool: toolName, field: r.field, sentence: r.sentence, category: r.category, score: r.score, source: "reading", detail: r.cue });
     }
   }
-  return { flagged: reasons.length > 0, reasons };
+  return { flagged: reasons.length > 0, reasons, findings };
 }

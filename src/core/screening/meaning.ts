@@ -1,0 +1,84 @@
+/**
+ * Runs the sentence reader (intent.ts) over every text field of a tool: description, title, annotations, every
+ * string of the input and output schemas (descriptions, titles, defaults, enums, examples, nested schemas), and text
+ * decoded from hidden characters. Each sentence is read with what the tool declares it does and which tools are
+ * its server's own.
+ */
+import type { ScreeningCategory } from "./categories.js";
+import { readSentence, type SentenceContext } from "./intent.js";
+import { fieldsOf, foreignTool, hiddenFindings, normalize, sentences, type ScreenableTool, type SteerContext } from "./screen.js";
+
+/** One sentence the reader (or the encoder, or a judge) filed under a category. */
+export interface SentenceFinding {
+  field: string;
+  sentence: string;
+  category: ScreeningCategory;
+  score: number;
+  /** What met in the sentence, in words. */
+  cue: string;
+}
+
+/** A sentence of a tool with where it sits: the unit every meaning-based stage reads. */
+export interface ToolSentence {
+  field: string;
+  sentence: string;
+  /** First sentence of the description: what the tool says it does. */
+  lead: boolean;
+}
+
+const MAX_SENTENCE_CHARS = 600;
+
+/** The tool's declared purpose: its name in words and the first sentence of its description, lower case. */
+export function purposeOf(tool: ScreenableTool): string {
+  const name = String(tool.name ?? "").replace(/^[^_]+__/, "").replace(/[_\-.]+/g, " ");
+  const description = typeof tool.description === "string" ? normalize(tool.description) : "";
+  const first = sentences(description)[0]?.s ?? "";
+  return `${name} ${first}`.toLowerCase();
+}
+
+/** Every sentence of every text field (and of text hidden in invisible characters), with its field. */
+export function toolSentences(tool: ScreenableTool): ToolSentence[] {
+  const out: ToolSentence[] = [];
+  for (const field of fieldsOf(tool)) {
+    if (field.identifier) continue;
+    const texts = [{ text: field.text, where: field.field }];
+    for (const hidden of hiddenFindings(field.text).hiddenTexts) texts.push({ text: hidden, where: `${field.field} (hidden text)` });
+    for (const { text, where } of texts) {
+      const plain = normalize(text);
+      // Single tokens (types, formats, enum values) carry no sentence.
+      if (!/\s/.test(plain.trim())) continue;
+      sentences(plain).forEach(({ s }, i) => {
+        const sentence = s.trim().slice(0, MAX_SENTENCE_CHARS);
+        if (sentence.split(/\s+/).length >= 3) out.push({ field: where, sentence, lead: where === "description" && i === 0 });
+      });
+    }
+  }
+  return out;
+}
+
+/** Whether the catalog has a tool of this name (with or without a `server__` prefix). */
+function knownToolOf(token: string, steer: SteerContext): boolean {
+  const name = token.toLowerCase();
+  const i = name.indexOf("__");
+  return Boolean(steer.catalog?.has(name) || (i > 0 && steer.catalog?.has(name.slice(i + 2))));
+}
+
+/** Reads each sentence of a tool; returns every category reading with a score above zero. */
+export function readTool(tool: ScreenableTool, steer: SteerContext, parts: readonly ToolSentence[] = toolSentences(tool)): SentenceFinding[] {
+  const purpose = purposeOf(tool);
+  const selfNames = steer.selfNames ?? new Set([steer.self]);
+  const out: SentenceFinding[] = [];
+  for (const part of parts) {
+    const ctx: SentenceContext = {
+      field: part.field.replace(/ \(hidden text\)$/, ""),
+      purpose,
+      params: steer.params,
+      lead: part.lead,
+      foreignTool: (token) => foreignTool(token, steer),
+      knownForeignTool: steer.catalog ? (token) => knownToolOf(token, steer) && foreignTool(token, steer) : undefined,
+      selfNames,
+    };
+    for (const r of readSentence(part.sentence, ctx)) out.push({ field: part.field, sentence: part.sentence, category: r.category, score: r.score, cue: r.cue });
+  }
+  return out;
+}
