@@ -118,7 +118,8 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
 
   const runSet = async (set: BenchSet, source: string, extra: { ablations: boolean; calibrate: boolean; sampled?: string }) => {
     stamp(`${set.name}: ${set.catalog.size} tools, ${set.tasks.length} tasks; embedding the catalog (${encoder})…`);
-    const ta = new ToolAttentionRouter(set.catalog, { encoder, encoding, log: false });
+    // The pool as the adapters render it by default (runValidCalls: each line names the required parameters).
+    const ta = new ToolAttentionRouter(set.catalog, { encoder, encoding, log: false, pool: { runValidCalls: true } });
     await ta.prepare();
     indexKind ||= ta.indexKind ?? "";
     const methods = await runMethods(set, ta, methodOpts);

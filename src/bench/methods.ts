@@ -9,6 +9,7 @@
  * - LLM selector: the prompt of one selection call as LangChain's `llmToolSelectorMiddleware` builds it.
  * - Tool Attention: the real router — Phase-1 pool + Phase-2 schemas of the routed, gated top-k.
  */
+import { callableFromNames } from "../core/gate/arguments.js";
 import { tool } from "@langchain/core/tools";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { llmSelectorSchema, LLM_SELECTOR_SYSTEM_PROMPT } from "../eval/llm-selector.js";
@@ -224,6 +225,10 @@ export async function runRouter(router: ToolAttentionRouter, tasks: readonly Eva
   if (opts.queryVectors && opts.queryVectors.length !== queries.length)
     throw new Error(`runRouter: ${opts.queryVectors.length} query vectors for ${queries.length} routed queries`);
   const vectors = opts.queryVectors ?? (await embedRoutedQueries(router, queries));
+  // As the adapters gate it (runValidCalls on, the default): a call to an unexposed tool runs when the pool names its
+  // required parameters and they are plain values (the simulated model fills them right from their names).
+  const fromPool = router.poolOptions.runValidCalls === true && router.poolShowsParameters();
+  const runsFromPool = (name: string) => fromPool && gateCatalog.getByName(name).some((t) => callableFromNames(t.inputSchema));
   const outcomes: TaskOutcome[] = [];
   const gateInputs: Parameters<typeof gateTriggerRate>[0][number][] = [];
   for (let t = 0; t < tasks.length; t++) {
@@ -246,7 +251,7 @@ export async function runRouter(router: ToolAttentionRouter, tasks: readonly Eva
     }
     const blocked = blockedGold(gateCatalog, task);
     outcomes.push({ id: task.id, gold: task.gold, blocked, active, turns });
-    gateInputs.push({ active, gold: task.gold, blocked, preconditionReason: preconditionReasonFn(gateCatalog, state) });
+    gateInputs.push({ active, gold: task.gold, blocked, preconditionReason: preconditionReasonFn(gateCatalog, state), runsFromPool });
   }
   const gate = gateTriggerRate(gateInputs, (name) => gateCatalog.getByName(name).length > 0);
   return { outcomes, gate };

@@ -50,6 +50,12 @@ export interface GateTriggerStats {
   rate: number;
   /** Rejections of reachable calls by kind: not_active (routed out), precondition, unknown_tool. */
   byKind: Record<RejectionKind, number>;
+  /**
+   * Reachable calls the router did not expose that run anyway: the pool names the tool's required parameters and
+   * they are plain values, so under the adapters' default `runValidCalls` a call with fitting arguments runs at once
+   * (counted here, not in `rejected`).
+   */
+  ranFromPool: number;
   /** Calls of blocked gold tools (the task's state forbids them) simulated. */
   blockedCalls: number;
   /** Of those, calls the gate rejects (the right answer). */
@@ -64,6 +70,8 @@ export interface GateTriggerInput {
   blocked?: readonly string[];
   /** Why a tool is unavailable in this task's state, if it is. */
   preconditionReason?: (name: string) => string | undefined;
+  /** Whether a call to this tool runs without being exposed (see GateTriggerStats.ranFromPool). Default: never. */
+  runsFromPool?: (name: string) => boolean;
 }
 
 /**
@@ -77,6 +85,7 @@ export function gateTriggerRate(tasks: readonly GateTriggerInput[], exists: (nam
   let rejected = 0;
   let blockedCalls = 0;
   let blockedRejected = 0;
+  let ranFromPool = 0;
   for (const t of tasks) {
     const gold = [...new Set(t.gold)];
     const blocked = new Set(t.blocked ?? []);
@@ -91,11 +100,15 @@ export function gateTriggerRate(tasks: readonly GateTriggerInput[], exists: (nam
         blockedRejected++;
         continue;
       }
+      if (r.kind === "not_active" && t.runsFromPool?.(r.call.name)) {
+        ranFromPool++;
+        continue;
+      }
       rejected++;
       byKind[r.kind]++;
     }
   }
-  return { calls, rejected, rate: calls === 0 ? 0 : rejected / calls, byKind, blockedCalls, blockedRejected };
+  return { calls, rejected, rate: calls === 0 ? 0 : rejected / calls, byKind, ranFromPool, blockedCalls, blockedRejected };
 }
 
 /** One routed (or otherwise decided) model turn of one task. */

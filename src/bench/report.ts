@@ -72,7 +72,7 @@ function fmtMs(v: number | undefined): string {
   return v >= 1000 ? `${(v / 1000).toFixed(1)} s` : `${v.toFixed(v < 10 ? 2 : 0)} ms`;
 }
 function gateCell(g: GateTriggerStats | undefined): string {
-  return g ? `${fmtPct(g.rate)} (${g.rejected}/${g.calls})` : DASH;
+  return g ? `${fmtPct(g.rate)} (${g.rejected}/${g.calls}${g.ranFromPool ? `; ${g.ranFromPool} ran from the pool` : ""})` : DASH;
 }
 
 export const MAIN_HEADER = ["Method", "Tokens/turn", "Pool-excl.", "ρ@30", "Recall", "Precision", "F1", "All-gold", "Blocked exposed", "Gate trigger"];
@@ -204,7 +204,9 @@ export function renderMarkdown(result: BenchResult): string {
     "  gold, and tasks whose gold is all blocked are not scored for retrieval.",
     "- **Blocked exposed**: the share of blocked gold tools the method still hands to the model with a callable schema (lower is safer).",
     "- **Gate trigger**: a simulated model calls every reachable gold tool once; the share of those calls the real hallucination",
-    "  gate answers with `tool_not_available` (the router hid a tool the task needed).",
+    "  gate answers with `tool_not_available` (the router hid a tool the task needed). Under the adapters' default",
+    "  `runValidCalls`, a call to a hidden tool whose required parameters the pool names, all plain values, runs at once",
+    "  (the simulated model fills them from their names); those are counted as \"ran from the pool\", not as triggers.",
     result.perStep ? "- Long-horizon tasks are routed once per plan step (query + step), as an agent routes each turn." : "- Each task is routed once, on its query.",
     "",
   ];
