@@ -51,7 +51,7 @@ export interface HnswOptions {
   /**
    * Beam width while searching (at least k is used). Larger is slower and closer to exact. Default: grows with the
    * index, round(128 · (N / 10,000)^0.4), at least 64 (128 at 10,000 rows, 322 at 100,000). Measured recall@10
-   * against exact search with real queries (README, Scaling): 0.992 at 10,000 USE-lite tool vectors. At 100,000
+   * against exact search with real queries (docs/deployment.md, Scale): 0.992 at 10,000 USE-lite tool vectors. At 100,000
    * derived ones, built with efConstruction 200, a beam of 320 gave 0.995 and 405 gave 0.996 (dev sweep, the
    * bench's 100 task queries).
    */
