@@ -31,177 +31,17 @@
  * every neighbour already kept), which keeps long-range links in clustered data such as sentence embeddings.
  * `scoreAll` stays exact (a scan of the same storage), so θ counting and the exact path still work on this index.
  */
-import { endianness } from "node:os";
 import { Rng } from "../util/rng.js";
-import { decodeHalf, encodeHalf, roundToHalf } from "./half.js";
+import { decodeHalf, roundToHalf } from "./half.js";
+import { better, dotQuery, PairHeap } from "./hnsw-heap.js";
+import { DEFAULT_HNSW, defaultEfSearch, defaultUpperBeam, type HnswOptions } from "./hnsw-options.js";
+import { encodeHnswSnapshot, readHnswHeader, readHnswSections } from "./hnsw-snapshot.js";
 import { RowSpace } from "./row-space.js";
 import { assertRowDims, copyNormalized, type SearchHit, type VectorIndex } from "./vector-index.js";
 
-export interface HnswOptions {
-  /** Links per node on the upper layers (layer 0 keeps 2M). Default 16. */
-  M?: number;
-  /**
-   * Beam width while inserting: larger builds slower and finds better links. Default 100; an index created for a
-   * known number of rows (`createVectorIndex`'s sizing, as the router does) gets round(100 · (N / 10,000)^0.3) when
-   * that is larger: 100 up to 10,000 rows, 200 at 100,000. At 100,000 derived rows and the bench's 100 task
-   * queries, 200 instead of 100 raised recall@10 at a beam of 405 from 0.987 to 0.996 and doubled the build
-   * (35 s to 74 s, dev run).
-   */
-  efConstruction?: number;
-  /**
-   * Beam width while searching (at least k is used). Larger is slower and closer to exact. Default: grows with the
-   * index, round(128 · (N / 10,000)^0.4), at least 64 (128 at 10,000 rows, 322 at 100,000). Measured recall@10
-   * against exact search with real queries (README, Scaling): 0.992 at 10,000 USE-lite tool vectors. At 100,000
-   * derived ones, built with efConstruction 200, a beam of 320 gave 0.995 and 405 gave 0.996 (dev sweep, the
-   * bench's 100 task queries).
-   */
-  efSearch?: number;
-  /** Seed of the level draws. Default 42. */
-  seed?: number;
-  /**
-   * After the neighbour heuristic, fill the free link slots with the best candidates it pruned. Catalogs hold many
-   * near-duplicate tools (one tool connected for several deployments); the heuristic alone links a cluster of them
-   * sparsely. Measured on USE-lite vectors it buys about as much recall as a larger efSearch at the same search time, and doubles the build: default false.
-   */
-  keepPruned?: boolean;
-  /**
-   * Beam width of the search on layer 1, whose results all seed layer 0 (1: the classic single greedy path). Queries
-   * are phrased unlike tool texts (out of distribution); with one greedy path, layer 0 often starts in the wrong
-   * region (recall@10 0.91 at 100,000 rows against 0.99 with a beam of 128, same efSearch and build). Default: grows
-   * with the index, round(16 · (N / 10,000)^0.9), at least 8 (16 at 10,000 rows, 127 at 100,000).
-   */
-  upperBeam?: number;
-  /**
-   * Precision of the stored rows. "float16" (default) rounds each normalized component to half precision as the row
-   * is added (see half.ts): a cosine moves by at most 2^-11, about 1e-5 on sentence vectors, and a snapshot takes
-   * half the bytes (116 instead of 218 MB at 100,000 rows of 512). "float32" keeps the rows as given.
-   */
-  rowPrecision?: "float16" | "float32";
-}
-
-export const DEFAULT_HNSW = { M: 16, efConstruction: 100, seed: 42, keepPruned: false, rowPrecision: "float16" } as const;
-
-/** Default efSearch for an index of n rows (see `HnswOptions.efSearch`). */
-export function defaultEfSearch(n: number): number {
-  return Math.max(64, Math.round(128 * Math.pow(Math.max(n, 1) / 10_000, 0.4)));
-}
-
-/** Default efConstruction for an index created for n rows (see `HnswOptions.efConstruction`). */
-export function defaultEfConstruction(n: number): number {
-  return Math.max(DEFAULT_HNSW.efConstruction, Math.min(1_000, Math.round(100 * Math.pow(Math.max(n, 1) / 10_000, 0.3))));
-}
-
-/** Default upperBeam for an index of n rows (see `HnswOptions.upperBeam`). */
-export function defaultUpperBeam(n: number): number {
-  return Math.max(8, Math.round(16 * Math.pow(Math.max(n, 1) / 10_000, 0.9)));
-}
-
-/** Magic of a serialized index ("TAHNSW") and its format version. */
-const SNAPSHOT_MAGIC = "TAHNSW";
-const SNAPSHOT_VERSION = 1;
-const SNAPSHOT_HEADER_BYTES = 80;
-const pad4 = (n: number) => (n + 3) & ~3;
-
-/** Typed-array sections are copied byte for byte: the format is little-endian, so only such hosts can view them. */
-function checkLittleEndian(what: string): void {
-  if (endianness() !== "LE") throw new Error(`HNSW snapshot: ${what} needs a little-endian host (this one is big-endian)`);
-}
-
-/** Section offsets (bytes) of a snapshot with these sizes; `total` is the snapshot's length. */
-function snapshotLayout(count: number, dim: number, M0: number, upperInts: number, rowBytes: 2 | 4) {
-  const levels = SNAPSHOT_HEADER_BYTES;
-  const deg0 = levels + pad4(count);
-  const links0 = deg0 + pad4(count);
-  const upper = links0 + count * M0 * 4;
-  const data = upper + upperInts * 4;
-  return { levels, deg0, links0, upper, data, total: data + count * dim * rowBytes };
-}
-
-/** True when (sa, ia) ranks before (sb, ib): higher score first, then lower id. */
-function better(sa: number, ia: number, sb: number, ib: number): boolean {
-  return sa > sb || (sa === sb && ia < ib);
-}
-
-/** Inner product of `q` with the row at offset `off` of `data`. */
-function dotQuery(q: Float32Array, data: Float32Array, off: number, dim: number): number {
-  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  let j = 0;
-  const body = dim - (dim & 3);
-  for (; j < body; j += 4) {
-    s0 += q[j]! * data[off + j]!;
-    s1 += q[j + 1]! * data[off + j + 1]!;
-    s2 += q[j + 2]! * data[off + j + 2]!;
-    s3 += q[j + 3]! * data[off + j + 3]!;
-  }
-  for (; j < dim; j++) s0 += q[j]! * data[off + j]!;
-  return s0 + s1 + s2 + s3;
-}
-
-/**
- * A binary heap of (score, id) pairs in typed arrays, grown on demand. `worstFirst`: the root is the worst pair
- * (a bounded result set); otherwise the root is the best (the frontier to expand).
- */
-class PairHeap {
-  ids = new Int32Array(64);
-  sc = new Float32Array(64);
-  size = 0;
-  constructor(private readonly worstFirst: boolean) {}
-
-  /** True when a should sit above b. */
-  private above(sa: number, ia: number, sb: number, ib: number): boolean {
-    return this.worstFirst ? better(sb, ib, sa, ia) : better(sa, ia, sb, ib);
-  }
-
-  clear(): void {
-    this.size = 0;
-  }
-
-  push(s: number, id: number): void {
-    if (this.size === this.ids.length) {
-      const ids = new Int32Array(this.size * 2);
-      ids.set(this.ids);
-      const sc = new Float32Array(this.size * 2);
-      sc.set(this.sc);
-      this.ids = ids;
-      this.sc = sc;
-    }
-    const ids = this.ids;
-    const sc = this.sc;
-    let c = this.size++;
-    while (c > 0) {
-      const p = (c - 1) >> 1;
-      if (!this.above(s, id, sc[p]!, ids[p]!)) break;
-      sc[c] = sc[p]!;
-      ids[c] = ids[p]!;
-      c = p;
-    }
-    sc[c] = s;
-    ids[c] = id;
-  }
-
-  /** Removes the root (read it from ids[0] / sc[0] first). */
-  pop(): void {
-    const last = --this.size;
-    if (last <= 0) return;
-    const ids = this.ids;
-    const sc = this.sc;
-    const s = sc[last]!;
-    const id = ids[last]!;
-    let c = 0;
-    for (;;) {
-      const l = 2 * c + 1;
-      if (l >= last) break;
-      const r = l + 1;
-      const w = r < last && this.above(sc[r]!, ids[r]!, sc[l]!, ids[l]!) ? r : l;
-      if (!this.above(sc[w]!, ids[w]!, s, id)) break;
-      sc[c] = sc[w]!;
-      ids[c] = ids[w]!;
-      c = w;
-    }
-    sc[c] = s;
-    ids[c] = id;
-  }
-}
+// Settings and defaults (hnsw-options.ts), the search primitives (hnsw-heap.ts) and the snapshot format
+// (hnsw-snapshot.ts) live beside this module; the names other modules import from here stay exported here.
+export { DEFAULT_HNSW, defaultEfConstruction, defaultEfSearch, defaultUpperBeam, type HnswOptions } from "./hnsw-options.js";
 
 export class HnswIndex implements VectorIndex {
   readonly kind = "hnsw" as const;
@@ -396,47 +236,26 @@ export class HnswIndex implements VectorIndex {
    * exactly like this index. Copies the rows and links once.
    */
   toBytes(): Uint8Array {
-    checkLittleEndian("toBytes");
-    const n = this.count;
-    const stride = this.M + 1;
-    let upperInts = 0;
-    for (let i = 0; i < n; i++) upperInts += this.levels[i]! * stride;
-    const half = this.rowPrecision === "float16";
-    const at = snapshotLayout(n, this.dim, this.M0, upperInts, half ? 2 : 4);
-    const out = new Uint8Array(at.total);
-    const h = new DataView(out.buffer, out.byteOffset, SNAPSHOT_HEADER_BYTES);
-    for (let i = 0; i < SNAPSHOT_MAGIC.length; i++) h.setUint8(i, SNAPSHOT_MAGIC.charCodeAt(i));
-    h.setUint32(8, SNAPSHOT_VERSION, true);
-    h.setUint32(12, SNAPSHOT_HEADER_BYTES, true);
-    h.setUint32(16, this.dim, true);
-    h.setUint32(20, n, true);
-    h.setUint32(24, this.M, true);
-    h.setUint32(28, this.M0, true);
-    h.setUint32(32, this.efConstruction, true);
-    h.setUint32(36, (this.keepPruned ? 1 : 0) | (half ? 2 : 0), true);
-    h.setFloat64(40, this.seed, true);
-    h.setInt32(48, this.entry, true);
-    h.setInt32(52, this.maxLevel, true);
-    h.setInt32(56, this.efSearch ?? -1, true);
-    h.setInt32(60, this.upperBeam ?? -1, true);
-    h.setUint32(64, this.rng.getState(), true);
-    h.setUint32(68, upperInts, true);
-    h.setFloat64(72, at.total, true);
-    const bytesOf = (a: Int32Array | Float32Array | Uint8Array, elements: number) => new Uint8Array(a.buffer, a.byteOffset, elements * a.BYTES_PER_ELEMENT);
-    out.set(this.levels.subarray(0, n), at.levels);
-    out.set(this.deg0.subarray(0, n), at.deg0);
-    out.set(bytesOf(this.links0, n * this.M0), at.links0);
-    let off = at.upper;
-    for (let i = 0; i < n; i++) {
-      const u = this.upper[i];
-      if (!u || this.levels[i] === 0) continue;
-      out.set(bytesOf(u, u.length), off);
-      off += u.byteLength;
-    }
-    // Half rows are exact: they were rounded when added.
-    if (half) encodeHalf(this.data.subarray(0, n * this.dim), new Uint16Array(out.buffer, out.byteOffset + at.data, n * this.dim));
-    else out.set(bytesOf(this.data, n * this.dim), at.data);
-    return out;
+    return encodeHnswSnapshot({
+      dim: this.dim,
+      M: this.M,
+      M0: this.M0,
+      efConstruction: this.efConstruction,
+      efSearch: this.efSearch,
+      upperBeam: this.upperBeam,
+      seed: this.seed,
+      keepPruned: this.keepPruned,
+      rowPrecision: this.rowPrecision,
+      rngState: this.rng.getState(),
+      count: this.count,
+      entry: this.entry,
+      maxLevel: this.maxLevel,
+      levels: this.levels,
+      deg0: this.deg0,
+      links0: this.links0,
+      upper: this.upper,
+      data: this.data,
+    });
   }
 
   /**
@@ -449,120 +268,25 @@ export class HnswIndex implements VectorIndex {
    * needs a rebuild).
    */
   static fromBytes(bytes: Uint8Array, options: HnswOptions = {}): HnswIndex {
-    checkLittleEndian("fromBytes");
-    if (!(bytes instanceof Uint8Array)) throw new TypeError("HNSW snapshot: expected a Uint8Array");
-    if (bytes.byteLength < SNAPSHOT_HEADER_BYTES)
-      throw new Error(`HNSW snapshot: truncated (expected at least ${SNAPSHOT_HEADER_BYTES} bytes of header, got ${bytes.byteLength})`);
-    const h = new DataView(bytes.buffer, bytes.byteOffset, SNAPSHOT_HEADER_BYTES);
-    let magic = "";
-    for (let i = 0; i < SNAPSHOT_MAGIC.length; i++) magic += String.fromCharCode(h.getUint8(i));
-    if (magic !== SNAPSHOT_MAGIC) throw new Error(`HNSW snapshot: bad magic (expected "${SNAPSHOT_MAGIC}", got ${JSON.stringify(magic)}): not a serialized HnswIndex`);
-    const version = h.getUint32(8, true);
-    if (version !== SNAPSHOT_VERSION) throw new Error(`HNSW snapshot: unsupported format version ${version} (this build reads version ${SNAPSHOT_VERSION})`);
-    const headerBytes = h.getUint32(12, true);
-    if (headerBytes !== SNAPSHOT_HEADER_BYTES) throw new Error(`HNSW snapshot: corrupt header (header size ${headerBytes}, expected ${SNAPSHOT_HEADER_BYTES})`);
-    const dim = h.getUint32(16, true);
-    const count = h.getUint32(20, true);
-    const M = h.getUint32(24, true);
-    const M0 = h.getUint32(28, true);
-    const efConstruction = h.getUint32(32, true);
-    const flags = h.getUint32(36, true);
-    const seed = h.getFloat64(40, true);
-    const entry = h.getInt32(48, true);
-    const maxLevel = h.getInt32(52, true);
-    const efSearch = h.getInt32(56, true);
-    const upperBeam = h.getInt32(60, true);
-    const rngState = h.getUint32(64, true);
-    const upperInts = h.getUint32(68, true);
-    const total = h.getFloat64(72, true);
-    const corrupt = (what: string) => new Error(`HNSW snapshot: corrupt header (${what})`);
-    if (dim === 0) throw corrupt("dim 0");
-    if (M < 2 || M > 100 || M0 !== 2 * M) throw corrupt(`M ${M}, M0 ${M0}`);
-    if (efConstruction < 1 || efConstruction > 10_000) throw corrupt(`efConstruction ${efConstruction}`);
-    if (efSearch !== -1 && (efSearch < 1 || efSearch > 100_000)) throw corrupt(`efSearch ${efSearch}`);
-    if (upperBeam !== -1 && (upperBeam < 1 || upperBeam > 100_000)) throw corrupt(`upperBeam ${upperBeam}`);
-    if (flags > 3) throw corrupt(`flags ${flags}`);
-    if (!Number.isFinite(seed)) throw corrupt(`seed ${seed}`);
-    if (count === 0 ? entry !== -1 || maxLevel !== -1 : entry < 0 || entry >= count || maxLevel < 0 || maxLevel > 30)
-      throw corrupt(`entry ${entry}, maxLevel ${maxLevel} with ${count} rows`);
-    const half = (flags & 2) !== 0;
-    const at = snapshotLayout(count, dim, M0, upperInts, half ? 2 : 4);
-    if (total !== at.total) throw corrupt(`total size ${total} disagrees with the sections' ${at.total}`);
-    if (bytes.byteLength < at.total) throw new Error(`HNSW snapshot: truncated (expected ${at.total} bytes, got ${bytes.byteLength})`);
-    if (bytes.byteLength > at.total) throw new Error(`HNSW snapshot: ${bytes.byteLength - at.total} unexpected bytes after the expected ${at.total}`);
-
-    const keepPruned = (flags & 1) !== 0;
-    const rowPrecision = half ? "float16" : "float32";
-    for (const [name, given, stored] of [
-      ["M", options.M, M],
-      ["efConstruction", options.efConstruction, efConstruction],
-      ["seed", options.seed, seed],
-      ["keepPruned", options.keepPruned, keepPruned],
-      ["rowPrecision", options.rowPrecision, rowPrecision],
-    ] as const)
-      if (given !== undefined && given !== stored)
-        throw new Error(`HNSW snapshot: built with ${name} ${stored}, options ask for ${given} (a different ${name} needs a rebuilt index)`);
+    const head = readHnswHeader(bytes, options);
+    const { dim, count, efSearch, upperBeam } = head;
     // The constructor validates every setting (efSearch, upperBeam included) and allocates only its minimum capacity.
     const index = new HnswIndex(
       dim,
       {
-        M,
-        efConstruction,
-        seed,
-        keepPruned,
-        rowPrecision,
+        M: head.M,
+        efConstruction: head.efConstruction,
+        seed: head.seed,
+        keepPruned: head.keepPruned,
+        rowPrecision: head.rowPrecision,
         efSearch: options.efSearch ?? (efSearch >= 0 ? efSearch : undefined),
         upperBeam: options.upperBeam ?? (upperBeam >= 0 ? upperBeam : undefined),
       },
       0,
     );
-    index.rng.setState(rngState);
+    index.rng.setState(head.rngState);
     if (count === 0) return index;
-
-    // The validation reads typed views, which need 4-byte alignment: a misaligned input (a Buffer slice, say) is
-    // copied first. (new Uint8Array(typed array) copies into a fresh buffer; Buffer#slice would only make a view.)
-    const src = bytes.byteOffset % 4 === 0 ? bytes : new Uint8Array(bytes);
-    const buf = src.buffer;
-    const base = src.byteOffset;
-    const levels = new Uint8Array(buf, base + at.levels, count);
-    const deg0 = new Uint8Array(buf, base + at.deg0, count);
-    const links0 = new Int32Array(buf, base + at.links0, count * M0);
-    const rows = half ? new Uint16Array(buf, base + at.data, count * dim) : new Float32Array(buf, base + at.data, count * dim);
-    // Links out of range would read past the rows (NaN scores) instead of failing: check them all.
-    const stride = M + 1;
-    let ints = 0;
-    for (let i = 0; i < count; i++) {
-      const lv = levels[i]!;
-      if (lv > maxLevel) throw new Error(`HNSW snapshot: node ${i} has level ${lv} above the top level ${maxLevel}`);
-      ints += lv * stride;
-      const d = deg0[i]!;
-      if (d > M0) throw new Error(`HNSW snapshot: node ${i} has ${d} layer-0 links (at most ${M0})`);
-      for (let j = i * M0, end = j + d; j < end; j++) {
-        const nb = links0[j]!;
-        if (nb < 0 || nb >= count) throw new Error(`HNSW snapshot: node ${i} links to ${nb} on layer 0 (rows 0..${count - 1})`);
-      }
-    }
-    if (ints !== upperInts) throw new Error(`HNSW snapshot: the levels need ${ints} upper-link ints, the header says ${upperInts}`);
-    if (levels[entry] !== maxLevel) throw new Error(`HNSW snapshot: entry node ${entry} has level ${levels[entry]}, not the top level ${maxLevel}`);
-    const upperAll = new Int32Array(upperInts);
-    upperAll.set(new Int32Array(buf, base + at.upper, upperInts));
-    const upper: (Int32Array | undefined)[] = new Array(count);
-    for (let i = 0, off = 0; i < count; i++) {
-      const lv = levels[i]!;
-      if (lv === 0) continue;
-      const u = upperAll.subarray(off, off + lv * stride);
-      off += lv * stride;
-      for (let l = 0; l < lv; l++) {
-        const b = l * stride;
-        const deg = u[b]!;
-        if (deg < 0 || deg > M) throw new Error(`HNSW snapshot: node ${i} has ${deg} links on layer ${l + 1} (at most ${M})`);
-        for (let j = 1; j <= deg; j++) {
-          const nb = u[b + j]!;
-          if (nb < 0 || nb >= count || levels[nb]! <= l) throw new Error(`HNSW snapshot: node ${i} links to ${nb} on layer ${l + 1}, which is not a node of that layer`);
-        }
-      }
-      upper[i] = u;
-    }
+    const { levels, deg0, links0, upper, rows } = readHnswSections(bytes, head);
 
     // Rows go into the index's own space (where the SIMD product reads them) and the links are copied too, so the
     // snapshot's buffer can be freed once loaded.
@@ -575,8 +299,8 @@ export class HnswIndex implements VectorIndex {
     index.upper = upper;
     index.visited = new Uint32Array(count);
     index.count = count;
-    index.entry = entry;
-    index.maxLevel = maxLevel;
+    index.entry = head.entry;
+    index.maxLevel = head.maxLevel;
     return index;
   }
 

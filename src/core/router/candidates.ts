@@ -12,7 +12,7 @@
  * server channel) visit only these.
  *
  * A tool outside both lists can only beat a candidate when it ranks below C on cosine AND below C on BM25 yet wins
- * on the sum; with C ≥ the slate this did not happen on the bench's query sets (README, Scaling).
+ * on the sum; with C ≥ the slate this did not happen on the bench's query sets (docs/deployment.md, Scale).
  */
 import type { HnswIndex } from "../index/hnsw-index.js";
 

@@ -9,8 +9,65 @@
  *
  * The first two terms form a cosine, so θ keeps its dense meaning: a tool with no word in common with the query
  * keeps its cosine, and lexical evidence only adds. A linear mix was measured against reciprocal-rank fusion,
- * per-query normalization and z-scores on metatool-dev and was as good or better (README, Routing quality).
+ * per-query normalization and z-scores on metatool-dev and was as good or better (docs/routing.md, Results on
+ * metatool-dev).
+ *
+ * `fuseChannels` applies the formula to one query (the tag boost is the pipeline's, see pipeline.ts); the helpers
+ * below it are its in-place steps.
  */
+import type { WeightedText } from "../encoders/bm25.js";
+import type { HnswIndex } from "../index/hnsw-index.js";
+import { candidateScores } from "./candidates.js";
+import type { Channels } from "./channels/build.js";
+
+/** The weights of the formula above, fixed when the router is constructed. */
+export interface FusionWeights {
+  /** w: the lexical channel's weight (0 without one). */
+  lexical: number;
+  /** m: the multi-vector channel's share of the dense score (0 when off). */
+  multiVector: number;
+  /** s: the server channel's weight (0 when off). */
+  server: number;
+  /** Candidates per channel on the approximate path (`ann.candidates`; the slate raises it). */
+  annCandidates: number;
+}
+
+/** One query's fused scores; on the approximate path also the candidate ids (every other tool scores -Infinity). */
+export interface FusedScores {
+  scores: Float32Array;
+  ids?: Int32Array;
+}
+
+/**
+ * Fuses every channel of `ch` for one query: `qv` its dense vector, `parts` its weighted texts (lexical). On an HNSW
+ * index only candidates get a score (see candidates.ts), at least `slateN` per channel.
+ */
+export function fuseChannels(ch: Channels, qv: ArrayLike<number>, parts: readonly WeightedText[], w: FusionWeights, slateN: number): FusedScores {
+  const dense = ch.dense as NonNullable<Channels["dense"]>;
+  if (dense.kind === "hnsw") {
+    // Approximate path: only the candidates get a score, and every channel visits only them.
+    const lex = ch.lexical?.scoreSparse(parts);
+    const cand = candidateScores(dense as HnswIndex, qv, lex, Math.max(slateN, w.annCandidates));
+    if (ch.multi) blendMaxSim(cand.scores, ch.multi.maxSim(qv), w.multiVector);
+    if (ch.server) ch.server.addToCandidates(cand.scores, qv, w.server, cand.ids);
+    if (lex) addWeightedAt(cand.scores, lex.scores, w.lexical, cand.ids);
+    return cand;
+  }
+  const lexical = ch.lexical?.scoreAll(parts);
+  const scores = dense.scoreAll(qv);
+  if (ch.multi) blendMaxSim(scores, ch.multi.maxSim(qv), w.multiVector);
+  if (ch.server) ch.server.addTo(scores, qv, w.server);
+  if (lexical) addWeighted(scores, lexical, w.lexical);
+  return { scores };
+}
+
+/** Scores without a dense channel (the lexical encoder, or a failed dense encoder): `weight` · BM25 of every tool. */
+export function fuseLexical(ch: Channels, parts: readonly WeightedText[], n: number, weight: number): FusedScores {
+  const scores = new Float32Array(n);
+  const lexical = ch.lexical?.scoreAll(parts);
+  if (lexical) addWeighted(scores, lexical, weight);
+  return { scores };
+}
 
 /** `scores = (1 − m) · scores + m · maxSim`, in place (the dense channel's two views of a tool). */
 export function blendMaxSim(scores: Float32Array, maxSim: Float32Array, m: number): void {

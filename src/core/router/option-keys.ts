@@ -4,7 +4,7 @@
  */
 import { checkEnum, checkNested, checkOptionKeys, type OptionKeys } from "../util/options.js";
 import type { PoolOptions } from "../render/render.js";
-import type { RouterOptions } from "./router.js";
+import type { RouterOptions } from "./options.js";
 
 export const ROUTER_OPTION_KEYS = {
   encoder: true,

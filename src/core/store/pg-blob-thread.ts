@@ -4,7 +4,7 @@
  * chunks into place and hashing them takes most of a second of CPU, which on the calling thread would block the host's
  * event loop and delay the router's own start-up work (its catalog digest, the channels) instead of running beside it.
  */
-import { BlobDamagedError } from "./postgres.js";
+import { BlobDamagedError } from "./pg-blob-read.js";
 import { startModuleWorker } from "../util/module-worker.js";
 
 /** What the reader thread gets (`workerData`): where the blob is and what its head says. */

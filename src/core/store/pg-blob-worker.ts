@@ -4,7 +4,8 @@
  * against the head (positions, lengths, sha256) and hands the buffer back without a copy (transferred).
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { BLOB_READ_PARALLEL, BlobAssembly, BlobDamagedError, loadPg, readBlobByCopy } from "./postgres.js";
+import { BLOB_READ_PARALLEL, BlobAssembly, BlobDamagedError, readBlobByCopy } from "./pg-blob-read.js";
+import { loadPg } from "./pg-driver.js";
 import type { BlobReadRequest, BlobReadReply } from "./pg-blob-thread.js";
 
 async function read(request: BlobReadRequest): Promise<ArrayBuffer> {

@@ -14,7 +14,7 @@ import type { VectorIndex } from "../../index/vector-index.js";
 export interface MultiVectorOptions {
   /**
    * Share of the dense score taken from the best row: `dense = (1 − weight) · cos(whole text) + weight · maxsim`.
-   * Default 0.3 (measured on the dev sets, see the README).
+   * Default 0.3 (measured on the dev sets, see docs/routing.md, Round 2).
    */
   weight?: number;
   /** Description sentences embedded per tool (the first ones). Default 6. */

@@ -14,7 +14,7 @@ import type { ToolRecord } from "../../types.js";
 
 /** Options of the server channel. */
 export interface ServerChannelOptions {
-  /** Weight of the server score (see the module comment). Default 0.15 (measured on the dev sets, see the README). 0 turns it off. */
+  /** Weight of the server score (see the module comment). Default 0.15 (measured on the dev sets, see docs/routing.md, Round 2). 0 turns it off. */
   weight?: number;
 }
 

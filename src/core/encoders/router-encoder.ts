@@ -1,0 +1,207 @@
+/**
+ * The router's side of its encoder: which encoder it resolved, the vectors of the tool texts it embedded so far (a
+ * catalog change embeds only new texts), the query encode of each route with its checks and time limit, and the
+ * failure episodes a failing encoder opens (the router then routes on the lexical channel, see
+ * `RouterOptions.encoderFallback`).
+ *
+ * One instance per router; its state changes only at `prepare()`, at a catalog change and on query failures.
+ */
+import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import type { ToolCatalog } from "../catalog/catalog.js";
+import type { ToolTextOptions } from "../catalog/text.js";
+import { StoreEmbeddings } from "../store/embeddings.js";
+import { toolTextsOf } from "./dense-texts.js";
+import { LexicalEmbeddings } from "./lexical.js";
+import { embedQueryBatch } from "./query-batch.js";
+
+/** One part of a route's query with its weight (empty parts removed, weights defaulted). */
+export interface QueryPart {
+  text: string;
+  weight: number;
+}
+
+/** An encoder failure episode: since when, the first error, and how many routes were degraded so far. */
+export interface EncoderFailure {
+  since: number;
+  error: string;
+  routes: number;
+}
+
+/** A dense-encoder failure during one route, with the error the encoder gave. */
+export class QueryEncodeFailure extends Error {
+  constructor(readonly error: unknown) {
+    super(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Names of the encoders that embed a query like a document (batched, through the embedding cache). */
+const SYMMETRIC_ENCODERS = new Set(["use-lite", "minilm", "hybrid"]);
+
+export class RouterEncoder {
+  /** The dense encoder (behind the store when there is one); undefined before `prepare()` and for "lexical". */
+  embeddings?: EmbeddingsInterface;
+  /** The encoder's name as resolved ("hybrid", "use-lite", "hf:…", "lexical"…). */
+  name = "";
+  /** The router's model id: the dense encoder's, with "+bm25" when the lexical channel is on. */
+  modelId = "";
+  /** The dense encoder's own id (modelId without the lexical channel), for failure reports and snapshot keys. */
+  denseModelId = "";
+  /**
+   * Tool text → dense vector of every text embedded so far; a catalog update embeds only texts not in it. Float32
+   * (the index's precision): at 100,000 tools a number[] per text would hold twice the memory for nothing.
+   */
+  private vectorByText = new Map<string, Float32Array>();
+  /**
+   * Rows loaded from an index snapshot whose tool texts were never made (a warm start skips the text processing);
+   * the next `embedTexts` keys them by text first, so a catalog change reuses them like embedded vectors.
+   */
+  private unkeyedRows?: { catalog: ToolCatalog; rows: Float32Array[] };
+  /** How many texts the last `embedTexts` calls sent to the encoder since `countEmbedded`. */
+  private lastEmbedded = 0;
+  /** The current encoder failure episode, if the last query encode failed. */
+  private failing?: EncoderFailure;
+
+  constructor(
+    /** The router's `toolText` options (to key snapshot rows by their texts). */
+    private readonly toolText: ToolTextOptions | undefined,
+    /** A query encode slower than this (ms) is a failure; undefined: no limit. */
+    private readonly timeoutMs: number | undefined,
+    /** Where the one line per failure episode goes (the router's log). */
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Routes without a dense encoder (encoder "lexical"). */
+  useLexicalOnly(): void {
+    this.name = "lexical";
+    this.modelId = "lexical-bm25";
+  }
+
+  /** Routes with a resolved dense encoder; `lexical`: the router adds the BM25 channel. */
+  use(embeddings: EmbeddingsInterface, name: string, denseModelId: string, lexical: boolean): void {
+    this.embeddings = embeddings;
+    this.name = name;
+    this.modelId = lexical ? `${denseModelId}+bm25` : denseModelId;
+    this.denseModelId = denseModelId;
+  }
+
+  /** Whether the dense encoder is the hashed lexical one (corpus-dependent vectors: nothing of it can be shared). */
+  get hashedLexical(): boolean {
+    return this.embeddings instanceof LexicalEmbeddings;
+  }
+
+  /** Keeps a snapshot's rows of `catalog` so a later catalog change reuses them (views: no copy). */
+  keepUnkeyedRows(catalog: ToolCatalog, rows: Float32Array[]): void {
+    this.unkeyedRows = { catalog, rows };
+  }
+
+  /**
+   * Starts counting the texts this process's encoder embeds; the returned function says how many so far. With a
+   * store, texts another process embedded are read, not embedded, and do not count.
+   */
+  countEmbedded(): () => number {
+    this.lastEmbedded = 0;
+    const store = this.embeddings instanceof StoreEmbeddings ? this.embeddings : undefined;
+    const before = store?.stats.embedded;
+    return () => (store ? store.stats.embedded - (before as number) : this.lastEmbedded);
+  }
+
+  /**
+   * Dense vectors of one catalog's tool texts, embedding only those not seen before (duplicates once). Only the
+   * texts of this call are kept, so a long-running session does not grow without bound.
+   */
+  async embedTexts(texts: readonly string[]): Promise<Float32Array[]> {
+    const known = this.vectorByText;
+    if (this.unkeyedRows) {
+      const { catalog, rows } = this.unkeyedRows;
+      this.unkeyedRows = undefined;
+      toolTextsOf(catalog, this.toolText).forEach((t, i) => known.set(t, rows[i]!));
+    }
+    // Hashed lexical vectors depend on the whole corpus (idf): re-fit on every text instead of reusing any.
+    if (this.embeddings instanceof LexicalEmbeddings) known.clear();
+    const missing = [...new Set(texts.filter((t) => !known.has(t)))];
+    this.lastEmbedded = missing.length;
+    if (missing.length > 0) {
+      const fresh = await (this.embeddings as EmbeddingsInterface).embedDocuments(missing);
+      if (fresh.length !== missing.length)
+        throw new Error(`Encoder ${this.modelId} returned ${fresh.length} vectors for ${missing.length} tool texts`);
+      missing.forEach((t, i) => known.set(t, Float32Array.from(fresh[i])));
+    }
+    const rows = texts.map((t) => known.get(t) as Float32Array);
+    const used = new Set(texts);
+    for (const t of known.keys()) if (!used.has(t)) known.delete(t);
+    return rows;
+  }
+
+  /** Many queries at once, for offline evaluation (see `ToolAttentionRouter.embedQueries`). */
+  embedQueries(texts: readonly string[]): Promise<number[][]> {
+    // Evaluation queries are not tool texts: never written to a shared store.
+    const emb = this.embeddings instanceof StoreEmbeddings ? this.embeddings.inner : (this.embeddings as EmbeddingsInterface);
+    // Symmetric encoders embed queries like documents (batched, through the cache); others (prefixed models, the
+    // hashed lexical encoder, custom ones) take the query side, batched when the encoder can.
+    if (SYMMETRIC_ENCODERS.has(this.name)) return emb.embedDocuments(texts.map((t) => t.trim() || " "));
+    return embedQueryBatch(emb, [...texts]);
+  }
+
+  /** The query's dense vector: one embedding, or the weighted sum of its parts' embeddings. */
+  private async queryVector(parts: readonly QueryPart[]): Promise<number[]> {
+    const emb = this.embeddings as EmbeddingsInterface;
+    if (parts.length === 1) return emb.embedQuery(parts[0].text);
+    const vectors = await Promise.all(parts.map((p) => emb.embedQuery(p.text)));
+    const out = new Array<number>(vectors[0].length).fill(0);
+    vectors.forEach((v, j) => {
+      const w = parts[j].weight;
+      for (let d = 0; d < out.length; d++) out[d] += w * v[d];
+    });
+    return out;
+  }
+
+  /**
+   * The query's dense vector, or a QueryEncodeFailure carrying the encoder's error (or the timeout). `dim`: the
+   * index's dimension, which the vector must have. A success ends a failure episode.
+   */
+  async encodeQuery(parts: readonly QueryPart[], dim: number | undefined): Promise<number[]> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const encoding = this.queryVector(parts);
+      const limit = this.timeoutMs;
+      const vector = limit
+        ? await Promise.race([
+            encoding,
+            new Promise<never>((_, reject) => {
+              // Not unref'd: a route waiting on a silent encoder must keep the process alive until the limit.
+              timer = setTimeout(() => reject(new Error(`no answer within ${limit} ms`)), limit);
+            }),
+          ])
+        : await encoding;
+      // A vector the index cannot use would turn every score into NaN: that is a failure too.
+      if (!Array.isArray(vector) && !ArrayBuffer.isView(vector)) throw new Error(`the encoder returned ${typeof vector}, not a vector`);
+      if (dim !== undefined && vector.length !== dim) throw new Error(`the encoder returned a vector of ${vector.length} dimensions, the index has ${dim}`);
+      for (let d = 0; d < vector.length; d++) if (!Number.isFinite(vector[d])) throw new Error(`the encoder returned a vector holding ${vector[d]}`);
+      this.failing = undefined;
+      return vector;
+    } catch (err) {
+      throw new QueryEncodeFailure(err);
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+  }
+
+  /** Starts (and logs, once) or continues an encoder failure episode. */
+  noteFailure(error: unknown): void {
+    if (this.failing) {
+      this.failing.routes++;
+      return;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    this.failing = { since: Date.now(), error: message, routes: 1 };
+    this.log(
+      `tool-attention: encoder ${this.denseModelId} failed on a query (${message.split("\n")[0].slice(0, 300)}); ` +
+        `routing on the lexical channel until it answers again`,
+    );
+  }
+
+  /** The current failure episode (a copy), if any. */
+  get failure(): EncoderFailure | undefined {
+    return this.failing ? { ...this.failing } : undefined;
+  }
+}
