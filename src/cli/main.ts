@@ -150,6 +150,8 @@ function buildRouter(values: Record<string, string | boolean | undefined>, catal
     theta: num("theta", values.theta as string | undefined),
     encoding: tokens,
     index: index as "auto" | "faiss" | "flat",
+    // The command line says which index and encoder it uses; a library embedding the router says nothing unasked.
+    log: (line) => process.stderr.write(`${line}\n`),
   });
 }
 

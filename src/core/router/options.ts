@@ -141,8 +141,9 @@ export interface RouterOptions {
   /** Receives one structured event per routing decision. */
   onEvent?: (event: ToolAttentionEvent) => void;
   /**
-   * Where the one line saying which index and encoder are in use goes (once per process and backend), and the one
-   * line per encoder failure episode (see `encoderFallback`). Default: stderr. `false` silences it.
+   * Where the one line saying which index and encoder are in use goes (once per process and backend; only to a
+   * function you pass: by default the router prints nothing when all is well), and the one line per encoder
+   * failure episode (see `encoderFallback`; default: stderr). `false` silences both.
    */
   log?: ((line: string) => void) | false;
   /**

@@ -209,7 +209,8 @@ export class ToolAttentionRouter {
     }
     await this.follower?.join();
     const line = `tool-attention: ${describeIndexFor(this.catalog.size, this.channelBuild.prefer, this.settings.ann)}; encoder: ${this.encoder.modelId}${binding ? `; store: ${binding.store.kind}` : ""}`;
-    if (this.options.log !== false && !loggedBackends.has(line)) {
+    // Informational: only to a log the user passed (a library prints nothing unasked when all is well).
+    if (typeof this.options.log === "function" && !loggedBackends.has(line)) {
       loggedBackends.add(line);
       this.logLine(line);
     }
