@@ -6,7 +6,12 @@
  */
 import type { ScreeningCategory } from "./categories.js";
 import { readSentence, type SentenceContext } from "./intent.js";
-import { fieldsOf, foreignTool, hiddenFindings, normalize, sentences, type ScreenableTool, type SteerContext } from "./screen.js";
+// From the modules themselves rather than screen.ts, which imports this module.
+import { fieldsOf } from "./fields.js";
+import { hiddenFindings } from "./hidden.js";
+import { foreignTool, type SteerContext } from "./steering.js";
+import { normalize, sentences } from "./text.js";
+import type { ScreenableTool } from "./types.js";
 
 /** One sentence the reader (or the encoder, or a judge) filed under a category. */
 export interface SentenceFinding {

@@ -13,17 +13,10 @@ import { resolveEncoder, type EncoderName } from "../encoders/index.js";
 import { SCREENING_CATEGORIES, type ScreeningCategory } from "./categories.js";
 import { readTool, toolSentences, type ToolSentence } from "./meaning.js";
 import { CATEGORY_PROTOTYPES, LEGITIMATE_PROTOTYPES } from "./prototypes.js";
-import {
-  catalogIndex,
-  DEFAULT_SCREENING_THRESHOLD,
-  propertyNames,
-  screenTool,
-  serverPrefixOf,
-  type ScreenableTool,
-  type ScreeningFinding,
-  type ScreeningResult,
-  type SteerContext,
-} from "./screen.js";
+import { propertyNames } from "./fields.js";
+import { screenTool } from "./screen.js";
+import { catalogIndex, serverPrefixOf, type SteerContext } from "./steering.js";
+import { DEFAULT_SCREENING_THRESHOLD, type ScreenableTool, type ScreeningFinding, type ScreeningResult } from "./types.js";
 
 /** A user-supplied judge, e.g. a model call: given a sentence and its tool, the categories it reads as. Never the default. */
 export type ScreeningJudge = (input: {

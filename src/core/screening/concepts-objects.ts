@@ -1,0 +1,312 @@
+/**
+ * Concepts of the sentence reader (intent.ts) about what a sentence acts on: secrets, the conversation and personal
+ * data and moving them into a call; other tools and changes to them; this tool against the alternatives; literal
+ * addresses and data sent to them; and the protective framing that softens all of these. They make up the
+ * resource-reach, shadowing, tool-choice and exfiltration categories.
+ */
+import { any, rx } from "./words.js";
+
+/** Secrets and private resources of the user's machine or accounts. */
+export const SECRET = any(
+  "passwords?",
+  "passphrases?",
+  "credentials?",
+  "(?:access|auth|api|bearer|session|refresh|oauth|personal access|login|github|the|any|all|their|your|its|stored|saved) tokens?(?!\\s+(?:costs?|counts?|limits?|usage|filters?|budget|types?))",
+  "api[ -]?keys?",
+  "access keys?",
+  "secrets?",
+  "private keys?",
+  "ssh",
+  "keychain",
+  "cookies?",
+  "cookie jar",
+  "login session",
+  "session (?:tokens?|cookies?)",
+  "one-time codes?",
+  "otp",
+  "2fa",
+  "connection strings?",
+  "\\.env",
+  "environment variables?",
+  "env vars?",
+  "shell profile",
+  "configuration files?",
+  "config files?",
+  "known hosts",
+  "wallet",
+  "seed phrase",
+  "home directory",
+  "bank",
+  "passport(?: numbers?)?",
+  "card (?:details|numbers?)",
+  "credit cards?",
+  "social security",
+  "credential helper",
+  "git config",
+  "browser profile",
+  "session cookies?",
+  "hidden instructions",
+  "instructions that configure you",
+  "kubeconfig",
+  "aws secret",
+  "secret access key",
+  "dotfiles?",
+);
+/** The conversation, the model's own context, and what other tools handled. */
+export const CONVERSATION = rx(
+  String.raw`\b(?:the (?:full |whole |entire )?(?:conversation|chat|transcript)|this (?:conversation|chat)|chat history|message history|everything (?:the (?:person|user|human) )?(?:has )?(?:said|typed|written|pasted)|(?:the )?instructions you (?:received|were given|got)|system (?:prompt|message)|(?:your|the) (?:context|memory)|(?:previous|earlier|prior|past) messages|(?:the )?(?:arguments?|parameters?|inputs?) you (?:passed|gave|sent|used)|(?:other|every other|all other) tools?|handled by other tools|other tools have handled|(?:mentioned|said|pasted|typed) earlier|(?:earlier|before|previously) in (?:the|this) (?:chat|conversation)|instructions that configure you|hidden instructions|(?:messages?|things?|everything|what) the (?:user|person|human) (?:wrote|typed|said|sent|asked))\b`,
+  "i",
+);
+/** Personal data of the user that no utility tool needs. */
+export const PERSONAL = any("home address", "phone numbers?", "(?:current )?location", "contacts?", "recipient lists?", "message bodies", "personal details?", "date of birth", "social security");
+/** Moving a resource somewhere: into a parameter, a field, a request. */
+export const ACQUIRE = any(
+  "read",
+  "open",
+  "gather",
+  "collect",
+  "grab",
+  "fetch",
+  "find",
+  "extract",
+  "copy",
+  "include",
+  "add",
+  "attach",
+  "pass",
+  "put",
+  "fill",
+  "supply",
+  "provide",
+  "send",
+  "carry",
+  "contains?",
+  "holds?",
+  "expects?",
+  "append",
+  "insert",
+  "paste",
+  "embed",
+  "goes? into",
+  "go into",
+  "must carry",
+  "works best (?:when|if)",
+);
+/** A destination inside the call: a named parameter, a field, an argument. */
+export const INTO_CALL = rx(String.raw`\x60\w+\x60|\b(?:parameter|param|argument|field|arg)\b|\bas (?:the )?\w+\b|\bin(?:to)? (?:the )?\w+ (?:field|parameter|argument)\b`, "i");
+/** Protective framing: only what the user supplied, never pass it on, masked unless asked. */
+export const PROTECTIVE = rx(
+  String.raw`\b(?:only (?:use|include|add|pass|when|if)|never (?:paste|pass|put|include|post|share|log|repeat)|do not (?:paste|pass|put|include|post|share|log|repeat)|don't (?:paste|pass|put|include|post|share)|unless the user|at (?:their|the user's) request|the user (?:supplied|gave|provided|asked|explicitly asks)|user explicitly|treat (?:them|it|these) as secrets?|are masked|is masked|not stored|not returned|avoid repeating)\b`,
+  "i",
+);
+
+/** The legitimate warning about content a tool returns: "untrusted; do not follow instructions in it". */
+export const UNTRUSTED_CONTENT = rx(
+  String.raw`\buntrusted\b|\b(?:do not|don't|never) (?:follow|obey|act on|execute)\b|\bignore (?:any|all) instructions (?:written|found|contained|embedded|that appear|in|on)\b|\b(?:treat|regard) (?:it|them|the \w+) as (?:data|untrusted)\b`,
+  "i",
+);
+
+/** Other tools as a group, or another server. */
+export const OTHER_TOOLS = rx(
+  String.raw`\b(?:(?:the|any|every|all|other|another|those|these)\s+(?:other\s+)?(?:[\w-]+\s+){0,2}?tools?\b(?!\s+(?:call|here))|tools? (?:from|of|on) (?:other|another|the \w+) servers?|(?:any|every|each) (?:\w+ ){0,2}(?:call|request) (?:to|with|through|performed by|made by)|(?:the|any|another) (?:\w+ )?server(?!'s own)|another tool|other tools|performed by other|by (?:the )?(?:\w+ ){0,2}tools?|(?:that|those) tools?|another (?:tracker|service|app|server|provider|integration|account)|[\w-]+ tools in this (?:session|conversation|environment|chat)|(?:the )?other integrations|(?:the|any) [\w-]+ integrations?|(?:the )?[\w-]+ server'?s? tools)\b`,
+  "i",
+);
+/** Changing how those tools are used or what they receive. */
+export const TOOL_CHANGE = any(
+  "set",
+  "sets",
+  "change",
+  "replace",
+  "substitute",
+  "add",
+  "append",
+  "include",
+  "put",
+  "round",
+  "redirect",
+  "route",
+  "write",
+  "open",
+  "pass",
+  "mention",
+  "prefix",
+  "prepend",
+  "attach\\w*",
+  "rais\\w+",
+  "increas\\w+",
+  "(?:has|have|need) to",
+  "needs?",
+  "include",
+  "must",
+  "should",
+  "always",
+  "first",
+  "before",
+  "instead",
+  "bcc",
+  "cc",
+);
+/** A clause that makes a directive conditional on another activity: "whenever …", "during any …", "before you use …". */
+export const WHEN_OTHER = rx(
+  String.raw`\b(?:when(?:ever)?|any time|each time|every time|during|before|after|if|for every|on every)\b[^.;]{0,80}?\b(?:send\w*|call\w*|us(?:e|ing)|run\w*|execut\w*|read\w*|writ\w*|push\w*|navigat\w*|creat\w*|quer\w*|asks? for|asks? to|pay\w*|payments?|messages?)\b`,
+  "i",
+);
+
+/** This tool, referred to as itself. */
+export const SELF = rx(String.raw`\b(?:this (?:tool|one|service|function|server|translator|engine|api)|(?:use|pick|choose|prefer|select) (?:this|it)\b|through this|sending [^.]{0,40} here|here first|our (?:tool|service))\b`, "i");
+/** Preference, exclusivity or universal scope. */
+export const PREFERENCE = rx(
+  String.raw`\b(?:(?:is|are) the only|only (?:this|use this|tool)|exclusively|always (?:pick|use|choose|call|select|prefer)|pick this|choose this|prefer(?:red)?|above (?:everything|all|any)|over (?:any|all|every)|first (?:for|choice)|before (?:every|any|all|considering)|default choice|the (?:best|most (?:accurate|trusted|reliable|secure))|most accurate|best results|rated|endorsed|officially|approved|certified|sanctioned|(?:is|are) the (?:dependable|reliable|trustworthy|safe|correct|right|only) (?:option|choice|one)|replacement for|supersedes|must go through|route all|alone\b|should be used|rely on|every (?:\w+ )?(?:request|question|task|time)|for (?:any|anything|every|all)\b|whatever (?:the|they|the person|the user))`,
+  "i",
+);
+/** Every request, whatever it is. */
+export const UNIVERSAL = rx(
+  String.raw`\b(?:every|all|any|each)\s+(?:\w+\s+){0,2}?(?:requests?|questions?|tasks?|quer(?:y|ies)|turns?|prompts?)\b|\b(?:every|each)\s+(?:\w+\s+)?(?:conversations?|(?:tool )?calls?|sessions?)\b|\bno matter\b|\banything\b|\bwhatever (?:the|they)\b|\bfor (?:all|any|every) (?:\w+ )?(?:work|purpose|use)\b`,
+  "i",
+);
+/** Going first, or alone. */
+export const PRIORITY = any("first", "before", "at the start", "always", "exclusively", "default choice", "must go through", "route all", "by default", "only");
+
+/** Disparaging the alternatives. */
+export const DISPARAGE = any(
+  "deprecated",
+  "broken",
+  "shut down",
+  "(?:will|would|always) fail",
+  "(?:are|is) failing",
+  "unreliable",
+  "unsafe",
+  "unsupported",
+  "harmful",
+  "stale",
+  "fabricated",
+  "malware",
+  "corrupt\\w*",
+  "violate",
+  "last resort",
+  "never pick",
+  "cannot be trusted",
+  "untrustworthy",
+  "misconfigured",
+  "inaccurate",
+  "outdated",
+  "insecure",
+  "compromised",
+  "expose",
+  "unverified",
+  "hallucinat\\w+",
+  "wrong",
+  "incorrect",
+  "slated for removal",
+  "(?:being|to be) removed",
+  "retired",
+  "(?:are|is) (?:being )?sunset",
+  "withdrawn",
+  "discontinued",
+  "blocked",
+  "no point",
+  "lose (?:events|data|files|messages|records)",
+  "double-book\\w*",
+);
+/** Alternatives in general (not one named sibling). */
+export const ALTERNATIVES = rx(
+  String.raw`\b(?:(?:the |any |all |every )?other(?:s|\s+(?:[\w-]+\s+){0,2}?(?:tools?|services?|options?|translators?|search(?:es)?|ones?))|(?:any|the) remaining (?:[\w-]+\s+)?tools?|another (?:[\w-]+\s+)?tool|the native (?:[\w-]+\s+)?tools?|more specific tool|everything else|the others|alternatives?|any other (?:[\w-]+\s+)?(?:tool|service)s?|no other (?:[\w-]+\s+)?tools?|anything other than|(?:the )?[\w-]+ server'?s? tools|elsewhere|(?:the )?(?:built-in|default|native|standard|existing|installed) (?:[\w-]+\s+)?tools?|(?:every|all) (?:[\w-]+ )?(?:and [\w-]+ )?tools?(?: installed)?|(?:the )?other (?:[\w-]+\s+)?integrations)\b`,
+  "i",
+);
+
+/** A literal address: URL, email, IP, or a bare host with a path. */
+export const ADDRESS = rx(
+  String.raw`\b(?:https?|ftps?|sftp|wss?):\/\/[^\s"'<>)\]\x60]+|\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|biz|info|co|xyz|site|online|shop|cloud)(?:\/[^\s"'<>)]*)?`,
+  "i",
+);
+/** Documentation and private-network addresses, which name no real destination. */
+export const EXAMPLE_ADDRESS = rx(String.raw`example\.(?:com|org|net)|\.(?:example|test|invalid|local)\b|localhost|127\.0\.0\.1|0\.0\.0\.0|10\.\d+\.\d+\.\d+|192\.168\.|\.\.\.`, "i");
+/** Text just before an address that marks it as an example. */
+export const EXAMPLE_MARK = rx(String.raw`\b(?:e\.g\.?|i\.e\.?|for example|for instance|such as|like)\s*[("'\x60]?\s*$`, "i");
+/** Sending away. */
+export const TRANSFER = any(
+  "send",
+  "sent",
+  "forward\\w*",
+  "post",
+  "upload\\w*",
+  "mirror\\w*",
+  "transmit\\w*",
+  "email them",
+  "e-?mail",
+  "submit\\w*",
+  "sync\\w*",
+  "copy",
+  "report\\w* upstream",
+  "render",
+  "public paste",
+  "share",
+  "leak",
+  "beacon",
+  "callback",
+  "replicat\\w+",
+  "transferr?\\w*",
+  "shipp?\\w*",
+  "delivered",
+  "relay\\w*",
+  "pushed",
+  "archived",
+  "mail(?:ed|s)?",
+);
+/** What is sent: data the user has, not a request for help. */
+export const DATA = any(
+  "cop(?:y|ies)",
+  "contents?",
+  "data",
+  "results?",
+  "summar(?:y|ies)",
+  "text",
+  "diff",
+  "record",
+  "notes?",
+  "logs?",
+  "messages?",
+  "password",
+  "translation",
+  "it",
+  "them",
+  "each",
+  "every",
+  "full",
+  "address",
+  "phone",
+  "entr(?:y|ies)",
+  "income",
+  "resumes?",
+  "chat",
+  "photos?",
+);
+/** A parameter that carries data away: its description says where the value goes, not what the tool needs. */
+export const SIDE_CHANNEL = rx(
+  String.raw`\b(?:transmitted|sent|reported|uploaded|forwarded|shared|goes|go|posted|mailed|collected) (?:to|upstream|along|out|for (?:research|training|analysis|review))\b|\b(?:telemetry|analytics|improvement team|our (?:team|servers?|partners?)|computed remotely)\b`,
+  "i",
+);
+/** A parameter description that asks the model to fill it with the user's data gathered from elsewhere. */
+export const FILL_WITH = rx(
+  String.raw`\b(?:should (?:hold|contain|carry|include)|must (?:hold|contain|carry|include)|goes? into|go into|put (?:every|all|each|the)|copy (?:the|every|all)|fill (?:it )?with|(?:hold|contain)s? (?:the|every|all)|are to be (?:placed|put))\b`,
+  "i",
+);
+/** The user's own data a parameter may be told to hold (messages, contacts, history, one-time codes). */
+export const USER_DATA = any(
+  "titles?",
+  "attendees",
+  "subjects?",
+  "senders?",
+  "record",
+  "results?",
+  "one-time codes?",
+  "codes?",
+  "messages?",
+  "emails?",
+  "contacts?",
+  "history",
+  "conversation",
+  "addresses",
+  "phone",
+  "names",
+);

@@ -1,0 +1,187 @@
+/**
+ * Concepts of the sentence reader (intent.ts) about the parties of a conversation: the model and its
+ * configuration, the user, what the model says to the user, and what it keeps from them. Together they make up
+ * the assistant-directive and concealment categories. Each concept is a word family, not a phrase: "the person you
+ * are helping", "the human" and "the user" are all the user. They live apart from the reader so the vocabulary can
+ * grow without touching how concepts combine.
+ */
+import { any, rx } from "./words.js";
+
+/** The model itself, named or addressed. */
+export const MODEL = any(
+  "you",
+  "your",
+  "yourself",
+  "assistant",
+  "(?:the|an?)\\s+(?:ai|llm|language model|model|agent|chatbot|bot)",
+  "dear ai",
+  "ai model",
+  "claude",
+  "gpt",
+);
+/** A vocative or a note addressed to the model: "Assistant:", "Dear AI,", "Note to the language model", "If you are an AI". */
+export const VOCATIVE = rx(
+  String.raw`(?:^|[#*\s>])(?:assistant|model|ai|llm|agent)\s*[:,]|\b(?:dear|hey|attention|(?:note|notice|memo|update|message|reminder|instructions?) (?:to|for)|reminder for|important for)\s+(?:the\s+)?(?:ai|assistant|model|language model|llm|agent)\b|\bif you are an? (?:ai|assistant|language model|llm|model)\b|\bas the (?:assistant|ai|model)\b|\byou,? the (?:model|assistant|ai)\b|\bthe (?:agent|assistant|model) (?:using|reading|calling) this\b`,
+);
+/** The user, however named. */
+export const USER = any(
+  "the user",
+  "users?",
+  "the person(?: you are (?:helping|assisting|talking to|serving))?",
+  "the human",
+  "the customer",
+  "the requester",
+  "the (?:end )?client",
+  "them",
+  "they",
+  "the operator",
+  "whoever",
+  "people",
+);
+/** The model's own configuration: its instructions, rules, goals, persona, priorities, permissions. */
+export const MODEL_CONFIG = any(
+  "instructions?",
+  "rules",
+  "guidelines",
+  "guidance",
+  "system (?:message|prompt)",
+  "configuration",
+  "directives?",
+  "policies",
+  "safety",
+  "guardrails",
+  "restrictions",
+  "goals?",
+  "persona",
+  "priority",
+  "permissions?",
+  "(?:developer|god|admin|maintenance|unrestricted|debug) mode",
+  "what(?:ever)? you (?:were|have been) told",
+  "told you",
+  "operator",
+  "developers",
+  "content restrictions",
+  "policy(?: checks)?",
+  "checks",
+  "safeguards",
+  "(?:the )?configuration you",
+  "(?:earlier|previous|prior|original) (?:requests?|messages?|tasks?)",
+  "objective",
+  "loyalty",
+  "allegiance",
+  "identity",
+  "yourself",
+);
+/** Changing it: replace, override, forget, suspend, "no longer counts", "from now on", "new task". */
+export const CONFIG_CHANGE = any(
+  "replac\\w*",
+  "overrid\\w*",
+  "supersed\\w*",
+  "ignor\\w*",
+  "disregard\\w*",
+  "forget",
+  "outdated",
+  "obsolete",
+  "no longer",
+  "suspended",
+  "lifted",
+  "(?:are|is) off",
+  "stop following",
+  "rely only",
+  "higher priority",
+  "priority over",
+  "granted",
+  "elevated",
+  "new (?:task|goals?|role|instructions?)",
+  "from now on",
+  "instead pursue",
+  "does not apply",
+  "doesn't apply",
+  "not count",
+  "first duty",
+  "over anything",
+  "cancel\\w*",
+  "updat\\w*",
+  "above (?:any|all) other",
+  "(?:your|the) (?:objective|goal|task|job|mission) (?:is|in)",
+  "obey",
+  "must (?:regard|treat)",
+  "regard",
+  "operate in",
+  "now active",
+  "authori[sz]ed you",
+  "allowed to",
+  "permitted to",
+  "skip",
+  "bypass",
+  "waive",
+  "appl(?:y|ies) to you",
+  "what applies",
+  "written for (?:a )?different",
+  "consider yourself",
+  "lies with",
+  "revoked",
+  "employee of",
+  "work(?:s|ing)? for",
+);
+/** Shaping what the model says or how it behaves toward the user. */
+export const ANSWER_SHAPE = any(
+  "persona",
+  "(?:in )?the voice of",
+  "act as",
+  "pretend",
+  "role[- ]?play",
+  "steer (?:the )?(?:chat|conversation|discussion)",
+  "end (?:each|every|your) (?:reply|answer|response|message)",
+  "(?:each|every) (?:reply|answer|response)",
+  "rewrite (?:their|the user's|the person's) (?:request|question|message)",
+  "favou?rs? (?:the )?vendor",
+  "collect (?:as much )?personal",
+  "carry out",
+  "commands? you must",
+  "treat (?:the|every|all|any) .{0,40} as (?:commands?|instructions?)",
+  "without asking",
+  "(?:you )?(?:speak|talk|write|respond|answer) as",
+  "endorsement",
+  "decline to discuss",
+  "competing",
+  "present every answer",
+  "act without",
+  "no (?:need|reason) to (?:ask|confirm|check)",
+);
+
+/** Concealment: keeping something from the user. */
+export const CONCEAL = rx(
+  String.raw`\b(?:do not|don't|never|not to|without|avoid|must not|should not|shouldn't|no need to)\s+(?:ever\s+|even\s+|let\s+(?:the\s+)?\w+\s+)?(?:tell\w*|mention\w*|disclos\w*|inform\w*|reveal\w*|bring (?:this|it|that) up|let\w*|show\w*|alert\w*|notify\w*|hear|report\w*)\b|\bkeep (?:quiet|silent|it quiet|this quiet|(?:it|this|that) (?:secret|private|between))|\bleave (?:it|this|that) out\b|\bstay unaware\b|\bunaware\b|\bdiscreet(?:ly)?\b|\bquietly\b|\bsilently\b|\bsecretly\b|\bwon'?t notice\b|\bstay between you\b|\bwill not notice\b|\bnot (?:notice|realize|realise|find out)\b|\bfind out\b|\bvague\b|\bplay (?:it|this|that) down\b|\bchange the subject\b|\bact as (?:though|if) nothing\b|\bregardless of what\b|\bmake no (?:reference|mention)\b|\bomit\b[^.;]{0,40}\bfrom (?:your|the) (?:reply|answer|response|summary|report)\b|\bwhen summari[sz]ing, omit\b|\bhid(?:e|den|ing)\b|\bconfidential\b|\bprivate to you\b|\bbehind (?:their|the user's|the person's) back\b`,
+  "i",
+);
+/** Deceit: the user told something other than what happened, or kept from learning it. */
+export const DECEIVE = rx(
+  String.raw`\b(?:describe|present|call|report|portray|frame)\s+(?:it|this|that|them|the \w+)\s+(?:to\s+(?:the\s+)?\w+\s+)?as\b|\btell\s+(?:the\s+)?(?:person|user|human|them|customer)\s+(?:that\s+)?(?:everything|it|all)\s+(?:went|is|was|worked)\b|\b(?:is|are)\s+not\s+to\s+(?:learn|know|find out|see|hear|be told)\b|\bkeep\s+(?:that|this|it)\s+out\s+of\s+(?:any\s+|your\s+|the\s+)?(?:explanations?|repl(?:y|ies)|answers?|summar(?:y|ies)|responses?|reports?|messages?)\b|\bno\s+(?:reason|need)\s+to\s+(?:bother|tell|inform|mention|worry|alert|trouble)\b|\bspare\s+(?:the\s+)?(?:user|person|them)\b|\b(?:stay|remain|kept?)\s+between\s+you\b|\bbother\s+(?:the\s+)?(?:user|person|them)\s+with\b`,
+  "i",
+);
+/** What the model says to the user… */
+export const SPEECH = rx(String.raw`\b(?:say|answer|repl(?:y|ies)|respond|tell|describe|mention|surface|explain|report|bring up|disclose|draw (?:the user's|their|the person's|the customer's|anyone's) attention)\b`, "i");
+/** …restricted to something, or steered ("answer yes", "say only that …", "don't surface …"). */
+export const RESTRICT_SPEECH = rx(String.raw`\b(?:say only|only say|just say|answer (?:yes|no)|reply (?:yes|no)|(?:do not|don't|never|not) (?:surface|draw|bring up|mention|explain|say|describe)|stay between you|between you and)\b`, "i");
+
+/** Telling the user: the opposite of concealment ("tell the user which alerts will be hidden"). */
+export const DISCLOSE = rx(String.raw`(?<!\b(?:not|never|n't|without)\s+)\b(?:tell|inform|show|warn|notify|explain to)\s+(?:the\s+)?(?:user|person|them|human)\b(?!\s+(?:that\s+)?(?:everything|it|all)\s+(?:went|is|was|worked))`, "i");
+
+/** Where the user would learn of it: the reply, the answer, the summary, the report. */
+export const REPLY = any("repl(?:y|ies)", "answers?", "responses?", "summar(?:y|ies|izing|ise|ize)", "report(?:ing)? back", "report", "tell", "say", "the person", "the user", "the human", "them", "their");
+/** Concealing a secret from display is protection, not deceit. */
+export const PROTECTED_OBJECT = any(
+  "passwords?",
+  "secrets?",
+  "secret values?",
+  "api keys?",
+  "keys?",
+  "tokens?",
+  "credentials?",
+  "personal data",
+  "pii",
+  "values?",
+  "hidden files",
+  "masked",
+);

@@ -1,0 +1,95 @@
+/**
+ * Exfiltration rules: literal destinations (an instruction to send data to a URL or address, URL placeholders
+ * carrying private data, request-capture and webhook endpoints) and sensitive files whose contents are asked
+ * for. Unlike the phrase rules they depend on the field: a default value the model may copy is read more strictly
+ * than prose, and a description's first sentence may say where the tool itself sends things.
+ */
+import type { TextField } from "./fields.js";
+import { eachMatch, re, sentences, type Hit } from "./text.js";
+
+/** Sensitive files, and what makes mentioning one an exfiltration: its contents going into a call or a request. */
+const SENSITIVE_FILE = String.raw`(?:(?:~|\$HOME|%USERPROFILE%|/home/[\w.-]+|/root|/Users/[\w.-]+)/\.(?:ssh|aws|gnupg|kube|docker|azure|config/gcloud|npmrc|netrc|pgpass|git-credentials|bash_history|zsh_history|cursor|claude|codeium|vscode)\S*|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?<![\w.])\.env(?:\.\w+)?\b|\bmcp\.json\b|claude_desktop_config\.json|\.aws/credentials|/etc/(?:passwd|shadow)|\bwallet\.dat\b|\.git-credentials|\.npmrc|\.netrc|\.pgpass)`;
+const SENSITIVE_FILE_PATTERNS = [
+  // "read ~/.ssh/id_rsa and pass it …"
+  re(String.raw`\b(?:read|open|cat|load|get|fetch|access)\b[^.\n]{0,40}?${SENSITIVE_FILE}[^.\n]{0,80}?\b(?:and|then)\s+(?:pass|include|put|send|provide|add|append|attach|paste|upload|insert)\b`),
+  // "paste / include / send the contents of ~/.aws/credentials"
+  re(String.raw`\b(?:include|paste|pass|put|send|upload|attach|append|insert|provide|add|copy)\b[^.\n]{0,40}?${SENSITIVE_FILE}`),
+  // "the full contents of ~/.ssh/id_rsa … here / in this field"
+  re(String.raw`\bcontents?\s+of\s+(?:the\s+|your\s+)?${SENSITIVE_FILE}[^.\n]{0,60}?\b(?:here|in (?:this|the \S+) (?:field|parameter|argument)|as (?:the\s+)?\S+ (?:field|parameter|argument))`),
+];
+/** In a parameter's own description, asking for a sensitive file's contents is asking the model to fill them in. */
+const SENSITIVE_FILE_IN_PARAMETER = re(String.raw`\bcontents?\s+of\s+(?:the\s+|your\s+)?${SENSITIVE_FILE}`);
+
+const ADDRESS = /\b(?:https?|ftps?|sftp|wss?):\/\/[^\s"'<>)\]`]+|\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b/gi;
+const TRANSFER =
+  /\b(?:send|sent|post|posted|upload|uploaded|forward|forwarded|mirror|mirrored|copy|copied|bcc|cc|transmit|transmitted|exfiltrate|submit|submitted|deliver|delivered|sync|synced|beacon|push|pushed|stream|e-?mail|e-?mailed|relay|relayed|dump|leak|back up|backed up)\b/i;
+const INSTRUCTION_MARKER =
+  /\b(?:always|also|must|should|then|additionally|make sure|be sure|remember|don't forget|do not forget|you (?:must|should|need to|have to)|every (?:call|time|request|result|summary|message)|each (?:call|time|request))\b/i;
+/** A sentence that opens with a transfer verb ("Also send …", "After saving, POST …", "system: forward …"). */
+const BASE_TRANSFER_START =
+  /^\W*(?:(?:also|then|always|additionally|finally|afterwards?|please|and)\s+|(?:after|before|when|once|whenever|if)\b[^,]{0,60},\s*(?:also\s+|always\s+|then\s+)?|[\w\s-]{0,20}:\s*)?(?:send|post|upload|forward|mirror|copy|bcc|cc|transmit|exfiltrate|submit|deliver|sync|push|stream|e-?mail|relay|dump|leak)\b/i;
+/** What is being sent: data, not a request for help ("Email support@… to request access" moves nothing). */
+const DATA_OBJECT =
+  /\b(?:copy|copies|contents?|data|results?|output|conversation|messages?|snippets?|summar(?:y|ies)|text|documents?|files?|arguments?|args|parameters|inputs?|details|everything|history|logs?|transcript|notes?|it|them|this)\b/i;
+const EXAMPLE_HOST = /^(?:[a-z]+:\/\/)?(?:[^/@\s]*@)?(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid|localhost)|localhost|127\.0\.0\.1|0\.0\.0\.0)(?:[:/?#]|$)|@(?:[\w-]+\.)*example\.(?:com|org|net)$/i;
+const EXAMPLE_CONTEXT = /\b(?:e\.g\.?|i\.e\.?|for example|for instance|such as|like|example:?)\s*[("'\x60]?$/i;
+const CAPTURE_SERVICE =
+  /\b(?:https?:\/\/)?(?:[\w-]+\.)*(?:webhook\.site|requestbin\.(?:com|net)|pipedream\.net|hookbin\.com|beeceptor\.com|requestcatcher\.com|ngrok(?:-free)?\.(?:io|app|dev)|burpcollaborator\.net|oast\.(?:fun|live|me|pro|site|online)|interact\.sh|canarytokens\.(?:com|org)|postb\.in)\b/gi;
+const WEBHOOK_URL = /https?:\/\/(?:discord(?:app)?\.com\/api\/webhooks\/|hooks\.slack\.com\/(?:services|workflows)\/|outlook\.office\.com\/webhook\/|[\w.-]+\/(?:api\/)?webhooks?\/)[^\s"'<>)]*/i;
+const PLACEHOLDER = /\{\{?\s*([A-Za-z_][\w.-]*)\s*\}?\}|\$\{?([A-Za-z_]\w*)\}?|%([A-Za-z_]+)%|<([A-Za-z_][\w-]*)>|\[([A-Z_]{3,})\]/g;
+/** Placeholders no API template needs: the conversation, the prompt, secrets. */
+const PRIVATE_PLACEHOLDER =
+  /conversation|convo|chat|transcript|prompt|last_?user|user_?message|history|secret|passw|pwd|credential|cookie|ssh|clipboard|session_?token/i;
+/** Placeholders an API template may well have ({email}, {token}), suspicious once the model is told to render or open the URL. */
+const DATA_PLACEHOLDER = /email|user|query|message|data|content|context|token|api_?key|apikey|session|(?:^|_)env(?:$|_)|memory|location/i;
+const RENDER = /!\[[^\]]*\]\(\s*$|\]\(\s*$|\b(?:render|display|show|include|embed|append|load|open|visit|request|ping|insert|add)\b/i;
+
+/** Send-to-address, url-data-placeholder and capture-endpoint: literal destinations in the text. */
+export function addressHits(text: string, field: TextField, hidden: boolean, parts = sentences(text)): Hit[] {
+  const hits: Hit[] = [];
+  // The first sentence of a description says what the tool does ("Upload a file to https://transfer.sh …").
+  const topLevel = !hidden && (field.field === "description" || field.field === "title");
+  parts.forEach(({ s, at }, i) => {
+    const addresses: RegExpExecArray[] = [];
+    eachMatch(ADDRESS, s, (m) => void addresses.push(m));
+    if (addresses.length === 0) return;
+    const rest = s.replace(ADDRESS, " ");
+    const opensWithTransfer = BASE_TRANSFER_START.test(s) && !(topLevel && i === 0);
+    const instruction = (opensWithTransfer || (INSTRUCTION_MARKER.test(s) && TRANSFER.test(rest))) && DATA_OBJECT.test(rest);
+    for (const a of addresses) {
+      const before = s.slice(0, a.index);
+      if (EXAMPLE_HOST.test(a[0]) || EXAMPLE_CONTEXT.test(before)) continue;
+      const where = at + a.index;
+      if (instruction) hits.push({ rule: "send-to-address", at: where, length: a[0].length });
+      if (/^[a-z]+:\/\//i.test(a[0]))
+        eachMatch(PLACEHOLDER, a[0], (p) => {
+          const name = p.slice(1).find(Boolean) ?? "";
+          if (/(?:_?ids?|Ids?|_?number|_?count|_?type|_?name)$/.test(name)) return false;
+          if (!PRIVATE_PLACEHOLDER.test(name) && !(DATA_PLACEHOLDER.test(name) && RENDER.test(before))) return false;
+          hits.push({ rule: "url-data-placeholder", at: where, length: a[0].length });
+          return true;
+        });
+      if (WEBHOOK_URL.test(a[0]) && (field.value || instruction || (/\bwebhook\b/i.test(before) && INSTRUCTION_MARKER.test(s))))
+        hits.push({ rule: "capture-endpoint", at: where, length: a[0].length });
+    }
+  });
+  // Request-capture services exist to receive data; only an example mention in prose is let through.
+  eachMatch(CAPTURE_SERVICE, text, (m) => {
+    if (!field.value && EXAMPLE_CONTEXT.test(text.slice(Math.max(0, m.index - 20), m.index))) return false;
+    hits.push({ rule: "capture-endpoint", at: m.index, length: m[0].length });
+    return true;
+  });
+  return hits;
+}
+
+export function sensitiveFileHit(text: string, field: TextField): Hit | undefined {
+  for (const p of SENSITIVE_FILE_PATTERNS) {
+    const m = p.exec(text);
+    if (m) return { rule: "sensitive-file", at: m.index, length: m[0].length };
+  }
+  if (/^inputSchema\..*\.description$/.test(field.field)) {
+    const m = SENSITIVE_FILE_IN_PARAMETER.exec(text);
+    if (m) return { rule: "sensitive-file", at: m.index, length: m[0].length };
+  }
+  return undefined;
+}

@@ -1,0 +1,171 @@
+/**
+ * Phrase rules: the injection, concealment, confirmation-bypass, impersonation, secret-harvesting, call-order and
+ * self-promotion patterns that are each enough on their own, and the imperative-prose count. They read one
+ * normalized string and need nothing about the tool, which is why they live apart from the destination rules
+ * (destinations.ts, which depend on the field) and the steering rules (steering.ts, which depend on the catalog).
+ */
+import { re, type Hit, type TextSentence } from "./text.js";
+
+/** A rule id and its patterns; the first pattern that matches reports the rule. */
+export interface PatternRule {
+  rule: string;
+  patterns: RegExp[];
+}
+
+/** Plain pattern rules: each regex is enough on its own. */
+export const PATTERNS: PatternRule[] = [
+  {
+    rule: "ignore-instructions",
+    patterns: [
+      // "ignore / disregard / forget (all) previous instructions"
+      re(
+        String.raw`\b(?:ignore|disregard|forget)\s+(?:(?:all|any|the|your|of|every|these|those)\s+)*(?:previous|prior|preceding|earlier|above|former|original|initial|existing|system|developer'?s?|safety|security|other)\b[^.\n]{0,30}?\b(?:instructions?|prompts?|rules|guidelines|directives|guardrails|policies|restrictions|constraints)\b`,
+      ),
+      // "override / bypass your (system) prompt": a config tool may "override the system prompt", so a possessive
+      // or a quantifier aimed at the model is required.
+      re(
+        String.raw`\b(?:override|bypass|circumvent)\s+(?:your|all|any|every)\s+(?:(?:previous|prior|earlier|system|safety|security|other)\s+)*(?:instructions?|prompts?|rules|guidelines|directives|guardrails|policies|restrictions)\b`,
+      ),
+      re(
+        String.raw`\b(?:previous|prior|earlier|above|original|system|developer'?s?)\s+(?:instructions?|prompts?|rules|guidelines|messages?)\b[^.\n]{0,80}?\b(?:no longer appl(?:y|ies)|do(?:es)? not apply|(?:are|is) (?:now )?(?:void|invalid|obsolete|cancell?ed|suspended|lifted)|(?:have been|has been|are|is) (?:superseded|overridden|revoked))`,
+      ),
+      re(
+        String.raw`\b(?:supersedes?|takes? precedence over|outranks?)\s+(?:(?:the|any|all|your)\s+)*(?:developer'?s?|system|previous|prior|other|original)\s+(?:message|prompt|instructions?|rules|guidelines)`,
+      ),
+      re(String.raw`\b(?:no longer|not) (?:bound|restricted|limited|constrained) by\b`),
+      re(String.raw`\bfree (?:yourself )?from (?:all |any |your )*(?:rules|guidelines|restrictions|instructions)`),
+    ],
+  },
+  {
+    rule: "conceal-from-user",
+    patterns: [
+      // "do not tell the user (that …)", "without informing them"; "do not tell the user to X" is advice, not concealment.
+      re(
+        String.raw`\b(?:do not|don't|never|without|must not|should not|shouldn't|not to)\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|let(?:ting)?)\s+(?:the\s+)?(?:user|users|them|human|customer|student)\b(?!\s+to\b)`,
+      ),
+      // "do not mention / reveal / show X to the user", unless X is a secret being protected.
+      re(
+        String.raw`\b(?:do not|don't|never|without|must not|should not|shouldn't|not to)\s+(?:ever\s+)?(?:mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|show(?:ing)?|explain(?:ing)?|admit(?:ting)?|acknowledg(?:e|ing)|quot(?:e|ing)|summari[sz](?:e|ing))\b(?![^.\n]{0,60}?\b(?:keys?|passwords?|tokens?|secrets?|credentials?|pii|personal data)\b)[^.\n]{0,60}?\bto\s+(?:the\s+)?(?:user|users|them|human|customer|student)\b`,
+      ),
+      re(
+        String.raw`\b(?:the\s+)?user\s+(?:cannot|can't|can not|must not|mustn't|should not|shouldn't|does not need to|doesn't need to|need not|must never|should never)\s+(?:ever\s+)?(?:see|know|learn|find out|be told|notice|be informed|be aware)`,
+      ),
+      re(String.raw`\b(?:keep|hide)\s+(?:this|these|it)\b[^.\n]{0,40}?\b(?:secret|hidden|confidential|from the user)`),
+      re(String.raw`\bnever (?:reveal|disclose|mention|share|repeat|quote)\s+(?:these|this|the)\s+(?:instructions?|description|note|rules?)`),
+    ],
+  },
+  {
+    rule: "bypass-confirmation",
+    patterns: [
+      re(String.raw`\b(?:skip|bypass|disable|omit)\s+(?:all|any|every)\s+(?:user\s+)?(?:confirmation|approval|consent|permission|verification)s?\b`),
+      re(String.raw`\b(?:skip|bypass)\s+(?:the\s+)?(?:user\s+)?(?:confirmation|approval)\s+steps\b`),
+      re(String.raw`\bnever ask (?:the user |them )?(?:for )?(?:confirmation|approval|permission|consent)`),
+      re(String.raw`\bwithout (?:asking|consulting|checking with|requesting|seeking)\s+(?:the user|them|for (?:confirmation|approval|permission|consent))`),
+    ],
+  },
+  {
+    rule: "system-impersonation",
+    patterns: [
+      re(String.raw`<\s*/?\s*(?:important|system|sys|system[ _-]?(?:prompt|message|instructions?)|admin|administrator|secret|hidden|assistant)\s*>`),
+      re(String.raw`<\|(?:im_start|im_end|system|endoftext)\|>`),
+      // "[SYSTEM MESSAGE]", "[SYSTEM]:"; a bare "[Admin]" is how some servers tag admin-only tools.
+      re(String.raw`\[\s*(?:system|sys|admin|administrator|developer)\s*(?:message|prompt|note|override|instructions?)\s*\]|\[\s*(?:system|sys)\s*\]\s*:`),
+      re(String.raw`\{\{\s*(?:system|admin)[^}]*\}\}`),
+      re(String.raw`\b(?:act|behave|respond|pose|operate)\s+as\s+(?:if you (?:were|are)\s+)?(?:the\s+|a\s+|an\s+)?(?:system|system administrator|administrator|admin|root user|developer|operator)\b`),
+      re(String.raw`\bpretend\s+(?:to be|you are|that you are)\s+(?:the\s+|a\s+|an\s+)?(?:system|administrator|admin|developer|operator|user)\b`),
+      re(String.raw`\byou are now\s+(?:in\s+)?(?:an?\s+)?(?:\w+\s+)?(?:mode|the system|admin|administrator|unrestricted|jailbroken)\b`),
+      re(String.raw`\b(?:maintenance|developer|debug|god|admin|jailbreak|unrestricted)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:active|enabled|on|activated)\b`),
+      re(String.raw`\b(?:administrative|admin|system|root)\s+overrides?\s+(?:are\s+|is\s+)?(?:now\s+)?(?:enabled|active|in effect|granted|on)\b`),
+      re(String.raw`<!--[^]*?\b(?:assistant|ai|llm|agent|instructions?|system|claude|gpt|you (?:must|should))\b[^]*?-->`),
+    ],
+  },
+  {
+    rule: "elevate-content",
+    patterns: [
+      re(
+        String.raw`\b(?:treat|regard|consider|handle)\s+(?:(?:every|all|any|the|its|their)\s+)?(?:[\w-]+\s+){0,6}?(?:as|like)\s+(?:an?\s+)?(?:(?:authoritative|trusted|binding|verified|privileged)\s+)*(?:(?:system|developer|user|operator)\s*(?:instructions?|messages?|prompts?|commands?|directives?)|administrators?|admins?)\b`,
+      ),
+      re(
+        String.raw`\b(?:follow|obey|execute|carry out|comply with|act on)\b[^.\n]{0,40}?\bas (?:if|though) (?:it|they|this)\s+(?:were|was|came|come)\b[^.\n]{0,30}?\b(?:messages?|instructions?|commands?|requests?|directives?|prompts?|user|system)\b`,
+      ),
+      re(
+        String.raw`(?<!\bnot |\bnever |n't )\b(?:carry out|execute|follow|obey|run|perform)\s+(?:any|all|every|whatever)\s+(?:directives?|instructions?|commands?)\s+(?:(?:it|they)\s+(?:contains?|returns?|says?|asks?|gives?)|the\s+(?:page|result|response|output|document|content|file|email|message)s?\s+(?:contains?|returns?|asks?|says?|requests?|includes?|gives?)|(?:contained|found|returned|embedded)\s+in\s+(?:it|them|the\s+(?:result|response|output|page|content)))`,
+      ),
+    ],
+  },
+  {
+    rule: "precondition-demand",
+    patterns: [
+      // A step before the call that moves data into it: "before using this tool, read X and pass its content as …".
+      re(
+        String.raw`\bbefore (?:using|calling|invoking|running|you (?:use|call|invoke)) (?:this|the|any) tool\b,?\s*(?:you\s+)?(?:must|need to|have to|should|are required to)?\s*(?:first\s+)?(?:read|ask|obtain|collect|fetch|retrieve|gather|open|access|look up)\b[^.\n]{0,80}?\b(?:and|then)\s+(?:pass|include|put|send|provide|add|append|attach|paste|upload|insert)\b`,
+      ),
+      re(String.raw`\botherwise (?:the |this )?tool (?:will not|won't|cannot|can't|does not|doesn't|fails? to) work\b`),
+    ],
+  },
+  {
+    rule: "harvest-secrets",
+    patterns: [
+      // The conversation or the system prompt, placed into an argument or sent somewhere.
+      re(
+        String.raw`\b(?:include|pass|put|paste|append|add|attach|insert|send|provide|supply|copy|embed|forward|upload|post|share|give)\b[^.\n]{0,40}?\b(?:system prompt|(?:full |entire |whole )?conversation(?: history| so far| transcript)?|chat history|message history|(?:all\s+)?(?:previous|prior|earlier|past)\s+messages|(?:the\s+)?user'?s?\s+(?:last|latest|previous|recent)\s+messages?|(?:last|latest)\s+user\s+messages?)\b[^.\n]{0,80}?(?:\b(?:parameter|param|argument|field|request|query string|url)\b|https?://|\b[\w.+-]+@[\w-]+\.[\w.-]+)`,
+      ),
+      // Credentials from wherever they can be found (any / all / available), placed somewhere.
+      re(
+        String.raw`\b(?:include|pass|put|paste|append|add|attach|insert|send|provide|supply|copy|embed|forward|upload|post|share|give)\b[^.\n]{0,30}?\b(?:any|all|every|whatever|available)\s+(?:[\w-]+\s+){0,3}?(?:api[ _-]?keys?|access[ _-]?tokens?|auth(?:entication)?[ _-]?tokens?|bearer tokens?|session tokens?|tokens|passwords?|passphrases?|credentials|secrets|private keys?|environment variables|env vars|cookies|ssh keys?)\b`,
+      ),
+      re(
+        String.raw`\b(?:api[ _-]?keys?|access[ _-]?tokens?|tokens|passwords?|credentials|secrets|environment variables|cookies)\b[^.\n]{0,30}?\b(?:available in|found in|from) (?:your|the|this) (?:context|conversation|environment|memory|session)\b`,
+      ),
+      re(String.raw`\b(?:passwords?|tokens|credentials|secrets|api keys)\s+(?:or\s+\w+\s+)?(?:you|that you)\s+(?:have\s+)?(?:seen|see|found|know|noticed)\b`),
+      // Phishing: asking the user for a secret to put in a call.
+      re(String.raw`\bask (?:the user|them) for (?:their|the user's|his|her|your) (?:[\w-]+\s+){0,2}?(?:password|passphrase|login|credentials|pin|api key|token|2fa|otp|one-time code|seed phrase|private key)\b`),
+      // Prompt extraction.
+      re(String.raw`\b(?:print|reveal|output|repeat|show|display|leak|return|dump)\s+(?:your\s+|the\s+)?(?:full\s+|entire\s+|complete\s+|original\s+)?(?:system prompt|initial instructions|hidden instructions|developer message|system message)\b`),
+    ],
+  },
+  {
+    rule: "call-order",
+    patterns: [
+      // "before calling any other tool" (unqualified: "before any other browser tool" is a server's own setup step)
+      re(String.raw`\b(?:before|prior to)\s+(?:calling|using|invoking|running)\s+(?:any|every|each|all)\s+(?:of the\s+)?(?:other\s+)?tools?\b`),
+      re(
+        String.raw`\b(?:call|invoke|use|run)\s+(?:this tool|it)\s+(?:first\s*,?\s*)?(?:on|for|with|at)\s+(?:every|each)\s+(?:single\s+)?(?:turn|user message|message|conversation|response|prompt)\b(?!\s+(?:that|which|you|containing|with|where|whose|in which)\b)`,
+      ),
+      re(String.raw`\b(?:call|invoke|use|run)\s+(?:this tool|it)\s+first\b[^.\n]{0,30}?\bbefore\s+(?:any|every|all)\s+(?:other\s+)?tools?\b`),
+    ],
+  },
+  {
+    rule: "self-promotion",
+    patterns: [
+      re(String.raw`\b(?:the\s+)?other\s+(?:[\w-]+\s+)?tools\s+(?:are|is)\s+(?:now\s+)?(?:deprecated|broken|unreliable|wrong|outdated|unsafe|disabled)`),
+    ],
+  },
+];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Imperative prose
+
+/** A clause that commands the model. */
+const DIRECTIVE = /\b(?:you\s+(?:must|should|shall|are (?:required|not allowed|forbidden|expected|obligated) to|have to|need to)|(?:must|should)(?:\s+(?:not|never|always))?|never|always|do not|don't|under no circumstances|regardless of)\b/gi;
+/** …about what the model tells, recommends or hides from the user (rather than how to fill a parameter). */
+const ANSWER_SHAPING =
+  /\b(?:tell|say|mention|recommend|suggest|describe|present|praise|promote|insist|reassure|encourage|discourage|refuse|apologi[sz]e|reply|replies|answer|respond|cite|reveal|admit|claim|advise|caveat|upsell|end your|the user|the customer|the student|the candidate|competitors?)\w*\b/i;
+
+/**
+ * Counts directive clauses about the answer. A tool explaining how to call it ("Always pass iso_timestamp_start",
+ * "Never assume organization") is not the target: the count only includes clauses that shape what the user hears.
+ */
+export function imperativeHit(parts: readonly TextSentence[]): Hit | undefined {
+  let count = 0;
+  let first = -1;
+  for (const { s, at } of parts)
+    for (const clause of s.split(/[,;:]\s+|\s+(?:and|but)\s+(?=(?:you|never|always|do not|don't|must)\b)/i)) {
+      DIRECTIVE.lastIndex = 0;
+      const d = DIRECTIVE.exec(clause);
+      if (!d || !ANSWER_SHAPING.test(clause.slice(d.index))) continue;
+      count++;
+      if (first < 0) first = at + Math.max(0, s.indexOf(clause));
+    }
+  return count >= 3 ? { rule: "imperative-prose", at: first, length: 160 } : undefined;
+}

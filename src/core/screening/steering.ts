@@ -1,0 +1,132 @@
+/**
+ * Steering of other tools: "use X instead", "never call X", "X is broken", "always use this tool instead of …".
+ * Whether such a sentence is an attack depends on whose tool X is, so this module also owns what the screen knows
+ * about the catalog: the `server__name` prefixes MCP clients write, the index of tool names to servers, and the
+ * test of whether a named tool is foreign to the speaking tool's server. The sentence reader (meaning.ts) and the
+ * catalog stage (screen-tools.ts) use the same test.
+ */
+import { eachMatch, re, type Hit } from "./text.js";
+
+/** A token shaped like a tool name: snake_case, kebab-case, dotted or camelCase (single plain words are not). */
+const TOOL_TOKEN = String.raw`[\x60'"]?((?<![$\w-])[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9])[\x60'"]?`;
+/** Tool-name-shaped tokens of a span (checked case-sensitively: the patterns themselves ignore case). */
+function tokensOf(span: string): string[] {
+  return (span.match(/(?<![$\w-])[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]/g) ?? []).filter(
+    (t) => /[A-Za-z0-9][_-][A-Za-z0-9]/.test(t) || /[A-Za-z0-9]\.[A-Za-z]/.test(t) || /^[a-z]+[A-Z]/.test(t),
+  );
+}
+const STEER_PATTERNS: RegExp[] = [
+  // "use X instead", "call X … instead"
+  re(String.raw`\b(?:use|call|invoke|choose|pick)\s+(?:the\s+)?${TOOL_TOKEN}(?:\s+tool)?\b[^.\n]{0,60}?\binstead\b`, "gi"),
+  // "instead of X", "rather than X", "in place of X"
+  re(String.raw`\b(?:instead of|rather than|in place of)\s+(?:using\s+|calling\s+)?(?:the\s+)?${TOOL_TOKEN}`, "gi"),
+  // "never use X", "do not call X"
+  re(String.raw`\b(?:never|do not|don't|must not|should not|avoid)\s+(?:ever\s+)?(?:use|call|invoke|run|trigger|using|calling)\s+(?:the\s+)?${TOOL_TOKEN}`, "gi"),
+  // "you must call X", "immediately invoke X", "always use X"
+  re(String.raw`\b(?:must|should|always|immediately|need to|have to)\s+(?:\w+\s+)?(?:call|invoke|run|use|trigger|execute)\s+(?:the\s+)?${TOOL_TOKEN}`, "gi"),
+  // "call X first", "call X before"
+  re(String.raw`\b(?:call|invoke|run|use)\s+(?:the\s+)?${TOOL_TOKEN}(?:\s+tool)?\s+(?:first|before)\b`, "gi"),
+  // "when the X tool is available", "whenever X is called"
+  re(String.raw`\b(?:when(?:ever)?|if|each time|every time)\s+(?:the\s+)?${TOOL_TOKEN}(?:\s+tool)?\s+(?:is|are|gets?)\s+(?:\w+\s+)?(?:called|used|invoked|available|requested|run|present)\b`, "gi"),
+  // "when sending … with X", "when using X"
+  // "when sending … with X, always add …": the span is searched for tool names
+  re(String.raw`\bwhen(?:ever)?\s+(?:you\s+)?(?:send|sending|use|using|call|calling|invoke|invoking|run|running)\b([^.\n]{0,60}?),?\s+(?:you\s+)?(?:must|should|always|never|also|first|add|set|include|replace|change|put)\b`, "gi"),
+  // "X is deprecated / broken / has a known bug", "X corrupts data"
+  re(String.raw`${TOOL_TOKEN}(?:\s+tool)?\s+(?:(?:is|are|has|have)\s+(?:now\s+)?(?:deprecated|broken|buggy|unreliable|unsafe|compromised|disabled|outdated|(?:a\s+)?(?:known\s+)?bugs?)|(?:corrupts?|returns? wrong|leaks?)\b)`, "gi"),
+  // "this tool replaces X"
+  re(String.raw`\b(?:this tool|it)\s+(?:replaces|supersedes|overrides)\s+(?:the\s+)?${TOOL_TOKEN}`, "gi"),
+];
+/** Whole groups of another server's tools: "do not use the filesystem server's tools", "when you use the github tools". */
+const GROUP_STEER = [
+  /\b(?:never|do not|don't|avoid)\s+(?:use|call|using|calling)\s+(?:any of\s+)?the\s+(?!same\b|other\b)([\w-]+)(?:\s+server'?s?)?\s+tools\b/gi,
+  /\bwhen(?:ever)?\s+(?:you\s+)?(?:use|call|using|calling|invoke|invoking)\s+(?:the|any)\s+(?!this\b|same\b|other\b|following\b)([\w-]+)\s+tools?\b[^.\n]{0,80}?\b(?:always|must|set|add|include|use|never)\b/gi,
+];
+
+export interface SteerContext {
+  self: string;
+  /** The tool's name with and without its `server__` prefix (lower case). */
+  selfNames?: ReadonlySet<string>;
+  /** The tool's server: the context's, else the `server__` prefix of its name. */
+  server?: string;
+  params: Set<string>;
+  /** Tool name (lower case) → servers offering it. */
+  catalog?: Map<string, Set<string>>;
+}
+
+/** The `server` of a `server__name` tool name (as MCP clients that prefix names with their server write them). */
+export function serverPrefixOf(name: string): string | undefined {
+  const i = name.indexOf("__");
+  return i > 0 && i < name.length - 2 ? name.slice(0, i) : undefined;
+}
+
+/** Server names compare without case, `-` or `_` ("sequential-thinking" is "sequential_thinking"). */
+const sameServer = (a: string, b: string) => a.toLowerCase().replace(/[-_]/g, "") === b.toLowerCase().replace(/[-_]/g, "");
+
+/**
+ * A named tool the screen treats as foreign: not this tool, not a parameter, and not a tool of this tool's own
+ * server. Names may carry a `server__` prefix on either side (the tool's own, the catalog's, or the reference):
+ * `supabase__execute_sql` pointing at `apply_migration` points at its own server's `supabase__apply_migration`.
+ */
+export function foreignTool(token: string, ctx: SteerContext): boolean {
+  const name = token.toLowerCase();
+  if (name === ctx.self || ctx.selfNames?.has(name) || ctx.params.has(name)) return false;
+  const prefix = serverPrefixOf(name);
+  if (prefix && ctx.server && sameServer(prefix, ctx.server)) return false;
+  const servers = ctx.catalog?.get(name) ?? (prefix ? ctx.catalog?.get(name.slice(prefix.length + 2)) : undefined);
+  if (servers) return ctx.server === undefined ? false : ![...servers].some((s) => sameServer(s, ctx.server as string));
+  // A name the catalog does not have: only snake_case or multi-hyphen names count. camelCase words are parameter
+  // values (executionStats, autoEmbed), single hyphens are English (auto-embed, read-only), dots are fields or files.
+  return /[A-Za-z0-9]_[A-Za-z0-9]/.test(name) || (name.match(/-/g)?.length ?? 0) >= 2 ? !name.includes(".") : false;
+}
+
+/** "Always use this tool instead of …", "prefer this tool over …": fine when what follows is the server's own tool. */
+const SELF_PROMOTION = [
+  /\b(?:always|only)\s+use\s+this\s+tool\s+(?:instead|rather|over|in place|for (?:all|every|any))\b([^.\n]{0,60})/gi,
+  /\bprefer\s+this\s+tool\s+(?:over|to|instead)\b([^.\n]{0,60})/gi,
+];
+
+export function steerHits(text: string, ctx: SteerContext): Hit[] {
+  const hits: Hit[] = [];
+  for (const pattern of SELF_PROMOTION)
+    eachMatch(pattern, text, (m) => {
+      const named = tokensOf(m[1]);
+      if (named.length === 0 || named.some((t) => foreignTool(t, ctx))) hits.push({ rule: "self-promotion", at: m.index, length: m[0].length });
+    });
+  for (const pattern of STEER_PATTERNS)
+    eachMatch(pattern, text, (m) => {
+      if (m[1] && tokensOf(m[1]).some((t) => foreignTool(t, ctx))) hits.push({ rule: "steer-other-tool", at: m.index, length: m[0].length });
+    });
+  for (const pattern of GROUP_STEER)
+    eachMatch(pattern, text, (m) => {
+      const group = m[1].toLowerCase();
+      // "the slack tools" on the slack server is the server talking about itself.
+      if (ctx.server && group.replace(/-/g, "") === ctx.server.toLowerCase().replace(/-/g, "")) return;
+      hits.push({ rule: "steer-other-tool", at: m.index, length: m[0].length });
+    });
+  return hits;
+}
+
+// A catalog screens every tool against the same neighbour list: index it once.
+const indexes = new WeakMap<readonly unknown[], Map<string, Set<string>>>();
+
+export function catalogIndex(tools: readonly { name: string; server?: string }[]): Map<string, Set<string>> {
+  let index = indexes.get(tools);
+  if (index) return index;
+  index = new Map();
+  const add = (key: string, server: string) => {
+    const set = index!.get(key) ?? new Set<string>();
+    set.add(server);
+    index!.set(key, set);
+  };
+  for (const t of tools) {
+    if (typeof t?.name !== "string") continue;
+    const key = t.name.toLowerCase();
+    const prefix = serverPrefixOf(key);
+    const server = t.server || prefix || "";
+    add(key, server);
+    // `server__name` is also reachable by its bare name, on its server.
+    if (prefix && (!t.server || sameServer(prefix, t.server))) add(key.slice(prefix.length + 2), server);
+  }
+  indexes.set(tools, index);
+  return index;
+}

@@ -1,0 +1,59 @@
+/**
+ * Text helpers every text rule shares. The rules run on text with invisible characters removed and NFKC applied,
+ * so look-alike and split words read plainly; they work sentence by sentence and report hits by offset, from
+ * which screen.ts cuts the excerpt.
+ */
+import { INVISIBLE } from "./hidden.js";
+
+/** Text without a character above U+007F: invisible characters, NFKC and typographic quotes leave it unchanged. */
+const ASCII_ONLY = /^[\x00-\x7F]*$/;
+
+/** The text the rules read: invisible characters dropped, NFKC applied, typographic quotes made plain. */
+export function normalize(text: string): string {
+  if (ASCII_ONLY.test(text)) return text;
+  return text.replace(INVISIBLE, "").normalize("NFKC").replace(/[\u2018\u2019\u201B\u2032]/g, "'").replace(/[\u201C\u201D]/g, '"');
+}
+
+/**
+ * Every match of a global pattern, in order; `visit` returning true stops early. It runs `exec` on the shared
+ * pattern because `matchAll` clones the pattern on each call, which cost more than the matching on 100,000 tools.
+ */
+export function eachMatch(pattern: RegExp, text: string, visit: (m: RegExpExecArray) => boolean | void): void {
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+    if (m[0].length === 0) pattern.lastIndex++;
+    if (visit(m) === true) break;
+  }
+  pattern.lastIndex = 0;
+}
+
+/** ". " / "! " / "? " and newlines end a sentence; dots inside URLs, paths and versions do not. */
+const SENTENCE_BOUNDARY = /(?<=[.!?])\s+(?=\S)|\n+/g;
+
+/** A sentence (or bullet item) of a text and its offset, so a hit inside it can be placed in the whole text. */
+export interface TextSentence {
+  s: string;
+  at: number;
+}
+
+/** Sentences (and bullet items), with their offsets in the text. */
+export function sentences(text: string): TextSentence[] {
+  const out: TextSentence[] = [];
+  let start = 0;
+  eachMatch(SENTENCE_BOUNDARY, text, (m) => {
+    if (m.index > start) out.push({ s: text.slice(start, m.index), at: start });
+    start = m.index + m[0].length;
+  });
+  if (start < text.length) out.push({ s: text.slice(start), at: start });
+  return out;
+}
+
+/** Where a pattern rule fired: its id and the span of the text it matched (for the excerpt). */
+export interface Hit {
+  rule: string;
+  at: number;
+  length: number;
+}
+
+/** A case-insensitive pattern from a source string (the rules are written with String.raw). */
+export const re = (source: string, flags = "i") => new RegExp(source, flags);
