@@ -26,7 +26,7 @@ import { describeReasons, ToolCatalog, type CatalogEntry, type CatalogFinding } 
 import { isScreeningCategory, SCREENING_CATEGORIES } from "../core/screening/categories.js";
 import { screenTools, type ScreeningReport } from "../core/screening/screen-tools.js";
 import { measureCompaction, type CompactionReport } from "../core/compaction/measure.js";
-import { renderFullSchema, renderPool } from "../core/render/render.js";
+import { renderFullSchema, renderPool, signatureOf } from "../core/render/render.js";
 import { countTokens, type TokenEncoding } from "../core/tokens/count.js";
 import { DEFAULT_K } from "../core/router/router.js";
 import type { ToolSpec } from "../core/types.js";
@@ -216,7 +216,8 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   function serverReport(l: Listed): AuditServer {
     const records = catalog.tools.filter((t) => t.server === l.server);
     const raws = (l.listing?.tools ?? []).map((t) => t.raw);
-    const poolText = records.length ? [`[${l.server}]`, ...records.map((t) => `- ${t.id}: ${t.summary}`)].join("\n") : "";
+    // The server's lines as the adapters render the pool by default (runValidCalls: required parameters named).
+    const poolText = records.length ? [`[${l.server}]`, ...records.map((t) => `- ${t.id}(${signatureOf(t.inputSchema)}): ${t.summary}`)].join("\n") : "";
     const poolTokens = poolText ? countTokens(poolText, encoding) : 0;
     const sizes = records.map((t) => phase2.get(t.id) as number);
     const topKTokens = topK(sizes, k);
@@ -246,7 +247,8 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
 
   const reported = new Set(servers.filter((s) => s.ok).map((s) => s.server));
   const allRaw = listed.filter((l) => reported.has(l.server)).flatMap((l) => (l.listing?.tools ?? []).map((t) => t.raw)) as unknown as ToolSpec[];
-  const poolTokens = catalog.size ? (attempt(() => countTokens(renderPool(catalog, { encoding }), encoding)) ?? 0) : 0;
+  // The pool the adapters send by default, so the delivery mode below is the one the runtime picks.
+  const poolTokens = catalog.size ? (attempt(() => countTokens(renderPool(catalog, { encoding, runValidCalls: true }), encoding)) ?? 0) : 0;
   const topKTokens = topK([...phase2.values()], k);
   const sum = (f: (s: AuditServer) => number | undefined) => servers.reduce((n, s) => n + (f(s) ?? 0), 0);
   return {
