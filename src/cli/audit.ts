@@ -17,6 +17,10 @@
  * schemas nested past the catalog's depth cap are cut before anything walks them, a server whose numbers cannot be
  * computed is reported failed (phase "report") beside the others, and every server process started is stopped,
  * whatever state it ended in.
+ *
+ * Pinned definitions (see `McpSessionOptions.pins`): tools whose definition differs from the one approved are listed
+ * with a line diff of the approved and the current definition; `approve` pins every current definition, as
+ * `McpSession.approve()` does. Without `approve` the audit writes nothing.
  */
 import { resolveDeliveryMode, type DeliveryMode } from "../core/delivery/plan.js";
 import { DEFAULT_PROFILES } from "../core/cost/profiles.js";
@@ -34,6 +38,7 @@ import { loadMcpConfig } from "../mcp/config.js";
 import { redactSecrets } from "../core/util/redact.js";
 import { McpServerConnection } from "../mcp/connection.js";
 import { resolveListLimits, type McpListLimits, type McpListResult } from "../mcp/list-tools.js";
+import { checkPins, definitionDiff, definitionHash, pinnedDefinition, pinSource, PinStore, resolvePinOptions } from "../mcp/pins.js";
 
 export interface AuditOptions {
   config: string;
@@ -48,6 +53,20 @@ export interface AuditOptions {
   listLimits?: McpListLimits;
   /** Screen with the embedded encoder as well as the rules and the sentence reader. Default false. */
   screeningEncoder?: boolean;
+  /** Pin the current definition of every listed tool (approving every held one). Default false. */
+  approve?: boolean;
+  /** Directory of the pin file, as `McpSessionOptions.pins.dir`. Default: the cache directory; false: none. */
+  pinsDir?: string | false;
+}
+
+/** A tool whose definition differs from the one approved (or that was never approved, under a "hold" policy). */
+export interface AuditHeldTool {
+  server: string;
+  tool: string;
+  /** "description", "inputSchema", "name", or "new". */
+  changed: string[];
+  /** Line diff of the approved and the current definition, pretty-printed ("- " approved, "+ " current). */
+  diff: string[];
 }
 
 /** Savings of one compaction technique against raw MCP JSON (fraction 0..1; negative when it costs more). */
@@ -101,6 +120,11 @@ export interface AuditReport {
      */
     delivery: { cached: DeliveryMode; uncached: DeliveryMode };
   };
+  /**
+   * Pinned definitions: the pin file (undefined when pins are off), the tools held against it when the audit ran,
+   * and how many definitions `approve` pinned (0 without it).
+   */
+  pins: { file?: string; held: AuditHeldTool[]; approved: number };
   /** Every screening finding (server, tool, field, sentence, category, score, action), and whether the encoder took part. */
   screening: { findings: CatalogFinding[]; encoder: ScreeningReport["encoder"] };
 }
@@ -186,6 +210,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
     }
   });
   const wallMs = performance.now() - t0;
+  const pins = checkAuditPins(listed, config.servers, options);
 
   // One catalog over all servers, as the router would build it (names colliding across servers get ids).
   const entries: CatalogEntry[] = [];
@@ -274,8 +299,38 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
       wallMs,
       delivery: autoDelivery([...phase2.values()], poolTokens, k),
     },
+    pins,
     screening: { findings: [...catalog.findings], encoder: screened.encoder },
   };
+}
+
+// A hostile definition can be megabytes on one line: the report keeps a readable part of each diff.
+const MAX_DIFF_LINES = 80;
+const MAX_DIFF_LINE = 400;
+
+/** The listed tools against their pins under the default policy; with `approve`, pins every current definition. */
+function checkAuditPins(listed: Listed[], servers: ReturnType<typeof loadMcpConfig>["servers"], options: AuditOptions): AuditReport["pins"] {
+  const dir = options.pinsDir === undefined ? resolvePinOptions(undefined).dir : options.pinsDir;
+  const store = new PinStore(dir);
+  const policy = resolvePinOptions(undefined);
+  const held: AuditHeldTool[] = [];
+  let approved = 0;
+  for (const l of listed) {
+    if (!l.listing) continue;
+    const key = pinSource(l.server, servers[l.server]);
+    const specs = l.listing.tools.map((t) => t.spec);
+    for (const h of checkPins(store.get(key), specs, policy).held) {
+      const diff = definitionDiff(h.previous, h.current).map((line) => (line.length > MAX_DIFF_LINE ? `${line.slice(0, MAX_DIFF_LINE)}…` : line));
+      if (diff.length > MAX_DIFF_LINES) diff.splice(MAX_DIFF_LINES, diff.length, `… ${diff.length - MAX_DIFF_LINES} more lines`);
+      held.push({ server: l.server, tool: h.tool, changed: h.changed, diff });
+    }
+    if (options.approve) {
+      const current = specs.map((spec) => pinnedDefinition(spec)).map((definition) => ({ hash: definitionHash(definition), definition }));
+      store.set(key, current);
+      approved += current.length;
+    }
+  }
+  return { file: store.file, held, approved };
 }
 
 /** A server's row with nothing measured (its numbers could not be computed). */
@@ -428,6 +483,18 @@ export function formatAudit(r: AuditReport): string {
   for (const f of findings) {
     const sentence = f.sentence.length > 160 ? `${f.sentence.slice(0, 160)}…` : f.sentence;
     lines.push(`- ${f.action} · ${f.category} (${f.score.toFixed(2)}, ${f.source}) · server "${f.server}", tool "${f.tool}", ${f.field}: "${sentence}"`);
+  }
+  const held = r.pins?.held ?? [];
+  if (r.pins?.file) {
+    lines.push(
+      "",
+      `Pinned definitions (${r.pins.file}): ${held.length ? `${held.length} tool${held.length === 1 ? "" : "s"} changed since approved, held out of routing until approved` : "every listed tool matches its approved definition, or is new"}` +
+        (r.pins.approved ? `; --approve pinned the current definitions of ${r.pins.approved} tools.` : held.length ? "; approve with --approve." : "."),
+    );
+    for (const h of held) {
+      lines.push(`- server "${h.server}", tool "${h.tool}": ${h.changed.join(", ")}`);
+      lines.push(...h.diff.map((d) => `    ${d}`));
+    }
   }
   const repaired = r.servers.flatMap((s) => [...s.warnings, ...s.skipped.map((k) => `server "${s.server}", tool "${k.tool}": skipped: ${k.reason}`)]);
   if (repaired.length) {

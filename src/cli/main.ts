@@ -31,10 +31,13 @@ const USAGE = `Usage:
                    selector and Tool Attention's delivery modes; default provider anthropic, history 500, calls 15
   tool-attention demo  [--catalog FILE] [--json]
   tool-attention audit --config MCP.json [--k N] [--tokens NAME] [--concurrency N] [--json]
-                   [--fail-on any|CATEGORY[,CATEGORY]] [--screen-encoder]
+                   [--fail-on any|CATEGORY[,CATEGORY]] [--screen-encoder] [--approve]
                    screening findings are listed; --fail-on exits 1 when a finding falls under those categories
                    (assistant-directive, resource-reach, concealment, shadowing, exfiltration, tool-choice);
-                   --screen-encoder adds the embedded encoder to the rules and the sentence reader
+                   --screen-encoder adds the embedded encoder to the rules and the sentence reader;
+                   tools whose definition changed since approved are listed with a diff (pins in
+                   TOOL_ATTENTION_CACHE_DIR, default .cache/tool-attention/embeddings); --approve pins every
+                   current definition, so McpSession no longer holds them
   tool-attention setup-faiss  builds the optional faiss index (Linux, needs libfaiss-dev); the built-in index ranks
                    the same, faiss only pays off on catalogs of thousands of tools
   tool-attention --version
@@ -296,6 +299,7 @@ async function cmdAudit(values: Record<string, string | boolean | undefined>) {
     k: toolCount(values.k as string | undefined),
     encoding: tokens,
     concurrency: num("concurrency", values.concurrency as string | undefined),
+    approve: Boolean(values.approve),
   });
   process.stdout.write(`${values.json ? JSON.stringify(report, null, 2) : formatAudit(report)}\n`);
   const failed = auditFailure(report) ?? (failOn ? screeningFailure(report, failOn) : undefined);
@@ -370,6 +374,7 @@ const OPTIONS = {
   json: { type: "boolean" },
   "fail-on": { type: "string" },
   "screen-encoder": { type: "boolean" },
+  approve: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 

@@ -129,6 +129,8 @@ export interface ToolNotAvailable {
   promoted?: boolean;
   /** Tool screening quarantined the tool (its definition looked poisoned); `reason` says which rule fired where. */
   quarantined?: boolean;
+  /** The tool's definition changed since it was approved: it cannot be called until the user approves it again. */
+  held?: boolean;
   /** The name the model called, when the gate resolved it to `tool` (e.g. `create_entities` → `memory__create_entities`). */
   calledAs?: string;
   /** The called name fits several tools: the model must call one of these by its exact name. */

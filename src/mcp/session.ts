@@ -15,6 +15,9 @@
  * - A server the session started that dies is started again with exponential backoff (`restart`); once it is up,
  *   its tools are listed again and any difference reaches the catalog and every attached router, as a
  *   list_changed would. Calls made while it is down get an error saying it is restarting.
+ * - Every tool definition the user approved is pinned (`pins`): on connect, on list_changed and after a restart, a
+ *   tool whose definition differs from its pin is held out of the catalog, as a quarantined tool is, until
+ *   `approve()` (or `tool-attention audit --approve`) pins the new definition.
  */
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -26,6 +29,8 @@ import { loadMcpConfig, type McpConfig } from "./config.js";
 import { McpServerConnection, type McpConnectOptions, type McpServerFailure } from "./connection.js";
 import { resolveListLimits, type McpListResult } from "./list-tools.js";
 import { mcpToolFor, type McpToolBinding } from "./tools.js";
+import { checkPins, definitionHash, pinSource, PinStore, resolvePinOptions, type PinCheck, type PinnedDefinition, type PinOptions, type ResolvedPinOptions } from "./pins.js";
+import type { HeldTool } from "../core/catalog/catalog.js";
 
 export interface McpSessionOptions extends McpConnectOptions {
   /** Options for the catalog built from the servers' tools (extra preconditions, tags, encoding). */
@@ -52,6 +57,27 @@ export interface McpSessionOptions extends McpConnectOptions {
   restart?: McpRestartOptions | false;
   /** A dead server is back (restarted and listed again). Default: one line on stderr. */
   onRestart?: (event: McpRestartEvent) => void;
+  /**
+   * Pinned tool definitions (see `PinOptions`: `dir`, `changed`, `added`). Default: pins in
+   * `<cache dir>/mcp-pins.json`, changed definitions held, new tools trusted on first use. `false`: the same
+   * policy with pins kept in memory for this process.
+   */
+  pins?: PinOptions | false;
+}
+
+/** A tool held out of the catalog until its definition is approved (`McpSession.heldTools()`). */
+export interface McpHeldTool {
+  server: string;
+  /** The tool's name on its server. */
+  tool: string;
+  /** The name it has in the catalog once approved (server-qualified when it collides). */
+  name: string;
+  /** The approved definition, or undefined for a tool never approved. */
+  previous?: PinnedDefinition;
+  /** What the server lists now. */
+  current: PinnedDefinition;
+  /** "description", "inputSchema", "name", or "new". */
+  changed: string[];
 }
 
 /** Backoff of server restarts (see `McpSessionOptions.restart`). */
@@ -145,9 +171,17 @@ export class McpSession {
   private readonly reported = new Set<string>();
   /** Skipped tools already said on stderr (a re-list says them again otherwise). */
   private readonly logged = new Set<string>();
+  private readonly pinPolicy: ResolvedPinOptions;
+  private readonly pins: PinStore;
+  /** Held tools per server, as the last rebuild found them. */
+  private held = new Map<string, McpHeldTool[]>();
+  /** Held definitions already warned about (server, tool, hash of what it lists now). */
+  private readonly heldWarned = new Set<string>();
 
   private constructor(private readonly options: McpSessionOptions) {
     resolveListLimits(options.listLimits);
+    this.pinPolicy = resolvePinOptions(options.pins);
+    this.pins = new PinStore(this.pinPolicy.dir);
     this.currentCatalog = new ToolCatalog([], options.catalog);
     if (options.restart !== false) {
       const policy = { ...DEFAULT_RESTART, ...options.restart };
@@ -271,6 +305,40 @@ export class McpSession {
     return out;
   };
 
+  /** Tools held out of the catalog because their definition changed since it was approved (or, with `pins.added: "hold"`, was never approved). */
+  heldTools(): McpHeldTool[] {
+    return [...this.held.values()].flat().map((h) => ({ ...h, changed: [...h.changed] }));
+  }
+
+  /**
+   * Approves held tools: pins what their servers list now and takes them into the catalog and every attached
+   * router. `names`: tool names, server-qualified names (`server__tool`) or catalog names; default every held tool.
+   * A name that is not held is an error listing the held ones. Resolves to the tools approved.
+   */
+  approve(names?: readonly string[]): Promise<McpHeldTool[]> {
+    const run = async (): Promise<McpHeldTool[]> => {
+      const held = this.heldTools();
+      const matches = (h: McpHeldTool, n: string) => n === h.tool || n === h.name || n === `${h.server}__${h.tool}`;
+      const unknown = (names ?? []).filter((n) => !held.some((h) => matches(h, n)));
+      if (unknown.length)
+        throw new Error(
+          `Cannot approve ${unknown.map((n) => `"${n}"`).join(", ")}: not held. Held tools: ${held.length ? held.map((h) => `${h.server}/${h.tool}`).join(", ") : "none"}`,
+        );
+      const chosen = names ? held.filter((h) => names.some((n) => matches(h, n))) : held;
+      const byServer = new Map<string, McpHeldTool[]>();
+      for (const h of chosen) byServer.set(h.server, [...(byServer.get(h.server) ?? []), h]);
+      for (const [server, list] of byServer) this.savePins(server, list.map((h) => ({ hash: definitionHash(h.current), definition: h.current })));
+      for (const server of byServer.keys()) await this.applyRebuild(server);
+      return chosen;
+    };
+    const result = this.queue.then(run, run);
+    this.queue = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+
   /** Builds a router over this session's catalog, kept in sync with list_changed. */
   createRouter(options: RouterOptions = {}): ToolAttentionRouter {
     const schemas = options.schemas ?? (this.options.lazySchemas ? { fetcher: this.schemaFetcher } : undefined);
@@ -325,6 +393,11 @@ export class McpSession {
   private async applyListing(server: string, listing: McpListResult): Promise<Omit<McpCatalogChange, "catalog" | "server">> {
     this.listings.set(server, listing);
     this.recordWarnings(listing);
+    return this.applyRebuild(server);
+  }
+
+  /** Rebuilds the catalog and passes the difference to every attached router and listener. */
+  private async applyRebuild(server: string): Promise<Omit<McpCatalogChange, "catalog" | "server">> {
     const before = new Map(this.bindings);
     this.rebuild();
     const added: string[] = [];
@@ -479,11 +552,23 @@ export class McpSession {
       for (const t of (this.listings.get(s) as McpListResult).tools) if ((count.get(t.spec.name) ?? 0) > 1) qualified.set(`${s}__${t.spec.name}`, s);
     const bindings = new Map<string, McpToolBinding>();
     const entries: CatalogEntry[] = [];
+    const heldEntries: HeldTool[] = [];
+    const held = new Map<string, McpHeldTool[]>();
     for (const server of servers) {
+      const check = this.checkServerPins(server, (this.listings.get(server) as McpListResult).tools.map((t) => t.spec));
+      const heldHere = new Map(check.held.map((h) => [h.tool, h]));
       for (const { spec } of (this.listings.get(server) as McpListResult).tools) {
         // Two servers offering the same name: both stay callable under server-qualified names.
         const isQualified = (count.get(spec.name) ?? 0) > 1;
         const name = isQualified ? `${server}__${spec.name}` : spec.name;
+        const h = heldHere.get(spec.name);
+        if (h) {
+          // Held like a quarantined tool: no binding, not in the catalog; the catalog answers calls to its name.
+          held.set(server, [...(held.get(server) ?? []), { server, tool: spec.name, name, previous: h.previous, current: h.current, changed: h.changed }]);
+          heldEntries.push({ name, server, changed: h.changed });
+          this.warnHeld(server, spec.name, h.changed, definitionHash(h.current));
+          continue;
+        }
         const owner = bindings.get(name)?.server ?? (isQualified ? undefined : qualified.get(name));
         if (owner !== undefined) {
           // A collision is the later tool's problem, never a silent overwrite: it is left out, and said so.
@@ -501,7 +586,8 @@ export class McpSession {
         entries.push({ server, spec: catalogSpec });
       }
     }
-    const catalog = new ToolCatalog(entries, this.options.catalog);
+    const catalog = new ToolCatalog(entries, { ...this.options.catalog, held: heldEntries });
+    this.held = held;
     // The LangChain tool shows the model what the catalog kept: a description it cut or a schema it repaired (too
     // deep to walk, say) must not reach the model, or LangChain's own schema handling, in its original form.
     if (!this.options.lazySchemas)
@@ -516,6 +602,40 @@ export class McpSession {
     for (const w of catalog.warnings) this.warnOnce(w);
     this.bindings = bindings;
     this.currentCatalog = catalog;
+  }
+
+  /** Compares a server's listing with its pins; records the pins the policy grants (trust on first use, "allow"). */
+  private checkServerPins(server: string, specs: McpListResult["tools"][number]["spec"][]): PinCheck {
+    const pinned = this.pins.get(this.pinKey(server));
+    const check = checkPins(pinned, specs, this.pinPolicy);
+    // A server seen for the first time is recorded even with nothing to pin, so its next tools count as new.
+    if (check.pin.length || !pinned) this.savePins(server, check.pin);
+    return check;
+  }
+
+  private savePins(server: string, pins: Parameters<PinStore["set"]>[1]): void {
+    try {
+      this.pins.set(this.pinKey(server), pins);
+    } catch (err) {
+      // The pins still hold for this process; the next one will ask again.
+      this.warnOnce(`${(err as Error).message}; the pins are kept in memory for this process`);
+    }
+  }
+
+  private pinKey(server: string): string {
+    return pinSource(server, this.connections.get(server)?.config);
+  }
+
+  private warnHeld(server: string, tool: string, changed: string[], hash: string): void {
+    const key = `${server}\0${tool}\0${hash}`;
+    if (this.heldWarned.has(key)) return;
+    this.heldWarned.add(key);
+    const what = changed.includes("new") ? "it is new and not yet approved" : `its ${changed.join(" and ")} changed since it was approved`;
+    const message =
+      `server "${server}", tool "${tool}": held: ${what}; it is left out of the pool and cannot be called until approved ` +
+      `(McpSession.approve() or tool-attention audit --approve)`;
+    this.warn(message);
+    this.logLeftOut(message);
   }
 
   private recordWarnings(listing: McpListResult): void {

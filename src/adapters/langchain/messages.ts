@@ -96,6 +96,10 @@ export function gateCalls(calls: readonly ToolCallLike[], opts: GateOptions): Ga
       const fields = [...new Set(q.reasons.map((r) => r.field))].slice(0, 3).join(", ");
       return `server "${q.server}": ${[...new Set(q.reasons.map((r) => r.rule))].join(", ")} in ${fields}`;
     },
+    heldReason: (name) => {
+      const h = opts.catalog.quarantineOf(name)?.held;
+      return h ? `server "${h.server}": ${h.changed.includes("new") ? "a new tool, not yet approved" : `${h.changed.join(" and ")} changed`}` : undefined;
+    },
     validArgs: opts.runValidCalls
       ? (call) => {
           const tool = opts.catalog.getByName(call.name)[0];

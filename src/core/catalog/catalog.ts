@@ -63,6 +63,21 @@ export interface CatalogOptions {
    * silently disappears would be worse), `false` for none. They are in `catalog.warnings` either way.
    */
   log?: ((line: string) => void) | false;
+  /**
+   * Tools left out because their definition changed since it was approved (an MCP session's pinned definitions,
+   * see `McpSessionOptions.pins`). Like quarantined tools they are never in the pool, never routed or active, and a
+   * call to one gets an error saying it waits for approval. Default none.
+   */
+  held?: readonly HeldTool[];
+}
+
+/** A tool held out of the catalog until its changed definition is approved. */
+export interface HeldTool {
+  /** The name the model would call it by (server-qualified when it collides). */
+  name: string;
+  server: string;
+  /** What differs from the approved definition: "description", "inputSchema", "name", or "new" (never approved). */
+  changed: string[];
 }
 
 /**
@@ -89,6 +104,8 @@ export interface QuarantinedTool {
   name: string;
   server: string;
   reasons: ScreeningReason[];
+  /** Set when the tool is held for approval of a changed definition rather than flagged by the screen. */
+  held?: HeldTool;
 }
 
 /** A flagged tool: quarantined, or kept because screening does not quarantine or `allow` names it. */
@@ -144,6 +161,8 @@ export class ToolCatalog {
    * policy gave it ("allow" findings of trusted servers or allowed categories included, for audit).
    */
   readonly findings: readonly CatalogFinding[];
+  /** Tools held until a changed definition is approved (`CatalogOptions.held`). */
+  readonly held: readonly HeldTool[];
   private readonly byId = new Map<string, ToolRecord>();
   private readonly quarantinedByName = new Map<string, QuarantinedTool>();
   private readonly byName = new Map<string, ToolRecord[]>();
@@ -321,6 +340,13 @@ export class ToolCatalog {
       if (entry.source !== undefined) this.sources.set(id, entry.source);
     }
 
+    // Held tools answer like quarantined ones (quarantineOf), but are not screening results: not in `quarantined`.
+    for (const h of options.held ?? []) {
+      if (this.byName.has(h.name) || this.byId.has(h.name)) continue;
+      const reasons: ScreeningReason[] = h.changed.map((field) => ({ rule: "definition-changed", field, excerpt: "" }));
+      this.quarantinedByName.set(h.name, { id: h.name, name: h.name, server: h.server, reasons, held: h });
+    }
+    this.held = [...(options.held ?? [])];
     this.tools = records;
     this.quarantined = quarantined;
     this.flagged = flagged;
