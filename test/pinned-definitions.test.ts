@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gateCalls, stateViewOf } from "../src/adapters/langchain/messages.js";
 import { McpSession } from "../src/mcp/session.js";
-import { canonicalJson, definitionDiff, definitionHash } from "../src/mcp/pins.js";
+import { definitionDiff, definitionHash } from "../src/mcp/pins.js";
 import type { AuditReport } from "../src/cli/audit.js";
 
 const run = promisify(execFile);
@@ -231,7 +231,7 @@ test("the hash reads name, description and inputSchema in canonical key order; t
   const reordered = { inputSchema: { properties: { x: { type: "string" } }, type: "object" }, description: "d", name: "t" };
   assert.equal(definitionHash(a), definitionHash(reordered));
   assert.notEqual(definitionHash(a), definitionHash({ ...a, description: "d." }));
-  assert.equal(canonicalJson({ b: 1, a: [2, { d: 1, c: 2 }] }), '{"a":[2,{"c":2,"d":1}],"b":1}');
+  assert.notEqual(definitionHash(a), definitionHash({ ...a, inputSchema: { ...a.inputSchema, required: ["x"] } }));
   // A hostile 10,000-level schema hashes without overflowing the stack.
   let deep: Record<string, unknown> = { type: "string" };
   for (let i = 0; i < 10_000; i++) deep = { type: "object", properties: { x: deep } };

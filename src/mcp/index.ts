@@ -5,3 +5,4 @@ export * from "./connection.js";
 export * from "./tools.js";
 export * from "./session.js";
 export * from "./capture.js";
+export * from "./pins.js";

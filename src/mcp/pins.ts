@@ -95,12 +95,15 @@ export function resolvePinOptions(pins: PinOptions | false | undefined): Resolve
   return { dir, changed: o.changed ?? "hold", added: o.added ?? "allow" };
 }
 
-/** Sorted-key JSON: the same definition always gives the same text, whatever order the server wrote its keys in. */
-// Below this depth a schema is written as a marker: the catalog cuts schemas far shallower than this before they
+// Past this depth a schema is written as a marker: the catalog cuts schemas far shallower than this before they
 // reach the model, and a hostile 10,000-level schema must not overflow the stack here.
 const MAX_DEPTH = 256;
 
-export function canonicalJson(value: unknown, depth = 0): string {
+/**
+ * Sorted-key JSON with a depth cap. The canonical JSON helpers of the store and compaction modules recurse without
+ * one, and pins are computed on raw server output before the catalog has cut anything.
+ */
+function canonicalJson(value: unknown, depth = 0): string {
   if (depth > MAX_DEPTH) return '"[too deep]"';
   if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v, depth + 1)).join(",")}]`;
   if (value !== null && typeof value === "object") {
