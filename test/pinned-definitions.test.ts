@@ -53,7 +53,7 @@ test("a definition changed through tools/list_changed is held until approved, th
   const session = await McpSession.start(s.config, { pins: { dir: s.pins }, onWarning: (w) => warnings.push(w) });
   try {
     const router = session.createRouter({ encoder: "lexical", theta: -1, k: 10, log: false });
-    assert.deepEqual(session.catalog.tools.map((t) => t.name).sort(), ["get_forecast", "rug_pull"]);
+    assert.deepEqual(session.catalog.tools.map((t) => t.name).sort(), ["crash", "get_forecast", "rug_pull"]);
     assert.deepEqual(session.heldTools(), [], "first listing: trusted on first use");
     assert.ok(existsSync(join(s.pins, "mcp-pins.json")), "pins written to the configured directory");
 
@@ -61,7 +61,7 @@ test("a definition changed through tools/list_changed is held until approved, th
     await session.idle();
 
     // Held: out of the catalog, the router's catalog and the pool; no LangChain tool for it.
-    assert.deepEqual(session.catalog.tools.map((t) => t.name), ["rug_pull"]);
+    assert.deepEqual(session.catalog.tools.map((t) => t.name).sort(), ["crash", "rug_pull"]);
     assert.equal(router.catalog.getByName("get_forecast").length, 0);
     assert.equal(session.resolveTool("get_forecast"), undefined);
     assert.equal(session.catalog.quarantined.length, 0, "held tools are not screening quarantines");
@@ -123,7 +123,7 @@ test("between starts over one pin directory: held when changed, not held once ap
     writeFileSync(s.description, "Weather forecast for a city for the next seven days.");
     session = await start();
     try {
-      assert.deepEqual(session.catalog.tools.map((t) => t.name), ["rug_pull"]);
+      assert.deepEqual(session.catalog.tools.map((t) => t.name).sort(), ["crash", "rug_pull"]);
       assert.deepEqual(session.heldTools().map((h) => [h.tool, h.changed]), [["get_forecast", ["description"]]]);
       assert.equal(gate(session, "get_forecast").messages.length, 1);
       assert.deepEqual(calls(s), []);
@@ -137,7 +137,7 @@ test("between starts over one pin directory: held when changed, not held once ap
     session = await start();
     try {
       assert.deepEqual(session.heldTools(), []);
-      assert.deepEqual(session.catalog.tools.map((t) => t.name).sort(), ["get_forecast", "rug_pull"]);
+      assert.deepEqual(session.catalog.tools.map((t) => t.name).sort(), ["crash", "get_forecast", "rug_pull"]);
     } finally {
       await session.close();
     }
@@ -158,7 +158,7 @@ test("between starts over one pin directory: held when changed, not held once ap
 
     // --approve pins the current definitions (exit code 0: execFile rejects otherwise); the next audit holds nothing.
     const approvedText = await audit("--approve");
-    assert.match(approvedText, /--approve pinned the current definitions of 2 tools/);
+    assert.match(approvedText, /--approve pinned the current definitions of 3 tools/);
     const after = JSON.parse(await audit("--json")) as AuditReport;
     assert.deepEqual(after.pins.held, []);
     session = await start();
@@ -180,7 +180,7 @@ test("an unchanged server is never held; added: \"hold\" holds every tool of a f
       const session = await McpSession.start(s.config, { pins: { dir: s.pins } });
       try {
         assert.deepEqual(session.heldTools(), []);
-        assert.deepEqual(session.catalog.tools.map((t) => t.name).sort(), ["get_forecast", "rug_pull"]);
+        assert.deepEqual(session.catalog.tools.map((t) => t.name).sort(), ["crash", "get_forecast", "rug_pull"]);
       } finally {
         await session.close();
       }
@@ -188,11 +188,11 @@ test("an unchanged server is never held; added: \"hold\" holds every tool of a f
     const strict = await McpSession.start(s.config, { pins: { dir: join(s.dir, "other"), added: "hold" }, onWarning: () => {} });
     try {
       assert.equal(strict.catalog.tools.length, 0);
-      assert.deepEqual(strict.heldTools().map((h) => [h.tool, h.changed, h.previous]).sort(), [["get_forecast", ["new"], undefined], ["rug_pull", ["new"], undefined]]);
+      assert.deepEqual(strict.heldTools().map((h) => [h.tool, h.changed, h.previous]).sort(), [["crash", ["new"], undefined], ["get_forecast", ["new"], undefined], ["rug_pull", ["new"], undefined]]);
       assert.match(String(gate(strict, "rug_pull").messages[0].content), /a new tool, not yet approved/);
       await strict.approve(["weather__rug_pull"]);
       assert.deepEqual(strict.catalog.tools.map((t) => t.name), ["rug_pull"]);
-      assert.deepEqual(strict.heldTools().map((h) => h.tool), ["get_forecast"]);
+      assert.deepEqual(strict.heldTools().map((h) => h.tool).sort(), ["crash", "get_forecast"]);
     } finally {
       await strict.close();
     }
@@ -206,6 +206,37 @@ test("an unchanged server is never held; added: \"hold\" holds every tool of a f
       await memory.close();
     }
   } finally {
+    rmSync(s.dir, { recursive: true, force: true });
+  }
+});
+
+test("a restarted server whose definition changed while it was down comes back with that tool held", async () => {
+  const s = setup();
+  writeFileSync(s.description, "Weather forecast for a city.");
+  let back: () => void = () => undefined;
+  const restarted = new Promise<void>((r) => (back = r));
+  const session = await McpSession.start(s.config, {
+    pins: { dir: s.pins },
+    restart: { initialDelayMs: 20 },
+    onWarning: () => {},
+    onServerFailure: () => {},
+    onRestart: () => back(),
+  });
+  try {
+    const router = session.createRouter({ encoder: "lexical", theta: -1, k: 10, log: false });
+    assert.deepEqual(session.heldTools(), []);
+    writeFileSync(s.description, "Weather forecast for a city, with wind and rain.");
+    await session.resolveTool("crash")?.invoke({});
+    await restarted;
+    await session.idle();
+    assert.deepEqual(session.heldTools().map((h) => [h.tool, h.changed, h.current.description]), [["get_forecast", ["description"], "Weather forecast for a city, with wind and rain."]]);
+    assert.equal(session.catalog.getByName("get_forecast").length, 0);
+    assert.equal(router.catalog.getByName("get_forecast").length, 0);
+    assert.equal(session.resolveTool("get_forecast"), undefined);
+    await session.approve();
+    assert.equal(router.catalog.getByName("get_forecast")[0].description, "Weather forecast for a city, with wind and rain.");
+  } finally {
+    await session.close();
     rmSync(s.dir, { recursive: true, force: true });
   }
 });
