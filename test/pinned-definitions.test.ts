@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gateCalls, stateViewOf } from "../src/adapters/langchain/messages.js";
 import { McpSession } from "../src/mcp/session.js";
-import { definitionDiff, definitionHash } from "../src/mcp/pins.js";
+import { definitionDiff, definitionHash, PinStore } from "../src/mcp/pins.js";
 import type { AuditReport } from "../src/cli/audit.js";
 
 const run = promisify(execFile);
@@ -274,4 +274,22 @@ test("the hash reads name, description and inputSchema in canonical key order; t
     '    "name": "t"',
     "  }",
   ]);
+});
+
+test("two stores over one pin file keep each other's pins (each write merges over the file as it is)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "ta-pins-merge-"));
+  try {
+    const a = new PinStore(dir);
+    const b = new PinStore(dir);
+    const pin = (name: string, description: string) => ({ hash: definitionHash({ name, description }), definition: { name, description } });
+    a.set("one", [pin("x", "first")]);
+    b.set("two", [pin("y", "second")]);
+    b.set("one", [pin("z", "third")]);
+    const read = new PinStore(dir);
+    assert.deepEqual([...(read.get("one")?.keys() ?? [])].sort(), ["x", "z"]);
+    assert.equal(read.get("two")?.get("y")?.definition.description, "second");
+    assert.equal(read.get("three"), undefined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -5,7 +5,8 @@
  * - A pin is the sha256 of a tool's canonical definition (see `definitionHash`) plus the definition itself, so a
  *   held tool can be shown beside what was approved.
  * - Pins are kept per server name in one JSON file, `<dir>/mcp-pins.json`, written atomically (a temp file in the
- *   same directory, then a rename), so a crash never leaves half a file and two processes never interleave writes.
+ *   same directory, then a rename), so a crash never leaves half a file; each write merges over the file as it is
+ *   then, so pins another process wrote meanwhile are kept.
  * - Without a directory the pins live in memory for the life of the process.
  */
 import { createHash } from "node:crypto";
@@ -178,28 +179,7 @@ export class PinStore {
   constructor(readonly dir: string | false) {
     if (dir === false) return;
     this.file = path.join(dir, PIN_FILE);
-    let text: string;
-    try {
-      text = readFileSync(this.file, "utf8");
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
-      throw new Error(`Cannot read the MCP pin file ${this.file}: ${(err as Error).message}`);
-    }
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      throw new Error(`The MCP pin file ${this.file} is not valid JSON; delete it to approve every current tool definition again`);
-    }
-    const servers = (data as { servers?: unknown })?.servers;
-    if (!servers || typeof servers !== "object")
-      throw new Error(`The MCP pin file ${this.file} has no "servers" object; delete it to approve every current tool definition again`);
-    for (const [server, tools] of Object.entries(servers as Record<string, Record<string, Pin>>)) {
-      const map = new Map<string, Pin>();
-      for (const [tool, pin] of Object.entries(tools ?? {}))
-        if (pin && typeof pin.hash === "string" && pin.definition && typeof pin.definition === "object") map.set(tool, pin);
-      this.servers.set(server, map);
-    }
+    for (const [server, pins] of readPinFile(this.file) ?? []) this.servers.set(server, pins);
   }
 
   /** A server's pins, or undefined when it was never pinned (its first listing is then trusted on first use). */
@@ -212,15 +192,23 @@ export class PinStore {
     const map = this.servers.get(server) ?? new Map<string, Pin>();
     for (const p of pins) map.set(p.definition.name, p);
     this.servers.set(server, map);
-    this.save();
+    this.save(server, pins);
   }
 
-  private save(): void {
+  /**
+   * Writes what this call changed over the file as it is now, so pins another process wrote since this store was
+   * read (another session, an `audit --approve`) are kept.
+   */
+  private save(server: string, pins: readonly Pin[]): void {
     if (!this.file || this.dir === false) return;
-    const data = { format: FORMAT, servers: Object.fromEntries([...this.servers].map(([s, m]) => [s, Object.fromEntries(m)])) };
-    mkdirSync(this.dir, { recursive: true });
+    const onDisk = readPinFile(this.file) ?? new Map<string, Map<string, Pin>>();
+    const merged = onDisk.get(server) ?? new Map<string, Pin>();
+    for (const p of pins) merged.set(p.definition.name, p);
+    onDisk.set(server, merged);
+    const data = { format: FORMAT, servers: Object.fromEntries([...onDisk].map(([s, m]) => [s, Object.fromEntries(m)])) };
     const tmp = `${this.file}.${process.pid}.${Date.now()}.tmp`;
     try {
+      mkdirSync(this.dir, { recursive: true });
       writeFileSync(tmp, `${JSON.stringify(data, null, 1)}\n`);
       renameSync(tmp, this.file);
     } catch (err) {
@@ -228,6 +216,34 @@ export class PinStore {
       throw new Error(`Cannot write the MCP pin file ${this.file}: ${(err as Error).message}`);
     }
   }
+}
+
+/** The pins of a pin file by server, or undefined when there is none. */
+function readPinFile(file: string): Map<string, Map<string, Pin>> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new Error(`Cannot read the MCP pin file ${file}: ${(err as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new Error(`The MCP pin file ${file} is not valid JSON; delete it to approve every current tool definition again`);
+  }
+  const servers = (data as { servers?: unknown })?.servers;
+  if (!servers || typeof servers !== "object" || Array.isArray(servers))
+    throw new Error(`The MCP pin file ${file} has no "servers" object; delete it to approve every current tool definition again`);
+  const out = new Map<string, Map<string, Pin>>();
+  for (const [server, tools] of Object.entries(servers as Record<string, Record<string, Pin>>)) {
+    const map = new Map<string, Pin>();
+    for (const [tool, pin] of Object.entries(tools ?? {}))
+      if (pin && typeof pin.hash === "string" && pin.definition && typeof pin.definition === "object") map.set(tool, pin);
+    out.set(server, map);
+  }
+  return out;
 }
 
 /** A line diff of two definitions' pretty-printed JSON ("- " removed, "+ " added, "  " kept). */
