@@ -155,12 +155,26 @@ export interface PinCheck {
   pin: Pin[];
 }
 
+/**
+ * The pinned definition and hash of a listed tool, once per spec object: a session checks every server's listing on
+ * each rebuild, and a listing's spec objects are kept until the server lists again.
+ */
+const hashed = new WeakMap<ToolSpec, { definition: PinnedDefinition; hash: string }>();
+function hashedDefinition(spec: ToolSpec): { definition: PinnedDefinition; hash: string } {
+  let hit = hashed.get(spec);
+  if (!hit) {
+    const definition = pinnedDefinition(spec);
+    hit = { definition, hash: definitionHash(definition) };
+    hashed.set(spec, hit);
+  }
+  return hit;
+}
+
 /** Compares one server's tools with its pins under a policy (pure). `pins` undefined: the server was never pinned. */
 export function checkPins(pins: ReadonlyMap<string, Pin> | undefined, specs: readonly ToolSpec[], policy: Pick<ResolvedPinOptions, "changed" | "added">): PinCheck {
   const out: PinCheck = { held: [], pin: [] };
   for (const spec of specs) {
-    const current = pinnedDefinition(spec);
-    const hash = definitionHash(current);
+    const { definition: current, hash } = hashedDefinition(spec);
     const pin = pins?.get(spec.name);
     if (pin?.hash === hash) continue;
     const action = pin ? policy.changed : policy.added;
@@ -189,22 +203,32 @@ export class PinStore {
 
   /** Records pins for a server (an empty list still marks the server as seen) and writes the file. */
   set(server: string, pins: readonly Pin[]): void {
-    const map = this.servers.get(server) ?? new Map<string, Pin>();
-    for (const p of pins) map.set(p.definition.name, p);
-    this.servers.set(server, map);
-    this.save(server, pins);
+    this.setMany([[server, pins]]);
+  }
+
+  /** Records pins for several servers with one write of the file (a session pins every new server of a rebuild). */
+  setMany(entries: readonly (readonly [string, readonly Pin[]])[]): void {
+    if (entries.length === 0) return;
+    for (const [server, pins] of entries) {
+      const map = this.servers.get(server) ?? new Map<string, Pin>();
+      for (const p of pins) map.set(p.definition.name, p);
+      this.servers.set(server, map);
+    }
+    this.save(entries);
   }
 
   /**
    * Writes what this call changed over the file as it is now, so pins another process wrote since this store was
    * read (another session, an `audit --approve`) are kept.
    */
-  private save(server: string, pins: readonly Pin[]): void {
+  private save(entries: readonly (readonly [string, readonly Pin[]])[]): void {
     if (!this.file || this.dir === false) return;
     const onDisk = readPinFile(this.file) ?? new Map<string, Map<string, Pin>>();
-    const merged = onDisk.get(server) ?? new Map<string, Pin>();
-    for (const p of pins) merged.set(p.definition.name, p);
-    onDisk.set(server, merged);
+    for (const [server, pins] of entries) {
+      const merged = onDisk.get(server) ?? new Map<string, Pin>();
+      for (const p of pins) merged.set(p.definition.name, p);
+      onDisk.set(server, merged);
+    }
     const data = { format: FORMAT, servers: Object.fromEntries([...onDisk].map(([s, m]) => [s, Object.fromEntries(m)])) };
     const tmp = `${this.file}.${process.pid}.${Date.now()}.tmp`;
     try {

@@ -29,7 +29,7 @@ import { loadMcpConfig, type McpConfig } from "./config.js";
 import { McpServerConnection, type McpConnectOptions, type McpServerFailure } from "./connection.js";
 import { resolveListLimits, type McpListResult } from "./list-tools.js";
 import { mcpToolFor, type McpToolBinding } from "./tools.js";
-import { checkPins, definitionHash, pinSource, PinStore, resolvePinOptions, type PinCheck, type PinnedDefinition, type PinOptions, type ResolvedPinOptions } from "./pins.js";
+import { checkPins, definitionHash, pinSource, PinStore, resolvePinOptions, type Pin, type PinCheck, type PinnedDefinition, type PinOptions, type ResolvedPinOptions } from "./pins.js";
 import type { HeldTool } from "../core/catalog/catalog.js";
 
 export interface McpSessionOptions extends McpConnectOptions {
@@ -327,7 +327,7 @@ export class McpSession {
       const chosen = names ? held.filter((h) => names.some((n) => matches(h, n))) : held;
       const byServer = new Map<string, McpHeldTool[]>();
       for (const h of chosen) byServer.set(h.server, [...(byServer.get(h.server) ?? []), h]);
-      for (const [server, list] of byServer) this.savePins(server, list.map((h) => ({ hash: definitionHash(h.current), definition: h.current })));
+      this.savePins([...byServer].map(([server, list]): [string, Pin[]] => [this.pinKey(server), list.map((h) => ({ hash: definitionHash(h.current), definition: h.current }))]));
       for (const server of byServer.keys()) await this.applyRebuild(server);
       return chosen;
     };
@@ -554,8 +554,9 @@ export class McpSession {
     const entries: CatalogEntry[] = [];
     const heldEntries: HeldTool[] = [];
     const held = new Map<string, McpHeldTool[]>();
+    const toPin: [string, Pin[]][] = [];
     for (const server of servers) {
-      const check = this.checkServerPins(server, (this.listings.get(server) as McpListResult).tools.map((t) => t.spec));
+      const check = this.checkServerPins(server, (this.listings.get(server) as McpListResult).tools.map((t) => t.spec), toPin);
       const heldHere = new Map(check.held.map((h) => [h.tool, h]));
       for (const { spec } of (this.listings.get(server) as McpListResult).tools) {
         // Two servers offering the same name: both stay callable under server-qualified names.
@@ -586,6 +587,8 @@ export class McpSession {
         entries.push({ server, spec: catalogSpec });
       }
     }
+    // One write of the pin file per rebuild, whatever the number of servers pinned in it.
+    this.savePins(toPin);
     const catalog = new ToolCatalog(entries, { ...this.options.catalog, held: heldEntries });
     this.held = held;
     // The LangChain tool shows the model what the catalog kept: a description it cut or a schema it repaired (too
@@ -605,17 +608,18 @@ export class McpSession {
   }
 
   /** Compares a server's listing with its pins; records the pins the policy grants (trust on first use, "allow"). */
-  private checkServerPins(server: string, specs: McpListResult["tools"][number]["spec"][]): PinCheck {
+  private checkServerPins(server: string, specs: McpListResult["tools"][number]["spec"][], toPin: [string, Pin[]][]): PinCheck {
     const pinned = this.pins.get(this.pinKey(server));
     const check = checkPins(pinned, specs, this.pinPolicy);
     // A server seen for the first time is recorded even with nothing to pin, so its next tools count as new.
-    if (check.pin.length || !pinned) this.savePins(server, check.pin);
+    if (check.pin.length || !pinned) toPin.push([this.pinKey(server), check.pin]);
     return check;
   }
 
-  private savePins(server: string, pins: Parameters<PinStore["set"]>[1]): void {
+  private savePins(entries: [string, Pin[]][]): void {
+    if (entries.length === 0) return;
     try {
-      this.pins.set(this.pinKey(server), pins);
+      this.pins.setMany(entries);
     } catch (err) {
       // The pins still hold for this process; the next one will ask again.
       this.warnOnce(`${(err as Error).message}; the pins are kept in memory for this process`);
