@@ -30,7 +30,7 @@ import { describeReasons, ToolCatalog, type CatalogEntry, type CatalogFinding } 
 import { isScreeningCategory, SCREENING_CATEGORIES } from "../core/screening/categories.js";
 import { screenTools, type ScreeningReport } from "../core/screening/screen-tools.js";
 import { measureCompaction, type CompactionReport } from "../core/compaction/measure.js";
-import { renderFullSchema, renderPool, signatureOf } from "../core/render/render.js";
+import { poolLine, renderFullSchema, renderPool } from "../core/render/render.js";
 import { countTokens, type TokenEncoding } from "../core/tokens/count.js";
 import { DEFAULT_K } from "../core/router/router.js";
 import type { ToolSpec } from "../core/types.js";
@@ -242,7 +242,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
     const records = catalog.tools.filter((t) => t.server === l.server);
     const raws = (l.listing?.tools ?? []).map((t) => t.raw);
     // The server's lines as the adapters render the pool by default (runValidCalls: required parameters named).
-    const poolText = records.length ? [`[${l.server}]`, ...records.map((t) => `- ${t.id}(${signatureOf(t.inputSchema)}): ${t.summary}`)].join("\n") : "";
+    const poolText = records.length ? [`[${l.server}]`, ...records.map((t) => poolLine(t, true))].join("\n") : "";
     const poolTokens = poolText ? countTokens(poolText, encoding) : 0;
     const sizes = records.map((t) => phase2.get(t.id) as number);
     const topKTokens = topK(sizes, k);

@@ -246,9 +246,7 @@ export function jsonLine(value: unknown): string {
 function lineTier(catalog: ToolCatalog, o: TierSettings): string {
   const lineOf = o.terse
     ? (t: ToolRecord) => oneLine(renderTerse(t, { level: "pool", summary: t.summary }))
-    : o.params
-      ? (t: ToolRecord) => `- ${oneLine(t.id)}(${signatureOf(t.inputSchema)}): ${oneLine(t.summary)}`
-      : (t: ToolRecord) => `- ${oneLine(t.id)}: ${oneLine(t.summary)}`;
+    : (t: ToolRecord) => poolLine(t, o.params);
   const lines: string[] = [o.header];
   if (o.group) {
     for (const [server, tools] of toolsByServer(catalog)) {
@@ -271,6 +269,11 @@ export function signatureOf(schema: JsonSchema | undefined): string {
   const required = Array.isArray(schema?.required) ? (schema.required as unknown[]).filter((r): r is string => typeof r === "string") : [];
   const optional = props.some((p) => !required.includes(p));
   return [...required.map(oneLine), ...(optional ? ["…"] : [])].join(", ");
+}
+
+/** One tool's line of the line format: `- id(required, …): summary` with `params`, else `- id: summary`. */
+export function poolLine(t: ToolRecord, params: boolean): string {
+  return params ? `- ${oneLine(t.id)}(${signatureOf(t.inputSchema)}): ${oneLine(t.summary)}` : `- ${oneLine(t.id)}: ${oneLine(t.summary)}`;
 }
 
 /** Tools grouped by server, servers in order of first appearance. */
