@@ -9,7 +9,7 @@
  * - LLM selector: the prompt of one selection call as LangChain's `llmToolSelectorMiddleware` builds it.
  * - Tool Attention: the real router — Phase-1 pool + Phase-2 schemas of the routed, gated top-k.
  */
-import { callableFromNames } from "../core/gate/arguments.js";
+import { callableFromSignature } from "../core/render/signature.js";
 import { tool } from "@langchain/core/tools";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { llmSelectorSchema, LLM_SELECTOR_SYSTEM_PROMPT } from "../eval/llm-selector.js";
@@ -228,7 +228,7 @@ export async function runRouter(router: ToolAttentionRouter, tasks: readonly Eva
   // As the adapters gate it (runValidCalls on, the default): a call to an unexposed tool runs when the pool names its
   // required parameters and they are plain values (the simulated model fills them right from their names).
   const fromPool = router.poolOptions.runValidCalls === true && router.poolShowsParameters();
-  const runsFromPool = (name: string) => fromPool && gateCatalog.getByName(name).some((t) => callableFromNames(t.inputSchema));
+  const runsFromPool = (name: string) => fromPool && gateCatalog.getByName(name).some((t) => callableFromSignature(t.inputSchema));
   const outcomes: TaskOutcome[] = [];
   const gateInputs: Parameters<typeof gateTriggerRate>[0][number][] = [];
   for (let t = 0; t < tasks.length; t++) {

@@ -36,7 +36,7 @@ import { ToolAttentionRouter } from "../core/router/router.js";
 import { renderPoolTiered } from "../core/render/render.js";
 import type { AgentStateView, JsonSchema, ToolRecord } from "../core/types.js";
 import { DEFAULT_SIMULATE, simulatedIntent } from "./evaluate.js";
-import { callableFromNames } from "../core/gate/arguments.js";
+import { callableFromSignature } from "../core/render/signature.js";
 import type { EvalTask } from "./tasks.js";
 
 /** The methods the replay compares. */
@@ -692,7 +692,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
 
   const poolShowsParams = rendered.params;
   // As the adapters decide it: a tool the model can call right from the pool (its miss rarely costs a round trip).
-  const callableFromPool = (name: string) => runValid && poolShowsParams && !nativeAdditions && callableFromNames((byWire.get(name) as ToolInfo).schema);
+  const callableFromPool = (name: string) => runValid && poolShowsParams && !nativeAdditions && callableFromSignature((byWire.get(name) as ToolInfo).schema);
   const script = scriptOf(opts.tasks);
   const conversations = conversationsOf(script, opts.calls);
   const callsPerConversation = conversations[0]?.length ?? 0;
@@ -871,7 +871,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         // A tool that was not delivered runs at once when the model's arguments fit its schema (runValidCalls). The
         // model can only know them from the pool: every parameter when the pool lists them (terse format), else
         // only a tool without required parameters is called right.
-        const knowsArgs = (t: ToolInfo) => taMode !== undefined && runValid && (!requiredOf(t.schema).length || (poolShowsParams && callableFromNames(t.schema)));
+        const knowsArgs = (t: ToolInfo) => taMode !== undefined && runValid && (!requiredOf(t.schema).length || (poolShowsParams && callableFromSignature(t.schema)));
         for (const x of chosen) if (!x.tool && knowsArgs(x.c.g.tools[0])) Object.assign(x, { tool: x.c.g.tools[0], unbound: true });
         const missing = chosen.filter((x) => !x.tool).map((x) => ({ c: x.c, name: x.c.g.tools[0].name }));
         const ranUnbound = chosen.filter((x) => (x as { unbound?: boolean }).unbound).length;

@@ -18,7 +18,7 @@ import { planDelivery, resolveDeliveryMode, type DeferredOptions, type DeliveryA
 import { capabilitiesOf, type ModelCapabilities } from "../../core/providers/capabilities.js";
 import { identifyModel } from "../../core/providers/model-id.js";
 import { countTokens } from "../../core/tokens/count.js";
-import { callableFromNames } from "../../core/gate/arguments.js";
+import { callableFromSignature } from "../../core/render/signature.js";
 import { anthropicDef, CALL_TOOL_ANTHROPIC, CALL_TOOL_DEF, CALL_TOOL_NAME, deferredDecl, dispatchText, SEARCH_TOOL_DEF, SEARCH_TOOL_LC, SEARCH_TOOL_NAME } from "./dispatch.js";
 import { toolNameOf } from "./compact-tools.js";
 import { lastObservations, messageText, stateViewOf } from "./messages.js";
@@ -129,7 +129,7 @@ export async function prepareCatalogTokens(router: ToolAttentionRouter): Promise
     for (const t of catalog.tools) byName.set(t.name, await router.schemaTokens([t.id]));
     // With runValidCalls the pool names each tool's required parameters; a tool whose required parameters are plain
     // values can then be called right from the pool, so missing it rarely costs a round trip.
-    const fromPool = new Set(router.poolOptions.runValidCalls === true && router.poolShowsParameters() ? catalog.tools.filter((t) => callableFromNames(t.inputSchema)).map((t) => t.name) : []);
+    const fromPool = new Set(router.poolOptions.runValidCalls === true && router.poolShowsParameters() ? catalog.tools.filter((t) => callableFromSignature(t.inputSchema)).map((t) => t.name) : []);
     hit = {
       fullSchemas: await router.fullSchemaTokens(),
       pool: router.poolTokens(),

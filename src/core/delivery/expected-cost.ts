@@ -62,7 +62,7 @@ export interface ExpectedCostInput {
   /** Tokens the next request re-reads after a miss: system prompt, pool and history. */
   prefixTokens: number;
   /**
-   * Whether the model can call the tool right from the pool alone (see `callableFromNames`). Only on the dispatcher
+   * Whether the model can call the tool right from the pool alone (see `callableFromSignature`). Only on the dispatcher
    * path, where any listed tool is one call_tool call away; a provider-native tool the model was not given is not.
    */
   callableFromPool?: (name: string) => boolean;

@@ -39,20 +39,3 @@ export function argumentFit(schema: JsonSchema | undefined, args: unknown): true
   const shown = (errors.length ? errors : result.errors).slice(0, MAX_ERRORS).map((e) => `${e.instanceLocation.replace(/^#\/?/, "") || "arguments"}: ${e.error}`);
   return shown.join("; ");
 }
-
-/**
- * Whether a model that sees only a tool's required parameter names (the pool's `id(a, b, …)` lines, or the terse
- * pool) can fill them right without the schema: each is a plain string, number, integer or boolean with no enum,
- * pattern, format or const to match. Objects, arrays and constrained values need the schema. A tool without
- * required parameters always can. Delivery uses it to price a miss (such a call usually runs at once), and the
- * cost replay to model the model.
- */
-export function callableFromNames(schema: JsonSchema | undefined): boolean {
-  const required = Array.isArray(schema?.required) ? (schema.required as unknown[]) : [];
-  const props = (schema?.properties ?? {}) as Record<string, Record<string, unknown> | undefined>;
-  return required.every((name) => {
-    const p = typeof name === "string" ? props[name] : undefined;
-    if (!p || typeof p !== "object" || p.enum || p.pattern || p.format || p.const !== undefined) return false;
-    return p.type === "string" || p.type === "number" || p.type === "integer" || p.type === "boolean";
-  });
-}

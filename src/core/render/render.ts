@@ -6,12 +6,15 @@
  * Phase 2: the full schemas of the active tools only, bound to this model call.
  */
 import type { ToolCatalog } from "../catalog/catalog.js";
-import type { JsonSchema, ToolRecord } from "../types.js";
+import type { ToolRecord } from "../types.js";
 import { countTokens, DEFAULT_ENCODING, truncateToTokens, type TokenEncoding } from "../tokens/count.js";
 import { splitIdentifier } from "../catalog/text.js";
 import { LEXICAL_STOPWORDS } from "../encoders/lexical.js";
 import type { FullToolSchema } from "../loader/schema-loader.js";
 import { renderTerse } from "../compaction/terse.js";
+import { signatureOf } from "./signature.js";
+
+export { signatureOf } from "./signature.js";
 import { compactParameters, compactionEnabled, type Phase2CompactionOptions } from "../compaction/phase2.js";
 
 export const POOL_HEADER =
@@ -32,7 +35,7 @@ const RUNS_SENTENCE =
  * required parameters, so a call to a tool that is not attached can fit without a round trip for its schema.
  */
 export const POOL_HEADER_RUNS =
-  `Tool catalog: every tool this agent has, one line each as id(required parameters, … when it also takes optional ones): purpose. ${RUNS_SENTENCE}`;
+  `Tool catalog: every tool this agent has, one line each as id(required parameters, … when it also takes optional ones): purpose. A parameter whose value must take a form shows it (paths: string[], mode: "a"|"b", url: uri, key: /pattern/). ${RUNS_SENTENCE}`;
 
 /** Tier-1 header when unattached calls run but the parameters did not fit the budget (summaries only). */
 export const POOL_HEADER_RUNS_NO_PARAMS = `Tool catalog: every tool this agent has, one line each. ${RUNS_SENTENCE}`;
@@ -259,21 +262,10 @@ function lineTier(catalog: ToolCatalog, o: TierSettings): string {
   return lines.join("\n");
 }
 
-/**
- * A tool's required parameter names, then `…` when it also takes optional ones: what a model needs to call a tool
- * that is not attached with arguments that fit (optional parameters can be left out). Names come from the server,
- * so each is rendered on one line.
- */
-export function signatureOf(schema: JsonSchema | undefined): string {
-  const props = schema && typeof schema.properties === "object" && schema.properties ? Object.keys(schema.properties as object) : [];
-  const required = Array.isArray(schema?.required) ? (schema.required as unknown[]).filter((r): r is string => typeof r === "string") : [];
-  const optional = props.some((p) => !required.includes(p));
-  return [...required.map(oneLine), ...(optional ? ["…"] : [])].join(", ");
-}
 
 /** One tool's line of the line format: `- id(required, …): summary` with `params`, else `- id: summary`. */
 export function poolLine(t: ToolRecord, params: boolean): string {
-  return params ? `- ${oneLine(t.id)}(${signatureOf(t.inputSchema)}): ${oneLine(t.summary)}` : `- ${oneLine(t.id)}: ${oneLine(t.summary)}`;
+  return params ? `- ${oneLine(t.id)}(${signatureOf(t.inputSchema, oneLine)}): ${oneLine(t.summary)}` : `- ${oneLine(t.id)}: ${oneLine(t.summary)}`;
 }
 
 /** Tools grouped by server, servers in order of first appearance. */
