@@ -154,6 +154,24 @@ test("pool under runValidCalls: each line names the required parameters (… for
   assert.ok(tight.text.startsWith(POOL_HEADER_RUNS_NO_PARAMS), tight.text);
 });
 
+test("pool under runValidCalls: over budget, purposes are shortened before the parameters are dropped", () => {
+  const long = "Creates the record in the workspace's primary database and returns its id, its revision and the time it was written, retrying transient failures.";
+  const catalog = ToolCatalog.fromMcpTools({
+    crm: Array.from({ length: 12 }, (_, i) => ({ name: `create_record_${i}`, description: long, inputSchema: { type: "object", properties: { table: { type: "string" }, fields: { type: "array", items: { type: "string" } } }, required: ["table", "fields"] } })),
+  });
+  const full = renderPoolTiered(catalog, { runValidCalls: true, maxTokens: false });
+  const noParams = renderPoolTiered(catalog, { maxTokens: false });
+  assert.ok(full.tokens > noParams.tokens);
+  // A budget below the purposes without parameters, above the parameters with short purposes.
+  const pool = renderPoolTiered(catalog, { runValidCalls: true, maxTokens: noParams.tokens - 1 });
+  assert.equal(pool.params, true);
+  assert.ok(pool.summaryTokens !== undefined && pool.summaryTokens < 60, String(pool.summaryTokens));
+  assert.ok(pool.tokens <= noParams.tokens - 1);
+  assert.equal(pool.text.match(/^- create_record_\d+\(table, fields: string\[\]\): Creates the record/gm)?.length, 12, pool.text);
+  // A budget the full lines fit in keeps the purposes whole.
+  assert.equal(renderPoolTiered(catalog, { runValidCalls: true, maxTokens: full.tokens }).summaryTokens, undefined);
+});
+
 test("middleware options: deferred.select and deferred.cost are checked at construction", () => {
   const { tools } = demoTools();
   assert.throws(() => toolAttentionMiddleware({ tools, cacheDir: false, deferred: { select: "cheapest" as never } }), /deferred\.select.*expected-cost/);

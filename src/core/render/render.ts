@@ -142,6 +142,8 @@ export interface RenderedPool {
   tokens: number;
   /** Whether each line names the tool's parameters (the terse format, or the line format under `runValidCalls`). */
   params: boolean;
+  /** Set when the purposes were cut to this many tokens so the parameter lines fit the budget. */
+  summaryTokens?: number;
 }
 
 const poolCache = new WeakMap<ToolCatalog, Map<string, RenderedPool>>();
@@ -185,7 +187,17 @@ interface TierSettings {
   runs: boolean;
   /** Line format: name each tool's required parameters (on when unattached calls run). */
   params: boolean;
+  /** Line format: cut each purpose to this many tokens (the shortened tiers that keep the parameters). */
+  summaryTokens?: number;
 }
+
+/**
+ * Purpose lengths (tokens) tried, longest first, when the parameter lines do not fit the budget: with its parameters a
+ * line lets the model call a tool that was not delivered and have it run, so a shorter purpose is given up before
+ * the parameters are. Tried only while the catalog could fit at all (each line takes at least MIN_LINE_TOKENS).
+ */
+const SHORT_SUMMARY_TOKENS = [24, 16, 12, 9, 6] as const;
+const MIN_LINE_TOKENS = 12;
 
 /**
  * Whether `text` has more than `budget` tokens, decided on a prefix when that suffices: a large catalog's line tier
@@ -208,7 +220,12 @@ function renderTiers(catalog: ToolCatalog, o: TierSettings): RenderedPool {
   const full = lineTier(catalog, o);
   const params = o.terse || o.params;
   if (o.budget === Infinity || !exceedsBudget(full, o.budget, count)) return { text: full, tier: 1, tokens: count(full), params };
-  // Parameters are the first thing to go: a line per tool with its purpose still routes the model's choices.
+  if (o.params && catalog.size * MIN_LINE_TOKENS <= o.budget)
+    for (const summaryTokens of SHORT_SUMMARY_TOKENS) {
+      const short = lineTier(catalog, { ...o, summaryTokens });
+      if (!exceedsBudget(short, o.budget, count)) return { text: short, tier: 1, tokens: count(short), params: true, summaryTokens };
+    }
+  // Then the parameters go: a line per tool with its purpose still routes the model's choices.
   if (o.params) {
     const summaries = lineTier(catalog, { ...o, params: false, header: o.header === POOL_HEADER_RUNS ? POOL_HEADER_RUNS_NO_PARAMS : o.header });
     if (!exceedsBudget(summaries, o.budget, count)) return { text: summaries, tier: 1, tokens: count(summaries), params: false };
@@ -249,7 +266,9 @@ export function jsonLine(value: unknown): string {
 function lineTier(catalog: ToolCatalog, o: TierSettings): string {
   const lineOf = o.terse
     ? (t: ToolRecord) => oneLine(renderTerse(t, { level: "pool", summary: t.summary }))
-    : (t: ToolRecord) => poolLine(t, o.params);
+    : o.summaryTokens === undefined
+      ? (t: ToolRecord) => poolLine(t, o.params)
+      : (t: ToolRecord) => poolLine(t, o.params, truncateToTokens(t.summary, o.summaryTokens!, o.encoding));
   const lines: string[] = [o.header];
   if (o.group) {
     for (const [server, tools] of toolsByServer(catalog)) {
@@ -264,8 +283,8 @@ function lineTier(catalog: ToolCatalog, o: TierSettings): string {
 
 
 /** One tool's line of the line format: `- id(required, …): summary` with `params`, else `- id: summary`. */
-export function poolLine(t: ToolRecord, params: boolean): string {
-  return params ? `- ${oneLine(t.id)}(${signatureOf(t.inputSchema, oneLine)}): ${oneLine(t.summary)}` : `- ${oneLine(t.id)}: ${oneLine(t.summary)}`;
+export function poolLine(t: ToolRecord, params: boolean, summary: string = t.summary): string {
+  return params ? `- ${oneLine(t.id)}(${signatureOf(t.inputSchema, oneLine)}): ${oneLine(summary)}` : `- ${oneLine(t.id)}: ${oneLine(summary)}`;
 }
 
 /** Tools grouped by server, servers in order of first appearance. */
