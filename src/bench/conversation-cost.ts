@@ -23,12 +23,30 @@ export interface ConversationCostSweep {
    * tool changes mid-conversation, so deferred delivery uses the dispatcher there) and its cache prices.
    */
   models?: Partial<Record<"anthropic" | "openai", string>>;
+  /** Cells replayed beside the calls × historyTokens grid (short chats, long agent runs). */
+  extra?: readonly { calls: number; historyTokens: number }[];
+}
+
+/** The sweep's cells: the grid, then the extra cells it does not already hold. */
+export function sweepCells(sweep: ConversationCostSweep): { calls: number; historyTokens: number }[] {
+  const cells = sweep.calls.flatMap((calls) => sweep.historyTokens.map((historyTokens) => ({ calls, historyTokens })));
+  for (const c of sweep.extra ?? []) if (!cells.some((x) => x.calls === c.calls && x.historyTokens === c.historyTokens)) cells.push(c);
+  return cells;
 }
 
 /** The models the bench prices: the Claude and GPT families most agents run today. */
 export const BENCH_MODELS = { anthropic: "claude-sonnet-4-5", openai: "gpt-5-mini" } as const;
 
-export const FULL_SWEEP: ConversationCostSweep = { providers: ["anthropic", "openai"], calls: [5, 15, 30], historyTokens: [500, 2000], models: BENCH_MODELS };
+export const FULL_SWEEP: ConversationCostSweep = {
+  providers: ["anthropic", "openai"],
+  calls: [5, 15, 30],
+  historyTokens: [500, 2000],
+  extra: [
+    { calls: 10, historyTokens: 500 },
+    { calls: 60, historyTokens: 4000 },
+  ],
+  models: BENCH_MODELS,
+};
 export const QUICK_SWEEP: ConversationCostSweep = { providers: ["anthropic", "openai"], calls: [5], historyTokens: [500], models: BENCH_MODELS };
 
 export interface ConversationCostOptions {
@@ -59,8 +77,7 @@ export async function runConversationCost(sets: readonly BenchSet[], opts: Conve
     const router = new ToolAttentionRouter(set.catalog, { encoder: opts.encoder, encoding: opts.encoding, log: false });
     await router.prepare();
     for (const provider of sweep.providers)
-      for (const calls of sweep.calls)
-        for (const historyTokens of sweep.historyTokens) {
+      for (const { calls, historyTokens } of sweepCells(sweep)) {
           opts.log?.(`conversation cost: ${set.name}, ${provider}, ${calls} calls, ${historyTokens} history tokens…`);
           const model = sweep.models?.[provider];
           const report = await replayCost({ router, tasks: set.tasks, provider, model, calls, historyTokens });
