@@ -5,6 +5,7 @@
  * Results go to stdout (text, or JSON with --json); progress, warnings and the index line go to stderr.
  */
 import { parseArgs } from "node:util";
+import { existsSync, statSync } from "node:fs";
 import { runIfEntry } from "./entry.js";
 import { ToolCatalog } from "../core/catalog/catalog.js";
 import { DEFAULT_ENCODER, ToolAttentionRouter, type RouterOptions, type TagFilter } from "../core/router/router.js";
@@ -31,13 +32,14 @@ const USAGE = `Usage:
                    selector and Tool Attention's delivery modes; default provider anthropic, history 500, calls 15
   tool-attention demo  [--catalog FILE] [--json]
   tool-attention audit --config MCP.json [--k N] [--tokens NAME] [--concurrency N] [--json]
-                   [--fail-on any|CATEGORY[,CATEGORY]] [--screen-encoder] [--approve]
+                   [--fail-on any|CATEGORY[,CATEGORY]] [--screen-encoder] [--approve] [--pins-dir DIR]
                    screening findings are listed; --fail-on exits 1 when a finding falls under those categories
                    (assistant-directive, resource-reach, concealment, shadowing, exfiltration, tool-choice);
                    --screen-encoder adds the embedded encoder to the rules and the sentence reader;
-                   tools whose definition changed since approved are listed with a diff (pins in
-                   TOOL_ATTENTION_CACHE_DIR, default .cache/tool-attention/embeddings); --approve pins every
-                   current definition, so McpSession no longer holds them
+                   tools whose definition changed since approved are listed with a diff (pins in --pins-dir,
+                   the directory given to McpSession's pins.dir; default TOOL_ATTENTION_CACHE_DIR, else
+                   .cache/tool-attention/embeddings); --approve pins every current definition, so McpSession
+                   no longer holds them
   tool-attention setup-faiss  builds the optional faiss index (Linux, needs libfaiss-dev); the built-in index ranks
                    the same, faiss only pays off on catalogs of thousands of tools
   tool-attention --version
@@ -287,6 +289,17 @@ async function cmdEval(values: Record<string, string | boolean | undefined>) {
   else for (const [k, v] of Object.entries(out)) process.stdout.write(`${k.padEnd(20)} ${typeof v === "object" ? JSON.stringify(v) : v}\n`);
 }
 
+/**
+ * `--pins-dir`: the directory of the pin file McpSession reads (its `pins.dir`). Without `--approve` it must exist:
+ * a mistyped path would otherwise audit against no pins and report nothing held.
+ */
+function pinsDirOf(dir: string, approve: boolean): string {
+  if (!dir.trim()) throw new UsageError("--pins-dir expects a directory path");
+  if (existsSync(dir) ? !statSync(dir).isDirectory() : !approve)
+    throw new UsageError(`--pins-dir ${JSON.stringify(dir)} is not a directory (give the directory McpSession's pins.dir names)`);
+  return dir;
+}
+
 async function cmdAudit(values: Record<string, string | boolean | undefined>) {
   const tokens = (values.tokens as string | undefined) ?? "cl100k_base";
   if (!isTokenEncoding(tokens)) throw new UsageError(`--tokens must be cl100k_base or o200k_base, got "${tokens}"`);
@@ -300,6 +313,7 @@ async function cmdAudit(values: Record<string, string | boolean | undefined>) {
     encoding: tokens,
     concurrency: num("concurrency", values.concurrency as string | undefined),
     approve: Boolean(values.approve),
+    ...(values["pins-dir"] !== undefined ? { pinsDir: pinsDirOf(values["pins-dir"] as string, Boolean(values.approve)) } : {}),
   });
   process.stdout.write(`${values.json ? JSON.stringify(report, null, 2) : formatAudit(report)}\n`);
   const failed = auditFailure(report) ?? (failOn ? screeningFailure(report, failOn) : undefined);
@@ -375,6 +389,7 @@ const OPTIONS = {
   "fail-on": { type: "string" },
   "screen-encoder": { type: "boolean" },
   approve: { type: "boolean" },
+  "pins-dir": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
