@@ -38,6 +38,7 @@ import { loadMcpConfig } from "../mcp/config.js";
 import { redactSecrets } from "../core/util/redact.js";
 import { McpServerConnection } from "../mcp/connection.js";
 import { resolveListLimits, type McpListLimits, type McpListResult } from "../mcp/list-tools.js";
+import type { PinPostgresStore } from "../mcp/pins-postgres.js";
 import { checkPins, definitionDiff, definitionHash, pinnedDefinition, pinSource, PinStore, resolvePinOptions } from "../mcp/pins.js";
 
 export interface AuditOptions {
@@ -57,6 +58,8 @@ export interface AuditOptions {
   approve?: boolean;
   /** Directory of the pin file, as `McpSessionOptions.pins.dir`. Default: the cache directory; false: none. */
   pinsDir?: string | false;
+  /** The PostgreSQL store of the pins, as `McpSessionOptions.pins.store` (instead of `pinsDir`). */
+  pinsStore?: PinPostgresStore;
 }
 
 /** A tool whose definition differs from the one approved (or that was never approved, under a "hold" policy). */
@@ -210,7 +213,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
     }
   });
   const wallMs = performance.now() - t0;
-  const pins = checkAuditPins(listed, config.servers, options);
+  const pins = await checkAuditPins(listed, config.servers, options);
 
   // One catalog over all servers, as the router would build it (names colliding across servers get ids).
   const entries: CatalogEntry[] = [];
@@ -309,9 +312,9 @@ const MAX_DIFF_LINES = 80;
 const MAX_DIFF_LINE = 400;
 
 /** The listed tools against their pins under the default policy; with `approve`, pins every current definition. */
-function checkAuditPins(listed: Listed[], servers: ReturnType<typeof loadMcpConfig>["servers"], options: AuditOptions): AuditReport["pins"] {
+async function checkAuditPins(listed: Listed[], servers: ReturnType<typeof loadMcpConfig>["servers"], options: AuditOptions): Promise<AuditReport["pins"]> {
   const dir = options.pinsDir === undefined ? resolvePinOptions(undefined).dir : options.pinsDir;
-  const store = new PinStore(dir);
+  const store = await PinStore.open(options.pinsStore ? { dir: false, store: options.pinsStore } : { dir });
   const policy = resolvePinOptions(undefined);
   const held: AuditHeldTool[] = [];
   let approved = 0;
@@ -330,6 +333,7 @@ function checkAuditPins(listed: Listed[], servers: ReturnType<typeof loadMcpConf
       approved += current.length;
     }
   }
+  await store.flush();
   return { file: store.file, held, approved };
 }
 

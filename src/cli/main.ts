@@ -6,6 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { existsSync, statSync } from "node:fs";
+import { PostgresRoutingStore } from "../core/store/postgres.js";
 import { runIfEntry } from "./entry.js";
 import { ToolCatalog } from "../core/catalog/catalog.js";
 import { DEFAULT_ENCODER, ToolAttentionRouter, type RouterOptions, type TagFilter } from "../core/router/router.js";
@@ -32,14 +33,14 @@ const USAGE = `Usage:
                    selector and Tool Attention's delivery modes; default provider anthropic, history 500, calls 15
   tool-attention demo  [--catalog FILE] [--json]
   tool-attention audit --config MCP.json [--k N] [--tokens NAME] [--concurrency N] [--json]
-                   [--fail-on any|CATEGORY[,CATEGORY]] [--screen-encoder] [--approve] [--pins-dir DIR]
+                   [--fail-on any|CATEGORY[,CATEGORY]] [--screen-encoder] [--approve] [--pins-dir DIR | --pins-postgres URL]
                    screening findings are listed; --fail-on exits 1 when a finding falls under those categories
                    (assistant-directive, resource-reach, concealment, shadowing, exfiltration, tool-choice);
                    --screen-encoder adds the embedded encoder to the rules and the sentence reader;
                    tools whose definition changed since approved are listed with a diff (pins in --pins-dir,
                    the directory given to McpSession's pins.dir; default TOOL_ATTENTION_CACHE_DIR, else
-                   .cache/tool-attention/embeddings); --approve pins every current definition, so McpSession
-                   no longer holds them
+                   .cache/tool-attention/embeddings; --pins-postgres: the PostgreSQL store given to pins.store,
+                   schema tool_attention); --approve pins every current definition, so McpSession no longer holds them
   tool-attention setup-faiss  builds the optional faiss index (Linux, needs libfaiss-dev); the built-in index ranks
                    the same, faiss only pays off on catalogs of thousands of tools
   tool-attention --version
@@ -306,6 +307,10 @@ async function cmdAudit(values: Record<string, string | boolean | undefined>) {
   const failOn = values["fail-on"] as string | undefined;
   const badFailOn = failOn === undefined ? undefined : checkFailOn(failOn);
   if (badFailOn) throw new UsageError(badFailOn);
+  if (values["pins-dir"] !== undefined && values["pins-postgres"] !== undefined) throw new UsageError("give --pins-dir or --pins-postgres, not both");
+  const pinsUrl = values["pins-postgres"] as string | undefined;
+  if (pinsUrl !== undefined && !/^postgres(ql)?:\/\//.test(pinsUrl)) throw new UsageError("--pins-postgres expects a postgres:// or postgresql:// URL");
+  const pinsStore = pinsUrl === undefined ? undefined : new PostgresRoutingStore({ connectionString: pinsUrl, warn: () => {} });
   const report = await runAudit({
     screeningEncoder: Boolean(values["screen-encoder"]),
     config: need("config", values.config as string),
@@ -314,7 +319,8 @@ async function cmdAudit(values: Record<string, string | boolean | undefined>) {
     concurrency: num("concurrency", values.concurrency as string | undefined),
     approve: Boolean(values.approve),
     ...(values["pins-dir"] !== undefined ? { pinsDir: pinsDirOf(values["pins-dir"] as string, Boolean(values.approve)) } : {}),
-  });
+    ...(pinsStore ? { pinsStore } : {}),
+  }).finally(() => pinsStore?.close());
   process.stdout.write(`${values.json ? JSON.stringify(report, null, 2) : formatAudit(report)}\n`);
   const failed = auditFailure(report) ?? (failOn ? screeningFailure(report, failOn) : undefined);
   if (failed) throw new Error(failed);
@@ -390,6 +396,7 @@ const OPTIONS = {
   "screen-encoder": { type: "boolean" },
   approve: { type: "boolean" },
   "pins-dir": { type: "string" },
+  "pins-postgres": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 

@@ -7,7 +7,9 @@
  * - Pins are kept per server name in one JSON file, `<dir>/mcp-pins.json`, written atomically (a temp file in the
  *   same directory, then a rename), so a crash never leaves half a file; each write merges over the file as it is
  *   then, so pins another process wrote meanwhile are kept.
- * - Without a directory the pins live in memory for the life of the process.
+ * - With `store` (a `PostgresRoutingStore`) they live in the shared store instead (see pins-postgres.ts), so every
+ *   process over that store sees the same approvals.
+ * - Without a directory or store the pins live in memory for the life of the process.
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync, rmSync } from "node:fs";
@@ -15,6 +17,7 @@ import path from "node:path";
 import type { ToolSpec } from "../core/types.js";
 import { defaultEmbeddingCacheDir } from "../core/encoders/cache.js";
 import type { McpServerConfig } from "./config.js";
+import { PostgresPins, type PinPostgresStore } from "./pins-postgres.js";
 
 /** The part of a tool definition that is pinned: exactly what reaches the model. */
 export interface PinnedDefinition {
@@ -44,6 +47,11 @@ export interface PinOptions {
    */
   dir?: string | false;
   /**
+   * A `PostgresRoutingStore` to keep the pins in (table `mcp_pins` of its schema) instead of a file: every process
+   * over the store shares the approvals. Not with `dir`.
+   */
+  store?: PinPostgresStore;
+  /**
    * A tool whose definition (name, description, inputSchema) differs from its pin: `"hold"` leaves it out of the
    * catalog until approved (`McpSession.approve()` or `tool-attention audit --approve`); `"allow"` re-pins it and
    * keeps it. Default `"hold"`.
@@ -59,6 +67,7 @@ export interface PinOptions {
 
 export interface ResolvedPinOptions {
   dir: string | false;
+  store?: PinPostgresStore;
   changed: PinAction;
   added: PinAction;
 }
@@ -85,13 +94,20 @@ export function resolvePinOptions(pins: PinOptions | false | undefined): Resolve
     throw new Error(`Invalid pins: expected an object ({ dir, changed, added }) or false, got ${JSON.stringify(pins)}`);
   const o = pins ?? {};
   for (const key of Object.keys(o))
-    if (!["dir", "changed", "added"].includes(key)) throw new Error(`Invalid pins.${key}: unknown option (expected dir, changed or added)`);
+    if (!["dir", "store", "changed", "added"].includes(key)) throw new Error(`Invalid pins.${key}: unknown option (expected dir, store, changed or added)`);
   for (const key of ["changed", "added"] as const) {
     const v = o[key];
     if (v !== undefined && v !== "hold" && v !== "allow") throw new Error(`Invalid pins.${key}: ${JSON.stringify(v)} (expected "hold" or "allow")`);
   }
   if (o.dir !== undefined && o.dir !== false && (typeof o.dir !== "string" || o.dir.trim() === ""))
     throw new Error(`Invalid pins.dir: ${JSON.stringify(o.dir)} (expected a directory path or false)`);
+  if (o.store !== undefined) {
+    const st = o.store as Partial<PinPostgresStore> | null;
+    if (!st || typeof st !== "object" || st.kind !== "postgres" || typeof st.connect !== "function" || typeof st.schema !== "string")
+      throw new Error("Invalid pins.store: expected a PostgresRoutingStore");
+    if (o.dir !== undefined) throw new Error("Invalid pins: give pins.dir (a pin file) or pins.store (PostgreSQL), not both");
+    return { dir: false, store: o.store, changed: o.changed ?? "hold", added: o.added ?? "allow" };
+  }
   const dir = o.dir === undefined ? defaultEmbeddingCacheDir() : o.dir === false ? false : path.resolve(o.dir);
   return { dir, changed: o.changed ?? "hold", added: o.added ?? "allow" };
 }
@@ -185,9 +201,45 @@ export function checkPins(pins: ReadonlyMap<string, Pin> | undefined, specs: rea
 }
 
 /** The pins of every server, in memory and (with a directory) in `<dir>/mcp-pins.json`. */
+/** Where pins persist besides the file: read once when a session starts, written on every pin. */
+export interface PinBackend {
+  /** Where the pins are, for messages and reports. */
+  readonly where: string;
+  load(): Promise<Map<string, Map<string, Pin>>>;
+  save(entries: readonly (readonly [string, readonly Pin[]])[]): Promise<void>;
+}
+
 export class PinStore {
   private readonly servers = new Map<string, Map<string, Pin>>();
-  readonly file?: string;
+  /** The pin file, or where the backend keeps the pins. */
+  file?: string;
+  private backend?: PinBackend;
+  private writes: Promise<void> = Promise.resolve();
+  private writeError?: Error;
+
+  /**
+   * The store a resolved policy names: the pin file (read now), or the PostgreSQL store's pins (read before this
+   * resolves). A store that cannot be read is an error: pins are not guessed.
+   */
+  static async open(policy: Pick<ResolvedPinOptions, "dir" | "store">): Promise<PinStore> {
+    if (!policy.store) return new PinStore(policy.dir);
+    const pins = new PinStore(false);
+    pins.backend = new PostgresPins(policy.store);
+    pins.file = pins.backend.where;
+    for (const [server, map] of await pins.backend.load()) pins.servers.set(server, map);
+    return pins;
+  }
+
+  /**
+   * Waits for the pins written so far to reach the backend; rejects with the first write that failed since the last
+   * call (the pins still hold in memory). Immediate for a pin file, which is written synchronously.
+   */
+  async flush(): Promise<void> {
+    await this.writes;
+    const err = this.writeError;
+    this.writeError = undefined;
+    if (err) throw err;
+  }
 
   /** Reads the pin file, if any. A file that cannot be read or parsed is an error naming it: pins are not guessed. */
   constructor(readonly dir: string | false) {
@@ -222,6 +274,16 @@ export class PinStore {
    * read (another session, an `audit --approve`) are kept.
    */
   private save(entries: readonly (readonly [string, readonly Pin[]])[]): void {
+    if (this.backend) {
+      const backend = this.backend;
+      // In order, one at a time: a later approval of a tool must not be overtaken by an earlier pin of it.
+      this.writes = this.writes.then(() =>
+        backend.save(entries).catch((err: Error) => {
+          this.writeError ??= err;
+        }),
+      );
+      return;
+    }
     if (!this.file || this.dir === false) return;
     const onDisk = readPinFile(this.file) ?? new Map<string, Map<string, Pin>>();
     for (const [server, pins] of entries) {

@@ -172,7 +172,7 @@ export class McpSession {
   /** Skipped tools already said on stderr (a re-list says them again otherwise). */
   private readonly logged = new Set<string>();
   private readonly pinPolicy: ResolvedPinOptions;
-  private readonly pins: PinStore;
+  private pins: PinStore;
   /** Held tools per server, as the last rebuild found them. */
   private held = new Map<string, McpHeldTool[]>();
   /** Held definitions already warned about (server, tool, hash of what it lists now). */
@@ -199,6 +199,7 @@ export class McpSession {
     const names = Object.keys(parsed.servers);
     const conns = await Promise.all(names.map((n) => McpServerConnection.connect(n, parsed.servers[n], options)));
     names.forEach((n, i) => session.connections.set(n, conns[i]));
+    await session.openPins(conns);
     await session.initialize();
     return session;
   }
@@ -229,6 +230,7 @@ export class McpSession {
           : McpServerConnection.failed(name, `is not connected in the MultiServerMCPClient${error ? `: ${(error as Error).message}` : ""}`),
       );
     }
+    await session.openPins([]);
     await session.initialize();
     return session;
   }
@@ -327,8 +329,18 @@ export class McpSession {
       const chosen = names ? held.filter((h) => names.some((n) => matches(h, n))) : held;
       const byServer = new Map<string, McpHeldTool[]>();
       for (const h of chosen) byServer.set(h.server, [...(byServer.get(h.server) ?? []), h]);
-      this.savePins([...byServer].map(([server, list]): [string, Pin[]] => [this.pinKey(server), list.map((h) => ({ hash: definitionHash(h.current), definition: h.current }))]));
+      const entries = [...byServer].map(([server, list]): [string, Pin[]] => [this.pinKey(server), list.map((h) => ({ hash: definitionHash(h.current), definition: h.current }))]);
+      // The pins are taken in memory even when writing them fails, so the approval holds for this process.
+      let writeError: Error | undefined;
+      try {
+        this.pins.setMany(entries);
+      } catch (err) {
+        writeError = err as Error;
+      }
       for (const server of byServer.keys()) await this.applyRebuild(server);
+      // An approval is durable when this resolves: a pin that could not be written is the caller's error.
+      await this.pins.flush().catch((err: Error) => (writeError ??= err));
+      if (writeError) throw new Error(`${writeError.message}; the approval holds for this process only`);
       return chosen;
     };
     const result = this.queue.then(run, run);
@@ -507,6 +519,8 @@ export class McpSession {
   /** Stops the servers this session started, and any pending restart. */
   async close(): Promise<void> {
     this.closed = true;
+    // Pins written in the background land before close resolves (their failure was already reported).
+    await this.pins.flush().catch(() => undefined);
     for (const w of this.waits) {
       clearTimeout(w.timer);
       w.resolve();
@@ -616,14 +630,32 @@ export class McpSession {
     return check;
   }
 
+  /**
+   * Reads the pins from the PostgreSQL store when the policy names one (a pin file was read at construction). A store
+   * that cannot be read fails the start, naming it, with the connections already made closed: pins are not guessed.
+   */
+  private async openPins(conns: readonly McpServerConnection[]): Promise<void> {
+    if (!this.pinPolicy.store) return;
+    try {
+      this.pins = await PinStore.open(this.pinPolicy);
+    } catch (err) {
+      await Promise.all(conns.map((c) => c.close()));
+      throw err;
+    }
+  }
+
   private savePins(entries: [string, Pin[]][]): void {
     if (entries.length === 0) return;
+    const kept = (err: Error) => this.warnOnce(`${err.message}; the pins are kept in memory for this process`);
     try {
       this.pins.setMany(entries);
     } catch (err) {
       // The pins still hold for this process; the next one will ask again.
-      this.warnOnce(`${(err as Error).message}; the pins are kept in memory for this process`);
+      kept(err as Error);
+      return;
     }
+    // A store write completes in the background; its failure is reported the same way.
+    this.pins.flush().catch(kept);
   }
 
   private pinKey(server: string): string {
