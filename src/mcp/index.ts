@@ -6,3 +6,4 @@ export * from "./tools.js";
 export * from "./session.js";
 export * from "./capture.js";
 export * from "./pins.js";
+export { PostgresPins, type PinPostgresStore } from "./pins-postgres.js";
