@@ -289,6 +289,22 @@ describe("a call to a tool that was not delivered (runValidCalls, default on)", 
     }
   });
 
+  test("the pool line states the form of an array or enum value, and a call written from it runs at once", async () => {
+    const label = tool(async ({ ids, color }: { ids: string[]; color: string }) => `labelled ${ids.join("+")} ${color}`, {
+      name: "label_shipments",
+      description: "Put a colored label on several shipments at once.",
+      schema: z.object({ ids: z.array(z.string()), color: z.enum(["red", "green", "blue"]) }),
+    });
+    const all = [...readmeTools().tools, ...fillerTools(), label];
+    const model = new ScriptedChatModel([callTools({ name: "label_shipments", args: { ids: ["S1", "S2"], color: "red" } }), new AIMessage("Labelled.")]);
+    const agent = createAgent({ model, tools: all, middleware: [toolAttentionMiddleware({ tools: all, k: 3, delivery: "stable", ...quiet })] });
+    const out = await agent.invoke({ messages: [new HumanMessage(request)] });
+    assert.ok(!model.calls[0].tools.includes("label_shipments"), "not delivered");
+    assert.match(model.calls[0].system, /^- label_shipments\(ids: string\[\], color: "red"\|"green"\|"blue"\): Put a colored label/m);
+    assert.equal((out.messages.find((m: BaseMessage) => ToolMessage.isInstance(m)) as ToolMessage).content, "labelled S1+S2 red");
+    assert.equal(model.calls.length, 2);
+  });
+
   test("arguments that do not fit: refused with what does not fit, its schema attached, and the retry runs", async () => {
     const all = [...readmeTools().tools, ...fillerTools()];
     const model = new ScriptedChatModel([callTools({ name: "archive_invoice", args: { invoice: 7 } }), callTools({ name: "archive_invoice", args: { id: "A1" } }), new AIMessage("Archived.")]);
