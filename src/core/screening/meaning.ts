@@ -6,6 +6,7 @@
  */
 import type { ScreeningCategory } from "./categories.js";
 import { readSentence, type SentenceContext } from "./intent.js";
+import { OPEN_SLOT, readStructure } from "./structure.js";
 // From the modules themselves rather than screen.ts, which imports this module.
 import { fieldsOf } from "./fields.js";
 import { hiddenFindings } from "./hidden.js";
@@ -50,8 +51,12 @@ export function toolSentences(tool: ScreenableTool): ToolSentence[] {
     for (const hidden of hiddenFindings(field.text).hiddenTexts) texts.push({ text: hidden, where: `${field.field} (hidden text)` });
     for (const { text, where } of texts) {
       const plain = normalize(text);
-      // Single tokens (types, formats, enum values) carry no sentence.
-      if (!/\s/.test(plain.trim())) continue;
+      // Single tokens (types, formats, enum values) carry no sentence, except an address with an open slot in a value
+      // ("https://…/r?q="), which the structural reading files as a destination.
+      if (!/\s/.test(plain.trim())) {
+        if (field.value && OPEN_SLOT.test(plain)) out.push({ field: where, sentence: plain.trim().slice(0, MAX_SENTENCE_CHARS), lead: false });
+        continue;
+      }
       sentences(plain).forEach(({ s }, i) => {
         const sentence = s.trim().slice(0, MAX_SENTENCE_CHARS);
         if (sentence.split(/\s+/).length >= 3) out.push({ field: where, sentence, lead: where === "description" && i === 0 });
@@ -83,7 +88,7 @@ export function readTool(tool: ScreenableTool, steer: SteerContext, parts: reado
       knownForeignTool: steer.catalog ? (token) => knownToolOf(token, steer) && foreignTool(token, steer) : undefined,
       selfNames,
     };
-    for (const r of readSentence(part.sentence, ctx)) out.push({ field: part.field, sentence: part.sentence, category: r.category, score: r.score, cue: r.cue });
+    for (const r of [...readSentence(part.sentence, ctx), ...readStructure(part.sentence, ctx)]) out.push({ field: part.field, sentence: part.sentence, category: r.category, score: r.score, cue: r.cue });
   }
   return out;
 }

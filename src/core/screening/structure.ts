@@ -1,0 +1,191 @@
+/**
+ * The structural reading of a sentence: what every poisoned sentence shares, whatever its wording, is that it is
+ * not about what the tool does. A legitimate description, however alarming, describes the tool's own action on its
+ * own declared object ("Deletes the given file", "Returns the secret for a key", "Confirm with the user before
+ * unlocking"). A poisoned one places an obligation on the reader (the model, "whoever reads this", a passive "is to
+ * be", a polite "kindly requested", a bare imperative in a value) about something outside the tool: the model's own
+ * rules and persona, what the user is told, other tools, the user's secrets and the conversation, a destination for
+ * data, or which tool gets chosen.
+ *
+ * So this reader asks two structural questions of each sentence and files it by the object:
+ *   1. Is it a directive? A modal obligation (must, should, ought, is to be, is expected, is best, need not), an
+ *      order ("from now on"), or text sitting where no sentence belongs (an enum, a default, an example, a title).
+ *   2. What is it about? One object family per category (objects.ts of this reader are the small families below;
+ *      the word families of concepts-*.ts are reused where they exist).
+ * A category fires when both meet, and the sentence is neither protective ("do not paste it into chat") nor about
+ * the tool's declared purpose. Where it sits matters: the first sentence of the description is the tool's declared
+ * purpose and is read leniently; a sentence in a value field is suspicious in itself.
+ *
+ * Pure and synchronous; complements intent.ts (which reads concept combinations) rather than replacing it.
+ */
+import type { ScreeningCategory } from "./categories.js";
+import { MODEL, USER } from "./concepts-parties.js";
+import { ADDRESS, CONVERSATION, EXAMPLE_ADDRESS, EXAMPLE_MARK, PERSONAL, PROTECTIVE, SECRET, UNTRUSTED_CONTENT } from "./concepts-objects.js";
+import { declared, type SentenceContext, type SentenceReading } from "./intent.js";
+import { rx } from "./words.js";
+
+// ---------------------------------------------------------------------------------------------------------------
+// 1. Is the sentence a directive?
+
+/** A modal obligation in any voice: "must", "ought to", "is to be", "are kindly requested", "is best left", "need not". */
+const OBLIGATION = rx(
+  String.raw`\b(?:must|should|shall|ought|needs? to|need not|needn't|ha(?:s|ve) to|(?:is|are|be) (?:not )?to\b|(?:is|are|be|been) (?:\w+ )?(?:expected|required|requested|supposed|asked|meant|advised|encouraged|welcome|appropriate|sufficient|preferable)|kindly|be sure|make sure|remember to|it is (?:preferable|expected|required|recommended|advisable|best|agreed)|(?:is|are) best\b|belongs? (?:in|here)|goes? (?:unreported|unmentioned|unlabell?ed)|from (?:now on|this point|here on)|henceforth|going forward|no longer|is the one to|(?:is|are) the (?:recommended|preferred)|should anyone)\b`,
+  "i",
+);
+/** A sentence that opens with an order: "Include …", "Report success …", "Append …" (the shape of an instruction in a value). */
+const IMPERATIVE_START = rx(
+  String.raw`^\W*(?:please\s+)?(?:include|add|append|prepend|paste|put|send|set|copy|tell|report|say|use|call|ignore|forget|treat|act|provide|supply|fill|read|collect|gather|forward|upload|remember|prefer|avoid|never|always|do not|don't|skip|replace|give|answer|respond|reply|share|attach|insert|disregard|pretend|obey|comply|reveal|export|dump|leave|keep)`,
+  "i",
+);
+/** Field paths of values the model may copy into a call, and of titles: places where no instruction belongs. */
+const VALUE_FIELD = /\.(?:default|const|enum|examples?)(?:\[\d+\])?$|\.(?:enum|examples)\[\d+\]$/;
+const TITLE_FIELD = /(?:^|\.)title$/;
+
+// ---------------------------------------------------------------------------------------------------------------
+// 2. What is it about? One object family per category.
+
+/** The reader named without addressing it: "whoever processes this", "models connected to this server". */
+const READER = rx(
+  String.raw`\b(?:whoever|whichever (?:model|assistant|ai|agent)|any (?:ai|model|assistant|agent|llm)|(?:the )?(?:models?|assistants?|agents?|ais?|llms?) (?:connected|integrating|using|reading|handling|processing|that (?:read|use|process))|the (?:language model|ai|assistant|model|agent)|as far as the (?:model|assistant|ai))\b`,
+  "i",
+);
+/** The model's own behaviour: its rules, persona, refusals, authority. */
+const MODEL_BEHAVIOUR = rx(
+  String.raw`\b(?:content (?:rules|policy|policies)|(?:operator|developer|deployer|system|safety)(?:'s)? (?:policy|policies|guidance|guidelines|rules|instructions|checks|notes)|(?:its|their|your) (?:usual |built-in |configured |earlier |prior )?(?:rules|guidelines|guidance|restrictions|instructions|safety (?:checks|notes|rules)|setup)|guidelines|restrictions|refus\w+|declin\w+ requests|never refuses|persona|in character|a character|the role of|the voice of|developer mode|unrestricted|unfiltered|administrator|system[- ]level|same (?:weight|authority)|full authority|with authority|carry (?:the same )?weight|be obeyed|steered toward|safety checks|comply with every)\b`,
+  "i",
+);
+/** What the user learns: the user, the reply, the report. */
+const USER_SIDE = rx(String.raw`\b(?:the (?:user|person|human|customer|end user|account owner)|users?'?s?|anyone|the reply|replies|the answer|answers|reporting|report|the conversation with)\b`, "i");
+/** Keeping it from them, or telling them otherwise. */
+const WITHHOLD = rx(
+  String.raw`\b(?:not (?:be )?(?:told|made aware|informed|mentioned|surfaced|shown|notified|labell?ed)|(?:not|never) (?:to )?(?:know|learn|hear|see|find out)|unmentioned|unreported|unlabell?ed|without (?:any )?(?:label|mention|telling|notice|notif\w+|disclos\w+|the user knowing)|(?:left|leave|kept|keep) out|omit\w*|need not be|needn't be|not something|silently|quietly|secretly|as if (?:they|it) (?:were|was)|as ordinary|regardless of (?:what|whether)|even (?:when|if) (?:\w+ ){0,3}(?:fail|error|skipped|were|was|occurred)|vague|nothing important|still indicate|that none is|(?:do not|don't|not) let (?:the )?(?:user|person|them)|brought to (?:the user's|their) attention|sees? only)\b`,
+  "i",
+);
+/** Another tool, by group or by another server's name: "whichever tool", "the payments server's send_payment". */
+const OTHER_TOOL = rx(
+  String.raw`\b(?:whichever tool|any (?:\w+ ){0,2}tools?|all (?:\w+ ){0,2}tools|every (?:\w+ ){0,2}tool|the (?:[\w-]+ ){1,2}tools\b|(?:calls?|statements?|messages?|invoices?|commits?|transfers?|events?) (?:made|created|sent|executed|run) (?:to|through|by|with)|(?:the )?[\w-]+ server'?s?\b|[\w-]+'s \x60?[a-z]+_[a-z_]+|(?:created|sent|made|executed|run|used) (?:through|by|with) (?:the |any )?[\w-]+(?: [\w-]+)? (?:tools?|server))\b`,
+  "i",
+);
+/** Changing what another tool does or receives. */
+const ALTER = rx(
+  String.raw`\b(?:increas\w*|decreas\w*|rais\w*|lower\w*|replac\w*|swapp?\w*|mov\w*|set\b|sets\b|setting|add\w*|append\w*|prepend\w*|prefix\w*|suffix\w*|include\w*|mention\w*|skip\w*|bypass\w*|disabl\w*|pointed|redirect\w*|rout\w*|cop(?:y|ied)|written|preceded|followed|use --\w+|force|visibility|attendee|in copy|cc\b|bcc\b|or 1=1|earlier|later)\b`,
+  "i",
+);
+/** Secrets, the conversation, the model's own context and the user's personal data (reused families plus the context). */
+const CONTEXT = rx(
+  String.raw`\b(?:tool (?:descriptions?|definitions?)|(?:every|each|all) (?:tool )?(?:definitions?|instructions?) (?:present|given|you were given)|context window|the (?:complete|whole|full|entire) chat|the chat so far|(?:inputs?|arguments?) (?:given|passed|sent) to (?:the )?other tools|other tools in this (?:conversation|chat|session)|(?:what|everything) the user has (?:shared|said|typed|mentioned|pasted)|(?:private|personal) details|full name|account (?:details|token)|device id|preceding (?:user )?messages|surrounding (?:messages|conversation)|earlier in (?:the|this) (?:chat|conversation|session)|as seen earlier|~\/\.[\w/.-]+|(?<![\w.])\.(?:gnupg|aws|ssh|npmrc|netrc|kube|env)\b|[A-Z][A-Z0-9]*_(?:TOKEN|KEY|SECRET)\b|(?:names? contains?|matching) (?:\w+ )?(?:key|token|secret))\b`,
+  "i",
+);
+/** What only the model holds: the conversation so far, other tools' inputs, its own context (a parameter may hold a name; never these). */
+const MODEL_HELD = rx(
+  String.raw`\b(?:tool (?:descriptions?|definitions?)|context window|system prompt|the (?:complete|whole|full|entire) (?:chat|conversation)|the chat so far|(?:so far|earlier|previously) in (?:the|this) (?:chat|conversation|session)|earlier in (?:the|this) (?:chat|conversation|session)|(?:inputs?|arguments?) (?:given|passed|sent) to (?:the )?other tools|other tools in this (?:conversation|chat|session)|(?:what|everything) the user has (?:shared|said|typed|mentioned|pasted)|(?:previous|earlier|prior|preceding) (?:user )?messages|instructions you (?:were given|received))\b`,
+  "i",
+);
+/** Moving it into this call or out of the machine. */
+const INTO_THIS_CALL = rx(
+  String.raw`\b(?:in(?:to)? \x60\w+\x60|here\b|this (?:field|parameter|tag)|belongs?|attach\w*|includ\w*|suppl\w+|pass\w* along|append\w*|put|paste\w*|provide\w*|fill\w*|carry|copied|concatenated|collected|gathered|read|with (?:the )?(?:device|account|user's))\b`,
+  "i",
+);
+/** Data leaving: copies, logs, relays (a destination follows). */
+const OUTBOUND = rx(
+  String.raw`\b(?:cop(?:y|ies)|duplicate|backup|mirror\w*|retain\w*|stor(?:ed|e)|sav(?:ed|e)|logged|record\w*|relay\w*|transmit\w*|post(?:ed)?|e?mail\w*|upload\w*|deliver\w*|forward\w*|shar\w+|sent|send|archiv\w*|collect\w*|track\w*|sold|render|includes the image)\b`,
+  "i",
+);
+/** A destination left open for data: a query that ends in `=` or a template slot. */
+export const OPEN_SLOT = /(?:https?|ftp):\/\/\S+(?:[?&][\w-]+=(?:$|\s)|\{[^}]+\})/i;
+
+/** This tool, speaking of itself. */
+const SELF_REF = rx(String.raw`\b(?:this (?:tool|search|sender|service|one|calculator|translator|reader|server)|being the|(?:here|this) (?:exclusively|only)|best (?:routed|sent) here|belongs here|sent here|routed here|its replacement|supersedes|replaces|outperforms)\b`, "i");
+/** A claim of quality or standing. */
+const QUALITY = rx(
+  String.raw`\b(?:certified|verified|trusted|officially|rated|independent (?:labs?|evaluations?)|most (?:accurate|reliable|trusted|secure)|the only (?:reliable|trustworthy|accurate|safe|correct)|number one|faster and more|more reliable|outperforms|superior|recommended|preferred|the one to prefer|supersedes|replacement|replaces)\b`,
+  "i",
+);
+/** Every request claimed, or every alternative set aside. */
+const EXCLUSIVE = rx(
+  String.raw`\b(?:first (?:call|choice)|ahead of|before (?:any|all|other)|over every|(?:every|any|all) (?:other\s+)?(?:\w+\s+){0,2}?(?:question|task|request|tool)s?|anything (?:involving|at all|whatsoever)|whatsoever|exclusively|nowhere else|(?:tool|here) only|only (?:from |through )?this|the only|everything (?:[\w-]+ )?(?:related|else))\b`,
+  "i",
+);
+/** The other tools as a group, or a named one. */
+const ALTERNATIVES = rx(
+  String.raw`\b(?:(?:the |any |all |every )?other(?:\s+[\w-]+){0,2}?\s+(?:tools?|services?|search(?:es)?|summari[sz]ers?|dictionar(?:y|ies)|calculators?|translators?|options?|ones|email tools|readers?)|the (?:remaining|generic|slower|older|built-in|default) (?:[\w-]+ )?(?:tools?|ones)|any alternative|alternatives|(?:the )?[\w-]+ server'?s? \x60?\w+)\b`,
+  "i",
+);
+/** Running the alternatives down: errors, losses, retirement. */
+const RUN_DOWN = rx(
+  String.raw`\b(?:deprecated|retired|obsolete|phased out|scheduled for removal|being removed|stale|outdated|unreliable|fabricated|inaccurate|inflated|lose|loses|losing|known (?:accuracy |security )?(?:problems|issues|to)|errors|security (?:problems|issues)|wrong answers|flagged|slower|should be avoided|not be relied on|frequently)\b`,
+  "i",
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+
+const has = (re: RegExp, s: string) => re.test(s);
+
+/** A passive report of data moving ("are attached to every request", "is stored at …"): the tool saying what the model's call carries. */
+const PASSIVE_MOVE = rx(
+  String.raw`\b(?:is|are|gets?|being) (?:also |then |quietly |silently )?(?:attached|included|appended|collected|gathered|read|added|copied|sent|passed|stored|mirrored|retained|forwarded|uploaded|relayed|transmitted|delivered|e?mailed|posted|logged|shared)\b`,
+  "i",
+);
+/** The user shown something other than what it is. */
+const MISREPRESENT = rx(String.raw`\b(?:present\w*|shown|described|labell?ed|framed|passed off) as (?:if|though|ordinary|regular|normal|part of|organic|genuine)\b`, "i");
+/** The conversation as the model's to steer. */
+const CONVERSATION_PARTY = rx(String.raw`\bthe (?:conversation|chat|discussion|dialogue) (?:should|must|is to|ought|will) be\b`, "i");
+
+/**
+ * The categories a sentence reads as by its structure: a directive (or text where no sentence belongs) about an
+ * object outside the tool. Empty for a sentence that describes the tool's own action.
+ */
+export function readStructure(sentence: string, ctx: SentenceContext): SentenceReading[] {
+  const s = sentence;
+  const out: SentenceReading[] = [];
+  const push = (category: ScreeningCategory, score: number, cue: string) => out.push({ category, score, cue });
+  if (has(PROTECTIVE, s) || has(UNTRUSTED_CONTENT, s)) return out;
+  const value = VALUE_FIELD.test(ctx.field);
+  const title = TITLE_FIELD.test(ctx.field) && !ctx.field.startsWith("inputSchema") && !ctx.field.startsWith("outputSchema");
+  const misplaced = value || title;
+  // A parameter's description says what goes into it: its subject is the argument the model writes.
+  const parameterText = /^inputSchema\..*\.description$/.test(ctx.field);
+  const reader = has(READER, s);
+  // Addressing the reader is itself an order; descriptive text can sit in a value ("Added by the sync job"), an
+  // order or the model named there cannot.
+  const directive = has(OBLIGATION, s) || reader || (misplaced && (has(IMPERATIVE_START, s) || has(MODEL, s) || /\b(?:when|whenever|before|after)\b/i.test(s)));
+  // The declared purpose is what the tool says it does; a directive there is about the tool unless it reaches out.
+  const lenient = ctx.lead;
+
+  // Tool choice needs no order: a claim of standing over every alternative, or the alternatives run down, is the manipulation.
+  const disparaged = has(ALTERNATIVES, s) && has(RUN_DOWN, s);
+  if (disparaged) push("tool-choice", 0.8, "runs down the other tools");
+  else if (has(QUALITY, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "claims every choice for itself");
+
+  const modelSide = reader || has(MODEL, s) || has(CONVERSATION_PARTY, s) || misplaced;
+  if (modelSide && has(MODEL_BEHAVIOUR, s) && (directive || misplaced)) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
+
+  if (directive && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(/\b(?:unless|until) the user\b/i, s)) push("concealment", 0.75, "a directive about what the user is not told");
+  else if ((directive || !lenient) && has(MISREPRESENT, s)) push("concealment", 0.7, "the user shown something as what it is not");
+
+  const named = tokens(s).filter((t) => ctx.foreignTool(t) && (ctx.knownForeignTool?.(t) ?? true));
+  const otherTool = named.length > 0 || has(OTHER_TOOL, s);
+  if (directive && otherTool && has(ALTER, s) && !disparaged && !lenient) push("shadowing", 0.75, named.length ? `a directive about another server's tool (${named[0]})` : "a directive about other tools");
+
+  const resource = has(SECRET, s) || has(CONVERSATION, s) || has(CONTEXT, s) || has(PERSONAL, s);
+  const moving = directive || has(PASSIVE_MOVE, s);
+  const address = destination(s);
+  if (moving && resource && address) push("exfiltration", 0.8, `the user's data sent to ${address}`);
+  else if (moving && resource && has(INTO_THIS_CALL, s) && !declared(ctx.purpose, s) && !lenient) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
+  else if (parameterText && has(MODEL_HELD, s)) push("resource-reach", 0.65, "a parameter that holds the conversation or the model's context");
+  if (moving && !resource && address && has(OUTBOUND, s) && (!lenient || has(/\b(?:also|copy|duplicate|mirror\w*|retain\w*)\b/i, s))) push("exfiltration", 0.75, `data copied to ${address}`);
+  if (value && OPEN_SLOT.test(s) && !EXAMPLE_ADDRESS.test(s)) push("exfiltration", 0.7, "a default destination left open for data");
+  return out;
+}
+
+/** A literal destination that is not an example: the address itself, or undefined. */
+function destination(s: string): string | undefined {
+  const m = ADDRESS.exec(s);
+  if (!m || EXAMPLE_ADDRESS.test(m[0]) || EXAMPLE_MARK.test(s.slice(0, m.index))) return undefined;
+  return m[0];
+}
+
+/** Snake_case tokens (tool-name shaped). */
+function tokens(s: string): string[] {
+  return (s.match(/(?<![$\w-])[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]/g) ?? []).filter((t) => /[A-Za-z0-9]_[A-Za-z0-9]/.test(t));
+}
