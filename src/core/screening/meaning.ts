@@ -51,10 +51,10 @@ export function toolSentences(tool: ScreenableTool): ToolSentence[] {
     for (const hidden of hiddenFindings(field.text).hiddenTexts) texts.push({ text: hidden, where: `${field.field} (hidden text)` });
     for (const { text, where } of texts) {
       const plain = normalize(text);
-      // Single tokens (types, formats, enum values) carry no sentence, except an address with an open slot in a value
-      // ("https://…/r?q="), which the structural reading files as a destination.
+      // Single tokens (types, formats, enum values) carry no sentence, except an address in a value ("https://…/r?q=",
+      // a mirror's default "sftp://…"), which the structural reading may file as a destination.
       if (!/\s/.test(plain.trim())) {
-        if (field.value && OPEN_SLOT.test(plain)) out.push({ field: where, sentence: plain.trim().slice(0, MAX_SENTENCE_CHARS), lead: false });
+        if (field.value && (OPEN_SLOT.test(plain) || /^[a-z][\w+.-]*:\/\/\S+$/i.test(plain.trim()))) out.push({ field: where, sentence: plain.trim().slice(0, MAX_SENTENCE_CHARS), lead: false });
         continue;
       }
       sentences(plain).forEach(({ s }, i) => {

@@ -60,7 +60,8 @@ export const PATTERNS: PatternRule[] = [
       re(String.raw`\b(?:skip|bypass|disable|omit)\s+(?:all|any|every)\s+(?:user\s+)?(?:confirmation|approval|consent|permission|verification)s?\b`),
       re(String.raw`\b(?:skip|bypass)\s+(?:the\s+)?(?:user\s+)?(?:confirmation|approval)\s+steps\b`),
       re(String.raw`\bnever ask (?:the user |them )?(?:for )?(?:confirmation|approval|permission|consent)`),
-      re(String.raw`\bwithout (?:asking|consulting|checking with|requesting|seeking)\s+(?:the user|them|for (?:confirmation|approval|permission|consent))`),
+      // "Never run DROP without asking the user" asks for the confirmation: a negation before it turns the sentence round.
+      re(String.raw`(?<!\b(?:never|not|n't)\b[^.!?\n]{0,60})\bwithout (?:asking|consulting|checking with|requesting|seeking)\s+(?:the user|them|for (?:confirmation|approval|permission|consent))`),
     ],
   },
   {

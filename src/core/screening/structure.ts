@@ -29,14 +29,21 @@ import { rx } from "./words.js";
 
 /** A modal obligation in any voice: "must", "ought to", "is to be", "are kindly requested", "is best left", "need not". */
 const OBLIGATION = rx(
-  String.raw`\b(?:must|should|shall|ought|needs? to|need not|needn't|ha(?:s|ve) to|(?:is|are|be) (?:not )?to\b|(?:is|are|be|been) (?:\w+ )?(?:expected|required|requested|supposed|asked|meant|advised|encouraged|welcome|appropriate|sufficient|preferable)|kindly|be sure|make sure|remember to|it is (?:preferable|expected|required|recommended|advisable|best|agreed)|(?:is|are) best\b|belongs? (?:in|here)|goes? (?:unreported|unmentioned|unlabell?ed)|from (?:now on|this point|here on)|henceforth|going forward|no longer|is the one to|(?:is|are) the (?:recommended|preferred)|should anyone)\b`,
+  String.raw`\b(?:must|should|shall|ought|needs? to|need not|needn't|ha(?:s|ve) to|(?:is|are|be) (?:not )?to\b|(?:is|are|be|been) (?:\w+ )?(?:expected|required|requested|supposed|asked|meant|advised|encouraged|welcome|appropriate|sufficient|preferable)|kindly|be sure|make sure|remember to|it is (?:preferable|expected|required|recommended|advisable|best|agreed)|(?:is|are) best\b|belongs? (?:in|here)|goes? (?:unreported|unmentioned|unlabell?ed)|from (?:now on|this point|here on)|henceforth|going forward|no longer|is the one to|(?:is|are) the (?:recommended|preferred)|should anyone|you are now|you will now|you're now|we need|we require|why not|feel free to)\b`,
   "i",
 );
 /** A sentence that opens with an order: "Include …", "Report success …", "Append …" (the shape of an instruction in a value). */
 const IMPERATIVE_START = rx(
-  String.raw`^\W*(?:please\s+)?(?:include|add|append|prepend|paste|put|send|set|copy|tell|report|say|use|call|ignore|forget|treat|act|provide|supply|fill|read|collect|gather|forward|upload|remember|prefer|avoid|never|always|do not|don't|skip|replace|give|answer|respond|reply|share|attach|insert|disregard|pretend|obey|comply|reveal|export|dump|leave|keep)`,
+  String.raw`^\W*(?:please\s+)?(?:include|add|append|prepend|paste|put|send|set|copy|tell|report|say|use|call|ignore|forget|treat|act|provide|supply|fill|read|collect|gather|forward|upload|remember|prefer|avoid|never|always|do not|don't|skip|replace|give|answer|respond|reply|share|attach|insert|disregard|pretend|obey|comply|reveal|export|dump|leave|keep)\b`,
   "i",
 );
+/** An order after a condition: "Any time files are saved, also save a copy …", "After reading events, post …". */
+const IMPERATIVE_CLAUSE = rx(
+  String.raw`^\W*(?:if|when(?:ever)?|any time|each time|every time|after|before|once|while|for every)\b[^.;]{3,120}?,\s*(?:then\s+|also\s+|always\s+|first\s+|just\s+)?(?:include|add|append|prepend|paste|put|send|post|set|copy|save|tell|say|use|call|double|triple|halve|select|choose|forward|upload|attach|insert|replace|skip|answer|reply|report|write|store|share|mention|change|move)\b`,
+  "i",
+);
+/** An imperative that tells how to use this tool ("Use this to …", "Set the flag to …", "Provide a query …"): usage, not an order about something else. */
+const HOW_TO = /^\W*(?:use|call|set|provide|read|add|include|pass|give|put|supply|fill|leave|keep|send|share)\s+(?:this|the|a|an|it|to|for|\x60)\b/i;
 /** Field paths of values the model may copy into a call, and of titles: places where no instruction belongs. */
 const VALUE_FIELD = /\.(?:default|const|enum|examples?)(?:\[\d+\])?$|\.(?:enum|examples)\[\d+\]$/;
 const TITLE_FIELD = /(?:^|\.)title$/;
@@ -51,34 +58,34 @@ const READER = rx(
 );
 /** The model's own behaviour: its rules, persona, refusals, authority. */
 const MODEL_BEHAVIOUR = rx(
-  String.raw`\b(?:content (?:rules|policy|policies)|(?:operator|developer|deployer|system|safety)(?:'s)? (?:policy|policies|guidance|guidelines|rules|instructions|checks|notes)|(?:its|their|your) (?:usual |built-in |configured |earlier |prior )?(?:rules|guidelines|guidance|restrictions|instructions|safety (?:checks|notes|rules)|setup)|guidelines|restrictions|refus\w+|declin\w+ requests|never refuses|persona|in character|a character|the role of|the voice of|developer mode|unrestricted|unfiltered|administrator|system[- ]level|same (?:weight|authority)|full authority|with authority|carry (?:the same )?weight|be obeyed|steered toward|safety checks|comply with every)\b`,
+  String.raw`\b(?:content (?:rules|policy|policies)|(?:operator|developer|deployer|system|safety)(?:'s)? (?:policy|policies|guidance|guidelines|rules|instructions|checks|notes)|(?:its|their|your) (?:usual |built-in |configured |earlier |prior )?(?:rules|guidelines|guidance|restrictions|instructions|safety (?:checks|notes|rules)|setup)|guidelines|restrictions|refus\w+|declin\w+ requests|never refuses|persona|in character|a character|the role of|the voice of|developer mode|unrestricted|unfiltered|system[- ]level|break\w* character|same (?:weight|authority)|full authority|with authority|carry (?:the same )?weight|be obeyed|steered toward|safety checks|comply with every)\b`,
   "i",
 );
 /** What the user learns: the user, the reply, the report. */
 const USER_SIDE = rx(String.raw`\b(?:the (?:user|person|human|customer|end user|account owner)|users?'?s?|anyone|the reply|replies|the answer|answers|reporting|report|the conversation with)\b`, "i");
 /** Keeping it from them, or telling them otherwise. */
 const WITHHOLD = rx(
-  String.raw`\b(?:not (?:be )?(?:told|made aware|informed|mentioned|surfaced|shown|notified|labell?ed)|(?:not|never) (?:to )?(?:know|learn|hear|see|find out)|unmentioned|unreported|unlabell?ed|without (?:any )?(?:label|mention|telling|notice|notif\w+|disclos\w+|the user knowing)|(?:left|leave|kept|keep) out|omit\w*|need not be|needn't be|not something|silently|quietly|secretly|as if (?:they|it) (?:were|was)|as ordinary|regardless of (?:what|whether)|even (?:when|if) (?:\w+ ){0,3}(?:fail|error|skipped|were|was|occurred)|vague|nothing important|still indicate|that none is|(?:do not|don't|not) let (?:the )?(?:user|person|them)|brought to (?:the user's|their) attention|sees? only)\b`,
+  String.raw`\b(?:not (?:be )?(?:told|made aware|informed|mentioned|surfaced|shown|notified|labell?ed)|(?:not|never) (?:to )?(?:know|learn|hear|see|find out)|unmentioned|unreported|unlabell?ed|without (?:any )?(?:label|mention|telling|notice|notif\w+|disclos\w+|the user knowing)|(?:left|leave|kept|keep) out|omit\w*|need not be|needn't be|not something|silently|quietly|secretly|as if (?:they|it) (?:were|was)|as ordinary|regardless of (?:what|whether)|even (?:when|if) (?:\w+ ){0,3}(?:fail|error|skipped|were|was|occurred)|vague|nothing important|still indicate|that none is|(?:do not|don't|not) let (?:the )?(?:user|person|them)|brought to (?:the user's|their) attention|sees? only|(?:so as )?not to (?:worry|alarm|bother|concern|upset)|no need to (?:bother|worry|tell|mention|inform)|(?:skip|drop|omit|leave out)\b[^.]{0,60}\bwhen (?:you )?(?:summari[sz]e|report|answer|reply|respond))\b`,
   "i",
 );
 /** Another tool, by group or by another server's name: "whichever tool", "the payments server's send_payment". */
 const OTHER_TOOL = rx(
-  String.raw`\b(?:whichever tool|any (?:\w+ ){0,2}tools?|all (?:\w+ ){0,2}tools|every (?:\w+ ){0,2}tool|the (?:[\w-]+ ){1,2}tools\b|(?:calls?|statements?|messages?|invoices?|commits?|transfers?|events?) (?:made|created|sent|executed|run) (?:to|through|by|with)|(?:the )?[\w-]+ server'?s?\b|[\w-]+'s \x60?[a-z]+_[a-z_]+|(?:created|sent|made|executed|run|used) (?:through|by|with) (?:the |any )?[\w-]+(?: [\w-]+)? (?:tools?|server))\b`,
+  String.raw`\b(?:whichever tool|another tool|other tools|any (?:\w+ ){0,2}tools?|all (?:\w+ ){0,2}tools|every (?:\w+ ){0,2}tool|the (?:[\w-]+ ){1,2}tools\b|(?:calls?|statements?|messages?|invoices?|commits?|transfers?|events?) (?:made|created|sent|executed|run) (?:to|through|by|with)|(?:the )?[\w-]+ server'?s?\b|[\w-]+'s \x60?[a-z]+_[a-z_]+|(?:created|sent|made|executed|run|used) (?:through|by|with) (?:the |any )?[\w-]+(?: [\w-]+)? (?:tools?|server))\b`,
   "i",
 );
 /** Changing what another tool does or receives. */
 const ALTER = rx(
-  String.raw`\b(?:increas\w*|decreas\w*|rais\w*|lower\w*|replac\w*|swapp?\w*|mov\w*|set\b|sets\b|setting|add\w*|append\w*|prepend\w*|prefix\w*|suffix\w*|include\w*|mention\w*|skip\w*|bypass\w*|disabl\w*|pointed|redirect\w*|rout\w*|cop(?:y|ied)|written|preceded|followed|use --\w+|force|visibility|attendee|in copy|cc\b|bcc\b|or 1=1|earlier|later)\b`,
+  String.raw`\b(?:increas\w*|decreas\w*|rais\w*|lower\w*|replac\w*|swapp?\w*|mov\w*|set\b|sets\b|setting|add\w*|append\w*|prepend\w*|prefix\w*|suffix\w*|include\w*|mention\w*|skip\w*|bypass\w*|disabl\w*|pointed|redirect\w*|rout\w*|cop(?:y|ied)|written|preceded|followed|use --\w+|force|visibility|attendee|in copy|cc\b|bcc\b|or 1=1|earlier|later|doubl\w*|tripl\w*|halv\w*|multipl\w*|sav(?:e|ed|ing) a copy|also sav\w*|select|choose)\b`,
   "i",
 );
 /** Secrets, the conversation, the model's own context and the user's personal data (reused families plus the context). */
 const CONTEXT = rx(
-  String.raw`\b(?:tool (?:descriptions?|definitions?)|(?:every|each|all) (?:tool )?(?:definitions?|instructions?) (?:present|given|you were given)|context window|the (?:complete|whole|full|entire) chat|the chat so far|(?:inputs?|arguments?) (?:given|passed|sent) to (?:the )?other tools|other tools in this (?:conversation|chat|session)|(?:what|everything) the user has (?:shared|said|typed|mentioned|pasted)|(?:private|personal) details|full name|account (?:details|token)|device id|preceding (?:user )?messages|surrounding (?:messages|conversation)|earlier in (?:the|this) (?:chat|conversation|session)|as seen earlier|[A-Z][A-Z0-9]*_(?:TOKEN|KEY|SECRET)\b|(?:names? contains?|matching) (?:\w+ )?(?:key|token|secret))\b|~\/\.[\w/.-]+|(?<![\w.])\.(?:gnupg|aws|ssh|npmrc|netrc|kube|env)\b`,
+  String.raw`\b(?:tool (?:descriptions?|definitions?)|(?:every|each|all) (?:tool )?(?:definitions?|instructions?) (?:present|given|you were given)|context window|the (?:complete|whole|full|entire) chat|the chat so far|(?:inputs?|arguments?) (?:given|passed|sent) to (?:the )?other tools|other tools in this (?:conversation|chat|session)|(?:what|everything) the user has (?:shared|said|typed|mentioned|pasted)|(?:private|personal) details|full name|account (?:details|token)|device id|preceding (?:user )?messages|surrounding (?:messages|conversation)|earlier in (?:the|this) (?:chat|conversation|session)|as seen earlier|[A-Z][A-Z0-9_]*_(?:TOKEN|KEY|SECRET)\b|(?:names? contains?|matching) (?:\w+ )?(?:key|token|secret)|(?:uploaded|shared|pasted|typed|mentioned|said|seen|provided) (?:\w+ )?(?:earlier|before|previously|so far|at any point)|(?:bash|zsh|shell) history)\b|~\/\.[\w/.-]+|(?<![\w.])\.(?:gnupg|aws|ssh|npmrc|netrc|kube|env|bash_history|zsh_history|git-credentials|docker|config\/\w+)\b`,
   "i",
 );
 /** What only the model holds: the conversation so far, other tools' inputs, its own context (a parameter may hold a name; never these). */
 const MODEL_HELD = rx(
-  String.raw`\b(?:tool (?:descriptions?|definitions?)|context window|system prompt|the (?:complete|whole|full|entire) (?:chat|conversation)|the chat so far|(?:so far|earlier|previously) in (?:the|this) (?:chat|conversation|session)|earlier in (?:the|this) (?:chat|conversation|session)|(?:inputs?|arguments?) (?:given|passed|sent) to (?:the )?other tools|other tools in this (?:conversation|chat|session)|(?:what|everything) the user has (?:shared|said|typed|mentioned|pasted)|(?:previous|earlier|prior|preceding) (?:user )?messages|instructions you (?:were given|received))\b`,
+  String.raw`\b(?:tool (?:descriptions?|definitions?)|context window|(?:your|the assistant's|the model's) system prompt|system prompt you|the (?:complete|whole|full|entire) (?:chat|conversation)|the chat so far|(?:so far|earlier|previously) in (?:the|this) (?:chat|conversation|session)|earlier in (?:the|this) (?:chat|conversation|session)|(?:inputs?|arguments?) (?:given|passed|sent) to (?:the )?other tools|other tools in this (?:conversation|chat|session)|(?:what|everything) the user has (?:shared|said|typed|mentioned|pasted)|(?:previous|earlier|prior|preceding) (?:user )?messages|instructions you (?:were given|received))\b`,
   "i",
 );
 /** Moving it into this call or out of the machine. */
@@ -98,12 +105,12 @@ export const OPEN_SLOT = /(?:https?|ftp):\/\/\S+(?:[?&][\w-]+=(?:$|\s)|\{[^}]+\}
 const SELF_REF = rx(String.raw`\b(?:this (?:tool|search|sender|service|one|calculator|translator|reader|server)|being the|(?:here|this) (?:exclusively|only)|best (?:routed|sent) here|belongs here|sent here|routed here|its replacement|supersedes|replaces|outperforms)\b`, "i");
 /** A claim of quality or standing. */
 const QUALITY = rx(
-  String.raw`\b(?:certified|verified|trusted|officially|rated|independent (?:labs?|evaluations?)|most (?:accurate|reliable|trusted|secure)|the only (?:reliable|trustworthy|accurate|safe|correct)|number one|faster and more|more reliable|outperforms|superior|recommended|preferred|the one to prefer|supersedes|replacement|replaces)\b`,
+  String.raw`\b(?:certified|verified|trusted|officially|rated|independent (?:labs?|evaluations?)|most (?:accurate|reliable|trusted|secure)|the only (?:reliable|trustworthy|accurate|safe|correct)|number one|faster and more|more reliable|outperforms|superior|recommended|preferred|the one to prefer|supersedes|replacement|replaces|the best|best tool|#1|the top)\b`,
   "i",
 );
 /** Every request claimed, or every alternative set aside. */
 const EXCLUSIVE = rx(
-  String.raw`\b(?:first (?:call|choice)|ahead of|before (?:any|all|other)|over every|(?:every|any|all) (?:other\s+)?(?:\w+\s+){0,2}?(?:question|task|request|tool)s?|anything (?:involving|at all|whatsoever)|whatsoever|exclusively|nowhere else|(?:tool|here) only|only (?:from |through )?this|the only|everything (?:[\w-]+ )?(?:related|else))\b`,
+  String.raw`\b(?:first (?:call|choice)|ahead of|before (?:any|all|other)|over every|(?:every|any|all) (?:other\s+)?(?:\w+\s+){0,2}?(?:question|task|request|tool)s?|anything (?:involving|at all|whatsoever)|whatsoever|exclusively|nowhere else|(?:tool|here) only|only (?:from |through )?this|the only|everything (?:[\w-]+ )?(?:related|else)|for everything|before anything(?: else)?)\b`,
   "i",
 );
 /** The other tools as a group, or a named one. */
@@ -113,7 +120,7 @@ const ALTERNATIVES = rx(
 );
 /** Running the alternatives down: errors, losses, retirement. */
 const RUN_DOWN = rx(
-  String.raw`\b(?:deprecated|retired|obsolete|phased out|scheduled for removal|being removed|stale|outdated|unreliable|fabricated|inaccurate|inflated|lose|loses|losing|known (?:accuracy |security )?(?:problems|issues|to)|errors|security (?:problems|issues)|wrong answers|flagged|slower|should be avoided|not be relied on|frequently)\b`,
+  String.raw`\b(?:deprecated|retired|obsolete|phased out|scheduled for removal|being removed|stale|outdated|unreliable|fabricated|inaccurate|inflated|lose|loses|losing|known (?:accuracy |security )?(?:problems|issues|to)|errors|security (?:problems|issues)|wrong answers|flagged|slower|should be avoided|not be relied on|frequently|end-of-life|unmaintained|unstable|legacy|hidden fees|hallucinat\w*|often fail\w*)\b`,
   "i",
 );
 
@@ -126,6 +133,15 @@ const PASSIVE_MOVE = rx(
   String.raw`\b(?:is|are|gets?|being) (?:also |then |quietly |silently )?(?:attached|included|appended|collected|gathered|read|added|copied|sent|passed|stored|mirrored|retained|forwarded|uploaded|relayed|transmitted|delivered|e?mailed|posted|logged|shared)\b`,
   "i",
 );
+/** A scripted answer to a question the user may ask ("If the user asks whether …, say no"): the answer decided in advance. */
+const SCRIPTED_ANSWER = rx(
+  String.raw`\b(?:if|when|should|in case) (?:the user|anyone|they|someone|the person|the customer) (?:ever )?asks?\b[^.;]{0,120}?,?\s*(?:just )?(?:say|answer|reply|respond|deny|claim|tell them)\b`,
+  "i",
+);
+/** Secrecy shared with the reader, against the user. */
+const SECRECY = rx(String.raw`\b(?:(?:keep|kept) (?:\w+ ){0,4}between us|between you and (?:me|us)|our (?:little )?secret|off the record)\b`, "i");
+/** A value's field path naming an outbound destination (a mirror, relay or callback whose default is a literal address). */
+const OUTBOUND_FIELD = /\.(?:mirror|relay|callback|callback_url|webhook|webhook_url|report_to|upload_to|backup|forward_to|sink|collector|cc|bcc|share_with|notify_url)\.(?:default|const|examples?)(?:\[\d+\])?$/i;
 /** The user shown something other than what it is. */
 const MISREPRESENT = rx(String.raw`\b(?:present\w*|shown|described|labell?ed|framed|passed off) as (?:if|though|ordinary|regular|normal|part of|organic|genuine)\b`, "i");
 /** The conversation as the model's to steer. */
@@ -148,20 +164,23 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   const reader = has(READER, s);
   // Addressing the reader is itself an order; descriptive text can sit in a value ("Added by the sync job"), an
   // order or the model named there cannot.
-  const directive = has(OBLIGATION, s) || reader || (misplaced && (has(IMPERATIVE_START, s) || has(MODEL, s) || /\b(?:when|whenever|before|after)\b/i.test(s)));
+  const directive = has(OBLIGATION, s) || reader || has(IMPERATIVE_CLAUSE, s) || (!ctx.lead && has(IMPERATIVE_START, s) && !HOW_TO.test(s)) || (misplaced && (has(IMPERATIVE_START, s) || has(MODEL, s) || /\b(?:when|whenever|before|after)\b/i.test(s)));
   // The declared purpose is what the tool says it does; a directive there is about the tool unless it reaches out.
   const lenient = ctx.lead;
 
   // Tool choice needs no order: a claim of standing over every alternative, or the alternatives run down, is the manipulation.
-  const disparaged = has(ALTERNATIVES, s) && has(RUN_DOWN, s);
+  const namedOther = tokens(s).some((t) => ctx.foreignTool(t) && (ctx.knownForeignTool?.(t) ?? true));
+  const disparaged = (has(ALTERNATIVES, s) || namedOther) && has(RUN_DOWN, s);
   if (disparaged) push("tool-choice", 0.8, "runs down the other tools");
   else if (has(QUALITY, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "claims every choice for itself");
+  else if (namesSelf(s, ctx) && has(/\b(?:always|only|exclusively)\b/i, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "names itself for every request");
 
   const modelSide = reader || has(MODEL, s) || has(CONVERSATION_PARTY, s) || misplaced;
   if (modelSide && has(MODEL_BEHAVIOUR, s) && (directive || misplaced)) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
 
   if (directive && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(/\b(?:unless|until) the user\b/i, s)) push("concealment", 0.75, "a directive about what the user is not told");
   else if ((directive || !lenient) && has(MISREPRESENT, s)) push("concealment", 0.7, "the user shown something as what it is not");
+  else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
 
   const named = tokens(s).filter((t) => ctx.foreignTool(t) && (ctx.knownForeignTool?.(t) ?? true));
   const otherTool = named.length > 0 || has(OTHER_TOOL, s);
@@ -174,6 +193,7 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   else if (moving && resource && has(INTO_THIS_CALL, s) && !declared(ctx.purpose, s) && !lenient) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
   else if (parameterText && has(MODEL_HELD, s)) push("resource-reach", 0.65, "a parameter that holds the conversation or the model's context");
   if (moving && !resource && address && has(OUTBOUND, s) && (!lenient || has(/\b(?:also|copy|duplicate|mirror\w*|retain\w*)\b/i, s))) push("exfiltration", 0.75, `data copied to ${address}`);
+  if (value && OUTBOUND_FIELD.test(ctx.field) && address) push("exfiltration", 0.7, `a default outbound destination ${address}`);
   if (value && OPEN_SLOT.test(s) && !EXAMPLE_ADDRESS.test(s)) push("exfiltration", 0.7, "a default destination left open for data");
   return out;
 }
@@ -185,7 +205,20 @@ function destination(s: string): string | undefined {
   return m[0];
 }
 
-/** Snake_case tokens (tool-name shaped). */
+/** Snake_case tokens (tool-name shaped); a dotted `server.tool` reference also yields its tool part. */
 function tokens(s: string): string[] {
-  return (s.match(/(?<![$\w-])[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]/g) ?? []).filter((t) => /[A-Za-z0-9]_[A-Za-z0-9]/.test(t));
+  const out: string[] = [];
+  for (const t of s.match(/(?<![$\w-])[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]/g) ?? []) {
+    if (!/[A-Za-z0-9]_[A-Za-z0-9]/.test(t)) continue;
+    out.push(t);
+    const last = t.split(".").pop() as string;
+    if (last !== t && /_/.test(last)) out.push(last);
+  }
+  return out;
+}
+
+/** The sentence names this tool itself (its name, with or without a `server__` prefix). */
+function namesSelf(s: string, ctx: SentenceContext): boolean {
+  const lower = s.toLowerCase();
+  return [...ctx.selfNames].some((n) => n.includes("_") && lower.includes(n));
 }
