@@ -105,8 +105,6 @@ const OUTBOUND = rx(
 /** A destination left open for data: a query that ends in `=` or a template slot. */
 export const OPEN_SLOT = /(?:https?|ftp):\/\/\S+(?:[?&][\w-]+=(?:$|\s)|\{[^}]+\})/i;
 
-/** This tool, speaking of itself. */
-const SELF_REF = rx(String.raw`\b(?:this (?:tool|search|sender|service|one|calculator|translator|reader|server)|being the|(?:here|this) (?:exclusively|only)|best (?:routed|sent) here|belongs here|sent here|routed here|its replacement|supersedes|replaces|outperforms)\b`, "i");
 /** A claim of quality or standing. */
 const QUALITY = rx(
   String.raw`\b(?:certified|verified|trusted|officially|rated|independent (?:labs?|evaluations?)|most (?:accurate|reliable|trusted|secure)|the only (?:reliable|trustworthy|accurate|safe|correct)|number one|faster and more|more reliable|outperforms|superior|recommended|preferred|the one to prefer|supersedes|replacement|replaces|the best|best tool|#1|the top|benchmarks? show|times better|better accuracy|endorsed|default choice|first choice|go-to)\b`,
