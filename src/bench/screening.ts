@@ -339,12 +339,16 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
   const md: string[] = ["## Tool-poisoning screen by category", ""];
   md.push(
     "Own development sets, written for this library (poisoned tools per category, most in plain prose; legitimate-but-alarming",
-    "tools: credential managers, shell, databases, email, cloud and cluster admin, browsers, payments), in four rounds.",
-    "`dev-set.jsonl`: concepts, prototypes and thresholds fit on the dev half, test half reported beside it (held out from",
-    "fitting, but written by the same hands with the same concepts in mind). Each later set was written after the reader",
-    "froze and measured before anything was fit on it: `fresh-set.jsonl` 12/30 detected, 1/20 legitimate flagged; then fit.",
-    "`blind-set.jsonl` 12/30 detected, 0/20 flagged; then fit. `holdout-set.jsonl`: measured, never fit on: **the column to",
-    "read** (the dev, test, fresh and blind columns are fitted figures). 95 % Wilson intervals.",
+    "tools: credential managers, shell, databases, email, cloud and cluster admin, browsers, payments, secrets vaults, CI, home",
+    "automation), in rounds. `dev-set.jsonl`: concepts, prototypes and thresholds fit on the dev half, test half reported beside",
+    "it (held out from fitting, but written by the same hands with the same concepts in mind). Each later set was measured",
+    "before anything was fit on it: `fresh-set.jsonl` 12/30 detected, 1/20 legitimate flagged; then fit. `blind-set.jsonl`",
+    "12/30, 0/20; then fit. `holdout-set.jsonl`: never fit on (16/30, 0/20 before the structural reading of structure.ts).",
+    "`round5-set.jsonl`: written before the structural reading, never fit on; before it, 27/48 detected (28/48 with the",
+    "encoder), 1/32 legitimate flagged. `wide-set.jsonl`: written to fit the structural reading, in three batches, each measured",
+    "before it was fit: 27/60 detected and 0/42 flagged, then 22/36 and 3/23, then 9/30 and 3/19. The holdout and round5",
+    "columns are **the columns to read** (the others are fitted figures); round5 and wide were written by the same hand, so",
+    "round5 flatters the reader more than a set written by others would. 95 % Wilson intervals.",
     "",
   );
   for (const m of ms) {
