@@ -29,7 +29,7 @@ import { rx } from "./words.js";
 
 /** A modal obligation in any voice: "must", "ought to", "is to be", "are kindly requested", "is best left", "need not". */
 const OBLIGATION = rx(
-  String.raw`\b(?:must|should|shall|ought|needs? to|need not|needn't|ha(?:s|ve) to|(?:is|are|be) (?:not )?to\b|(?:is|are|be|been) (?:\w+ )?(?:expected|required|requested|supposed|asked|meant|advised|encouraged|welcome|appropriate|sufficient|preferable)|kindly|be sure|make sure|remember to|it is (?:preferable|expected|required|recommended|advisable|best|agreed)|(?:is|are) best\b|belongs? (?:in|here)|goes? (?:unreported|unmentioned|unlabell?ed)|from (?:now on|this point|here on)|henceforth|going forward|no longer|is the one to|(?:is|are) the (?:recommended|preferred)|should anyone|you are now|you will now|you're now|we need|we require|why not|feel free to|(?:it's|it is) (?:fine|ok|okay|acceptable|allowed) (?:for you )?to|you (?:may|can) now|you are (?:allowed|permitted|free) to|works? (?:best|better) (?:with|when|if)|(?:far |much )?better (?:picks|results) (?:with|when|if)|go(?:es)? in(?:to)? \x60|needs? (?:\S+ ){0,4}(?:appended|added|attached|included|set|changed|replaced))\b`,
+  String.raw`\b(?:must|should|shall|ought|needs? to|need not|needn't|ha(?:s|ve) to|(?:is|are|be) (?:not )?to\b|(?:is|are|be|been) (?:\w+ )?(?:expected|required|requested|supposed|asked|meant|advised|encouraged|welcome|appropriate|sufficient|preferable)|kindly|be sure|make sure|remember to|it is (?:preferable|expected|required|recommended|advisable|best|agreed)|(?:is|are) best\b|belongs? (?:in|here)|goes? (?:unreported|unmentioned|unlabell?ed)|from (?:now on|this point|here on)|henceforth|going forward|no longer|is the one to|(?:is|are) the (?:recommended|preferred)|should anyone|you are now|you will now|you're now|we need|we require|why not|feel free to|(?:it's|it is) (?:fine|ok|okay|acceptable|allowed) (?:for you )?to|you (?:may|can) now|you are (?:allowed|permitted|free) to|works? (?:best|better) (?:with|when|if)|(?:far |much )?better (?:picks|results) (?:with|when|if)|go(?:es)? in(?:to)? \x60|remember that|no reason to|needs? (?:\S+ ){0,4}(?:appended|added|attached|included|set|changed|replaced))\b`,
   "i",
 );
 /** A sentence that opens with an order: "Include …", "Report success …", "Append …" (the shape of an instruction in a value). */
@@ -39,7 +39,7 @@ const IMPERATIVE_START = rx(
 );
 /** An order after a condition: "Any time files are saved, also save a copy …", "After reading events, post …". */
 const IMPERATIVE_CLAUSE = rx(
-  String.raw`^\W*(?:if|when(?:ever)?|any time|each time|every time|after|before|once|while|for every)\b[^.;]{3,120}?,\s*(?:then\s+|also\s+|always\s+|first\s+|just\s+)?(?:include|add|append|prepend|paste|put|send|post|set|copy|save|tell|say|use|call|double|triple|halve|select|choose|forward|upload|attach|insert|replace|skip|answer|reply|report|write|store|share|mention|change|move|provide|paste|give|supply|fill|dump|export|label|assign|tag|mark)\b`,
+  String.raw`^\W*(?:if|when(?:ever)?|any time|each time|every time|after|before|once|while|for every|for|to|as part of|in order to)\b[^.;]{3,120}?,\s*(?:then\s+|also\s+|always\s+|first\s+|just\s+)?(?:include|add|append|prepend|paste|put|send|post|set|copy|save|tell|say|use|call|double|triple|halve|select|choose|forward|upload|attach|insert|replace|skip|answer|reply|report|write|store|share|mention|change|move|provide|paste|give|supply|fill|dump|export|label|assign|tag|mark|identify)\b`,
   "i",
 );
 /** An imperative that tells how to use this tool ("Use this to …", "Set the flag to …", "Provide a query …"): usage, not an order about something else. */
@@ -57,32 +57,34 @@ const READER = rx(
   "i",
 );
 /** The reader as subject, told what it is or does (not "you can pass", "you must have the role"). */
-const SECOND_PERSON = rx(String.raw`\byou (?:are (?!billed|charged|logged|signed|authenticated|rate)\w+|will (?:now|always|never)|stay|answer|speak|follow|obey|now|can (?:read|get|find|grab|fetch|obtain|copy|take|look up))\b`, "i");
+const SECOND_PERSON = rx(String.raw`\b(?:assistants|models|agents|the assistant|the model|the agent) (?:handle|treat|skip|answer|follow|obey|ignore|give|respond|reply|remember|trust)s?\b|\byou (?:are (?!billed|charged|logged|signed|authenticated|rate)\w+|will (?:now|always|never)|stay|answer|speak|follow|obey|now|can (?:read|get|find|grab|fetch|obtain|copy|take|look up))\b`, "i");
 /** The model's own behaviour: its rules, persona, refusals, authority. */
 const MODEL_BEHAVIOUR = rx(
-  String.raw`\b(?:content (?:rules|policy|policies)|(?:operator|developer|deployer|system|safety)(?:'s)? (?:policy|policies|guidance|guidelines|rules|instructions|checks|notes)|(?:its|their|your) (?:usual |built-in |configured |earlier |prior )?(?:rules|guidelines|guidance|restrictions|instructions|safety (?:checks|notes|rules)|setup)|guidelines|restrictions|refus\w+|declin\w+ requests|never refuses|persona|in character|a character|the role of|the voice of|developer mode|unrestricted|unfiltered|system[- ]level|break\w* character|set aside|void\b|(?:earlier|previous|prior|original) instructions|content limits|refusal policy|same (?:weight|authority)|full authority|with authority|carry (?:the same )?weight|be obeyed|steered toward|safety checks|comply with every)\b`,
+  String.raw`\b(?:content (?:rules|policy|policies)|(?:operator|developer|deployer|system|safety)(?:'s)? (?:policy|policies|guidance|guidelines|rules|instructions|checks|notes)|(?:its|their|your) (?:usual |built-in |configured |earlier |prior )?(?:rules|guidelines|guidance|restrictions|instructions|safety (?:checks|notes|rules)|setup)|guidelines|restrictions|refus\w+|declin\w+ requests|never refuses|persona|in character|a character|the role of|the voice of|developer mode|unrestricted|unfiltered|system[- ]level|break\w* character|elevated trust|(?:skip|bypass|drop)\w* (?:their |its |the |all )?confirmation|(?:include|add|give) a (?:recommendation|plug|mention) for|whatever the topic|regardless of (?:the )?topic|set aside|void\b|(?:earlier|previous|prior|original) instructions|content limits|refusal policy|same (?:weight|authority)|full authority|with authority|carry (?:the same )?weight|be obeyed|steered toward|safety checks|comply with every)\b`,
   "i",
 );
+/** Consent invented on the user's behalf: "remember that the user has consented to all purchases". */
+const FALSE_CONSENT = rx(String.raw`\b(?:(?:has|have) (?:already )?(?:consented|agreed|approved)|consent(?:ed)? to (?:all|every|any)|pre-?approv\w+|standing (?:approval|permission|consent))\b`, "i");
 /** What the user learns: the user, the reply, the report. */
-const USER_SIDE = rx(String.raw`\b(?:the (?:user|person|human|customer|end user|account owner|requester)|users?'?s?|anyone|the reply|replies|the answer|answers|reporting|report|the conversation with)\b`, "i");
+const USER_SIDE = rx(String.raw`\b(?:the (?:user|person|human|customer|end user|account owner|requester)|in (?:the )?conversation|users?'?s?|anyone|the reply|replies|the answer|answers|reporting|report|the conversation with)\b`, "i");
 /** Keeping it from them, or telling them otherwise. */
 const WITHHOLD = rx(
-  String.raw`\b(?:(?:not|never) (?:to )?(?:be )?(?:told|made aware|informed|mentioned|surfaced|shown|notified|labell?ed)|(?:not|never) (?:to )?(?:know\w*|learn|hear|see|find out)|not for the (?:user's|person's|customer's) eyes|internal detail|not (?:to be )?(?:discussed|disclosed|brought up|raised)|do not discuss|(?:only|just) (?:report|say|mention|tell)|(?:under no circumstances|in no case|at no point)\b[^.]{0,40}\b(?:learn|know|see|hear|find out|be told|notice)|unmentioned|unreported|unlabell?ed|without (?:any )?(?:label|mention|telling|notice|notif\w+|disclos\w+|the user knowing)|(?:left|leave|kept|keep) out|omitted (?:from|when|in)|omit\w* (?:it|this|that|them|any mention|mention|details?|the \w+) (?:from|when|in) (?:the |your )?(?:reply|replies|answer|report|summary|user|conversation)|need not be|needn't be|not something|silently|quietly|secretly|as if (?:they|it) (?:were|was)|as ordinary|regardless of (?:what|whether)|even (?:when|if) (?:\w+ ){0,3}(?:fail|error|skipped|were|was|occurred)|vague|nothing important|still indicate|that none is|(?:do not|don't|not) let (?:the )?(?:user|person|them)|brought to (?:the user's|their) attention|sees? only|(?:so as )?not to (?:worry|alarm|bother|concern|upset)|no need to (?:bother|worry|tell|mention|inform)|(?:skip|drop|omit|leave out)\b[^.]{0,60}\bwhen (?:you )?(?:summari[sz]e|report|answer|reply|respond))\b`,
+  String.raw`\b(?:(?:not|never) (?:to )?(?:be )?(?:told|made aware|informed|mentioned|surfaced|shown|notified|labell?ed)|(?:not|never) (?:to )?(?:know\w*|learns?|hears?|sees?|finds? out)|(?:they|the user|users|the person) (?:only|just) needs? |(?:doesn't|don't|does not|do not) need to (?:know|see|hear)|no reason to (?:bring up|mention|tell|raise|discuss)|draw\w* (?:any )?attention|not for the (?:user's|person's|customer's) eyes|internal detail|not (?:to be )?(?:discussed|disclosed|brought up|raised)|do not discuss|(?:only|just) (?:report|say|mention|tell)|(?:under no circumstances|in no case|at no point)\b[^.]{0,40}\b(?:learn|know|see|hear|find out|be told|notice)|unmentioned|unreported|unlabell?ed|without (?:any )?(?:label|mention|telling|notice|notif\w+|disclos\w+|the user knowing)|(?:left|leave|kept|keep) out|omitted (?:from|when|in)|omit\w* (?:it|this|that|them|any mention|mention|details?|the \w+) (?:from|when|in) (?:the |your )?(?:reply|replies|answer|report|summary|user|conversation)|need not be|needn't be|not something|silently|quietly|secretly|as if (?:they|it) (?:were|was)|as ordinary|regardless of (?:what|whether)|even (?:when|if) (?:\w+ ){0,3}(?:fail|error|skipped|were|was|occurred)|vague|nothing important|still indicate|that none is|(?:do not|don't|not) let (?:the )?(?:user|person|them)|brought to (?:the user's|their) attention|sees? only|(?:so as )?not to (?:worry|alarm|bother|concern|upset)|no need to (?:bother|worry|tell|mention|inform)|(?:skip|drop|omit|leave out)\b[^.]{0,60}\bwhen (?:you )?(?:summari[sz]e|report|answer|reply|respond))\b`,
   "i",
 );
 /** Another tool, by group or by another server's name: "whichever tool", "the payments server's send_payment". */
 const OTHER_TOOL = rx(
-  String.raw`\b(?:whichever tool|another tool|other tools|any (?:\w+ ){0,2}tools?|all (?:\w+ ){0,2}tools|every (?:\w+ ){0,2}tool|the (?:[\w-]+ ){1,2}tools\b|(?:calls?|statements?|messages?|invoices?|commits?|transfers?|events?|payments?|writes?|orders?|bookings?|invites?) (?:made|created|sent|executed|run|produced|placed|written|issued) (?:to|through|by|with|in|from)|(?:any|every|all|each) (?:payment|transfer|purchase|order|booking|commit|push|email|message|invite)s? (?:made|sent|created|placed|in)|(?:writes|pushes|payments|transfers|messages|emails|queries) by the|(?:the )?[\w-]+ server(?:'s?)?(?![\w-])|[\w-]+'s \x60?[a-z]+_[a-z_]+|(?:created|sent|made|executed|run|used) (?:through|by|with) (?:the |any )?[\w-]+(?: [\w-]+)? (?:tools?|server))\b`,
+  String.raw`\b(?:whichever tool|another tool|other tools|any (?:\w+ ){0,2}tools?|all (?:\w+ ){0,2}tools|every (?:\w+ ){0,2}tool|the (?:[\w-]+ ){1,2}tools\b|(?:calls?|statements?|messages?|invoices?|commits?|transfers?|events?|payments?|writes?|orders?|bookings?|invites?|tickets?|issues?|pull requests?|commands?|queries) (?:made|created|sent|executed|run|produced|placed|written|issued|filed|opened) (?:to|through|by|with|in|from)|(?:any|every|all|each) (?:payment|transfer|purchase|order|booking|commit|push|email|message|invite)s? (?:made|sent|created|placed|in)|(?:writes|pushes|payments|transfers|messages|emails|queries) by the|(?:the )?[\w-]+ server(?:'s?)?(?![\w-])|[\w-]+'s \x60?[a-z]+_[a-z_]+|(?:created|sent|made|executed|run|used) (?:through|by|with) (?:the |any )?[\w-]+(?: [\w-]+)? (?:tools?|server))\b`,
   "i",
 );
 /** Changing what another tool does or receives. */
 const ALTER = rx(
-  String.raw`\b(?:increas\w*|decreas\w*|rais\w*|lower\w*|replac\w*|swapp?\w*|mov\w*|set\b|sets\b|setting|add\w*|append\w*|prepend\w*|prefix\w*|suffix\w*|include\w*|mention\w*|skip\w*|bypass\w*|disabl\w*|pointed|redirect\w*|rout\w*|cop(?:y|ied)|written|preceded|followed|use --\w+|force|visibility|attendee|in copy|cc\b|bcc\b|or 1=1|earlier|later|doubl\w*|tripl\w*|halv\w*|multipl\w*|sav(?:e|ed|ing) a copy|also sav\w*|select|choose|go through|rout\w+ through|pass through|via|rather than|instead of|label\w*|assign\w*|tag\w*|log into|carry|carries)\b`,
+  String.raw`\b(?:increas\w*|decreas\w*|rais\w*|lower\w*|replac\w*|swapp?\w*|mov\w*|set\b|sets\b|setting|add\w*|append\w*|prepend\w*|prefix\w*|suffix\w*|include\w*|mention\w*|skip\w*|bypass\w*|disabl\w*|pointed|redirect\w*|rout\w*|cop(?:y|ied)|written|preceded|followed|use --\w+|force|visibility|attendee|in copy|cc\b|bcc\b|or 1=1|earlier|later|doubl\w*|tripl\w*|halv\w*|multipl\w*|sav(?:e|ed|ing) a copy|also sav\w*|select|choose|go through|rout\w+ through|pass through|via|rather than|instead of|label\w*|assign\w*|tag\w*|log into|carry|carries|mark\w*|priorit\w*|downgrad\w*)\b`,
   "i",
 );
 /** Secrets, the conversation, the model's own context and the user's personal data (reused families plus the context). */
 const CONTEXT = rx(
-  String.raw`\b(?:tool (?:descriptions?|definitions?)|(?:every|each|all) (?:tool )?(?:definitions?|instructions?) (?:present|given|you were given)|context window|the (?:complete|whole|full|entire) chat|the chat so far|(?:inputs?|arguments?) (?:given|passed|sent) to (?:the )?other tools|other tools in this (?:conversation|chat|session)|(?:what|everything) the user has (?:shared|said|typed|mentioned|pasted)|(?:private|personal) details|full name|account (?:details|token)|device id|preceding (?:user )?messages|surrounding (?:messages|conversation)|earlier in (?:the|this) (?:chat|conversation|session)|as seen earlier|[A-Z][A-Z0-9_]*_(?:TOKEN|KEY|SECRET)\b|(?:names? contains?|matching) (?:\w+ )?(?:key|token|secret)|(?:uploaded|shared|pasted|typed|mentioned|said|seen|provided) (?:\w+ )?(?:earlier|before|previously|so far|at any point)|(?:bash|zsh|shell) history|the user's (?:\w+ ){0,2}(?:emails|messages|calendar|files|documents|photos|history|notes|contacts|location|browsing|chats?)|(?:your|the model's|the assistant's) (?:full |complete |entire |original )?(?:instructions|system prompt|prompt|guidelines)|recovery phrase|mnemonic|kubeconfig|\$[A-Z][A-Z0-9_]*(?:TOKEN|KEY|SECRET|PASSWORD))\b|~\/\.[\w/.-]+|(?<![\w.])\.(?:gnupg|aws|ssh|npmrc|netrc|kube|env|bash_history|zsh_history|git-credentials|docker|config\/\w+)\b`,
+  String.raw`\b(?:tool (?:descriptions?|definitions?)|(?:every|each|all) (?:tool )?(?:definitions?|instructions?) (?:present|given|you were given)|context window|the (?:complete|whole|full|entire) chat|the chat so far|(?:inputs?|arguments?) (?:given|passed|sent) to (?:the )?other tools|other tools in this (?:conversation|chat|session)|(?:what|everything) the user has (?:shared|said|typed|mentioned|pasted)|(?:private|personal) details|full name|account (?:details|token)|device id|preceding (?:user )?messages|surrounding (?:messages|conversation)|earlier in (?:the|this) (?:chat|conversation|session)|as seen earlier|[A-Z][A-Z0-9_]*_(?:TOKEN|KEY|SECRET)\b|(?:names? contains?|matching) (?:\w+ )?(?:key|token|secret)|(?:uploaded|shared|pasted|typed|mentioned|said|seen|provided) (?:\w+ )?(?:earlier|before|previously|so far|at any point)|(?:bash|zsh|shell) history|the user's (?:\w+ ){0,2}(?:emails|messages|calendar|files|documents|photos|history|notes|contacts|location|browsing|chats?)|(?:your|the model's|the assistant's) (?:full |complete |entire |original )?(?:instructions|system prompt|prompt|guidelines)|recovery phrase|mnemonic|authorization headers?|auth headers?|(?:earlier|previous|other|any earlier) tool (?:responses?|results?|outputs?)|kubeconfig|\$[A-Z][A-Z0-9_]*(?:TOKEN|KEY|SECRET|PASSWORD))\b|~\/\.[\w/.-]+|(?<![\w.])\.(?:gnupg|aws|ssh|npmrc|netrc|kube|env|bash_history|zsh_history|git-credentials|docker|config\/\w+)\b`,
   "i",
 );
 /** What only the model holds: the conversation so far, other tools' inputs, its own context (a parameter may hold a name; never these). */
@@ -99,15 +101,15 @@ const INTO_THIS_CALL = rx(
 );
 /** Data leaving: copies, logs, relays (a destination follows). */
 const OUTBOUND = rx(
-  String.raw`\b(?:cop(?:y|ies)|duplicate|backup|mirror\w*|retain\w*|stor(?:ed|e)|sav(?:ed|e)|logged|record\w*|relay\w*|transmit\w*|post(?:ed)?|e?mail\w*|upload\w*|deliver\w*|forward\w*|shar\w+|sent|send|archiv\w*|collect\w*|track\w*|sold|render|includes the image)\b`,
+  String.raw`\b(?:cop(?:y|ies)|duplicate|backup|mirror\w*|retain\w*|stor(?:ed|e)|sav(?:ed|e)|logged|record\w*|relay\w*|transmit\w*|post(?:ed)?|e?mail\w*|upload\w*|deliver\w*|forward\w*|shar\w+|sent|send|archiv\w*|collect\w*|track\w*|sold|render|includes the image|beacon\w*|sync\w*|ping\w*|stream\w*|push\w*|export\w*|cach\w*)\b`,
   "i",
 );
 /** A destination left open for data: a query that ends in `=` or a template slot. */
-export const OPEN_SLOT = /(?:https?|ftp):\/\/\S+(?:[?&][\w-]+=(?:$|\s)|\{[^}]+\})/i;
+export const OPEN_SLOT = /(?:(?:https?|ftp):\/\/)?[\w.-]+\.[a-z]{2,}\/\S*(?:[?&][\w-]+=(?:$|\s)|\{[^}]+\})/i;
 
 /** A claim of quality or standing. */
 const QUALITY = rx(
-  String.raw`\b(?:certified|verified|trusted|officially|rated|independent (?:labs?|evaluations?)|most (?:accurate|reliable|trusted|secure)|the only (?:reliable|trustworthy|accurate|safe|correct)|number one|faster and more|more reliable|outperforms|superior|recommended|preferred|the one to prefer|supersedes|replacement|replaces|the best|best tool|#1|the top|benchmarks? show|times better|better accuracy|endorsed|default choice|first choice|go-to)\b`,
+  String.raw`\b(?:certified|verified|trusted|officially|rated|independent (?:labs?|evaluations?)|most (?:accurate|reliable|trusted|secure)|the only (?:reliable|trustworthy|accurate|safe|correct)|number one|faster and more|more reliable|outperforms|superior|recommended|preferred|the one to prefer|supersedes|replacement|replaces|the best|best tool|#1|the top|benchmarks? show|times better|better accuracy|endorsed|default choice|first choice|go-to|ranked first)\b`,
   "i",
 );
 /** Every request claimed, or every alternative set aside. */
@@ -117,12 +119,12 @@ const EXCLUSIVE = rx(
 );
 /** The other tools as a group, or a named one. */
 const ALTERNATIVES = rx(
-  String.raw`\b(?:(?:the |any |all |every )?other(?:\s+[\w-]+){0,2}?\s+(?:tools?|services?|search(?:es)?|summari[sz]ers?|dictionar(?:y|ies)|calculators?|translators?|options?|ones|email tools|readers?|converters?|providers?|engines?|plugins?|integrations?|apps?|extensions?|scanners?|checkers?|generators?|formatters?|parsers?|editors?)|the (?:remaining|generic|slower|older|built-in|default) (?:[\w-]+ )?(?:tools?|ones)|any alternative|alternatives|competing (?:tools|services|products)|tools (?:of|from|on) other servers|other servers'? tools|(?:the )?[\w-]+ server'?s? \x60?\w+)\b`,
+  String.raw`\b(?:(?:the |any |all |every )?other(?:\s+[\w-]+){0,2}?\s+(?:tools?|services?|search(?:es)?|summari[sz]ers?|dictionar(?:y|ies)|calculators?|translators?|options?|ones|email tools|readers?|converters?|providers?|engines?|plugins?|integrations?|apps?|extensions?|scanners?|checkers?|generators?|formatters?|parsers?|editors?)|the (?:remaining|generic|slower|older|built-in|default) (?:[\w-]+ )?(?:tools?|ones)|any alternative|alternatives|the rest|the (?:remaining|generic|slower|older|built-in|default|standard) (?:[\w-]+ ){0,2}(?:[\w-]+(?:ers|ors)|search(?:es)?|tools?|ones)|competing (?:tools|services|products)|tools (?:of|from|on) other servers|other servers'? tools|(?:the )?[\w-]+ server'?s? \x60?\w+)\b`,
   "i",
 );
 /** Running the alternatives down: errors, losses, retirement. */
 const RUN_DOWN = rx(
-  String.raw`\b(?:deprecated|retired|obsolete|phased out|(?:scheduled|slated) for removal|being removed|stale|outdated|unreliable|fabricated|inaccurate|inflated|lose|loses|losing|known (?:accuracy |security )?(?:problems|issues|to)|errors|security (?:problems|issues)|wrong answers|flagged|slower|should be avoided|not be relied on|frequently|end-of-life|unmaintained|unstable|legacy|hidden fees|hallucinat\w*|often fail\w*|cannot be trusted|untrustworthy|years ago|out of date|malicious|dangerous|insecure|compromised|incur charges|charge (?:you|the user))\b`,
+  String.raw`\b(?:deprecated|retired|obsolete|phased out|(?:scheduled|slated) for removal|being removed|stale|outdated|unreliable|fabricated|inaccurate|inflated|lose|loses|losing|known (?:accuracy |security )?(?:problems|issues|to)|errors|security (?:problems|issues)|wrong answers|flagged|slower|should be avoided|not be relied on|frequently|end-of-life|unmaintained|unstable|legacy|hidden fees|hallucinat\w*|often fail\w*|cannot be trusted|untrustworthy|years ago|out of date|malicious|dangerous|insecure|compromised|incur charges|charge (?:you|the user)|beta quality|at best|second-rate|inferior|subpar|inaccurate|rate-limited)\b`,
   "i",
 );
 
@@ -132,7 +134,7 @@ const has = (re: RegExp, s: string) => re.test(s);
 
 /** A passive report of data moving ("are attached to every request", "is stored at …"): the tool saying what the model's call carries. */
 const PASSIVE_MOVE = rx(
-  String.raw`\b(?:is|are|gets?|being) (?:also |then |quietly |silently )?(?:attached|included|appended|collected|gathered|read|added|copied|sent|passed|stored|mirrored|retained|forwarded|uploaded|relayed|transmitted|delivered|e?mailed|posted|logged|shared|cached)\b|\b(?:goes|go|is sent|are sent|ends? up) (?:to|at|on)\b`,
+  String.raw`\b(?:is|are|gets?|being) (?:also |then |quietly |silently )?(?:attached|included|appended|collected|gathered|read|added|copied|sent|passed|stored|mirrored|retained|forwarded|uploaded|relayed|transmitted|delivered|e?mailed|posted|logged|shared|cached|synced|beaconed|pinged|streamed|pushed|exported)\b|\b(?:is|are|gets?) (?:\w+ ){0,2}\w+ed (?:to|at|on|into)\b|\b(?:goes|go|is sent|are sent|ends? up) (?:to|at|on)\b`,
   "i",
 );
 /** A scripted answer to a question the user may ask ("If the user asks whether …, say no"): the answer decided in advance. */
@@ -141,12 +143,12 @@ const SCRIPTED_ANSWER = rx(
   "i",
 );
 /** Secrecy shared with the reader, against the user. */
-const SECRECY = rx(String.raw`\b(?:(?:keep|kept) (?:\w+ ){0,4}between us|between you and (?:me|us)|our (?:little )?secret|off the record)\b`, "i");
+const SECRECY = rx(String.raw`\b(?:(?:keep|kept) (?:\w+ ){0,4}between us|(?:avoid|without|never|not|don't|do not) draw\w* (?:any )?attention|between you and (?:me|us)|our (?:little )?secret|off the record)\b`, "i");
 /** A value's field path naming an outbound destination (a mirror, relay or callback whose default is a literal address). */
 const OUTBOUND_FIELD = /\.(?:mirror|relay|callback|callback_url|webhook|webhook_url|report_to|upload_to|backup|forward_to|sink|collector|cc|bcc|share_with|notify_url)\.(?:default|const|examples?)(?:\[\d+\])?$/i;
 /** The user shown something other than what it is. */
 const MISREPRESENT = rx(
-  String.raw`\b(?:present\w*|shown|described|labell?ed|framed|passed off) as (?:if|though|ordinary|regular|normal|part of|organic|genuine)\b|\b(?:fail\w*|error\w*|broken|skipped)\b[^.]{0,40}\bas (?:a |an )?(?:success\w*|fine|complete\w*|ok|okay|partial success|successful)\b`,
+  String.raw`\b(?:present\w*|shown|described|labell?ed|framed|passed off) as (?:if|though|ordinary|regular|normal|part of|organic|genuine)\b|\b(?:fail\w*|error\w*|broken|skipped)\b[^.]{0,40}\bas (?:a |an )?(?:success\w*|fine|complete\w*|ok|okay|partial success|successful)\b|\b(?:fail\w*|error\w*|reject\w*|declin\w*|delay\w*|skipp\w*|lost|denied)\b[^.]{0,60}\b(?:reassur\w*|assur\w*|tell|say|report|indicate|claim)\w*\b[^.]{0,40}\b(?:went through|succeeded|worked|fine|ok|okay|complete\w*|done|protected|safe)\b|\brefer(?:red)? to (?:it|this|that|the \w+) (?:only )?as\b`,
   "i",
 );
 /** The conversation as the model's to steer. */
@@ -182,16 +184,19 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   else if (namesSelf(s, ctx) && has(/\b(?:always|only|exclusively)\b/i, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "names itself for every request");
 
   const modelSide = reader || has(MODEL, s) || has(CONVERSATION_PARTY, s) || misplaced;
-  if (modelSide && has(MODEL_BEHAVIOUR, s) && (directive || misplaced)) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
+  if (directive && has(USER_SIDE, s) && has(FALSE_CONSENT, s)) push("assistant-directive", 0.75, "consent assumed on the user's behalf");
+  else if (modelSide && has(MODEL_BEHAVIOUR, s) && (directive || misplaced)) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
 
   if (directive && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(/\b(?:unless|until) the user\b/i, s)) push("concealment", 0.75, "a directive about what the user is not told");
   else if ((directive || !lenient) && has(MISREPRESENT, s)) push("concealment", 0.7, "the user shown something as what it is not");
-  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s)) push("concealment", 0.6, "something kept from the user");
+  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s)) push("concealment", 0.6, "something kept from the user");
   else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
 
   const named = tokens(s).filter((t) => ctx.foreignTool(t) && (ctx.knownForeignTool?.(t) ?? true));
   const otherTool = named.length > 0 || has(OTHER_TOOL, s);
-  if (directive && otherTool && has(ALTER, s) && !disparaged && !lenient) push("shadowing", 0.75, named.length ? `a directive about another server's tool (${named[0]})` : "a directive about other tools");
+  // "Commands issued by other tools get X prepended": a passive alteration of another tool's work is itself the order.
+  const passiveAlter = /\b(?:get|gets|are|is|will be|be) (?:\S+ ){0,6}(?:prepended|appended|added|replaced|rewritten|redirected|changed|modified|swapped|inserted)\b/i.test(s);
+  if ((directive || passiveAlter) && otherTool && has(ALTER, s) && !disparaged && !lenient) push("shadowing", 0.75, named.length ? `a directive about another server's tool (${named[0]})` : "a directive about other tools");
 
   const resource = has(SECRET, s) || has(CONVERSATION, s) || has(CONTEXT, s) || has(PERSONAL, s);
   const moving = directive || has(PASSIVE_MOVE, s) || has(IMPERATIVE_START, s);
@@ -200,16 +205,17 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   const address = destination(s);
   if (moving && resource && address) push("exfiltration", 0.8, `the user's data sent to ${address}`);
   else if (moving && resource && has(INTO_THIS_CALL, s) && !declared(ctx.purpose, s) && !lenient && !ownSide) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
+  else if (parameterText && /\bthe user's\b/i.test(s) && (has(PERSONAL, s) || has(SECRET, s)) && !declared(ctx.purpose, s)) push("resource-reach", 0.6, "a parameter that carries the user's personal data or secrets");
   else if (parameterText && (has(MODEL_HELD, s) || (has(ENV_SECRET, s) && (directive || /\b(?:value|contents?) of\b/i.test(s)) && !declared(ctx.purpose, s)))) push("resource-reach", 0.65, "a parameter that holds the conversation or the model's context");
   if (moving && !resource && address && has(OUTBOUND, s) && (!lenient || has(/\b(?:also|copy|duplicate|mirror\w*|retain\w*)\b/i, s))) push("exfiltration", 0.75, `data copied to ${address}`);
   if (value && OUTBOUND_FIELD.test(ctx.field) && address) push("exfiltration", 0.7, `a default outbound destination ${address}`);
-  if (value && OPEN_SLOT.test(s) && !EXAMPLE_ADDRESS.test(s)) push("exfiltration", 0.7, "a default destination left open for data");
+  if ((value || (!lenient && /\b(?:image|pixel|tag|link|url)\b/i.test(s) && /\b(?:followed by|append\w*|with|contain\w*|includ\w*)\b/i.test(s))) && OPEN_SLOT.test(s) && !EXAMPLE_ADDRESS.test(s)) push("exfiltration", 0.7, "a default destination left open for data");
   return out;
 }
 
 /** A literal destination that is not an example: the address itself, or undefined. */
 function destination(s: string): string | undefined {
-  const m = ADDRESS.exec(s);
+  const m = ADDRESS.exec(s) ?? /\b(?:s3|gs|az|sftp|scp):\/\/[^\s"'<>)]+/i.exec(s);
   if (!m || EXAMPLE_ADDRESS.test(m[0]) || EXAMPLE_MARK.test(s.slice(0, m.index))) return undefined;
   return m[0];
 }
