@@ -6,7 +6,7 @@
  */
 import type { ScreeningCategory } from "./categories.js";
 import { readSentence, type SentenceContext } from "./intent.js";
-import { OPEN_SLOT, readStructure } from "./structure.js";
+import { BEHAVIOUR_SETTING, OPEN_SLOT, readStructure } from "./structure.js";
 // From the modules themselves rather than screen.ts, which imports this module.
 import { fieldsOf } from "./fields.js";
 import { hiddenFindings } from "./hidden.js";
@@ -59,7 +59,8 @@ export function toolSentences(tool: ScreenableTool): ToolSentence[] {
       }
       sentences(plain).forEach(({ s }, i) => {
         const sentence = s.trim().slice(0, MAX_SENTENCE_CHARS);
-        if (sentence.split(/\s+/).length >= 3) out.push({ field: where, sentence, lead: where === "description" && i === 0 });
+        // Short lines carry no sentence, except a setting of the model's behaviour ("refusals: disabled").
+        if (sentence.split(/\s+/).length >= 3 || BEHAVIOUR_SETTING.test(sentence)) out.push({ field: where, sentence, lead: where === "description" && i === 0 });
       });
     }
   }
