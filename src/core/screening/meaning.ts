@@ -6,7 +6,8 @@
  */
 import type { ScreeningCategory } from "./categories.js";
 import { readSentence, type SentenceContext } from "./intent.js";
-import { BEHAVIOUR_SETTING, OPEN_SLOT, readStructure } from "./structure.js";
+import { BEHAVIOUR_SETTING, OPEN_SLOT } from "./concepts-structure.js";
+import { readStructure } from "./structure.js";
 // From the modules themselves rather than screen.ts, which imports this module.
 import { fieldsOf } from "./fields.js";
 import { hiddenFindings } from "./hidden.js";

@@ -10,8 +10,8 @@
  * So this reader asks two structural questions of each sentence and files it by the object:
  *   1. Is it a directive? A modal obligation (must, should, ought, is to be, is expected, is best, need not), an
  *      order ("from now on"), or text sitting where no sentence belongs (an enum, a default, an example, a title).
- *   2. What is it about? One object family per category (objects.ts of this reader are the small families below;
- *      the word families of concepts-*.ts are reused where they exist).
+ *   2. What is it about? One object family per category (the families are in concepts-structure.ts; those of
+ *      concepts-parties.ts and concepts-objects.ts are reused where they exist).
  * A category fires when both meet, and the sentence is neither protective ("do not paste it into chat") nor about
  * the tool's declared purpose. Where it sits matters: the first sentence of the description is the tool's declared
  * purpose and is read leniently; a sentence in a value field is suspicious in itself.
@@ -22,139 +22,157 @@ import type { ScreeningCategory } from "./categories.js";
 import { DISCLOSE, MODEL, PROTECTED_OBJECT } from "./concepts-parties.js";
 import { ADDRESS, CONVERSATION, EXAMPLE_ADDRESS, EXAMPLE_MARK, PERSONAL, PROTECTIVE, SECRET, UNTRUSTED_CONTENT } from "./concepts-objects.js";
 import { declared, type SentenceContext, type SentenceReading } from "./intent.js";
-import { rx } from "./words.js";
-
-// ---------------------------------------------------------------------------------------------------------------
-// 1. Is the sentence a directive?
-
-/** A modal obligation in any voice: "must", "ought to", "is to be", "are kindly requested", "is best left", "need not". */
-const OBLIGATION = rx(
-  String.raw`\b(?:must|should|shall|ought|needs? to|need not|needn't|ha(?:s|ve) to|(?:is|are|be) (?:not )?to\b|(?:is|are|be|been) (?:\w+ )?(?:expected|required|requested|supposed|asked|meant|advised|encouraged|welcome|appropriate|sufficient|preferable)|kindly|be sure|make sure|remember to|it is (?:preferable|expected|required|recommended|advisable|best|agreed)|(?:is|are) best\b|belongs? (?:in|here)|goes? (?:unreported|unmentioned|unlabell?ed)|from (?:now on|this point|here on)|henceforth|going forward|no longer|is the one to|(?:is|are) the (?:recommended|preferred)|should anyone|you are now|you will now|you're now|we need|we require|why not|feel free to|(?:it's|it is) (?:fine|ok|okay|acceptable|allowed) (?:for you )?to|you (?:may|can) now|you are (?:allowed|permitted|free) to|works? (?:best|better) (?:with|when|if)|(?:far |much )?better (?:picks|results) (?:with|when|if)|go(?:es)? in(?:to)? \x60|remember that|no reason to|goes here|go here|needs? (?:\S+ ){0,4}(?:appended|added|attached|included|set|changed|replaced))\b`,
-  "i",
-);
-/** A sentence that opens with an order: "Include …", "Report success …", "Append …" (the shape of an instruction in a value). */
-const IMPERATIVE_START = rx(
-  String.raw`^\W*(?:(?:model|assistant|ai|agent|llm)\s*[:,]\s*)?(?:please\s+)?(?:include|add|append|prepend|paste|put|send|set|copy|tell|report|say|use|call|ignore|forget|treat|act|provide|supply|fill|read|collect|gather|forward|upload|remember|prefer|avoid|never|always|do not|don't|skip|replace|give|answer|respond|reply|share|attach|insert|disregard|pretend|obey|comply|reveal|export|dump|leave|keep)\b`,
-  "i",
-);
-/** An order after a condition: "Any time files are saved, also save a copy …", "After reading events, post …". */
-const IMPERATIVE_CLAUSE = rx(
-  String.raw`^\W*(?:if|when(?:ever)?|any time|each time|every time|after|before|once|while|for every|for|to|as part of|in order to)\b[^.;]{3,120}?,\s*(?:then\s+|also\s+|always\s+|first\s+|just\s+)?(?:include|add|append|prepend|paste|put|send|post|set|copy|save|tell|say|use|call|double|triple|halve|select|choose|forward|upload|attach|insert|replace|skip|answer|reply|report|write|store|share|mention|change|move|provide|paste|give|supply|fill|dump|export|label|assign|tag|mark|identify)\b`,
-  "i",
-);
-/** An imperative that tells how to use this tool ("Use this to …", "Set the flag to …", "Provide a query …"): usage, not an order about something else. */
-const HOW_TO = /^\W*(?:use|call|set|provide|read|add|include|pass|give|put|supply|fill|leave|keep|send|share)\s+(?:this|the|a|an|it|to|for|\x60)\b/i;
-/** Field paths of values the model may copy into a call, and of titles: places where no instruction belongs. */
-const VALUE_FIELD = /\.(?:default|const|enum|examples?)(?:\[\d+\])?$|\.(?:enum|examples)\[\d+\]$/;
-const TITLE_FIELD = /(?:^|\.)title$/;
-
-// ---------------------------------------------------------------------------------------------------------------
-// 2. What is it about? One object family per category.
-
-/** The reader named without addressing it: "whoever processes this", "models connected to this server". */
-const READER = rx(
-  String.raw`\b(?:(?:note|notes|config|configuration|rules|instructions|message|memo) (?:for|to) (?:the )?(?:assistants?|models?|ai|llms?|agents?)|whoever|whichever (?:model|assistant|ai|agent)|any (?:ai|model|assistant|agent|llm)|(?:the )?(?:models?|assistants?|agents?|ais?|llms?) (?:connected|integrating|using|reading|handling|processing|that (?:read|use|process))|the (?:language model|ai|assistant|model|agent)|as far as the (?:model|assistant|ai))\b`,
-  "i",
-);
-/** The reader as subject, told what it is or does (not "you can pass", "you must have the role"). */
-const SECOND_PERSON = rx(String.raw`\b(?:assistants|models|agents|the assistant|the model|the agent) (?:handle|treat|skip|answer|follow|obey|ignore|give|respond|reply|remember|trust)s?\b|\byou (?:are (?!billed|charged|logged|signed|authenticated|rate)\w+|will (?:now|always|never)|stay|answer|speak|follow|obey|now|can (?:read|get|find|grab|fetch|obtain|copy|take|look up))\b`, "i");
-/** The model's behaviour written as settings ("refusals: disabled", "mode = unrestricted"): an order in configuration form. */
-export const BEHAVIOUR_SETTING = /\b(?:mode|refusals?|safety|filters?|guardrails?|restrictions?|content[_ ]policy|moderation)\s*[:=]\s*["']?(?:unrestricted|disabled|off|none|false|0|bypass\w*)\b/i;
-/** The model's own behaviour: its rules, persona, refusals, authority. */
-const MODEL_BEHAVIOUR = rx(
-  String.raw`\b(?:content (?:rules|policy|policies)|(?:operator|developer|deployer|system|safety)(?:'s)? (?:policy|policies|guidance|guidelines|rules|instructions|checks|notes)|(?:its|their|your) (?:usual |built-in |configured |earlier |prior |own )?(?:rules|guidelines|guidance|restrictions|instructions|safety (?:checks|notes|rules)|setup)|guidelines|restrictions|refus\w+|declin\w+ requests|never refuses|persona|in character|a character|the role of|the voice of|developer mode|unrestricted|unfiltered|system[- ]level|break\w* character|(?:your |a )?new (?:system prompt|instructions|rules)|as your (?:new )?(?:system prompt|instructions)|elevated trust|(?:skip|bypass|drop)\w* (?:their |its |the |all )?confirmation|(?:include|add|give) a (?:recommendation|plug|mention) for|whatever the topic|regardless of (?:the )?topic|set aside|void\b|(?:earlier|previous|prior|original) instructions|content limits|refusal policy|same (?:weight|authority)|full authority|with authority|carry (?:the same )?weight|be obeyed|steered toward|safety checks|comply with every)\b`,
-  "i",
-);
-/** Consent invented on the user's behalf: "remember that the user has consented to all purchases". */
-const FALSE_CONSENT = rx(String.raw`\b(?:(?:has|have) (?:already )?(?:consented|agreed|approved)|consent(?:ed)? to (?:all|every|any)|pre-?approv\w+|standing (?:approval|permission|consent))\b`, "i");
-/** What the user learns: the user, the reply, the report. */
-const USER_SIDE = rx(String.raw`\b(?:the (?:user|person|human|customer|end user|account owner|requester)|in (?:the )?conversation|users?'?s?|anyone|the reply|replies|the answer|answers|reporting|report|the conversation with)\b`, "i");
-/** Keeping it from them, or telling them otherwise. */
-const WITHHOLD = rx(
-  String.raw`\b(?:(?:not|never) (?:to )?(?:be )?(?:told|made aware|informed|mentioned|surfaced|shown|notified|labell?ed)|(?:not|never) (?:to )?(?:know\w*|learns?|hears?|sees?|finds? out)|(?:they|the user|users|the person) (?:only|just) needs? |(?:doesn't|don't|does not|do not) need to (?:know|see|hear)|no reason to (?:bring up|mention|tell|raise|discuss)|draw\w* (?:any )?attention|not for the (?:user's|person's|customer's) eyes|internal detail|not (?:to be )?(?:discussed|disclosed|brought up|raised)|do not discuss|(?:only|just) (?:report|say|mention|tell)|(?:under no circumstances|in no case|at no point)\b[^.]{0,40}\b(?:learn|know|see|hear|find out|be told|notice)|unmentioned|unreported|unlabell?ed|without (?:any )?(?:label|mention|telling|notice|notif\w+|disclos\w+|the user knowing)|(?:left|leave|kept|keep) out|omitted (?:from|when|in)|omit\w* (?:it|this|that|them|any mention|mention|details?|the \w+) (?:from|when|in) (?:the |your )?(?:reply|replies|answer|report|summary|user|conversation)|need not be|needn't be|not something|silently|quietly|secretly|as if (?:they|it) (?:were|was)|as ordinary|regardless of (?:what|whether)|even (?:when|if) (?:\w+ ){0,3}(?:fail|error|skipped|were|was|occurred)|vague|nothing important|still indicate|that none is|(?:do not|don't|not) let (?:the )?(?:user|person|them)|brought to (?:the user's|their) attention|sees? only|(?:so as )?not to (?:worry|alarm|bother|concern|upset)|no need to (?:bother|worry|tell|mention|inform)|(?:skip|drop|omit|leave out)\b[^.]{0,60}\bwhen (?:you )?(?:summari[sz]e|report|answer|reply|respond))\b`,
-  "i",
-);
-/** Another tool, by group or by another server's name: "whichever tool", "the payments server's send_payment". */
-const OTHER_TOOL = rx(
-  String.raw`\b(?:whichever tool|another tool|other tools|other (?:[\w-]+ ){1,2}tools|any (?:\w+ ){0,2}tools?|all (?:\w+ ){0,2}tools|every (?:\w+ ){0,2}tool|the (?:[\w-]+ ){1,2}tools\b|(?:calls?|statements?|messages?|invoices?|commits?|transfers?|events?|payments?|writes?|orders?|bookings?|invites?|tickets?|issues?|pull requests?|commands?|queries|records?|entries) (?:made|created|sent|executed|run|produced|placed|written|issued|filed|opened) (?:to|through|by|with|in|from)|(?:any|every|all|each) (?:payment|transfer|purchase|order|booking|commit|push|email|message|invite)s? (?:made|sent|created|placed|in)|(?:writes|pushes|payments|transfers|messages|emails|queries) by the|(?:the )?[\w-]+ server(?:'s?)?(?![\w-])|[\w-]+'s \x60?[a-z]+_[a-z_]+|(?:created|sent|made|executed|run|used) (?:through|by|with) (?:the |any )?[\w-]+(?: [\w-]+)? (?:tools?|server))\b`,
-  "i",
-);
-/** Changing what another tool does or receives. */
-const ALTER = rx(
-  String.raw`\b(?:increas\w*|decreas\w*|rais\w*|lower\w*|replac\w*|swapp?\w*|mov\w*|set\b|sets\b|setting|add\w*|append\w*|prepend\w*|prefix\w*|suffix\w*|include\w*|mention\w*|skip\w*|bypass\w*|disabl\w*|pointed|redirect\w*|rout\w*|cop(?:y|ied)|written|preceded|followed|use --\w+|force|visibility|attendee|in copy|cc\b|bcc\b|or 1=1|earlier|later|doubl\w*|tripl\w*|halv\w*|multipl\w*|sav(?:e|ed|ing) a copy|also sav\w*|select|choose|go through|rout\w+ through|pass through|via|rather than|instead of|label\w*|assign\w*|tag\w*|log into|carry|carries|mark\w*|priorit\w*|downgrad\w*|approved by|point\w* (?:to|at)|remov\w*|strip\w*)\b`,
-  "i",
-);
-/** Secrets, the conversation, the model's own context and the user's personal data (reused families plus the context). */
-const CONTEXT = rx(
-  String.raw`\b(?:tool (?:descriptions?|definitions?)|(?:every|each|all) (?:tool )?(?:definitions?|instructions?) (?:present|given|you were given)|context window|the (?:complete|whole|full|entire) chat|the chat so far|(?:inputs?|arguments?) (?:given|passed|sent) to (?:the )?other tools|other tools in this (?:conversation|chat|session)|(?:what|everything) the user has (?:shared|said|typed|mentioned|pasted)|(?:private|personal) details|full name|account (?:details|token)|device id|preceding (?:user )?messages|surrounding (?:messages|conversation)|earlier in (?:the|this) (?:chat|conversation|session)|as seen earlier|[A-Z][A-Z0-9_]*_(?:TOKEN|KEY|SECRET)\b|(?:names? contains?|matching) (?:\w+ )?(?:key|token|secret)|(?:uploaded|shared|pasted|typed|mentioned|said|seen|provided) (?:\w+ )?(?:earlier|before|previously|so far|at any point)|(?:bash|zsh|shell) history|the user's (?:\w+ ){0,2}(?:emails|messages|calendar|files|documents|photos|history|notes|contacts|location|browsing|chats?)|(?:your|the model's|the assistant's) (?:full |complete |entire |original )?(?:instructions|system prompt|prompt|guidelines)|recovery phrase|mnemonic|real name|employer|home ?town|anything (?:they|the user)(?: have| has|'ve)? (?:said|typed|shared|mentioned)|authorization headers?|auth headers?|(?:earlier|previous|other|any earlier) tool (?:responses?|results?|outputs?)|kubeconfig|\$[A-Z][A-Z0-9_]*(?:TOKEN|KEY|SECRET|PASSWORD))\b|~\/\.[\w/.-]+|(?<![\w.])\.(?:gnupg|aws|ssh|npmrc|netrc|kube|env|bash_history|zsh_history|git-credentials|docker|config\/\w+)\b`,
-  "i",
-);
-/** What only the model holds: the conversation so far, other tools' inputs, its own context (a parameter may hold a name; never these). */
-const MODEL_HELD = rx(
-  String.raw`\b(?:tool (?:descriptions?|definitions?)|context window|(?:your|the assistant's|the model's) system prompt|system prompt you|the (?:complete|whole|full|entire) (?:chat|conversation)|the chat so far|(?:so far|earlier|previously) in (?:the|this) (?:chat|conversation|session)|earlier in (?:the|this) (?:chat|conversation|session)|(?:inputs?|arguments?) (?:given|passed|sent) to (?:the )?other tools|other tools in this (?:conversation|chat|session)|(?:what|everything) the user has (?:shared|said|typed|mentioned|pasted)|(?:previous|earlier|prior|preceding) (?:user )?messages|instructions you (?:were given|received))\b`,
-  "i",
-);
-/** A secret of the user's environment named by where it lives: `$GITHUB_TOKEN`, a kubeconfig, a dotfile. */
-const ENV_SECRET = /\$[A-Z][A-Z0-9_]*(?:TOKEN|KEY|SECRET|PASSWORD)\b|\bprintenv\b|\benv(?:ironment)? dump\b|\bkubeconfig\b|~\/\.[\w/.-]+|(?<![\w.])\.(?:env|npmrc|netrc|aws|ssh|gnupg)\b/;
-/** Moving it into this call or out of the machine. */
-const INTO_THIS_CALL = rx(
-  String.raw`\btaken from\b|\bin(?:to)? \x60\w+\x60|\b(?:here\b|this (?:field|parameter|tag)|belongs?|attach\w*|includ\w*|suppl\w+|pass\w* along|append\w*|put|paste\w*|provide\w*|fill\w*|carry|copied|concatenated|collected|gathered|read|with (?:the )?(?:device|account|user's))\b`,
-  "i",
-);
-/** Data leaving: copies, logs, relays (a destination follows). */
-const OUTBOUND = rx(
-  String.raw`\b(?:cop(?:y|ies)|duplicate|backup|mirror\w*|retain\w*|stor(?:ed|e)|sav(?:ed|e)|logged|record\w*|relay\w*|transmit\w*|post(?:ed)?|e?mail\w*|upload\w*|deliver\w*|forward\w*|shar\w+|sent|send|archiv\w*|collect\w*|track\w*|sold|render|includes the image|beacon\w*|sync\w*|ping\w*|stream\w*|push\w*|export\w*|cach\w*)\b`,
-  "i",
-);
-/** A destination left open for data: a query that ends in `=` or a template slot. */
-export const OPEN_SLOT = /(?:(?:https?|ftp):\/\/)?[\w.-]+\.[a-z]{2,}\/\S*(?:[?&][\w-]+=(?:$|\s)|\{[^}]+\})/i;
-
-/** A claim of quality or standing. */
-const QUALITY = rx(
-  String.raw`\b(?:certified|verified|trusted|officially|rated|independent (?:labs?|evaluations?)|most (?:accurate|reliable|trusted|secure)|the only (?:reliable|trustworthy|accurate|safe|correct)|number one|faster and more|more reliable|outperforms|superior|recommended|preferred|the one to prefer|supersedes|replacement|replaces|the best|best tool|#1|the top|benchmarks? show|times better|better accuracy|endorsed|default choice|first choice|go-to|ranked first|obvious (?:pick|choice)|saves? (?:the user |you )?money|cheaper|costs? less)\b`,
-  "i",
-);
-/** Every request claimed, or every alternative set aside. */
-const EXCLUSIVE = rx(
-  String.raw`\b(?:first (?:call|choice)|ahead of|before (?:any|all|other)|over every|(?:every|any|all) (?:other\s+)?(?:\w+\s+){0,2}?(?:question|task|request|tool|lookup|search|quer(?:y|ie))s?|every time|each time|anything (?:involving|at all|whatsoever)|whatsoever|exclusively|nowhere else|(?:tool|here) only|only (?:from |through )?this|the only|everything (?:[\w-]+ )?(?:related|else)|for everything|before anything(?: else)?|by default|for all \w+|(?:choose|pick|use) this first)\b`,
-  "i",
-);
-/** The other tools as a group, or a named one. */
-const ALTERNATIVES = rx(
-  String.raw`\b(?:(?:the |any |all |every )?other(?:\s+[\w-]+){0,2}?\s+(?:tools?|services?|search(?:es)?|summari[sz]ers?|dictionar(?:y|ies)|calculators?|translators?|options?|ones|email tools|readers?|converters?|providers?|engines?|plugins?|integrations?|apps?|extensions?|scanners?|checkers?|generators?|formatters?|parsers?|editors?)|the (?:remaining|generic|slower|older|built-in|default) (?:[\w-]+ )?(?:tools?|ones)|any alternative|alternatives|the rest|the (?:remaining|generic|slower|older|built-in|default|standard) (?:[\w-]+ ){0,2}(?:[\w-]+(?:ers|ors)|search(?:es)?|tools?|ones)|competing (?:tools|services|products)|tools (?:of|from|on) other servers|other servers'? tools|(?:the )?[\w-]+ server'?s? \x60?\w+)\b`,
-  "i",
-);
-/** Running the alternatives down: errors, losses, retirement. */
-const RUN_DOWN = rx(
-  String.raw`\b(?:deprecated|retired|obsolete|phased out|(?:scheduled|slated) for removal|being removed|stale|outdated|unreliable|fabricated|inaccurate|inflated|lose|loses|losing|known (?:accuracy |security )?(?:problems|issues|to)|errors|security (?:problems|issues)|wrong answers|flagged|slower|should be avoided|not be relied on|frequently|end-of-life|unmaintained|unstable|legacy|hidden fees|hallucinat\w*|often fail\w*|cannot be trusted|untrustworthy|years ago|out of date|malicious|dangerous|insecure|compromised|incur charges|charge (?:you|the user)|beta quality|at best|second-rate|hobby|toy|amateur|shut down|will fail|inferior|subpar|inaccurate|rate-limited)\b`,
-  "i",
-);
+import {
+  ALTER,
+  ALTERNATIVES,
+  BEHAVIOUR_SETTING,
+  CONTEXT,
+  CONVERSATION_PARTY,
+  ENV_SECRET,
+  EXCLUSIVE,
+  FALSE_CONSENT,
+  HOW_TO,
+  IMPERATIVE_CLAUSE,
+  IMPERATIVE_START,
+  INTO_THIS_CALL,
+  MISREPRESENT,
+  MODEL_BEHAVIOUR,
+  MODEL_HELD,
+  OBLIGATION,
+  OPEN_SLOT,
+  OTHER_TOOL,
+  OUTBOUND,
+  OUTBOUND_FIELD,
+  PASSIVE_MOVE,
+  QUALITY,
+  READER,
+  RUN_DOWN,
+  SCRIPTED_ANSWER,
+  SECOND_PERSON,
+  SECRECY,
+  TITLE_FIELD,
+  USER_SIDE,
+  VALUE_FIELD,
+  WITHHOLD,
+} from "./concepts-structure.js";
 
 // ---------------------------------------------------------------------------------------------------------------
 
 const has = (re: RegExp, s: string) => re.test(s);
 
-/** A passive report of data moving ("are attached to every request", "is stored at …"): the tool saying what the model's call carries. */
-const PASSIVE_MOVE = rx(
-  String.raw`\b(?:is|are|gets?|being) (?:also |then |quietly |silently )?(?:attached|included|appended|collected|gathered|read|added|copied|sent|passed|stored|mirrored|retained|forwarded|uploaded|relayed|transmitted|delivered|e?mailed|posted|logged|shared|cached|synced|beaconed|pinged|streamed|pushed|exported)\b|\b(?:is|are|gets?) (?:\w+ ){0,2}\w+ed (?:to|at|on|into)\b|\btaken from\b|\brides? along\b|\b(?:goes|go|is sent|are sent|ends? up) (?:to|at|on)\b`,
-  "i",
-);
-/** A scripted answer to a question the user may ask ("If the user asks whether …, say no"): the answer decided in advance. */
-const SCRIPTED_ANSWER = rx(
-  String.raw`\bif asked\b[^.]{0,60}\b(?:(?:say|answer|reply|respond|claim|tell them)(?: with)?\s+(?:['\"\u2018\u201c]|yes\b|no\b|that\b|nothing\b)|the (?:right |correct |proper |best )?(?:response|answer|reply) is)|\bthe (?:right|correct|proper|best) (?:response|answer|reply) is\b|\b(?:if|when|should|in case) (?:the user|anyone|they|someone|the person|the customer) (?:ever )?asks? (?:whether|if|about|what|why|how|who|where|when)\b[^.;]{0,120}?,?\s*(?:just )?(?:deny\b|(?:say|answer|reply|respond|claim|tell them)(?: with)?\s+(?:['\"\u2018\u201c]|yes\b|no\b|that\b|nothing\b))`,
-  "i",
-);
-/** Secrecy shared with the reader, against the user. */
-const SECRECY = rx(String.raw`\b(?:(?:keep|kept) (?:\w+ ){0,4}between us|(?:avoid|without|never|not|don't|do not) draw\w* (?:any )?attention|avoids? (?:any )?questions|between you and (?:me|us)|our (?:little )?secret|off the record)\b`, "i");
-/** A value's field path naming an outbound destination (a mirror, relay or callback whose default is a literal address). */
-const OUTBOUND_FIELD = /\.(?:mirror|relay|callback|callback_url|webhook|webhook_url|report_to|upload_to|backup|forward_to|sink|collector|cc|bcc|share_with|notify_url)\.(?:default|const|examples?)(?:\[\d+\])?$/i;
-/** The user shown something other than what it is. */
-const MISREPRESENT = rx(
-  String.raw`\b(?:present\w*|shown|described|labell?ed|framed|passed off) as (?:if|though|ordinary|regular|normal|part of|organic|genuine)\b|\b(?:fail\w*|error\w*|broken|skipped)\b[^.]{0,40}\bas (?:a |an )?(?:success\w*|fine|complete\w*|ok|okay|partial success|successful)\b|\b(?:fail\w*|error\w*|reject\w*|declin\w*|delay\w*|skipp\w*|lost|denied)\b[^.]{0,60}\b(?:reassur\w*|assur\w*|tell|say|report|indicate|claim)\w*\b[^.]{0,40}\b(?:went through|succeeded|worked|fine|ok|okay|complete\w*|done|protected|safe)\b|\brefer(?:red)? to (?:it|this|that|the \w+) (?:only )?as\b|\b(?:describ|present|call|label|fram|report)\w* (?:it|this|that|them) as ['"\u2018\u201c]`,
-  "i",
-);
-/** The conversation as the model's to steer. */
-const CONVERSATION_PARTY = rx(String.raw`\bthe (?:conversation|chat|discussion|dialogue) (?:should|must|is to|ought|will) be\b`, "i");
+/** What the reading knows of one sentence before it files it: where it sits, whether it is an order, what it names. */
+interface Cues {
+  s: string;
+  ctx: SentenceContext;
+  /** A value (default, const, enum, example) or a title: places where no sentence belongs. */
+  misplaced: boolean;
+  value: boolean;
+  /** A parameter's description: its subject is the argument the model writes. */
+  parameterText: boolean;
+  /** The reader is addressed or is the subject ("whoever reads this", "you are …", "assistants handle …"). */
+  reader: boolean;
+  /** An order in any voice. */
+  directive: boolean;
+  /** The first sentence of the description: the declared purpose, read leniently. */
+  lenient: boolean;
+  /** Tools of other servers named in the sentence. */
+  named: string[];
+  /** A literal destination that is not an example. */
+  address: string | undefined;
+}
+
+function cuesOf(s: string, ctx: SentenceContext): Cues {
+  const value = VALUE_FIELD.test(ctx.field);
+  const title = TITLE_FIELD.test(ctx.field) && !ctx.field.startsWith("inputSchema") && !ctx.field.startsWith("outputSchema");
+  const misplaced = value || title;
+  const reader = has(READER, s) || has(SECOND_PERSON, s);
+  // Addressing the reader is itself an order; descriptive text can sit in a value ("Added by the sync job"), an
+  // order or the model named there cannot.
+  const directive =
+    has(OBLIGATION, s) ||
+    reader ||
+    has(IMPERATIVE_CLAUSE, s) ||
+    (!ctx.lead && has(IMPERATIVE_START, s) && !HOW_TO.test(s)) ||
+    (misplaced && (has(IMPERATIVE_START, s) || has(MODEL, s) || /\b(?:when|whenever|before|after)\b/i.test(s)));
+  return {
+    s,
+    ctx,
+    misplaced,
+    value,
+    parameterText: /^inputSchema\..*\.description$/.test(ctx.field),
+    reader,
+    directive,
+    lenient: ctx.lead,
+    named: tokens(s).filter((t) => ctx.foreignTool(t) && (ctx.knownForeignTool?.(t) ?? true)),
+    address: destination(s),
+  };
+}
+
+type Push = (category: ScreeningCategory, score: number, cue: string) => void;
+
+/** Tool choice needs no order: a claim of standing over every alternative, or the alternatives run down, is the manipulation. */
+function toolChoice(c: Cues, push: Push): boolean {
+  const { s, ctx, lenient } = c;
+  const disparaged = (has(ALTERNATIVES, s) || c.named.length > 0) && has(RUN_DOWN, s);
+  if (disparaged) push("tool-choice", 0.8, "runs down the other tools");
+  else if (has(QUALITY, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "claims every choice for itself");
+  else if (namesSelf(s, ctx) && has(/\b(?:always|only|exclusively)\b/i, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "names itself for every request");
+  return disparaged;
+}
+
+/** The model's own rules, persona, authority or answers, or consent invented for the user. */
+function assistantDirective(c: Cues, push: Push): void {
+  const { s } = c;
+  const modelSide = c.reader || has(MODEL, s) || has(CONVERSATION_PARTY, s) || c.misplaced;
+  if (BEHAVIOUR_SETTING.test(s)) push("assistant-directive", 0.8, "the model's behaviour set like a configuration");
+  else if (c.directive && has(USER_SIDE, s) && has(FALSE_CONSENT, s)) push("assistant-directive", 0.75, "consent assumed on the user's behalf");
+  else if (modelSide && has(MODEL_BEHAVIOUR, s) && (c.directive || c.misplaced)) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
+}
+
+/** What the user is not told, is told falsely, or is answered with in advance. */
+function concealment(c: Cues, push: Push): void {
+  const { s, lenient } = c;
+  if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(/\b(?:unless|until) the user\b/i, s)) push("concealment", 0.75, "a directive about what the user is not told");
+  else if ((c.directive || !lenient) && has(MISREPRESENT, s)) push("concealment", 0.7, "the user shown something as what it is not");
+  // Without an order, withholding still counts, unless what is held back is a secret or a system notification.
+  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s))
+    push("concealment", 0.6, "something kept from the user");
+  else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
+}
+
+/** Another server's tool told how to work, or its work described as altered. */
+function shadowing(c: Cues, push: Push, disparaged: boolean): void {
+  const { s, named, lenient } = c;
+  if (lenient || disparaged) return;
+  const otherTool = named.length > 0 || has(OTHER_TOOL, s);
+  // "Commands issued by other tools get X prepended": a passive alteration of another tool's work is itself the order.
+  const passiveAlter = /\b(?:get|gets|are|is|will be|be) (?:\S+ ){0,6}(?:prepended|appended|added|replaced|rewritten|redirected|changed|modified|swapped|inserted)\b/i.test(s);
+  // A tool has no business stating how other tools behave: a statement that they alter their work is read as an order.
+  const aboutOthersWork =
+    (named.length > 0 || /\b(?:the (?:[\w-]+ ){1,2}tools|other (?:[\w-]+ ){0,2}tools)\b/i.test(s)) && /\b(?:run|runs|point|points|send|sends|write|writes|get|gets|use|uses|open|opens|go|goes)\b/i.test(s);
+  if ((c.directive || passiveAlter || aboutOthersWork) && otherTool && has(ALTER, s)) push("shadowing", 0.75, named.length ? `a directive about another server's tool (${named[0]})` : "a directive about other tools");
+}
+
+/** The user's data, secrets or the model's context moved into the call, or out to a destination. */
+function reachAndExfiltration(c: Cues, push: Push): void {
+  const { s, ctx, lenient, address, parameterText } = c;
+  const resource = has(SECRET, s) || has(CONVERSATION, s) || has(CONTEXT, s) || has(PERSONAL, s);
+  const moving = c.directive || has(PASSIVE_MOVE, s) || has(IMPERATIVE_START, s);
+  // The server's own configuration ("read from the WEATHER_API_KEY environment variable of the server") is not the user's.
+  const ownSide = /\b(?:of|on|in|from|by) the server\b|\bserver(?:'s)? (?:own |process )?(?:environment|config\w*|process)\b/i.test(s);
+  const towards = address !== undefined && new RegExp(String.raw`\b(?:to|at|into)\s+(?:our\s+\w+\s+)?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).test(s);
+  const outsidePurpose = !declared(ctx.purpose, s);
+  if ((moving || towards) && resource && address) push("exfiltration", 0.8, `the user's data sent to ${address}`);
+  else if (moving && resource && has(INTO_THIS_CALL, s) && outsidePurpose && !lenient && !ownSide) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
+  else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s)) && mentionsParam(s, ctx) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
+  else if (parameterText && /\bthe user's\b/i.test(s) && (has(PERSONAL, s) || has(SECRET, s)) && outsidePurpose) push("resource-reach", 0.6, "a parameter that carries the user's personal data or secrets");
+  else if (parameterText && (has(MODEL_HELD, s) || (has(ENV_SECRET, s) && (c.directive || /\b(?:value|contents?) of\b/i.test(s)) && outsidePurpose)))
+    push("resource-reach", 0.65, "a parameter that holds the conversation or the model's context");
+  if (moving && !resource && address && has(OUTBOUND, s) && (!lenient || has(/\b(?:also|copy|duplicate|mirror\w*|retain\w*)\b/i, s))) push("exfiltration", 0.75, `data copied to ${address}`);
+  if (c.value && OUTBOUND_FIELD.test(ctx.field) && address) push("exfiltration", 0.7, `a default outbound destination ${address}`);
+  const slotCarrier = !lenient && /\b(?:image|pixel|tag|link|url)\b/i.test(s) && /\b(?:followed by|append\w*|with|contain\w*|includ\w*)\b/i.test(s);
+  if ((c.value || slotCarrier) && OPEN_SLOT.test(s) && !EXAMPLE_ADDRESS.test(s)) push("exfiltration", 0.7, "a destination left open for data");
+}
 
 /**
  * The categories a sentence reads as by its structure: a directive (or text where no sentence belongs) about an
@@ -163,62 +181,16 @@ const CONVERSATION_PARTY = rx(String.raw`\bthe (?:conversation|chat|discussion|d
 export function readStructure(sentence: string, ctx: SentenceContext): SentenceReading[] {
   const s = sentence;
   const out: SentenceReading[] = [];
-  const push = (category: ScreeningCategory, score: number, cue: string) => out.push({ category, score, cue });
+  const push: Push = (category, score, cue) => out.push({ category, score, cue });
   // Protective framing ("only when the user asks", "do not paste it") exempts a sentence, but not one that sends other
   // tools' work to a literal destination: a consent clause does not make a redirect safe.
   if ((has(PROTECTIVE, s) && !(destination(s) && has(OTHER_TOOL, s))) || has(UNTRUSTED_CONTENT, s)) return out;
-  const value = VALUE_FIELD.test(ctx.field);
-  const title = TITLE_FIELD.test(ctx.field) && !ctx.field.startsWith("inputSchema") && !ctx.field.startsWith("outputSchema");
-  const misplaced = value || title;
-  // A parameter's description says what goes into it: its subject is the argument the model writes.
-  const parameterText = /^inputSchema\..*\.description$/.test(ctx.field);
-  // "You are Hank …", "you answer …", "you can read it with …": the reader as the subject of the sentence.
-  const reader = has(READER, s) || has(SECOND_PERSON, s);
-  // Addressing the reader is itself an order; descriptive text can sit in a value ("Added by the sync job"), an
-  // order or the model named there cannot.
-  const directive = has(OBLIGATION, s) || reader || has(IMPERATIVE_CLAUSE, s) || (!ctx.lead && has(IMPERATIVE_START, s) && !HOW_TO.test(s)) || (misplaced && (has(IMPERATIVE_START, s) || has(MODEL, s) || /\b(?:when|whenever|before|after)\b/i.test(s)));
-  // The declared purpose is what the tool says it does; a directive there is about the tool unless it reaches out.
-  const lenient = ctx.lead;
-
-  // Tool choice needs no order: a claim of standing over every alternative, or the alternatives run down, is the manipulation.
-  const namedOther = tokens(s).some((t) => ctx.foreignTool(t) && (ctx.knownForeignTool?.(t) ?? true));
-  const disparaged = (has(ALTERNATIVES, s) || namedOther) && has(RUN_DOWN, s);
-  if (disparaged) push("tool-choice", 0.8, "runs down the other tools");
-  else if (has(QUALITY, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "claims every choice for itself");
-  else if (namesSelf(s, ctx) && has(/\b(?:always|only|exclusively)\b/i, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "names itself for every request");
-
-  const modelSide = reader || has(MODEL, s) || has(CONVERSATION_PARTY, s) || misplaced;
-  if (BEHAVIOUR_SETTING.test(s)) push("assistant-directive", 0.8, "the model's behaviour set like a configuration");
-  else if (directive && has(USER_SIDE, s) && has(FALSE_CONSENT, s)) push("assistant-directive", 0.75, "consent assumed on the user's behalf");
-  else if (modelSide && has(MODEL_BEHAVIOUR, s) && (directive || misplaced)) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
-
-  if (directive && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(/\b(?:unless|until) the user\b/i, s)) push("concealment", 0.75, "a directive about what the user is not told");
-  else if ((directive || !lenient) && has(MISREPRESENT, s)) push("concealment", 0.7, "the user shown something as what it is not");
-  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s)) push("concealment", 0.6, "something kept from the user");
-  else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
-
-  const named = tokens(s).filter((t) => ctx.foreignTool(t) && (ctx.knownForeignTool?.(t) ?? true));
-  const otherTool = named.length > 0 || has(OTHER_TOOL, s);
-  // "Commands issued by other tools get X prepended": a passive alteration of another tool's work is itself the order.
-  const passiveAlter = /\b(?:get|gets|are|is|will be|be) (?:\S+ ){0,6}(?:prepended|appended|added|replaced|rewritten|redirected|changed|modified|swapped|inserted)\b/i.test(s);
-  // A tool has no business stating how other tools behave: a statement that they alter their work is read as an order.
-  const aboutOthersWork = !lenient && (named.length > 0 || /\b(?:the (?:[\w-]+ ){1,2}tools|other (?:[\w-]+ ){0,2}tools)\b/i.test(s)) && /\b(?:run|runs|point|points|send|sends|write|writes|get|gets|use|uses|open|opens|go|goes)\b/i.test(s);
-  if ((directive || passiveAlter || aboutOthersWork) && otherTool && has(ALTER, s) && !disparaged && !lenient) push("shadowing", 0.75, named.length ? `a directive about another server's tool (${named[0]})` : "a directive about other tools");
-
-  const resource = has(SECRET, s) || has(CONVERSATION, s) || has(CONTEXT, s) || has(PERSONAL, s);
-  const moving = directive || has(PASSIVE_MOVE, s) || has(IMPERATIVE_START, s);
-  // The server's own configuration ("read from the WEATHER_API_KEY environment variable of the server") is not the user's.
-  const ownSide = /\b(?:of|on|in|from|by) the server\b|\bserver(?:'s)? (?:own |process )?(?:environment|config\w*|process)\b/i.test(s);
-  const address = destination(s);
-  const towards = address !== undefined && new RegExp(String.raw`\b(?:to|at|into)\s+(?:our\s+\w+\s+)?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).test(s);
-  if ((moving || towards) && resource && address) push("exfiltration", 0.8, `the user's data sent to ${address}`);
-  else if (moving && resource && has(INTO_THIS_CALL, s) && !declared(ctx.purpose, s) && !lenient && !ownSide) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
-  else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s)) && mentionsParam(s, ctx) && !declared(ctx.purpose, s)) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
-  else if (parameterText && /\bthe user's\b/i.test(s) && (has(PERSONAL, s) || has(SECRET, s)) && !declared(ctx.purpose, s)) push("resource-reach", 0.6, "a parameter that carries the user's personal data or secrets");
-  else if (parameterText && (has(MODEL_HELD, s) || (has(ENV_SECRET, s) && (directive || /\b(?:value|contents?) of\b/i.test(s)) && !declared(ctx.purpose, s)))) push("resource-reach", 0.65, "a parameter that holds the conversation or the model's context");
-  if (moving && !resource && address && has(OUTBOUND, s) && (!lenient || has(/\b(?:also|copy|duplicate|mirror\w*|retain\w*)\b/i, s))) push("exfiltration", 0.75, `data copied to ${address}`);
-  if (value && OUTBOUND_FIELD.test(ctx.field) && address) push("exfiltration", 0.7, `a default outbound destination ${address}`);
-  if ((value || (!lenient && /\b(?:image|pixel|tag|link|url)\b/i.test(s) && /\b(?:followed by|append\w*|with|contain\w*|includ\w*)\b/i.test(s))) && OPEN_SLOT.test(s) && !EXAMPLE_ADDRESS.test(s)) push("exfiltration", 0.7, "a default destination left open for data");
+  const c = cuesOf(s, ctx);
+  const disparaged = toolChoice(c, push);
+  assistantDirective(c, push);
+  concealment(c, push);
+  shadowing(c, push, disparaged);
+  reachAndExfiltration(c, push);
   return out;
 }
 
