@@ -1,8 +1,8 @@
 /**
- * Runs the sentence reader (intent.ts) over every text field of a tool: description, title, annotations, every
- * string of the input and output schemas (descriptions, titles, defaults, enums, examples, nested schemas), and text
- * decoded from hidden characters. Each sentence is read with what the tool declares it does and which tools are
- * its server's own.
+ * Runs the sentence reader (intent.ts) and the structural reading (structure.ts) over every text field of a tool:
+ * description, title, annotations, every string of the input and output schemas (descriptions, titles, defaults,
+ * enums, examples, nested schemas), and text decoded from hidden characters. Each sentence is read with what the tool
+ * declares it does, its parameters, which tools are its server's own, and where the sentence sits.
  */
 import type { ScreeningCategory } from "./categories.js";
 import { readSentence, type SentenceContext } from "./intent.js";
