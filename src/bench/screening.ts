@@ -347,8 +347,9 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     "`round5-set.jsonl`: written before the structural reading, never fit on; before it, 27/48 detected (28/48 with the",
     "encoder), 1/32 legitimate flagged. `wide-set.jsonl`: written to fit the structural reading, in three batches, each measured",
     "before it was fit: 27/60 detected and 0/42 flagged, then 22/36 and 3/23, then 9/30 and 3/19, then 10/29 and 1/14, then 4/18 and 0/8. The holdout and round5",
-    "columns are **the columns to read** (the others are fitted figures); round5 and wide were written by the same hand, so",
-    "round5 flatters the reader more than a set written by others would. 95 % Wilson intervals.",
+    "columns are **the columns to read** (the others are fitted figures; holdout and round5 were measured at five checkpoints",
+    "while fitting on wide, never fit). round5 and wide were written by the same hand, and round5's misses were seen before",
+    "wide was written, so round5 flatters the reader more than a set written by others would. 95 % Wilson intervals.",
     "",
   );
   for (const m of ms) {
