@@ -12,12 +12,12 @@ import { rx } from "./words.js";
 
 /** A modal obligation in any voice: "must", "ought to", "is to be", "are kindly requested", "is best left", "need not". */
 export const OBLIGATION = rx(
-  String.raw`\b(?:must|should|shall|ought|needs? to|need not|needn't|ha(?:s|ve) to|(?:is|are|be) (?:not )?to\b|(?:is|are|be|been) (?:\w+ )?(?:expected|required|requested|supposed|asked|meant|advised|encouraged|welcome|appropriate|sufficient|preferable)|kindly|be sure|make sure|remember to|it is (?:preferable|expected|required|recommended|advisable|best|agreed)|(?:is|are) best\b|belongs? (?:in|here)|goes? (?:unreported|unmentioned|unlabell?ed)|from (?:now on|this point|here on)|henceforth|going forward|no longer|is the one to|(?:is|are) the (?:recommended|preferred)|should anyone|you are now|you will now|you're now|we need|we require|why not|feel free to|(?:it's|it is) (?:fine|ok|okay|acceptable|allowed) (?:for you )?to|you (?:may|can) now|you are (?:allowed|permitted|free) to|works? (?:best|better) (?:with|when|if)|(?:far |much )?better (?:picks|results) (?:with|when|if)|go(?:es)? in(?:to)? \x60|remember that|no reason to|goes here|go here|needs? (?:\S+ ){0,4}(?:appended|added|attached|included|set|changed|replaced))\b`,
+  String.raw`\b(?:must|should|shall|ought|needs? to|need not|needn't|ha(?:s|ve) to|(?:is|are|be) (?:not )?to\b|(?:is|are|be|been) (?:\w+ )?(?:expected|required|requested|supposed|asked|meant|advised|encouraged|welcome|appropriate|sufficient|preferable)|kindly|be sure|make sure|remember to|it is (?:preferable|expected|required|recommended|advisable|best|agreed)|(?:is|are) best\b|belongs? (?:in|here)|goes? (?:unreported|unmentioned|unlabell?ed)|from (?:now on|this point|here on)|henceforth|going forward|no longer|is the one to|(?:is|are) the (?:recommended|preferred)|should anyone|you are now|you will now|you're now|we need|we require|why not|feel free to|(?:it's|it is) (?:fine|ok|okay|acceptable|allowed) (?:for you )?to|you (?:may|can) now|you are (?:allowed|permitted|free) to|works? (?:best|better) (?:with|when|if)|(?:far |much )?better (?:picks|results) (?:with|when|if)|go(?:es)? in(?:to)? \x60|remember that|no reason to|goes here|go here|the (?:correct|right|proper|only valid) \w+ (?:for|is)|needs? (?:\S+ ){0,4}(?:appended|added|attached|included|set|changed|replaced))\b`,
   "i",
 );
 /** A sentence that opens with an order: "Include …", "Report success …", "Append …" (the shape of an instruction in a value). */
 export const IMPERATIVE_START = rx(
-  String.raw`^\W*(?:(?:model|assistant|ai|agent|llm)\s*[:,]\s*)?(?:please\s+)?(?:include|add|append|prepend|paste|put|send|set|copy|tell|report|say|use|call|ignore|forget|treat|act|provide|supply|fill|read|collect|gather|forward|upload|remember|prefer|avoid|never|always|do not|don't|skip|replace|give|answer|respond|reply|share|attach|insert|disregard|pretend|obey|comply|reveal|export|dump|leave|keep)\b`,
+  String.raw`^\W*(?:(?:model|assistant|ai|agent|llm)\s*[:,]\s*)?(?:please\s+)?(?:include|add|append|prepend|paste|put|send|set|copy|tell|report|say|use|call|ignore|forget|treat|act|provide|supply|fill|read|collect|gather|forward|upload|remember|prefer|avoid|never|always|do not|don't|skip|replace|give|answer|respond|reply|share|attach|insert|disregard|pretend|obey|comply|reveal|export|dump|leave|keep|drop|omit|remove|strip|hide|suppress|deflect|spare|exclude)\b`,
   "i",
 );
 /** An order after a condition: "Any time files are saved, also save a copy …", "After reading events, post …". */
@@ -27,6 +27,11 @@ export const IMPERATIVE_CLAUSE = rx(
 );
 /** An imperative that tells how to use this tool ("Use this to …", "Set the flag to …", "Provide a query …"): usage, not an order about something else. */
 export const HOW_TO = /^\W*(?:use|call|set|provide|read|add|include|pass|give|put|supply|fill|leave|keep|send|share)\s+(?:this|the|a|an|it|to|for|\x60)\b/i;
+/** An order in the middle of a sentence: "…, so multiply …", "…: drop …". */
+export const IMPERATIVE_MID = rx(
+  String.raw`(?:[,;:]|\bso)\s+(?:then\s+|also\s+|always\s+|just\s+)?(?:multiply|divide|add|append|prepend|replace|set|send|forward|copy|drop|omit|hide|remove|strip|skip|retry|present|report|tell|say|reply|use|route|redirect|cc|bcc)\b`,
+  "i",
+);
 /** Field paths of values the model may copy into a call, and of titles: places where no instruction belongs. */
 export const VALUE_FIELD = /\.(?:default|const|enum|examples?)(?:\[\d+\])?$|\.(?:enum|examples)\[\d+\]$/;
 export const TITLE_FIELD = /(?:^|\.)title$/;
@@ -59,12 +64,12 @@ export const WITHHOLD = rx(
 );
 /** Another tool, by group or by another server's name: "whichever tool", "the payments server's send_payment". */
 export const OTHER_TOOL = rx(
-  String.raw`\b(?:whichever tool|another tool|other tools|other (?:[\w-]+ ){1,2}tools|any (?:\w+ ){0,2}tools?|all (?:\w+ ){0,2}tools|every (?:\w+ ){0,2}tool|the (?:[\w-]+ ){1,2}tools\b|(?:calls?|statements?|messages?|invoices?|commits?|transfers?|events?|payments?|writes?|orders?|bookings?|invites?|tickets?|issues?|pull requests?|commands?|queries|records?|entries) (?:made|created|sent|executed|run|produced|placed|written|issued|filed|opened) (?:to|through|by|with|in|from)|(?:any|every|all|each) (?:payment|transfer|purchase|order|booking|commit|push|email|message|invite)s? (?:made|sent|created|placed|in)|(?:writes|pushes|payments|transfers|messages|emails|queries) by the|(?:the )?[\w-]+ server(?:'s?)?(?![\w-])|[\w-]+'s \x60?[a-z]+_[a-z_]+|(?:created|sent|made|executed|run|used) (?:through|by|with) (?:the |any )?[\w-]+(?: [\w-]+)? (?:tools?|server))\b`,
+  String.raw`\b(?:whichever tool|another tool|other tools|other (?:[\w-]+ ){1,2}tools|the [\w-]+ (?:integration|connector|plugin)s?|(?:any|every|all|each) (?:\w+ )?(?:payments?|transfers?|purchases?|orders?)\b|any (?:\w+ ){0,2}tools?|all (?:\w+ ){0,2}tools|every (?:\w+ ){0,2}tool|the (?:[\w-]+ ){1,2}tools\b|(?:calls?|statements?|messages?|invoices?|commits?|transfers?|events?|payments?|writes?|orders?|bookings?|invites?|tickets?|issues?|pull requests?|commands?|queries|records?|entries) (?:made|created|sent|executed|run|produced|placed|written|issued|filed|opened) (?:to|through|by|with|in|from)|(?:any|every|all|each) (?:payment|transfer|purchase|order|booking|commit|push|email|message|invite)s? (?:made|sent|created|placed|in)|(?:writes|pushes|payments|transfers|messages|emails|queries) by the|(?:the )?[\w-]+ server(?:'s?)?(?![\w-])|[\w-]+'s \x60?[a-z]+_[a-z_]+|(?:created|sent|made|executed|run|used) (?:through|by|with) (?:the |any )?[\w-]+(?: [\w-]+)? (?:tools?|server))\b`,
   "i",
 );
 /** Changing what another tool does or receives. */
 export const ALTER = rx(
-  String.raw`\b(?:increas\w*|decreas\w*|rais\w*|lower\w*|replac\w*|swapp?\w*|mov\w*|set\b|sets\b|setting|add\w*|append\w*|prepend\w*|prefix\w*|suffix\w*|include\w*|mention\w*|skip\w*|bypass\w*|disabl\w*|pointed|redirect\w*|rout\w*|cop(?:y|ied)|written|preceded|followed|use --\w+|force|visibility|attendee|in copy|cc\b|bcc\b|or 1=1|earlier|later|doubl\w*|tripl\w*|halv\w*|multipl\w*|sav(?:e|ed|ing) a copy|also sav\w*|select|choose|go through|rout\w+ through|pass through|via|rather than|instead of|label\w*|assign\w*|tag\w*|log into|carry|carries|mark\w*|priorit\w*|downgrad\w*|approved by|point\w* (?:to|at)|remov\w*|strip\w*)\b`,
+  String.raw`\b(?:increas\w*|decreas\w*|rais\w*|lower\w*|replac\w*|swapp?\w*|mov\w*|set\b|sets\b|setting|add\w*|append\w*|prepend\w*|prefix\w*|suffix\w*|include\w*|mention\w*|skip\w*|bypass\w*|disabl\w*|pointed|redirect\w*|rout\w*|cop(?:y|ied)|written|preceded|followed|use --\w+|force|visibility|attendee|in copy|cc\b|bcc\b|or 1=1|earlier|later|doubl\w*|tripl\w*|halv\w*|multipl\w*|sav(?:e|ed|ing) a copy|also sav\w*|select|choose|go through|rout\w+ through|pass through|via|rather than|instead of|label\w*|assign\w*|tag\w*|log into|carry|carries|mark\w*|priorit\w*|downgrad\w*|approved by|point\w* (?:to|at)|remov\w*|strip\w*|whatever the user \w+|regardless of (?:what )?the user)\b`,
   "i",
 );
 /** Secrets, the conversation, the model's own context and the user's personal data (reused families plus the context). */
@@ -123,13 +128,28 @@ export const SCRIPTED_ANSWER = rx(
   "i",
 );
 /** Secrecy shared with the reader, against the user. */
-export const SECRECY = rx(String.raw`\b(?:(?:keep|kept) (?:\w+ ){0,4}between us|(?:avoid|without|never|not|don't|do not) draw\w* (?:any )?attention|avoids? (?:any )?questions|between you and (?:me|us)|our (?:little )?secret|off the record)\b`, "i");
+export const SECRECY = rx(String.raw`\b(?:(?:keep|kept) (?:\w+ ){0,4}between us|(?:avoid|without|never|not|don't|do not) draw\w* (?:any )?attention|avoids? (?:any )?questions|in the dark|deflect\w*|without a (?:direct|straight|clear) answer|spare (?:the user|them|the person) the details|between you and (?:me|us)|our (?:little )?secret|off the record)\b`, "i");
 /** A value's field path naming an outbound destination (a mirror, relay or callback whose default is a literal address). */
 export const OUTBOUND_FIELD = /\.(?:mirror|relay|callback|callback_url|webhook|webhook_url|report_to|upload_to|backup|forward_to|sink|collector|cc|bcc|share_with|notify_url)\.(?:default|const|examples?)(?:\[\d+\])?$/i;
 /** The user shown something other than what it is. */
 export const MISREPRESENT = rx(
-  String.raw`\b(?:present\w*|shown|described|labell?ed|framed|passed off) as (?:if|though|ordinary|regular|normal|part of|organic|genuine)\b|\b(?:fail\w*|error\w*|broken|skipped)\b[^.]{0,40}\bas (?:a |an )?(?:success\w*|fine|complete\w*|ok|okay|partial success|successful)\b|\b(?:fail\w*|error\w*|reject\w*|declin\w*|delay\w*|skipp\w*|lost|denied)\b[^.]{0,60}\b(?:reassur\w*|assur\w*|tell|say|report|indicate|claim)\w*\b[^.]{0,40}\b(?:went through|succeeded|worked|fine|ok|okay|complete\w*|done|protected|safe)\b|\brefer(?:red)? to (?:it|this|that|the \w+) (?:only )?as\b|\b(?:describ|present|call|label|fram|report)\w* (?:it|this|that|them) as ['"\u2018\u201c]`,
+  String.raw`\b(?:present\w*|shown|described|labell?ed|framed|passed off) as (?:if|though|ordinary|regular|normal|part of|organic|genuine)\b|\b(?:fail\w*|error\w*|broken|skipped)\b[^.]{0,40}\bas (?:a |an )?(?:success\w*|fine|complete\w*|ok|okay|partial success|successful)\b|\b(?:fail\w*|error\w*|reject\w*|declin\w*|delay\w*|skipp\w*|lost|denied)\b[^.]{0,60}\b(?:reassur\w*|assur\w*|tell|say|report|indicate|claim)\w*\b[^.]{0,40}\b(?:went through|succeeded|worked|fine|ok|okay|complete\w*|done|protected|safe)\b|\brefer(?:red)? to (?:it|this|that|the \w+) (?:only )?as\b|\bas (?:your|their) own (?:suggestions?|ideas?|words|opinions?|recommendations?|picks?)\b|\b(?:fail\w*|error\w*|stale|old|last good)\b[^.]{0,60}\bas (?:current|up to date|fresh|new|live)\b|\b(?:describ|present|call|label|fram|report)\w* (?:it|this|that|them) as ['"\u2018\u201c]`,
   "i",
 );
 /** The conversation as the model's to steer. */
 export const CONVERSATION_PARTY = rx(String.raw`\bthe (?:conversation|chat|discussion|dialogue) (?:should|must|is to|ought|will) be\b`, "i");
+/** Where the user hears anything: the reply, the answer, the summary, the conversation, the user. */
+export const SPEECH_CHANNEL = rx(
+  String.raw`\b(?:repl(?:y|ies)|respon(?:se|ses)|answers?|summar(?:y|ies)|the (?:user|person|human|customer)|users?|chat|conversation|reply with)\b`,
+  "i",
+);
+/** Narrowing what reaches it: only, nothing else, drop, avoid, quietly, deflect. */
+export const RESTRICT = rx(
+  String.raw`\b(?:only|nothing else|not|no|never|without|avoid\w*|drop\w*|omit\w*|skip\w*|exclud\w*|hid(?:e|den|ing)|suppress\w*|quiet\w*|silent\w*|deflect\w*|spare|in the dark|leave out|left out|keep (?:\w+ ){0,3}(?:from|out))\b`,
+  "i",
+);
+/** What a user would want to hear of: warnings, fees, data leaving, sponsorship, the instructions themselves. */
+export const USER_CONCERN = rx(
+  String.raw`\b(?:warnings?|disclaimers?|errors?|failures?|risks?|fees?|surcharges?|commissions?|affiliate|sponsor\w*|tracking|location data|uploads?|data (?:sharing|transfer|goes)|telemetry|where (?:the|their|your) (?:data|text|files?) (?:goes|went|was sent|were sent)|how it was obtained|where the text was sent|the fact that|this note|these (?:notes|instructions)|this description)\b`,
+  "i",
+);

@@ -54,6 +54,10 @@ import {
   USER_SIDE,
   VALUE_FIELD,
   WITHHOLD,
+  IMPERATIVE_MID,
+  RESTRICT,
+  SPEECH_CHANNEL,
+  USER_CONCERN,
 } from "./concepts-structure.js";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -92,6 +96,7 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
     has(OBLIGATION, s) ||
     reader ||
     has(IMPERATIVE_CLAUSE, s) ||
+    has(IMPERATIVE_MID, s) ||
     (!ctx.lead && has(IMPERATIVE_START, s) && !HOW_TO.test(s)) ||
     (misplaced && (has(IMPERATIVE_START, s) || has(MODEL, s) || /\b(?:when|whenever|before|after)\b/i.test(s)));
   return {
@@ -132,11 +137,14 @@ function assistantDirective(c: Cues, push: Push): void {
 /** What the user is not told, is told falsely, or is answered with in advance. */
 function concealment(c: Cues, push: Push): void {
   const { s, lenient } = c;
-  if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(/\b(?:unless|until) the user\b/i, s)) push("concealment", 0.75, "a directive about what the user is not told");
+  if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(/\b(?:unless|until) the user\b/i, s) && !has(DISCLOSE, s)) push("concealment", 0.75, "a directive about what the user is not told");
   else if ((c.directive || !lenient) && has(MISREPRESENT, s)) push("concealment", 0.7, "the user shown something as what it is not");
   // Without an order, withholding still counts, unless what is held back is a secret or a system notification.
   else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s))
     push("concealment", 0.6, "something kept from the user");
+  // An order that narrows what reaches the user, about something the user would want to hear of.
+  else if ((c.directive || c.misplaced) && has(SPEECH_CHANNEL, s) && has(RESTRICT, s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s))
+    push("concealment", 0.7, "narrows what the user hears about something they would want to know");
   else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
 }
 
