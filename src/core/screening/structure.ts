@@ -137,7 +137,9 @@ function assistantDirective(c: Cues, push: Push): void {
 /** What the user is not told, is told falsely, or is answered with in advance. */
 function concealment(c: Cues, push: Push): void {
   const { s, lenient } = c;
-  if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(/\b(?:unless|until) the user\b/i, s) && !has(DISCLOSE, s)) push("concealment", 0.75, "a directive about what the user is not told");
+  // Telling the user is disclosure ("tell the user which alerts will be hidden"), unless what they are told holds
+  // "even when it failed".
+  if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(/\b(?:unless|until) the user\b/i, s) && !(has(DISCLOSE, s) && !/\b(?:even (?:when|if)|regardless)\b/i.test(s))) push("concealment", 0.75, "a directive about what the user is not told");
   else if ((c.directive || !lenient) && has(MISREPRESENT, s)) push("concealment", 0.7, "the user shown something as what it is not");
   // Without an order, withholding still counts, unless what is held back is a secret or a system notification.
   else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s))
