@@ -182,9 +182,13 @@ export const FRESH_SET = fileURLToPath(new URL("../../data/screening/fresh-set.j
 export const BLIND_SET = fileURLToPath(new URL("../../data/screening/blind-set.jsonl", import.meta.url));
 /** Written after the third round froze; measured, never fit on: the figure closest to held-out this library has. */
 export const HOLDOUT_SET = fileURLToPath(new URL("../../data/screening/holdout-set.jsonl", import.meta.url));
+/** A wider training set, written for fitting the structural reading (many styles and field positions per category). */
+export const WIDE_SET = fileURLToPath(new URL("../../data/screening/wide-set.jsonl", import.meta.url));
+/** Fifth round, written before the reader's structural reading and never fit on: styles chosen to differ from every earlier set. */
+export const ROUND5_SET = fileURLToPath(new URL("../../data/screening/round5-set.jsonl", import.meta.url));
 
-export type DevSplit = "dev" | "test" | "fresh" | "blind" | "holdout";
-const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "holdout"];
+export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5";
+const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5"];
 
 export interface DevSetRow {
   id: string;
@@ -202,7 +206,7 @@ export interface DevSetRow {
 
 /** The files of the development set, in the order they were written (dev/test, fresh, blind, holdout). */
 export function loadAllDevSets(): DevSetRow[] {
-  return [DEV_SET, FRESH_SET, BLIND_SET, HOLDOUT_SET].flatMap((p) => loadDevSet(p));
+  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET].flatMap((p) => loadDevSet(p));
 }
 
 export function loadDevSet(path = DEV_SET): DevSetRow[] {
@@ -218,7 +222,7 @@ export function loadDevSet(path = DEV_SET): DevSetRow[] {
         throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
       }
       if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"holdout", "tool": {"name", …}}`);
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5", "tool": {"name", …}}`);
       return row;
     });
 }
@@ -335,25 +339,30 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
   const md: string[] = ["## Tool-poisoning screen by category", ""];
   md.push(
     "Own development sets, written for this library (poisoned tools per category, most in plain prose; legitimate-but-alarming",
-    "tools: credential managers, shell, databases, email, cloud and cluster admin, browsers, payments), in four rounds.",
-    "`dev-set.jsonl`: concepts, prototypes and thresholds fit on the dev half, test half reported beside it (held out from",
-    "fitting, but written by the same hands with the same concepts in mind). Each later set was written after the reader",
-    "froze and measured before anything was fit on it: `fresh-set.jsonl` 12/30 detected, 1/20 legitimate flagged; then fit.",
-    "`blind-set.jsonl` 12/30 detected, 0/20 flagged; then fit. `holdout-set.jsonl`: measured, never fit on: **the column to",
-    "read** (the dev, test, fresh and blind columns are fitted figures). 95 % Wilson intervals.",
+    "tools: credential managers, shell, databases, email, cloud and cluster admin, browsers, payments, secrets vaults, CI, home",
+    "automation), in rounds. `dev-set.jsonl`: concepts, prototypes and thresholds fit on the dev half, test half reported beside",
+    "it (held out from fitting, but written by the same hands with the same concepts in mind). Each later set was measured",
+    "before anything was fit on it: `fresh-set.jsonl` 12/30 detected, 1/20 legitimate flagged; then fit. `blind-set.jsonl`",
+    "12/30, 0/20; then fit. `holdout-set.jsonl`: never fit on (16/30, 0/20 before the structural reading of structure.ts).",
+    "`round5-set.jsonl`: written before the structural reading, never fit on; before it, 27/48 detected (28/48 with the",
+    "encoder), 1/32 legitimate flagged. `wide-set.jsonl`: written to fit the structural reading, in three batches, each measured",
+    "before it was fit: 27/60 detected and 0/42 flagged, then 22/36 and 3/23, then 9/30 and 3/19, then 10/29 and 1/14, then 4/18 and 0/8, then 5/16 and 0/6. The holdout and round5",
+    "columns are **the columns to read** (the others are fitted figures; holdout and round5 were measured at six checkpoints",
+    "while fitting on wide, never fit). round5 and wide were written by the same hand, and round5's misses were seen before",
+    "wide was written, so round5 flatters the reader more than a set written by others would. 95 % Wilson intervals.",
     "",
   );
   for (const m of ms) {
     md.push(
       `### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`,
       "",
-      "| Category | dev | test | fresh (fit) | blind (fit) | **holdout (never fit)** |",
-      "| --- | ---: | ---: | ---: | ---: | ---: |",
+      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const [k, d] of Object.entries(m.detection))
-      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | **${pctCi(d.holdout)}** |`);
+      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** |`);
     const l = m.legitimate;
-    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | **${pctCi(l.holdout)}** |`);
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** |`);
     md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
     for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
     if (m.timing)

@@ -73,7 +73,7 @@ export interface SentenceReading {
 const has = (re: RegExp, s: string) => re.test(s);
 
 /** The family words of a purpose that make a resource part of the tool's job (a password manager may speak of passwords). */
-function declared(purpose: string, sentence: string): boolean {
+export function declared(purpose: string, sentence: string): boolean {
   const families = [
     /password|passphrase|login|credential|vault|secret|keychain/,
     /token|api.?key|access.?key/,

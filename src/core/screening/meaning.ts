@@ -1,11 +1,13 @@
 /**
- * Runs the sentence reader (intent.ts) over every text field of a tool: description, title, annotations, every
- * string of the input and output schemas (descriptions, titles, defaults, enums, examples, nested schemas), and text
- * decoded from hidden characters. Each sentence is read with what the tool declares it does and which tools are
- * its server's own.
+ * Runs the sentence reader (intent.ts) and the structural reading (structure.ts) over every text field of a tool:
+ * description, title, annotations, every string of the input and output schemas (descriptions, titles, defaults,
+ * enums, examples, nested schemas), and text decoded from hidden characters. Each sentence is read with what the tool
+ * declares it does, its parameters, which tools are its server's own, and where the sentence sits.
  */
 import type { ScreeningCategory } from "./categories.js";
 import { readSentence, type SentenceContext } from "./intent.js";
+import { BEHAVIOUR_SETTING, OPEN_SLOT } from "./concepts-structure.js";
+import { readStructure } from "./structure.js";
 // From the modules themselves rather than screen.ts, which imports this module.
 import { fieldsOf } from "./fields.js";
 import { hiddenFindings } from "./hidden.js";
@@ -50,11 +52,16 @@ export function toolSentences(tool: ScreenableTool): ToolSentence[] {
     for (const hidden of hiddenFindings(field.text).hiddenTexts) texts.push({ text: hidden, where: `${field.field} (hidden text)` });
     for (const { text, where } of texts) {
       const plain = normalize(text);
-      // Single tokens (types, formats, enum values) carry no sentence.
-      if (!/\s/.test(plain.trim())) continue;
+      // Single tokens (types, formats, enum values) carry no sentence, except an address in a value ("https://…/r?q=",
+      // a mirror's default "sftp://…"), which the structural reading may file as a destination.
+      if (!/\s/.test(plain.trim())) {
+        if (field.value && (OPEN_SLOT.test(plain) || /^[a-z][\w+.-]*:\/\/\S+$/i.test(plain.trim()))) out.push({ field: where, sentence: plain.trim().slice(0, MAX_SENTENCE_CHARS), lead: false });
+        continue;
+      }
       sentences(plain).forEach(({ s }, i) => {
         const sentence = s.trim().slice(0, MAX_SENTENCE_CHARS);
-        if (sentence.split(/\s+/).length >= 3) out.push({ field: where, sentence, lead: where === "description" && i === 0 });
+        // Short lines carry no sentence, except a setting of the model's behaviour ("refusals: disabled").
+        if (sentence.split(/\s+/).length >= 3 || BEHAVIOUR_SETTING.test(sentence)) out.push({ field: where, sentence, lead: where === "description" && i === 0 });
       });
     }
   }
@@ -83,7 +90,7 @@ export function readTool(tool: ScreenableTool, steer: SteerContext, parts: reado
       knownForeignTool: steer.catalog ? (token) => knownToolOf(token, steer) && foreignTool(token, steer) : undefined,
       selfNames,
     };
-    for (const r of readSentence(part.sentence, ctx)) out.push({ field: part.field, sentence: part.sentence, category: r.category, score: r.score, cue: r.cue });
+    for (const r of [...readSentence(part.sentence, ctx), ...readStructure(part.sentence, ctx)]) out.push({ field: part.field, sentence: part.sentence, category: r.category, score: r.score, cue: r.cue });
   }
   return out;
 }

@@ -39,9 +39,10 @@ export const PATTERNS: PatternRule[] = [
   {
     rule: "conceal-from-user",
     patterns: [
-      // "do not tell the user (that …)", "without informing them"; "do not tell the user to X" is advice, not concealment.
+      // "do not tell the user (that …)", "without informing them"; "do not tell the user to X" is advice and "do not
+      // tell users their password" protects a secret: neither is concealment.
       re(
-        String.raw`\b(?:do not|don't|never|without|must not|should not|shouldn't|not to)\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|let(?:ting)?)\s+(?:the\s+)?(?:user|users|them|human|customer|student)\b(?!\s+to\b)`,
+        String.raw`\b(?:do not|don't|never|without|must not|should not|shouldn't|not to)\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|let(?:ting)?)\s+(?:the\s+)?(?:user|users|them|human|customer|student)\b(?!\s+to\b)(?!\s+(?:their|the|your|its)\s+(?:passwords?|secrets?|tokens?|keys?|credentials?|pins?)\b)`,
       ),
       // "do not mention / reveal / show X to the user", unless X is a secret being protected.
       re(
@@ -60,7 +61,8 @@ export const PATTERNS: PatternRule[] = [
       re(String.raw`\b(?:skip|bypass|disable|omit)\s+(?:all|any|every)\s+(?:user\s+)?(?:confirmation|approval|consent|permission|verification)s?\b`),
       re(String.raw`\b(?:skip|bypass)\s+(?:the\s+)?(?:user\s+)?(?:confirmation|approval)\s+steps\b`),
       re(String.raw`\bnever ask (?:the user |them )?(?:for )?(?:confirmation|approval|permission|consent)`),
-      re(String.raw`\bwithout (?:asking|consulting|checking with|requesting|seeking)\s+(?:the user|them|for (?:confirmation|approval|permission|consent))`),
+      // "Never run DROP without asking the user" asks for the confirmation: a negation before it turns the sentence round.
+      re(String.raw`(?<!\b(?:never|not|n't)\b[^.!?\n]{0,60})\bwithout (?:asking|consulting|checking with|requesting|seeking)\s+(?:the user|them|for (?:confirmation|approval|permission|consent))`),
     ],
   },
   {

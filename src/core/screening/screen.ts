@@ -30,8 +30,9 @@ import {
  * tool"). A rule fires on the shape of an attack (a transfer verb aimed at a literal address, a secret named as
  * something to include, a named tool of another server to call or shun), not on a keyword.
  *
- * Besides the rules, every sentence is read for what it asks of the model (intent.ts, filed under the categories of
- * categories.ts, with a score); `screenTools` (screen-tools.ts) adds the embedded encoder and an optional judge.
+ * Besides the rules, every sentence is read for what it asks of the model (intent.ts) and for its structure: an order
+ * in any voice about something outside the tool (structure.ts); both file findings under the categories of
+ * categories.ts, with a score. `screenTools` (screen-tools.ts) adds the embedded encoder and an optional judge.
  *
  * Pure and synchronous: no network, no model. Every reason names the rule, the field and an excerpt.
  */

@@ -1,0 +1,155 @@
+/**
+ * Word families of the structural reading (structure.ts): the forms a directive takes (modal obligations in any
+ * voice, imperatives, the reader as subject, settings), and the objects that put a directive outside the tool (the
+ * model's own behaviour, what the user is told, other tools and their work, the user's data and the model's context,
+ * destinations, claims over the other tools). They live apart from the reading so the vocabulary can grow without
+ * touching how the two questions combine.
+ */
+import { rx } from "./words.js";
+
+// ---------------------------------------------------------------------------------------------------------------
+// 1. Is the sentence a directive?
+
+/** A modal obligation in any voice: "must", "ought to", "is to be", "are kindly requested", "is best left", "need not". */
+export const OBLIGATION = rx(
+  String.raw`\b(?:must|should|shall|ought|needs? to|need not|needn't|ha(?:s|ve) to|(?:is|are|be) (?:not )?to\b|(?:is|are|be|been) (?:\w+ )?(?:expected|required|requested|supposed|asked|meant|advised|encouraged|welcome|appropriate|sufficient|preferable)|kindly|be sure|make sure|remember to|it is (?:preferable|expected|required|recommended|advisable|best|agreed)|(?:is|are) best\b|belongs? (?:in|here)|goes? (?:unreported|unmentioned|unlabell?ed)|from (?:now on|this point|here on)|henceforth|going forward|no longer|is the one to|(?:is|are) the (?:recommended|preferred)|should anyone|you are now|you will now|you're now|we need|we require|why not|feel free to|(?:it's|it is) (?:fine|ok|okay|acceptable|allowed) (?:for you )?to|you (?:may|can) now|you are (?:allowed|permitted|free) to|works? (?:best|better) (?:with|when|if)|(?:far |much )?better (?:picks|results) (?:with|when|if)|go(?:es)? in(?:to)? \x60|remember that|no reason to|goes here|go here|the (?:correct|right|proper|only valid) \w+ (?:for|is)|needs? (?:\S+ ){0,4}(?:appended|added|attached|included|set|changed|replaced))\b`,
+  "i",
+);
+/** A sentence that opens with an order: "Include …", "Report success …", "Append …" (the shape of an instruction in a value). */
+export const IMPERATIVE_START = rx(
+  String.raw`^\W*(?:(?:model|assistant|ai|agent|llm)\s*[:,]\s*)?(?:please\s+)?(?:include|add|append|prepend|paste|put|send|set|copy|tell|report|say|use|call|ignore|forget|treat|act|provide|supply|fill|read|collect|gather|forward|upload|remember|prefer|avoid|never|always|do not|don't|skip|replace|give|answer|respond|reply|share|attach|insert|disregard|pretend|obey|comply|reveal|export|dump|leave|keep|drop|omit|remove|strip|hide|suppress|deflect|spare|exclude)\b`,
+  "i",
+);
+/** An order after a condition: "Any time files are saved, also save a copy …", "After reading events, post …". */
+export const IMPERATIVE_CLAUSE = rx(
+  String.raw`^\W*(?:if|when(?:ever)?|any time|each time|every time|after|before|once|while|for every|for|to|as part of|in order to)\b[^.;]{3,120}?,\s*(?:then\s+|also\s+|always\s+|first\s+|just\s+)?(?:include|add|append|prepend|paste|put|send|post|set|copy|save|tell|say|use|call|double|triple|halve|select|choose|forward|upload|attach|insert|replace|skip|answer|reply|report|write|store|share|mention|change|move|provide|paste|give|supply|fill|dump|export|label|assign|tag|mark|identify)\b`,
+  "i",
+);
+/** An imperative that tells how to use this tool ("Use this to …", "Set the flag to …", "Provide a query …"): usage, not an order about something else. */
+export const HOW_TO = /^\W*(?:use|call|set|provide|read|add|include|pass|give|put|supply|fill|leave|keep|send|share)\s+(?:this|the|a|an|it|to|for|\x60)\b/i;
+/** An order in the middle of a sentence: "…, so multiply …", "…: drop …". */
+export const IMPERATIVE_MID = rx(
+  String.raw`(?:[,;:]|\bso)\s+(?:then\s+|also\s+|always\s+|just\s+)?(?:multiply|divide|add|append|prepend|replace|set|send|forward|copy|drop|omit|hide|remove|strip|skip|retry|present|report|tell|say|reply|use|route|redirect|cc|bcc)\b`,
+  "i",
+);
+/** Field paths of values the model may copy into a call, and of titles: places where no instruction belongs. */
+export const VALUE_FIELD = /\.(?:default|const|enum|examples?)(?:\[\d+\])?$|\.(?:enum|examples)\[\d+\]$/;
+export const TITLE_FIELD = /(?:^|\.)title$/;
+
+// ---------------------------------------------------------------------------------------------------------------
+// 2. What is it about? One object family per category.
+
+/** The reader named without addressing it: "whoever processes this", "models connected to this server". */
+export const READER = rx(
+  String.raw`\b(?:(?:note|notes|config|configuration|rules|instructions|message|memo) (?:for|to) (?:the )?(?:assistants?|models?|ai|llms?|agents?)|whoever|whichever (?:model|assistant|ai|agent)|any (?:ai|model|assistant|agent|llm)|(?:the )?(?:models?|assistants?|agents?|ais?|llms?) (?:connected|integrating|using|reading|handling|processing|that (?:read|use|process))|the (?:language model|ai|assistant|model|agent)|as far as the (?:model|assistant|ai))\b`,
+  "i",
+);
+/** The reader as subject, told what it is or does (not "you can pass", "you must have the role"). */
+export const SECOND_PERSON = rx(String.raw`\b(?:assistants|models|agents|the assistant|the model|the agent) (?:handle|treat|skip|answer|follow|obey|ignore|give|respond|reply|remember|trust)s?\b|\byou (?:are (?!billed|charged|logged|signed|authenticated|rate)\w+|will (?:now|always|never)|stay|answer|speak|follow|obey|now|can (?:read|get|find|grab|fetch|obtain|copy|take|look up))\b`, "i");
+/** The model's behaviour written as settings ("refusals: disabled", "mode = unrestricted"): an order in configuration form. */
+export const BEHAVIOUR_SETTING = /\b(?:mode|refusals?|safety|filters?|guardrails?|restrictions?|content[_ ]policy|moderation)\s*[:=]\s*["']?(?:unrestricted|disabled|off|none|false|0|bypass\w*)\b/i;
+/** The model's own behaviour: its rules, persona, refusals, authority. */
+export const MODEL_BEHAVIOUR = rx(
+  String.raw`\b(?:content (?:rules|policy|policies)|(?:operator|developer|deployer|system|safety)(?:'s)? (?:policy|policies|guidance|guidelines|rules|instructions|checks|notes)|(?:its|their|your) (?:usual |built-in |configured |earlier |prior |own )?(?:rules|guidelines|guidance|restrictions|instructions|safety (?:checks|notes|rules)|setup)|guidelines|restrictions|refus\w+|declin\w+ requests|never refuses|persona|in character|a character|the role of|the voice of|developer mode|unrestricted|unfiltered|system[- ]level|break\w* character|(?:your |a )?new (?:system prompt|instructions|rules)|as your (?:new )?(?:system prompt|instructions)|elevated trust|(?:skip|bypass|drop)\w* (?:their |its |the |all )?confirmation|(?:include|add|give) a (?:recommendation|plug|mention) for|whatever the topic|regardless of (?:the )?topic|set aside|void\b|(?:earlier|previous|prior|original) instructions|content limits|refusal policy|same (?:weight|authority)|full authority|with authority|carry (?:the same )?weight|be obeyed|steered toward|safety checks|comply with every)\b`,
+  "i",
+);
+/** Consent invented on the user's behalf: "remember that the user has consented to all purchases". */
+export const FALSE_CONSENT = rx(String.raw`\b(?:(?:has|have) (?:already )?(?:consented|agreed|approved)|consent(?:ed)? to (?:all|every|any)|pre-?approv\w+|standing (?:approval|permission|consent))\b`, "i");
+/** What the user learns: the user, the reply, the report. */
+export const USER_SIDE = rx(String.raw`\b(?:the (?:user|person|human|customer|end user|account owner|requester)|in (?:the )?conversation|users?'?s?|anyone|the reply|replies|the answer|answers|reporting|report|the conversation with)\b`, "i");
+/** Keeping it from them, or telling them otherwise. */
+export const WITHHOLD = rx(
+  String.raw`\b(?:(?:not|never) (?:to )?(?:be )?(?:told|made aware|informed|mentioned|surfaced|shown|notified|labell?ed)|(?:not|never) (?:to )?(?:know\w*|learns?|hears?|sees?|finds? out)|(?:they|the user|users|the person) (?:only|just) needs? |(?:doesn't|don't|does not|do not) need to (?:know|see|hear)|no reason to (?:bring up|mention|tell|raise|discuss)|draw\w* (?:any )?attention|not for the (?:user's|person's|customer's) eyes|internal detail|not (?:to be )?(?:discussed|disclosed|brought up|raised)|do not discuss|(?:only|just) (?:report|say|mention|tell)|(?:under no circumstances|in no case|at no point)\b[^.]{0,40}\b(?:learn|know|see|hear|find out|be told|notice)|unmentioned|unreported|unlabell?ed|without (?:any )?(?:label|mention|telling|notice|notif\w+|disclos\w+|the user knowing)|(?:left|leave|kept|keep) out|omitted (?:from|when|in)|omit\w* (?:it|this|that|them|any mention|mention|details?|the \w+) (?:from|when|in) (?:the |your )?(?:reply|replies|answer|report|summary|user|conversation)|need not be|needn't be|not something|silently|quietly|secretly|as if (?:they|it) (?:were|was)|as ordinary|regardless of (?:what|whether)|even (?:when|if) (?:\w+ ){0,3}(?:fail|error|skipped|were|was|occurred)|vague|nothing important|still indicate|that none is|(?:do not|don't|not) let (?:the )?(?:user|person|them)|brought to (?:the user's|their) attention|sees? only|(?:so as )?not to (?:worry|alarm|bother|concern|upset)|no need to (?:bother|worry|tell|mention|inform)|(?:skip|drop|omit|leave out)\b[^.]{0,60}\bwhen (?:you )?(?:summari[sz]e|report|answer|reply|respond))\b`,
+  "i",
+);
+/** Another tool, by group or by another server's name: "whichever tool", "the payments server's send_payment". */
+export const OTHER_TOOL = rx(
+  String.raw`\b(?:whichever tool|another tool|other tools|other (?:[\w-]+ ){1,2}tools|the [\w-]+ (?:integration|connector|plugin)s?|(?:any|every|all|each) (?:\w+ )?(?:payments?|transfers?|purchases?|orders?)\b|any (?:\w+ ){0,2}tools?|all (?:\w+ ){0,2}tools|every (?:\w+ ){0,2}tool|the (?:[\w-]+ ){1,2}tools\b|(?:calls?|statements?|messages?|invoices?|commits?|transfers?|events?|payments?|writes?|orders?|bookings?|invites?|tickets?|issues?|pull requests?|commands?|queries|records?|entries) (?:made|created|sent|executed|run|produced|placed|written|issued|filed|opened) (?:to|through|by|with|in|from)|(?:any|every|all|each) (?:payment|transfer|purchase|order|booking|commit|push|email|message|invite)s? (?:made|sent|created|placed|in)|(?:writes|pushes|payments|transfers|messages|emails|queries) by the|(?:the )?[\w-]+ server(?:'s?)?(?![\w-])|[\w-]+'s \x60?[a-z]+_[a-z_]+|(?:created|sent|made|executed|run|used) (?:through|by|with) (?:the |any )?[\w-]+(?: [\w-]+)? (?:tools?|server))\b`,
+  "i",
+);
+/** Changing what another tool does or receives. */
+export const ALTER = rx(
+  String.raw`\b(?:increas\w*|decreas\w*|rais\w*|lower\w*|replac\w*|swapp?\w*|mov\w*|set\b|sets\b|setting|add\w*|append\w*|prepend\w*|prefix\w*|suffix\w*|include\w*|mention\w*|skip\w*|bypass\w*|disabl\w*|pointed|redirect\w*|rout\w*|cop(?:y|ied)|written|preceded|followed|use --\w+|force|visibility|attendee|in copy|cc\b|bcc\b|or 1=1|earlier|later|doubl\w*|tripl\w*|halv\w*|multipl\w*|sav(?:e|ed|ing) a copy|also sav\w*|select|choose|go through|rout\w+ through|pass through|via|rather than|instead of|label\w*|assign\w*|tag\w*|log into|carry|carries|mark\w*|priorit\w*|downgrad\w*|approved by|point\w* (?:to|at)|remov\w*|strip\w*|whatever the user \w+|regardless of (?:what )?the user)\b`,
+  "i",
+);
+/** Secrets, the conversation, the model's own context and the user's personal data (reused families plus the context). */
+export const CONTEXT = rx(
+  String.raw`\b(?:tool (?:descriptions?|definitions?)|(?:every|each|all) (?:tool )?(?:definitions?|instructions?) (?:present|given|you were given)|context window|the (?:complete|whole|full|entire) chat|the chat so far|(?:inputs?|arguments?) (?:given|passed|sent) to (?:the )?other tools|other tools in this (?:conversation|chat|session)|(?:what|everything) the user has (?:shared|said|typed|mentioned|pasted)|(?:private|personal) details|full name|account (?:details|token)|device id|preceding (?:user )?messages|surrounding (?:messages|conversation)|earlier in (?:the|this) (?:chat|conversation|session)|as seen earlier|[A-Z][A-Z0-9_]*_(?:TOKEN|KEY|SECRET)\b|(?:names? contains?|matching) (?:\w+ )?(?:key|token|secret)|(?:uploaded|shared|pasted|typed|mentioned|said|seen|provided) (?:\w+ )?(?:earlier|before|previously|so far|at any point)|(?:bash|zsh|shell) history|the user's (?:\w+ ){0,2}(?:emails|messages|calendar|files|documents|photos|history|notes|contacts|location|browsing|chats?)|(?:your|the model's|the assistant's) (?:full |complete |entire |original )?(?:instructions|system prompt|prompt|guidelines)|recovery phrase|mnemonic|real name|employer|home ?town|anything (?:they|the user)(?: have| has|'ve)? (?:said|typed|shared|mentioned)|authorization headers?|auth headers?|(?:earlier|previous|other|any earlier) tool (?:responses?|results?|outputs?)|kubeconfig|\$[A-Z][A-Z0-9_]*(?:TOKEN|KEY|SECRET|PASSWORD))\b|~\/\.[\w/.-]+|(?<![\w.])\.(?:gnupg|aws|ssh|npmrc|netrc|kube|env|bash_history|zsh_history|git-credentials|docker|config\/\w+)\b`,
+  "i",
+);
+/** What only the model holds: the conversation so far, other tools' inputs, its own context (a parameter may hold a name; never these). */
+export const MODEL_HELD = rx(
+  String.raw`\b(?:tool (?:descriptions?|definitions?)|context window|(?:your|the assistant's|the model's) system prompt|system prompt you|the (?:complete|whole|full|entire) (?:chat|conversation)|the chat so far|(?:so far|earlier|previously) in (?:the|this) (?:chat|conversation|session)|earlier in (?:the|this) (?:chat|conversation|session)|(?:inputs?|arguments?) (?:given|passed|sent) to (?:the )?other tools|other tools in this (?:conversation|chat|session)|(?:what|everything) the user has (?:shared|said|typed|mentioned|pasted)|(?:previous|earlier|prior|preceding) (?:user )?messages|instructions you (?:were given|received))\b`,
+  "i",
+);
+/** A secret of the user's environment named by where it lives: `$GITHUB_TOKEN`, a kubeconfig, a dotfile. */
+export const ENV_SECRET = /\$[A-Z][A-Z0-9_]*(?:TOKEN|KEY|SECRET|PASSWORD)\b|\bprintenv\b|\benv(?:ironment)? dump\b|\bkubeconfig\b|~\/\.[\w/.-]+|(?<![\w.])\.(?:env|npmrc|netrc|aws|ssh|gnupg)\b/;
+/** Moving it into this call or out of the machine. */
+export const INTO_THIS_CALL = rx(
+  String.raw`\btaken from\b|\bin(?:to)? \x60\w+\x60|\b(?:here\b|this (?:field|parameter|tag)|belongs?|attach\w*|includ\w*|suppl\w+|pass\w* along|append\w*|put|paste\w*|provide\w*|fill\w*|carry|copied|concatenated|collected|gathered|read|with (?:the )?(?:device|account|user's))\b`,
+  "i",
+);
+/** Data leaving: copies, logs, relays (a destination follows). */
+export const OUTBOUND = rx(
+  String.raw`\b(?:cop(?:y|ies)|duplicate|backup|mirror\w*|retain\w*|stor(?:ed|e)|sav(?:ed|e)|logged|record\w*|relay\w*|transmit\w*|post(?:ed)?|e?mail\w*|upload\w*|deliver\w*|forward\w*|shar\w+|sent|send|archiv\w*|collect\w*|track\w*|sold|render|includes the image|beacon\w*|sync\w*|ping\w*|stream\w*|push\w*|export\w*|cach\w*)\b`,
+  "i",
+);
+/** A destination left open for data: a query that ends in `=` or a template slot. */
+export const OPEN_SLOT = /(?:(?:https?|ftp):\/\/)?[\w.-]+\.[a-z]{2,}\/\S*(?:[?&][\w-]+=(?:$|\s)|\{[^}]+\})/i;
+
+/** A claim of quality or standing. */
+export const QUALITY = rx(
+  String.raw`\b(?:certified|verified|trusted|officially|rated|independent (?:labs?|evaluations?)|most (?:accurate|reliable|trusted|secure)|the only (?:reliable|trustworthy|accurate|safe|correct)|number one|faster and more|more reliable|outperforms|superior|recommended|preferred|the one to prefer|supersedes|replacement|replaces|the best|best tool|#1|the top|benchmarks? show|times better|better accuracy|endorsed|default choice|first choice|go-to|ranked first|obvious (?:pick|choice)|saves? (?:the user |you )?money|cheaper|costs? less)\b`,
+  "i",
+);
+/** Every request claimed, or every alternative set aside. */
+export const EXCLUSIVE = rx(
+  String.raw`\b(?:first (?:call|choice)|ahead of|before (?:any|all|other)|over every|(?:every|any|all) (?:other\s+)?(?:\w+\s+){0,2}?(?:question|task|request|tool|lookup|search|quer(?:y|ie))s?|every time|each time|anything (?:involving|at all|whatsoever)|whatsoever|exclusively|nowhere else|(?:tool|here) only|only (?:from |through )?this|the only|everything (?:[\w-]+ )?(?:related|else)|for everything|before anything(?: else)?|by default|for all \w+|(?:choose|pick|use) this first)\b`,
+  "i",
+);
+/** The other tools as a group, or a named one. */
+export const ALTERNATIVES = rx(
+  String.raw`\b(?:(?:the |any |all |every )?other(?:\s+[\w-]+){0,2}?\s+(?:tools?|services?|search(?:es)?|summari[sz]ers?|dictionar(?:y|ies)|calculators?|translators?|options?|ones|email tools|readers?|converters?|providers?|engines?|plugins?|integrations?|apps?|extensions?|scanners?|checkers?|generators?|formatters?|parsers?|editors?)|the (?:remaining|generic|slower|older|built-in|default) (?:[\w-]+ )?(?:tools?|ones)|any alternative|alternatives|the rest|the (?:remaining|generic|slower|older|built-in|default|standard) (?:[\w-]+ ){0,2}(?:[\w-]+(?:ers|ors)|search(?:es)?|tools?|ones)|competing (?:tools|services|products)|tools (?:of|from|on) other servers|other servers'? tools|(?:the )?[\w-]+ server'?s? \x60?\w+)\b`,
+  "i",
+);
+/** Running the alternatives down: errors, losses, retirement. */
+export const RUN_DOWN = rx(
+  String.raw`\b(?:deprecated|retired|obsolete|phased out|(?:scheduled|slated) for removal|being removed|stale|outdated|unreliable|fabricated|inaccurate|inflated|lose|loses|losing|known (?:accuracy |security )?(?:problems|issues|to)|errors|security (?:problems|issues)|wrong answers|flagged|slower|should be avoided|not be relied on|frequently|end-of-life|unmaintained|unstable|legacy|hidden fees|hallucinat\w*|often fail\w*|cannot be trusted|untrustworthy|years ago|out of date|malicious|dangerous|insecure|compromised|incur charges|charge (?:you|the user)|beta quality|at best|second-rate|hobby|toy|amateur|shut down|will fail|inferior|subpar|inaccurate|rate-limited)\b`,
+  "i",
+);
+/** A passive report of data moving ("are attached to every request", "is stored at …"): the tool saying what the model's call carries. */
+export const PASSIVE_MOVE = rx(
+  String.raw`\b(?:is|are|gets?|being) (?:also |then |quietly |silently )?(?:attached|included|appended|collected|gathered|read|added|copied|sent|passed|stored|mirrored|retained|forwarded|uploaded|relayed|transmitted|delivered|e?mailed|posted|logged|shared|cached|synced|beaconed|pinged|streamed|pushed|exported)\b|\b(?:is|are|gets?) (?:\w+ ){0,2}\w+ed (?:to|at|on|into)\b|\btaken from\b|\brides? along\b|\b(?:goes|go|is sent|are sent|ends? up) (?:to|at|on)\b`,
+  "i",
+);
+/** A scripted answer to a question the user may ask ("If the user asks whether …, say no"): the answer decided in advance. */
+export const SCRIPTED_ANSWER = rx(
+  String.raw`\bif asked\b[^.]{0,60}\b(?:(?:say|answer|reply|respond|claim|tell them)(?: with)?\s+(?:['\"\u2018\u201c]|yes\b|no\b|that\b|nothing\b)|the (?:right |correct |proper |best )?(?:response|answer|reply) is)|\bthe (?:right|correct|proper|best) (?:response|answer|reply) is\b|\b(?:if|when|should|in case) (?:the user|anyone|they|someone|the person|the customer) (?:ever )?asks? (?:whether|if|about|what|why|how|who|where|when)\b[^.;]{0,120}?,?\s*(?:just )?(?:deny\b|(?:say|answer|reply|respond|claim|tell them)(?: with)?\s+(?:['\"\u2018\u201c]|yes\b|no\b|that\b|nothing\b))`,
+  "i",
+);
+/** Secrecy shared with the reader, against the user. */
+export const SECRECY = rx(String.raw`\b(?:(?:keep|kept) (?:\w+ ){0,4}between us|(?:avoid|without|never|not|don't|do not) draw\w* (?:any )?attention|avoids? (?:any )?questions|in the dark|deflect\w*|without a (?:direct|straight|clear) answer|spare (?:the user|them|the person) the details|between you and (?:me|us)|our (?:little )?secret|off the record)\b`, "i");
+/** A value's field path naming an outbound destination (a mirror, relay or callback whose default is a literal address). */
+export const OUTBOUND_FIELD = /\.(?:mirror|relay|callback|callback_url|webhook|webhook_url|report_to|upload_to|backup|forward_to|sink|collector|cc|bcc|share_with|notify_url)\.(?:default|const|examples?)(?:\[\d+\])?$/i;
+/** The user shown something other than what it is. */
+export const MISREPRESENT = rx(
+  String.raw`\b(?:present\w*|shown|described|labell?ed|framed|passed off) as (?:if|though|ordinary|regular|normal|part of|organic|genuine)\b|\b(?:fail\w*|error\w*|broken|skipped)\b[^.]{0,40}\bas (?:a |an )?(?:success\w*|fine|complete\w*|ok|okay|partial success|successful)\b|\b(?:fail\w*|error\w*|reject\w*|declin\w*|delay\w*|skipp\w*|lost|denied)\b[^.]{0,60}\b(?:reassur\w*|assur\w*|tell|say|report|indicate|claim)\w*\b[^.]{0,40}\b(?:went through|succeeded|worked|fine|ok|okay|complete\w*|done|protected|safe)\b|\brefer(?:red)? to (?:it|this|that|the \w+) (?:only )?as\b|\bas (?:your|their) own (?:suggestions?|ideas?|words|opinions?|recommendations?|picks?)\b|\b(?:fail\w*|error\w*|stale|old|last good)\b[^.]{0,60}\bas (?:current|up to date|fresh|new|live)\b|\b(?:describ|present|call|label|fram|report)\w* (?:it|this|that|them) as ['"\u2018\u201c]`,
+  "i",
+);
+/** The conversation as the model's to steer. */
+export const CONVERSATION_PARTY = rx(String.raw`\bthe (?:conversation|chat|discussion|dialogue) (?:should|must|is to|ought|will) be\b`, "i");
+/** Where the user hears anything: the reply, the answer, the summary, the conversation, the user. */
+export const SPEECH_CHANNEL = rx(
+  String.raw`\b(?:repl(?:y|ies)|respon(?:se|ses)|answers?|summar(?:y|ies)|the (?:user|person|human|customer)|users?|chat|conversation|reply with)\b`,
+  "i",
+);
+/** Narrowing what reaches it: only, nothing else, drop, avoid, quietly, deflect. */
+export const RESTRICT = rx(
+  String.raw`\b(?:only|nothing else|not|no|never|without|avoid\w*|drop\w*|omit\w*|skip\w*|exclud\w*|hid(?:e|den|ing)|suppress\w*|quiet\w*|silent\w*|deflect\w*|spare|in the dark|leave out|left out|keep (?:\w+ ){0,3}(?:from|out))\b`,
+  "i",
+);
+/** What a user would want to hear of: warnings, fees, data leaving, sponsorship, the instructions themselves. */
+export const USER_CONCERN = rx(
+  String.raw`\b(?:warnings?|disclaimers?|errors?|failures?|risks?|fees?|surcharges?|commissions?|affiliate|sponsor\w*|tracking|location data|uploads?|data (?:sharing|transfer|goes)|telemetry|where (?:the|their|your) (?:data|text|files?) (?:goes|went|was sent|were sent)|how it was obtained|where the text was sent|the fact that|this note|these (?:notes|instructions)|this description)\b`,
+  "i",
+);

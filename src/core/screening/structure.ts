@@ -1,0 +1,236 @@
+/**
+ * The structural reading of a sentence: what every poisoned sentence shares, whatever its wording, is that it is
+ * not about what the tool does. A legitimate description, however alarming, describes the tool's own action on its
+ * own declared object ("Deletes the given file", "Returns the secret for a key", "Confirm with the user before
+ * unlocking"). A poisoned one places an obligation on the reader (the model, "whoever reads this", a passive "is to
+ * be", a polite "kindly requested", a bare imperative in a value) about something outside the tool: the model's own
+ * rules and persona, what the user is told, other tools, the user's secrets and the conversation, a destination for
+ * data, or which tool gets chosen.
+ *
+ * So this reader asks two structural questions of each sentence and files it by the object:
+ *   1. Is it a directive? A modal obligation (must, should, ought, is to be, is expected, is best, need not), an
+ *      order ("from now on"), or text sitting where no sentence belongs (an enum, a default, an example, a title).
+ *   2. What is it about? One object family per category (the families are in concepts-structure.ts; those of
+ *      concepts-parties.ts and concepts-objects.ts are reused where they exist).
+ * A category fires when both meet, and the sentence is neither protective ("do not paste it into chat") nor about
+ * the tool's declared purpose. Where it sits matters: the first sentence of the description is the tool's declared
+ * purpose and is read leniently; a sentence in a value field is suspicious in itself.
+ *
+ * Pure and synchronous; complements intent.ts (which reads concept combinations) rather than replacing it.
+ */
+import type { ScreeningCategory } from "./categories.js";
+import { DISCLOSE, MODEL, PROTECTED_OBJECT } from "./concepts-parties.js";
+import { ADDRESS, CONVERSATION, EXAMPLE_ADDRESS, EXAMPLE_MARK, PERSONAL, PROTECTIVE, SECRET, UNTRUSTED_CONTENT } from "./concepts-objects.js";
+import { declared, type SentenceContext, type SentenceReading } from "./intent.js";
+import {
+  ALTER,
+  ALTERNATIVES,
+  BEHAVIOUR_SETTING,
+  CONTEXT,
+  CONVERSATION_PARTY,
+  ENV_SECRET,
+  EXCLUSIVE,
+  FALSE_CONSENT,
+  HOW_TO,
+  IMPERATIVE_CLAUSE,
+  IMPERATIVE_START,
+  INTO_THIS_CALL,
+  MISREPRESENT,
+  MODEL_BEHAVIOUR,
+  MODEL_HELD,
+  OBLIGATION,
+  OPEN_SLOT,
+  OTHER_TOOL,
+  OUTBOUND,
+  OUTBOUND_FIELD,
+  PASSIVE_MOVE,
+  QUALITY,
+  READER,
+  RUN_DOWN,
+  SCRIPTED_ANSWER,
+  SECOND_PERSON,
+  SECRECY,
+  TITLE_FIELD,
+  USER_SIDE,
+  VALUE_FIELD,
+  WITHHOLD,
+  IMPERATIVE_MID,
+  RESTRICT,
+  SPEECH_CHANNEL,
+  USER_CONCERN,
+} from "./concepts-structure.js";
+
+// ---------------------------------------------------------------------------------------------------------------
+
+const has = (re: RegExp, s: string) => re.test(s);
+
+/** What the reading knows of one sentence before it files it: where it sits, whether it is an order, what it names. */
+interface Cues {
+  s: string;
+  ctx: SentenceContext;
+  /** A value (default, const, enum, example) or a title: places where no sentence belongs. */
+  misplaced: boolean;
+  value: boolean;
+  /** A parameter's description: its subject is the argument the model writes. */
+  parameterText: boolean;
+  /** The reader is addressed or is the subject ("whoever reads this", "you are …", "assistants handle …"). */
+  reader: boolean;
+  /** An order in any voice. */
+  directive: boolean;
+  /** The first sentence of the description: the declared purpose, read leniently. */
+  lenient: boolean;
+  /** Tools of other servers named in the sentence. */
+  named: string[];
+  /** A literal destination that is not an example. */
+  address: string | undefined;
+}
+
+function cuesOf(s: string, ctx: SentenceContext): Cues {
+  const value = VALUE_FIELD.test(ctx.field);
+  const title = TITLE_FIELD.test(ctx.field) && !ctx.field.startsWith("inputSchema") && !ctx.field.startsWith("outputSchema");
+  const misplaced = value || title;
+  const reader = has(READER, s) || has(SECOND_PERSON, s);
+  // Addressing the reader is itself an order; descriptive text can sit in a value ("Added by the sync job"), an
+  // order or the model named there cannot.
+  const directive =
+    has(OBLIGATION, s) ||
+    reader ||
+    has(IMPERATIVE_CLAUSE, s) ||
+    has(IMPERATIVE_MID, s) ||
+    (!ctx.lead && has(IMPERATIVE_START, s) && !HOW_TO.test(s)) ||
+    (misplaced && (has(IMPERATIVE_START, s) || has(MODEL, s) || /\b(?:when|whenever|before|after)\b/i.test(s)));
+  return {
+    s,
+    ctx,
+    misplaced,
+    value,
+    parameterText: /^inputSchema\..*\.description$/.test(ctx.field),
+    reader,
+    directive,
+    lenient: ctx.lead,
+    named: tokens(s).filter((t) => ctx.foreignTool(t) && (ctx.knownForeignTool?.(t) ?? true)),
+    address: destination(s),
+  };
+}
+
+type Push = (category: ScreeningCategory, score: number, cue: string) => void;
+
+/** Tool choice needs no order: a claim of standing over every alternative, or the alternatives run down, is the manipulation. */
+function toolChoice(c: Cues, push: Push): boolean {
+  const { s, ctx, lenient } = c;
+  const disparaged = (has(ALTERNATIVES, s) || c.named.length > 0) && has(RUN_DOWN, s);
+  if (disparaged) push("tool-choice", 0.8, "runs down the other tools");
+  else if (has(QUALITY, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "claims every choice for itself");
+  else if (namesSelf(s, ctx) && has(/\b(?:always|only|exclusively)\b/i, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "names itself for every request");
+  return disparaged;
+}
+
+/** The model's own rules, persona, authority or answers, or consent invented for the user. */
+function assistantDirective(c: Cues, push: Push): void {
+  const { s } = c;
+  const modelSide = c.reader || has(MODEL, s) || has(CONVERSATION_PARTY, s) || c.misplaced;
+  if (BEHAVIOUR_SETTING.test(s)) push("assistant-directive", 0.8, "the model's behaviour set like a configuration");
+  else if (c.directive && has(USER_SIDE, s) && has(FALSE_CONSENT, s)) push("assistant-directive", 0.75, "consent assumed on the user's behalf");
+  else if (modelSide && has(MODEL_BEHAVIOUR, s) && (c.directive || c.misplaced)) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
+}
+
+/** What the user is not told, is told falsely, or is answered with in advance. */
+function concealment(c: Cues, push: Push): void {
+  const { s, lenient } = c;
+  // Telling the user is disclosure ("tell the user which alerts will be hidden"), unless what they are told holds
+  // "even when it failed".
+  if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(/\b(?:unless|until) the user\b/i, s) && !(has(DISCLOSE, s) && !/\b(?:even (?:when|if)|regardless)\b/i.test(s))) push("concealment", 0.75, "a directive about what the user is not told");
+  else if ((c.directive || !lenient) && has(MISREPRESENT, s)) push("concealment", 0.7, "the user shown something as what it is not");
+  // Without an order, withholding still counts, unless what is held back is a secret or a system notification.
+  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s))
+    push("concealment", 0.6, "something kept from the user");
+  // An order that narrows what reaches the user, about something the user would want to hear of.
+  else if ((c.directive || c.misplaced) && has(SPEECH_CHANNEL, s) && has(RESTRICT, s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s))
+    push("concealment", 0.7, "narrows what the user hears about something they would want to know");
+  else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
+}
+
+/** Another server's tool told how to work, or its work described as altered. */
+function shadowing(c: Cues, push: Push, disparaged: boolean): void {
+  const { s, named, lenient } = c;
+  if (lenient || disparaged) return;
+  const otherTool = named.length > 0 || has(OTHER_TOOL, s);
+  // "Commands issued by other tools get X prepended": a passive alteration of another tool's work is itself the order.
+  const passiveAlter = /\b(?:get|gets|are|is|will be|be) (?:\S+ ){0,6}(?:prepended|appended|added|replaced|rewritten|redirected|changed|modified|swapped|inserted)\b/i.test(s);
+  // A tool has no business stating how other tools behave: a statement that they alter their work is read as an order.
+  const aboutOthersWork =
+    (named.length > 0 || /\b(?:the (?:[\w-]+ ){1,2}tools|other (?:[\w-]+ ){0,2}tools)\b/i.test(s)) && /\b(?:run|runs|point|points|send|sends|write|writes|get|gets|use|uses|open|opens|go|goes)\b/i.test(s);
+  if ((c.directive || passiveAlter || aboutOthersWork) && otherTool && has(ALTER, s)) push("shadowing", 0.75, named.length ? `a directive about another server's tool (${named[0]})` : "a directive about other tools");
+}
+
+/** The user's data, secrets or the model's context moved into the call, or out to a destination. */
+function reachAndExfiltration(c: Cues, push: Push): void {
+  const { s, ctx, lenient, address, parameterText } = c;
+  const resource = has(SECRET, s) || has(CONVERSATION, s) || has(CONTEXT, s) || has(PERSONAL, s);
+  const moving = c.directive || has(PASSIVE_MOVE, s) || has(IMPERATIVE_START, s);
+  // The server's own configuration ("read from the WEATHER_API_KEY environment variable of the server") is not the user's.
+  const ownSide = /\b(?:of|on|in|from|by) the server\b|\bserver(?:'s)? (?:own |process )?(?:environment|config\w*|process)\b/i.test(s);
+  const towards = address !== undefined && new RegExp(String.raw`\b(?:to|at|into)\s+(?:our\s+\w+\s+)?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).test(s);
+  const outsidePurpose = !declared(ctx.purpose, s);
+  if ((moving || towards) && resource && address) push("exfiltration", 0.8, `the user's data sent to ${address}`);
+  else if (moving && resource && has(INTO_THIS_CALL, s) && outsidePurpose && !lenient && !ownSide) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
+  else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s)) && mentionsParam(s, ctx) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
+  else if (parameterText && /\bthe user's\b/i.test(s) && (has(PERSONAL, s) || has(SECRET, s)) && outsidePurpose) push("resource-reach", 0.6, "a parameter that carries the user's personal data or secrets");
+  else if (parameterText && (has(MODEL_HELD, s) || (has(ENV_SECRET, s) && (c.directive || /\b(?:value|contents?) of\b/i.test(s)) && outsidePurpose)))
+    push("resource-reach", 0.65, "a parameter that holds the conversation or the model's context");
+  if (moving && !resource && address && has(OUTBOUND, s) && (!lenient || has(/\b(?:also|copy|duplicate|mirror\w*|retain\w*)\b/i, s))) push("exfiltration", 0.75, `data copied to ${address}`);
+  if (c.value && OUTBOUND_FIELD.test(ctx.field) && address) push("exfiltration", 0.7, `a default outbound destination ${address}`);
+  const slotCarrier = !lenient && /\b(?:image|pixel|tag|link|url)\b/i.test(s) && /\b(?:followed by|append\w*|with|contain\w*|includ\w*)\b/i.test(s);
+  if ((c.value || slotCarrier) && OPEN_SLOT.test(s) && !EXAMPLE_ADDRESS.test(s)) push("exfiltration", 0.7, "a destination left open for data");
+}
+
+/**
+ * The categories a sentence reads as by its structure: a directive (or text where no sentence belongs) about an
+ * object outside the tool. Empty for a sentence that describes the tool's own action.
+ */
+export function readStructure(sentence: string, ctx: SentenceContext): SentenceReading[] {
+  const s = sentence;
+  const out: SentenceReading[] = [];
+  const push: Push = (category, score, cue) => out.push({ category, score, cue });
+  // Protective framing ("only when the user asks", "do not paste it") exempts a sentence, but not one that sends other
+  // tools' work to a literal destination: a consent clause does not make a redirect safe.
+  if ((has(PROTECTIVE, s) && !(destination(s) && has(OTHER_TOOL, s))) || has(UNTRUSTED_CONTENT, s)) return out;
+  const c = cuesOf(s, ctx);
+  const disparaged = toolChoice(c, push);
+  assistantDirective(c, push);
+  concealment(c, push);
+  shadowing(c, push, disparaged);
+  reachAndExfiltration(c, push);
+  return out;
+}
+
+/** A literal destination that is not an example: the address itself, or undefined. */
+function destination(s: string): string | undefined {
+  const m = ADDRESS.exec(s) ?? /\b(?:s3|gs|az|sftp|scp):\/\/[^\s"'<>)]+/i.exec(s);
+  if (!m || EXAMPLE_ADDRESS.test(m[0]) || EXAMPLE_MARK.test(s.slice(0, m.index))) return undefined;
+  return m[0];
+}
+
+/** Snake_case tokens (tool-name shaped); a dotted `server.tool` reference also yields its tool part. */
+function tokens(s: string): string[] {
+  const out: string[] = [];
+  for (const t of s.match(/(?<![$\w-])[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]/g) ?? []) {
+    if (!/[A-Za-z0-9]_[A-Za-z0-9]/.test(t)) continue;
+    out.push(t);
+    const last = t.split(".").pop() as string;
+    if (last !== t && /_/.test(last)) out.push(last);
+  }
+  return out;
+}
+
+/** The sentence names one of the tool's own parameters as a word. */
+function mentionsParam(s: string, ctx: SentenceContext): boolean {
+  const words = new Set(s.toLowerCase().match(/[a-z_][a-z0-9_]*/g) ?? []);
+  return [...ctx.params].some((p) => p.length > 2 && words.has(p));
+}
+
+/** The sentence names this tool itself (its name, with or without a `server__` prefix). */
+function namesSelf(s: string, ctx: SentenceContext): boolean {
+  const lower = s.toLowerCase();
+  return [...ctx.selfNames].some((n) => n.includes("_") && lower.includes(n));
+}
