@@ -251,12 +251,13 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
         modelSettings: request.modelSettings as Record<string, unknown> | undefined,
         emit,
         log,
+        // Deferred delivery declares the tools verbatim (their declarations are the cached prefix).
+        bind: (t, p) => (p.mode === "deferred" ? t : compactBoundTools(t, options.phase2, request.model)),
       });
       planned.set(decision.turnId, { delivery: plan.state, available: shaped.available });
-      const bound = plan.mode === "deferred" ? shaped.tools : compactBoundTools(shaped.tools, options.phase2, request.model);
       return handler({
         ...request,
-        tools: bound as typeof request.tools,
+        tools: shaped.tools as typeof request.tools,
         systemMessage: shaped.systemMessage ?? request.systemMessage,
         messages: shaped.messages as typeof request.messages,
         ...(shaped.modelSettings ? { modelSettings: shaped.modelSettings } : {}),

@@ -1,0 +1,714 @@
+/**
+ * What the middleware adds to each model call of a real `createAgent` loop, and to the process's memory.
+ *
+ * The loop: the captured real MCP catalog (data/mcp/real-servers.json), padded with synthetic tools to `tools`
+ * (default 500), every tool a LangChain tool that answers at once; the gold tasks over it (data/mcp/real-tasks.jsonl),
+ * each scripted as "call the gold tools one per model call, then answer". The same agent runs with the middleware
+ * and without it (every tool bound), warm (router prepared, one unrecorded run first), with the embedded default
+ * encoder.
+ *
+ * Per model call, the time outside the model's own wait is measured: from the end of the previous model call's wait
+ * (or the invoke's start) to the start of this one's, plus the tail after the last one. The wait is the scripted
+ * model's `_generate` body (nothing), or for the real clients the `fetch` of the request (the emulators answer in this
+ * process, so their work falls inside the wait and is not counted; the client's request building and serialization
+ * fall outside it and are). The added time of a call is its time with the middleware minus the median time of the
+ * same call of the same task without it.
+ *
+ * Configurations: a scripted chat model (the middleware alone), `@langchain/anthropic` against the Anthropic emulator
+ * (deferred delivery: the whole catalog declared `defer_loading` on every request) and `@langchain/openai` against the
+ * OpenAI emulator (stable delivery). Phases come from the routing and delivery events' `latencyMs` and from timing the
+ * middleware's hooks.
+ *
+ * Memory (`addedRssMiB`): each configuration runs in a fresh child process sampling its RSS every 10 ms: without the
+ * middleware, with it on an empty embedding cache (cold: the catalog is embedded), and with it again on the cache the
+ * cold run filled (warm). Added = with minus without.
+ *
+ * Run alone: `node --import tsx src/bench/overhead.ts [--tools N] [--tasks N] [--reps N] [--no-providers] [--no-memory]`
+ * (prints the result as JSON; progress on stderr).
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { createAgent } from "langchain";
+import { ChatAnthropic } from "@langchain/anthropic";
+import { ChatOpenAI } from "@langchain/openai";
+import { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import type { ChatResult } from "@langchain/core/outputs";
+import { tool as lcTool, type StructuredToolInterface } from "@langchain/core/tools";
+import { runIfEntry } from "../cli/entry.js";
+import type { CatalogFile } from "../core/catalog/catalog.js";
+import type { DeliveryEvent, RoutingEvent, ToolAttentionEvent } from "../core/events/events.js";
+import type { JsonSchema } from "../core/types.js";
+import { toolAttentionMiddleware } from "../adapters/langchain/middleware.js";
+import { startAnthropicEmulator, startOpenAIEmulator, type Emulator, type EmulatorReply } from "../emulators/index.js";
+import { loadTasks, type EvalTask } from "../eval/tasks.js";
+import { captureCatalog } from "../mcp/capture.js";
+import { REAL_SERVERS_CONFIG, REAL_TASKS } from "./real-catalog.js";
+import { markdownTable } from "./report.js";
+
+export const OVERHEAD_TOOLS = 500;
+const SYNTHETIC_CATALOG = "data/synthetic/catalog.json";
+/** A system prompt of ordinary length (the user's own; the middleware appends the pool to it). */
+const SYSTEM_PROMPT =
+  "You are the operations assistant of a software team. Use the tools to act on the team's repositories, " +
+  "trackers, chat, databases and cloud accounts. Confirm destructive actions, keep answers short, and say which tool " +
+  "you used. ".repeat(1);
+
+export interface OverheadOptions {
+  /** Catalog size (the real catalog padded with synthetic tools, or cut). Default 500. */
+  tools?: number;
+  /** Tasks per repetition (an even sample of the real gold tasks). Default 24. */
+  tasks?: number;
+  /** Repetitions of the task list per configuration (with and without the middleware, interleaved). Default 3. */
+  reps?: number;
+  /** Also measure the real Anthropic and OpenAI clients against the emulators. Default true. */
+  providers?: boolean;
+  /** Measure `addedRssMiB` in child processes. Default true. */
+  memory?: boolean;
+  log?: (line: string) => void;
+}
+
+/** Median and 95th percentile, in milliseconds. */
+export interface Percentiles {
+  p50: number;
+  p95: number;
+}
+
+/** One configuration's added time per model call. */
+export interface OverheadConfig {
+  name: string;
+  /** The delivery mode the middleware chose. */
+  delivery: string;
+  /** Model calls measured (with the middleware). */
+  calls: number;
+  /** Added time per model call (with minus without). */
+  p50Ms: number;
+  p95Ms: number;
+  /** The same call's time without the middleware (the agent loop and the client alone). */
+  baselineP50Ms: number;
+  /** Request body sizes in KB, median, with and without the middleware (real clients only). */
+  requestKB?: { with: number; without: number };
+}
+
+export interface OverheadMemory {
+  /** Peak RSS with the middleware on an empty embedding cache, minus peak RSS without it. */
+  coldPeak: number;
+  /** RSS after the loop with the middleware on a filled cache, minus the same without it. */
+  warm: number;
+  /** The raw readings, MiB. */
+  rss: { none: { peak: number; end: number }; cold: { peak: number; end: number }; warm: { peak: number; end: number } };
+  /** Seconds from process start to the first routed call, cold and warm. */
+  firstCallS: { cold: number; warm: number };
+}
+
+export interface OverheadReport {
+  tools: number;
+  /** Headline: the Anthropic configuration (request serialization included) when measured, else the scripted one. */
+  p50Ms: number;
+  p95Ms: number;
+  /** Which configuration the headline is. */
+  headline: string;
+  /** Per-phase time of each model call with the middleware (p50/p95, ms), over every configuration's calls. */
+  phases: Record<string, Percentiles>;
+  configs: OverheadConfig[];
+  addedRssMiB?: { coldPeak: number; warm: number } | { skipped: string };
+  memory?: OverheadMemory;
+  cpus: number;
+  encoder: string;
+  source: string;
+  targets: { p50Ms: number; p95Ms: number; coldPeakMiB: number; warmMiB: number };
+  date: string;
+}
+
+export const OVERHEAD_TARGETS = { p50Ms: 15, p95Ms: 40, coldPeakMiB: 200, warmMiB: 120 } as const;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Catalog, tools and scripted tasks
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The loop's catalog: the captured real servers, padded (or cut) to `n` tools with synthetic ones. */
+export async function overheadCatalog(n: number): Promise<{ file: CatalogFile; source: string } | { skipped: string }> {
+  if (!existsSync(REAL_SERVERS_CONFIG)) return { skipped: `no server config at ${REAL_SERVERS_CONFIG}` };
+  let captured;
+  try {
+    captured = await captureCatalog(REAL_SERVERS_CONFIG);
+  } catch (err) {
+    return { skipped: `real catalog not captured: ${(err as Error).message.split("\n")[0]}` };
+  }
+  // One tool per name: the agent registers tools by name.
+  const seen = new Set<string>();
+  const servers: CatalogFile["servers"] = [];
+  let count = 0;
+  const take = (server: CatalogFile["servers"][number]) => {
+    const tools = server.tools.filter((t) => count < n && !seen.has(t.name) && (seen.add(t.name), ++count));
+    if (tools.length) servers.push({ ...server, tools });
+  };
+  for (const s of captured.catalog.servers) take(s);
+  const real = count;
+  if (count < n && existsSync(SYNTHETIC_CATALOG)) for (const s of (JSON.parse(readFileSync(SYNTHETIC_CATALOG, "utf8")) as CatalogFile).servers) take({ ...s, name: `synthetic-${s.name}` });
+  return { file: { servers }, source: `${REAL_SERVERS_CONFIG} (${real} real tools${count > real ? ` + ${count - real} from ${SYNTHETIC_CATALOG}` : ""})` };
+}
+
+/** A value of a JSON schema's type (the first enum value, else a plain value of the type). */
+function sampleValue(schema: JsonSchema | undefined): unknown {
+  if (!schema || typeof schema !== "object") return "x";
+  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (type === "number" || type === "integer") return typeof schema.minimum === "number" ? schema.minimum : 1;
+  if (type === "boolean") return true;
+  if (type === "array") return [];
+  if (type === "object") return sampleArgs(schema);
+  return "example";
+}
+
+/** Arguments holding every required parameter of a tool's schema. */
+export function sampleArgs(schema: JsonSchema | undefined): Record<string, unknown> {
+  const props = (schema?.properties ?? {}) as Record<string, JsonSchema>;
+  const required = Array.isArray(schema?.required) ? (schema.required as string[]) : [];
+  return Object.fromEntries(required.map((k) => [k, sampleValue(props[k])]));
+}
+
+/** What a tool answers: a short result naming its arguments (distinct per call, so no query cache hides an encode). */
+function resultText(name: string, args: unknown, serial: number): string {
+  return JSON.stringify({ ok: true, tool: name, request: serial, args, items: [{ id: `${name}-${serial}`, status: "done", updated: "2026-11-25T10:00:00Z" }] });
+}
+
+/** LangChain tools for every catalog tool (JSON schemas as declared); each answers at once. */
+export function loopTools(file: CatalogFile): StructuredToolInterface[] {
+  let serial = 0;
+  return file.servers.flatMap((s) =>
+    s.tools.map((t) =>
+      lcTool(async (args: unknown) => resultText(t.name, args, ++serial), {
+        name: t.name,
+        description: t.description ?? "",
+        schema: (t.inputSchema ?? { type: "object", properties: {} }) as never,
+      }) as unknown as StructuredToolInterface,
+    ),
+  );
+}
+
+/** One scripted task: the user's request and the calls the model makes, one per model call. */
+export interface LoopTask {
+  id: string;
+  query: string;
+  calls: { name: string; args: Record<string, unknown> }[];
+}
+
+/** The gold tasks as scripts: each gold tool called once, in order, with arguments holding its required parameters. */
+export function loopTasks(tasks: readonly EvalTask[], file: CatalogFile): LoopTask[] {
+  const schemas = new Map(file.servers.flatMap((s) => s.tools.map((t) => [t.name, t.inputSchema as JsonSchema | undefined] as const)));
+  return tasks.map((t) => ({ id: t.id, query: t.query, calls: t.gold.filter((g) => schemas.has(g)).map((g) => ({ name: g, args: sampleArgs(schemas.get(g)) })) }));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The loop driver: scripted replies and the time line of each invoke
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Scripts the model's replies for the task running and records where each model call waited. */
+class LoopDriver {
+  private task?: LoopTask;
+  private step = 0;
+  private start = 0;
+  private waits: [number, number][] = [];
+  /** Request body sizes (bytes) of the current invoke. */
+  bodies: number[] = [];
+
+  begin(task: LoopTask): void {
+    this.task = task;
+    this.step = 0;
+    this.waits = [];
+    this.bodies = [];
+    this.start = performance.now();
+  }
+
+  /** The next scripted reply of the task running. */
+  next(): EmulatorReply {
+    const call = this.task?.calls[this.step++];
+    return call ? { toolCalls: [{ name: call.name, input: call.args }] } : { text: "done" };
+  }
+
+  waitStart(): number {
+    const t = performance.now();
+    this.waits.push([t, t]);
+    return this.waits.length - 1;
+  }
+
+  waitEnd(i: number): void {
+    this.waits[i]![1] = performance.now();
+  }
+
+  /** Time outside the model's waits, per model call (the tail after the last call added to it). */
+  end(): number[] {
+    const endAt = performance.now();
+    const out: number[] = [];
+    let from = this.start;
+    for (const [s, e] of this.waits) {
+      out.push(s - from);
+      from = e;
+    }
+    if (out.length) out[out.length - 1]! += endAt - from;
+    return out;
+  }
+
+  /** A fetch that records its wait and the request body's size. */
+  fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    if (typeof init?.body === "string") this.bodies.push(Buffer.byteLength(init.body));
+    const i = this.waitStart();
+    try {
+      const res = await fetch(input, init);
+      // The body is read here, so its transfer counts as waiting too.
+      const text = await res.text();
+      return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
+    } finally {
+      this.waitEnd(i);
+    }
+  };
+}
+
+/** A scripted chat model whose answers come from the driver (no network; its wait is its `_generate`). */
+class LoopModel extends BaseChatModel {
+  constructor(private readonly driver: LoopDriver) {
+    super({});
+  }
+
+  _llmType(): string {
+    return "scripted-loop";
+  }
+
+  override bindTools(): LoopModel {
+    return new LoopModel(this.driver);
+  }
+
+  async _generate(_messages: BaseMessage[]): Promise<ChatResult> {
+    const i = this.driver.waitStart();
+    const reply = this.driver.next();
+    const message = reply.toolCalls
+      ? new AIMessage({ content: "", tool_calls: reply.toolCalls.map((c, j) => ({ id: `call_${i}_${j}`, name: c.name, args: c.input, type: "tool_call" as const })) })
+      : new AIMessage(reply.text ?? "");
+    this.driver.waitEnd(i);
+    return { generations: [{ text: typeof message.content === "string" ? message.content : "", message }] };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Timing the middleware's hooks
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Time spent in each hook of the current invoke (wrap hooks without their handler). */
+interface HookTimes {
+  beforeModel: number[];
+  wrapModelCall: number[];
+  afterModel: number[];
+  wrapToolCall: number;
+}
+
+type Hook = (...args: never[]) => unknown;
+
+/** The middleware with every hook timed into `times` (the handler's time excluded from the wrap hooks). */
+function timedMiddleware<M extends object>(mw: M, times: () => HookTimes): M {
+  const m = mw as unknown as Record<string, unknown>;
+  const before = m.beforeModel as Hook;
+  const wrap = m.wrapModelCall as (req: unknown, handler: (r: unknown) => Promise<unknown>) => Promise<unknown>;
+  const after = m.afterModel as { hook: Hook; canJumpTo: string[] };
+  const wrapTool = m.wrapToolCall as (req: unknown, handler: (r: unknown) => Promise<unknown>) => Promise<unknown>;
+  return {
+    ...m,
+    beforeModel: async (...args: never[]) => {
+      const t = performance.now();
+      try {
+        return await before(...args);
+      } finally {
+        times().beforeModel.push(performance.now() - t);
+      }
+    },
+    wrapModelCall: async (req: unknown, handler: (r: unknown) => Promise<unknown>) => {
+      const t = performance.now();
+      let inner = 0;
+      try {
+        return await wrap(req, async (r) => {
+          const h = performance.now();
+          try {
+            return await handler(r);
+          } finally {
+            inner += performance.now() - h;
+          }
+        });
+      } finally {
+        times().wrapModelCall.push(performance.now() - t - inner);
+      }
+    },
+    afterModel: {
+      ...after,
+      hook: async (...args: never[]) => {
+        const t = performance.now();
+        try {
+          return await after.hook(...args);
+        } finally {
+          times().afterModel.push(performance.now() - t);
+        }
+      },
+    },
+    wrapToolCall: async (req: unknown, handler: (r: unknown) => Promise<unknown>) => {
+      const t = performance.now();
+      let inner = 0;
+      try {
+        return await wrapTool(req, async (r) => {
+          const h = performance.now();
+          try {
+            return await handler(r);
+          } finally {
+            inner += performance.now() - h;
+          }
+        });
+      } finally {
+        times().wrapToolCall += performance.now() - t - inner;
+      }
+    },
+  } as unknown as M;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// One configuration
+// ---------------------------------------------------------------------------------------------------------------
+
+type Provider = "scripted" | "anthropic" | "openai";
+
+interface ConfigRun {
+  config: OverheadConfig;
+  /** Per-phase samples of every model call with the middleware. */
+  phases: Record<string, number[]>;
+}
+
+/** Nearest-rank percentile of unsorted samples (NaN for none). */
+export function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+function modelFor(provider: Provider, driver: LoopDriver, url?: string): BaseChatModel {
+  if (provider === "anthropic")
+    return new ChatAnthropic({ model: "claude-opus-4-8", apiKey: "bench", anthropicApiUrl: url, maxRetries: 0, clientOptions: { fetch: driver.fetch as typeof fetch } });
+  if (provider === "openai") return new ChatOpenAI({ model: "gpt-5-mini", apiKey: "bench", maxRetries: 0, configuration: { baseURL: url, fetch: driver.fetch as typeof fetch } });
+  return new LoopModel(driver);
+}
+
+async function runConfig(provider: Provider, file: CatalogFile, tasks: readonly LoopTask[], reps: number, log: (line: string) => void): Promise<ConfigRun> {
+  const driver = new LoopDriver();
+  let emulator: Emulator | undefined;
+  if (provider === "anthropic") emulator = await startAnthropicEmulator({ script: () => driver.next() });
+  if (provider === "openai") emulator = await startOpenAIEmulator({ script: () => driver.next() });
+  try {
+    const tools = loopTools(file);
+    const events: ToolAttentionEvent[] = [];
+    let times: HookTimes = { beforeModel: [], wrapModelCall: [], afterModel: [], wrapToolCall: 0 };
+    const mw = toolAttentionMiddleware({ tools, log: false, onEvent: (e) => events.push(e) });
+    await mw.router.prepare();
+    const model = () => modelFor(provider, driver, emulator?.url);
+    const withMw = createAgent({ model: model(), tools, middleware: [timedMiddleware(mw, () => times)], systemPrompt: SYSTEM_PROMPT });
+    const without = createAgent({ model: model(), tools, systemPrompt: SYSTEM_PROMPT });
+    const run = async (agent: typeof without, task: LoopTask) => {
+      emulator?.reset();
+      driver.begin(task);
+      await agent.invoke({ messages: [new HumanMessage(task.query)] }, { recursionLimit: 100 });
+      return { segments: driver.end(), bodies: [...driver.bodies] };
+    };
+    // Warm-up: JIT, the encoder worker, token tables, memoized catalog data (not recorded).
+    for (const task of tasks.slice(0, 3)) {
+      await run(without, task);
+      await run(withMw as unknown as typeof without, task);
+    }
+    const base = new Map<string, number[][]>();
+    const measured: { task: string; segments: number[]; phases: Record<string, number>[] }[] = [];
+    const bodies = { with: [] as number[], without: [] as number[] };
+    for (let r = 0; r < reps; r++) {
+      for (const task of tasks) {
+        const b = await run(without, task);
+        base.set(task.id, [...(base.get(task.id) ?? []), b.segments]);
+        bodies.without.push(...b.bodies);
+        events.length = 0;
+        times = { beforeModel: [], wrapModelCall: [], afterModel: [], wrapToolCall: 0 };
+        const w = await run(withMw as unknown as typeof without, task);
+        bodies.with.push(...w.bodies);
+        measured.push({ task: task.id, segments: w.segments, phases: phasesOf(events, times) });
+      }
+      log(`overhead ${provider}: repetition ${r + 1}/${reps} done`);
+    }
+    const added: number[] = [];
+    const baseline: number[] = [];
+    const phases: Record<string, number[]> = {};
+    for (const m of measured) {
+      const runs = base.get(m.task) ?? [];
+      m.segments.forEach((seg, i) => {
+        const same = runs.map((s) => s[i]).filter((x): x is number => x !== undefined);
+        if (same.length === 0) return;
+        const b = percentile(same, 50);
+        added.push(seg - b);
+        baseline.push(b);
+        const ph = m.phases[i];
+        if (ph) for (const [k, v] of Object.entries(ph)) (phases[k] ??= []).push(v);
+      });
+    }
+    const delivery = (events.find((e) => e.type === "tool_attention.delivery") as DeliveryEvent | undefined)?.mode ?? "?";
+    const config: OverheadConfig = {
+      name: provider === "scripted" ? "scripted model" : provider === "anthropic" ? "@langchain/anthropic → emulator" : "@langchain/openai → emulator",
+      delivery,
+      calls: added.length,
+      p50Ms: round2(percentile(added, 50)),
+      p95Ms: round2(percentile(added, 95)),
+      baselineP50Ms: round2(percentile(baseline, 50)),
+      ...(provider !== "scripted" ? { requestKB: { with: Math.round(percentile(bodies.with, 50) / 1024), without: Math.round(percentile(bodies.without, 50) / 1024) } } : {}),
+    };
+    return { config, phases };
+  } finally {
+    await emulator?.close();
+  }
+}
+
+/** The phases of each model call of one invoke, from its events and hook times (index = model call). */
+function phasesOf(events: readonly ToolAttentionEvent[], times: HookTimes): Record<string, number>[] {
+  const routes = events.filter((e): e is RoutingEvent => e.type === "tool_attention.route");
+  const deliveries = events.filter((e): e is DeliveryEvent => e.type === "tool_attention.delivery");
+  const n = Math.max(routes.length, deliveries.length);
+  const out: Record<string, number>[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = routes[i]?.latencyMs;
+    const d = deliveries[i]?.latencyMs;
+    const phase: Record<string, number> = {};
+    if (r) {
+      phase.queryEmbedding = r.encode;
+      phase.search = r.search;
+      if (r.fusion !== undefined) phase.fusion = r.fusion;
+      phase.gate = r.gate + (times.afterModel[i] ?? 0);
+      phase.tokens = (r.tokens ?? 0) + (d?.tokens ?? 0);
+      phase.route = r.total;
+    }
+    if (d) {
+      phase.render = d.render;
+      phase.delivery = d.delivery;
+    }
+    phase.beforeModel = times.beforeModel[i] ?? 0;
+    phase.wrapModelCall = times.wrapModelCall[i] ?? 0;
+    phase.afterModel = times.afterModel[i] ?? 0;
+    phase.hooks = phase.beforeModel + phase.wrapModelCall + phase.afterModel + (i === n - 1 ? times.wrapToolCall : 0);
+    out.push(phase);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Memory, in child processes
+// ---------------------------------------------------------------------------------------------------------------
+
+interface MemoryChildResult {
+  peakMiB: number;
+  endMiB: number;
+  firstCallS: number;
+}
+
+/** Child side: build the agent (with or without the middleware), run the tasks, report RSS peak and end. */
+async function memoryChild(withMw: boolean, n: number, taskCount: number): Promise<MemoryChildResult> {
+  let peak = process.memoryUsage.rss();
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 10);
+  try {
+    const cat = await overheadCatalog(n);
+    if ("skipped" in cat) throw new Error(cat.skipped);
+    const tasks = loopTasks(evenTasks(goldTasks(cat.file), taskCount), cat.file);
+    const driver = new LoopDriver();
+    const tools = loopTools(cat.file);
+    const middleware = withMw ? [toolAttentionMiddleware({ tools, log: false })] : [];
+    const agent = createAgent({ model: new LoopModel(driver), tools, middleware, systemPrompt: SYSTEM_PROMPT });
+    let firstCallS = 0;
+    for (const task of tasks) {
+      driver.begin(task);
+      await agent.invoke({ messages: [new HumanMessage(task.query)] }, { recursionLimit: 100 });
+      // Since process start (performance.now() counts from it): what a user waits for the first routed answer.
+      firstCallS ||= performance.now() / 1000;
+      peak = Math.max(peak, process.memoryUsage.rss());
+    }
+    const end = process.memoryUsage.rss();
+    return { peakMiB: Math.max(peak, end) / 2 ** 20, endMiB: end / 2 ** 20, firstCallS };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+function selfCommand(): string[] {
+  const self = fileURLToPath(import.meta.url);
+  return self.endsWith(".ts") ? ["--import", import.meta.resolve("tsx"), self] : [self];
+}
+
+function memoryInChild(mode: "none" | "with", n: number, tasks: number, cacheDir: string): Promise<MemoryChildResult> {
+  const args = [...selfCommand(), "--memory-child", mode, "--tools", String(n), "--tasks", String(tasks)];
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { timeout: 600_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, TOOL_ATTENTION_CACHE_DIR: cacheDir } }, (err, stdout, stderr) => {
+      if (err) return reject(new Error(`overhead memory child (${mode}) failed: ${err.message}\n${String(stderr).trim().split("\n").slice(-5).join("\n")}`));
+      try {
+        resolve(JSON.parse(String(stdout).trim().split("\n").at(-1) ?? "") as MemoryChildResult);
+      } catch {
+        reject(new Error(`overhead memory child (${mode}) printed no JSON: ${String(stdout).slice(0, 200)}`));
+      }
+    });
+  });
+}
+
+/** RSS without the middleware, with it cold (empty embedding cache) and warm (the cache the cold run filled). */
+export async function measureOverheadMemory(n: number, tasks: number, log: (line: string) => void): Promise<OverheadMemory> {
+  const dir = mkdtempSync(join(tmpdir(), "tool-attention-overhead-"));
+  try {
+    log("overhead memory: without the middleware…");
+    const none = await memoryInChild("none", n, tasks, dir);
+    log("overhead memory: with the middleware, empty embedding cache (cold)…");
+    const cold = await memoryInChild("with", n, tasks, dir);
+    log("overhead memory: with the middleware, filled cache (warm)…");
+    const warm = await memoryInChild("with", n, tasks, dir);
+    const r1 = (x: number) => Math.round(x * 10) / 10;
+    return {
+      coldPeak: r1(cold.peakMiB - none.peakMiB),
+      warm: r1(warm.endMiB - none.endMiB),
+      rss: {
+        none: { peak: r1(none.peakMiB), end: r1(none.endMiB) },
+        cold: { peak: r1(cold.peakMiB), end: r1(cold.endMiB) },
+        warm: { peak: r1(warm.peakMiB), end: r1(warm.endMiB) },
+      },
+      firstCallS: { cold: r1(cold.firstCallS), warm: r1(warm.firstCallS) },
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The section
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The gold tasks whose every gold tool is in the catalog. */
+function goldTasks(file: CatalogFile): EvalTask[] {
+  const names = new Set(file.servers.flatMap((s) => s.tools.map((t) => t.name)));
+  return loadTasks(REAL_TASKS).filter((t) => t.gold.every((g) => names.has(g)));
+}
+
+/** An even sample of n tasks (every (len/n)-th), keeping order. */
+function evenTasks<T>(items: readonly T[], n: number): T[] {
+  if (n >= items.length) return [...items];
+  return Array.from({ length: n }, (_, i) => items[Math.floor((i * items.length) / n)]!);
+}
+
+/** Measures the added latency per model call (and the added memory) at `tools` tools. */
+export async function measureOverhead(opts: OverheadOptions = {}): Promise<OverheadReport | { skipped: string }> {
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const n = opts.tools ?? OVERHEAD_TOOLS;
+  const cat = await overheadCatalog(n);
+  if ("skipped" in cat) return { skipped: cat.skipped };
+  if (!existsSync(REAL_TASKS)) return { skipped: `no gold tasks at ${REAL_TASKS}` };
+  const taskCount = opts.tasks ?? 24;
+  const tasks = loopTasks(evenTasks(goldTasks(cat.file), taskCount), cat.file);
+  const reps = opts.reps ?? 3;
+  const providers: Provider[] = opts.providers === false ? ["scripted"] : ["scripted", "anthropic", "openai"];
+  const configs: OverheadConfig[] = [];
+  const phaseSamples: Record<string, number[]> = {};
+  for (const p of providers) {
+    log(`overhead: ${p} (${tasks.length} tasks × ${reps}, ${n} tools)…`);
+    const r = await runConfig(p, cat.file, tasks, reps, log);
+    configs.push(r.config);
+    for (const [k, v] of Object.entries(r.phases)) (phaseSamples[k] ??= []).push(...v);
+  }
+  let memory: OverheadMemory | undefined;
+  let addedRssMiB: OverheadReport["addedRssMiB"];
+  if (opts.memory ?? true) {
+    try {
+      memory = await measureOverheadMemory(n, Math.min(taskCount, 12), log);
+      addedRssMiB = { coldPeak: memory.coldPeak, warm: memory.warm };
+    } catch (err) {
+      addedRssMiB = { skipped: (err as Error).message.split("\n")[0]! };
+    }
+  }
+  const headline = configs.find((c) => c.name.includes("anthropic")) ?? configs[0]!;
+  return {
+    tools: cat.file.servers.reduce((s, x) => s + x.tools.length, 0),
+    p50Ms: headline.p50Ms,
+    p95Ms: headline.p95Ms,
+    headline: headline.name,
+    phases: Object.fromEntries(Object.entries(phaseSamples).map(([k, v]) => [k, { p50: round2(percentile(v, 50)), p95: round2(percentile(v, 95)) }])),
+    configs,
+    ...(addedRssMiB ? { addedRssMiB } : {}),
+    ...(memory ? { memory } : {}),
+    cpus: availableParallelism(),
+    encoder: "hybrid (USE-lite + BM25), the default",
+    source: `${cat.source}; tasks ${REAL_TASKS} (${tasks.length}, ${reps} repetitions)`,
+    targets: { ...OVERHEAD_TARGETS },
+    date: new Date().toISOString(),
+  };
+}
+
+/** The report's section. */
+export function renderOverheadMarkdown(r: OverheadReport | { skipped: string }): string {
+  if ("skipped" in r) return `## Added latency per model call\n\nSkipped: ${r.skipped}\n`;
+  const t = r.targets;
+  const lines = [
+    "## Added latency per model call",
+    "",
+    `What the middleware adds to each model call of a real \`createAgent\` loop at ${r.tools} tools (measured ${r.date.slice(0, 16).replace("T", " ")} UTC, ` +
+      `${r.cpus} cores, encoder ${r.encoder}, warm): the call's time outside the model's wait with the middleware minus without it. ` +
+      `Headline (${r.headline}): p50 ${r.p50Ms} ms, p95 ${r.p95Ms} ms (targets ≤ ${t.p50Ms} / ≤ ${t.p95Ms} ms).`,
+    "",
+    markdownTable(
+      ["configuration", "delivery", "calls", "added p50 ms", "added p95 ms", "without p50 ms", "request KB (with / without)"],
+      r.configs.map((c) => [c.name, c.delivery, String(c.calls), String(c.p50Ms), String(c.p95Ms), String(c.baselineP50Ms), c.requestKB ? `${c.requestKB.with} / ${c.requestKB.without}` : "—"]),
+    ),
+    "",
+    markdownTable(["phase (per model call)", "p50 ms", "p95 ms"], Object.entries(r.phases).map(([k, v]) => [k, String(v.p50), String(v.p95)])),
+    "",
+  ];
+  if (r.addedRssMiB && "skipped" in r.addedRssMiB) lines.push(`Memory: skipped (${r.addedRssMiB.skipped})`, "");
+  else if (r.memory)
+    lines.push(
+      `Memory added by the middleware (RSS, child processes): cold peak +${r.memory.coldPeak} MiB (target ≤ ${t.coldPeakMiB}), warm +${r.memory.warm} MiB ` +
+        `(target ≤ ${t.warmMiB}); without it ${r.memory.rss.none.peak} MiB peak. First answered call after process start: ${r.memory.firstCallS.cold} s cold, ${r.memory.firstCallS.warm} s warm.`,
+      "",
+    );
+  lines.push(`Source: ${r.source}.`, "");
+  return lines.join("\n");
+}
+
+export async function main(argv = process.argv.slice(2)): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      tools: { type: "string" },
+      tasks: { type: "string" },
+      reps: { type: "string" },
+      "no-providers": { type: "boolean" },
+      "no-memory": { type: "boolean" },
+      "memory-child": { type: "string" },
+      markdown: { type: "boolean" },
+    },
+    strict: true,
+  });
+  const int = (v: string | undefined, name: string) => {
+    if (v === undefined) return undefined;
+    const x = Number(v);
+    if (!Number.isInteger(x) || x < 1) throw new Error(`--${name} expects a positive integer, got "${v}"`);
+    return x;
+  };
+  const tools = int(values.tools, "tools") ?? OVERHEAD_TOOLS;
+  if (values["memory-child"]) {
+    const r = await memoryChild(values["memory-child"] === "with", tools, int(values.tasks, "tasks") ?? 12);
+    // A child process of the bench: exit once the line is written (idle encoder workers need not be waited for).
+    process.stdout.write(`${JSON.stringify(r)}\n`, () => process.exit(0));
+    return 0;
+  }
+  const r = await measureOverhead({ tools, tasks: int(values.tasks, "tasks"), reps: int(values.reps, "reps"), providers: !values["no-providers"], memory: !values["no-memory"] });
+  process.stdout.write(values.markdown ? renderOverheadMarkdown(r) : `${JSON.stringify(r, null, 2)}\n`);
+  return 0;
+}
+
+runIfEntry(import.meta.url, () => main());
