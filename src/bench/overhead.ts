@@ -26,8 +26,8 @@
  * Run alone: `node --import tsx src/bench/overhead.ts [--tools N] [--tasks N] [--reps N] [--no-providers] [--no-memory]`
  * (prints the result as JSON; progress on stderr).
  */
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -67,6 +67,8 @@ export interface OverheadOptions {
   reps?: number;
   /** Also measure the real Anthropic and OpenAI clients against the emulators. Default true. */
   providers?: boolean;
+  /** Only these configurations (default: every one `providers` allows). */
+  only?: readonly Provider[];
   /** Measure `addedRssMiB` in child processes. Default true. */
   memory?: boolean;
   log?: (line: string) => void;
@@ -92,6 +94,21 @@ export interface OverheadConfig {
   baselineP50Ms: number;
   /** Request body sizes in KB, median, with and without the middleware (real clients only). */
   requestKB?: { with: number; without: number };
+  /** Per-phase time of each model call with the middleware. */
+  phases?: Record<string, Percentiles>;
+}
+
+/** Every text new, tools instant, no stated step: each model call waits for one query encode. */
+export const WORST_LOOP: LoopStyle = { toolMs: 0, states: false };
+/** Tools take 100 ms (an MCP round trip) and the model states its step with each call. */
+export const TYPICAL_LOOP: LoopStyle = { toolMs: 100, states: true };
+
+export function styleName(s: LoopStyle): string {
+  return `${s.toolMs ? `tools ${s.toolMs} ms` : "instant tools"}, ${s.states ? "model states its step" : "no stated step"}`;
+}
+
+function summarize(samples: Record<string, number[]>): Record<string, Percentiles> {
+  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, { p50: round2(percentile(v, 50)), p95: round2(percentile(v, 95)) }]));
 }
 
 export interface OverheadMemory {
@@ -112,7 +129,7 @@ export interface OverheadReport {
   p95Ms: number;
   /** Which configuration the headline is. */
   headline: string;
-  /** Per-phase time of each model call with the middleware (p50/p95, ms), over every configuration's calls. */
+  /** Per-phase time of each model call with the middleware (p50/p95, ms), of the headline configuration. */
   phases: Record<string, Percentiles>;
   configs: OverheadConfig[];
   addedRssMiB?: { coldPeak: number; warm: number } | { skipped: string };
@@ -172,17 +189,22 @@ export function sampleArgs(schema: JsonSchema | undefined): Record<string, unkno
   return Object.fromEntries(required.map((k) => [k, sampleValue(props[k])]));
 }
 
-/** What a tool answers: a short result naming its arguments (distinct per call, so no query cache hides an encode). */
-function resultText(name: string, args: unknown, serial: number): string {
-  return JSON.stringify({ ok: true, tool: name, request: serial, args, items: [{ id: `${name}-${serial}`, status: "done", updated: "2026-11-25T10:00:00Z" }] });
+/**
+ * Counts every request and tool result of the process: each text the router sees is new, as in a live deployment,
+ * so no query cache (one configuration's, one repetition's) hides an encode.
+ */
+let serial = 0;
+
+/** What a tool answers: a short result naming its arguments (distinct per call). */
+function resultText(name: string, args: unknown): string {
+  return JSON.stringify({ ok: true, tool: name, request: ++serial, args, items: [{ id: `${name}-${serial}`, status: "done", updated: "2026-11-25T10:00:00Z" }] });
 }
 
-/** LangChain tools for every catalog tool (JSON schemas as declared); each answers at once. */
-export function loopTools(file: CatalogFile): StructuredToolInterface[] {
-  let serial = 0;
+/** LangChain tools for every catalog tool (JSON schemas as declared); each answers after `toolMs` (an MCP round trip). */
+export function loopTools(file: CatalogFile, toolMs = 0): StructuredToolInterface[] {
   return file.servers.flatMap((s) =>
     s.tools.map((t) =>
-      lcTool(async (args: unknown) => resultText(t.name, args, ++serial), {
+      lcTool(async (args: unknown) => (toolMs > 0 ? new Promise<string>((r) => setTimeout(() => r(resultText(t.name, args)), toolMs)) : resultText(t.name, args)), {
         name: t.name,
         description: t.description ?? "",
         schema: (t.inputSchema ?? { type: "object", properties: {} }) as never,
@@ -191,17 +213,42 @@ export function loopTools(file: CatalogFile): StructuredToolInterface[] {
   );
 }
 
+/** The user's request of one run of a task, numbered so that no two runs send the same text. */
+function requestText(task: LoopTask): string {
+  return `${task.query} (#${++serial})`;
+}
+
 /** One scripted task: the user's request and the calls the model makes, one per model call. */
 export interface LoopTask {
   id: string;
   query: string;
-  calls: { name: string; args: Record<string, unknown> }[];
+  /** `say`: what the model states with the call (the task's plan step, or a short sentence naming the action). */
+  calls: { name: string; args: Record<string, unknown>; say: string }[];
 }
 
 /** The gold tasks as scripts: each gold tool called once, in order, with arguments holding its required parameters. */
 export function loopTasks(tasks: readonly EvalTask[], file: CatalogFile): LoopTask[] {
   const schemas = new Map(file.servers.flatMap((s) => s.tools.map((t) => [t.name, t.inputSchema as JsonSchema | undefined] as const)));
-  return tasks.map((t) => ({ id: t.id, query: t.query, calls: t.gold.filter((g) => schemas.has(g)).map((g) => ({ name: g, args: sampleArgs(schemas.get(g)) })) }));
+  return tasks.map((t) => ({
+    id: t.id,
+    query: t.query,
+    calls: t.gold.filter((g) => schemas.has(g)).map((g, j) => ({ name: g, args: sampleArgs(schemas.get(g)), say: t.steps?.[j] ?? `I'll ${g.replace(/[_-]+/g, " ")} for this.` })),
+  }));
+}
+
+/** How the scripted loop behaves: tool latency and whether the model states its step with each call. */
+export interface LoopStyle {
+  /** Milliseconds each tool takes (0: instant). */
+  toolMs: number;
+  /** The model states its step (a plan) with each tool call, as assistants usually do. */
+  states: boolean;
+}
+
+/** The scripted reply of a task at `step`. */
+function replyOf(task: LoopTask | undefined, step: number, states: boolean): EmulatorReply {
+  const call = task?.calls[step];
+  if (!call) return { text: "done" };
+  return { ...(states ? { text: call.say } : {}), toolCalls: [{ name: call.name, input: call.args }] };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -210,6 +257,7 @@ export function loopTasks(tasks: readonly EvalTask[], file: CatalogFile): LoopTa
 
 /** Scripts the model's replies for the task running and records where each model call waited. */
 class LoopDriver {
+  constructor(private readonly states = false) {}
   private task?: LoopTask;
   private step = 0;
   private start = 0;
@@ -227,8 +275,7 @@ class LoopDriver {
 
   /** The next scripted reply of the task running. */
   next(): EmulatorReply {
-    const call = this.task?.calls[this.step++];
-    return call ? { toolCalls: [{ name: call.name, input: call.args }] } : { text: "done" };
+    return replyOf(this.task, this.step++, this.states);
   }
 
   waitStart(): number {
@@ -287,7 +334,7 @@ class LoopModel extends BaseChatModel {
     const i = this.driver.waitStart();
     const reply = this.driver.next();
     const message = reply.toolCalls
-      ? new AIMessage({ content: "", tool_calls: reply.toolCalls.map((c, j) => ({ id: `call_${i}_${j}`, name: c.name, args: c.input, type: "tool_call" as const })) })
+      ? new AIMessage({ content: reply.text ?? "", tool_calls: reply.toolCalls.map((c, j) => ({ id: `call_${i}_${j}`, name: c.name, args: c.input, type: "tool_call" as const })) })
       : new AIMessage(reply.text ?? "");
     this.driver.waitEnd(i);
     return { generations: [{ text: typeof message.content === "string" ? message.content : "", message }] };
@@ -375,7 +422,8 @@ function timedMiddleware<M extends object>(mw: M, times: () => HookTimes): M {
 // One configuration
 // ---------------------------------------------------------------------------------------------------------------
 
-type Provider = "scripted" | "anthropic" | "openai";
+export type Provider = "scripted" | "anthropic" | "openai";
+const PROVIDERS: readonly Provider[] = ["scripted", "anthropic", "openai"];
 
 interface ConfigRun {
   config: OverheadConfig;
@@ -399,13 +447,68 @@ function modelFor(provider: Provider, driver: LoopDriver, url?: string): BaseCha
   return new LoopModel(driver);
 }
 
-async function runConfig(provider: Provider, file: CatalogFile, tasks: readonly LoopTask[], reps: number, log: (line: string) => void): Promise<ConfigRun> {
-  const driver = new LoopDriver();
+/** The text of a request's first user message and how many assistant turns precede the reply (either API's shape). */
+export function conversationOf(body: Record<string, unknown>): { query: string; step: number } {
+  const items = (Array.isArray(body.messages) ? body.messages : Array.isArray(body.input) ? body.input : []) as { role?: string; type?: string; content?: unknown }[];
+  const textOf = (c: unknown): string =>
+    typeof c === "string" ? c : Array.isArray(c) ? c.map((b) => (typeof b === "string" ? b : typeof (b as { text?: unknown })?.text === "string" ? (b as { text: string }).text : "")).join("") : "";
+  const user = items.find((m) => m.role === "user");
+  // One assistant turn per model call so far: a message, or (Responses API) a run of function_call items.
+  let step = 0;
+  let inCalls = false;
+  for (const m of items) {
+    const call = m.type === "function_call";
+    if (m.role === "assistant" || (call && !inCalls)) step++;
+    inCalls = call;
+  }
+  return { query: textOf(user?.content), step };
+}
+
+/**
+ * Child side: an emulator in its own process (its JSON parsing and token counting of 500 KB requests must not run,
+ * or collect garbage, in the measured process). Replies follow the task whose request opens the conversation.
+ */
+async function emulatorChild(provider: "anthropic" | "openai", tasksFile: string, states: boolean): Promise<void> {
+  const tasks = JSON.parse(readFileSync(tasksFile, "utf8")) as LoopTask[];
+  const byQuery = new Map(tasks.map((t) => [t.query, t]));
   let emulator: Emulator | undefined;
-  if (provider === "anthropic") emulator = await startAnthropicEmulator({ script: () => driver.next() });
-  if (provider === "openai") emulator = await startOpenAIEmulator({ script: () => driver.next() });
+  const script = (body: Record<string, unknown>): EmulatorReply => {
+    const { query, step } = conversationOf(body);
+    // A new conversation: the records of the previous ones are not needed (they hold whole request bodies).
+    if (step === 0) emulator?.requests.splice(0);
+    const task = byQuery.get(query.replace(/ \(#\d+\)$/, ""));
+    return replyOf(task, step, states);
+  };
+  emulator = provider === "anthropic" ? await startAnthropicEmulator({ script }) : await startOpenAIEmulator({ script });
+  process.stdout.write(`${emulator.url}\n`);
+}
+
+/** Starts an emulator child process; resolves with its URL and a way to stop it. */
+function emulatorInChild(provider: "anthropic" | "openai", tasksFile: string, states: boolean): Promise<{ url: string; close(): void }> {
+  const child = spawn(process.execPath, [...selfCommand(), "--emulator-child", provider, "--tasks-file", tasksFile, ...(states ? ["--states"] : [])], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`${provider} emulator exited (code ${code}) before it listened`)));
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      const line = out.split("\n")[0];
+      if (out.includes("\n")) resolve({ url: line!.trim(), close: () => child.kill() });
+    });
+  });
+}
+
+async function runConfig(provider: Provider, style: LoopStyle, file: CatalogFile, tasks: readonly LoopTask[], reps: number, log: (line: string) => void): Promise<ConfigRun> {
+  const driver = new LoopDriver(style.states);
+  let emulator: { url: string; close(): void } | undefined;
+  const dir = mkdtempSync(join(tmpdir(), "tool-attention-overhead-"));
   try {
-    const tools = loopTools(file);
+    if (provider !== "scripted") {
+      const tasksFile = join(dir, "tasks.json");
+      writeFileSync(tasksFile, JSON.stringify(tasks));
+      emulator = await emulatorInChild(provider, tasksFile, style.states);
+    }
+    const tools = loopTools(file, style.toolMs);
     const events: ToolAttentionEvent[] = [];
     let times: HookTimes = { beforeModel: [], wrapModelCall: [], afterModel: [], wrapToolCall: 0 };
     const mw = toolAttentionMiddleware({ tools, log: false, onEvent: (e) => events.push(e) });
@@ -414,9 +517,8 @@ async function runConfig(provider: Provider, file: CatalogFile, tasks: readonly 
     const withMw = createAgent({ model: model(), tools, middleware: [timedMiddleware(mw, () => times)], systemPrompt: SYSTEM_PROMPT });
     const without = createAgent({ model: model(), tools, systemPrompt: SYSTEM_PROMPT });
     const run = async (agent: typeof without, task: LoopTask) => {
-      emulator?.reset();
       driver.begin(task);
-      await agent.invoke({ messages: [new HumanMessage(task.query)] }, { recursionLimit: 100 });
+      await agent.invoke({ messages: [new HumanMessage(requestText(task))] }, { recursionLimit: 100 });
       return { segments: driver.end(), bodies: [...driver.bodies] };
     };
     // Warm-up: JIT, the encoder worker, token tables, memoized catalog data (not recorded).
@@ -457,7 +559,7 @@ async function runConfig(provider: Provider, file: CatalogFile, tasks: readonly 
     }
     const delivery = (events.find((e) => e.type === "tool_attention.delivery") as DeliveryEvent | undefined)?.mode ?? "?";
     const config: OverheadConfig = {
-      name: provider === "scripted" ? "scripted model" : provider === "anthropic" ? "@langchain/anthropic → emulator" : "@langchain/openai → emulator",
+      name: `${provider === "scripted" ? "scripted model" : provider === "anthropic" ? "@langchain/anthropic → emulator" : "@langchain/openai → emulator"}, ${styleName(style)}`,
       delivery,
       calls: added.length,
       p50Ms: round2(percentile(added, 50)),
@@ -467,7 +569,8 @@ async function runConfig(provider: Provider, file: CatalogFile, tasks: readonly 
     };
     return { config, phases };
   } finally {
-    await emulator?.close();
+    emulator?.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -529,7 +632,7 @@ async function memoryChild(withMw: boolean, n: number, taskCount: number): Promi
     let firstCallS = 0;
     for (const task of tasks) {
       driver.begin(task);
-      await agent.invoke({ messages: [new HumanMessage(task.query)] }, { recursionLimit: 100 });
+      await agent.invoke({ messages: [new HumanMessage(requestText(task))] }, { recursionLimit: 100 });
       // Since process start (performance.now() counts from it): what a user waits for the first routed answer.
       firstCallS ||= performance.now() / 1000;
       peak = Math.max(peak, process.memoryUsage.rss());
@@ -612,14 +715,14 @@ export async function measureOverhead(opts: OverheadOptions = {}): Promise<Overh
   const taskCount = opts.tasks ?? 24;
   const tasks = loopTasks(evenTasks(goldTasks(cat.file), taskCount), cat.file);
   const reps = opts.reps ?? 3;
-  const providers: Provider[] = opts.providers === false ? ["scripted"] : ["scripted", "anthropic", "openai"];
+  const providers: Provider[] = opts.only?.length ? [...opts.only] : opts.providers === false ? ["scripted"] : ["scripted", "anthropic", "openai"];
   const configs: OverheadConfig[] = [];
-  const phaseSamples: Record<string, number[]> = {};
-  for (const p of providers) {
-    log(`overhead: ${p} (${tasks.length} tasks × ${reps}, ${n} tools)…`);
-    const r = await runConfig(p, cat.file, tasks, reps, log);
-    configs.push(r.config);
-    for (const [k, v] of Object.entries(r.phases)) (phaseSamples[k] ??= []).push(...v);
+  // The scripted model also runs the worst case: instant tools and no stated step, so every call waits for an encode.
+  const runs: [Provider, LoopStyle][] = providers.flatMap((p): [Provider, LoopStyle][] => (p === "scripted" ? [[p, WORST_LOOP], [p, TYPICAL_LOOP]] : [[p, TYPICAL_LOOP]]));
+  for (const [p, style] of runs) {
+    log(`overhead: ${p}, ${styleName(style)} (${tasks.length} tasks × ${reps}, ${n} tools)…`);
+    const r = await runConfig(p, style, cat.file, tasks, reps, log);
+    configs.push({ ...r.config, phases: summarize(r.phases) });
   }
   let memory: OverheadMemory | undefined;
   let addedRssMiB: OverheadReport["addedRssMiB"];
@@ -631,13 +734,13 @@ export async function measureOverhead(opts: OverheadOptions = {}): Promise<Overh
       addedRssMiB = { skipped: (err as Error).message.split("\n")[0]! };
     }
   }
-  const headline = configs.find((c) => c.name.includes("anthropic")) ?? configs[0]!;
+  const headline = configs.find((c) => c.name.includes("anthropic")) ?? configs.at(-1)!;
   return {
     tools: cat.file.servers.reduce((s, x) => s + x.tools.length, 0),
     p50Ms: headline.p50Ms,
     p95Ms: headline.p95Ms,
     headline: headline.name,
-    phases: Object.fromEntries(Object.entries(phaseSamples).map(([k, v]) => [k, { p50: round2(percentile(v, 50)), p95: round2(percentile(v, 95)) }])),
+    phases: headline.phases ?? {},
     configs,
     ...(addedRssMiB ? { addedRssMiB } : {}),
     ...(memory ? { memory } : {}),
@@ -689,6 +792,10 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       "no-providers": { type: "boolean" },
       "no-memory": { type: "boolean" },
       "memory-child": { type: "string" },
+      only: { type: "string" },
+      "emulator-child": { type: "string" },
+      states: { type: "boolean" },
+      "tasks-file": { type: "string" },
       markdown: { type: "boolean" },
     },
     strict: true,
@@ -700,13 +807,22 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     return x;
   };
   const tools = int(values.tools, "tools") ?? OVERHEAD_TOOLS;
+  const emu = values["emulator-child"];
+  if (emu) {
+    if ((emu !== "anthropic" && emu !== "openai") || !values["tasks-file"]) throw new Error("--emulator-child takes anthropic or openai, with --tasks-file");
+    await emulatorChild(emu, values["tasks-file"], values.states === true);
+    return 0;
+  }
   if (values["memory-child"]) {
     const r = await memoryChild(values["memory-child"] === "with", tools, int(values.tasks, "tasks") ?? 12);
     // A child process of the bench: exit once the line is written (idle encoder workers need not be waited for).
     process.stdout.write(`${JSON.stringify(r)}\n`, () => process.exit(0));
     return 0;
   }
-  const r = await measureOverhead({ tools, tasks: int(values.tasks, "tasks"), reps: int(values.reps, "reps"), providers: !values["no-providers"], memory: !values["no-memory"] });
+  const only = values.only?.split(",").map((x) => x.trim()) ?? [];
+  const unknown = only.filter((x) => !PROVIDERS.includes(x as Provider));
+  if (unknown.length) throw new Error(`--only takes ${PROVIDERS.join(", ")}; got ${unknown.join(", ")}`);
+  const r = await measureOverhead({ only: only as Provider[], tools, tasks: int(values.tasks, "tasks"), reps: int(values.reps, "reps"), providers: !values["no-providers"], memory: !values["no-memory"] });
   process.stdout.write(values.markdown ? renderOverheadMarkdown(r) : `${JSON.stringify(r, null, 2)}\n`);
   return 0;
 }

@@ -228,6 +228,11 @@ export class ToolAttentionRouter {
     return this.encoder.embedQueries(texts);
   }
 
+  /** Starts embedding query texts the next route will likely use (see `RouterEncoder.prefetch`); never throws. */
+  prefetchQuery(texts: readonly string[]): void {
+    if (!this.settings.lexicalOnly && this.channels.dense) this.encoder.prefetch(texts);
+  }
+
   /** One line describing the encoder and index in use. */
   describe(): string {
     return `encoder: ${this.encoder.modelId || "(not prepared)"}; index: ${this.indexKind ?? "(not prepared)"}; tools: ${this.catalog.size}`;
