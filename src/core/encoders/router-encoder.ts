@@ -48,9 +48,10 @@ export const QUERY_VECTOR_CACHE_SIZE = 256;
  * An encoder's answer as a float32 vector (the index rows' precision: a kept and a fresh vector score the same), or
  * an error saying what it returned instead: such an answer is never kept.
  */
-function checkedVector(vector: unknown): Float32Array {
+function checkedVector(vector: unknown, dim: number | undefined): Float32Array {
   if (!Array.isArray(vector) && !ArrayBuffer.isView(vector)) throw new Error(`the encoder returned ${typeof vector}, not a vector`);
   const v = vector as ArrayLike<number>;
+  if (dim !== undefined && v.length !== dim) throw new Error(`the encoder returned a vector of ${v.length} dimensions, the index has ${dim}`);
   for (let d = 0; d < v.length; d++) if (!Number.isFinite(v[d])) throw new Error(`the encoder returned a vector holding ${v[d]}`);
   return Float32Array.from(v);
 }
@@ -171,7 +172,7 @@ export class RouterEncoder {
    * The vector of one query text: from the recent queries, or embedded (and kept, at most QUERY_VECTOR_CACHE_SIZE).
    * The hashed lexical encoder's vectors depend on the catalog (idf), so they are never kept.
    */
-  private partVector(text: string): Promise<ArrayLike<number>> {
+  private partVector(text: string, dim: number | undefined): Promise<ArrayLike<number>> {
     const emb = this.embeddings as EmbeddingsInterface;
     if (this.hashedLexical) return emb.embedQuery(text);
     const recent = this.recentQueries;
@@ -183,7 +184,7 @@ export class RouterEncoder {
     }
     hit = Promise.resolve()
       .then(() => emb.embedQuery(text))
-      .then(checkedVector);
+      .then((v) => checkedVector(v, dim));
     recent.set(text, hit);
     hit.catch(() => {
       if (recent.get(text) === hit) recent.delete(text);
@@ -196,9 +197,9 @@ export class RouterEncoder {
    * Starts embedding query texts a route will likely use next (the model's stated plan while its tools run), so that
    * route finds them ready. Errors are left to the route that uses the text (a failed encode is not kept).
    */
-  prefetch(texts: readonly string[]): void {
+  prefetch(texts: readonly string[], dim: number | undefined): void {
     if (!this.embeddings || this.hashedLexical) return;
-    for (const t of texts) if (t.trim()) this.partVector(t).catch(() => {});
+    for (const t of texts) if (t.trim()) this.partVector(t, dim).catch(() => {});
   }
 
   /** How many query vectors are kept (for tests and diagnostics). */
@@ -207,9 +208,9 @@ export class RouterEncoder {
   }
 
   /** The query's dense vector: one embedding, or the weighted sum of its parts' embeddings (a fresh array either way). */
-  private async queryVector(parts: readonly QueryPart[]): Promise<ArrayLike<number>> {
-    if (parts.length === 1) return Float32Array.from(await this.partVector(parts[0].text));
-    const vectors = await Promise.all(parts.map((p) => this.partVector(p.text)));
+  private async queryVector(parts: readonly QueryPart[], dim: number | undefined): Promise<ArrayLike<number>> {
+    if (parts.length === 1) return Float32Array.from(await this.partVector(parts[0].text, dim));
+    const vectors = await Promise.all(parts.map((p) => this.partVector(p.text, dim)));
     const out = new Array<number>(vectors[0].length).fill(0);
     vectors.forEach((v, j) => {
       const w = parts[j].weight;
@@ -225,7 +226,7 @@ export class RouterEncoder {
   async encodeQuery(parts: readonly QueryPart[], dim: number | undefined): Promise<ArrayLike<number>> {
     let timer: NodeJS.Timeout | undefined;
     try {
-      const encoding = this.queryVector(parts);
+      const encoding = this.queryVector(parts, dim);
       const limit = this.timeoutMs;
       const vector = limit
         ? await Promise.race([

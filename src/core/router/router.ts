@@ -230,7 +230,7 @@ export class ToolAttentionRouter {
 
   /** Starts embedding query texts the next route will likely use (see `RouterEncoder.prefetch`); never throws. */
   prefetchQuery(texts: readonly string[]): void {
-    if (!this.settings.lexicalOnly && this.channels.dense) this.encoder.prefetch(texts);
+    if (!this.settings.lexicalOnly && this.channels.dense) this.encoder.prefetch(texts, this.channels.dense.dim);
   }
 
   /** One line describing the encoder and index in use. */
