@@ -2,33 +2,38 @@
  * What the middleware adds to each model call of a real `createAgent` loop, and to the process's memory.
  *
  * The loop: the captured real MCP catalog (data/mcp/real-servers.json), padded with synthetic tools to `tools`
- * (default 500), every tool a LangChain tool that answers at once; the gold tasks over it (data/mcp/real-tasks.jsonl),
+ * (default 500), every tool a LangChain tool with its declared schema that answers with a short result; the gold tasks over it (data/mcp/real-tasks.jsonl),
  * each scripted as "call the gold tools one per model call, then answer". The same agent runs with the middleware
  * and without it (every tool bound), warm (router prepared, one unrecorded run first), with the embedded default
  * encoder.
  *
  * Per model call, the time outside the model's own wait is measured: from the end of the previous model call's wait
  * (or the invoke's start) to the start of this one's, plus the tail after the last one. The wait is the scripted
- * model's `_generate` body (nothing), or for the real clients the `fetch` of the request (the emulators answer in this
- * process, so their work falls inside the wait and is not counted; the client's request building and serialization
- * fall outside it and are). The added time of a call is its time with the middleware minus the median time of the
+ * model's `_generate` body (nothing), or for the real clients the `fetch` of the request (the emulator's work falls
+ * inside the wait and is not counted; the client's request building and serialization fall outside it and are). The
+ * added time of a call is its time with the middleware minus the median time of the
  * same call of the same task without it.
  *
- * Configurations: a scripted chat model (the middleware alone), `@langchain/anthropic` against the Anthropic emulator
- * (deferred delivery: the whole catalog declared `defer_loading` on every request) and `@langchain/openai` against the
- * OpenAI emulator (stable delivery). Phases come from the routing and delivery events' `latencyMs` and from timing the
- * middleware's hooks.
+ * The loop runs in two styles: the worst case (tools answer at once and the model states nothing with its calls, so
+ * every model call waits for one query encode) and the typical one (each tool takes 100 ms, an MCP round trip, and the
+ * model states its step with each call, which the middleware embeds while the tool runs).
+ *
+ * Configurations: a scripted chat model (the middleware alone), in both styles; `@langchain/anthropic` against the
+ * Anthropic emulator (deferred delivery: the whole catalog declared `defer_loading` on every request) and
+ * `@langchain/openai` against the OpenAI emulator, in the typical style. The emulators run in child processes, so
+ * their parsing and token counting of 500 KB requests never runs (or collects garbage) in the measured process.
+ * Phases come from the routing and delivery events' `latencyMs` and from timing the middleware's hooks.
  *
  * Memory (`addedRssMiB`): each configuration runs in a fresh child process sampling its RSS every 10 ms: without the
  * middleware, with it on an empty embedding cache (cold: the catalog is embedded), and with it again on the cache the
  * cold run filled (warm). Added = with minus without.
  *
- * Run alone: `node --import tsx src/bench/overhead.ts [--tools N] [--tasks N] [--reps N] [--no-providers] [--no-memory]`
- * (prints the result as JSON; progress on stderr).
+ * Run alone: `node --import tsx src/bench/overhead.ts [--tools N] [--tasks N] [--reps N] [--only scripted,anthropic,openai]
+ * [--no-providers] [--no-memory] [--markdown]` (prints the result as JSON, or the report's section; progress on stderr).
  */
 import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -92,6 +97,9 @@ export interface OverheadConfig {
   p95Ms: number;
   /** The same call's time without the middleware (the agent loop and the client alone). */
   baselineP50Ms: number;
+  /** Added p50 of the first model call of a request (its new user message is embedded) and of the later ones. */
+  firstCallP50Ms: number;
+  laterCallsP50Ms: number;
   /** Request body sizes in KB, median, with and without the middleware (real clients only). */
   requestKB?: { with: number; without: number };
   /** Per-phase time of each model call with the middleware. */
@@ -135,6 +143,8 @@ export interface OverheadReport {
   addedRssMiB?: { coldPeak: number; warm: number } | { skipped: string };
   memory?: OverheadMemory;
   cpus: number;
+  /** The machine's 1-minute load average when the measurement started and ended (other processes share the cores). */
+  loadAverage: [number, number];
   encoder: string;
   source: string;
   targets: { p50Ms: number; p95Ms: number; coldPeakMiB: number; warmMiB: number };
@@ -543,6 +553,8 @@ async function runConfig(provider: Provider, style: LoopStyle, file: CatalogFile
       log(`overhead ${provider}: repetition ${r + 1}/${reps} done`);
     }
     const added: number[] = [];
+    const first: number[] = [];
+    const later: number[] = [];
     const baseline: number[] = [];
     const phases: Record<string, number[]> = {};
     for (const m of measured) {
@@ -552,6 +564,7 @@ async function runConfig(provider: Provider, style: LoopStyle, file: CatalogFile
         if (same.length === 0) return;
         const b = percentile(same, 50);
         added.push(seg - b);
+        (i === 0 ? first : later).push(seg - b);
         baseline.push(b);
         const ph = m.phases[i];
         if (ph) for (const [k, v] of Object.entries(ph)) (phases[k] ??= []).push(v);
@@ -565,6 +578,8 @@ async function runConfig(provider: Provider, style: LoopStyle, file: CatalogFile
       p50Ms: round2(percentile(added, 50)),
       p95Ms: round2(percentile(added, 95)),
       baselineP50Ms: round2(percentile(baseline, 50)),
+      firstCallP50Ms: round2(percentile(first, 50)),
+      laterCallsP50Ms: round2(percentile(later, 50)),
       ...(provider !== "scripted" ? { requestKB: { with: Math.round(percentile(bodies.with, 50) / 1024), without: Math.round(percentile(bodies.without, 50) / 1024) } } : {}),
     };
     return { config, phases };
@@ -716,6 +731,7 @@ export async function measureOverhead(opts: OverheadOptions = {}): Promise<Overh
   const tasks = loopTasks(evenTasks(goldTasks(cat.file), taskCount), cat.file);
   const reps = opts.reps ?? 3;
   const providers: Provider[] = opts.only?.length ? [...opts.only] : opts.providers === false ? ["scripted"] : ["scripted", "anthropic", "openai"];
+  const loadStart = loadavg()[0]!;
   const configs: OverheadConfig[] = [];
   // The scripted model also runs the worst case: instant tools and no stated step, so every call waits for an encode.
   const runs: [Provider, LoopStyle][] = providers.flatMap((p): [Provider, LoopStyle][] => (p === "scripted" ? [[p, WORST_LOOP], [p, TYPICAL_LOOP]] : [[p, TYPICAL_LOOP]]));
@@ -745,6 +761,7 @@ export async function measureOverhead(opts: OverheadOptions = {}): Promise<Overh
     ...(addedRssMiB ? { addedRssMiB } : {}),
     ...(memory ? { memory } : {}),
     cpus: availableParallelism(),
+    loadAverage: [round2(loadStart), round2(loadavg()[0]!)],
     encoder: "hybrid (USE-lite + BM25), the default",
     source: `${cat.source}; tasks ${REAL_TASKS} (${tasks.length}, ${reps} repetitions)`,
     targets: { ...OVERHEAD_TARGETS },
@@ -760,15 +777,30 @@ export function renderOverheadMarkdown(r: OverheadReport | { skipped: string }):
     "## Added latency per model call",
     "",
     `What the middleware adds to each model call of a real \`createAgent\` loop at ${r.tools} tools (measured ${r.date.slice(0, 16).replace("T", " ")} UTC, ` +
-      `${r.cpus} cores, encoder ${r.encoder}, warm): the call's time outside the model's wait with the middleware minus without it. ` +
+      `${r.cpus} cores shared with other processes, 1-min load average ${r.loadAverage[0]} → ${r.loadAverage[1]}, encoder ${r.encoder}, warm): ` +
+      "the call's time outside the model's wait with the middleware minus without it. " +
       `Headline (${r.headline}): p50 ${r.p50Ms} ms, p95 ${r.p95Ms} ms (targets ≤ ${t.p50Ms} / ≤ ${t.p95Ms} ms).`,
     "",
     markdownTable(
-      ["configuration", "delivery", "calls", "added p50 ms", "added p95 ms", "without p50 ms", "request KB (with / without)"],
-      r.configs.map((c) => [c.name, c.delivery, String(c.calls), String(c.p50Ms), String(c.p95Ms), String(c.baselineP50Ms), c.requestKB ? `${c.requestKB.with} / ${c.requestKB.without}` : "—"]),
+      ["configuration", "delivery", "calls", "added p50 ms", "added p95 ms", "p50 first / later calls", "without p50 ms", "request KB (with / without)"],
+      r.configs.map((c) => [
+        c.name,
+        c.delivery,
+        String(c.calls),
+        String(c.p50Ms),
+        String(c.p95Ms),
+        `${c.firstCallP50Ms} / ${c.laterCallsP50Ms}`,
+        String(c.baselineP50Ms),
+        c.requestKB ? `${c.requestKB.with} / ${c.requestKB.without}` : "—",
+      ]),
     ),
     "",
-    markdownTable(["phase (per model call)", "p50 ms", "p95 ms"], Object.entries(r.phases).map(([k, v]) => [k, String(v.p50), String(v.p95)])),
+    "Per phase, each model call with the middleware (p50 / p95 ms):",
+    "",
+    markdownTable(
+      ["phase", ...r.configs.map((c) => c.name)],
+      Object.keys(r.configs[0]?.phases ?? {}).map((k) => [k, ...r.configs.map((c) => (c.phases?.[k] ? `${c.phases[k].p50} / ${c.phases[k].p95}` : "—"))]),
+    ),
     "",
   ];
   if (r.addedRssMiB && "skipped" in r.addedRssMiB) lines.push(`Memory: skipped (${r.addedRssMiB.skipped})`, "");
