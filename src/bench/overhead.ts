@@ -45,6 +45,7 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import type { ChatResult } from "@langchain/core/outputs";
 import { tool as lcTool, type StructuredToolInterface } from "@langchain/core/tools";
 import { runIfEntry } from "../cli/entry.js";
+import { sharedUseLiteWorkerPool } from "../core/encoders/use-lite-pool.js";
 import type { CatalogFile } from "../core/catalog/catalog.js";
 import type { DeliveryEvent, RoutingEvent, ToolAttentionEvent } from "../core/events/events.js";
 import type { JsonSchema } from "../core/types.js";
@@ -126,8 +127,10 @@ export interface OverheadMemory {
   warm: number;
   /** The raw readings, MiB. */
   rss: { none: { peak: number; end: number }; cold: { peak: number; end: number }; warm: { peak: number; end: number } };
-  /** Seconds from process start to the first routed call, cold and warm. */
+  /** Seconds from process start to the end of the first answered request, cold and warm. */
   firstCallS: { cold: number; warm: number };
+  /** Encoder worker threads running at the end of the cold and warm runs (each holds a model copy). */
+  encoderWorkers: { cold: number; warm: number };
 }
 
 export interface OverheadReport {
@@ -628,6 +631,8 @@ interface MemoryChildResult {
   peakMiB: number;
   endMiB: number;
   firstCallS: number;
+  /** Encoder worker threads running at the end (each holds its own model copy). */
+  encoderWorkers: number;
 }
 
 /** Child side: build the agent (with or without the middleware), run the tasks, report RSS peak and end. */
@@ -653,7 +658,7 @@ async function memoryChild(withMw: boolean, n: number, taskCount: number): Promi
       peak = Math.max(peak, process.memoryUsage.rss());
     }
     const end = process.memoryUsage.rss();
-    return { peakMiB: Math.max(peak, end) / 2 ** 20, endMiB: end / 2 ** 20, firstCallS };
+    return { peakMiB: Math.max(peak, end) / 2 ** 20, endMiB: end / 2 ** 20, firstCallS, encoderWorkers: withMw ? sharedUseLiteWorkerPool().workers.length : 0 };
   } finally {
     clearInterval(sampler);
   }
@@ -698,6 +703,7 @@ export async function measureOverheadMemory(n: number, tasks: number, log: (line
         warm: { peak: r1(warm.peakMiB), end: r1(warm.endMiB) },
       },
       firstCallS: { cold: r1(cold.firstCallS), warm: r1(warm.firstCallS) },
+      encoderWorkers: { cold: cold.encoderWorkers, warm: warm.encoderWorkers },
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
