@@ -29,6 +29,7 @@ import { longHorizonSet, QUICK_SWEEP, runConversationCost } from "./conversation
 import { eventLoopSection, renderEventLoopMarkdown, type EventLoopSection } from "./event-loop.js";
 import { measureScreening, renderScreeningMarkdown, type ScreeningMeasurement } from "./screening.js";
 import { renderFaultSuiteMarkdown, runFaultSuite, type FaultSuiteReport } from "./faults.js";
+import { measureOverhead, renderOverheadMarkdown } from "./overhead.js";
 
 export const DEFAULT_SIZES = [120, 500, 1_000, 10_000, 100_000] as const;
 /** Quick sizes: two measured ones, and one above QUICK_COLD_LIMIT on derived vectors, large enough for the HNSW path. */
@@ -60,6 +61,8 @@ export interface BenchOptions {
   calibration?: boolean;
   ablations?: boolean;
   realCatalog?: boolean;
+  /** Measure the middleware's added latency per model call and added memory (full runs; default true). */
+  overhead?: boolean;
   context?: ContextAssumptions;
   perStep?: boolean;
   /** The command line recorded in the report. */
@@ -226,6 +229,13 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
     faults = await runFaultSuite().catch((err: Error) => ({ skipped: err.message.split("\n")[0] }));
   }
 
+  // Added latency per model call and added memory at 500 tools (createAgent loops, emulators, child processes).
+  let overhead: BenchResult["overhead"];
+  if (!quick && (opts.overhead ?? true)) {
+    stamp("overhead: added latency per model call and memory at 500 tools…");
+    overhead = await measureOverhead({ log: stamp }).catch((err: Error) => ({ skipped: err.message.split("\n")[0]! }));
+  }
+
   // 7. Charts and files.
   mkdirSync(out, { recursive: true });
   const charts: string[] = [];
@@ -288,12 +298,14 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResult> {
     ...(eventLoop ? { eventLoop } : {}),
     ...(screening ? { screening } : {}),
     ...(faults ? { faults } : {}),
+    ...(overhead ? { overhead } : {}),
   };
   writeFileSync(join(out, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
   const robustness = [
     eventLoop && "worker" in eventLoop ? renderEventLoopMarkdown(eventLoop) : eventLoop ? `## Event-loop delay\n\nSkipped: ${eventLoop.skipped}\n` : "",
     screening ? renderScreeningMarkdown(screening) : "",
     faults && "malformed" in faults ? renderFaultSuiteMarkdown(faults) : faults ? `## Faults and bad input\n\nSkipped: ${faults.skipped}\n` : "",
+    overhead ? renderOverheadMarkdown(overhead) : "",
   ]
     .filter(Boolean)
     .join("\n");
@@ -317,7 +329,7 @@ Options:
   --cold-limit N         largest N embedded cold in the scaling sweep (default 10000; quick 60); above it the
                          encoder's cold cost is projected and the router is measured on derived vectors
   --scaling-tasks N      tasks routed per scaling size (default 200)
-  --no-ablations, --no-calibration, --no-real   skip those sections
+  --no-ablations, --no-calibration, --no-real, --no-overhead   skip those sections
   --once                 route each task once (default: long-horizon tasks once per plan step)
 
 Set TOOL_ATTENTION_CACHE_DIR to an empty directory to measure with a cold embedding cache.`;
@@ -349,6 +361,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
         "no-ablations": { type: "boolean" },
         "no-calibration": { type: "boolean" },
         "no-real": { type: "boolean" },
+        "no-overhead": { type: "boolean" },
         once: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -383,6 +396,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       ablations: !values["no-ablations"],
       calibration: !values["no-calibration"],
       realCatalog: !values["no-real"],
+      overhead: !values["no-overhead"],
       perStep: !values.once,
       command: ["npm run bench", ...(argv.length ? ["--", ...argv] : [])].join(" "),
     });

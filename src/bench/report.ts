@@ -54,6 +54,8 @@ export interface BenchResult {
   screening?: import("./screening.js").ScreeningMeasurement;
   /** The fault and bad-input suite (full runs). */
   faults?: import("./faults.js").FaultSuiteReport | { skipped: string };
+  /** Added latency per model call and added memory of the middleware in a createAgent loop at 500 tools (full runs). */
+  overhead?: import("./overhead.js").OverheadReport | { skipped: string };
 }
 
 const DASH = "—";

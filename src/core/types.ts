@@ -109,7 +109,13 @@ export interface RoutingDecision {
   phase2Tokens: number;
   /** Tokens of the full schemas of the whole catalog (what would be sent without routing). */
   fullSchemaTokens: number;
-  latencyMs: { encode: number; search: number; gate: number; total: number };
+  /**
+   * Where the route's time went, in milliseconds (performance.now() pairs): `encode` the query embedding, `search`
+   * the channels' scoring, `fusion` combining them into one score per tool, `gate` θ, preconditions and top-k,
+   * `tokens` the token accounting of the decision; `total` the whole route. `fusion` and `tokens` are always set by
+   * the router (optional only for decisions built elsewhere).
+   */
+  latencyMs: { encode: number; search: number; fusion?: number; gate: number; tokens?: number; total: number };
   /**
    * Set when the dense encoder failed on this route and the tools were scored on the lexical (BM25) channel
    * alone (θ is then the lexical θ). Absent on a normal route.

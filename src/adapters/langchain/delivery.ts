@@ -24,7 +24,7 @@ import { toolNameOf } from "./compact-tools.js";
 import { lastObservations, messageText, stateViewOf } from "./messages.js";
 import { firstSentence } from "../../core/catalog/text.js";
 import { SEARCH_K } from "../../core/router/intent.js";
-import type { DeliveryEvent } from "../../core/events/events.js";
+import type { DeliveryEvent, DeliveryLatency } from "../../core/events/events.js";
 
 export { CALL_TOOL_DEF, CALL_TOOL_NAME, DISPATCH_HEADER, dispatchTextOf, SEARCH_TOOL_DEF, SEARCH_TOOL_LC, SEARCH_TOOL_NAME, unwrapDispatch } from "./dispatch.js";
 
@@ -173,6 +173,15 @@ export interface CallPlanInput {
   options: DeliveryOptions;
   /** Whether a deferred thread goes through call_tool (the model can name any listed tool there). */
   dispatcher?: boolean;
+  /** Tokens of the system text and messages, when the caller counted them already (see `contextTokens`). */
+  context?: number;
+}
+
+/** Tokens of the system text and the conversation, as the plan prices them (messages memoized per object). */
+export function contextTokens(systemText: string, messages: readonly BaseMessage[]): number {
+  let context = countTokens(systemText);
+  for (const m of messages) context += messageTokens(m);
+  return context;
 }
 
 /** Plans one model call (the catalog tokens must have been prepared). */
@@ -184,8 +193,7 @@ export function planCall(input: CallPlanInput): DeliveryPlan {
   const mode =
     input.previous?.mode ??
     resolveDeliveryMode(input.options.delivery ?? "auto", profile, { fullSchemas: stats.fullSchemas, pool: stats.pool, tools: stats.names.length, k });
-  let context = countTokens(input.systemText);
-  for (const m of input.messages) context += messageTokens(m);
+  const context = input.context ?? contextTokens(input.systemText, input.messages);
   return planDelivery({
     mode,
     previous: input.previous,
@@ -310,6 +318,8 @@ export interface ShapedRequest {
   modelSettings?: Record<string, unknown>;
   /** Tool names the model can call after this request (bound, added so far, outside the catalog). */
   available: string[];
+  /** Milliseconds spent rendering the system message with the pool (for the delivery event's latency split). */
+  renderMs?: number;
 }
 
 /**
@@ -399,9 +409,11 @@ export function shapeRequest(args: {
   }
   const pool = plan.mode === "all" ? undefined : args.pool;
   const used = breakpoints ? breakpointsIn(messages, args.systemMessage) + (top ? 1 : 0) : 0;
+  const tRender = performance.now();
   const systemMessage = systemWithPool(args.systemMessage, pool, { anthropicBlocks: breakpoints && used < 3, marker });
+  const renderMs = performance.now() - tRender;
   if (breakpoints && !top && used < 2 && messages.length > 0) messages[messages.length - 1] = withBreakpoint(messages[messages.length - 1], marker);
-  return { tools, systemMessage, messages, modelSettings, available };
+  return { tools, systemMessage, messages, modelSettings, available, renderMs };
 }
 
 /** How a plan's tools reach the model on this request (see `DeliveryEvent.via`). */
@@ -411,7 +423,7 @@ export function deliveryPath(plan: DeliveryPlan, profile: ProviderProfile, caps?
   return caps?.midConversationSystemMessages ? "dispatcher" : "dispatcher-user-text";
 }
 
-export function deliveryEventOf(turnId: string, profile: ProviderProfile, plan: DeliveryPlan, previous?: DeliveryState, caps?: ModelCapabilities): DeliveryEvent {
+export function deliveryEventOf(turnId: string, profile: ProviderProfile, plan: DeliveryPlan, previous?: DeliveryState, caps?: ModelCapabilities, latencyMs?: DeliveryLatency): DeliveryEvent {
   const before = previous?.estimate ?? { plan: 0, allCached: 0 };
   return {
     type: "tool_attention.delivery",
@@ -429,6 +441,7 @@ export function deliveryEventOf(turnId: string, profile: ProviderProfile, plan: 
     allCachedEstimate: Math.round(plan.state.estimate.allCached - before.allCached),
     toolSetChanges: plan.state.changes,
     reason: plan.reason,
+    ...(latencyMs ? { latencyMs } : {}),
   };
 }
 
@@ -488,10 +501,17 @@ export function deliverCall(args: {
   emit: (event: DeliveryEvent) => void;
   /** Where a warning about an unknown model goes (the router's `log`). */
   log?: (line: string) => void;
+  /** A last step over the shaped tools (the middleware's schema compaction), timed with the delivery. */
+  bind?: (tools: unknown[], plan: DeliveryPlan) => unknown[];
 }): DeliveredCall {
   const { router, decision, options } = args;
+  const t0 = performance.now();
   const profile = profileOfModel(args.model, options.provider);
   const caps = capabilitiesOfModel(args.model, profile, options.capabilities, args.log);
+  const systemText = args.systemMessage ? args.systemMessage.text : "";
+  const tTokens = performance.now();
+  const context = contextTokens(systemText, args.messages);
+  const tokensMs = performance.now() - tTokens;
   const plan = planCall({
     router,
     previous: decision.delivery,
@@ -499,10 +519,11 @@ export function deliverCall(args: {
     scores: decision.scores,
     promoted: decision.promoted,
     messages: args.messages,
-    systemText: args.systemMessage ? args.systemMessage.text : "",
+    systemText,
     profile,
     options,
     dispatcher: !(profile.provider === "anthropic" && caps.midConversationTools),
+    context,
   });
   const shaped = shapeRequest({
     plan,
@@ -522,6 +543,10 @@ export function deliverCall(args: {
   const m = args.model as { promptCacheKey?: unknown; _defaultConfig?: { promptCacheKey?: unknown } } | undefined;
   if (profile.provider === "openai" && m?.promptCacheKey === undefined && m?._defaultConfig?.promptCacheKey === undefined && shaped.modelSettings?.promptCacheKey === undefined)
     shaped.modelSettings = { ...shaped.modelSettings, promptCacheKey: `tool-attention-${router.catalog.fingerprint.slice(0, 16)}` };
-  args.emit(deliveryEventOf(decision.turnId, profile, plan, decision.delivery, caps));
+  if (args.bind) shaped.tools = args.bind(shaped.tools, plan);
+  const total = performance.now() - t0;
+  const render = shaped.renderMs ?? 0;
+  const latencyMs: DeliveryLatency = { tokens: tokensMs, render, delivery: Math.max(0, total - tokensMs - render), total };
+  args.emit(deliveryEventOf(decision.turnId, profile, plan, decision.delivery, caps, latencyMs));
   return { profile, plan, shaped, caps };
 }

@@ -19,7 +19,7 @@ import { createMiddleware } from "langchain";
 import { AIMessage, ToolMessage, type BaseMessage, type SystemMessage } from "@langchain/core/messages";
 import { tool as lcTool, type StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod/v3";
-import { gateCalls, stateViewOf, withResolvedNames } from "./messages.js";
+import { gateCalls, stateViewOf, turnIntent, withResolvedNames } from "./messages.js";
 import { resolveCallName } from "../../core/catalog/names.js";
 import {
   answerSearch,
@@ -208,6 +208,12 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
     const r = resolveCallName(router.catalog, call.name, decision?.active ?? []);
     return r.status === "resolved" ? { ...call, name: r.name } : call;
   };
+  /**
+   * Starts embedding the intent the next model call will be routed on, as far as it is known now (the model's stated
+   * plan once it answers; a tool's result once it returns): the encode then runs while the tools do, and the next
+   * route finds its texts ready. Texts already embedded cost nothing.
+   */
+  const prefetchIntent = (messages: readonly BaseMessage[]) => router.prefetchQuery(turnIntent(messages, settings.intent).map((p) => p.text));
 
   const middleware = createMiddleware({
     name: "ToolAttention",
@@ -251,12 +257,13 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
         modelSettings: request.modelSettings as Record<string, unknown> | undefined,
         emit,
         log,
+        // Deferred delivery declares the tools verbatim (their declarations are the cached prefix).
+        bind: (t, p) => (p.mode === "deferred" ? t : compactBoundTools(t, options.phase2, request.model)),
       });
       planned.set(decision.turnId, { delivery: plan.state, available: shaped.available });
-      const bound = plan.mode === "deferred" ? shaped.tools : compactBoundTools(shaped.tools, options.phase2, request.model);
       return handler({
         ...request,
-        tools: bound as typeof request.tools,
+        tools: shaped.tools as typeof request.tools,
         systemMessage: shaped.systemMessage ?? request.systemMessage,
         messages: shaped.messages as typeof request.messages,
         ...(shaped.modelSettings ? { modelSettings: shaped.modelSettings } : {}),
@@ -268,6 +275,8 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
       hook: async (state) => {
         const s = state as ToolAttentionStateLike;
         const decision = s.toolAttention;
+        const answered = s.messages.at(-1);
+        if (answered && AIMessage.isInstance(answered) && answered.tool_calls?.length) prefetchIntent(s.messages);
         const done = decision ? planned.get(decision.turnId) : undefined;
         if (decision && done) planned.delete(decision.turnId);
         // The gate checks calls against what the model could call on this call (bound or delivered).
@@ -341,7 +350,10 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
       }
       if (inCatalog && !tool) tool = options.resolveTool?.(call.name);
       const run = call === request.toolCall && tool === request.tool ? request : { ...request, toolCall: call, tool: tool as typeof request.tool };
-      return answeringToolErrors(async () => handler(run), call, options.handleToolErrors, request.runtime?.signal);
+      const out = await answeringToolErrors(async () => handler(run), call, options.handleToolErrors, request.runtime?.signal);
+      // The result joins the next route's intent (when the model stated no plan): embedded while other calls still run.
+      if (ToolMessage.isInstance(out) && out.status !== "error") prefetchIntent([...state.messages, out]);
+      return out;
     },
   });
   return Object.assign(middleware, { router });

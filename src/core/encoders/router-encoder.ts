@@ -37,6 +37,25 @@ export class QueryEncodeFailure extends Error {
 /** Names of the encoders that embed a query like a document (batched, through the embedding cache). */
 const SYMMETRIC_ENCODERS = new Set(["use-lite", "minilm", "hybrid"]);
 
+/**
+ * Query texts whose vectors a router keeps (most recent first out last). An agent re-routes the same user message,
+ * earlier turns and stated plan at every model call of a turn; only the newest part is new. 256 vectors of 512
+ * float32 are 0.5 MB.
+ */
+export const QUERY_VECTOR_CACHE_SIZE = 256;
+
+/**
+ * An encoder's answer as a float32 vector (the index rows' precision: a kept and a fresh vector score the same), or
+ * an error saying what it returned instead: such an answer is never kept.
+ */
+function checkedVector(vector: unknown, dim: number | undefined): Float32Array {
+  if (!Array.isArray(vector) && !ArrayBuffer.isView(vector)) throw new Error(`the encoder returned ${typeof vector}, not a vector`);
+  const v = vector as ArrayLike<number>;
+  if (dim !== undefined && v.length !== dim) throw new Error(`the encoder returned a vector of ${v.length} dimensions, the index has ${dim}`);
+  for (let d = 0; d < v.length; d++) if (!Number.isFinite(v[d])) throw new Error(`the encoder returned a vector holding ${v[d]}`);
+  return Float32Array.from(v);
+}
+
 export class RouterEncoder {
   /** The dense encoder (behind the store when there is one); undefined before `prepare()` and for "lexical". */
   embeddings?: EmbeddingsInterface;
@@ -60,6 +79,12 @@ export class RouterEncoder {
   private lastEmbedded = 0;
   /** The current encoder failure episode, if the last query encode failed. */
   private failing?: EncoderFailure;
+  /**
+   * Vectors of recent query texts, by exact text, least recently used first; an entry is the encode's promise, so a
+   * route finds a text a prefetch started (while the agent's tools ran) and concurrent routes of one text share one
+   * encode. A failed encode is dropped, so the next route asks the encoder again.
+   */
+  private readonly recentQueries = new Map<string, Promise<Float32Array>>();
 
   constructor(
     /** The router's `toolText` options (to key snapshot rows by their texts). */
@@ -78,6 +103,7 @@ export class RouterEncoder {
 
   /** Routes with a resolved dense encoder; `lexical`: the router adds the BM25 channel. */
   use(embeddings: EmbeddingsInterface, name: string, denseModelId: string, lexical: boolean): void {
+    this.recentQueries.clear();
     this.embeddings = embeddings;
     this.name = name;
     this.modelId = lexical ? `${denseModelId}+bm25` : denseModelId;
@@ -142,11 +168,49 @@ export class RouterEncoder {
     return embedQueryBatch(emb, [...texts]);
   }
 
-  /** The query's dense vector: one embedding, or the weighted sum of its parts' embeddings. */
-  private async queryVector(parts: readonly QueryPart[]): Promise<number[]> {
+  /**
+   * The vector of one query text: from the recent queries, or embedded (and kept, at most QUERY_VECTOR_CACHE_SIZE).
+   * The hashed lexical encoder's vectors depend on the catalog (idf), so they are never kept.
+   */
+  private partVector(text: string, dim: number | undefined): Promise<ArrayLike<number>> {
     const emb = this.embeddings as EmbeddingsInterface;
-    if (parts.length === 1) return emb.embedQuery(parts[0].text);
-    const vectors = await Promise.all(parts.map((p) => emb.embedQuery(p.text)));
+    if (this.hashedLexical) return emb.embedQuery(text);
+    const recent = this.recentQueries;
+    let hit = recent.get(text);
+    if (hit) {
+      recent.delete(text);
+      recent.set(text, hit);
+      return hit;
+    }
+    hit = Promise.resolve()
+      .then(() => emb.embedQuery(text))
+      .then((v) => checkedVector(v, dim));
+    recent.set(text, hit);
+    hit.catch(() => {
+      if (recent.get(text) === hit) recent.delete(text);
+    });
+    while (recent.size > QUERY_VECTOR_CACHE_SIZE) recent.delete(recent.keys().next().value!);
+    return hit;
+  }
+
+  /**
+   * Starts embedding query texts a route will likely use next (the model's stated plan while its tools run), so that
+   * route finds them ready. Errors are left to the route that uses the text (a failed encode is not kept).
+   */
+  prefetch(texts: readonly string[], dim: number | undefined): void {
+    if (!this.embeddings || this.hashedLexical) return;
+    for (const t of texts) if (t.trim()) this.partVector(t, dim).catch(() => {});
+  }
+
+  /** How many query vectors are kept (for tests and diagnostics). */
+  get recentQueryCount(): number {
+    return this.recentQueries.size;
+  }
+
+  /** The query's dense vector: one embedding, or the weighted sum of its parts' embeddings (a fresh array either way). */
+  private async queryVector(parts: readonly QueryPart[], dim: number | undefined): Promise<ArrayLike<number>> {
+    if (parts.length === 1) return Float32Array.from(await this.partVector(parts[0].text, dim));
+    const vectors = await Promise.all(parts.map((p) => this.partVector(p.text, dim)));
     const out = new Array<number>(vectors[0].length).fill(0);
     vectors.forEach((v, j) => {
       const w = parts[j].weight;
@@ -159,10 +223,10 @@ export class RouterEncoder {
    * The query's dense vector, or a QueryEncodeFailure carrying the encoder's error (or the timeout). `dim`: the
    * index's dimension, which the vector must have. A success ends a failure episode.
    */
-  async encodeQuery(parts: readonly QueryPart[], dim: number | undefined): Promise<number[]> {
+  async encodeQuery(parts: readonly QueryPart[], dim: number | undefined): Promise<ArrayLike<number>> {
     let timer: NodeJS.Timeout | undefined;
     try {
-      const encoding = this.queryVector(parts);
+      const encoding = this.queryVector(parts, dim);
       const limit = this.timeoutMs;
       const vector = limit
         ? await Promise.race([

@@ -75,6 +75,20 @@ export interface DeliveryEvent {
   allCachedEstimate: number;
   toolSetChanges: number;
   reason: string;
+  /** Where the call's delivery time went (see `DeliveryLatency`). */
+  latencyMs?: DeliveryLatency;
+}
+
+/**
+ * Time the middleware spent shaping one model call, in milliseconds: `tokens` counting the conversation for the
+ * plan, `render` the system message with the pool, `delivery` the plan and the request's tools and messages
+ * (compaction included), `total` all of it.
+ */
+export interface DeliveryLatency {
+  tokens: number;
+  render: number;
+  delivery: number;
+  total: number;
 }
 
 export type ToolAttentionEvent = RoutingEvent | GateEvent | DeliveryEvent;

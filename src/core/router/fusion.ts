@@ -36,6 +36,8 @@ export interface FusionWeights {
 export interface FusedScores {
   scores: Float32Array;
   ids?: Int32Array;
+  /** Milliseconds spent combining the channels' scores (after each channel scored), for the route's latency split. */
+  fusionMs?: number;
 }
 
 /**
@@ -48,25 +50,30 @@ export function fuseChannels(ch: Channels, qv: ArrayLike<number>, parts: readonl
     // Approximate path: only the candidates get a score, and every channel visits only them.
     const lex = ch.lexical?.scoreSparse(parts);
     const cand = candidateScores(dense as HnswIndex, qv, lex, Math.max(slateN, w.annCandidates));
-    if (ch.multi) blendMaxSim(cand.scores, ch.multi.maxSim(qv), w.multiVector);
+    const maxSim = ch.multi?.maxSim(qv);
+    const t = performance.now();
+    if (maxSim) blendMaxSim(cand.scores, maxSim, w.multiVector);
     if (ch.server) ch.server.addToCandidates(cand.scores, qv, w.server, cand.ids);
     if (lex) addWeightedAt(cand.scores, lex.scores, w.lexical, cand.ids);
-    return cand;
+    return { ...cand, fusionMs: performance.now() - t };
   }
   const lexical = ch.lexical?.scoreAll(parts);
   const scores = dense.scoreAll(qv);
-  if (ch.multi) blendMaxSim(scores, ch.multi.maxSim(qv), w.multiVector);
+  const maxSim = ch.multi?.maxSim(qv);
+  const t = performance.now();
+  if (maxSim) blendMaxSim(scores, maxSim, w.multiVector);
   if (ch.server) ch.server.addTo(scores, qv, w.server);
   if (lexical) addWeighted(scores, lexical, w.lexical);
-  return { scores };
+  return { scores, fusionMs: performance.now() - t };
 }
 
 /** Scores without a dense channel (the lexical encoder, or a failed dense encoder): `weight` · BM25 of every tool. */
 export function fuseLexical(ch: Channels, parts: readonly WeightedText[], n: number, weight: number): FusedScores {
   const scores = new Float32Array(n);
   const lexical = ch.lexical?.scoreAll(parts);
+  const t = performance.now();
   if (lexical) addWeighted(scores, lexical, weight);
-  return { scores };
+  return { scores, fusionMs: performance.now() - t };
 }
 
 /** `scores = (1 − m) · scores + m · maxSim`, in place (the dense channel's two views of a tool). */

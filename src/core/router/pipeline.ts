@@ -33,6 +33,8 @@ export interface Slate {
   decomposed: boolean;
   /** When the query was encoded (performance.now()), for the latency split. */
   encodedAt: number;
+  /** Milliseconds spent fusing the channels' scores (summed over clauses), for the latency split. */
+  fusionMs: number;
   /** True when the dense encoder failed and the slate comes from the lexical channel alone. */
   degraded: boolean;
 }
@@ -110,6 +112,7 @@ export async function scoreQuery(
     slate.encodedAt = performance.now();
     fused = fuseLexical(ch, parts, tools.length, lexicalOnly ? 1 : s.fusion.lexical);
   }
+  slate.fusionMs += fused.fusionMs ?? 0;
   applyTags(fused.scores, tools, opts.tags, s.tagBoost);
   return fused;
 }
@@ -130,7 +133,7 @@ export async function scoreSlate(
   slateN: number,
   t0: number,
 ): Promise<Slate> {
-  const slate: Slate = { scores: undefined, order: [], decomposed: clauses !== undefined, encodedAt: t0, degraded: false };
+  const slate: Slate = { scores: undefined, order: [], decomposed: clauses !== undefined, encodedAt: t0, fusionMs: 0, degraded: false };
   const n = tools.length;
   if (clauses) {
     const perClause: Float32Array[] = [];

@@ -228,6 +228,11 @@ export class ToolAttentionRouter {
     return this.encoder.embedQueries(texts);
   }
 
+  /** Starts embedding query texts the next route will likely use (see `RouterEncoder.prefetch`); never throws. */
+  prefetchQuery(texts: readonly string[]): void {
+    if (!this.settings.lexicalOnly && this.channels.dense) this.encoder.prefetch(texts, this.channels.dense.dim);
+  }
+
   /** One line describing the encoder and index in use. */
   describe(): string {
     return `encoder: ${this.encoder.modelId || "(not prepared)"}; index: ${this.indexKind ?? "(not prepared)"}; tools: ${this.catalog.size}`;
@@ -323,6 +328,7 @@ export class ToolAttentionRouter {
     // Accounting, then the decision and its event.
     const queryText = typeof query === "string" ? query : parts.map((p) => p.text).join("\n");
     const [phase2Tokens, fullSchemaTokens] = await Promise.all([this.schemaTokens(selected.active.map((a) => a.id)), this.fullSchemaTokens()]);
+    const tCounted = performance.now();
     const decision: RoutingDecision = {
       turnId,
       queryHash: createHash("sha256").update(queryText).digest("hex").slice(0, 12),
@@ -336,7 +342,7 @@ export class ToolAttentionRouter {
       phase1Tokens: this.poolTokens(),
       phase2Tokens,
       fullSchemaTokens,
-      latencyMs: { encode: slate.encodedAt - t0, search: tSearched - slate.encodedAt, gate: tGated - tSearched, total: tGated - t0 },
+      latencyMs: { encode: slate.encodedAt - t0, search: Math.max(0, tSearched - slate.encodedAt - slate.fusionMs), fusion: slate.fusionMs, gate: tGated - tSearched, tokens: tCounted - tGated, total: tCounted - t0 },
       ...(slate.degraded ? { degraded: "lexical" as const } : {}),
       ...(version !== undefined ? { catalogVersion: version } : {}),
     };
