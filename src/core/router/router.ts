@@ -130,8 +130,6 @@ export class ToolAttentionRouter {
   private readonly alwaysIds: string[];
   /** Until the router can route (the first catalog's channels, or in a progressive start its lexical channel). */
   private starting?: Promise<void>;
-  /** Until every channel of the current catalog is built (see `prepare()`). */
-  private preparing?: Promise<void>;
   /** The dense build running in the background for the current catalog, if any (never rejects). */
   private pending?: Promise<void>;
   /** Dense builds one after another: two at once would evict each other's vectors (RouterEncoder.embedTexts). */
@@ -192,20 +190,16 @@ export class ToolAttentionRouter {
   }
 
   /**
-   * Embeds the catalog and builds every channel (once; later calls await the same work): resolves when the whole
+   * Embeds the catalog and builds every channel (once; later calls await the same work, or a catalog change's): resolves when the whole
    * hybrid serves, including after a progressive start's background build. When the encoder cannot load or fails
    * while embedding, it resolves all the same with the router routing on the lexical channel (see `health()`), unless
    * `encoderFallback` is false (strict mode): then it rejects with the encoder's error. Evaluation code calls it
    * before measuring the hybrid; an application need not (a route waits only until the router can route).
    */
-  prepare(): Promise<void> {
-    this.preparing ??= this.start()
-      .then(() => this.whenBuilt())
-      .catch((err) => {
-        this.preparing = undefined;
-        throw err;
-      });
-    return this.preparing;
+  async prepare(): Promise<void> {
+    await this.start();
+    // Each call waits for the build in progress then (a catalog change may have started one since the last call).
+    await this.whenBuilt();
   }
 
   /** Makes the router routable: the whole build, or in a progressive start the lexical channel (once). */
@@ -274,7 +268,7 @@ export class ToolAttentionRouter {
       if (later) this.completeLater(this.catalog, channels.lexical);
     }
     await this.follower?.join();
-    if (!this.pending) this.logBackends();
+    if (this.build.state === "ready") this.logBackends();
   }
 
   /** The one informational line saying which index and encoder serve (only to a log the user passed, once per process). */
