@@ -185,6 +185,30 @@ describe("degraded, not dead", () => {
   });
 });
 
+describe("close()", () => {
+  it("stops a background build at its next chunk; the router keeps routing lexically and nothing is reported as an encoder failure", async () => {
+    const catalog = ToolCatalog.fromCatalogObject(expandCatalog(700, 17));
+    const events: ToolAttentionEvent[] = [];
+    const logs: string[] = [];
+    const router = new ToolAttentionRouter(catalog, {
+      cacheDir: tempDir(),
+      multiVector: false,
+      progressive: { minTools: 0 },
+      log: (l) => logs.push(l),
+      onEvent: (e) => events.push(e),
+    });
+    assert.deepEqual((await router.route("list open issues")).channels, ["lexical"]);
+    await router.close();
+    const h = router.health();
+    assert.equal(h.state, "degraded");
+    assert.match(h.error ?? "", /closed while embedding the catalog/);
+    assert.ok(h.embedded < h.total, `stopped early: ${h.embedded} of ${h.total}`);
+    assert.deepEqual((await router.route("list open issues")).channels, ["lexical"]);
+    assert.equal(encoderEvents(events).length, 0);
+    assert.deepEqual(logs.filter((l) => /failed/.test(l)), []);
+  });
+});
+
 describe("options", () => {
   it("are checked at construction", () => {
     const catalog = ToolCatalog.fromCatalogObject(expandCatalog(10, 7));

@@ -139,6 +139,8 @@ export class ToolAttentionRouter {
   /** The dense build's state for `health()`. */
   private readonly build = new BuildTracker();
   private turnCounter = 0;
+  /** Set by `close()`: a background build stops at its next chunk. */
+  private closed = false;
 
   constructor(
     readonly catalog: ToolCatalog,
@@ -340,7 +342,12 @@ export class ToolAttentionRouter {
       await this.loadEncoder();
       // Only the router's own lexical channel is reused: a dense-only router's fallback BM25 is not a channel of its hybrid.
       const reuse = this.settings.lexicalOptions ? lexical : undefined;
-      const channels = await buildChannels(catalog, this.channelBuild, { lexical: reuse, progress: (r, t) => this.build.progress(catalog, r, t) });
+      const progress = (r: number, t: number) => {
+        this.build.progress(catalog, r, t);
+        // Checked between chunks: a closed router stops embedding (what was embedded is kept by the cache or store).
+        if (this.closed) throw new Error("ToolAttentionRouter: closed while embedding the catalog");
+      };
+      const channels = await buildChannels(catalog, this.channelBuild, { lexical: reuse, progress });
       this.build.ready(catalog);
       return channels;
     });
@@ -358,7 +365,10 @@ export class ToolAttentionRouter {
         this.logBackends();
       },
       (err) => {
-        if (this.catalog === catalog) this.degrade(catalog, err);
+        if (this.catalog !== catalog) return;
+        // Stopped by close(): not an encoder failure (nothing to log), but the dense channels are not coming.
+        if (this.closed) this.build.fail(catalog, err);
+        else this.degrade(catalog, err);
       },
     );
     const pending = done.finally(() => {
@@ -649,12 +659,17 @@ export class ToolAttentionRouter {
   }
 
   /**
-   * Stops following the store's catalog versions, and a full-schema token count in progress (at its next slice; a
-   * route waiting for it rejects). The router still routes afterwards (a later route counts again). The store stays
-   * open: it is the application's to close.
+   * Stops following the store's catalog versions, a full-schema token count in progress (at its next slice; a
+   * route waiting for it rejects), and a background build (at its next chunk: the vectors embedded so far stay in the
+   * disk cache or store for the next process; the router keeps routing lexically). The router still routes afterwards
+   * (a later route counts again). The store stays open: it is the application's to close.
    */
   async close(): Promise<void> {
+    this.closed = true;
     this.tokens.stop(new Error("ToolAttentionRouter: closed while counting the catalog's full-schema tokens"));
     await this.follower?.close();
+    await this.whenBuilt();
+    // Builds a later catalog change starts run as usual.
+    this.closed = false;
   }
 }
