@@ -209,6 +209,9 @@ async function coldStart(
   }
   await router.prepare();
   const coldMs = performance.now() - t0;
+  // The sweep measures the hybrid: an encoder that failed would make every number after this one lexical.
+  const health = router.health();
+  if (health.state === "degraded") throw new Error(`scaling: N=${catalog.size}: the encoder failed (${health.error})`);
   let lexical = 0;
   let hybrid = 0;
   for (const e of early) {
