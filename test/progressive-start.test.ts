@@ -79,6 +79,12 @@ describe("progressive start (USE-lite, cold cache)", () => {
     const hybrid = await router.route("create a new branch in the git repository");
     assert.deepEqual(hybrid.channels, ["dense", "server", "lexical"]);
     assert.equal(hybrid.theta, 0.28);
+    // The first route did not wait for the full-schema count either: counted already, or estimated and flagged.
+    const counted = await router.fullSchemaTokens();
+    if (first.fullSchemaTokensEstimated) assert.ok(Math.abs(first.fullSchemaTokens - counted) < 0.3 * counted, `${first.fullSchemaTokens} vs ${counted}`);
+    else assert.equal(first.fullSchemaTokens, counted);
+    assert.equal(hybrid.fullSchemaTokens, counted);
+    assert.equal(hybrid.fullSchemaTokensEstimated, undefined);
     const built = encoderEvents(events);
     assert.equal(built.length, 1);
     assert.equal(built[0]!.state, "ready");
@@ -203,7 +209,8 @@ describe("close()", () => {
     assert.equal(h.state, "degraded");
     assert.match(h.error ?? "", /closed while embedding the catalog/);
     assert.ok(h.embedded < h.total, `stopped early: ${h.embedded} of ${h.total}`);
-    assert.deepEqual((await router.route("list open issues")).channels, ["lexical"]);
+    assert.deepEqual(h.channels, ["lexical"]);
+    assert.equal(h.routable, true);
     assert.equal(encoderEvents(events).length, 0);
     assert.deepEqual(logs.filter((l) => /failed/.test(l)), []);
   });

@@ -112,6 +112,11 @@ export interface RoutingDecision {
   phase2Tokens: number;
   /** Tokens of the full schemas of the whole catalog (what would be sent without routing). */
   fullSchemaTokens: number;
+  /**
+   * Set on a route of a progressive start's lexical phase that came before the catalog's full-schema count finished:
+   * `fullSchemaTokens` is then an estimate from the schemas' JSON size (within about 20 %), not a count.
+   */
+  fullSchemaTokensEstimated?: true;
   latencyMs: { encode: number; search: number; gate: number; total: number };
   /**
    * The scoring channels that served this route: `["lexical"]` while a progressive start (or a large catalog

@@ -20,6 +20,8 @@ export interface RoutingEvent {
   phase1Tokens: number;
   phase2Tokens: number;
   fullSchemaTokens: number;
+  /** `fullSchemaTokens` is an estimate (see RoutingDecision.fullSchemaTokensEstimated). */
+  fullSchemaTokensEstimated?: true;
   latencyMs: RoutingDecision["latencyMs"];
   /** The channels that served this route (`["lexical"]` while the catalog is still being embedded). */
   channels: RoutingChannel[];
@@ -119,6 +121,7 @@ export function routingEventOf(d: RoutingDecision): RoutingEvent {
     phase1Tokens: d.phase1Tokens,
     phase2Tokens: d.phase2Tokens,
     fullSchemaTokens: d.fullSchemaTokens,
+    ...(d.fullSchemaTokensEstimated ? { fullSchemaTokensEstimated: true as const } : {}),
     latencyMs: d.latencyMs,
     channels: [...d.channels],
     ...(d.degraded ? { degraded: d.degraded } : {}),
