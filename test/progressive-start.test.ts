@@ -93,6 +93,23 @@ describe("progressive start (USE-lite, cold cache)", () => {
     assert.ok(firstMs < built[0]!.seconds * 1000, `first route ${firstMs.toFixed(0)} ms, build ${built[0]!.seconds.toFixed(1)} s`);
   });
 
+  it("with multi-vector rows, the whole-text rows join first and the multi-vector rows after", async () => {
+    const catalog = ToolCatalog.fromCatalogObject(expandCatalog(150, 5));
+    const router = new ToolAttentionRouter(catalog, { cacheDir: tempDir(), progressive: { minTools: 0 }, log: false });
+    assert.deepEqual((await router.route("send a message to the team channel")).channels, ["lexical"]);
+    await until("the whole-text rows", () => router.health().channels.includes("dense"));
+    const mid = router.health();
+    assert.equal(mid.state, "building");
+    assert.deepEqual(mid.channels, ["dense", "server", "lexical"]);
+    const d = await router.route("send a message to the team channel");
+    assert.deepEqual(d.channels, ["dense", "server", "lexical"]);
+    assert.equal(d.theta, 0.28, "the dense θ: whole-text rows are on the cosine scale");
+    await router.prepare();
+    assert.equal(router.health().state, "ready");
+    assert.ok(router.health().total > 2 * catalog.size, `multi-vector rows counted: ${router.health().total}`);
+    assert.deepEqual((await router.route("send a message to the team channel")).channels, ["dense", "multiVector", "server", "lexical"]);
+  });
+
   it("below progressive.minTools a route waits for the whole build, as before", async () => {
     const catalog = ToolCatalog.fromCatalogObject(expandCatalog(40, 7));
     const router = new ToolAttentionRouter(catalog, { cacheDir: tempDir(), multiVector: false, log: false });
