@@ -205,7 +205,8 @@ async function coldStart(
   const early: { task: EvalTask; recall: number }[] = [];
   for (const task of tasks) {
     const d = await router.route(task.query, stateOf(task));
-    if (!d.channels.includes("dense")) early.push({ task, recall: slateRecallAt10(d, task) });
+    // Lexical because the build is still running (not because the router has no dense channel at all).
+    if (!d.channels.includes("dense") && router.health().state === "building") early.push({ task, recall: slateRecallAt10(d, task) });
   }
   await router.prepare();
   const coldMs = performance.now() - t0;
