@@ -138,6 +138,14 @@ export {
   type RouteQuery,
   type TagFilter,
 } from "./core/router/router.js";
+// Progressive start: routable before the catalog is embedded; health() and the encoder event say how far it is
+export {
+  DEFAULT_PROGRESSIVE_MIN_TOOLS,
+  type ProgressiveOptions,
+  type RouterHealth,
+  type RouterBuildState,
+} from "./core/router/router.js";
+export type { EncoderEvent } from "./core/events/events.js";
 export { Bm25Index, acronymsOf, type Bm25Field, type Bm25Options, type WeightedText } from "./core/encoders/bm25.js";
 export { toolTextOf, toolFieldsOf, parameterNamesOf, type ToolTextOptions, type ToolTextContext, type ToolTextSource } from "./core/catalog/text.js";
 export { turnIntent, lastObservations, DEFAULT_INTENT, type IntentOptions } from "./adapters/langchain/messages.js";

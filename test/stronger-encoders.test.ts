@@ -374,10 +374,15 @@ describe("missing @huggingface/transformers", () => {
       assert.ok(err.message.includes(`The directory ${dir} must hold config.json, tokenizer.json, tokenizer_config.json, onnx/model_quantized.onnx`), err.message);
       return true;
     });
-    // The router surfaces it at prepare time, not mid-route.
+    // The router surfaces it at prepare time, not mid-route: in strict mode as prepare()'s error; by default it routes
+    // lexically and health() carries the same message.
     const catalog = ToolCatalog.fromFile(new URL("../data/demo-catalog.json", import.meta.url).pathname);
+    const strict = new ToolAttentionRouter(catalog, { encoder: "hf:Xenova/gte-small", log: false, encoderFallback: false });
+    await assert.rejects(strict.prepare(), /ONNXRUNTIME_NODE_INSTALL=skip npm install @huggingface\/transformers/);
     const router = new ToolAttentionRouter(catalog, { encoder: "hf:Xenova/gte-small", log: false });
-    await assert.rejects(router.prepare(), /ONNXRUNTIME_NODE_INSTALL=skip npm install @huggingface\/transformers/);
+    await router.prepare();
+    assert.equal(router.health().state, "degraded");
+    assert.match(router.health().error ?? "", /ONNXRUNTIME_NODE_INSTALL=skip npm install @huggingface\/transformers/);
   });
 });
 

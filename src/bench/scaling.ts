@@ -26,6 +26,8 @@ import type { EvalTask } from "../eval/tasks.js";
 import { runMethods, type MethodOptions } from "./methods.js";
 import { quantile } from "./metrics.js";
 import { routedQueries, routedText, stateOf } from "../eval/evaluate.js";
+import { scoreTask } from "../eval/metrics.js";
+import type { RoutingDecision } from "../core/types.js";
 import { willUseHnsw } from "../core/index/vector-index.js";
 import type { RoutingStore } from "../core/store/types.js";
 import { DiskRoutingStore } from "../core/store/disk.js";
@@ -102,6 +104,19 @@ export interface ScalingPoint {
   warmFrom: "postgres" | "disk" | "in-process";
   /** The fresh process of the warm start: its catalog build (not in warmStartS), its RSS and routes. */
   warmProcess?: WarmStartResult;
+  /**
+   * At sizes embedded cold: seconds from the router's construction (empty cache or store) to its first routed call.
+   * With a progressive start (`RouterOptions.progressive`, default from 1,000 tools) that call is lexical and does not
+   * wait for the encoder; below it, it waits for the whole build. Absent where the cold build is projected.
+   */
+  firstRouteColdS?: number;
+  /**
+   * Recall@10 (of the ranked slate) of the tasks routed while the cold build was still running (lexical phase), over
+   * the full hybrid's recall@10 on the same tasks routed after the build; null when no task was routed before the
+   * build finished (below `progressive.minTools`). `progressiveRoutes`: how many tasks that was.
+   */
+  progressiveRecall?: number | null;
+  progressiveRoutes?: number;
 }
 
 /** The shared store of the sizes with an approximate index (see `ScalingOptions.warmStore`). */
@@ -153,6 +168,58 @@ async function timedPrepare(
   const t0 = performance.now();
   await router.prepare();
   return [router, performance.now() - t0];
+}
+
+/** Recall@10 of a decision's ranked slate against a task's gold tools. */
+function slateRecallAt10(d: RoutingDecision, task: EvalTask): number {
+  return scoreTask(d.candidates.slice(0, 10).map((c) => c.name), task.gold).recall;
+}
+
+/** What a cold progressive start measured (see `ScalingPoint.firstRouteColdS` and `progressiveRecall`). */
+interface ColdStart {
+  router: ToolAttentionRouter;
+  /** Construction to the whole build done (what `prepare()` measured before progressive starts), ms. */
+  coldMs: number;
+  firstRouteColdS: number;
+  progressiveRecall: number | null;
+  progressiveRoutes: number;
+}
+
+/**
+ * A cold router as an application meets it: constructed, then routed at once (the first routed call), then the
+ * sample tasks routed while the build runs; then the whole build awaited (`coldMs`, as `timedPrepare` measures it) and
+ * the tasks that were routed lexically routed again on the full hybrid.
+ */
+async function coldStart(
+  catalog: ToolCatalog,
+  encoder: EncoderName,
+  opts: ScalingOptions,
+  cacheDir: string | false,
+  tasks: readonly EvalTask[],
+  extra: { store?: RoutingStore } = {},
+): Promise<ColdStart> {
+  const router = new ToolAttentionRouter(catalog, { encoder, encoding: opts.encoding, cacheDir, log: false, ...extra });
+  const t0 = performance.now();
+  if (tasks.length > 0) await router.route(tasks[0]!.query, stateOf(tasks[0]!));
+  const firstRouteColdS = (performance.now() - t0) / 1000;
+  const early: { task: EvalTask; recall: number }[] = [];
+  for (const task of tasks) {
+    const d = await router.route(task.query, stateOf(task));
+    // Lexical because the build is still running (not because the router has no dense channel at all).
+    if (!d.channels.includes("dense") && router.health().state === "building") early.push({ task, recall: slateRecallAt10(d, task) });
+  }
+  await router.prepare();
+  const coldMs = performance.now() - t0;
+  // The sweep measures the hybrid: an encoder that failed would make every number after this one lexical.
+  const health = router.health();
+  if (health.state === "degraded") throw new Error(`scaling: N=${catalog.size}: the encoder failed (${health.error})`);
+  let lexical = 0;
+  let hybrid = 0;
+  for (const e of early) {
+    lexical += e.recall;
+    hybrid += slateRecallAt10(await router.route(e.task.query, stateOf(e.task)), e.task);
+  }
+  return { router, coldMs, firstRouteColdS, progressiveRecall: early.length > 0 && hybrid > 0 ? lexical / hybrid : null, progressiveRoutes: early.length };
 }
 
 /** Per-tool cold embedding time of the main encoder, measured on a sample of the catalog's routing texts. */
@@ -270,6 +337,7 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
       let warmMs: number;
       let fixed: FixedEmbeddings | undefined;
       let derivedFrom = "";
+      let cold: ColdStart | undefined;
       const lexical = encoder !== "use-lite";
       if (derived) {
         const toolTexts = new ToolAttentionRouter(catalog, { log: false }).toolTexts();
@@ -279,7 +347,15 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
         // store (or disk cache), which loads the index snapshot the first one kept.
         [router, coldMs] = await timedPrepare(catalog, fixed, opts, shared ? false : dir, { lexical, ...(shared ? { store: shared.store } : {}) });
         derivedFrom = sourceRows ? `${opts.encoder} (derived vectors)` : "random unit vectors + BM25";
-      } else [router, coldMs] = await timedPrepare(catalog, encoder, opts, dir, shared ? { store: shared.store } : {});
+      } else {
+        cold = await coldStart(catalog, encoder, opts, dir, latencyTasks, shared ? { store: shared.store } : {});
+        ({ router, coldMs } = cold);
+        log(
+          `scaling: N=${catalog.size} first routed call ${cold.firstRouteColdS.toFixed(2)} s after construction (cold); ` +
+            `${cold.progressiveRoutes} tasks routed before the build finished` +
+            (cold.progressiveRecall !== null ? `, their recall@10 ${(cold.progressiveRecall * 100).toFixed(1)} % of the hybrid's` : ""),
+        );
+      }
       // Memory right after this size's first router is built (the warm build below makes a second one).
       const mem = process.memoryUsage();
       if (fixed) [, warmMs] = await timedPrepare(catalog, fixed, opts, shared ? false : dir, { lexical, ...(shared ? { store: shared.store } : {}) });
@@ -380,6 +456,7 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
         warmStartS: warmProcess ? warmProcess.warmStartS : buildWarm.ms / 1000,
         warmFrom: warmProcess && shared ? shared.spec.kind : "in-process",
         ...(warmProcess ? { warmProcess } : {}),
+        ...(cold ? { firstRouteColdS: cold.firstRouteColdS, progressiveRecall: cold.progressiveRecall, progressiveRoutes: cold.progressiveRoutes } : {}),
       });
       log(
         `scaling: N=${catalog.size} built cold ${(coldMs / 1000).toFixed(1)} s, warm ${(warmMs / 1000).toFixed(2)} s; index ${cost.index}, ` +

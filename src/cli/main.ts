@@ -158,6 +158,8 @@ function buildRouter(values: Record<string, string | boolean | undefined>, catal
     index: index as "auto" | "faiss" | "flat",
     // The command line says which index and encoder it uses; a library embedding the router says nothing unasked.
     log: (line) => process.stderr.write(`${line}\n`),
+    // A command measures the encoder it names: one that cannot load is the command's error, not a lexical run.
+    encoderFallback: false,
   });
 }
 

@@ -88,6 +88,9 @@ export interface GatedTool extends ScoredTool {
 }
 
 /** The outcome of one routing decision. */
+/** A scoring channel of the router (see src/core/router/channels/). */
+export type RoutingChannel = "dense" | "multiVector" | "server" | "lexical";
+
 export interface RoutingDecision {
   turnId: string;
   /** A short hash of the routed query (the query itself is not logged). */
@@ -110,6 +113,11 @@ export interface RoutingDecision {
   /** Tokens of the full schemas of the whole catalog (what would be sent without routing). */
   fullSchemaTokens: number;
   /**
+   * Set on a route of a progressive start's lexical phase that came before the catalog's full-schema count finished:
+   * `fullSchemaTokens` is then an estimate from the schemas' JSON size (within about 20 %), not a count.
+   */
+  fullSchemaTokensEstimated?: true;
+  /**
    * Where the route's time went, in milliseconds (performance.now() pairs): `encode` the query embedding, `search`
    * the channels' scoring, `fusion` combining them into one score per tool, `gate` θ, preconditions and top-k,
    * `tokens` the token accounting of the decision; `total` the whole route. `fusion` and `tokens` are always set by
@@ -117,8 +125,15 @@ export interface RoutingDecision {
    */
   latencyMs: { encode: number; search: number; fusion?: number; gate: number; tokens?: number; total: number };
   /**
-   * Set when the dense encoder failed on this route and the tools were scored on the lexical (BM25) channel
-   * alone (θ is then the lexical θ). Absent on a normal route.
+   * The scoring channels that served this route: `["lexical"]` while a progressive start (or a large catalog
+   * change) is still embedding, or when the encoder failed; `["dense", "multiVector", "server", "lexical"]` (those
+   * the router has) once the hybrid is built.
+   */
+  channels: RoutingChannel[];
+  /**
+   * Set when the dense encoder failed (on this route's query, or while loading or embedding the catalog) and the
+   * tools were scored on the lexical (BM25) channel alone (θ is then the lexical θ). Absent on a normal route, and
+   * on a route served lexically only because the catalog is still being embedded (see `channels`).
    */
   degraded?: "lexical";
   /** With a shared store (`RouterOptions.store`): the catalog version this route was scored on. */

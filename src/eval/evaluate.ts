@@ -227,6 +227,9 @@ async function simulateTask(
 export async function evaluate(router: ToolAttentionRouter, tasks: readonly EvalTask[], opts: EvalOptions = {}): Promise<EvalReport> {
   if (tasks.length === 0) throw new Error("evaluate: the task set is empty");
   await router.prepare();
+  // An evaluation measures the router's channels: one whose encoder failed would report lexical numbers as its own.
+  const health = router.health();
+  if (health.state === "degraded") throw new Error(`evaluate: the router's encoder failed (${health.error}); fix it, or evaluate the "lexical" encoder`);
   const k = opts.k ?? router.k;
   const theta = opts.theta ?? router.theta;
   const simulate: Required<SimulateOptions> | undefined = opts.simulate

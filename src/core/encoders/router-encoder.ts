@@ -34,6 +34,11 @@ export class QueryEncodeFailure extends Error {
   }
 }
 
+/** A chunked catalog build sends its missing texts in at most this many chunks (each one a write of the disk cache). */
+export const EMBED_CHUNKS = 16;
+/** ...of at least this many texts each (a few seconds of USE-lite on 2 cores). */
+export const EMBED_CHUNK_MIN = 256;
+
 /** Names of the encoders that embed a query like a document (batched, through the embedding cache). */
 const SYMMETRIC_ENCODERS = new Set(["use-lite", "minilm", "hybrid"]);
 
@@ -134,28 +139,51 @@ export class RouterEncoder {
   /**
    * Dense vectors of one catalog's tool texts, embedding only those not seen before (duplicates once). Only the
    * texts of this call are kept, so a long-running session does not grow without bound.
+   *
+   * With `progress`, the missing texts go to the encoder in chunks (at most `EMBED_CHUNKS` of them, at least
+   * `EMBED_CHUNK_MIN` texts each): the disk cache or store behind the encoder keeps each chunk as it finishes, so a
+   * process that dies mid-build loses at most one chunk, and `progress` hears how many texts have a vector so far.
    */
-  async embedTexts(texts: readonly string[]): Promise<Float32Array[]> {
+  async embedTexts(texts: readonly string[], progress?: (ready: number, total: number) => void): Promise<Float32Array[]> {
     const known = this.vectorByText;
-    if (this.unkeyedRows) {
-      const { catalog, rows } = this.unkeyedRows;
-      this.unkeyedRows = undefined;
-      toolTextsOf(catalog, this.toolText).forEach((t, i) => known.set(t, rows[i]!));
-    }
+    this.keyUnkeyedRows();
     // Hashed lexical vectors depend on the whole corpus (idf): re-fit on every text instead of reusing any.
     if (this.embeddings instanceof LexicalEmbeddings) known.clear();
     const missing = [...new Set(texts.filter((t) => !known.has(t)))];
     this.lastEmbedded = missing.length;
-    if (missing.length > 0) {
-      const fresh = await (this.embeddings as EmbeddingsInterface).embedDocuments(missing);
-      if (fresh.length !== missing.length)
-        throw new Error(`Encoder ${this.modelId} returned ${fresh.length} vectors for ${missing.length} tool texts`);
-      missing.forEach((t, i) => known.set(t, Float32Array.from(fresh[i])));
+    const chunk = progress ? Math.max(EMBED_CHUNK_MIN, Math.ceil(missing.length / EMBED_CHUNKS)) : missing.length;
+    let ready = texts.length - texts.filter((t) => !known.has(t)).length;
+    progress?.(ready, texts.length);
+    for (let at = 0; at < missing.length; at += chunk) {
+      const part = missing.slice(at, at + chunk);
+      const fresh = await (this.embeddings as EmbeddingsInterface).embedDocuments(part);
+      if (fresh.length !== part.length)
+        throw new Error(`Encoder ${this.modelId} returned ${fresh.length} vectors for ${part.length} tool texts`);
+      part.forEach((t, i) => known.set(t, Float32Array.from(fresh[i])));
+      ready += part.length;
+      progress?.(Math.min(ready, texts.length), texts.length);
     }
     const rows = texts.map((t) => known.get(t) as Float32Array);
     const used = new Set(texts);
     for (const t of known.keys()) if (!used.has(t)) known.delete(t);
     return rows;
+  }
+
+  /** How many of these texts have no vector in this router yet (what a build of them would send to the encoder). */
+  countMissing(texts: readonly string[]): number {
+    this.keyUnkeyedRows();
+    if (this.embeddings instanceof LexicalEmbeddings) return texts.length;
+    let n = 0;
+    for (const t of new Set(texts)) if (!this.vectorByText.has(t)) n++;
+    return n;
+  }
+
+  /** Keys a snapshot's rows by their texts (see `keepUnkeyedRows`), once. */
+  private keyUnkeyedRows(): void {
+    if (!this.unkeyedRows) return;
+    const { catalog, rows } = this.unkeyedRows;
+    this.unkeyedRows = undefined;
+    toolTextsOf(catalog, this.toolText).forEach((t, i) => this.vectorByText.set(t, rows[i]!));
   }
 
   /** Many queries at once, for offline evaluation (see `ToolAttentionRouter.embedQueries`). */

@@ -2,7 +2,7 @@
  * Structured events: one per routing decision and one per gate check that rejected something or resolved a name. They go to the
  * `onEvent` callback and, in the LangChain adapter, into run metadata, so dashboards can see what was routed.
  */
-import type { RoutingDecision } from "../types.js";
+import type { RoutingChannel, RoutingDecision } from "../types.js";
 import type { RejectionKind } from "../gate/gate.js";
 import type { DeliveryMode } from "../delivery/plan.js";
 import type { ResolvedHow } from "../catalog/names.js";
@@ -20,7 +20,11 @@ export interface RoutingEvent {
   phase1Tokens: number;
   phase2Tokens: number;
   fullSchemaTokens: number;
+  /** `fullSchemaTokens` is an estimate (see RoutingDecision.fullSchemaTokensEstimated). */
+  fullSchemaTokensEstimated?: true;
   latencyMs: RoutingDecision["latencyMs"];
+  /** The channels that served this route (`["lexical"]` while the catalog is still being embedded). */
+  channels: RoutingChannel[];
   /** Present when the dense encoder failed and this route ran on the lexical channel alone. */
   degraded?: "lexical";
   /** With a shared store: the catalog version the route was scored on (every process on that version agrees). */
@@ -91,7 +95,29 @@ export interface DeliveryLatency {
   total: number;
 }
 
-export type ToolAttentionEvent = RoutingEvent | GateEvent | DeliveryEvent;
+/**
+ * The end of a catalog's embedding: the dense channels joined (`ready`), or the encoder could not load or failed
+ * while embedding and the router routes on the lexical channel (`degraded`, with the error). One per build.
+ */
+export interface EncoderEvent {
+  type: "tool_attention.encoder";
+  state: "ready" | "degraded";
+  /** The encoder's model id ("" when it never loaded). */
+  encoder: string;
+  /** Tools of the catalog the build was for. */
+  tools: number;
+  /** Texts with a vector when the build ended, of `total` (whole texts and multi-vector rows). */
+  embedded: number;
+  total: number;
+  /** Seconds from the start of the build (including the encoder's load) to its end. */
+  seconds: number;
+  /** Set when `state` is "degraded": why. */
+  error?: string;
+  /** With a shared store: the catalog version the build was for. */
+  catalogVersion?: number;
+}
+
+export type ToolAttentionEvent = RoutingEvent | GateEvent | DeliveryEvent | EncoderEvent;
 
 const round = (x: number) => Math.round(x * 10000) / 10000;
 
@@ -109,7 +135,9 @@ export function routingEventOf(d: RoutingDecision): RoutingEvent {
     phase1Tokens: d.phase1Tokens,
     phase2Tokens: d.phase2Tokens,
     fullSchemaTokens: d.fullSchemaTokens,
+    ...(d.fullSchemaTokensEstimated ? { fullSchemaTokensEstimated: true as const } : {}),
     latencyMs: d.latencyMs,
+    channels: [...d.channels],
     ...(d.degraded ? { degraded: d.degraded } : {}),
     ...(d.catalogVersion !== undefined ? { catalogVersion: d.catalogVersion } : {}),
   };

@@ -4,7 +4,7 @@
  */
 import { checkEnum, checkNested, checkOptionKeys, type OptionKeys } from "../util/options.js";
 import type { PoolOptions } from "../render/render.js";
-import type { RouterOptions } from "./options.js";
+import type { ProgressiveOptions, RouterOptions } from "./options.js";
 
 export const ROUTER_OPTION_KEYS = {
   encoder: true,
@@ -30,7 +30,10 @@ export const ROUTER_OPTION_KEYS = {
   log: true,
   encoderFallback: true,
   store: true,
+  progressive: true,
 } as const satisfies OptionKeys<RouterOptions>;
+
+export const PROGRESSIVE_OPTION_KEYS = { minTools: true } as const satisfies OptionKeys<ProgressiveOptions>;
 
 export const POOL_OPTION_KEYS = {
   groupByServer: true,
@@ -56,4 +59,5 @@ export function checkRouterOptions(where: string, options: object, known: Readon
   checkEnum(where, "encoding", o.encoding, TOKEN_ENCODINGS);
   checkNested(where, "pool", o.pool, POOL_OPTION_KEYS);
   checkEnum(where, "pool.format", o.pool?.format, ["line", "terse"]);
+  checkNested(where, "progressive", o.progressive, PROGRESSIVE_OPTION_KEYS, true);
 }

@@ -12,9 +12,12 @@
  *   no tool at all while some tool's preconditions hold (`minActive`).
  * Multi-intent requests are split into clauses first (./clauses.ts), each clause scored, and the slate interleaved.
  *
- * The expensive part — embedding the catalog and building the index — happens once in `prepare()` and is
- * cached on disk by the encoder layer; a turn costs one query embedding, one index search and a few
- * precondition checks.
+ * The expensive part — embedding the catalog and building the index — happens once per catalog and is cached on
+ * disk (or in the store) by the encoder layer; a turn costs one query embedding, one index search and a few
+ * precondition checks. A large catalog starts progressively (`RouterOptions.progressive`): it is routable on its
+ * BM25 channel as soon as that is built, the encoder embeds in the background, and the dense channels join all at
+ * once when the build is done. All at once rather than chunk by chunk: a tool with a vector and a tool without one
+ * would score on different scales (cosine + BM25 against BM25 alone), and no θ fits both.
  *
  * The class holds the wiring; each mechanism lives in its layer:
  * - options.ts: every option, validated and resolved once (`routerSettingsOf`);
@@ -38,16 +41,25 @@ import type { PoolOptions, PoolTier } from "../render/render.js";
 import { RouterTokens } from "../render/router-tokens.js";
 import { DEFAULT_ENCODING, type TokenEncoding } from "../tokens/count.js";
 import { routingEventOf } from "../events/events.js";
-import type { AgentStateView, RoutingDecision } from "../types.js";
+import type { AgentStateView, RoutingChannel, RoutingDecision } from "../types.js";
 import { RouterStoreBinding } from "../store/binding.js";
 import { CatalogFollower, diffCatalogs, type CatalogUpdate, type FollowerHost } from "../store/catalog-follower.js";
 import { RouterSnapshots } from "../store/router-snapshots.js";
 import type { CatalogVersionInfo } from "../store/types.js";
-import { buildChannels, catalogLexicalIndex, type ChannelBuildContext, type Channels } from "./channels/build.js";
+import {
+  buildChannels,
+  buildLexicalChannel,
+  catalogLexicalIndex,
+  channelNamesOf,
+  type ChannelBuildContext,
+  type Channels,
+} from "./channels/build.js";
+import { BuildTracker, type RouterHealth } from "./health.js";
 import { splitClauses } from "./clauses.js";
 import { checkRouterOptions } from "./option-keys.js";
 import {
   DEFAULT_ENCODER,
+  DEFAULT_LEXICAL_THETA,
   routerSettingsOf,
   slateSize,
   validateNumber,
@@ -70,12 +82,14 @@ export {
   DEFAULT_K,
   DEFAULT_MIN_ACTIVE,
   DEFAULT_DECOMPOSE_WHOLE_WEIGHT,
+  DEFAULT_PROGRESSIVE_MIN_TOOLS,
   defaultThetaFor,
   slateSize,
   thetaRangeOf,
   type DecomposeOptions,
   type EncoderFallbackOptions,
   type LexicalChannelOptions,
+  type ProgressiveOptions,
   type RouteOptions,
   type RouteQuery,
   type RouterOptions,
@@ -83,6 +97,27 @@ export {
   type ThetaRange,
 } from "./options.js";
 export type { CatalogUpdate } from "../store/catalog-follower.js";
+export type { RouterHealth, RouterBuildState } from "./health.js";
+
+/**
+ * Characters of a tool's JSON definition per token, for the full-schema estimate of a progressive start's first
+ * routes: measured 2026-11-26 with cl100k_base on the synthetic 1,000-tool expansion (4.73), the demo catalog (4.69)
+ * and metatool-dev (3.45).
+ */
+const SCHEMA_CHARS_PER_TOKEN = 4;
+const schemaEstimates = new WeakMap<ToolCatalog, number>();
+
+/** The catalog's full-schema tokens estimated from its tools' JSON size (once per catalog object). */
+function estimatedSchemaTokens(catalog: ToolCatalog): number {
+  let tokens = schemaEstimates.get(catalog);
+  if (tokens === undefined) {
+    let chars = 0;
+    for (const t of catalog.tools) chars += JSON.stringify({ name: t.name, description: t.description, parameters: t.inputSchema }).length;
+    tokens = Math.round(chars / SCHEMA_CHARS_PER_TOKEN);
+    schemaEstimates.set(catalog, tokens);
+  }
+  return tokens;
+}
 
 /** Index and encoder lines already written (once per process and backend). */
 const loggedBackends = new Set<string>();
@@ -113,8 +148,19 @@ export class ToolAttentionRouter {
   /** The store's side of catalog changes, when `options.store` is set. */
   private readonly follower?: CatalogFollower;
   private readonly alwaysIds: string[];
-  private preparing?: Promise<void>;
+  /** Until the router can route (the first catalog's channels, or in a progressive start its lexical channel). */
+  private starting?: Promise<void>;
+  /** The dense build running in the background for the current catalog, if any (never rejects). */
+  private pending?: Promise<void>;
+  /** Dense builds one after another: two at once would evict each other's vectors (RouterEncoder.embedTexts). */
+  private denseChain: Promise<unknown> = Promise.resolve();
+  /** The encoder's load (once; forgotten on failure, so a later build tries again). */
+  private encoderLoad?: Promise<void>;
+  /** The dense build's state for `health()`. */
+  private readonly build = new BuildTracker();
   private turnCounter = 0;
+  /** Set by `close()`: a background build stops at its next chunk. */
+  private closed = false;
 
   constructor(
     readonly catalog: ToolCatalog,
@@ -165,13 +211,51 @@ export class ToolAttentionRouter {
     });
   }
 
-  /** Embeds the catalog and builds the index (once; later calls await the same work). */
-  prepare(): Promise<void> {
-    this.preparing ??= this.doPrepare().catch((err) => {
-      this.preparing = undefined;
+  /**
+   * Embeds the catalog and builds every channel (once; later calls await the same work, or a catalog change's): resolves when the whole
+   * hybrid serves, including after a progressive start's background build. When the encoder cannot load or fails
+   * while embedding, it resolves all the same with the router routing on the lexical channel (see `health()`), unless
+   * `encoderFallback` is false (strict mode): then it rejects with the encoder's error. Evaluation code calls it
+   * before measuring the hybrid; an application need not (a route waits only until the router can route).
+   */
+  async prepare(): Promise<void> {
+    await this.start();
+    // Each call waits for the build in progress then (a catalog change may have started one since the last call).
+    await this.whenBuilt();
+  }
+
+  /** Makes the router routable: the whole build, or in a progressive start the lexical channel (once). */
+  private start(): Promise<void> {
+    this.starting ??= this.doStart().catch((err) => {
+      this.starting = undefined;
       throw err;
     });
-    return this.preparing;
+    return this.starting;
+  }
+
+  /** Waits for the background build of the current catalog, and of any catalog swapped in meanwhile. */
+  private async whenBuilt(): Promise<void> {
+    while (this.pending) await this.pending;
+  }
+
+  /**
+   * Where the router stands: building (routing lexically while the encoder embeds), ready or degraded (the encoder
+   * failed; routing lexically), with the channels serving now and the build's progress. Cheap: read it per request
+   * for a health endpoint.
+   */
+  health(): RouterHealth {
+    const b = this.build;
+    return {
+      state: this.settings.lexicalOnly && this.channels.lexical ? "ready" : b.state,
+      routable: this.channels.lexical !== undefined || this.channels.dense !== undefined,
+      channels: channelNamesOf(this.channels),
+      encoder: this.encoder.modelId,
+      tools: this.catalog.size,
+      embedded: b.embedded,
+      total: b.total,
+      ...(b.error !== undefined ? { error: b.error } : {}),
+      since: b.since,
+    };
   }
 
   /** The text embedded for each tool under the router's `toolText` options. */
@@ -183,7 +267,7 @@ export class ToolAttentionRouter {
     if (this.options.log !== false) (this.options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(line);
   }
 
-  private async doPrepare(): Promise<void> {
+  private async doStart(): Promise<void> {
     const binding = this.follower?.binding;
     // The catalog's digest (seconds on 100,000 tools) runs in slices while the channels load.
     binding?.prime(this.catalog);
@@ -191,29 +275,169 @@ export class ToolAttentionRouter {
       this.encoder.useLexicalOnly();
       this.tokens.startFullSchemaTokens(this.catalog);
       this.channels = await buildChannels(this.catalog, this.channelBuild);
+      this.build.ready(this.catalog);
       await this.follower?.join();
       return;
     }
-    // With a store, vectors persist there: the disk cache only when asked for.
-    const cacheDir = binding && this.options.cacheDir === undefined ? false : this.options.cacheDir;
-    const enc = await resolveEncoder(this.options.encoder ?? DEFAULT_ENCODER, { cacheDir });
-    const embeddings = binding ? binding.wrap(enc.embeddings, enc.modelId) : enc.embeddings;
-    this.encoder.use(embeddings, enc.name, enc.modelId, this.settings.lexicalOptions !== undefined);
     // store.initial "adopt": route on the store's latest catalog instead of embedding the constructor's.
     const adopted = await binding?.adoptable(this.catalog);
     if (adopted) await this.swapCatalog(adopted.catalog, async () => adopted.info);
     else {
       // Counted while the catalog is embedded or loaded, not on the first route.
       this.tokens.startFullSchemaTokens(this.catalog);
-      this.channels = await buildChannels(this.catalog, this.channelBuild);
+      const { channels, later } = await this.channelsFor(this.catalog);
+      this.channels = channels;
+      if (later) this.completeLater(this.catalog, channels.lexical);
     }
     await this.follower?.join();
+    if (this.build.state === "ready") this.logBackends();
+  }
+
+  /** The one informational line saying which index and encoder serve (only to a log the user passed, once per process). */
+  private logBackends(): void {
+    const binding = this.follower?.binding;
     const line = `tool-attention: ${describeIndexFor(this.catalog.size, this.channelBuild.prefer, this.settings.ann)}; encoder: ${this.encoder.modelId}${binding ? `; store: ${binding.store.kind}` : ""}`;
     // Informational: only to a log the user passed (a library prints nothing unasked when all is well).
     if (typeof this.options.log === "function" && !loggedBackends.has(line)) {
       loggedBackends.add(line);
       this.logLine(line);
     }
+  }
+
+  /** Resolves the encoder (once; a failed load is tried again by the next build). */
+  private loadEncoder(): Promise<void> {
+    this.encoderLoad ??= (async () => {
+      const binding = this.follower?.binding;
+      // With a store, vectors persist there: the disk cache only when asked for.
+      const cacheDir = binding && this.options.cacheDir === undefined ? false : this.options.cacheDir;
+      const enc = await resolveEncoder(this.options.encoder ?? DEFAULT_ENCODER, { cacheDir });
+      const embeddings = binding ? binding.wrap(enc.embeddings, enc.modelId) : enc.embeddings;
+      this.encoder.use(embeddings, enc.name, enc.modelId, this.settings.lexicalOptions !== undefined);
+    })().catch((err) => {
+      this.encoderLoad = undefined;
+      throw err;
+    });
+    return this.encoderLoad;
+  }
+
+  /** Whether `catalog` is routed lexically while it embeds (see `RouterOptions.progressive`). */
+  private progressiveFor(catalog: ToolCatalog): boolean {
+    const p = this.settings.progressive;
+    if (!p || catalog.size < p.minTools) return false;
+    // Before the encoder has loaded nothing is embedded; after, only the texts this router has no vector for count.
+    if (!this.encoder.embeddings) return true;
+    return this.encoder.countMissing(this.toolTexts(catalog)) >= Math.max(1, p.minTools);
+  }
+
+  /**
+   * The channels `catalog` routes on from its swap on: all of them (built now), or for a progressive build its
+   * lexical channel alone (`later`: the rest is built by `completeLater` once the catalog is swapped in). When the
+   * encoder fails, the lexical channel alone, degraded (strict mode: the error propagates).
+   */
+  private async channelsFor(catalog: ToolCatalog): Promise<{ channels: Channels; later: boolean }> {
+    if (this.progressiveFor(catalog)) {
+      this.build.start(catalog);
+      return { channels: { lexical: await this.lexicalOf(catalog) }, later: true };
+    }
+    try {
+      return { channels: (await this.buildDense(catalog)) as Channels, later: false };
+    } catch (err) {
+      if (!this.settings.fallback) throw err;
+      this.degrade(catalog, err);
+      return { channels: { lexical: await this.lexicalOf(catalog) }, later: false };
+    }
+  }
+
+  /** The BM25 index a lexical route of `catalog` scores on: the lexical channel, or for a dense-only router its fallback. */
+  private async lexicalOf(catalog: ToolCatalog): Promise<Bm25Index> {
+    return (await buildLexicalChannel(catalog, this.channelBuild)) ?? this.lexicalFallback(catalog);
+  }
+
+  /**
+   * Loads the encoder and builds every channel of `catalog`, after the dense builds before it. `wholeOnly`: without
+   * the multi-vector rows (a background build's first step; the build stays "building").
+   */
+  private buildDense(catalog: ToolCatalog, lexical?: Bm25Index, skipIfStale = false, wholeOnly = false): Promise<Channels | undefined> {
+    const run = this.denseChain.then(async () => {
+      // A background build whose catalog was replaced meanwhile has nothing left to do.
+      if (skipIfStale && this.catalog !== catalog) return undefined;
+      this.build.start(catalog);
+      await this.loadEncoder();
+      // Only the router's own lexical channel is reused: a dense-only router's fallback BM25 is not a channel of its hybrid.
+      const reuse = this.settings.lexicalOptions ? lexical : undefined;
+      const progress = (r: number, t: number) => {
+        this.build.progress(catalog, r, t);
+        // Checked between chunks: a closed router stops embedding (what was embedded is kept by the cache or store).
+        if (this.closed) throw new Error("ToolAttentionRouter: closed while embedding the catalog");
+      };
+      const cx = wholeOnly ? { ...this.channelBuild, settings: { ...this.settings, multiVector: undefined } } : this.channelBuild;
+      const channels = await buildChannels(catalog, cx, { lexical: reuse, progress });
+      if (!wholeOnly) this.build.ready(catalog);
+      return channels;
+    });
+    this.denseChain = run.catch(() => undefined);
+    return run as Promise<Channels>;
+  }
+
+  /**
+   * Builds the dense channels of `catalog` in the background and swaps them in if it is still the router's catalog.
+   * A catalog with multi-vector rows (about 4 short texts per tool) gets them in a second step: its whole-text rows,
+   * one per tool, are embedded first and serve with the server and lexical channels (still one cosine scale), so the
+   * lexical phase lasts about a fifth as long.
+   */
+  private completeLater(catalog: ToolCatalog, lexical: Bm25Index | undefined): void {
+    const mv = this.settings.multiVector;
+    const twoSteps = mv !== undefined && mv.weight > 0 && catalog.size > 0 && catalog.size <= mv.maxTools;
+    const whole = twoSteps
+      ? this.buildDense(catalog, lexical, true, true).then((channels) => {
+          if (channels && this.catalog === catalog) this.channels = channels;
+        })
+      : Promise.resolve();
+    const done = whole.then(() => this.buildDense(catalog, lexical, true)).then(
+      (channels) => {
+        if (!channels || this.catalog !== catalog) return;
+        this.channels = channels;
+        this.emitBuild("ready", catalog);
+        this.logBackends();
+      },
+      (err) => {
+        if (this.catalog !== catalog) return;
+        // Stopped by close(): not an encoder failure (nothing to log), but the dense channels are not coming.
+        if (this.closed) this.build.fail(catalog, err);
+        else this.degrade(catalog, err);
+      },
+    );
+    const pending = done.finally(() => {
+      if (this.pending === pending) this.pending = undefined;
+    });
+    this.pending = pending;
+  }
+
+  /** The encoder failed on `catalog`'s build: routes stay lexical, one log line and an encoder event say why. */
+  private degrade(catalog: ToolCatalog, err: unknown): void {
+    const error = this.build.fail(catalog, err);
+    const spec = typeof this.options.encoder === "string" || this.options.encoder === undefined ? `"${this.options.encoder ?? DEFAULT_ENCODER}"` : this.encoder.modelId || "(custom)";
+    this.logLine(
+      `tool-attention: encoder ${spec} failed ${this.encoder.embeddings ? "while embedding the catalog" : "to load"} (${error}); ` +
+        `routing ${catalog.size} tools on the lexical channel (health() has the details; encoderFallback: false makes this an error)`,
+    );
+    this.emitBuild("degraded", catalog);
+  }
+
+  private emitBuild(state: "ready" | "degraded", catalog: ToolCatalog): void {
+    const b = this.build;
+    const version = this.follower?.version?.version;
+    this.options.onEvent?.({
+      type: "tool_attention.encoder",
+      state,
+      encoder: this.encoder.denseModelId,
+      tools: catalog.size,
+      embedded: b.embedded,
+      total: b.total,
+      seconds: b.seconds(),
+      ...(b.error !== undefined && state === "degraded" ? { error: b.error } : {}),
+      ...(version !== undefined ? { catalogVersion: version } : {}),
+    });
   }
 
   /**
@@ -224,7 +448,7 @@ export class ToolAttentionRouter {
   async embedQueries(texts: readonly string[]): Promise<number[][]> {
     await this.prepare();
     // Without a dense channel there is nothing to embed; route() scores the text lexically.
-    if (this.settings.lexicalOnly) return texts.map(() => []);
+    if (this.settings.lexicalOnly || !this.channels.dense) return texts.map(() => []);
     return this.encoder.embedQueries(texts);
   }
 
@@ -286,6 +510,19 @@ export class ToolAttentionRouter {
     return this.tokens.fullSchemaTokens(this.catalog);
   }
 
+  /**
+   * The catalog's full-schema tokens for a decision. A route of a progressive start's lexical phase does not wait for
+   * a count still running (seconds on 10,000 tools, on this thread, in slices): it gets an estimate from the schemas'
+   * JSON size instead, flagged `fullSchemaTokensEstimated`.
+   */
+  private async fullSchemaTokensOf(catalog: ToolCatalog, lexicalPhase: boolean): Promise<{ tokens: number; estimated?: true }> {
+    const counting = this.tokens.fullSchemaTokens(catalog);
+    if (!lexicalPhase) return { tokens: await counting };
+    // Both settled: the count wins (it comes first); still running: the estimate.
+    const done = await Promise.race([counting, Promise.resolve(undefined)]);
+    return done !== undefined ? { tokens: done } : { tokens: estimatedSchemaTokens(catalog), estimated: true };
+  }
+
   /** Tokens of the given tools' full schemas. */
   schemaTokens(ids: readonly string[]): Promise<number> {
     return this.tokens.schemaTokens(ids);
@@ -296,7 +533,8 @@ export class ToolAttentionRouter {
    * dense vectors of the parts are summed by weight, lexical term counts likewise.
    */
   async route(query: RouteQuery, state: AgentStateView = emptyStateView(), opts: RouteOptions = {}): Promise<RoutingDecision> {
-    await this.prepare();
+    // Only until the router can route: a progressive start's background build is not waited for.
+    await this.start();
     const k = opts.k ?? this.k;
     const theta = opts.theta ?? this.theta;
     const margin = opts.margin ?? this.margin;
@@ -315,11 +553,12 @@ export class ToolAttentionRouter {
     const slate = await this.score(parts, catalog, channels, opts, this.options.slate ?? slateSize(k), t0);
     const tSearched = performance.now();
 
-    // θ (and margin) → preconditions → top-k. A degraded slate is on the lexical scale: its θ, and no margin.
-    const fallback = slate.degraded ? this.settings.fallback : undefined;
-    const cutTheta = fallback ? fallback.theta : theta;
+    // θ (and margin) → preconditions → top-k. A lexical-only slate of a dense router (degraded, or still embedding)
+    // is on the lexical scale: its θ, and no margin.
+    const lexicalCut = !this.settings.lexicalOnly && !slate.served.includes("dense");
+    const cutTheta = lexicalCut ? (this.settings.fallback?.theta ?? DEFAULT_LEXICAL_THETA) : theta;
     const selected = selectActive({
-      tools: catalog.tools, slate, state, k, theta: cutTheta, margin: fallback ? undefined : margin, include: opts.include,
+      tools: catalog.tools, slate, state, k, theta: cutTheta, margin: lexicalCut ? undefined : margin, include: opts.include,
       // Always-included ids follow catalog changes: they resolve in the router's catalog as it is now.
       catalog: this.catalog, alwaysIds: this.alwaysIds, minActive: opts.minActive ?? this.minActive,
     });
@@ -327,7 +566,8 @@ export class ToolAttentionRouter {
 
     // Accounting, then the decision and its event.
     const queryText = typeof query === "string" ? query : parts.map((p) => p.text).join("\n");
-    const [phase2Tokens, fullSchemaTokens] = await Promise.all([this.schemaTokens(selected.active.map((a) => a.id)), this.fullSchemaTokens()]);
+    const lexicalPhase = lexicalCut && this.build.state === "building" && this.settings.progressive !== undefined;
+    const [phase2Tokens, full] = await Promise.all([this.schemaTokens(selected.active.map((a) => a.id)), this.fullSchemaTokensOf(catalog, lexicalPhase)]);
     const tCounted = performance.now();
     const decision: RoutingDecision = {
       turnId,
@@ -341,8 +581,10 @@ export class ToolAttentionRouter {
       candidates: selected.candidates,
       phase1Tokens: this.poolTokens(),
       phase2Tokens,
-      fullSchemaTokens,
+      fullSchemaTokens: full.tokens,
+      ...(full.estimated ? { fullSchemaTokensEstimated: true as const } : {}),
       latencyMs: { encode: slate.encodedAt - t0, search: Math.max(0, tSearched - slate.encodedAt - slate.fusionMs), fusion: slate.fusionMs, gate: tGated - tSearched, tokens: tCounted - tGated, total: tCounted - t0 },
+      channels: slate.served,
       ...(slate.degraded ? { degraded: "lexical" as const } : {}),
       ...(version !== undefined ? { catalogVersion: version } : {}),
     };
@@ -354,11 +596,27 @@ export class ToolAttentionRouter {
    * Channels → fusion for one route (see pipeline.ts). When the dense encoder fails, the route is scored on BM25
    * alone, unless `encoderFallback` is off (the encoder's error propagates).
    */
-  private async score(parts: QueryPart[], catalog: ToolCatalog, channels: Channels, opts: RouteOptions, slateN: number, t0: number): Promise<Slate> {
+  private async score(
+    parts: QueryPart[],
+    catalog: ToolCatalog,
+    channels: Channels,
+    opts: RouteOptions,
+    slateN: number,
+    t0: number,
+  ): Promise<Slate & { served: RoutingChannel[] }> {
     const tools = catalog.tools;
     const clauses = tools.length > 0 ? clauseQueries(parts, opts.decompose, this.settings.decompose) : undefined;
+    const lexicalOnly = this.settings.lexicalOnly;
+    // A dense router without its dense channels: the catalog is still being embedded, or the encoder failed on it.
+    if (!lexicalOnly && !channels.dense) {
+      const lexical = { lexical: channels.lexical ?? this.lexicalFallback(catalog) };
+      const slate = await scoreSlate(parts, clauses, tools, lexical, true, this.scoring, opts, slateN, t0);
+      slate.degraded = this.build.state === "degraded" && this.build.catalog === catalog;
+      return Object.assign(slate, { served: ["lexical"] as RoutingChannel[] });
+    }
     try {
-      return await scoreSlate(parts, clauses, tools, channels, this.settings.lexicalOnly, this.scoring, opts, slateN, t0);
+      const slate = await scoreSlate(parts, clauses, tools, channels, lexicalOnly, this.scoring, opts, slateN, t0);
+      return Object.assign(slate, { served: channelNamesOf(channels) });
     } catch (err) {
       if (!(err instanceof QueryEncodeFailure)) throw err;
       if (!this.settings.fallback) throw err.error;
@@ -366,7 +624,7 @@ export class ToolAttentionRouter {
       const lexical = { lexical: channels.lexical ?? this.lexicalFallback(catalog) };
       const slate = await scoreSlate(parts, clauses, tools, lexical, true, this.scoring, opts, slateN, t0);
       slate.degraded = true;
-      return slate;
+      return Object.assign(slate, { served: ["lexical"] as RoutingChannel[] });
     }
   }
 
@@ -401,7 +659,8 @@ export class ToolAttentionRouter {
    * removed tool leaves the active set from the next route on.
    */
   async replaceCatalog(next: ToolCatalog): Promise<CatalogUpdate> {
-    await this.prepare();
+    // Only until the router can route: a catalog change during a progressive start's build is swapped in at once.
+    await this.start();
     const follower = this.follower;
     if (!follower) return this.swapCatalog(next);
     // With a store: embed (through the store), publish, then swap with the version the store gave.
@@ -410,13 +669,16 @@ export class ToolAttentionRouter {
 
   /**
    * Builds the channels of `next` and swaps catalog, channels (and with a store, the version) in one synchronous
-   * step. `beforeSwap` runs after the build (publishing needs the texts embedded first, so followers find them).
+   * step. `beforeSwap` runs after the build (publishing after the texts are embedded lets followers find them). A
+   * change bringing many new texts (`progressive.minTools`) is swapped in with its lexical channel and embedded
+   * after (`embedded` is then 0); with a store, followers then wait for this process's vectors (or embed them) through
+   * the store's embedding leases, so each text is still embedded once.
    */
   private async swapCatalog(next: ToolCatalog, beforeSwap?: () => Promise<CatalogVersionInfo>): Promise<CatalogUpdate> {
     const prev = this.catalog;
     const embedded = this.encoder.countEmbedded();
-    const channels = await buildChannels(next, this.channelBuild);
-    const count = embedded();
+    const { channels, later } = this.settings.lexicalOnly ? { channels: await buildChannels(next, this.channelBuild), later: false } : await this.channelsFor(next);
+    const count = later ? 0 : embedded();
     const version = beforeSwap ? await beforeSwap() : this.follower?.version;
     const { added, changed, removed } = diffCatalogs(prev, next);
 
@@ -429,6 +691,7 @@ export class ToolAttentionRouter {
     this.tokens.startFullSchemaTokens(next);
     const always = (this.options.alwaysInclude ?? []).map((n) => next.resolve(n)?.id).filter((id): id is string => !!id);
     this.alwaysIds.splice(0, this.alwaysIds.length, ...always);
+    if (later) this.completeLater(next, channels.lexical);
     return { added, changed, removed, embedded: count, ...(version ? { version: version.version } : {}) };
   }
 
@@ -453,12 +716,17 @@ export class ToolAttentionRouter {
   }
 
   /**
-   * Stops following the store's catalog versions, and a full-schema token count in progress (at its next slice; a
-   * route waiting for it rejects). The router still routes afterwards (a later route counts again). The store stays
-   * open: it is the application's to close.
+   * Stops following the store's catalog versions, a full-schema token count in progress (at its next slice; a
+   * route waiting for it rejects), and a background build (at its next chunk: the vectors embedded so far stay in the
+   * disk cache or store for the next process; the router keeps routing lexically). The router still routes afterwards
+   * (a later route counts again). The store stays open: it is the application's to close.
    */
   async close(): Promise<void> {
+    this.closed = true;
     this.tokens.stop(new Error("ToolAttentionRouter: closed while counting the catalog's full-schema tokens"));
     await this.follower?.close();
+    await this.whenBuilt();
+    // Builds a later catalog change starts run as usual.
+    this.closed = false;
   }
 }

@@ -14,6 +14,7 @@ import type { RouterEncoder } from "../../encoders/router-encoder.js";
 import type { HnswIndex } from "../../index/hnsw-index.js";
 import { createVectorIndex, type IndexPreference, type VectorIndex } from "../../index/vector-index.js";
 import type { RouterSnapshots } from "../../store/router-snapshots.js";
+import type { RoutingChannel } from "../../types.js";
 import type { RouterSettings } from "../options.js";
 import { buildLexicalIndex } from "./lexical.js";
 import { MultiVectorChannel, multiVectorRows } from "./multi-vector.js";
@@ -46,15 +47,39 @@ export function catalogLexicalIndex(catalog: ToolCatalog, options: Bm25Options, 
   return buildLexicalIndex(catalog, options, toolText, (server) => textContextOf(catalog, server));
 }
 
+/** What one channel build may reuse and report (a progressive start's second half). */
+export interface ChannelBuildRun {
+  /** The catalog's BM25 index, built already (the lexical phase of a progressive start): not built again. */
+  lexical?: Bm25Index;
+  /** Hears how many dense texts have a vector so far, of how many; the missing texts are embedded in chunks. */
+  progress?: (ready: number, total: number) => void;
+}
+
+/** The lexical channel of a catalog alone (what a progressive start routes on first), or undefined without one. */
+export function buildLexicalChannel(catalog: ToolCatalog, cx: ChannelBuildContext): Promise<Bm25Index | undefined> {
+  const lexicalOptions = cx.settings.lexicalOptions;
+  if (!lexicalOptions) return Promise.resolve(undefined);
+  return cx.snapshots.lexicalIndex(catalog, lexicalOptions, () => catalogLexicalIndex(catalog, lexicalOptions, cx.toolText));
+}
+
+/** The names of the channels a route scores on with `ch` (fusion order: dense ones first). */
+export function channelNamesOf(ch: Channels): RoutingChannel[] {
+  const out: RoutingChannel[] = [];
+  if (ch.dense) out.push("dense");
+  if (ch.multi) out.push("multiVector");
+  if (ch.server) out.push("server");
+  if (ch.lexical) out.push("lexical");
+  return out;
+}
+
 /** Builds every scoring channel of a catalog (see the module comment). */
-export async function buildChannels(catalog: ToolCatalog, cx: ChannelBuildContext): Promise<Channels> {
+export async function buildChannels(catalog: ToolCatalog, cx: ChannelBuildContext, run: ChannelBuildRun = {}): Promise<Channels> {
   const { settings, encoder, snapshots, toolText, prefer } = cx;
   const embeddings = encoder.embeddings;
   const dense = !settings.lexicalOnly && embeddings !== undefined;
-  const lexicalOptions = settings.lexicalOptions;
   // A large catalog's BM25 and HNSW snapshots are read at the same time (a store reads large ones in a thread).
   const [lexical, snapshot] = await Promise.all([
-    lexicalOptions ? snapshots.lexicalIndex(catalog, lexicalOptions, () => catalogLexicalIndex(catalog, lexicalOptions, toolText)) : undefined,
+    run.lexical ?? buildLexicalChannel(catalog, cx),
     // The HNSW index comes with its rows: nothing to embed, and the tool texts are not even made (the key hashes
     // their sources).
     dense && catalog.size > 0 ? snapshots.loadHnsw(catalog, prefer) : undefined,
@@ -77,7 +102,7 @@ export async function buildChannels(catalog: ToolCatalog, cx: ChannelBuildContex
     if (!toolText?.fieldWeights) encoder.keepUnkeyedRows(catalog, rows as Float32Array[]);
   } else {
     const texts = denseTextsOf(catalog, toolText);
-    const vectors = tools.length > 0 ? await encoder.embedTexts([...texts.texts, ...(rowsOfMv?.texts ?? [])]) : [];
+    const vectors = tools.length > 0 ? await encoder.embedTexts([...texts.texts, ...(rowsOfMv?.texts ?? [])], run.progress) : [];
     rows = texts.rowsOf(vectors.slice(0, texts.texts.length));
     extra = vectors.slice(texts.texts.length);
     if (rows.length !== tools.length) throw new Error(`Encoder ${encoder.denseModelId} returned ${rows.length} vectors for ${tools.length} tools`);

@@ -1,0 +1,289 @@
+/**
+ * Progressive start with the real USE-lite encoder: a catalog is routable on its BM25 channel before it is embedded,
+ * the dense channels join when the background build is done, each decision says which channels served it, a large
+ * catalog change is swapped in the same way, and a failing encoder (one that cannot load, or whose worker dies
+ * mid-build) leaves the router routing lexically, reporting it, with what was embedded kept on disk. With a shared
+ * PostgreSQL store, two processes' routers starting at once embed each text once.
+ */
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ToolCatalog } from "../src/core/catalog/catalog.js";
+import { CachedEmbeddings } from "../src/core/encoders/cache.js";
+import { UseLiteEmbeddings } from "../src/core/encoders/use-lite.js";
+import { sharedUseLiteWorkerPool } from "../src/core/encoders/use-lite-pool.js";
+import type { EncoderEvent, ToolAttentionEvent } from "../src/core/events/events.js";
+import { ToolAttentionRouter } from "../src/core/router/router.js";
+import { PostgresRoutingStore } from "../src/core/store/postgres.js";
+import { expandCatalog } from "../src/bench/synthetic/expand.js";
+import { startPostgres, type TestPostgres } from "./helpers/postgres.js";
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const d = mkdtempSync(path.join(os.tmpdir(), "ta-progressive-"));
+  dirs.push(d);
+  return d;
+}
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function encoderEvents(events: ToolAttentionEvent[]): EncoderEvent[] {
+  return events.filter((e): e is EncoderEvent => e.type === "tool_attention.encoder");
+}
+
+async function until(what: string, cond: () => boolean, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe("progressive start (USE-lite, cold cache)", () => {
+  it("routes lexically before the catalog is embedded, then on every channel once prepare() resolves", async () => {
+    const catalog = ToolCatalog.fromCatalogObject(expandCatalog(300, 7));
+    const events: ToolAttentionEvent[] = [];
+    const router = new ToolAttentionRouter(catalog, {
+      cacheDir: tempDir(),
+      multiVector: false,
+      progressive: { minTools: 100 },
+      log: false,
+      onEvent: (e) => events.push(e),
+    });
+    assert.equal(router.health().routable, false);
+    const t0 = performance.now();
+    const first = await router.route("create a new branch in the git repository");
+    const firstMs = performance.now() - t0;
+    // Routed before the encoder embedded anything: BM25 alone, on the lexical θ, not marked degraded.
+    assert.deepEqual(first.channels, ["lexical"]);
+    assert.equal(first.theta, 0.02);
+    assert.equal(first.degraded, undefined);
+    assert.ok(first.active.length > 0, "the lexical route binds tools");
+    assert.ok(first.active.some((a) => /branch/.test(a.name)), first.active.map((a) => a.name).join(", "));
+    const building = router.health();
+    assert.equal(building.state, "building");
+    assert.deepEqual(building.channels, ["lexical"]);
+    assert.equal(building.routable, true);
+    const routeEvent = events.find((e) => e.type === "tool_attention.route");
+    assert.deepEqual(routeEvent && "channels" in routeEvent ? routeEvent.channels : undefined, ["lexical"]);
+
+    await router.prepare();
+    const ready = router.health();
+    assert.equal(ready.state, "ready");
+    assert.equal(ready.encoder, "use-lite-512+bm25");
+    assert.equal(ready.total, 300);
+    assert.equal(ready.embedded, 300);
+    const hybrid = await router.route("create a new branch in the git repository");
+    assert.deepEqual(hybrid.channels, ["dense", "server", "lexical"]);
+    assert.equal(hybrid.theta, 0.28);
+    // The first route did not wait for the full-schema count either: counted already, or estimated and flagged.
+    const counted = await router.fullSchemaTokens();
+    if (first.fullSchemaTokensEstimated) assert.ok(Math.abs(first.fullSchemaTokens - counted) < 0.3 * counted, `${first.fullSchemaTokens} vs ${counted}`);
+    else assert.equal(first.fullSchemaTokens, counted);
+    assert.equal(hybrid.fullSchemaTokens, counted);
+    assert.equal(hybrid.fullSchemaTokensEstimated, undefined);
+    const built = encoderEvents(events);
+    assert.equal(built.length, 1);
+    assert.equal(built[0]!.state, "ready");
+    assert.equal(built[0]!.embedded, 300);
+    // The lexical route did not wait for the encoder (its load alone takes longer than a second on 2 cores).
+    assert.ok(firstMs < built[0]!.seconds * 1000, `first route ${firstMs.toFixed(0)} ms, build ${built[0]!.seconds.toFixed(1)} s`);
+  });
+
+  it("with multi-vector rows, the whole-text rows join first and the multi-vector rows after", async () => {
+    const catalog = ToolCatalog.fromCatalogObject(expandCatalog(150, 5));
+    const router = new ToolAttentionRouter(catalog, { cacheDir: tempDir(), progressive: { minTools: 0 }, log: false });
+    assert.deepEqual((await router.route("send a message to the team channel")).channels, ["lexical"]);
+    await until("the whole-text rows", () => router.health().channels.includes("dense"));
+    const mid = router.health();
+    assert.equal(mid.state, "building");
+    assert.deepEqual(mid.channels, ["dense", "server", "lexical"]);
+    const d = await router.route("send a message to the team channel");
+    assert.deepEqual(d.channels, ["dense", "server", "lexical"]);
+    assert.equal(d.theta, 0.28, "the dense θ: whole-text rows are on the cosine scale");
+    await router.prepare();
+    assert.equal(router.health().state, "ready");
+    assert.ok(router.health().total > 2 * catalog.size, `multi-vector rows counted: ${router.health().total}`);
+    assert.deepEqual((await router.route("send a message to the team channel")).channels, ["dense", "multiVector", "server", "lexical"]);
+  });
+
+  it("below progressive.minTools a route waits for the whole build, as before", async () => {
+    const catalog = ToolCatalog.fromCatalogObject(expandCatalog(40, 7));
+    const router = new ToolAttentionRouter(catalog, { cacheDir: tempDir(), multiVector: false, log: false });
+    const d = await router.route("send a message to the team channel");
+    assert.deepEqual(d.channels, ["dense", "server", "lexical"]);
+    assert.equal(router.health().state, "ready");
+  });
+
+  it("a catalog change bringing many new texts is routable at once and embedded after; a small one is embedded before the swap", async () => {
+    const base = expandCatalog(200, 7);
+    const router = new ToolAttentionRouter(ToolCatalog.fromCatalogObject(base), { cacheDir: tempDir(), multiVector: false, progressive: { minTools: 50 }, log: false });
+    await router.prepare();
+    const bigger = expandCatalog(320, 7);
+    const big = await router.replaceCatalog(ToolCatalog.fromCatalogObject(bigger));
+    assert.equal(big.added.length, 120);
+    assert.equal(big.embedded, 0, "nothing embedded before the swap");
+    assert.equal(router.health().state, "building");
+    const newTool = router.catalog.tools.find((t) => big.added.includes(t.id))!;
+    const lexical = await router.route(newTool.name.replace(/_/g, " "));
+    assert.deepEqual(lexical.channels, ["lexical"]);
+    assert.ok(lexical.active.some((a) => a.id === newTool.id), `new tool ${newTool.id} routable at once`);
+    await router.prepare();
+    assert.equal(router.health().state, "ready");
+    assert.deepEqual((await router.route(newTool.name.replace(/_/g, " "))).channels, ["dense", "server", "lexical"]);
+
+    const small = await router.replaceCatalog(ToolCatalog.fromCatalogObject(expandCatalog(330, 7)));
+    assert.equal(small.added.length, 10);
+    assert.equal(small.embedded, 10, "a small change is embedded before the swap");
+    assert.deepEqual((await router.route("list open issues")).channels, ["dense", "server", "lexical"]);
+  });
+});
+
+describe("degraded, not dead", () => {
+  it("an encoder that cannot load: routes stay lexical and say so; prepare() resolves; health() and an event carry the error", async () => {
+    const catalog = ToolCatalog.fromCatalogObject(expandCatalog(120, 7));
+    const events: ToolAttentionEvent[] = [];
+    const logs: string[] = [];
+    const router = new ToolAttentionRouter(catalog, {
+      encoder: "hf:/nonexistent/tool-attention-model",
+      cacheDir: false,
+      log: (l) => logs.push(l),
+      onEvent: (e) => events.push(e),
+    });
+    await router.prepare();
+    const d = await router.route("send a message to the team channel");
+    assert.deepEqual(d.channels, ["lexical"]);
+    assert.equal(d.degraded, "lexical");
+    assert.equal(d.theta, 0.02);
+    assert.ok(d.active.length > 0);
+    const h = router.health();
+    assert.equal(h.state, "degraded");
+    assert.match(h.error ?? "", /transformers/i);
+    const failed = encoderEvents(events);
+    assert.equal(failed.length, 1);
+    assert.equal(failed[0]!.state, "degraded");
+    assert.equal(failed[0]!.error, h.error);
+    assert.equal(logs.filter((l) => /failed to load/.test(l)).length, 1, logs.join("\n"));
+    assert.match(logs.find((l) => /failed to load/.test(l))!, /encoder "hf:\/nonexistent\/tool-attention-model" failed to load .*routing 120 tools on the lexical channel/);
+  });
+
+  it("strict mode (encoderFallback: false): the load error rejects prepare() and route()", async () => {
+    const catalog = ToolCatalog.fromCatalogObject(expandCatalog(60, 7));
+    const router = new ToolAttentionRouter(catalog, { encoder: "hf:/nonexistent/tool-attention-model", cacheDir: false, log: false, encoderFallback: false });
+    await assert.rejects(router.prepare(), /transformers/i);
+    await assert.rejects(router.route("send a message"), /transformers/i);
+  });
+
+  it("a worker that dies mid-build: the router degrades to lexical, and the chunks embedded before are on disk", async () => {
+    const catalog = ToolCatalog.fromCatalogObject(expandCatalog(600, 11));
+    const cacheDir = tempDir();
+    const events: ToolAttentionEvent[] = [];
+    const router = new ToolAttentionRouter(catalog, { cacheDir, multiVector: false, progressive: { minTools: 0 }, log: false, onEvent: (e) => events.push(e) });
+    assert.deepEqual((await router.route("read a file")).channels, ["lexical"]);
+    // The first chunk (256 texts) is written before the second one starts; kill the worker during the second.
+    await until("the first chunk", () => router.health().embedded >= 256);
+    await Promise.all(sharedUseLiteWorkerPool().workers.map((w) => w.terminate()));
+    await router.prepare();
+    const h = router.health();
+    assert.equal(h.state, "degraded", JSON.stringify(h));
+    assert.match(h.error ?? "", /stopped unexpectedly/);
+    const d = await router.route("read a file");
+    assert.deepEqual(d.channels, ["lexical"]);
+    assert.equal(d.degraded, "lexical");
+    assert.equal(encoderEvents(events).at(-1)?.state, "degraded");
+    // Nothing embedded is lost: a fresh cache over the same directory holds the first chunk's vectors.
+    const texts = router.toolTexts();
+    const cached = await new CachedEmbeddings(new UseLiteEmbeddings(), { modelId: "use-lite-512", cacheDir }).peek(texts);
+    const kept = cached.filter((v) => v !== undefined).length;
+    assert.ok(kept >= 256 && kept < texts.length, `kept ${kept} of ${texts.length}`);
+    // The next build (a catalog change) embeds only the rest, and the router is whole again.
+    const again = await router.replaceCatalog(ToolCatalog.fromCatalogObject(expandCatalog(600, 11)));
+    assert.equal(again.embedded, 0);
+    await router.prepare();
+    assert.equal(router.health().state, "ready");
+    assert.deepEqual((await router.route("read a file")).channels, ["dense", "server", "lexical"]);
+  });
+});
+
+describe("close()", () => {
+  it("stops a background build at its next chunk; the router keeps routing lexically and nothing is reported as an encoder failure", async () => {
+    const catalog = ToolCatalog.fromCatalogObject(expandCatalog(700, 17));
+    const events: ToolAttentionEvent[] = [];
+    const logs: string[] = [];
+    const router = new ToolAttentionRouter(catalog, {
+      cacheDir: tempDir(),
+      multiVector: false,
+      progressive: { minTools: 0 },
+      log: (l) => logs.push(l),
+      onEvent: (e) => events.push(e),
+    });
+    assert.deepEqual((await router.route("list open issues")).channels, ["lexical"]);
+    await router.close();
+    const h = router.health();
+    assert.equal(h.state, "degraded");
+    assert.match(h.error ?? "", /closed while embedding the catalog/);
+    assert.ok(h.embedded < h.total, `stopped early: ${h.embedded} of ${h.total}`);
+    assert.deepEqual(h.channels, ["lexical"]);
+    assert.equal(h.routable, true);
+    assert.equal(encoderEvents(events).length, 0);
+    assert.deepEqual(logs.filter((l) => /failed/.test(l)), []);
+  });
+});
+
+describe("options", () => {
+  it("are checked at construction", () => {
+    const catalog = ToolCatalog.fromCatalogObject(expandCatalog(10, 7));
+    assert.throws(() => new ToolAttentionRouter(catalog, { progressive: { minTool: 5 } as never }), /unknown option "minTool" \(did you mean "minTools"\?\)/);
+    assert.throws(() => new ToolAttentionRouter(catalog, { progressive: { minTools: -1 } }), /Invalid progressive\.minTools: -1/);
+    assert.throws(() => new ToolAttentionRouter(catalog, { progressive: "yes" as never }), /option "progressive" must be an object or a boolean/);
+    assert.throws(
+      () => new ToolAttentionRouter(catalog, { progressive: true, encoderFallback: false }),
+      /progressive needs the lexical fallback .* remove encoderFallback: false \(strict mode\) or progressive/,
+    );
+  });
+});
+
+describe("shared PostgreSQL store", () => {
+  let pg: TestPostgres;
+  before(async () => {
+    pg = await startPostgres();
+  });
+  after(async () => {
+    await pg?.stop();
+  });
+
+  /** USE-lite counting the texts it embeds (the real encoder underneath). */
+  class CountingUseLite extends UseLiteEmbeddings {
+    texts = 0;
+    override async embedDocuments(documents: string[]): Promise<number[][]> {
+      this.texts += documents.length;
+      return super.embedDocuments(documents);
+    }
+  }
+
+  it("two routers starting progressively at once embed each text once, and both end up whole", async () => {
+    const file = expandCatalog(300, 13);
+    const encoders = [new CountingUseLite(), new CountingUseLite()];
+    const stores = [0, 1].map(() => new PostgresRoutingStore({ connectionString: pg.url, schema: "progressive", warn: () => {} }));
+    try {
+      const routers = encoders.map(
+        (encoder, i) =>
+          new ToolAttentionRouter(ToolCatalog.fromCatalogObject(file), { encoder, lexical: true, multiVector: false, progressive: { minTools: 0 }, store: stores[i]!, log: false }),
+      );
+      const firsts = await Promise.all(routers.map((r) => r.route("create a branch in the repository")));
+      for (const d of firsts) assert.deepEqual(d.channels, ["lexical"]);
+      await Promise.all(routers.map((r) => r.prepare()));
+      for (const r of routers) assert.equal(r.health().state, "ready");
+      assert.equal(encoders[0]!.texts + encoders[1]!.texts, 300, `embedded ${encoders.map((e) => e.texts).join(" + ")}`);
+      const ds = await Promise.all(routers.map((r) => r.route("create a branch in the repository")));
+      assert.deepEqual(ds[0]!.active.map((a) => a.id), ds[1]!.active.map((a) => a.id));
+      assert.deepEqual(ds[0]!.channels, ["dense", "server", "lexical"]);
+      await Promise.all(routers.map((r) => r.close()));
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+});
