@@ -301,6 +301,14 @@ export function renderMarkdown(result: BenchResult): string {
           `- N=${p.n}: warm start = \`prepare()\` in a fresh process on the ${p.warmFrom} store the first router filled (its index snapshot loaded, nothing embedded); ` +
             `that process built its catalog object first in ${p.warmProcess.catalogS.toFixed(1)} s (not included), routed in ${p.warmProcess.routeP50Ms?.toFixed(2) ?? "—"} ms p50 without the encoder, and its RSS is the RSS column.`,
         );
+    for (const p of sc.points)
+      if (p.firstRouteColdS !== undefined && p.firstRouteColdS !== null)
+        md.push(
+          `- N=${p.n}: first routed call ${p.firstRouteColdS.toFixed(2)} s after the router's construction with an empty cache and store (\`firstRouteColdS\`)` +
+            (p.progressiveRecall !== undefined && p.progressiveRecall !== null
+              ? `; routes made before the build finished (BM25 only) reached ${(p.progressiveRecall * 100).toFixed(1)} % of the full hybrid's recall@10 on the same tasks (\`progressiveRecall\`).`
+              : "; the catalog is below the progressive threshold, so the first route waits for the build."),
+        );
     md.push("- RSS: for sizes with a fresh warm-start process, that process (one deployment worker); otherwise the whole benchmark process after building that size's router (it includes everything loaded before).", "");
   }
 
