@@ -287,3 +287,36 @@ describe("shared PostgreSQL store", () => {
     }
   });
 });
+
+describe("progressive start under createAgent", () => {
+  it("the first model calls plan on estimated schema tokens instead of waiting for the catalog's count; later ones on the count", async () => {
+    const { createAgent, tool } = await import("langchain");
+    const { z } = await import("zod");
+    const { HumanMessage, AIMessage } = await import("@langchain/core/messages");
+    const { toolAttentionMiddleware } = await import("../src/adapters/langchain/middleware.js");
+    const { catalogFromLangChainTools } = await import("../src/adapters/langchain/tools.js");
+    const { ScriptedChatModel } = await import("./helpers/scripted-model.js");
+    const tools = expandCatalog(300, 7).servers.flatMap((s) =>
+      s.tools.map((t) => tool(async () => `${t.name} ok`, { name: t.name, description: t.description ?? t.name, schema: z.object({ id: z.string().optional() }) })),
+    );
+    const events: ToolAttentionEvent[] = [];
+    const router = new ToolAttentionRouter(catalogFromLangChainTools(tools), { cacheDir: tempDir(), multiVector: false, progressive: { minTools: 100 }, log: false });
+    const model = new ScriptedChatModel([new AIMessage("First."), new AIMessage("Second.")]);
+    const agent = createAgent({ model, tools, middleware: [toolAttentionMiddleware({ router, onEvent: (e) => events.push(e) })] });
+    try {
+      await agent.invoke({ messages: [new HumanMessage("create a new branch in the git repository")] });
+      const route = events.find((e) => e.type === "tool_attention.route") as { channels: string[] } | undefined;
+      const delivery = events.find((e) => e.type === "tool_attention.delivery") as { schemaTokensEstimated?: true } | undefined;
+      assert.deepEqual(route?.channels, ["lexical"], "routed before the catalog was embedded");
+      assert.equal(delivery?.schemaTokensEstimated, true, "planned on the estimate, not the count");
+      await router.prepare();
+      events.length = 0;
+      await agent.invoke({ messages: [new HumanMessage("list the open pull requests")] });
+      const later = events.find((e) => e.type === "tool_attention.delivery") as { schemaTokensEstimated?: true } | undefined;
+      assert.ok(later, "a delivery event");
+      assert.equal(later.schemaTokensEstimated, undefined, "once built, calls plan on the count");
+    } finally {
+      await router.close();
+    }
+  });
+});

@@ -120,31 +120,91 @@ interface CatalogTokens {
 }
 const catalogTokens = new WeakMap<ToolCatalog, CatalogTokens>();
 
-/** Schema tokens of every catalog tool (once per catalog; call before planning). */
-export async function prepareCatalogTokens(router: ToolAttentionRouter): Promise<CatalogTokens> {
-  const catalog = router.catalog;
-  let hit = catalogTokens.get(catalog);
+/** Tools counted between two yields to the event loop: the count of a 10,000-tool catalog takes seconds. */
+const COUNT_SLICE = 250;
+/** Characters of a tool's JSON definition per token, for the estimate a progressive start plans on (see router.ts). */
+const SCHEMA_CHARS_PER_TOKEN = 4;
+const counting = new WeakMap<ToolCatalog, Promise<CatalogTokens>>();
+const estimates = new WeakMap<ToolCatalog, CatalogTokens>();
+
+function callableFromPoolOf(router: ToolAttentionRouter, catalog: ToolCatalog): (name: string) => boolean {
+  // With runValidCalls the pool names each tool's required parameters (and the form of non-plain values); such a
+  // tool can then be called right from the pool, so missing it rarely costs a round trip.
+  const fromPool = new Set(router.poolOptions.runValidCalls === true && router.poolShowsParameters() ? catalog.tools.filter((t) => callableFromSignature(t.inputSchema)).map((t) => t.name) : []);
+  return (name: string) => fromPool.has(name);
+}
+
+/** Counts every tool's schema tokens, yielding to the event loop between slices. */
+async function countCatalogTokens(router: ToolAttentionRouter, catalog: ToolCatalog): Promise<CatalogTokens> {
+  const byName = new Map<string, number>();
+  let i = 0;
+  for (const t of catalog.tools) {
+    byName.set(t.name, await router.schemaTokens([t.id]));
+    if (++i % COUNT_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return { fullSchemas: await router.fullSchemaTokens(), pool: router.poolTokens(), byName, names: catalog.tools.map((t) => t.name), callableFromPool: callableFromPoolOf(router, catalog) };
+}
+
+/** The same figures estimated from the schemas' JSON size (no tokenizer): what a progressive start plans on meanwhile. */
+function estimatedCatalogTokens(router: ToolAttentionRouter, catalog: ToolCatalog): CatalogTokens {
+  let hit = estimates.get(catalog);
   if (!hit) {
     const byName = new Map<string, number>();
-    for (const t of catalog.tools) byName.set(t.name, await router.schemaTokens([t.id]));
-    // With runValidCalls the pool names each tool's required parameters; a tool whose required parameters are plain
-    // values can then be called right from the pool, so missing it rarely costs a round trip.
-    const fromPool = new Set(router.poolOptions.runValidCalls === true && router.poolShowsParameters() ? catalog.tools.filter((t) => callableFromSignature(t.inputSchema)).map((t) => t.name) : []);
-    hit = {
-      fullSchemas: await router.fullSchemaTokens(),
-      pool: router.poolTokens(),
-      byName,
-      names: catalog.tools.map((t) => t.name),
-      callableFromPool: (name: string) => fromPool.has(name),
-    };
-    catalogTokens.set(catalog, hit);
+    let full = 0;
+    for (const t of catalog.tools) {
+      const n = Math.round(JSON.stringify({ name: t.name, description: t.description, parameters: t.inputSchema }).length / SCHEMA_CHARS_PER_TOKEN);
+      byName.set(t.name, n);
+      full += n;
+    }
+    hit = { fullSchemas: full, pool: router.poolTokens(), byName, names: catalog.tools.map((t) => t.name), callableFromPool: callableFromPoolOf(router, catalog) };
+    estimates.set(catalog, hit);
   }
   return hit;
 }
 
+/**
+ * Schema tokens of every catalog tool (once per catalog; call before planning). While a progressive start routes on
+ * its lexical channel, the count (seconds on 10,000 tools) runs in slices behind the first calls, which plan on an
+ * estimate from the schemas' JSON size; every later call plans on the count.
+ */
+export async function prepareCatalogTokens(router: ToolAttentionRouter): Promise<CatalogTokens> {
+  const catalog = router.catalog;
+  const hit = catalogTokens.get(catalog);
+  if (hit) return hit;
+  let count = counting.get(catalog);
+  if (!count) {
+    count = countCatalogTokens(router, catalog).then(
+      (stats) => {
+        catalogTokens.set(catalog, stats);
+        counting.delete(catalog);
+        return stats;
+      },
+      (err: unknown) => {
+        // A failed count is not kept: the next call counts again.
+        counting.delete(catalog);
+        throw err;
+      },
+    );
+    counting.set(catalog, count);
+    // Awaited below or by a later call; never an unhandled rejection while the router starts.
+    count.catch(() => undefined);
+  }
+  // The count started above runs meanwhile.
+  await router.whenRoutable();
+  const counted = catalogTokens.get(catalog);
+  if (counted) return counted;
+  if (router.routesLexicallyWhileEmbedding()) return estimatedCatalogTokens(router, catalog);
+  return count;
+}
+
+/** The figures a call plans on: the count, else (a progressive start's lexical phase) the estimate. */
+function plannedTokens(router: ToolAttentionRouter): CatalogTokens | undefined {
+  return catalogTokens.get(router.catalog) ?? estimates.get(router.catalog);
+}
+
 /** Whether `prepareCatalogTokens` has run for the router's current catalog. */
 export function catalogTokensReady(router: ToolAttentionRouter): boolean {
-  return catalogTokens.has(router.catalog);
+  return plannedTokens(router) !== undefined;
 }
 
 const messageTokenMemo = new WeakMap<BaseMessage, number>();
@@ -187,7 +247,7 @@ export function contextTokens(systemText: string, messages: readonly BaseMessage
 /** Plans one model call (the catalog tokens must have been prepared). */
 export function planCall(input: CallPlanInput): DeliveryPlan {
   const { router, profile } = input;
-  const stats = catalogTokens.get(router.catalog);
+  const stats = plannedTokens(router);
   if (!stats) throw new Error("planCall: prepareCatalogTokens(router) must run first");
   const k = router.k;
   const mode =
@@ -547,6 +607,9 @@ export function deliverCall(args: {
   const total = performance.now() - t0;
   const render = shaped.renderMs ?? 0;
   const latencyMs: DeliveryLatency = { tokens: tokensMs, render, delivery: Math.max(0, total - tokensMs - render), total };
-  args.emit(deliveryEventOf(decision.turnId, profile, plan, decision.delivery, caps, latencyMs));
+  const event = deliveryEventOf(decision.turnId, profile, plan, decision.delivery, caps, latencyMs);
+  // Planned on the JSON-size estimate while a progressive start's count runs (see prepareCatalogTokens).
+  if (!catalogTokens.has(router.catalog)) event.schemaTokensEstimated = true;
+  args.emit(event);
   return { profile, plan, shaped, caps };
 }

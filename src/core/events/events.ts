@@ -81,6 +81,11 @@ export interface DeliveryEvent {
   reason: string;
   /** Where the call's delivery time went (see `DeliveryLatency`). */
   latencyMs?: DeliveryLatency;
+  /**
+   * Set when the call was planned on schema tokens estimated from the schemas' JSON size: the first calls of a
+   * progressive start, while the catalog's count runs behind them (seconds on 10,000 tools).
+   */
+  schemaTokensEstimated?: true;
 }
 
 /**

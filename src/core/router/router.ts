@@ -224,6 +224,11 @@ export class ToolAttentionRouter {
     await this.whenBuilt();
   }
 
+  /** Resolves when a route answers without waiting: after the whole build, or in a progressive start once BM25 is built. */
+  whenRoutable(): Promise<void> {
+    return this.start();
+  }
+
   /** Makes the router routable: the whole build, or in a progressive start the lexical channel (once). */
   private start(): Promise<void> {
     this.starting ??= this.doStart().catch((err) => {
@@ -256,6 +261,14 @@ export class ToolAttentionRouter {
       ...(b.error !== undefined ? { error: b.error } : {}),
       since: b.since,
     };
+  }
+
+  /**
+   * Whether routes are served by the lexical channel alone while the catalog is embedded in the background (a
+   * progressive start, or a large catalog change): what a caller may plan on estimates for, rather than wait.
+   */
+  routesLexicallyWhileEmbedding(): boolean {
+    return this.build.state === "building" && this.settings.progressive !== undefined && this.channels.lexical !== undefined && !this.channels.dense;
   }
 
   /** The text embedded for each tool under the router's `toolText` options. */
