@@ -19,6 +19,7 @@ import { capabilitiesOf, type ModelCapabilities } from "../../core/providers/cap
 import { identifyModel } from "../../core/providers/model-id.js";
 import { countTokens } from "../../core/tokens/count.js";
 import { callableFromSignature } from "../../core/render/signature.js";
+import { estimatedToolSchemaTokens } from "../../core/tokens/estimate.js";
 import { anthropicDef, CALL_TOOL_ANTHROPIC, CALL_TOOL_DEF, CALL_TOOL_NAME, deferredDecl, dispatchText, SEARCH_TOOL_DEF, SEARCH_TOOL_LC, SEARCH_TOOL_NAME } from "./dispatch.js";
 import { toolNameOf } from "./compact-tools.js";
 import { lastObservations, messageText, stateViewOf } from "./messages.js";
@@ -122,8 +123,6 @@ const catalogTokens = new WeakMap<ToolCatalog, CatalogTokens>();
 
 /** Tools counted between two yields to the event loop: the count of a 10,000-tool catalog takes seconds. */
 const COUNT_SLICE = 250;
-/** Characters of a tool's JSON definition per token, for the estimate a progressive start plans on (see router.ts). */
-const SCHEMA_CHARS_PER_TOKEN = 4;
 const counting = new WeakMap<ToolCatalog, Promise<CatalogTokens>>();
 const estimates = new WeakMap<ToolCatalog, CatalogTokens>();
 
@@ -152,7 +151,7 @@ function estimatedCatalogTokens(router: ToolAttentionRouter, catalog: ToolCatalo
     const byName = new Map<string, number>();
     let full = 0;
     for (const t of catalog.tools) {
-      const n = Math.round(JSON.stringify({ name: t.name, description: t.description, parameters: t.inputSchema }).length / SCHEMA_CHARS_PER_TOKEN);
+      const n = estimatedToolSchemaTokens(t);
       byName.set(t.name, n);
       full += n;
     }

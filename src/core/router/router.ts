@@ -29,6 +29,7 @@
  * - render/router-tokens.ts: the pool and the token accounting.
  */
 import { createHash } from "node:crypto";
+import { estimatedToolSchemaTokens } from "../tokens/estimate.js";
 import type { ToolCatalog } from "../catalog/catalog.js";
 import { resolveEncoder } from "../encoders/index.js";
 import type { Bm25Index } from "../encoders/bm25.js";
@@ -99,21 +100,14 @@ export {
 export type { CatalogUpdate } from "../store/catalog-follower.js";
 export type { RouterHealth, RouterBuildState } from "./health.js";
 
-/**
- * Characters of a tool's JSON definition per token, for the full-schema estimate of a progressive start's first
- * routes: measured 2026-11-26 with cl100k_base on the synthetic 1,000-tool expansion (4.73), the demo catalog (4.69)
- * and metatool-dev (3.45).
- */
-const SCHEMA_CHARS_PER_TOKEN = 4;
 const schemaEstimates = new WeakMap<ToolCatalog, number>();
 
 /** The catalog's full-schema tokens estimated from its tools' JSON size (once per catalog object). */
 function estimatedSchemaTokens(catalog: ToolCatalog): number {
   let tokens = schemaEstimates.get(catalog);
   if (tokens === undefined) {
-    let chars = 0;
-    for (const t of catalog.tools) chars += JSON.stringify({ name: t.name, description: t.description, parameters: t.inputSchema }).length;
-    tokens = Math.round(chars / SCHEMA_CHARS_PER_TOKEN);
+    tokens = 0;
+    for (const t of catalog.tools) tokens += estimatedToolSchemaTokens(t);
     schemaEstimates.set(catalog, tokens);
   }
   return tokens;
