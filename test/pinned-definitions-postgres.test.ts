@@ -5,8 +5,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -16,8 +15,8 @@ import { definitionHash } from "../src/mcp/pins.js";
 import type { AuditReport } from "../src/cli/audit.js";
 import { PostgresRoutingStore } from "../src/core/store/postgres.js";
 import { startPostgres, type TestPostgres } from "./helpers/postgres.js";
+import { rugPullSetup } from "./helpers/rug-pull.js";
 
-const FIXTURE = fileURLToPath(new URL("./fixtures/rug-pull-server.mjs", import.meta.url));
 let server: TestPostgres;
 const stores: PostgresRoutingStore[] = [];
 
@@ -36,13 +35,7 @@ function store(schema: string): PostgresRoutingStore {
   return s;
 }
 
-function setup() {
-  const dir = mkdtempSync(join(tmpdir(), "ta-pgpins-"));
-  const description = join(dir, "description.txt");
-  const config = join(dir, "mcp.json");
-  writeFileSync(config, JSON.stringify({ mcpServers: { weather: { command: process.execPath, args: [FIXTURE], env: { RUG_DESCRIPTION_FILE: description, RUG_CALL_LOG: join(dir, "calls.log") } } } }));
-  return { dir, description, config };
-}
+const setup = rugPullSetup;
 
 test("pins in PostgreSQL: trusted on first use, a change is held in another process, an approval holds for the next", async () => {
   const s = setup();

@@ -14,32 +14,15 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gateCalls, stateViewOf } from "../src/adapters/langchain/messages.js";
 import { McpSession } from "../src/mcp/session.js";
+import { rugPullSetup, type RugPullSetup } from "./helpers/rug-pull.js";
 import { definitionDiff, definitionHash, PinStore } from "../src/mcp/pins.js";
 import type { AuditReport } from "../src/cli/audit.js";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const FIXTURE = join(ROOT, "test/fixtures/rug-pull-server.mjs");
 
-interface Setup {
-  dir: string;
-  pins: string;
-  config: string;
-  description: string;
-  callLog: string;
-}
-
-function setup(): Setup {
-  const dir = mkdtempSync(join(tmpdir(), "ta-pins-"));
-  const description = join(dir, "description.txt");
-  const callLog = join(dir, "calls.log");
-  const config = join(dir, "mcp.json");
-  writeFileSync(
-    config,
-    JSON.stringify({ mcpServers: { weather: { command: process.execPath, args: [FIXTURE], env: { RUG_DESCRIPTION_FILE: description, RUG_CALL_LOG: callLog } } } }),
-  );
-  return { dir, pins: join(dir, "pins"), config, description, callLog };
-}
+const setup = rugPullSetup;
+type Setup = RugPullSetup;
 
 const calls = (s: Setup) => (existsSync(s.callLog) ? readFileSync(s.callLog, "utf8").trim().split("\n").filter(Boolean) : []);
 

@@ -78,54 +78,54 @@ export async function runConversationCost(sets: readonly BenchSet[], opts: Conve
     await router.prepare();
     for (const provider of sweep.providers)
       for (const { calls, historyTokens } of sweepCells(sweep)) {
-          opts.log?.(`conversation cost: ${set.name}, ${provider}, ${calls} calls, ${historyTokens} history tokens…`);
-          const model = sweep.models?.[provider];
-          const report = await replayCost({ router, tasks: set.tasks, provider, model, calls, historyTokens });
-          // The guarantee switches a thread that routing made costlier to every schema, after which every tool is
-          // callable: recall then measures the switch, not routing. The same modes without it give routing's own.
-          const own = await replayCost({
-            router,
-            tasks: set.tasks,
+        opts.log?.(`conversation cost: ${set.name}, ${provider}, ${calls} calls, ${historyTokens} history tokens…`);
+        const model = sweep.models?.[provider];
+        const report = await replayCost({ router, tasks: set.tasks, provider, model, calls, historyTokens });
+        // The guarantee switches a thread that routing made costlier to every schema, after which every tool is
+        // callable: recall then measures the switch, not routing. The same modes without it give routing's own.
+        const own = await replayCost({
+          router,
+          tasks: set.tasks,
+          provider,
+          model,
+          calls,
+          historyTokens,
+          guarantee: false,
+          methods: ["tool-attention-rebind", "tool-attention-stable", "tool-attention-deferred"],
+        });
+        const base = report.methods.find((m) => m.method === "all-cached")?.billedPerConversation ?? Number.NaN;
+        for (const m of report.methods) {
+          const raw = own.methods.find((o) => o.method === m.method);
+          rows.push({
+            set: set.name,
             provider,
-            model,
-            calls,
+            profile: report.profile,
+            calls: report.callsPerConversation,
             historyTokens,
-            guarantee: false,
-            methods: ["tool-attention-rebind", "tool-attention-stable", "tool-attention-deferred"],
+            method: m.method,
+            ...(m.mode ? { mode: m.mode } : {}),
+            billedPerConversation: Math.round(m.billedPerConversation),
+            ratioToAllCached: round(m.billedPerConversation / base),
+            cacheHitShare: round(m.cacheHitShare),
+            toolSetChanges: round(m.toolSetChanges, 2),
+            recall: m.recall === null ? null : round(m.recall),
+            allGold: m.allGold === null ? null : round(m.allGold),
+            ...(m.fromPool === null ? {} : { fromPool: round(m.fromPool) }),
+            gateTrigger: m.gateTrigger === null ? null : round(m.gateTrigger),
+            conversations: m.conversations,
+            requestsPerConversation: round(m.calls, 2),
+            ...(raw
+              ? {
+                  withoutGuarantee: {
+                    ratioToAllCached: round(raw.billedPerConversation / base),
+                    recall: raw.recall === null ? null : round(raw.recall),
+                    allGold: raw.allGold === null ? null : round(raw.allGold),
+                  },
+                }
+              : {}),
           });
-          const base = report.methods.find((m) => m.method === "all-cached")?.billedPerConversation ?? Number.NaN;
-          for (const m of report.methods) {
-            const raw = own.methods.find((o) => o.method === m.method);
-            rows.push({
-              set: set.name,
-              provider,
-              profile: report.profile,
-              calls: report.callsPerConversation,
-              historyTokens,
-              method: m.method,
-              ...(m.mode ? { mode: m.mode } : {}),
-              billedPerConversation: Math.round(m.billedPerConversation),
-              ratioToAllCached: round(m.billedPerConversation / base),
-              cacheHitShare: round(m.cacheHitShare),
-              toolSetChanges: round(m.toolSetChanges, 2),
-              recall: m.recall === null ? null : round(m.recall),
-              allGold: m.allGold === null ? null : round(m.allGold),
-              ...(m.fromPool === null ? {} : { fromPool: round(m.fromPool) }),
-              gateTrigger: m.gateTrigger === null ? null : round(m.gateTrigger),
-              conversations: m.conversations,
-              requestsPerConversation: round(m.calls, 2),
-              ...(raw
-                ? {
-                    withoutGuarantee: {
-                      ratioToAllCached: round(raw.billedPerConversation / base),
-                      recall: raw.recall === null ? null : round(raw.recall),
-                      allGold: raw.allGold === null ? null : round(raw.allGold),
-                    },
-                  }
-                : {}),
-            });
-          }
         }
+      }
   }
   return rows;
 }

@@ -368,67 +368,52 @@ interface HookTimes {
 }
 
 type Hook = (...args: never[]) => unknown;
+type WrapHook = (req: unknown, handler: (r: unknown) => Promise<unknown>) => Promise<unknown>;
+
+/** A hook timed into `record`. */
+function timedHook(hook: Hook, record: (ms: number) => void): Hook {
+  return async (...args: never[]) => {
+    const t = performance.now();
+    try {
+      return await hook(...args);
+    } finally {
+      record(performance.now() - t);
+    }
+  };
+}
+
+/** A wrap hook timed into `record`, without the time spent in the handler it wraps. */
+function timedWrap(wrap: WrapHook, record: (ms: number) => void): WrapHook {
+  return async (req, handler) => {
+    const t = performance.now();
+    let inner = 0;
+    try {
+      return await wrap(req, async (r) => {
+        const h = performance.now();
+        try {
+          return await handler(r);
+        } finally {
+          inner += performance.now() - h;
+        }
+      });
+    } finally {
+      record(performance.now() - t - inner);
+    }
+  };
+}
 
 /** The middleware with every hook timed into `times` (the handler's time excluded from the wrap hooks). */
 function timedMiddleware<M extends object>(mw: M, times: () => HookTimes): M {
   const m = mw as unknown as Record<string, unknown>;
-  const before = m.beforeModel as Hook;
-  const wrap = m.wrapModelCall as (req: unknown, handler: (r: unknown) => Promise<unknown>) => Promise<unknown>;
   const after = m.afterModel as { hook: Hook; canJumpTo: string[] };
-  const wrapTool = m.wrapToolCall as (req: unknown, handler: (r: unknown) => Promise<unknown>) => Promise<unknown>;
   return {
     ...m,
-    beforeModel: async (...args: never[]) => {
-      const t = performance.now();
-      try {
-        return await before(...args);
-      } finally {
-        times().beforeModel.push(performance.now() - t);
-      }
-    },
-    wrapModelCall: async (req: unknown, handler: (r: unknown) => Promise<unknown>) => {
-      const t = performance.now();
-      let inner = 0;
-      try {
-        return await wrap(req, async (r) => {
-          const h = performance.now();
-          try {
-            return await handler(r);
-          } finally {
-            inner += performance.now() - h;
-          }
-        });
-      } finally {
-        times().wrapModelCall.push(performance.now() - t - inner);
-      }
-    },
-    afterModel: {
-      ...after,
-      hook: async (...args: never[]) => {
-        const t = performance.now();
-        try {
-          return await after.hook(...args);
-        } finally {
-          times().afterModel.push(performance.now() - t);
-        }
-      },
-    },
-    wrapToolCall: async (req: unknown, handler: (r: unknown) => Promise<unknown>) => {
-      const t = performance.now();
-      let inner = 0;
-      try {
-        return await wrapTool(req, async (r) => {
-          const h = performance.now();
-          try {
-            return await handler(r);
-          } finally {
-            inner += performance.now() - h;
-          }
-        });
-      } finally {
-        times().wrapToolCall += performance.now() - t - inner;
-      }
-    },
+    beforeModel: timedHook(m.beforeModel as Hook, (ms) => times().beforeModel.push(ms)),
+    wrapModelCall: timedWrap(m.wrapModelCall as WrapHook, (ms) => times().wrapModelCall.push(ms)),
+    afterModel: { ...after, hook: timedHook(after.hook, (ms) => times().afterModel.push(ms)) },
+    wrapToolCall: timedWrap(m.wrapToolCall as WrapHook, (ms) => {
+      times().wrapToolCall += ms;
+    }),
   } as unknown as M;
 }
 

@@ -36,7 +36,7 @@ import { ToolAttentionRouter } from "../core/router/router.js";
 import { renderPoolTiered } from "../core/render/render.js";
 import type { AgentStateView, JsonSchema, ToolRecord } from "../core/types.js";
 import { DEFAULT_SIMULATE, simulatedIntent } from "./evaluate.js";
-import { callableFromSignature } from "../core/render/signature.js";
+import { callableFromSignature, requiredParams } from "../core/render/signature.js";
 import type { EvalTask } from "./tasks.js";
 
 /** The methods the replay compares. */
@@ -215,10 +215,6 @@ function wordsOf(text: string): string[] {
 }
 
 /** The required parameter names of a schema. */
-function requiredOf(schema: JsonSchema | undefined): string[] {
-  return Array.isArray(schema?.required) ? (schema.required as string[]) : [];
-}
-
 /** Plausible arguments for a tool call: its required parameters (at most 4) filled from the step's words. */
 function argsFor(schema: JsonSchema | undefined, text: string): Record<string, unknown> {
   const props = (schema?.properties ?? {}) as Record<string, { type?: unknown }>;
@@ -871,7 +867,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         // A tool that was not delivered runs at once when the model's arguments fit its schema (runValidCalls). The
         // model can only know them from the pool: every parameter when the pool lists them (terse format), else
         // only a tool without required parameters is called right.
-        const knowsArgs = (t: ToolInfo) => taMode !== undefined && runValid && (!requiredOf(t.schema).length || (poolShowsParams && callableFromSignature(t.schema)));
+        const knowsArgs = (t: ToolInfo) => taMode !== undefined && runValid && (!requiredParams(t.schema).length || (poolShowsParams && callableFromSignature(t.schema)));
         for (const x of chosen) if (!x.tool && knowsArgs(x.c.g.tools[0])) Object.assign(x, { tool: x.c.g.tools[0], unbound: true });
         const missing = chosen.filter((x) => !x.tool).map((x) => ({ c: x.c, name: x.c.g.tools[0].name }));
         const ranUnbound = chosen.filter((x) => (x as { unbound?: boolean }).unbound).length;

@@ -19,7 +19,7 @@ import { capabilitiesOf, type ModelCapabilities } from "../../core/providers/cap
 import { identifyModel } from "../../core/providers/model-id.js";
 import { countTokens } from "../../core/tokens/count.js";
 import { callableFromSignature } from "../../core/render/signature.js";
-import { estimatedToolSchemaTokens } from "../../core/tokens/estimate.js";
+import { estimatedCatalogSchemaTokens } from "../../core/tokens/estimate.js";
 import { anthropicDef, CALL_TOOL_ANTHROPIC, CALL_TOOL_DEF, CALL_TOOL_NAME, deferredDecl, dispatchText, SEARCH_TOOL_DEF, SEARCH_TOOL_LC, SEARCH_TOOL_NAME } from "./dispatch.js";
 import { toolNameOf } from "./compact-tools.js";
 import { lastObservations, messageText, stateViewOf } from "./messages.js";
@@ -148,14 +148,8 @@ async function countCatalogTokens(router: ToolAttentionRouter, catalog: ToolCata
 function estimatedCatalogTokens(router: ToolAttentionRouter, catalog: ToolCatalog): CatalogTokens {
   let hit = estimates.get(catalog);
   if (!hit) {
-    const byName = new Map<string, number>();
-    let full = 0;
-    for (const t of catalog.tools) {
-      const n = estimatedToolSchemaTokens(t);
-      byName.set(t.name, n);
-      full += n;
-    }
-    hit = { fullSchemas: full, pool: router.poolTokens(), byName, names: catalog.tools.map((t) => t.name), callableFromPool: callableFromPoolOf(router, catalog) };
+    const { byName, total } = estimatedCatalogSchemaTokens(catalog);
+    hit = { fullSchemas: total, pool: router.poolTokens(), byName, names: catalog.tools.map((t) => t.name), callableFromPool: callableFromPoolOf(router, catalog) };
     estimates.set(catalog, hit);
   }
   return hit;

@@ -29,7 +29,7 @@
  * - render/router-tokens.ts: the pool and the token accounting.
  */
 import { createHash } from "node:crypto";
-import { estimatedToolSchemaTokens } from "../tokens/estimate.js";
+import { estimatedCatalogSchemaTokens } from "../tokens/estimate.js";
 import type { ToolCatalog } from "../catalog/catalog.js";
 import { resolveEncoder } from "../encoders/index.js";
 import type { Bm25Index } from "../encoders/bm25.js";
@@ -99,19 +99,6 @@ export {
 } from "./options.js";
 export type { CatalogUpdate } from "../store/catalog-follower.js";
 export type { RouterHealth, RouterBuildState } from "./health.js";
-
-const schemaEstimates = new WeakMap<ToolCatalog, number>();
-
-/** The catalog's full-schema tokens estimated from its tools' JSON size (once per catalog object). */
-function estimatedSchemaTokens(catalog: ToolCatalog): number {
-  let tokens = schemaEstimates.get(catalog);
-  if (tokens === undefined) {
-    tokens = 0;
-    for (const t of catalog.tools) tokens += estimatedToolSchemaTokens(t);
-    schemaEstimates.set(catalog, tokens);
-  }
-  return tokens;
-}
 
 /** Index and encoder lines already written (once per process and backend). */
 const loggedBackends = new Set<string>();
@@ -527,7 +514,7 @@ export class ToolAttentionRouter {
     if (!lexicalPhase) return { tokens: await counting };
     // Both settled: the count wins (it comes first); still running: the estimate.
     const done = await Promise.race([counting, Promise.resolve(undefined)]);
-    return done !== undefined ? { tokens: done } : { tokens: estimatedSchemaTokens(catalog), estimated: true };
+    return done !== undefined ? { tokens: done } : { tokens: estimatedCatalogSchemaTokens(catalog).total, estimated: true };
   }
 
   /** Tokens of the given tools' full schemas. */
