@@ -54,9 +54,9 @@ describe("progressive start (USE-lite, cold cache)", () => {
       onEvent: (e) => events.push(e),
     });
     assert.equal(router.health().routable, false);
-    const t0 = performance.now();
     const first = await router.route("create a new branch in the git repository");
-    const firstMs = performance.now() - t0;
+    // The lexical route did not wait for the encoder: its build had not ended when the route returned.
+    assert.equal(encoderEvents(events).length, 0, "no encoder event before the first route returned");
     // Routed before the encoder embedded anything: BM25 alone, on the lexical θ, not marked degraded.
     assert.deepEqual(first.channels, ["lexical"]);
     assert.equal(first.theta, 0.02);
@@ -89,8 +89,6 @@ describe("progressive start (USE-lite, cold cache)", () => {
     assert.equal(built.length, 1);
     assert.equal(built[0]!.state, "ready");
     assert.equal(built[0]!.embedded, 300);
-    // The lexical route did not wait for the encoder (its load alone takes longer than a second on 2 cores).
-    assert.ok(firstMs < built[0]!.seconds * 1000, `first route ${firstMs.toFixed(0)} ms, build ${built[0]!.seconds.toFixed(1)} s`);
   });
 
   it("with multi-vector rows, the whole-text rows join first and the multi-vector rows after", async () => {
