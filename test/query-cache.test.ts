@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Embeddings } from "@langchain/core/embeddings";
-import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { createAgent } from "langchain";
 import { z } from "zod";
@@ -14,6 +14,7 @@ import { ToolCatalog } from "../src/core/catalog/catalog.js";
 import { QUERY_VECTOR_CACHE_SIZE } from "../src/core/encoders/router-encoder.js";
 import { ToolAttentionRouter } from "../src/core/router/router.js";
 import { toolAttentionMiddleware } from "../src/adapters/langchain/middleware.js";
+import { turnIntent } from "../src/adapters/langchain/messages.js";
 import type { DeliveryEvent, RoutingEvent, ToolAttentionEvent } from "../src/core/events/events.js";
 import { conversationOf, percentile, sampleArgs } from "../src/bench/overhead.js";
 import { callTools, ScriptedChatModel } from "./helpers/scripted-model.js";
@@ -64,6 +65,35 @@ test("a router embeds each query text once: a repeated route reuses the vector, 
   assert.equal(enc.queries.length, before, "the most recent text is kept");
   await router.route("send an email to bob about the invoice");
   assert.equal(enc.queries.length, before + 1, "the oldest text was evicted and is embedded again");
+});
+
+test("a lexical-only part is never embedded, yet still routes through BM25; the adapter marks tool results so only when asked", async () => {
+  const enc = new RecordingEncoder();
+  const router = new ToolAttentionRouter(ToolCatalog.fromFile(DEMO_CATALOG_PATH), { encoder: enc, lexical: true, log: false });
+  await router.prepare();
+  const request = { text: "help me with my account", weight: 1 };
+  const plain = await router.route([request], undefined, { theta: -1, k: 30 });
+  const withResult = await router.route([request, { text: "weather forecast city temperature", weight: 0.3, dense: false }], undefined, { theta: -1, k: 30 });
+  assert.deepEqual(enc.queries, ["help me with my account"], "the result text never reached the encoder");
+  // Same dense vector (the result was not embedded), so only BM25 can have raised get_weather's score.
+  const score = (d: { active: { name: string; score: number }[] }) => d.active.find((a) => a.name === "get_weather")?.score ?? -Infinity;
+  const other = (d: { active: { name: string; score: number }[] }) => d.active.find((a) => a.name === "send_email")?.score;
+  assert.ok(score(withResult) > score(plain), "the result's words raised get_weather through the lexical channel");
+  assert.equal(other(withResult), other(plain), "a tool sharing no word with the result keeps its score");
+  // Only lexical-only parts: the router embeds them rather than route without a vector.
+  await router.route([{ text: "only a result", weight: 1, dense: false }]);
+  assert.equal(count(enc.queries, "only a result"), 1);
+
+  const messages = [
+    new HumanMessage("check the forecast"),
+    new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "get_weather", args: { city: "Oslo" } }] }),
+    new ToolMessage({ content: '{"city":"Oslo","temp":-3}', tool_call_id: "c1", name: "get_weather" }),
+  ];
+  assert.deepEqual(turnIntent(messages), [
+    { text: "check the forecast", weight: 1 },
+    { text: '{"city":"Oslo","temp":-3}', weight: 0.3 },
+  ]);
+  assert.deepEqual(turnIntent(messages, { embedResults: false })[1], { text: '{"city":"Oslo","temp":-3}', weight: 0.3, dense: false });
 });
 
 test("a failed query encode is not kept: the route falls back to the lexical channel and the next route asks the encoder again", async () => {

@@ -46,6 +46,8 @@ export interface SimulateOptions {
   observation?: "returns" | "name" | "step";
   /** Add the simulated results even though every simulated step has a stated plan. Default `DEFAULT_INTENT.resultsWithPlan`. */
   resultsWithPlan?: boolean;
+  /** Embed the simulated results for the dense channel too. Default `DEFAULT_INTENT.embedResults` (lexical only). */
+  embedResults?: boolean;
   /**
    * A task without plan steps whose query holds several requests (multi-intent decomposition on) is simulated with
    * its clauses as the steps: the agent states one request after the other as its plan. Default true.
@@ -63,6 +65,7 @@ export const DEFAULT_SIMULATE: Readonly<Required<SimulateOptions>> = {
   toolResultWeight: DEFAULT_INTENT.toolResultWeight,
   observation: "returns",
   resultsWithPlan: DEFAULT_INTENT.resultsWithPlan,
+  embedResults: DEFAULT_INTENT.embedResults,
   clauseSteps: true,
   stickyTurns: 3,
   stickyMax: 5,
@@ -175,14 +178,18 @@ export function simulatedIntent(
   step: number,
   usedBefore: readonly { name: string; description: string }[],
   o: Required<SimulateOptions>,
-): { text: string; weight: number }[] {
-  const parts = [{ text: task.query, weight: 1 }];
+): { text: string; weight: number; dense?: boolean }[] {
+  const parts: { text: string; weight: number; dense?: boolean }[] = [{ text: task.query, weight: 1 }];
   const steps = task.steps ?? [];
   if (step === 0 || !steps.length) return parts;
   parts.push({ text: steps[step - 1], weight: o.planWeight });
   if (step >= 2 && o.toolResultWeight > 0 && o.resultsWithPlan)
     for (const t of usedBefore)
-      parts.push({ text: simulatedObservation(t.name, t.description, steps[step - 2], o.observation), weight: o.toolResultWeight });
+      parts.push({
+        text: simulatedObservation(t.name, t.description, steps[step - 2], o.observation),
+        weight: o.toolResultWeight,
+        ...(o.embedResults ? {} : { dense: false }),
+      });
   return parts;
 }
 

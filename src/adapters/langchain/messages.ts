@@ -211,10 +211,10 @@ function clip(text: string, max: number): string {
  * multi-step task reach the tool that only becomes relevant after an intermediate result.
  * With `false`, only the latest user message.
  */
-export function turnIntent(messages: readonly BaseMessage[], options: IntentOptions | false = {}): { text: string; weight: number }[] {
+export function turnIntent(messages: readonly BaseMessage[], options: IntentOptions | false = {}): { text: string; weight: number; dense?: boolean }[] {
   if (options === false) return [{ text: latestUserText(messages), weight: 1 }];
   const o = { ...DEFAULT_INTENT, ...options };
-  const parts: { text: string; weight: number }[] = [];
+  const parts: { text: string; weight: number; dense?: boolean }[] = [];
   let lastUser = -1;
   for (let i = messages.length - 1; i >= 0; i--)
     if (HumanMessage.isInstance(messages[i])) {
@@ -242,7 +242,7 @@ export function turnIntent(messages: readonly BaseMessage[], options: IntentOpti
   if (o.toolResultWeight > 0 && (!plan || o.resultsWithPlan))
     for (const m of lastObservations(messages)) {
       const text = clip(messageText(m), o.maxChars);
-      if (text && m.status !== "error") parts.push({ text, weight: o.toolResultWeight });
+      if (text && m.status !== "error") parts.push(o.embedResults ? { text, weight: o.toolResultWeight } : { text, weight: o.toolResultWeight, dense: false });
     }
   if (plan) parts.push({ text: plan, weight: o.planWeight });
   return parts;

@@ -213,7 +213,7 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
    * plan once it answers; a tool's result once it returns): the encode then runs while the tools do, and the next
    * route finds its texts ready. Texts already embedded cost nothing.
    */
-  const prefetchIntent = (messages: readonly BaseMessage[]) => router.prefetchQuery(turnIntent(messages, settings.intent).map((p) => p.text));
+  const prefetchIntent = (messages: readonly BaseMessage[]) => router.prefetchQuery(turnIntent(messages, settings.intent).flatMap((p) => (p.dense === false ? [] : [p.text])));
 
   const middleware = createMiddleware({
     name: "ToolAttention",

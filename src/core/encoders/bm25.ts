@@ -37,6 +37,12 @@ export interface WeightedText {
   text: string;
   /** Relative weight of the part. Default 1. */
   weight?: number;
+  /**
+   * False: the part is matched by the lexical channel only and never embedded. For text whose exact tokens are
+   * what matters and whose embedding would cost more than it adds, such as a tool's raw result (identifiers,
+   * paths, JSON keys) when the model stated no plan. Default true.
+   */
+  dense?: boolean;
 }
 
 export interface Bm25Options {

@@ -18,6 +18,8 @@ import { embedQueryBatch } from "./query-batch.js";
 export interface QueryPart {
   text: string;
   weight: number;
+  /** False: lexical only, not embedded (see `WeightedText.dense`). */
+  dense?: boolean;
 }
 
 /** An encoder failure episode: since when, the first error, and how many routes were degraded so far. */
@@ -236,7 +238,10 @@ export class RouterEncoder {
   }
 
   /** The query's dense vector: one embedding, or the weighted sum of its parts' embeddings (a fresh array either way). */
-  private async queryVector(parts: readonly QueryPart[], dim: number | undefined): Promise<ArrayLike<number>> {
+  private async queryVector(all: readonly QueryPart[], dim: number | undefined): Promise<ArrayLike<number>> {
+    // Lexical-only parts stay out of the vector, unless nothing else would be left to embed.
+    const embedded = all.filter((p) => p.dense !== false);
+    const parts = embedded.length > 0 ? embedded : all;
     if (parts.length === 1) return Float32Array.from(await this.partVector(parts[0].text, dim));
     const vectors = await Promise.all(parts.map((p) => this.partVector(p.text, dim)));
     const out = new Array<number>(vectors[0].length).fill(0);

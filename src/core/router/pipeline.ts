@@ -47,7 +47,7 @@ export function queryParts(query: RouteQuery): QueryPart[] {
     const text = typeof p?.text === "string" ? p.text.trim() : "";
     const weight = p?.weight ?? 1;
     if (!Number.isFinite(weight) || weight < 0) throw new Error(`Invalid query part weight: ${weight} (expected a number ≥ 0)`);
-    if (text && weight > 0) out.push({ text, weight });
+    if (text && weight > 0) out.push(p.dense === false ? { text, weight, dense: false } : { text, weight });
   }
   return out;
 }
