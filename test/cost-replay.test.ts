@@ -217,6 +217,14 @@ test("CLI: cost --json prints one row per method with the documented keys; error
   for (const m of out.methods) assert.ok((m.billedPerConversation as number) >= (byMethod.get("no-tools")?.billedPerConversation as number), String(m.method));
   assert.equal(byMethod.get("oracle")?.recall, 1);
   assert.equal(byMethod.get("oracle")?.roundTrips, 0);
+  // Present (recall) = delivered + run from the pool; only the dispatcher reaches a tool that was not delivered.
+  for (const m of out.methods.filter((x) => String(x.method).startsWith("tool-attention"))) {
+    assert.ok(Math.abs((m.recall as number) - (m.delivered as number) - (m.fromPool as number)) < 1e-3, `${String(m.method)}: recall = delivered + fromPool`);
+    if (m.mode !== "deferred") assert.equal(m.fromPool, 0, `${String(m.method)}: a native tool list holds only the delivered tools`);
+  }
+  // A miss is a call whose needed tool was not callable: with no search inside the turn, each one costs a round trip.
+  const ta = byMethod.get("tool-attention") as Record<string, number>;
+  assert.ok(Math.abs(ta.missRate * (ta.calls - ta.roundTrips) - ta.roundTrips) < 0.5, `misses ${ta.missRate} × calls vs round trips ${ta.roundTrips}`);
   assert.equal(byMethod.get("all-cached")?.callsRatio, 1);
   assert.equal(out.callsPerConversation, 10);
   assert.equal(out.historyTokens, 800);

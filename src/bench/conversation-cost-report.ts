@@ -23,7 +23,10 @@ export interface ConversationCostRow {
   ratioToAllCached: number;
   cacheHitShare: number;
   toolSetChanges: number;
+  /** Needed tools called right at their step with no extra model call: delivered, or run from the pool. */
   recall: number | null;
+  /** Needed tools whose schema the model had at their step (delivered, or found by the first search). */
+  delivered?: number | null;
   allGold: number | null;
   /** Tool Attention rows: gold tools that ran from the pool without delivery (no round trip); else absent. */
   fromPool?: number | null;
@@ -60,11 +63,12 @@ export function renderConversationCostMarkdown(rows: readonly ConversationCostRo
     "profile's rate). Tasks are laid end to end and cut into conversations of N model calls; a scripted model calls each",
     "plan step's gold tool, and each call adds the stated history tokens (tool call + result). Every request is built in",
     "the provider's wire shape and priced with the same prefix-cache model as the provider emulators. *All-cached* is",
-    "the baseline a careful user already runs. Recall = gold tools delivered (callable with their schema) on the first try; from pool = gold tools",
-    "not delivered that ran at once from the pool's parameter names (runValidCalls; the replay assumes a model fills plain",
-    "required values right from their names); gate = calls where a gold",
-    "tool was not (the gate's promotion and retry, or a second search, are billed). The LLM selector row assumes the",
-    "selector picks the gold tools (its recall needs a live model).",
+    "the baseline a careful user already runs. Present = gold tools called right at their step with no extra model call:",
+    "delivered (their schema attached, or found by the first search), or run from the pool (not delivered; through the",
+    "dispatcher, the pool line stating their required values and the form each takes; the replay assumes a model fills",
+    "them right). Miss = calls where a gold tool was not callable on the first try (the gate's promotion and retry, or a",
+    "second search, are billed). The LLM selector row assumes the selector picks the gold tools (its recall needs a live",
+    "model).",
     "",
   );
   if (note) md.push(note, "");
@@ -78,8 +82,8 @@ export function renderConversationCostMarkdown(rows: readonly ConversationCostRo
     md.push(`### Headline: ${headSet}, ${head[0].profile}, ${HEADLINE.calls} calls, ${HEADLINE.historyTokens.toLocaleString("en-US")} history tokens per call`, "");
     md.push(
       table(
-        ["Method", "Billed / conversation", "× all-cached", "Cache hit", "Tool-set changes", "Recall", "From pool", "All-gold", "Gate", "Requests / conv."],
-        head.map((r) => [methodLabel(r), int(r.billedPerConversation), r.ratioToAllCached.toFixed(3), `${(r.cacheHitShare * 100).toFixed(1)}%`, r.toolSetChanges.toFixed(2), rate(r.recall), rate(r.fromPool ?? null), rate(r.allGold), rate(r.gateTrigger), r.requestsPerConversation.toFixed(1)]),
+        ["Method", "Billed / conversation", "× all-cached", "Cache hit", "Tool-set changes", "Present", "Delivered", "From pool", "All-gold", "Miss", "Requests / conv."],
+        head.map((r) => [methodLabel(r), int(r.billedPerConversation), r.ratioToAllCached.toFixed(3), `${(r.cacheHitShare * 100).toFixed(1)}%`, r.toolSetChanges.toFixed(2), rate(r.recall), rate(r.delivered ?? null), rate(r.fromPool ?? null), rate(r.allGold), rate(r.gateTrigger), r.requestsPerConversation.toFixed(1)]),
       ),
       "",
     );
@@ -107,7 +111,7 @@ export function renderConversationCostMarkdown(rows: readonly ConversationCostRo
     md.push(`#### ${set}`, "");
     md.push(
       table(
-        ["Provider", "Calls", "History", "all-cached billed", ...methods.map((m) => (m === "tool-attention" ? "tool-attention (default)" : m)), "TA default mode", "TA recall", "TA gate"],
+        ["Provider", "Calls", "History", "all-cached billed", ...methods.map((m) => (m === "tool-attention" ? "tool-attention (default)" : m)), "TA default mode", "TA present", "TA miss"],
         keys.map((key) => {
           const [provider, calls, history] = key.split("\0");
           const cell = cells.filter((r) => `${r.provider}\0${r.calls}\0${r.historyTokens}` === key);

@@ -109,6 +109,7 @@ export async function runConversationCost(sets: readonly BenchSet[], opts: Conve
             cacheHitShare: round(m.cacheHitShare),
             toolSetChanges: round(m.toolSetChanges, 2),
             recall: m.recall === null ? null : round(m.recall),
+            delivered: m.delivered === null ? null : round(m.delivered),
             allGold: m.allGold === null ? null : round(m.allGold),
             ...(m.fromPool === null ? {} : { fromPool: round(m.fromPool) }),
             gateTrigger: m.gateTrigger === null ? null : round(m.gateTrigger),

@@ -39,6 +39,7 @@ export function costRowJson(row: CostRow, allCached?: number, base?: { floor?: n
     callsRatio: base?.allCachedCalls ? r(row.calls / base.allCachedCalls) : null,
     roundTrips: r(row.roundTrips, 2),
     missRate: row.allGold === null ? null : r(1 - row.allGold),
+    delivered: r(row.delivered),
     fromPool: r(row.fromPool),
     toolOverhead: toolOverhead(row.billedPerConversation, allCached, base?.floor),
   };
@@ -57,7 +58,7 @@ export function formatCost(report: CostReport, tasks: number, tools: number): st
   const cached = report.methods.find((m) => m.method === "all-cached");
   const base = cached?.billedPerConversation;
   const floor = report.methods.find((m) => m.method === "no-tools")?.billedPerConversation;
-  const header = ["method", "billed/conv", "× all-cached", "tool overhead", "calls/conv", "× calls", "present", "from pool", "miss", "cache hit", "tool-set changes"];
+  const header = ["method", "billed/conv", "× all-cached", "tool overhead", "calls/conv", "× calls", "present", "delivered", "from pool", "miss", "cache hit", "tool-set changes"];
   const rows = report.methods.map((m) => {
     const overhead = toolOverhead(m.billedPerConversation, base, floor);
     return [
@@ -68,6 +69,7 @@ export function formatCost(report: CostReport, tasks: number, tools: number): st
       m.calls.toFixed(1),
       cached?.calls ? (m.calls / cached.calls).toFixed(2) : "—",
       fmt(m.recall),
+      fmt(m.delivered),
       fmt(m.fromPool),
       m.allGold === null ? "—" : (1 - m.allGold).toFixed(3),
       `${(m.cacheHitShare * 100).toFixed(1)}%`,
@@ -82,8 +84,10 @@ export function formatCost(report: CostReport, tasks: number, tools: number): st
       `${report.historyTokens} history tokens per call, ${report.systemTokens}-token system prompt; ${tasks} tasks over ${tools} tools, k=${report.k}.`,
     "Billed = input tokens priced as the provider bills them (base input token = 1; cache writes and reads at their rates).",
     "Tool overhead = (billed − no-tools floor) / (every schema cached − floor). Present = share of needed tools the model",
-    "could call at their step; miss = share of steps where one was not there (a round trip unless it ran on valid arguments",
-    "or a search inside the turn found it). Oracle = the default delivery with a perfect router.",
+    "called right at their step with no extra model call: delivered (its schema attached, or found by the first search) or",
+    "run from the pool (not delivered; the pool line states its required values and the call fit). Miss = share of steps",
+    "where a needed tool was not callable on the first try (a round trip, or a second search inside the turn).",
+    "Oracle = the default delivery with a perfect router.",
     "",
     line(header),
     ...rows.map(line),

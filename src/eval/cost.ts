@@ -21,7 +21,7 @@
  */
 import { Rng } from "../core/util/rng.js";
 import { ToolMessage } from "@langchain/core/messages";
-import { CALL_TOOL_DEF, CALL_TOOL_NAME, SEARCH_TOOL_DEF, SEARCH_TOOL_LC, dispatchTextOf, searchToolBound } from "../adapters/langchain/delivery.js";
+import { CALL_TOOL_DEF, CALL_TOOL_NAME, CALL_TOOL_NATIVE_ANTHROPIC, SEARCH_TOOL_DEF, SEARCH_TOOL_LC, dispatchTextOf, searchToolBound } from "../adapters/langchain/delivery.js";
 import { nextSticky, promotedContent, stickyConfig, type ToolAttentionDecisionState } from "../adapters/langchain/turn.js";
 import { llmSelectorSchema, LLM_SELECTOR_SYSTEM_PROMPT } from "./llm-selector.js";
 import { splitIdentifier } from "../core/catalog/text.js";
@@ -108,17 +108,28 @@ export interface CostRow {
   cacheHitShare: number;
   /** Requests per conversation whose tools array differed from the previous request's (each rewrites the cache). */
   toolSetChanges: number;
-  /** Share of (callable) gold tools the model could call on the first try; null when it needs a live model. */
+  /**
+   * Share of (callable) gold tools the model called right on the first try, with no extra model call: delivered
+   * at its step, or run from the pool (`fromPool`). null when it needs a live model.
+   */
   recall: number | null;
-  /** Share of calls with every gold tool callable on the first try. */
+  /**
+   * Share of gold tools whose schema the model had at its step: delivered (bound or loaded), or found by the
+   * first search. `recall − delivered = fromPool`.
+   */
+  delivered: number | null;
+  /** Share of calls with every gold tool called right on the first try. */
   allGold: number | null;
   /**
-   * Tool Attention rows: share of gold tools that were not delivered but ran at once from the pool (their required
-   * parameters named there, the call's arguments fitting: `runValidCalls`). `recall + fromPool` is the share called
-   * without a round trip. null for the other rows.
+   * Tool Attention rows: share of gold tools that were not delivered but ran at once from the pool through the
+   * dispatcher (their required parameters and the form of their values named there, the call's arguments fitting:
+   * `runValidCalls`). The replay assumes the model fills such values right. null for the other rows.
    */
   fromPool: number | null;
-  /** Share of calls where a gold tool was not callable (gate answered, or the search missed it). */
+  /**
+   * Share of calls where a gold tool was not callable on the first try: the gate answered (a round trip), or the
+   * provider's first search missed it. Calls run from the pool are not counted.
+   */
   gateTrigger: number | null;
   conversations: number;
   /** Requests billed per conversation (scripted calls plus searches, selection calls and gate retries). */
@@ -303,6 +314,8 @@ interface ToolCall {
   id: string;
   name: string;
   input: Record<string, unknown>;
+  /** Made through call_tool (a tool not delivered, beside native deferral). */
+  dispatch?: boolean;
 }
 interface ToolResult {
   id: string;
@@ -371,7 +384,10 @@ interface Totals {
   requests: number;
   changes: number;
   gold: number;
+  /** Gold tools the model called right on the first try: delivered (or found, or bound), or run from the pool. */
   goldFirstTry: number;
+  /** Gold tools delivered (bound, loaded, or found by the first search) at their step. */
+  goldDelivered: number;
   /** Gold tools that were not delivered and ran from the pool (runValidCalls): no round trip, no schema. */
   fromPool: number;
   goldCalls: number;
@@ -463,11 +479,12 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
       : { type: "function", function: { name: "extract", description: "A function available to call.", parameters: selectorSchema } };
   const anthropicAllDeferred = infos.map((t) => t.anthropicDeferred);
   // Deferred delivery as the adapters send it for this model: where it takes tool changes mid-conversation, their
-  // search tool (the one non-deferred tool) and every catalog tool deferred; elsewhere the constant dispatcher.
+  // search tool and call_tool (the non-deferred tools) and every catalog tool deferred; elsewhere the constant
+  // dispatcher.
   const caps = capabilitiesOf(provider, opts.model).caps;
   const nativeAdditions = provider === "anthropic" && caps.midConversationTools;
   const deferredTools: Json[] = nativeAdditions
-    ? [SEARCH_TOOL_DEF, ...anthropicAllDeferred]
+    ? [SEARCH_TOOL_DEF, CALL_TOOL_NATIVE_ANTHROPIC, ...anthropicAllDeferred]
     : [SEARCH_TOOL_DEF, { name: CALL_TOOL_NAME, description: CALL_TOOL_DEF.description, input_schema: CALL_TOOL_DEF.schema }];
   const anthropicAll = [...infos.slice(0, -1).map((t) => t.anthropic), infos[infos.length - 1].anthropicCached];
   const openaiAll = infos.map((t) => t.openai);
@@ -550,7 +567,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
               },
             ]),
             ...m.calls.map((c) =>
-              m.dispatch
+              m.dispatch || c.dispatch
                 ? { type: "tool_use", id: c.id, name: CALL_TOOL_NAME, input: { name: c.name, arguments: c.input } }
                 : { type: "tool_use", id: c.id, name: c.name, input: c.input },
             ),
@@ -581,7 +598,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
             content: m.text || null,
             // Under dispatcher delivery the model calls the tool through call_tool.
             tool_calls: m.calls.map((c) =>
-              m.dispatch
+              m.dispatch || c.dispatch
                 ? { id: c.id, type: "function", function: { name: CALL_TOOL_NAME, arguments: JSON.stringify({ name: c.name, arguments: c.input }) } }
                 : { id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.input) } },
             ),
@@ -688,7 +705,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
 
   const poolShowsParams = rendered.params;
   // As the adapters decide it: a tool the model can call right from the pool (its miss rarely costs a round trip).
-  const callableFromPool = (name: string) => runValid && poolShowsParams && !nativeAdditions && callableFromSignature((byWire.get(name) as ToolInfo).schema);
+  const callableFromPool = (name: string) => runValid && poolShowsParams && callableFromSignature((byWire.get(name) as ToolInfo).schema);
   const script = scriptOf(opts.tasks);
   const conversations = conversationsOf(script, opts.calls);
   const callsPerConversation = conversations[0]?.length ?? 0;
@@ -698,7 +715,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
 
   const rows: CostRow[] = [];
   for (const method of methods) {
-    const tot: Totals = { billed: 0, input: 0, read: 0, requests: 0, changes: 0, gold: 0, goldFirstTry: 0, fromPool: 0, goldCalls: 0, allGoldCalls: 0, gateCalls: 0, roundTrips: 0 };
+    const tot: Totals = { billed: 0, input: 0, read: 0, requests: 0, changes: 0, gold: 0, goldFirstTry: 0, goldDelivered: 0, fromPool: 0, goldCalls: 0, allGoldCalls: 0, gateCalls: 0, roundTrips: 0 };
     // The oracle: the default delivery with a perfect router (exactly the step's gold tools routed, at their step):
     // what delivery mechanics cost apart from routing quality.
     const taMode: DeliveryMode | undefined =
@@ -867,13 +884,21 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         // A tool that was not delivered runs at once when the model's arguments fit its schema (runValidCalls). The
         // model can only know them from the pool: every parameter when the pool lists them (terse format), else
         // only a tool without required parameters is called right.
-        const knowsArgs = (t: ToolInfo) => taMode !== undefined && runValid && (!requiredParams(t.schema).length || (poolShowsParams && callableFromSignature(t.schema)));
+        // Only through call_tool (bound on every deferred request) can the model reach a tool it was not given: a
+        // bound tool list (stable, rebind) holds only the delivered tools, and a deferred tool not loaded cannot be
+        // called by its own name.
+        const knowsArgs = (t: ToolInfo) => taMode !== undefined && plan?.mode === "deferred" && runValid && (!requiredParams(t.schema).length || (poolShowsParams && callableFromSignature(t.schema)));
         for (const x of chosen) if (!x.tool && knowsArgs(x.c.g.tools[0])) Object.assign(x, { tool: x.c.g.tools[0], unbound: true });
         const missing = chosen.filter((x) => !x.tool).map((x) => ({ c: x.c, name: x.c.g.tools[0].name }));
         const ranUnbound = chosen.filter((x) => (x as { unbound?: boolean }).unbound).length;
         // The gate's answer lists what is available after the promotion: the routed tools plus the promoted ones.
         const afterPromotion = [...new Set([...active, ...missing.map((m) => m.name)])];
-        push({ role: "assistant", text: assistantText, calls: chosen.map(({ c, tool }) => ({ id: c.id, name: (tool ?? c.g.tools[0]).name, input: c.input })), ...(searches.length ? { searches } : {}) });
+        push({
+          role: "assistant",
+          text: assistantText,
+          calls: chosen.map((x) => ({ id: x.c.id, name: (x.tool ?? x.c.g.tools[0]).name, input: x.c.input, ...((x as { unbound?: boolean }).unbound ? { dispatch: true } : {}) })),
+          ...(searches.length ? { searches } : {}),
+        });
         push({
           role: "tool",
           results: chosen.map(({ c, tool }) =>
@@ -882,11 +907,12 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
               : { id: c.id, name: c.g.tools[0].name, text: promotedContent(c.g.tools[0].name, afterPromotion), error: true },
           ),
         });
-        if (taMode !== undefined) firstTry = gold.length - missing.length - ranUnbound;
+        if (taMode !== undefined) firstTry = gold.length - missing.length;
         tot.roundTrips += missing.length > 0 && taMode !== undefined ? 1 : 0;
         if (method !== "llm-tool-selector") {
           tot.gold += gold.length;
           tot.goldFirstTry += firstTry;
+          tot.goldDelivered += firstTry - ranUnbound;
           if (taMode !== undefined) tot.fromPool += ranUnbound;
           tot.goldCalls++;
           if (firstTry === gold.length) tot.allGoldCalls++;
@@ -924,6 +950,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
       cacheHitShare: tot.input ? tot.read / tot.input : 0,
       toolSetChanges: tot.changes / n,
       recall: method === "llm-tool-selector" || method === "no-tools" ? null : tot.gold ? tot.goldFirstTry / tot.gold : 1,
+      delivered: method === "llm-tool-selector" || method === "no-tools" ? null : tot.gold ? tot.goldDelivered / tot.gold : 1,
       allGold: method === "llm-tool-selector" || method === "no-tools" ? null : tot.goldCalls ? tot.allGoldCalls / tot.goldCalls : 1,
       fromPool: taMode === undefined ? null : tot.gold ? tot.fromPool / tot.gold : 0,
       gateTrigger: method === "llm-tool-selector" || method === "no-tools" ? null : tot.goldCalls ? tot.gateCalls / tot.goldCalls : 0,

@@ -20,14 +20,14 @@ import { identifyModel } from "../../core/providers/model-id.js";
 import { countTokens } from "../../core/tokens/count.js";
 import { callableFromSignature } from "../../core/render/signature.js";
 import { estimatedCatalogSchemaTokens } from "../../core/tokens/estimate.js";
-import { anthropicDef, CALL_TOOL_ANTHROPIC, CALL_TOOL_DEF, CALL_TOOL_NAME, deferredDecl, dispatchText, SEARCH_TOOL_DEF, SEARCH_TOOL_LC, SEARCH_TOOL_NAME } from "./dispatch.js";
+import { anthropicDef, CALL_TOOL_ANTHROPIC, CALL_TOOL_DEF, CALL_TOOL_NAME, CALL_TOOL_NATIVE_ANTHROPIC, deferredDecl, dispatchText, SEARCH_TOOL_DEF, SEARCH_TOOL_LC, SEARCH_TOOL_NAME } from "./dispatch.js";
 import { toolNameOf } from "./compact-tools.js";
 import { lastObservations, messageText, stateViewOf } from "./messages.js";
 import { firstSentence } from "../../core/catalog/text.js";
 import { SEARCH_K } from "../../core/router/intent.js";
 import type { DeliveryEvent, DeliveryLatency } from "../../core/events/events.js";
 
-export { CALL_TOOL_DEF, CALL_TOOL_NAME, DISPATCH_HEADER, dispatchTextOf, SEARCH_TOOL_DEF, SEARCH_TOOL_LC, SEARCH_TOOL_NAME, unwrapDispatch } from "./dispatch.js";
+export { CALL_TOOL_DEF, CALL_TOOL_NAME, CALL_TOOL_NATIVE_ANTHROPIC, DISPATCH_HEADER, dispatchTextOf, SEARCH_TOOL_DEF, SEARCH_TOOL_LC, SEARCH_TOOL_NAME, unwrapDispatch } from "./dispatch.js";
 
 /** The Anthropic beta that allows `tool_addition` blocks in mid-conversation system messages. */
 export const MID_CONVERSATION_TOOLS_BETA = "mid-conversation-tool-changes-2026-07-01";
@@ -224,7 +224,7 @@ export interface CallPlanInput {
   systemText: string;
   profile: ProviderProfile;
   options: DeliveryOptions;
-  /** Whether a deferred thread goes through call_tool (the model can name any listed tool there). */
+  /** Whether a deferred thread has call_tool (the model can reach any listed tool through it). */
   dispatcher?: boolean;
   /** Tokens of the system text and messages, when the caller counted them already (see `contextTokens`). */
   context?: number;
@@ -419,9 +419,10 @@ export function shapeRequest(args: {
   let modelSettings = args.modelSettings;
   if (plan.mode === "deferred") {
     // The tools array is constant. Where the model takes tool changes mid-conversation (Anthropic from Opus 4.8
-    // on), every catalog tool is declared deferred and a routed one arrives as a `tool_addition`; elsewhere a fixed
-    // dispatcher (`call_tool`) is bound and a routed tool's schema arrives as text, in a system message where the
-    // model accepts one mid-conversation and as user text where it does not (Claude before Opus 4.8 answers 400).
+    // on), every catalog tool is declared deferred and a routed one arrives as a `tool_addition`, with `call_tool`
+    // beside them for tools not delivered yet; elsewhere a fixed dispatcher (`call_tool`) is bound and a routed
+    // tool's schema arrives as text, in a system message where the model accepts one mid-conversation and as user
+    // text where it does not (Claude before Opus 4.8 answers 400).
     const native = anthropic && caps.midConversationTools;
     const decls: unknown[] = [];
     if (native)
@@ -429,7 +430,8 @@ export function shapeRequest(args: {
         const decl = deferredDecl(catalog, name, find(name));
         if (decl) decls.push(decl);
       }
-    tools = native ? [...passthrough, SEARCH_TOOL_DEF, ...decls] : anthropic ? [...passthrough, SEARCH_TOOL_DEF, CALL_TOOL_ANTHROPIC] : [...passthrough, SEARCH_TOOL_LC, CALL_TOOL_DEF];
+    // Native deferral keeps call_tool too: a tool not delivered yet is one call away when its pool line suffices.
+    tools = native ? [...passthrough, SEARCH_TOOL_DEF, CALL_TOOL_NATIVE_ANTHROPIC, ...decls] : anthropic ? [...passthrough, SEARCH_TOOL_DEF, CALL_TOOL_ANTHROPIC] : [...passthrough, SEARCH_TOOL_LC, CALL_TOOL_DEF];
     available.push(SEARCH_TOOL_NAME);
     messages = withAdditions(messages, plan.additions, catalog, (names) =>
       native
@@ -575,7 +577,8 @@ export function deliverCall(args: {
     systemText,
     profile,
     options,
-    dispatcher: !(profile.provider === "anthropic" && caps.midConversationTools),
+    // Every deferred request carries call_tool, beside native deferral too.
+    dispatcher: true,
     context,
   });
   const shaped = shapeRequest({

@@ -87,6 +87,19 @@ export const CALL_TOOL_DEF = {
 export const CALL_TOOL_ANTHROPIC = { name: CALL_TOOL_NAME, description: CALL_TOOL_DEF.description, input_schema: CALL_TOOL_DEF.schema };
 
 /**
+ * call_tool beside native deferral (Claude models that take `tool_addition`): delivered tools are called directly,
+ * and this reaches a catalog tool that was not delivered. A deferred tool the conversation has not loaded cannot
+ * be called by its own name, so without it a tool the model knows only from the pool would cost a round trip even
+ * when the pool line gives everything its call needs.
+ */
+export const CALL_TOOL_NATIVE_ANTHROPIC = {
+  name: CALL_TOOL_NAME,
+  description:
+    "Call a tool from the tool catalog that is not attached to this conversation, by its exact name, with its arguments as an object fitting the parameters its catalog line names. Call attached tools directly.",
+  input_schema: CALL_TOOL_DEF.schema,
+};
+
+/**
  * The header of a dispatcher delivery: how to call the tools below, and how to read their TERSE lines (`?` an
  * optional parameter, `=x` its default, `a|b` an enum, `[T]` an array of T).
  */

@@ -26,7 +26,8 @@ export const POOL_HEADER =
  * schema (the adapters' default `runValidCalls`): the model may call any listed tool.
  */
 const RUNS_SENTENCE =
-  "Attached tools come with their full schemas. You may also call any other listed tool by its exact name: with " +
+  "Attached tools come with their full schemas. You may also call any other listed tool by its exact name (through " +
+  "call_tool when you have it, giving the name and the arguments): with " +
   "arguments that fit its parameters it runs; otherwise it does not run, and the answer says why and attaches its " +
   "full schema when you may use it.";
 
