@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import { createAgent } from "langchain";
 import { ChatAnthropic } from "@langchain/anthropic";
 import { ChatOpenAI } from "@langchain/openai";
-import { HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { toolAttentionMiddleware } from "../src/adapters/langchain/middleware.js";
-import { MID_CONVERSATION_TOOLS_BETA, SEARCH_TOOL_NAME } from "../src/adapters/langchain/delivery.js";
+import { CALL_TOOL_NAME, MID_CONVERSATION_TOOLS_BETA, SEARCH_TOOL_NAME } from "../src/adapters/langchain/delivery.js";
 import { startAnthropicEmulator, startOpenAIEmulator, type EmulatorReply } from "../src/emulators/index.js";
 import { planDelivery } from "../src/core/delivery/plan.js";
 import { resolveProfile } from "../src/core/cost/profiles.js";
@@ -46,9 +46,10 @@ test("deferred (Anthropic): every catalog tool deferred, search_tools bound, rou
     for (const r of reqs) {
       const body = r.body as Body;
       const names = (body.tools ?? []).map((t) => t.name);
-      // Every catalog tool is declared, deferred; the only non-deferred one is search_tools.
+      // Every catalog tool is declared, deferred; the only non-deferred ones are search_tools and call_tool (which
+      // reaches a tool not delivered yet: a deferred tool not loaded cannot be called by its own name).
       for (const t of tools) assert.ok(names.includes(t.name), `${t.name} declared`);
-      assert.deepEqual(r.loaded, [SEARCH_TOOL_NAME]);
+      assert.deepEqual(r.loaded, [SEARCH_TOOL_NAME, CALL_TOOL_NAME]);
       assert.equal(r.deferred.length, tools.length);
       assert.ok(String(r.headers["anthropic-beta"]).includes(MID_CONVERSATION_TOOLS_BETA), String(r.headers["anthropic-beta"]));
       // The user's prompt stays its own block; the pool follows with the system breakpoint.
@@ -102,6 +103,46 @@ test("deferred: a call to a tool that was not delivered is promoted and delivere
     assert.ok(reqs[1].added.includes("post_message"), `promoted tool delivered: ${reqs[1].added}`);
     assert.equal(runs.get("post_message"), 1);
     assert.ok(emu.requests.every((r) => !r.error), JSON.stringify(emu.requests.map((r) => r.error)));
+  } finally {
+    await emu.close();
+  }
+});
+
+test("deferred beside tool_addition: a tool not delivered, called through call_tool with fitting arguments, runs at once (no round trip)", async () => {
+  // The model as the API lets it act: a deferred tool it has not loaded cannot be called by name, so it goes through
+  // call_tool when the request has it, and otherwise searches first (a round trip).
+  const post = { channel: "#ops", text: "hi" };
+  const emu = await startAnthropicEmulator({
+    script: (body) => {
+      const b = body as { tools?: { name: string; defer_loading?: boolean }[]; messages: { role: string; content: unknown }[] };
+      const done = b.messages.filter((m) => m.role === "user" && JSON.stringify(m.content).includes('"tool_result"')).length;
+      const callTool = (b.tools ?? []).some((t) => t.name === CALL_TOOL_NAME && !t.defer_loading);
+      const steps: EmulatorReply[] = [
+        ...(callTool
+          ? [{ toolCalls: [{ name: CALL_TOOL_NAME, input: { name: "post_message", arguments: post } }] }]
+          : [{ toolCalls: [{ name: SEARCH_TOOL_NAME, input: { query: "post a message to a channel" } }] }, { toolCalls: [{ name: "post_message", input: post }] }]),
+        { toolCalls: [{ name: "get_weather", input: { city: "Oslo" } }] },
+        { text: "done" },
+      ];
+      return steps[Math.min(done, steps.length - 1)]!;
+    },
+  });
+  try {
+    const { tools, runs } = demoTools();
+    const events: ToolAttentionEvent[] = [];
+    const model = new ChatAnthropic({ model: "claude-opus-4-8", apiKey: "test", anthropicApiUrl: emu.url, maxRetries: 0 });
+    const mw = toolAttentionMiddleware({ tools, k: 3, cacheDir: false, delivery: "deferred", onEvent: (e) => events.push(e) });
+    const agent = createAgent({ model, tools, middleware: [mw] });
+    const out = await agent.invoke({ messages: [new HumanMessage("weather in Oslo please")] });
+    const reqs = emu.requests.filter((r) => !r.error);
+    assert.ok(emu.requests.every((r) => !r.error), JSON.stringify(emu.requests.map((r) => r.error)));
+    assert.ok(!reqs[0].added.includes("post_message"), `not delivered: ${reqs[0].added}`);
+    // It ran on the first try: one answer for the call, no error, no promotion, and the model never called it again.
+    assert.equal(runs.get("post_message"), 1);
+    const answer = out.messages.find((m) => ToolMessage.isInstance(m) && m.tool_call_id === (out.messages[1] as AIMessage).tool_calls?.[0]?.id) as ToolMessage | undefined;
+    assert.ok(answer && answer.status !== "error", String(answer?.content));
+    assert.ok(!events.some((e) => e.type === "tool_attention.gate" && e.rejected.length > 0), "the gate refused nothing");
+    assert.equal(reqs.length, 3, "one request per scripted step: no retry");
   } finally {
     await emu.close();
   }
