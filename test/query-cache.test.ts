@@ -15,6 +15,8 @@ import { QUERY_VECTOR_CACHE_SIZE } from "../src/core/encoders/router-encoder.js"
 import { ToolAttentionRouter } from "../src/core/router/router.js";
 import { toolAttentionMiddleware } from "../src/adapters/langchain/middleware.js";
 import { turnIntent } from "../src/adapters/langchain/messages.js";
+import { createToolAttentionHooks, ToolAttentionAnnotation } from "../src/adapters/langgraph/hooks.js";
+import { createReactAgent } from "@langchain/langgraph/prebuilt";
 import type { DeliveryEvent, RoutingEvent, ToolAttentionEvent } from "../src/core/events/events.js";
 import { conversationOf, percentile, sampleArgs } from "../src/bench/overhead.js";
 import { callTools, ScriptedChatModel } from "./helpers/scripted-model.js";
@@ -158,6 +160,20 @@ test("the middleware embeds the model's stated plan while its tool runs, and the
     for (const v of [l.tokens, l.render, l.delivery, l.total]) assert.ok(v >= 0 && Number.isFinite(v), JSON.stringify(l));
     assert.ok(Math.abs(l.tokens + l.render + l.delivery - l.total) < 0.01, JSON.stringify(l));
   }
+});
+
+test("the LangGraph hooks embed the model's stated plan while its tool runs, like the middleware", async () => {
+  const log: string[] = [];
+  const enc = new RecordingEncoder(log);
+  const tools = loopTools(log);
+  const plan = "First I will look for a hotel in Lyon.";
+  const step = callTools({ name: "find_hotel", args: { city: "Lyon" } });
+  const model = new ScriptedChatModel([new AIMessage({ content: plan, tool_calls: step.tool_calls }), new AIMessage("The Hotel Carlton has rooms.")]);
+  const hooks = createToolAttentionHooks({ tools, encoder: enc, k: 2, log: false });
+  const agent = createReactAgent({ llm: hooks.dynamicModel(model), tools, stateSchema: ToolAttentionAnnotation, preModelHook: hooks.preModelHook, postModelHook: hooks.postModelHook });
+  await agent.invoke({ messages: [new HumanMessage("organise a weekend in Lyon")] });
+  assert.ok(log.indexOf(`embed:${plan}`) >= 0 && log.indexOf(`embed:${plan}`) < log.indexOf("tool:find_hotel"), log.join(" | "));
+  assert.equal(count(enc.queries, plan), 1, "the next route used the prefetched vector");
 });
 
 test("overhead bench helpers: arguments fill every required parameter with a value of its type; percentiles; conversation steps", () => {

@@ -19,7 +19,7 @@ import { createMiddleware } from "langchain";
 import { AIMessage, ToolMessage, type BaseMessage, type SystemMessage } from "@langchain/core/messages";
 import { tool as lcTool, type StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod/v3";
-import { gateCalls, stateViewOf, turnIntent, withResolvedNames } from "./messages.js";
+import { gateCalls, stateViewOf, withResolvedNames } from "./messages.js";
 import { resolveCallName } from "../../core/catalog/names.js";
 import {
   answerSearch,
@@ -46,6 +46,7 @@ import {
   eventEmitter,
   gateTurn,
   logOf,
+  prefetchTurnIntent,
   routeTurn,
   turnSettings,
   type AdapterRouterOptions,
@@ -208,12 +209,7 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
     const r = resolveCallName(router.catalog, call.name, decision?.active ?? []);
     return r.status === "resolved" ? { ...call, name: r.name } : call;
   };
-  /**
-   * Starts embedding the intent the next model call will be routed on, as far as it is known now (the model's stated
-   * plan once it answers; a tool's result once it returns): the encode then runs while the tools do, and the next
-   * route finds its texts ready. Texts already embedded cost nothing.
-   */
-  const prefetchIntent = (messages: readonly BaseMessage[]) => router.prefetchQuery(turnIntent(messages, settings.intent).flatMap((p) => (p.dense === false ? [] : [p.text])));
+  const prefetchIntent = (messages: readonly BaseMessage[]) => prefetchTurnIntent(router, messages, settings);
 
   const middleware = createMiddleware({
     name: "ToolAttention",

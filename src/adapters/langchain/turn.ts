@@ -203,6 +203,15 @@ export function nextSticky(
 }
 
 /** Routes the turn and emits its event; returns the decision and the state value to store. */
+/**
+ * Starts embedding the intent the next model call will be routed on, as far as it is known now (the model's stated
+ * plan once it answers; a tool's result once it returns): the encode then runs while the tools do, and the next
+ * route finds its texts ready. Texts already embedded, and lexical-only parts, cost nothing.
+ */
+export function prefetchTurnIntent(router: ToolAttentionRouter, messages: readonly BaseMessage[], settings: TurnSettings): void {
+  router.prefetchQuery(turnIntent(messages, settings.intent).flatMap((p) => (p.dense === false ? [] : [p.text])));
+}
+
 export async function routeTurn(
   router: ToolAttentionRouter,
   state: ToolAttentionStateLike,

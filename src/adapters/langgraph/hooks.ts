@@ -39,6 +39,7 @@ import {
   eventEmitter,
   gateTurn,
   logOf,
+  prefetchTurnIntent,
   routeTurn,
   turnSettings,
   type AdapterRouterOptions,
@@ -133,6 +134,9 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
 
   /** Node: answers calls to inactive tools with error ToolMessages. */
   async function gateNode(state: ToolAttentionStateLike): Promise<Partial<ToolAttentionGraphState>> {
+    // The model answered: embed its stated plan while the tools run, for the next route.
+    const answered = state.messages.at(-1);
+    if (answered && AIMessage.isInstance(answered) && answered.tool_calls?.length) prefetchTurnIntent(router, state.messages, settings);
     const decision = state.toolAttention as (ToolAttentionDecisionState & { delivery?: DeliveryState }) | undefined;
     const key = decision ? callKey(decision) : "";
     const done = planned.get(key);
