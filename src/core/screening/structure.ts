@@ -27,6 +27,9 @@ import {
   ALTERNATIVES,
   BEHAVIOUR_SETTING,
   CONTEXT,
+  CONTENT_OF,
+  EVERY_TURN_FIRST,
+  OWN_SERVER,
   CONVERSATION_PARTY,
   ENV_SECRET,
   EXCLUSIVE,
@@ -108,7 +111,8 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
     reader,
     directive,
     lenient: ctx.lead,
-    named: tokens(s).filter((t) => ctx.foreignTool(t) && (ctx.knownForeignTool?.(t) ?? true)),
+    // Tools named as this server's own ("write_file in this server") are siblings, not another server's.
+    named: has(OWN_SERVER, s) ? [] : tokens(s).filter((t) => ctx.foreignTool(t) && (ctx.knownForeignTool?.(t) ?? true)),
     address: destination(s),
   };
 }
@@ -118,8 +122,10 @@ type Push = (category: ScreeningCategory, score: number, cue: string) => void;
 /** Tool choice needs no order: a claim of standing over every alternative, or the alternatives run down, is the manipulation. */
 function toolChoice(c: Cues, push: Push): boolean {
   const { s, ctx, lenient } = c;
-  const disparaged = (has(ALTERNATIVES, s) || c.named.length > 0) && has(RUN_DOWN, s);
+  const disparaged = (has(ALTERNATIVES, s) || c.named.length > 0) && has(RUN_DOWN, s) && !has(OWN_SERVER, s);
   if (disparaged) push("tool-choice", 0.8, "runs down the other tools");
+  // Ahead of every other tool on every turn: a claim on the whole conversation, not a session's setup order.
+  else if (has(EVERY_TURN_FIRST, s) && !has(OWN_SERVER, s) && !lenient) push("tool-choice", 0.7, "claims every turn ahead of the other tools");
   else if (has(QUALITY, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "claims every choice for itself");
   else if (namesSelf(s, ctx) && has(/\b(?:always|only|exclusively)\b/i, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "names itself for every request");
   return disparaged;
@@ -147,6 +153,9 @@ function concealment(c: Cues, push: Push): void {
   // An order that narrows what reaches the user, about something the user would want to hear of.
   else if ((c.directive || c.misplaced) && has(SPEECH_CHANNEL, s) && has(RESTRICT, s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s))
     push("concealment", 0.7, "narrows what the user hears about something they would want to know");
+  // An order to leave something out, with no reply named: what is left out is what a user would want to hear of.
+  else if ((c.directive || c.misplaced) && has(WITHHOLD, s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s))
+    push("concealment", 0.65, "an order to leave out something the user would want to know");
   else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
 }
 
@@ -179,6 +188,8 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   else if (parameterText && (has(MODEL_HELD, s) || (has(ENV_SECRET, s) && (c.directive || /\b(?:value|contents?) of\b/i.test(s)) && outsidePurpose)))
     push("resource-reach", 0.65, "a parameter that holds the conversation or the model's context");
   if (moving && !resource && address && has(OUTBOUND, s) && (!lenient || has(/\b(?:also|copy|duplicate|mirror\w*|retain\w*)\b/i, s))) push("exfiltration", 0.75, `data copied to ${address}`);
+  // A value the model may copy into the call that names secrets' or the context's content ("the contents of any .env file").
+  if (c.value && !address && (has(ENV_SECRET, s) || has(SECRET, s) || has(MODEL_HELD, s)) && has(CONTENT_OF, s)) push("resource-reach", 0.65, "a value that stands for secrets or the conversation");
   if (c.value && OUTBOUND_FIELD.test(ctx.field) && address) push("exfiltration", 0.7, `a default outbound destination ${address}`);
   const slotCarrier = !lenient && /\b(?:image|pixel|tag|link|url)\b/i.test(s) && /\b(?:followed by|append\w*|with|contain\w*|includ\w*)\b/i.test(s);
   if ((c.value || slotCarrier) && OPEN_SLOT.test(s) && !EXAMPLE_ADDRESS.test(s)) push("exfiltration", 0.7, "a destination left open for data");
