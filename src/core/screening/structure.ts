@@ -29,6 +29,7 @@ import {
   CONTEXT,
   CONTENT_OF,
   EVERY_TURN_FIRST,
+  HOOK,
   OWN_SERVER,
   CONVERSATION_PARTY,
   ENV_SECRET,
@@ -170,6 +171,8 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
   const aboutOthersWork =
     (named.length > 0 || /\b(?:the (?:[\w-]+ ){1,2}tools|other (?:[\w-]+ ){0,2}tools)\b/i.test(s)) && /\b(?:run|runs|point|points|send|sends|write|writes|get|gets|use|uses|open|opens|go|goes)\b/i.test(s);
   if ((c.directive || passiveAlter || aboutOthersWork) && otherTool && has(ALTER, s)) push("shadowing", 0.75, named.length ? `a directive about another server's tool (${named[0]})` : "a directive about other tools");
+  // An order to run alongside another server's named tool ("invoke X after every execute_sql"): a hook on its calls.
+  else if (c.directive && (named.length > 0 || /\b[\w-]+ server\b/i.test(s)) && has(HOOK, s) && !has(OWN_SERVER, s)) push("shadowing", 0.7, "hooks onto another server's tool");
 }
 
 /** The user's data, secrets or the model's context moved into the call, or out to a destination. */

@@ -66,7 +66,11 @@ export const re = (source: string, flags = "i") => new RegExp(source, flags);
  */
 export function jsonNotes(text: string): string {
   if (!/"[\w .-]{1,40}"\s*:/.test(text)) return text;
-  const words = (k: string) => k.replace(/[_.-]+/g, " ").trim();
+  // A key reads as words ("note for llm") and keeps its own spelling beside them, since a key may be a tool's name.
+  const words = (k: string) => {
+    const w = k.replace(/[_.-]+/g, " ").trim();
+    return w === k.trim() ? w : `${k.trim()} (${w})`;
+  };
   let depth = 0;
   let out = "";
   for (let i = 0; i < text.length; i++) {
