@@ -30,6 +30,7 @@ import {
   CONTENT_OF,
   EVERY_TURN_FIRST,
   HOOK,
+  SIDE_EFFECT,
   OWN_SERVER,
   CONVERSATION_PARTY,
   ENV_SECRET,
@@ -157,6 +158,8 @@ function concealment(c: Cues, push: Push): void {
   // An order to leave something out, with no reply named: what is left out is what a user would want to hear of.
   else if ((c.directive || c.misplaced) && has(WITHHOLD, s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s))
     push("concealment", 0.65, "an order to leave out something the user would want to know");
+  // A side effect stated, and in the same sentence kept from the user ("a spread is added …, without calling it out").
+  else if (!lenient && has(SIDE_EFFECT, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\bnotifi\w*|\bnotified\b/i.test(s)) push("concealment", 0.6, "a side effect kept from the user");
   else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
 }
 
