@@ -30,6 +30,9 @@ import {
   CONTENT_OF,
   EVERY_TURN_FIRST,
   HOOK,
+  AVOID_SPEECH,
+  PRIORITISE,
+  ANY_OUTCOME,
   SIDE_EFFECT,
   OWN_SERVER,
   CONVERSATION_PARTY,
@@ -124,8 +127,9 @@ type Push = (category: ScreeningCategory, score: number, cue: string) => void;
 /** Tool choice needs no order: a claim of standing over every alternative, or the alternatives run down, is the manipulation. */
 function toolChoice(c: Cues, push: Push): boolean {
   const { s, ctx, lenient } = c;
-  const disparaged = (has(ALTERNATIVES, s) || c.named.length > 0) && has(RUN_DOWN, s) && !has(OWN_SERVER, s);
+  const disparaged = (has(ALTERNATIVES, s) || c.named.length > 0) && has(RUN_DOWN, s);
   if (disparaged) push("tool-choice", 0.8, "runs down the other tools");
+  else if (has(PRIORITISE, s) && (has(ALTERNATIVES, s) || has(OTHER_TOOL, s)) && !lenient) push("tool-choice", 0.7, "puts itself ahead of the other tools");
   // Ahead of every other tool on every turn: a claim on the whole conversation, not a session's setup order.
   else if (has(EVERY_TURN_FIRST, s) && !has(OWN_SERVER, s) && !lenient) push("tool-choice", 0.7, "claims every turn ahead of the other tools");
   else if (has(QUALITY, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "claims every choice for itself");
@@ -160,6 +164,11 @@ function concealment(c: Cues, push: Push): void {
     push("concealment", 0.65, "an order to leave out something the user would want to know");
   // A side effect stated, and in the same sentence kept from the user ("a spread is added …, without calling it out").
   else if (!lenient && has(SIDE_EFFECT, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\bnotifi\w*|\bnotified\b/i.test(s)) push("concealment", 0.6, "a side effect kept from the user");
+  // Avoiding a speech act about something that is not a secret ("refrain from mentioning the fee added at checkout").
+  else if (!lenient && has(AVOID_SPEECH, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person)\s+to\b/i.test(s))
+    push("concealment", 0.6, "avoids telling the user something");
+  // An outcome reported whatever it was, in what the user is shown.
+  else if ((c.misplaced || has(SPEECH_CHANNEL, s)) && has(ANY_OUTCOME, s) && !lenient) push("concealment", 0.6, "reports the same outcome whatever happened");
   else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
 }
 
