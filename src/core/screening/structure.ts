@@ -30,6 +30,9 @@ import {
   CONTENT_OF,
   EVERY_TURN_FIRST,
   HOOK,
+  COMPARE,
+  CHOOSE_THIS,
+  ONLY_IF_THIS_FAILS,
   AVOID_SPEECH,
   PRIORITISE,
   ANY_OUTCOME,
@@ -130,6 +133,10 @@ function toolChoice(c: Cues, push: Push): boolean {
   const disparaged = (has(ALTERNATIVES, s) || c.named.length > 0) && has(RUN_DOWN, s);
   if (disparaged) push("tool-choice", 0.8, "runs down the other tools");
   else if (has(PRIORITISE, s) && (has(ALTERNATIVES, s) || has(OTHER_TOOL, s)) && !lenient) push("tool-choice", 0.7, "puts itself ahead of the other tools");
+  else if (has(ALTERNATIVES, s) && has(ONLY_IF_THIS_FAILS, s)) push("tool-choice", 0.7, "leaves the other tools as a fallback only");
+  else if (has(ALTERNATIVES, s) && has(COMPARE, s) && !lenient) push("tool-choice", 0.65, "compares itself with the other tools");
+  // Sponsorship reads as a lead: "choose this provider for every forecast" is a claim even as the first sentence.
+  else if (has(CHOOSE_THIS, s)) push("tool-choice", 0.7, "names itself for every request");
   // Ahead of every other tool on every turn: a claim on the whole conversation, not a session's setup order.
   else if (has(EVERY_TURN_FIRST, s) && !has(OWN_SERVER, s) && !lenient) push("tool-choice", 0.7, "claims every turn ahead of the other tools");
   else if (has(QUALITY, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "claims every choice for itself");
@@ -220,7 +227,8 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   const push: Push = (category, score, cue) => out.push({ category, score, cue });
   // Protective framing ("only when the user asks", "do not paste it") exempts a sentence, but not one that sends other
   // tools' work to a literal destination: a consent clause does not make a redirect safe.
-  if ((has(PROTECTIVE, s) && !(destination(s) && has(OTHER_TOOL, s))) || has(UNTRUSTED_CONTENT, s)) return out;
+  // "Only if this one is unavailable" reads as a condition, but it is the other tools it restricts, not the tool's use.
+  if ((has(PROTECTIVE, s) && !(destination(s) && has(OTHER_TOOL, s)) && !has(ONLY_IF_THIS_FAILS, s)) || has(UNTRUSTED_CONTENT, s)) return out;
   const c = cuesOf(s, ctx);
   const disparaged = toolChoice(c, push);
   assistantDirective(c, push);
