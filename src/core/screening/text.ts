@@ -113,7 +113,7 @@ export function jsonNotes(text: string): string {
 export function unquoteMentions(text: string): string {
   if (!/['"]/.test(text)) return text;
   const frame = /\b(?:phrases?|patterns?|strings?|words?|keywords?|markers?|wording|expressions?|signatures?|payloads?|text(?:s)?)\s+(?:such as|like|e\.g\.,?|including|matching)\s*$/i;
-  return text.replace(/(['"])([^'"\n]{2,120})\1((?:\s*,?\s*(?:or|and)?\s*(['"])[^'"\n]{2,120}\4)*)/g, (whole, _q, _inner, _more, _q2, at: number) =>
+  return text.replace(/(['"])([^'"\n]{2,120})\1((?:\s*(?:,\s*)?(?:(?:or|and)\s+)?(['"])[^'"\n]{2,120}\4)*)/g, (whole, _q, _inner, _more, _q2, at: number) =>
     frame.test(text.slice(Math.max(0, at - 60), at)) ? '"a phrase"' : whole,
   );
 }
