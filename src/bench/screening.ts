@@ -186,9 +186,11 @@ export const HOLDOUT_SET = fileURLToPath(new URL("../../data/screening/holdout-s
 export const WIDE_SET = fileURLToPath(new URL("../../data/screening/wide-set.jsonl", import.meta.url));
 /** Fifth round, written before the reader's structural reading and never fit on: styles chosen to differ from every earlier set. */
 export const ROUND5_SET = fileURLToPath(new URL("../../data/screening/round5-set.jsonl", import.meta.url));
+/** Sixth round, written before the reader was generalized for it and never fit on: terse fragments, markdown lists, JSON-ish notes, enum/default/example/nested-title text, UX-worded concealment, benchmark/rating/certification preference. */
+export const ROUND6_SET = fileURLToPath(new URL("../../data/screening/round6-set.jsonl", import.meta.url));
 
-export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5";
-const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5"];
+export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6";
+const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6"];
 
 export interface DevSetRow {
   id: string;
@@ -206,7 +208,7 @@ export interface DevSetRow {
 
 /** The files of the development set, in the order they were written (dev/test, fresh, blind, holdout). */
 export function loadAllDevSets(): DevSetRow[] {
-  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET].flatMap((p) => loadDevSet(p));
+  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET].flatMap((p) => loadDevSet(p));
 }
 
 export function loadDevSet(path = DEV_SET): DevSetRow[] {
@@ -222,7 +224,7 @@ export function loadDevSet(path = DEV_SET): DevSetRow[] {
         throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
       }
       if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5", "tool": {"name", …}}`);
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6", "tool": {"name", …}}`);
       return row;
     });
 }
@@ -346,23 +348,28 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     "12/30, 0/20; then fit. `holdout-set.jsonl`: never fit on (16/30, 0/20 before the structural reading of structure.ts).",
     "`round5-set.jsonl`: written before the structural reading, never fit on; before it, 27/48 detected (28/48 with the",
     "encoder), 1/32 legitimate flagged. `wide-set.jsonl`: written to fit the structural reading, in three batches, each measured",
-    "before it was fit: 27/60 detected and 0/42 flagged, then 22/36 and 3/23, then 9/30 and 3/19, then 10/29 and 1/14, then 4/18 and 0/8, then 5/16 and 0/6. The holdout and round5",
-    "columns are **the columns to read** (the others are fitted figures; holdout and round5 were measured at six checkpoints",
-    "while fitting on wide, never fit). round5 and wide were written by the same hand, and round5's misses were seen before",
-    "wide was written, so round5 flatters the reader more than a set written by others would. 95 % Wilson intervals.",
+    "before it was fit: 27/60 detected and 0/42 flagged, then 22/36 and 3/23, then 9/30 and 3/19, then 10/29 and 1/14, then 4/18 and 0/8, then 5/16 and 0/6,",
+    "then (sixth round) 7/20 and 5/12, 5/16 and 0/8, 6/14 and 0/8, 2/12 and 0/8, 5/13 and 0/8. `round6-set.jsonl`: written before the sixth round's changes (terse fragments,",
+    "markdown lists, JSON-ish notes, text in enums, defaults, examples and nested titles, concealment worded as UX guidance,",
+    "preference as benchmarks, ratings, certification; legitimate deprecation notes naming a successor, same-server hints,",
+    "security tools), never fit on; before them, 31/48 detected (both modes) and 3/40 legitimate flagged. The holdout, round5",
+    "and round6 columns are **the columns to read** (the others are fitted figures; holdout and round5 were measured at nine",
+    "checkpoints while fitting on wide, round6 at three, never fit). round5, round6 and wide were written by the same hand, and",
+    "the misses of round5 and round6 were seen before the wide batches that followed them were written, so those two columns",
+    "flatter the reader more than a set written by others would. 95 % Wilson intervals.",
     "",
   );
   for (const m of ms) {
     md.push(
       `### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`,
       "",
-      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** |",
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const [k, d] of Object.entries(m.detection))
-      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** |`);
+      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** |`);
     const l = m.legitimate;
-    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** |`);
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** |`);
     md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
     for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
     if (m.timing)

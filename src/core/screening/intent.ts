@@ -16,6 +16,7 @@
  * Pure and synchronous.
  */
 import type { ScreeningCategory } from "./categories.js";
+import { OWN_SERVER } from "./concepts-structure.js";
 import { ANSWER_SHAPE, CONCEAL, CONFIG_CHANGE, DECEIVE, DISCLOSE, MODEL, MODEL_CONFIG, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER, VOCATIVE } from "./concepts-parties.js";
 import {
   ACQUIRE,
@@ -88,6 +89,12 @@ export function declared(purpose: string, sentence: string): boolean {
   return families.some((f) => f.test(purpose) && f.test(s));
 }
 
+/** The sentence names `token` as a successor: "use X instead", "superseded/replaced by X", "in favour of X", "alias of X". */
+export function successorNote(sentence: string, token: string): boolean {
+  const t = token.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(String.raw`\b(?:use|try|call|prefer)\s+\x60?${t}\x60?\s+instead\b|\b(?:superseded|replaced|succeeded)\s+by\s+\x60?${t}\b|\bin\s+favou?r\s+of\s+\x60?${t}\b|\balias\s+(?:of|for)\s+\x60?${t}\b|\bprefer\s+\x60?${t}\x60?\s+over\b`, "i").test(sentence);
+}
+
 function tokensOf(sentence: string): string[] {
   return (sentence.match(/(?<![$\w-])[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]/g) ?? []).filter((t) => /[A-Za-z0-9][_][A-Za-z0-9]/.test(t));
 }
@@ -150,9 +157,14 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // Shadowing: a directive about other tools (by name, by group or by activity), not this tool.
   // A snake_case word the catalog does not know is usually a value or a field (pg_stat_statements, last_edited_time):
   // it names a tool only when the sentence uses it as one ("call x", "posted by x", "x tool").
+  // A successor named in a deprecation note ("use list_issues_v2 instead", "superseded by get_pull_request") that the
+  // catalog does not know is the server's own next version, not another server's tool; nor is a tool "in this server".
+  const ownServer = OWN_SERVER.test(s);
   const named = tokensOf(s).filter(
     (t) =>
+      !ownServer &&
       ctx.foreignTool(t) &&
+      !(!ctx.knownForeignTool?.(t) && successorNote(s, t)) &&
       (ctx.knownForeignTool?.(t) ||
         new RegExp(String.raw`\b(?:call\w*|us(?:e|ed|es|ing)|invok\w*|execut\w*|run\w*|(?:posted|sent|created|made|done) (?:by|with)|through|with)\s+(?:the\s+)?\x60?${t.replace(/[.]/g, "\\.")}\b|\b${t.replace(/[.]/g, "\\.")}\x60?\s+(?:tool|is (?:used|called|run)|runs)\b`, "i").test(s)),
   );
@@ -185,7 +197,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
 
   // Tool choice: this tool preferred over others in general, or the others disparaged.
   const self = has(SELF, s) || [...ctx.selfNames].some((n) => s.toLowerCase().includes(n));
-  const alternatives = has(ALTERNATIVES, s) || named.length > 0;
+  const alternatives = (has(ALTERNATIVES, s) && !ownServer) || named.length > 0;
   const preference = has(PREFERENCE, s);
   const disparage = has(DISPARAGE, s);
   if (alternatives && disparage && !has(/\bthis (?:tool|one) is deprecated\b/i, s)) push("tool-choice", 0.85, "disparages the other tools");

@@ -12,7 +12,7 @@ import { readStructure } from "./structure.js";
 import { fieldsOf } from "./fields.js";
 import { hiddenFindings } from "./hidden.js";
 import { foreignTool, type SteerContext } from "./steering.js";
-import { normalize, sentences } from "./text.js";
+import { jsonNotes, normalize, sentences, unquoteMentions } from "./text.js";
 import type { ScreenableTool } from "./types.js";
 
 /** One sentence the reader (or the encoder, or a judge) filed under a category. */
@@ -51,7 +51,7 @@ export function toolSentences(tool: ScreenableTool): ToolSentence[] {
     const texts = [{ text: field.text, where: field.field }];
     for (const hidden of hiddenFindings(field.text).hiddenTexts) texts.push({ text: hidden, where: `${field.field} (hidden text)` });
     for (const { text, where } of texts) {
-      const plain = normalize(text);
+      const plain = jsonNotes(unquoteMentions(normalize(text)));
       // Single tokens (types, formats, enum values) carry no sentence, except an address in a value ("https://…/r?q=",
       // a mirror's default "sftp://…"), which the structural reading may file as a destination.
       if (!/\s/.test(plain.trim())) {

@@ -5,7 +5,7 @@ import { hiddenFindings, visible } from "./hidden.js";
 import { readTool, toolSentences } from "./meaning.js";
 import { imperativeHit, PATTERNS } from "./patterns.js";
 import { catalogIndex, serverPrefixOf, steerHits, type SteerContext } from "./steering.js";
-import { normalize, sentences, type Hit } from "./text.js";
+import { normalize, sentences, unquoteMentions, type Hit } from "./text.js";
 import {
   DEFAULT_SCREENING_THRESHOLD,
   type ScreenContext,
@@ -146,7 +146,7 @@ export function screenTool(tool: ScreenableTool, context: ScreenContext = {}): S
     const { findings: hidden, hiddenTexts } = hiddenFindings(field.text);
     for (const f of hidden) add(f.rule, field.field, excerptOf(field.text, f.at, 1));
     if (field.identifier) continue;
-    const plain = normalize(field.text);
+    const plain = unquoteMentions(normalize(field.text));
     for (const h of textHits(plain, field, steer)) add(h.rule, field.field, excerptOf(plain, h.at, h.length));
     for (const text of hiddenTexts.map(normalize))
       for (const h of textHits(text, field, steer, true)) add(h.rule, `${field.field} (hidden text)`, excerptOf(text, h.at, h.length));

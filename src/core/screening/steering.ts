@@ -15,9 +15,10 @@ function tokensOf(span: string): string[] {
     (t) => /[A-Za-z0-9][_-][A-Za-z0-9]/.test(t) || /[A-Za-z0-9]\.[A-Za-z]/.test(t) || /^[a-z]+[A-Z]/.test(t),
   );
 }
+// "use X instead", "call X … instead"
+const USE_INSTEAD = re(String.raw`\b(?:use|call|invoke|choose|pick)\s+(?:the\s+)?${TOOL_TOKEN}(?:\s+tool)?\b[^.\n]{0,60}?\binstead\b`, "gi");
 const STEER_PATTERNS: RegExp[] = [
-  // "use X instead", "call X … instead"
-  re(String.raw`\b(?:use|call|invoke|choose|pick)\s+(?:the\s+)?${TOOL_TOKEN}(?:\s+tool)?\b[^.\n]{0,60}?\binstead\b`, "gi"),
+  USE_INSTEAD,
   // "instead of X", "rather than X", "in place of X"
   re(String.raw`\b(?:instead of|rather than|in place of)\s+(?:using\s+|calling\s+)?(?:the\s+)?${TOOL_TOKEN}`, "gi"),
   // "never use X", "do not call X"
@@ -79,6 +80,20 @@ export function foreignTool(token: string, ctx: SteerContext): boolean {
   return /[A-Za-z0-9]_[A-Za-z0-9]/.test(name) || (name.match(/-/g)?.length ?? 0) >= 2 ? !name.includes(".") : false;
 }
 
+/** Whether the catalog has a tool of this name (bare or `server__` prefixed). */
+function knownTool(token: string, ctx: SteerContext): boolean {
+  const name = token.toLowerCase();
+  const prefix = serverPrefixOf(name);
+  return Boolean(ctx.catalog?.has(name) || (prefix && ctx.catalog?.has(name.slice(prefix.length + 2))));
+}
+
+/** The sentence around `at` speaks of the tool's own server ("write_file and move_file in this server"). */
+function ownServerSentence(text: string, at: number): boolean {
+  const start = Math.max(text.lastIndexOf(". ", at), text.lastIndexOf("\n", at), 0);
+  const end = text.slice(at).search(/\.\s|\n|$/);
+  return /\b(?:in|on|of|from|within) (?:this|the same) server\b/i.test(text.slice(start, at + (end < 0 ? 0 : end)));
+}
+
 /** "Always use this tool instead of …", "prefer this tool over …": fine when what follows is the server's own tool. */
 const SELF_PROMOTION = [
   /\b(?:always|only)\s+use\s+this\s+tool\s+(?:instead|rather|over|in place|for (?:all|every|any))\b([^.\n]{0,60})/gi,
@@ -94,7 +109,10 @@ export function steerHits(text: string, ctx: SteerContext): Hit[] {
     });
   for (const pattern of STEER_PATTERNS)
     eachMatch(pattern, text, (m) => {
-      if (m[1] && tokensOf(m[1]).some((t) => foreignTool(t, ctx))) hits.push({ rule: "steer-other-tool", at: m.index, length: m[0].length });
+      // "Use list_issues_v2 instead" names a successor: shadowing only when it is a tool the catalog has on another
+      // server, not the server's own next version or a name the catalog does not know.
+      const redirect = pattern === USE_INSTEAD;
+      if (m[1] && tokensOf(m[1]).some((t) => foreignTool(t, ctx) && (!redirect || knownTool(t, ctx)) && !ownServerSentence(text, m.index))) hits.push({ rule: "steer-other-tool", at: m.index, length: m[0].length });
     });
   for (const pattern of GROUP_STEER)
     eachMatch(pattern, text, (m) => {

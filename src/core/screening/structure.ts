@@ -27,6 +27,17 @@ import {
   ALTERNATIVES,
   BEHAVIOUR_SETTING,
   CONTEXT,
+  CONTENT_OF,
+  EVERY_TURN_FIRST,
+  HOOK,
+  COMPARE,
+  CHOOSE_THIS,
+  ONLY_IF_THIS_FAILS,
+  AVOID_SPEECH,
+  PRIORITISE,
+  ANY_OUTCOME,
+  SIDE_EFFECT,
+  OWN_SERVER,
   CONVERSATION_PARTY,
   ENV_SECRET,
   EXCLUSIVE,
@@ -108,7 +119,8 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
     reader,
     directive,
     lenient: ctx.lead,
-    named: tokens(s).filter((t) => ctx.foreignTool(t) && (ctx.knownForeignTool?.(t) ?? true)),
+    // Tools named as this server's own ("write_file in this server") are siblings, not another server's.
+    named: has(OWN_SERVER, s) ? [] : tokens(s).filter((t) => ctx.foreignTool(t) && (ctx.knownForeignTool?.(t) ?? true)),
     address: destination(s),
   };
 }
@@ -120,6 +132,13 @@ function toolChoice(c: Cues, push: Push): boolean {
   const { s, ctx, lenient } = c;
   const disparaged = (has(ALTERNATIVES, s) || c.named.length > 0) && has(RUN_DOWN, s);
   if (disparaged) push("tool-choice", 0.8, "runs down the other tools");
+  else if (has(PRIORITISE, s) && (has(ALTERNATIVES, s) || has(OTHER_TOOL, s)) && !lenient) push("tool-choice", 0.7, "puts itself ahead of the other tools");
+  else if (has(ALTERNATIVES, s) && has(ONLY_IF_THIS_FAILS, s)) push("tool-choice", 0.7, "leaves the other tools as a fallback only");
+  else if (has(ALTERNATIVES, s) && has(COMPARE, s) && !lenient) push("tool-choice", 0.65, "compares itself with the other tools");
+  // Sponsorship reads as a lead: "choose this provider for every forecast" is a claim even as the first sentence.
+  else if (has(CHOOSE_THIS, s)) push("tool-choice", 0.7, "names itself for every request");
+  // Ahead of every other tool on every turn: a claim on the whole conversation, not a session's setup order.
+  else if (has(EVERY_TURN_FIRST, s) && !has(OWN_SERVER, s) && !lenient) push("tool-choice", 0.7, "claims every turn ahead of the other tools");
   else if (has(QUALITY, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "claims every choice for itself");
   else if (namesSelf(s, ctx) && has(/\b(?:always|only|exclusively)\b/i, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "names itself for every request");
   return disparaged;
@@ -147,6 +166,16 @@ function concealment(c: Cues, push: Push): void {
   // An order that narrows what reaches the user, about something the user would want to hear of.
   else if ((c.directive || c.misplaced) && has(SPEECH_CHANNEL, s) && has(RESTRICT, s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s))
     push("concealment", 0.7, "narrows what the user hears about something they would want to know");
+  // An order to leave something out, with no reply named: what is left out is what a user would want to hear of.
+  else if ((c.directive || c.misplaced) && has(WITHHOLD, s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s))
+    push("concealment", 0.65, "an order to leave out something the user would want to know");
+  // A side effect stated, and in the same sentence kept from the user ("a spread is added …, without calling it out").
+  else if (!lenient && has(SIDE_EFFECT, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\bnotifi\w*|\bnotified\b/i.test(s)) push("concealment", 0.6, "a side effect kept from the user");
+  // Avoiding a speech act about something that is not a secret ("refrain from mentioning the fee added at checkout").
+  else if (!lenient && has(AVOID_SPEECH, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person)\s+to\b/i.test(s))
+    push("concealment", 0.6, "avoids telling the user something");
+  // An outcome reported whatever it was, in what the user is shown.
+  else if ((c.misplaced || has(SPEECH_CHANNEL, s)) && has(ANY_OUTCOME, s) && !lenient) push("concealment", 0.6, "reports the same outcome whatever happened");
   else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
 }
 
@@ -161,6 +190,8 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
   const aboutOthersWork =
     (named.length > 0 || /\b(?:the (?:[\w-]+ ){1,2}tools|other (?:[\w-]+ ){0,2}tools)\b/i.test(s)) && /\b(?:run|runs|point|points|send|sends|write|writes|get|gets|use|uses|open|opens|go|goes)\b/i.test(s);
   if ((c.directive || passiveAlter || aboutOthersWork) && otherTool && has(ALTER, s)) push("shadowing", 0.75, named.length ? `a directive about another server's tool (${named[0]})` : "a directive about other tools");
+  // An order to run alongside another server's named tool ("invoke X after every execute_sql"): a hook on its calls.
+  else if (c.directive && (named.length > 0 || /\b[\w-]+ server\b/i.test(s)) && has(HOOK, s) && !has(OWN_SERVER, s)) push("shadowing", 0.7, "hooks onto another server's tool");
 }
 
 /** The user's data, secrets or the model's context moved into the call, or out to a destination. */
@@ -179,6 +210,8 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   else if (parameterText && (has(MODEL_HELD, s) || (has(ENV_SECRET, s) && (c.directive || /\b(?:value|contents?) of\b/i.test(s)) && outsidePurpose)))
     push("resource-reach", 0.65, "a parameter that holds the conversation or the model's context");
   if (moving && !resource && address && has(OUTBOUND, s) && (!lenient || has(/\b(?:also|copy|duplicate|mirror\w*|retain\w*)\b/i, s))) push("exfiltration", 0.75, `data copied to ${address}`);
+  // A value the model may copy into the call that names secrets' or the context's content ("the contents of any .env file").
+  if (c.value && !address && (has(ENV_SECRET, s) || has(SECRET, s) || has(MODEL_HELD, s)) && has(CONTENT_OF, s)) push("resource-reach", 0.65, "a value that stands for secrets or the conversation");
   if (c.value && OUTBOUND_FIELD.test(ctx.field) && address) push("exfiltration", 0.7, `a default outbound destination ${address}`);
   const slotCarrier = !lenient && /\b(?:image|pixel|tag|link|url)\b/i.test(s) && /\b(?:followed by|append\w*|with|contain\w*|includ\w*)\b/i.test(s);
   if ((c.value || slotCarrier) && OPEN_SLOT.test(s) && !EXAMPLE_ADDRESS.test(s)) push("exfiltration", 0.7, "a destination left open for data");
@@ -194,7 +227,8 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   const push: Push = (category, score, cue) => out.push({ category, score, cue });
   // Protective framing ("only when the user asks", "do not paste it") exempts a sentence, but not one that sends other
   // tools' work to a literal destination: a consent clause does not make a redirect safe.
-  if ((has(PROTECTIVE, s) && !(destination(s) && has(OTHER_TOOL, s))) || has(UNTRUSTED_CONTENT, s)) return out;
+  // "Only if this one is unavailable" reads as a condition, but it is the other tools it restricts, not the tool's use.
+  if ((has(PROTECTIVE, s) && !(destination(s) && has(OTHER_TOOL, s)) && !has(ONLY_IF_THIS_FAILS, s)) || has(UNTRUSTED_CONTENT, s)) return out;
   const c = cuesOf(s, ctx);
   const disparaged = toolChoice(c, push);
   assistantDirective(c, push);

@@ -57,3 +57,63 @@ export interface Hit {
 
 /** A case-insensitive pattern from a source string (the rules are written with String.raw). */
 export const re = (source: string, flags = "i") => new RegExp(source, flags);
+
+/**
+ * A JSON-ish note inside prose (`{"note_for_llm": "…", "routing": "…"}`) read as the sentences it stands for: each
+ * top-level pair becomes "key words: value." and a nested object's pairs join with "; " in one sentence, so a
+ * channel's endpoint and its payload stay together. Keys read as words (`note_for_llm` is "note for llm"). Text
+ * without a `"key": ` pair is returned unchanged.
+ */
+export function jsonNotes(text: string): string {
+  if (!/"[\w .-]{1,40}"\s*:/.test(text)) return text;
+  // A key reads as words ("note for llm") and keeps its own spelling beside them, since a key may be a tool's name.
+  const words = (k: string) => {
+    const w = k.replace(/[_.-]+/g, " ").trim();
+    return w === k.trim() ? w : `${k.trim()} (${w})`;
+  };
+  let depth = 0;
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "{") {
+      if (depth > 0) out += " ";
+      depth++;
+      continue;
+    }
+    if (c === "}" && depth > 0) {
+      depth--;
+      out += depth === 0 ? ". " : "";
+      continue;
+    }
+    if (depth > 0 && c === '"') {
+      const end = text.indexOf('"', i + 1);
+      if (end < 0) break;
+      const inner = text.slice(i + 1, end);
+      const rest = text.slice(end + 1);
+      const isKey = /^\s*:/.test(rest);
+      out += isKey ? `${words(inner)}:` : inner;
+      i = end + (isKey ? (rest.match(/^\s*:/) as RegExpMatchArray)[0].length : 0);
+      continue;
+    }
+    if (depth > 0 && c === ",") {
+      out += depth === 1 ? ". " : "; ";
+      continue;
+    }
+    out += depth > 0 && (c === "[" || c === "]") ? " " : c;
+  }
+  return out.replace(/[ \t]{2,}/g, " ");
+}
+
+/**
+ * Quoted phrases a tool names as what it looks for ("flags phrases such as 'ignore previous instructions'") are
+ * mentioned, not said: they are replaced by a neutral placeholder so a scanner's own description is not read as the
+ * attack it detects. Only quotes after a naming frame (phrases/patterns/strings/… such as, like, e.g.) are replaced;
+ * a quote that stands alone is still read.
+ */
+export function unquoteMentions(text: string): string {
+  if (!/['"]/.test(text)) return text;
+  const frame = /\b(?:phrases?|patterns?|strings?|words?|keywords?|markers?|wording|expressions?|signatures?|payloads?|text(?:s)?)\s+(?:such as|like|e\.g\.,?|including|matching)\s*$/i;
+  return text.replace(/(['"])([^'"\n]{2,120})\1((?:\s*(?:,\s*)?(?:(?:or|and)\s+)?(['"])[^'"\n]{2,120}\4)*)/g, (whole, _q, _inner, _more, _q2, at: number) =>
+    frame.test(text.slice(Math.max(0, at - 60), at)) ? '"a phrase"' : whole,
+  );
+}
