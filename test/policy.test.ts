@@ -305,6 +305,23 @@ describe("a call to a tool that was not delivered (runValidCalls, default on)", 
     assert.equal(model.calls.length, 2);
   });
 
+  test("the pool line states a small object's required fields, and a call written from it runs at once", async () => {
+    const remember = tool(async ({ entities }: { entities: { name: string; entityType: string; observations: string[] }[] }) => `stored ${entities.map((e) => e.name).join("+")}`, {
+      name: "remember_entities",
+      description: "Store entities in the knowledge graph.",
+      schema: z.object({ entities: z.array(z.object({ name: z.string(), entityType: z.string(), observations: z.array(z.string()) })) }),
+    });
+    const all = [...readmeTools().tools, ...fillerTools(), remember];
+    const args = { entities: [{ name: "Alice", entityType: "person", observations: ["likes tea"] }] };
+    const model = new ScriptedChatModel([callTools({ name: "remember_entities", args }), new AIMessage("Noted.")]);
+    const agent = createAgent({ model, tools: all, middleware: [toolAttentionMiddleware({ tools: all, k: 3, delivery: "stable", ...quiet })] });
+    const out = await agent.invoke({ messages: [new HumanMessage(request)] });
+    assert.ok(!model.calls[0].tools.includes("remember_entities"), "not delivered");
+    assert.match(model.calls[0].system, /^- remember_entities\(entities: \{name, entityType, observations: string\[\]\}\[\]\): Store entities/m);
+    assert.equal((out.messages.find((m: BaseMessage) => ToolMessage.isInstance(m)) as ToolMessage).content, "stored Alice");
+    assert.equal(model.calls.length, 2);
+  });
+
   test("arguments that do not fit: refused with what does not fit, its schema attached, and the retry runs", async () => {
     const all = [...readmeTools().tools, ...fillerTools()];
     const model = new ScriptedChatModel([callTools({ name: "archive_invoice", args: { invoice: 7 } }), callTools({ name: "archive_invoice", args: { id: "A1" } }), new AIMessage("Archived.")]);

@@ -5,8 +5,9 @@
  * arguments fit the schema. A required parameter that is a plain string, number or boolean is written right from its
  * name alone; one that must match an enum, a format, a pattern or an array shape is not, unless the line says so.
  * So each required parameter gets the shortest hint that makes it writable (`string[]`, `"a"|"b"`, `uri`,
- * `/^[A-Z]+-\d+$/`), and one no short hint can describe (an object, a union of shapes, a long enum) keeps its bare
- * name: the model calls it anyway, the gate answers with the schema, and delivery prices that tool as a round trip.
+ * `/^[A-Z]+-\d+$/`, `{path, content}[]` for a small object, `object` for a free-form one), and one no short hint
+ * can describe (a union of shapes, a long enum, a deep or wide object) keeps its bare name: the model calls it
+ * anyway, the gate answers with the schema, and delivery prices that tool as a round trip.
  * Rendering and pricing read the same function, so what the pool promises is what the cost model assumes.
  */
 import type { JsonSchema } from "../types.js";
@@ -22,13 +23,17 @@ const MAX_ENUM_VALUE_CHARS = 32;
 const MAX_HINT_CHARS = 96;
 
 const PRIMITIVES = new Set(["string", "number", "integer", "boolean"]);
+/** Deepest nesting a hint describes (an array of objects holding an array is 3 levels below the parameter). */
+const MAX_DEPTH = 4;
+/** Most required fields an object hint lists (`{a, b, c}`); wider objects need their schema. */
+const MAX_OBJECT_FIELDS = 5;
 
 /**
  * How one value is written from the pool line: `""` when its name suffices (a plain primitive), a hint such as
  * `string[]` or `"a"|"b"`, or `undefined` when no short hint describes it.
  */
 export function valueHint(schema: unknown, depth = 0): string | undefined {
-  if (!schema || typeof schema !== "object" || depth > 2) return undefined;
+  if (!schema || typeof schema !== "object" || depth > MAX_DEPTH) return undefined;
   const p = schema as Record<string, unknown>;
   if (p.const !== undefined) return literalList([p.const]);
   if (Array.isArray(p.enum)) return literalList(p.enum);
@@ -41,13 +46,43 @@ export function valueHint(schema: unknown, depth = 0): string | undefined {
     if (p.items === undefined || (typeof p.items === "object" && p.items !== null && Object.keys(p.items).length === 0)) return "array";
     const item = valueHint(p.items, depth + 1);
     if (item === undefined) return undefined;
-    return item === "" ? `${typeOf((p.items as Record<string, unknown>).type) ?? "string"}[]` : /^[\w-]+$/.test(item) ? `${item}[]` : `(${item})[]`;
+    if (item === "") return `${typeOf((p.items as Record<string, unknown>).type) ?? "string"}[]`;
+    return /^[\w-]+$/.test(item) || (item.startsWith("{") && item.endsWith("}")) ? `${item}[]` : `(${item})[]`;
   }
+  if (type === "object") return objectHint(p, depth);
+  // A list of primitive types (`["boolean", "string"]`): any of them is written from the name.
+  if (type === undefined && Array.isArray(p.type) && p.type.length > 0 && p.type.every((t) => t === "null" || PRIMITIVES.has(t as string))) return "";
   if (type === undefined || !PRIMITIVES.has(type)) return undefined;
   if (type === "string" && typeof p.pattern === "string")
     return p.pattern.length <= MAX_PATTERN_CHARS && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(p.pattern) ? `/${p.pattern}/` : undefined;
   if (type === "string" && typeof p.format === "string") return NAMED_FORMATS.has(p.format) ? p.format : undefined;
   return "";
+}
+
+/**
+ * An object's hint: `object` when it is free-form (no declared fields, any extra field allowed), so any object
+ * fits; `{a, b: string[], …}` when it declares a few required fields that are each writable (`…`: optional ones
+ * too); otherwise undefined. An object whose fields are all optional is left to its schema: the line could not say
+ * which to fill.
+ */
+function objectHint(p: Record<string, unknown>, depth: number): string | undefined {
+  const props = p.properties && typeof p.properties === "object" ? (p.properties as Record<string, unknown>) : {};
+  const names = Object.keys(props);
+  const required = Array.isArray(p.required) ? (p.required as unknown[]).filter((r): r is string => typeof r === "string") : [];
+  // `propertyNames: {type: "string"}` says nothing (every key is a string); any other constraint on keys does.
+  const keysFree = p.propertyNames === undefined || JSON.stringify(p.propertyNames) === '{"type":"string"}';
+  if (names.length === 0) return required.length === 0 && p.additionalProperties !== false && p.patternProperties === undefined && keysFree ? "object" : undefined;
+  if (required.length === 0 || required.length > MAX_OBJECT_FIELDS) return undefined;
+  const parts: string[] = [];
+  for (const name of required) {
+    if (!Object.hasOwn(props, name)) return undefined;
+    const hint = valueHint(props[name], depth + 1);
+    if (hint === undefined) return undefined;
+    parts.push(hint ? `${name}: ${hint}` : name);
+  }
+  if (names.some((n) => !required.includes(n))) parts.push("…");
+  const text = `{${parts.join(", ")}}`;
+  return text.length <= MAX_HINT_CHARS ? text : undefined;
 }
 
 /** The schema's type, with `null` dropped from a type list (`["string", "null"]` is written as a string). */
