@@ -2,11 +2,17 @@
  * What the first routed call of a cold start costs, and that the shortcuts behind it change nothing: a BM25 build
  * that tokenizes each repeated field text once indexes exactly what tokenizing every field does (identifier fields
  * keep their acronyms, prose fields never get them, whichever comes first), and the scaling sweep reports the
- * catalog build as part of `firstRouteColdS`.
+ * catalog build as part of `firstRouteColdS`. A catalog of a few hundred tools (a real MCP deployment's size) starts
+ * progressively with the default options: its first route does not wait for a cold build.
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { Bm25Index, type Bm25Field } from "../src/core/encoders/bm25.js";
+import { ToolCatalog } from "../src/core/catalog/catalog.js";
+import { ToolAttentionRouter } from "../src/core/router/router.js";
 import { runScaling } from "../src/bench/scaling.js";
 import { expandCatalog } from "../src/bench/synthetic/expand.js";
 import { DEFAULT_CONTEXT } from "../src/bench/metrics.js";
@@ -84,5 +90,21 @@ describe("scaling sweep: firstRouteColdS counts the catalog build", () => {
     assert.ok(p.catalogBuildS! > 0, `catalogBuildS ${p.catalogBuildS}`);
     assert.equal(typeof p.firstRouteColdS, "number");
     assert.ok(p.firstRouteColdS! > p.catalogBuildS!, `firstRouteColdS ${p.firstRouteColdS} includes catalogBuildS ${p.catalogBuildS}`);
+  });
+});
+
+describe("default progressive start", () => {
+  it("a 300-tool catalog with the default options routes lexically at once, before the encoder has embedded it", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "ta-first-route-"));
+    const router = new ToolAttentionRouter(ToolCatalog.fromCatalogObject(expandCatalog(300, 7)), { cacheDir: dir, log: false });
+    try {
+      const first = await router.route("create a new branch in the git repository");
+      assert.deepEqual(first.channels, ["lexical"]);
+      assert.equal(router.health().state, "building");
+      assert.ok(first.active.some((a) => /branch/.test(a.name)), first.active.map((a) => a.name).join(", "));
+    } finally {
+      await router.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

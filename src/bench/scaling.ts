@@ -107,7 +107,7 @@ export interface ScalingPoint {
   /**
    * At sizes embedded cold: tool definitions to the first routed call, empty cache and store, in seconds: the
    * catalog build (`catalogBuildS`: parsing, checks, screening, summaries) plus the router's construction to its
-   * first routed call. With a progressive start (`RouterOptions.progressive`, default from 1,000 tools) that call is
+   * first routed call. With a progressive start (`RouterOptions.progressive`, default from 200 tools) that call is
    * lexical and does not wait for the encoder; below it, it waits for the whole build. Absent where the cold build is
    * projected.
    */
