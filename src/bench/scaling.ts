@@ -109,7 +109,8 @@ export interface ScalingPoint {
    * catalog build (`catalogBuildS`: parsing, checks, screening, summaries) plus the router's construction to its
    * first routed call. With a progressive start (`RouterOptions.progressive`, default from 200 tools) that call is
    * lexical and does not wait for the encoder; below it, it waits for the whole build. Absent where the cold build is
-   * projected.
+   * projected. Measured in the bench process, whose tokenizer is loaded already: a fresh process also loads its rank
+   * tables on its first token count (about a second on 2 cores).
    */
   firstRouteColdS?: number;
   /** Seconds to build the `ToolCatalog` from the tool definitions (part of `firstRouteColdS`), at every size. */
