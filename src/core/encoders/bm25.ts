@@ -65,6 +65,9 @@ interface Postings {
   idf: number;
 }
 
+/** Longest field text whose tokens a build keeps for the next tool with the same text. */
+const BUILD_MEMO_MAX_CHARS = 160;
+
 /** Magic of `toBytes` output ("TABM25" + format version 1). */
 const SNAPSHOT_MAGIC = "TABM25\u0001";
 
@@ -203,16 +206,27 @@ export class Bm25Index {
     const identifierTerms = new Set<string>();
     const lengths: number[] = [];
     let total = 0;
+    // Tokens per distinct short field text: parameter lists, tags and server names repeat across a catalog's tools (a
+    // server's tools share its name; rebranded copies share their parameters), and tokenizing is most of a build.
+    // Long texts (descriptions, mostly unique) are not kept, so the build's transient memory stays small.
+    const tokensOf = new Map<string, readonly string[]>();
+    const identifierTokensOf = new Map<string, readonly string[]>();
     for (const fields of documents) {
       const tf = new Map<string, number>();
       let dl = 0;
       for (const f of fields) {
         const w = f.weight ?? 1;
         if (!(w > 0) || !f.text) continue;
-        const toks = this.tokenize(f.text);
-        if (f.identifier) {
-          toks.push(...acronymsOf(toks));
-          for (const t of toks) identifierTerms.add(t);
+        const seen = f.identifier ? identifierTokensOf : tokensOf;
+        let toks = seen.get(f.text);
+        if (toks === undefined) {
+          const fresh = this.tokenize(f.text);
+          if (f.identifier) {
+            fresh.push(...acronymsOf(fresh));
+            for (const t of fresh) identifierTerms.add(t);
+          }
+          toks = fresh;
+          if (f.text.length <= BUILD_MEMO_MAX_CHARS) seen.set(f.text, fresh);
         }
         for (const t of toks) tf.set(t, (tf.get(t) ?? 0) + w);
         dl += toks.length * w;

@@ -275,15 +275,20 @@ export class ToolAttentionRouter {
     }
     // store.initial "adopt": route on the store's latest catalog instead of embedding the constructor's.
     const adopted = await binding?.adoptable(this.catalog);
+    let countWhenRoutable = false;
     if (adopted) await this.swapCatalog(adopted.catalog, async () => adopted.info);
     else {
-      // Counted while the catalog is embedded or loaded, not on the first route.
-      this.tokens.startFullSchemaTokens(this.catalog);
+      // Counted while the catalog is embedded or loaded, not on the first route. A progressive start counts once it is
+      // routable: its first routes plan on an estimate, and the count's slices would only delay them (a second or
+      // more of this thread at 10,000 tools).
+      countWhenRoutable = this.progressiveFor(this.catalog);
+      if (!countWhenRoutable) this.tokens.startFullSchemaTokens(this.catalog);
       const { channels, later } = await this.channelsFor(this.catalog);
       this.channels = channels;
       if (later) this.completeLater(this.catalog, channels.lexical);
     }
     await this.follower?.join();
+    if (countWhenRoutable) this.tokens.startFullSchemaTokens(this.catalog);
     if (this.build.state === "ready") this.logBackends();
   }
 
