@@ -26,10 +26,11 @@
  *
  * Memory (`addedRssMiB`): each configuration runs in a fresh child process sampling its RSS every 10 ms: without the
  * middleware, with it on an empty embedding cache (cold: the catalog is embedded), and with it again on the cache the
- * cold run filled (warm). Added = with minus without.
+ * cold run filled (warm). Added = with minus without. A fourth child runs the middleware on the lexical encoder (no
+ * model, no worker thread): its RSS minus the baseline's is the main thread's part, the rest is the encoder's.
  *
  * Run alone: `node --import tsx src/bench/overhead.ts [--tools N] [--tasks N] [--reps N] [--only scripted,anthropic,openai]
- * [--no-providers] [--no-memory] [--markdown] [--out DIR]` (prints the result as JSON, or the report's section, and with
+ * [--no-providers] [--no-memory] [--memory-only] [--markdown] [--out DIR]` (prints the result as JSON, or the report's section, and with
  * `--out` writes DIR/overhead.json and DIR/overhead.md; progress on stderr).
  */
 import { execFile, spawn } from "node:child_process";
@@ -121,13 +122,31 @@ function summarize(samples: Record<string, number[]>): Record<string, Percentile
   return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, { p50: round2(percentile(v, 50)), p95: round2(percentile(v, 95)) }]));
 }
 
+/** RSS readings of one child, MiB. */
+export interface PeakEnd {
+  peak: number;
+  end: number;
+}
+
 export interface OverheadMemory {
   /** Peak RSS with the middleware on an empty embedding cache, minus peak RSS without it. */
   coldPeak: number;
   /** RSS after the loop with the middleware on a filled cache, minus the same without it. */
   warm: number;
   /** The raw readings, MiB. */
-  rss: { none: { peak: number; end: number }; cold: { peak: number; end: number }; warm: { peak: number; end: number } };
+  rss: { none: PeakEnd; cold: PeakEnd; warm: PeakEnd; lexical: PeakEnd };
+  /**
+   * Where the added RSS sits, MiB: `mainThread` = the middleware on the lexical encoder (catalog, BM25, index, token
+   * counting; no model) minus without it, at the end; `encoderWarm` / `encoderColdPeak` = the default encoder's part
+   * (its worker threads with their model copies) = with the default encoder minus on the lexical one. `mainAdded`:
+   * the main thread's V8 heap in use and external memory added (warm run, lexical run), from process.memoryUsage().
+   */
+  parts: {
+    mainThread: number;
+    encoderWarm: number;
+    encoderColdPeak: number;
+    mainAdded: { warm: { heap: number; external: number }; lexical: { heap: number; external: number } };
+  };
   /** Seconds from building the catalog and agent (modules loaded) to the end of the first answered request, cold and warm. */
   firstCallS: { cold: number; warm: number };
   /** Encoder worker threads running at the end of the cold and warm runs (each holds a model copy). */
@@ -619,10 +638,20 @@ interface MemoryChildResult {
   firstCallS: number;
   /** Encoder worker threads running at the end (each holds its own model copy). */
   encoderWorkers: number;
+  /** The main thread's V8 heap in use and its memory outside the heap (buffers, WASM) at the end, MiB. */
+  mainHeapMiB: number;
+  mainExternalMiB: number;
 }
 
+/**
+ * How a memory child runs: without the middleware, with it (the default hybrid encoder), or with it on the
+ * "lexical" encoder (no dense model, no worker thread: the main thread's own structures).
+ */
+export type MemoryChildMode = "none" | "with" | "lexical";
+const MEMORY_CHILD_MODES: readonly MemoryChildMode[] = ["none", "with", "lexical"];
+
 /** Child side: build the agent (with or without the middleware), run the tasks, report RSS peak and end. */
-async function memoryChild(withMw: boolean, n: number, taskCount: number): Promise<MemoryChildResult> {
+async function memoryChild(mode: MemoryChildMode, n: number, taskCount: number): Promise<MemoryChildResult> {
   // Modules are loaded by now: the clock starts where an application builds its agent.
   const started = performance.now();
   let peak = process.memoryUsage.rss();
@@ -635,7 +664,7 @@ async function memoryChild(withMw: boolean, n: number, taskCount: number): Promi
     const tasks = loopTasks(evenTasks(goldTasks(cat.file), taskCount), cat.file);
     const driver = new LoopDriver();
     const tools = loopTools(cat.file);
-    const middleware = withMw ? [toolAttentionMiddleware({ tools, log: false })] : [];
+    const middleware = mode === "none" ? [] : [toolAttentionMiddleware({ tools, log: false, ...(mode === "lexical" ? { encoder: "lexical" as const } : {}) })];
     const agent = createAgent({ model: new LoopModel(driver), tools, middleware, systemPrompt: SYSTEM_PROMPT });
     let firstCallS = 0;
     for (const task of tasks) {
@@ -645,8 +674,15 @@ async function memoryChild(withMw: boolean, n: number, taskCount: number): Promi
       firstCallS ||= (performance.now() - started) / 1000;
       peak = Math.max(peak, process.memoryUsage.rss());
     }
-    const end = process.memoryUsage.rss();
-    return { peakMiB: Math.max(peak, end) / 2 ** 20, endMiB: end / 2 ** 20, firstCallS, encoderWorkers: withMw ? sharedUseLiteWorkerPool().workers.length : 0 };
+    const end = process.memoryUsage();
+    return {
+      peakMiB: Math.max(peak, end.rss) / 2 ** 20,
+      endMiB: end.rss / 2 ** 20,
+      firstCallS,
+      encoderWorkers: mode === "with" ? sharedUseLiteWorkerPool().workers.length : 0,
+      mainHeapMiB: end.heapUsed / 2 ** 20,
+      mainExternalMiB: end.external / 2 ** 20,
+    };
   } finally {
     clearInterval(sampler);
   }
@@ -657,7 +693,7 @@ function selfCommand(): string[] {
   return self.endsWith(".ts") ? ["--import", import.meta.resolve("tsx"), self] : [self];
 }
 
-function memoryInChild(mode: "none" | "with", n: number, tasks: number, cacheDir: string): Promise<MemoryChildResult> {
+function memoryInChild(mode: MemoryChildMode, n: number, tasks: number, cacheDir: string): Promise<MemoryChildResult> {
   const args = [...selfCommand(), "--memory-child", mode, "--tools", String(n), "--tasks", String(tasks)];
   return new Promise((resolve, reject) => {
     execFile(process.execPath, args, { timeout: 600_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, TOOL_ATTENTION_CACHE_DIR: cacheDir } }, (err, stdout, stderr) => {
@@ -671,7 +707,10 @@ function memoryInChild(mode: "none" | "with", n: number, tasks: number, cacheDir
   });
 }
 
-/** RSS without the middleware, with it cold (empty embedding cache) and warm (the cache the cold run filled). */
+/**
+ * RSS without the middleware, with it cold (empty embedding cache) and warm (the cache the cold run filled), and
+ * with it on the lexical encoder (the main thread's part, no encoder worker).
+ */
 export async function measureOverheadMemory(n: number, tasks: number, log: (line: string) => void): Promise<OverheadMemory> {
   const dir = mkdtempSync(join(tmpdir(), "tool-attention-overhead-"));
   try {
@@ -681,7 +720,10 @@ export async function measureOverheadMemory(n: number, tasks: number, log: (line
     const cold = await memoryInChild("with", n, tasks, dir);
     log("overhead memory: with the middleware, filled cache (warm)…");
     const warm = await memoryInChild("with", n, tasks, dir);
+    log("overhead memory: with the middleware on the lexical encoder (main thread only)…");
+    const lexical = await memoryInChild("lexical", n, tasks, dir);
     const r1 = (x: number) => Math.round(x * 10) / 10;
+    const main = (c: MemoryChildResult) => ({ heap: r1(c.mainHeapMiB - none.mainHeapMiB), external: r1(c.mainExternalMiB - none.mainExternalMiB) });
     return {
       coldPeak: r1(cold.peakMiB - none.peakMiB),
       warm: r1(warm.endMiB - none.endMiB),
@@ -689,6 +731,13 @@ export async function measureOverheadMemory(n: number, tasks: number, log: (line
         none: { peak: r1(none.peakMiB), end: r1(none.endMiB) },
         cold: { peak: r1(cold.peakMiB), end: r1(cold.endMiB) },
         warm: { peak: r1(warm.peakMiB), end: r1(warm.endMiB) },
+        lexical: { peak: r1(lexical.peakMiB), end: r1(lexical.endMiB) },
+      },
+      parts: {
+        mainThread: r1(lexical.endMiB - none.endMiB),
+        encoderWarm: r1(warm.endMiB - lexical.endMiB),
+        encoderColdPeak: r1(cold.peakMiB - lexical.peakMiB),
+        mainAdded: { warm: main(warm), lexical: main(lexical) },
       },
       firstCallS: { cold: r1(cold.firstCallS), warm: r1(warm.firstCallS) },
       encoderWorkers: { cold: cold.encoderWorkers, warm: warm.encoderWorkers },
@@ -802,7 +851,10 @@ export function renderOverheadMarkdown(r: OverheadReport | { skipped: string }):
     lines.push(
       `Memory added by the middleware (RSS, child processes): cold peak +${r.memory.coldPeak} MiB (target ≤ ${t.coldPeakMiB}), warm +${r.memory.warm} MiB ` +
         `(target ≤ ${t.warmMiB}); without it ${r.memory.rss.none.peak} MiB peak. From building the agent to the first answered request: ${r.memory.firstCallS.cold} s cold, ${r.memory.firstCallS.warm} s warm; ` +
-        `encoder worker threads at the end: ${r.memory.encoderWorkers.cold} cold, ${r.memory.encoderWorkers.warm} warm (each holds its own model copy).`,
+        `encoder worker threads at the end: ${r.memory.encoderWorkers.cold} cold, ${r.memory.encoderWorkers.warm} warm (each holds its own model copy). ` +
+        (r.memory.parts
+          ? `Of the added RSS, the main thread (the middleware on the lexical encoder) holds +${r.memory.parts.mainThread} MiB; the default encoder's worker adds +${r.memory.parts.encoderWarm} MiB warm, +${r.memory.parts.encoderColdPeak} MiB at the cold peak.`
+          : ""),
       "",
     );
   lines.push(`Source: ${r.source}.`, "");
@@ -818,6 +870,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       reps: { type: "string" },
       "no-providers": { type: "boolean" },
       "no-memory": { type: "boolean" },
+      "memory-only": { type: "boolean" },
       "memory-child": { type: "string" },
       only: { type: "string" },
       "emulator-child": { type: "string" },
@@ -842,9 +895,17 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     return 0;
   }
   if (values["memory-child"]) {
-    const r = await memoryChild(values["memory-child"] === "with", tools, int(values.tasks, "tasks") ?? 12);
+    const mode = values["memory-child"] as MemoryChildMode;
+    if (!MEMORY_CHILD_MODES.includes(mode)) throw new Error(`--memory-child takes ${MEMORY_CHILD_MODES.join(", ")}; got "${mode}"`);
+    const r = await memoryChild(mode, tools, int(values.tasks, "tasks") ?? 12);
     // A child process of the bench: exit once the line is written (idle encoder workers need not be waited for).
     process.stdout.write(`${JSON.stringify(r)}\n`, () => process.exit(0));
+    return 0;
+  }
+  if (values["memory-only"]) {
+    // The memory part alone (three child processes, no latency loop): cheap enough to rerun after a memory change.
+    const m = await measureOverheadMemory(tools, int(values.tasks, "tasks") ?? 12, (line) => process.stderr.write(`${line}\n`));
+    process.stdout.write(`${JSON.stringify({ addedRssMiB: { coldPeak: m.coldPeak, warm: m.warm }, memory: m }, null, 2)}\n`);
     return 0;
   }
   const only = values.only?.split(",").map((x) => x.trim()) ?? [];
