@@ -26,8 +26,8 @@
  *
  * Memory (`addedRssMiB`): each configuration runs in a fresh child process sampling its RSS every 10 ms: without the
  * middleware, with it on an empty embedding cache (cold: the catalog is embedded), and with it again on the cache the
- * cold run filled (warm). Added = with minus without. A fourth child runs the middleware on the lexical encoder (no
- * model, no worker thread): its RSS minus the baseline's is the main thread's part, the rest is the encoder's.
+ * cold run filled (warm). Added = with minus without. Parts: the main thread's heap and external memory against the
+ * run without the middleware, and the RSS released by terminating the encoder workers at the end.
  *
  * Run alone: `node --import tsx src/bench/overhead.ts [--tools N] [--tasks N] [--reps N] [--only scripted,anthropic,openai]
  * [--no-providers] [--no-memory] [--memory-only] [--markdown] [--out DIR]` (prints the result as JSON, or the report's section, and with
@@ -47,7 +47,7 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import type { ChatResult } from "@langchain/core/outputs";
 import { tool as lcTool, type StructuredToolInterface } from "@langchain/core/tools";
 import { runIfEntry } from "../cli/entry.js";
-import { sharedUseLiteWorkerPool } from "../core/encoders/use-lite-pool.js";
+import { closeUseLiteWorkers, sharedUseLiteWorkerPool } from "../core/encoders/use-lite-pool.js";
 import type { CatalogFile } from "../core/catalog/catalog.js";
 import type { DeliveryEvent, RoutingEvent, ToolAttentionEvent } from "../core/events/events.js";
 import type { JsonSchema } from "../core/types.js";
@@ -122,6 +122,19 @@ function summarize(samples: Record<string, number[]>): Record<string, Percentile
   return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, { p50: round2(percentile(v, 50)), p95: round2(percentile(v, 95)) }]));
 }
 
+/**
+ * Parts of the memory a run added, MiB: the main thread's V8 heap in use and external memory (catalog, index, token
+ * counting, caches) minus the run without the middleware, from `process.memoryUsage()`; and the RSS the encoder's
+ * worker threads held (RSS at the end minus RSS once they were terminated: a lower bound, the allocator may keep
+ * some of their pages). Heap in use is not RSS (the heap's free space and code are resident too), so the parts
+ * need not add up to the total.
+ */
+export interface MemoryParts {
+  mainHeap: number;
+  mainExternal: number;
+  workers: number;
+}
+
 /** RSS readings of one child, MiB. */
 export interface PeakEnd {
   peak: number;
@@ -134,19 +147,9 @@ export interface OverheadMemory {
   /** RSS after the loop with the middleware on a filled cache, minus the same without it. */
   warm: number;
   /** The raw readings, MiB. */
-  rss: { none: PeakEnd; cold: PeakEnd; warm: PeakEnd; lexical: PeakEnd };
-  /**
-   * Where the added RSS sits, MiB: `mainThread` = the middleware on the lexical encoder (catalog, BM25, index, token
-   * counting; no model) minus without it, at the end; `encoderWarm` / `encoderColdPeak` = the default encoder's part
-   * (its worker threads with their model copies) = with the default encoder minus on the lexical one. `mainAdded`:
-   * the main thread's V8 heap in use and external memory added (warm run, lexical run), from process.memoryUsage().
-   */
-  parts: {
-    mainThread: number;
-    encoderWarm: number;
-    encoderColdPeak: number;
-    mainAdded: { warm: { heap: number; external: number }; lexical: { heap: number; external: number } };
-  };
+  rss: { none: PeakEnd; cold: PeakEnd; warm: PeakEnd };
+  /** Where the added memory sits at the end of the cold and warm runs, MiB (see {@link MemoryParts}). */
+  parts: { cold: MemoryParts; warm: MemoryParts };
   /** Seconds from building the catalog and agent (modules loaded) to the end of the first answered request, cold and warm. */
   firstCallS: { cold: number; warm: number };
   /** Encoder worker threads running at the end of the cold and warm runs (each holds a model copy). */
@@ -638,17 +641,16 @@ interface MemoryChildResult {
   firstCallS: number;
   /** Encoder worker threads running at the end (each holds its own model copy). */
   encoderWorkers: number;
-  /** The main thread's V8 heap in use and its memory outside the heap (buffers, WASM) at the end, MiB. */
+  /** The main thread's V8 heap in use and its memory outside the heap (buffers) at the end, MiB. */
   mainHeapMiB: number;
   mainExternalMiB: number;
+  /** RSS after the encoder workers were terminated (and a short pause), MiB; `endMiB` without workers. */
+  afterWorkersMiB: number;
 }
 
-/**
- * How a memory child runs: without the middleware, with it (the default hybrid encoder), or with it on the
- * "lexical" encoder (no dense model, no worker thread: the main thread's own structures).
- */
-export type MemoryChildMode = "none" | "with" | "lexical";
-const MEMORY_CHILD_MODES: readonly MemoryChildMode[] = ["none", "with", "lexical"];
+/** How a memory child runs: without the middleware, or with it (the default encoder). */
+export type MemoryChildMode = "none" | "with";
+const MEMORY_CHILD_MODES: readonly MemoryChildMode[] = ["none", "with"];
 
 /** Child side: build the agent (with or without the middleware), run the tasks, report RSS peak and end. */
 async function memoryChild(mode: MemoryChildMode, n: number, taskCount: number): Promise<MemoryChildResult> {
@@ -664,7 +666,7 @@ async function memoryChild(mode: MemoryChildMode, n: number, taskCount: number):
     const tasks = loopTasks(evenTasks(goldTasks(cat.file), taskCount), cat.file);
     const driver = new LoopDriver();
     const tools = loopTools(cat.file);
-    const middleware = mode === "none" ? [] : [toolAttentionMiddleware({ tools, log: false, ...(mode === "lexical" ? { encoder: "lexical" as const } : {}) })];
+    const middleware = mode === "none" ? [] : [toolAttentionMiddleware({ tools, log: false })];
     const agent = createAgent({ model: new LoopModel(driver), tools, middleware, systemPrompt: SYSTEM_PROMPT });
     let firstCallS = 0;
     for (const task of tasks) {
@@ -675,13 +677,21 @@ async function memoryChild(mode: MemoryChildMode, n: number, taskCount: number):
       peak = Math.max(peak, process.memoryUsage.rss());
     }
     const end = process.memoryUsage();
+    const encoderWorkers = mode === "with" ? sharedUseLiteWorkerPool().workers.length : 0;
+    clearInterval(sampler);
+    // What the worker threads held: RSS once they are gone (a lower bound: the allocator may keep some pages).
+    if (encoderWorkers > 0) {
+      await closeUseLiteWorkers();
+      await new Promise((r) => setTimeout(r, 500));
+    }
     return {
       peakMiB: Math.max(peak, end.rss) / 2 ** 20,
       endMiB: end.rss / 2 ** 20,
       firstCallS,
-      encoderWorkers: mode === "with" ? sharedUseLiteWorkerPool().workers.length : 0,
+      encoderWorkers,
       mainHeapMiB: end.heapUsed / 2 ** 20,
       mainExternalMiB: end.external / 2 ** 20,
+      afterWorkersMiB: process.memoryUsage.rss() / 2 ** 20,
     };
   } finally {
     clearInterval(sampler);
@@ -707,10 +717,7 @@ function memoryInChild(mode: MemoryChildMode, n: number, tasks: number, cacheDir
   });
 }
 
-/**
- * RSS without the middleware, with it cold (empty embedding cache) and warm (the cache the cold run filled), and
- * with it on the lexical encoder (the main thread's part, no encoder worker).
- */
+/** RSS without the middleware, with it cold (empty embedding cache) and warm (the cache the cold run filled). */
 export async function measureOverheadMemory(n: number, tasks: number, log: (line: string) => void): Promise<OverheadMemory> {
   const dir = mkdtempSync(join(tmpdir(), "tool-attention-overhead-"));
   try {
@@ -720,10 +727,12 @@ export async function measureOverheadMemory(n: number, tasks: number, log: (line
     const cold = await memoryInChild("with", n, tasks, dir);
     log("overhead memory: with the middleware, filled cache (warm)…");
     const warm = await memoryInChild("with", n, tasks, dir);
-    log("overhead memory: with the middleware on the lexical encoder (main thread only)…");
-    const lexical = await memoryInChild("lexical", n, tasks, dir);
     const r1 = (x: number) => Math.round(x * 10) / 10;
-    const main = (c: MemoryChildResult) => ({ heap: r1(c.mainHeapMiB - none.mainHeapMiB), external: r1(c.mainExternalMiB - none.mainExternalMiB) });
+    const part = (c: MemoryChildResult) => ({
+      mainHeap: r1(c.mainHeapMiB - none.mainHeapMiB),
+      mainExternal: r1(c.mainExternalMiB - none.mainExternalMiB),
+      workers: r1(c.endMiB - c.afterWorkersMiB),
+    });
     return {
       coldPeak: r1(cold.peakMiB - none.peakMiB),
       warm: r1(warm.endMiB - none.endMiB),
@@ -731,14 +740,8 @@ export async function measureOverheadMemory(n: number, tasks: number, log: (line
         none: { peak: r1(none.peakMiB), end: r1(none.endMiB) },
         cold: { peak: r1(cold.peakMiB), end: r1(cold.endMiB) },
         warm: { peak: r1(warm.peakMiB), end: r1(warm.endMiB) },
-        lexical: { peak: r1(lexical.peakMiB), end: r1(lexical.endMiB) },
       },
-      parts: {
-        mainThread: r1(lexical.endMiB - none.endMiB),
-        encoderWarm: r1(warm.endMiB - lexical.endMiB),
-        encoderColdPeak: r1(cold.peakMiB - lexical.peakMiB),
-        mainAdded: { warm: main(warm), lexical: main(lexical) },
-      },
+      parts: { cold: part(cold), warm: part(warm) },
       firstCallS: { cold: r1(cold.firstCallS), warm: r1(warm.firstCallS) },
       encoderWorkers: { cold: cold.encoderWorkers, warm: warm.encoderWorkers },
     };
@@ -853,7 +856,8 @@ export function renderOverheadMarkdown(r: OverheadReport | { skipped: string }):
         `(target ≤ ${t.warmMiB}); without it ${r.memory.rss.none.peak} MiB peak. From building the agent to the first answered request: ${r.memory.firstCallS.cold} s cold, ${r.memory.firstCallS.warm} s warm; ` +
         `encoder worker threads at the end: ${r.memory.encoderWorkers.cold} cold, ${r.memory.encoderWorkers.warm} warm (each holds its own model copy). ` +
         (r.memory.parts
-          ? `Of the added RSS, the main thread (the middleware on the lexical encoder) holds +${r.memory.parts.mainThread} MiB; the default encoder's worker adds +${r.memory.parts.encoderWarm} MiB warm, +${r.memory.parts.encoderColdPeak} MiB at the cold peak.`
+          ? `Parts at the end, warm: main-thread heap +${r.memory.parts.warm.mainHeap} MiB, external +${r.memory.parts.warm.mainExternal} MiB, encoder workers ${r.memory.parts.warm.workers} MiB RSS ` +
+            `(cold: ${r.memory.parts.cold.mainHeap} / ${r.memory.parts.cold.mainExternal} / ${r.memory.parts.cold.workers}).`
           : ""),
       "",
     );

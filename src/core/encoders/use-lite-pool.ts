@@ -7,9 +7,9 @@
  * - One forward pass takes 20–50 ms of CPU; on the main thread it stalls every other request a server handles.
  *
  * Scheduling: a main-side FIFO queue, at most one request in flight per worker, workers started lazily (the first
- * request starts one; more start only while requests wait, up to `size`, and only once the running workers have
- * embedded `growAfterTexts` texts in one stretch of work: each worker holds its own model copy, and a second one pays
- * for its memory only on builds long enough to need it). Idle workers are `unref()`ed so they never
+ * request starts one; more start only while batches of several texts wait, up to `size`, and only in a stretch of
+ * work of at least `growAfterTexts` texts, counted as they are embedded or announced by `expectTexts`: each worker
+ * holds its own model copy, and a second one pays for its memory only on builds long enough to need it). Idle workers are `unref()`ed so they never
  * keep the host process alive, and `ref()`ed while they hold a request so an awaited embedding is not cut short by
  * the process exiting under it.
  *
@@ -50,20 +50,22 @@ export interface UseLiteWorkerPoolOptions {
    */
   resourceLimits?: ResourceLimits;
   /**
-   * A worker beyond the first starts only once the pool has embedded this many texts in one stretch of work (no
-   * idle pause longer than `USE_LITE_STRETCH_PAUSE_MS`) and requests still wait. Each worker costs its own model
-   * copy (about 150 MB resident, more after long batches); on a few hundred texts one worker finishes within
-   * seconds, while a build of thousands gets the second worker after its first ~1,000 texts. 0 = grow as soon as
-   * requests wait. Default {@link USE_LITE_GROW_AFTER_TEXTS}.
+   * A worker beyond the first starts only in a stretch of work (no idle pause longer than
+   * `USE_LITE_STRETCH_PAUSE_MS`) of at least this many texts, embedded so far or announced by `expectTexts`, and only
+   * for a waiting batch of more than one text (a build's, not a query's). Each worker costs its own model copy
+   * (about 110–150 MB resident); one worker embeds a few thousand texts in seconds to tens of seconds, while a build
+   * announced as larger gets its second worker at once. 0 = grow as soon as any request waits. Default
+   * {@link USE_LITE_GROW_AFTER_TEXTS}.
    */
   growAfterTexts?: number;
 }
 
 /**
- * Default `growAfterTexts`: about 12 s of one worker on 2 cores. A 500-tool catalog (one text per tool) builds on one
- * worker; a 10,000-tool build gets its second worker after its first tenth.
+ * Default `growAfterTexts`: about 25 s of one worker on 2 cores. A 500-tool catalog (about 1,900 texts: its tool
+ * texts, then its multi-vector sentences) builds on one worker; a 10,000-tool build, announced by the router, gets
+ * its second worker at once.
  */
-export const USE_LITE_GROW_AFTER_TEXTS = 1024;
+export const USE_LITE_GROW_AFTER_TEXTS = 2048;
 /**
  * Default heap limits of an encoder worker: a 4 MB young generation instead of V8's default (up to 16 MB per
  * semi-space). The tokenizer's short-lived garbage otherwise grows the worker's heap by ~18 MiB during a build and
@@ -139,12 +141,25 @@ export class UseLiteWorkerPool {
    * returned (callers assert it). An empty list only makes sure a worker has loaded the model.
    */
   embed(texts: readonly string[]): Promise<UseLiteBatchResult> {
-    if (this.idleSince !== undefined && performance.now() - this.idleSince > USE_LITE_STRETCH_PAUSE_MS) this.stretchTexts = 0;
-    this.idleSince = undefined;
+    this.continueStretch();
     return new Promise<UseLiteBatchResult>((resolve, reject) => {
       this.queue.push({ texts: [...texts], resolve, reject });
       this.pump();
     });
+  }
+
+  /**
+   * Announces `count` texts about to be embedded as one build (batches follow at once). A build of at least
+   * `growAfterTexts` texts may then start further workers as soon as its batches wait, instead of after its first
+   * `growAfterTexts` texts. Texts that turn out to be cached cost nothing: single-text requests (queries) never start
+   * a further worker.
+   */
+  expectTexts(count: number): void {
+    this.continueStretch();
+    if (count >= this.growAfterTexts) this.stretchTexts = Math.max(this.stretchTexts, count);
+    // If no batch follows (the texts were cached), the announcement lapses with the next idle pause.
+    if (this.queue.length === 0 && this.slots.every((s) => !s.task)) this.idleSince = performance.now();
+    this.pump();
   }
 
   /** Starts a worker if none runs and waits until it has loaded the model; rejects when the load fails. */
@@ -171,13 +186,20 @@ export class UseLiteWorkerPool {
 
   // -------------------------------------------------------------------------------------------------------------
 
+  /** A request arrives: after an idle pause longer than USE_LITE_STRETCH_PAUSE_MS, a new stretch of work begins. */
+  private continueStretch(): void {
+    if (this.idleSince !== undefined && performance.now() - this.idleSince > USE_LITE_STRETCH_PAUSE_MS) this.stretchTexts = 0;
+    this.idleSince = undefined;
+  }
+
   private pump(): void {
     while (this.queue.length > 0) {
       let slot = this.slots.find((s) => !s.task);
       if (!slot) {
         if (this.slots.length >= this.maxSize) return;
-        // A further worker (a further model copy) only for a stretch of work long enough to pay for it.
-        if (this.slots.length > 0 && this.stretchTexts < this.growAfterTexts) return;
+        // A further worker (a further model copy) only for a build's batch in a stretch of work long enough to pay
+        // for it; a query waits for the running worker (one forward pass) rather than load a model copy.
+        if (this.slots.length > 0 && this.growAfterTexts > 0 && (this.stretchTexts < this.growAfterTexts || this.queue[0]!.texts.length < 2)) return;
         try {
           slot = this.spawn();
         } catch (err) {
