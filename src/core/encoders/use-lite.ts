@@ -38,7 +38,8 @@ export const USE_LITE_EMPTY_PLACEHOLDER = "-";
 
 /**
  * Default number of encoder worker threads: 2 when the machine has 2 or more cores, else 1. Workers start lazily (a
- * second one only while requests wait, i.e. during a catalog build), so a process that only embeds queries keeps one.
+ * second one only for a catalog build of thousands of texts, see `UseLiteWorkerPoolOptions.growAfterTexts`), so a
+ * process that only embeds queries, or builds a few hundred tools, keeps one.
  */
 export function defaultUseLiteWorkers(): number {
   return Math.max(1, Math.min(2, availableParallelism()));
@@ -63,8 +64,9 @@ export interface UseLiteEmbeddingsOptions extends EmbeddingsParams {
   batchChars?: number;
   /**
    * Worker threads running the model. Every instance shares one process-wide pool, sized to the largest value any
-   * instance asked for; each worker holds its own model copy (about 150 MB resident) and runs one batch at a time,
-   * so more than one only helps with spare cores. A second worker starts only while batches wait (catalog builds).
+   * instance asked for; each worker holds its own model copy (about 100–130 MB resident) and runs one batch at a
+   * time, so more than one only helps with spare cores. A second worker starts only for builds of thousands of texts
+   * (`USE_LITE_GROW_AFTER_TEXTS`), never for queries.
    * Default: 2 on machines with 2 or more cores, else 1 (`defaultUseLiteWorkers()`).
    */
   workers?: number;
