@@ -26,10 +26,11 @@
  *
  * Memory (`addedRssMiB`): each configuration runs in a fresh child process sampling its RSS every 10 ms: without the
  * middleware, with it on an empty embedding cache (cold: the catalog is embedded), and with it again on the cache the
- * cold run filled (warm). Added = with minus without.
+ * cold run filled (warm). Added = with minus without. Parts: the main thread's heap and external memory against the
+ * run without the middleware, and the RSS released by terminating the encoder workers at the end.
  *
  * Run alone: `node --import tsx src/bench/overhead.ts [--tools N] [--tasks N] [--reps N] [--only scripted,anthropic,openai]
- * [--no-providers] [--no-memory] [--markdown] [--out DIR]` (prints the result as JSON, or the report's section, and with
+ * [--no-providers] [--no-memory] [--memory-only] [--markdown] [--out DIR]` (prints the result as JSON, or the report's section, and with
  * `--out` writes DIR/overhead.json and DIR/overhead.md; progress on stderr).
  */
 import { execFile, spawn } from "node:child_process";
@@ -46,7 +47,7 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import type { ChatResult } from "@langchain/core/outputs";
 import { tool as lcTool, type StructuredToolInterface } from "@langchain/core/tools";
 import { runIfEntry } from "../cli/entry.js";
-import { sharedUseLiteWorkerPool } from "../core/encoders/use-lite-pool.js";
+import { closeUseLiteWorkers, sharedUseLiteWorkerPool } from "../core/encoders/use-lite-pool.js";
 import type { CatalogFile } from "../core/catalog/catalog.js";
 import type { DeliveryEvent, RoutingEvent, ToolAttentionEvent } from "../core/events/events.js";
 import type { JsonSchema } from "../core/types.js";
@@ -121,13 +122,34 @@ function summarize(samples: Record<string, number[]>): Record<string, Percentile
   return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, { p50: round2(percentile(v, 50)), p95: round2(percentile(v, 95)) }]));
 }
 
+/**
+ * Parts of the memory a run added, MiB: the main thread's V8 heap in use and external memory (catalog, index, token
+ * counting, caches) minus the run without the middleware, from `process.memoryUsage()`; and the RSS the encoder's
+ * worker threads held (RSS at the end minus RSS once they were terminated: a lower bound, the allocator may keep
+ * some of their pages). Heap in use is not RSS (the heap's free space and code are resident too), so the parts
+ * need not add up to the total.
+ */
+export interface MemoryParts {
+  mainHeap: number;
+  mainExternal: number;
+  workers: number;
+}
+
+/** RSS readings of one child, MiB. */
+export interface PeakEnd {
+  peak: number;
+  end: number;
+}
+
 export interface OverheadMemory {
   /** Peak RSS with the middleware on an empty embedding cache, minus peak RSS without it. */
   coldPeak: number;
   /** RSS after the loop with the middleware on a filled cache, minus the same without it. */
   warm: number;
   /** The raw readings, MiB. */
-  rss: { none: { peak: number; end: number }; cold: { peak: number; end: number }; warm: { peak: number; end: number } };
+  rss: { none: PeakEnd; cold: PeakEnd; warm: PeakEnd };
+  /** Where the added memory sits at the end of the cold and warm runs, MiB (see {@link MemoryParts}). */
+  parts: { cold: MemoryParts; warm: MemoryParts };
   /** Seconds from building the catalog and agent (modules loaded) to the end of the first answered request, cold and warm. */
   firstCallS: { cold: number; warm: number };
   /** Encoder worker threads running at the end of the cold and warm runs (each holds a model copy). */
@@ -619,10 +641,19 @@ interface MemoryChildResult {
   firstCallS: number;
   /** Encoder worker threads running at the end (each holds its own model copy). */
   encoderWorkers: number;
+  /** The main thread's V8 heap in use and its memory outside the heap (buffers) at the end, MiB. */
+  mainHeapMiB: number;
+  mainExternalMiB: number;
+  /** RSS after the encoder workers were terminated (and a short pause), MiB; `endMiB` without workers. */
+  afterWorkersMiB: number;
 }
 
+/** How a memory child runs: without the middleware, or with it (the default encoder). */
+export type MemoryChildMode = "none" | "with";
+const MEMORY_CHILD_MODES: readonly MemoryChildMode[] = ["none", "with"];
+
 /** Child side: build the agent (with or without the middleware), run the tasks, report RSS peak and end. */
-async function memoryChild(withMw: boolean, n: number, taskCount: number): Promise<MemoryChildResult> {
+async function memoryChild(mode: MemoryChildMode, n: number, taskCount: number): Promise<MemoryChildResult> {
   // Modules are loaded by now: the clock starts where an application builds its agent.
   const started = performance.now();
   let peak = process.memoryUsage.rss();
@@ -635,7 +666,7 @@ async function memoryChild(withMw: boolean, n: number, taskCount: number): Promi
     const tasks = loopTasks(evenTasks(goldTasks(cat.file), taskCount), cat.file);
     const driver = new LoopDriver();
     const tools = loopTools(cat.file);
-    const middleware = withMw ? [toolAttentionMiddleware({ tools, log: false })] : [];
+    const middleware = mode === "none" ? [] : [toolAttentionMiddleware({ tools, log: false })];
     const agent = createAgent({ model: new LoopModel(driver), tools, middleware, systemPrompt: SYSTEM_PROMPT });
     let firstCallS = 0;
     for (const task of tasks) {
@@ -645,8 +676,23 @@ async function memoryChild(withMw: boolean, n: number, taskCount: number): Promi
       firstCallS ||= (performance.now() - started) / 1000;
       peak = Math.max(peak, process.memoryUsage.rss());
     }
-    const end = process.memoryUsage.rss();
-    return { peakMiB: Math.max(peak, end) / 2 ** 20, endMiB: end / 2 ** 20, firstCallS, encoderWorkers: withMw ? sharedUseLiteWorkerPool().workers.length : 0 };
+    const end = process.memoryUsage();
+    const encoderWorkers = mode === "with" ? sharedUseLiteWorkerPool().workers.length : 0;
+    clearInterval(sampler);
+    // What the worker threads held: RSS once they are gone (a lower bound: the allocator may keep some pages).
+    if (encoderWorkers > 0) {
+      await closeUseLiteWorkers();
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    return {
+      peakMiB: Math.max(peak, end.rss) / 2 ** 20,
+      endMiB: end.rss / 2 ** 20,
+      firstCallS,
+      encoderWorkers,
+      mainHeapMiB: end.heapUsed / 2 ** 20,
+      mainExternalMiB: end.external / 2 ** 20,
+      afterWorkersMiB: process.memoryUsage.rss() / 2 ** 20,
+    };
   } finally {
     clearInterval(sampler);
   }
@@ -657,7 +703,7 @@ function selfCommand(): string[] {
   return self.endsWith(".ts") ? ["--import", import.meta.resolve("tsx"), self] : [self];
 }
 
-function memoryInChild(mode: "none" | "with", n: number, tasks: number, cacheDir: string): Promise<MemoryChildResult> {
+function memoryInChild(mode: MemoryChildMode, n: number, tasks: number, cacheDir: string): Promise<MemoryChildResult> {
   const args = [...selfCommand(), "--memory-child", mode, "--tools", String(n), "--tasks", String(tasks)];
   return new Promise((resolve, reject) => {
     execFile(process.execPath, args, { timeout: 600_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, TOOL_ATTENTION_CACHE_DIR: cacheDir } }, (err, stdout, stderr) => {
@@ -682,6 +728,11 @@ export async function measureOverheadMemory(n: number, tasks: number, log: (line
     log("overhead memory: with the middleware, filled cache (warm)…");
     const warm = await memoryInChild("with", n, tasks, dir);
     const r1 = (x: number) => Math.round(x * 10) / 10;
+    const part = (c: MemoryChildResult) => ({
+      mainHeap: r1(c.mainHeapMiB - none.mainHeapMiB),
+      mainExternal: r1(c.mainExternalMiB - none.mainExternalMiB),
+      workers: r1(c.endMiB - c.afterWorkersMiB),
+    });
     return {
       coldPeak: r1(cold.peakMiB - none.peakMiB),
       warm: r1(warm.endMiB - none.endMiB),
@@ -690,6 +741,7 @@ export async function measureOverheadMemory(n: number, tasks: number, log: (line
         cold: { peak: r1(cold.peakMiB), end: r1(cold.endMiB) },
         warm: { peak: r1(warm.peakMiB), end: r1(warm.endMiB) },
       },
+      parts: { cold: part(cold), warm: part(warm) },
       firstCallS: { cold: r1(cold.firstCallS), warm: r1(warm.firstCallS) },
       encoderWorkers: { cold: cold.encoderWorkers, warm: warm.encoderWorkers },
     };
@@ -802,7 +854,11 @@ export function renderOverheadMarkdown(r: OverheadReport | { skipped: string }):
     lines.push(
       `Memory added by the middleware (RSS, child processes): cold peak +${r.memory.coldPeak} MiB (target ≤ ${t.coldPeakMiB}), warm +${r.memory.warm} MiB ` +
         `(target ≤ ${t.warmMiB}); without it ${r.memory.rss.none.peak} MiB peak. From building the agent to the first answered request: ${r.memory.firstCallS.cold} s cold, ${r.memory.firstCallS.warm} s warm; ` +
-        `encoder worker threads at the end: ${r.memory.encoderWorkers.cold} cold, ${r.memory.encoderWorkers.warm} warm (each holds its own model copy).`,
+        `encoder worker threads at the end: ${r.memory.encoderWorkers.cold} cold, ${r.memory.encoderWorkers.warm} warm (each holds its own model copy). ` +
+        (r.memory.parts
+          ? `Parts at the end, warm: main-thread heap +${r.memory.parts.warm.mainHeap} MiB, external +${r.memory.parts.warm.mainExternal} MiB, encoder workers ${r.memory.parts.warm.workers} MiB RSS ` +
+            `(cold: ${r.memory.parts.cold.mainHeap} / ${r.memory.parts.cold.mainExternal} / ${r.memory.parts.cold.workers}).`
+          : ""),
       "",
     );
   lines.push(`Source: ${r.source}.`, "");
@@ -818,6 +874,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       reps: { type: "string" },
       "no-providers": { type: "boolean" },
       "no-memory": { type: "boolean" },
+      "memory-only": { type: "boolean" },
       "memory-child": { type: "string" },
       only: { type: "string" },
       "emulator-child": { type: "string" },
@@ -842,9 +899,17 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     return 0;
   }
   if (values["memory-child"]) {
-    const r = await memoryChild(values["memory-child"] === "with", tools, int(values.tasks, "tasks") ?? 12);
+    const mode = values["memory-child"] as MemoryChildMode;
+    if (!MEMORY_CHILD_MODES.includes(mode)) throw new Error(`--memory-child takes ${MEMORY_CHILD_MODES.join(", ")}; got "${mode}"`);
+    const r = await memoryChild(mode, tools, int(values.tasks, "tasks") ?? 12);
     // A child process of the bench: exit once the line is written (idle encoder workers need not be waited for).
     process.stdout.write(`${JSON.stringify(r)}\n`, () => process.exit(0));
+    return 0;
+  }
+  if (values["memory-only"]) {
+    // The memory part alone (three child processes, no latency loop): cheap enough to rerun after a memory change.
+    const m = await measureOverheadMemory(tools, int(values.tasks, "tasks") ?? 12, (line) => process.stderr.write(`${line}\n`));
+    process.stdout.write(`${JSON.stringify({ addedRssMiB: { coldPeak: m.coldPeak, warm: m.warm }, memory: m }, null, 2)}\n`);
     return 0;
   }
   const only = values.only?.split(",").map((x) => x.trim()) ?? [];

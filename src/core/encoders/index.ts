@@ -32,11 +32,20 @@ export {
   prepareUseLiteText,
   USE_LITE_DEFAULT_MAX_CHARS,
   USE_LITE_DEFAULT_BATCH_SIZE,
+  USE_LITE_DEFAULT_BATCH_CHARS,
   defaultUseLiteWorkers,
   USE_LITE_EMPTY_PLACEHOLDER,
 } from "./use-lite.js";
 export type { UseLiteEmbeddingsOptions } from "./use-lite.js";
-export { UseLiteWorkerPool, closeUseLiteWorkers, sharedUseLiteWorkerPool, USE_LITE_WORKER_LABEL } from "./use-lite-pool.js";
+export {
+  UseLiteWorkerPool,
+  closeUseLiteWorkers,
+  sharedUseLiteWorkerPool,
+  USE_LITE_WORKER_LABEL,
+  USE_LITE_GROW_AFTER_TEXTS,
+  USE_LITE_STRETCH_PAUSE_MS,
+  USE_LITE_WORKER_RESOURCE_LIMITS,
+} from "./use-lite-pool.js";
 export type { UseLiteWorkerPoolOptions, UseLiteBatchResult } from "./use-lite-pool.js";
 export {
   TransformersEmbeddings,

@@ -13,6 +13,7 @@ import { StoreEmbeddings } from "../store/embeddings.js";
 import { toolTextsOf } from "./dense-texts.js";
 import { LexicalEmbeddings } from "./lexical.js";
 import { embedQueryBatch } from "./query-batch.js";
+import { sharedUseLiteWorkerPool } from "./use-lite-pool.js";
 
 /** One part of a route's query with its weight (empty parts removed, weights defaulted). */
 export interface QueryPart {
@@ -43,6 +44,8 @@ export const EMBED_CHUNK_MIN = 256;
 
 /** Names of the encoders that embed a query like a document (batched, through the embedding cache). */
 const SYMMETRIC_ENCODERS = new Set(["use-lite", "minilm", "hybrid"]);
+/** Names of the encoders that run on the shared USE-lite worker pool. */
+const USE_LITE_ENCODERS = new Set(["use-lite", "hybrid"]);
 
 /**
  * Query texts whose vectors a router keeps (most recent first out last). An agent re-routes the same user message,
@@ -153,6 +156,8 @@ export class RouterEncoder {
     if (this.embeddings instanceof LexicalEmbeddings) known.clear();
     const missing = [...new Set(texts.filter((t) => !known.has(t)))];
     this.lastEmbedded = missing.length;
+    // The pool starts its second worker (a second model copy) at once for a large build, and never for a small one.
+    if (missing.length > 0 && USE_LITE_ENCODERS.has(this.name)) sharedUseLiteWorkerPool().expectTexts(missing.length);
     const chunk = progress ? Math.max(EMBED_CHUNK_MIN, Math.ceil(missing.length / EMBED_CHUNKS)) : missing.length;
     let ready = texts.length - texts.filter((t) => !known.has(t)).length;
     progress?.(ready, texts.length);

@@ -7,7 +7,9 @@
  * - One forward pass takes 20–50 ms of CPU; on the main thread it stalls every other request a server handles.
  *
  * Scheduling: a main-side FIFO queue, at most one request in flight per worker, workers started lazily (the first
- * request starts one; more start only while requests wait, up to `size`). Idle workers are `unref()`ed so they never
+ * request starts one; more start only while batches of several texts wait, up to `size`, and only in a stretch of
+ * work of at least `growAfterTexts` texts, counted as they are embedded or announced by `expectTexts`: each worker
+ * holds its own model copy, and a second one pays for its memory only on builds long enough to need it). Idle workers are `unref()`ed so they never
  * keep the host process alive, and `ref()`ed while they hold a request so an awaited embedding is not cut short by
  * the process exiting under it.
  *
@@ -40,11 +42,39 @@ export interface UseLiteBatchResult {
 }
 
 export interface UseLiteWorkerPoolOptions {
-  /** Maximum number of worker threads (each holds its own model copy, about 150 MB resident). Default 1. */
+  /** Maximum number of worker threads (each holds its own model copy, about 100–130 MB resident). Default 1. */
   size?: number;
-  /** V8 heap limits of each worker (Node's `Worker` option). Default: Node's defaults. */
+  /**
+   * V8 heap limits of each worker (Node's `Worker` option), over {@link USE_LITE_WORKER_RESOURCE_LIMITS} (fields
+   * given here win).
+   */
   resourceLimits?: ResourceLimits;
+  /**
+   * A worker beyond the first starts only in a stretch of work (no idle pause longer than
+   * `USE_LITE_STRETCH_PAUSE_MS`) of at least this many texts, embedded so far or announced by `expectTexts`, and only
+   * for a waiting batch of more than one text (a build's, not a query's). Each worker costs its own model copy
+   * (about 100–130 MB resident); one worker embeds a few thousand texts in seconds to tens of seconds, while a build
+   * announced as larger gets its second worker at once. 0 = grow as soon as any request waits. Default
+   * {@link USE_LITE_GROW_AFTER_TEXTS}.
+   */
+  growAfterTexts?: number;
 }
+
+/**
+ * Default `growAfterTexts`: about 25 s of one worker on 2 cores. A 500-tool catalog (about 1,900 texts: its tool
+ * texts, then its multi-vector sentences) builds on one worker; a 10,000-tool build, announced by the router, gets
+ * its second worker at once.
+ */
+export const USE_LITE_GROW_AFTER_TEXTS = 2048;
+/**
+ * Default heap limits of an encoder worker: a 4 MB young generation instead of V8's default (up to 16 MB per
+ * semi-space). The tokenizer's short-lived garbage otherwise grows the worker's heap by ~18 MiB during a build and
+ * it stays resident; measured on 500 tool texts, the worker's V8 heap stays at 22 MiB instead of 34–50, at no
+ * measurable cost in time. The old generation keeps Node's default.
+ */
+export const USE_LITE_WORKER_RESOURCE_LIMITS: Readonly<ResourceLimits> = Object.freeze({ maxYoungGenerationSizeMb: 4 });
+/** An idle pause longer than this (ms) ends a stretch of work: the next request counts its texts from zero. */
+export const USE_LITE_STRETCH_PAUSE_MS = 1000;
 
 /** Prefix of every error raised here: names the encoder and where it runs. */
 export const USE_LITE_WORKER_LABEL = 'UseLiteEmbeddings (encoder "use-lite", Universal Sentence Encoder lite in a worker thread)';
@@ -61,22 +91,30 @@ interface Slot {
   dead: boolean;
 }
 
-function startWorker(resourceLimits: ResourceLimits | undefined): Worker {
+function startWorker(resourceLimits: ResourceLimits): Worker {
   return startModuleWorker(import.meta.url, "use-lite-worker", USE_LITE_WORKER_LABEL, { resourceLimits });
 }
 
 export class UseLiteWorkerPool {
   private maxSize: number;
-  private readonly resourceLimits: ResourceLimits | undefined;
+  private readonly resourceLimits: ResourceLimits;
+  private readonly growAfterTexts: number;
   private readonly queue: Task[] = [];
   private readonly slots: Slot[] = [];
   private nextId = 1;
+  /** Texts embedded in the current stretch of work (see `growAfterTexts`). */
+  private stretchTexts = 0;
+  /** When the pool last went idle (nothing in flight or queued); undefined while it works. */
+  private idleSince: number | undefined;
 
   constructor(options: UseLiteWorkerPoolOptions = {}) {
-    const { size = 1, resourceLimits } = options;
+    const { size = 1, resourceLimits, growAfterTexts = USE_LITE_GROW_AFTER_TEXTS } = options;
     assertSize(size);
+    if (!Number.isInteger(growAfterTexts) || growAfterTexts < 0)
+      throw new RangeError(`UseLiteWorkerPool: growAfterTexts must be a non-negative integer, got ${growAfterTexts}`);
     this.maxSize = size;
-    this.resourceLimits = resourceLimits;
+    this.resourceLimits = { ...USE_LITE_WORKER_RESOURCE_LIMITS, ...resourceLimits };
+    this.growAfterTexts = growAfterTexts;
   }
 
   /** Maximum number of worker threads. */
@@ -103,10 +141,25 @@ export class UseLiteWorkerPool {
    * returned (callers assert it). An empty list only makes sure a worker has loaded the model.
    */
   embed(texts: readonly string[]): Promise<UseLiteBatchResult> {
+    this.continueStretch();
     return new Promise<UseLiteBatchResult>((resolve, reject) => {
       this.queue.push({ texts: [...texts], resolve, reject });
       this.pump();
     });
+  }
+
+  /**
+   * Announces `count` texts about to be embedded as one build (batches follow at once). A build of at least
+   * `growAfterTexts` texts may then start further workers as soon as its batches wait, instead of after its first
+   * `growAfterTexts` texts. Texts that turn out to be cached cost nothing: single-text requests (queries) never start
+   * a further worker.
+   */
+  expectTexts(count: number): void {
+    this.continueStretch();
+    if (count >= this.growAfterTexts) this.stretchTexts = Math.max(this.stretchTexts, count);
+    // If no batch follows (the texts were cached), the announcement lapses with the next idle pause.
+    if (this.queue.length === 0 && this.slots.every((s) => !s.task)) this.idleSince = performance.now();
+    this.pump();
   }
 
   /** Starts a worker if none runs and waits until it has loaded the model; rejects when the load fails. */
@@ -133,11 +186,20 @@ export class UseLiteWorkerPool {
 
   // -------------------------------------------------------------------------------------------------------------
 
+  /** A request arrives: after an idle pause longer than USE_LITE_STRETCH_PAUSE_MS, a new stretch of work begins. */
+  private continueStretch(): void {
+    if (this.idleSince !== undefined && performance.now() - this.idleSince > USE_LITE_STRETCH_PAUSE_MS) this.stretchTexts = 0;
+    this.idleSince = undefined;
+  }
+
   private pump(): void {
     while (this.queue.length > 0) {
       let slot = this.slots.find((s) => !s.task);
       if (!slot) {
         if (this.slots.length >= this.maxSize) return;
+        // A further worker (a further model copy) only for a build's batch in a stretch of work long enough to pay
+        // for it; a query waits for the running worker (one forward pass) rather than load a model copy.
+        if (this.slots.length > 0 && this.growAfterTexts > 0 && (this.stretchTexts < this.growAfterTexts || this.queue[0]!.texts.length < 2)) return;
         try {
           slot = this.spawn();
         } catch (err) {
@@ -177,6 +239,8 @@ export class UseLiteWorkerPool {
     if (slot.dead || !task || task.id !== res.id) return;
     slot.task = undefined;
     slot.worker.unref();
+    this.stretchTexts += task.texts.length;
+    if (this.queue.length === 0 && this.slots.every((s) => !s.task)) this.idleSince = performance.now();
     if (res.ok) {
       task.resolve({ count: res.count, dim: res.dim, data: res.data ?? new Float64Array(0) });
     } else if (res.phase === "load") {

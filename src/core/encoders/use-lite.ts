@@ -24,6 +24,13 @@ export const USE_LITE_DEFAULT_MAX_CHARS = 400;
 // Measured on 2 cores: 8 short texts per call is fastest (20.6 ms/text vs 24.2 at 64 and 31.3 at 256: padding).
 export const USE_LITE_DEFAULT_BATCH_SIZE = 8;
 /**
+ * Default cap on a batch's padded size: texts in the batch × characters of its longest text. The WASM memory of the
+ * worker grows to the largest forward pass it ever ran and never shrinks; measured on a 500-tool catalog, batches of
+ * 8 of the longest (400-character) texts raised it from 63 to 76 MiB, while this cap (3 such texts per batch, 8 of
+ * texts up to 150 characters) keeps it at 63 MiB.
+ */
+export const USE_LITE_DEFAULT_BATCH_CHARS = 1200;
+/**
  * What an empty / whitespace-only input is embedded as. Chosen because its vector is about equally (and weakly)
  * similar to unrelated queries (cosine ≈ 0.2–0.35), unlike words such as "empty" (0.7 with "empty the trash").
  */
@@ -31,7 +38,8 @@ export const USE_LITE_EMPTY_PLACEHOLDER = "-";
 
 /**
  * Default number of encoder worker threads: 2 when the machine has 2 or more cores, else 1. Workers start lazily (a
- * second one only while requests wait, i.e. during a catalog build), so a process that only embeds queries keeps one.
+ * second one only for a catalog build of thousands of texts, see `UseLiteWorkerPoolOptions.growAfterTexts`), so a
+ * process that only embeds queries, or builds a few hundred tools, keeps one.
  */
 export function defaultUseLiteWorkers(): number {
   return Math.max(1, Math.min(2, availableParallelism()));
@@ -49,9 +57,16 @@ export interface UseLiteEmbeddingsOptions extends EmbeddingsParams {
   /** Texts per model call. Bounds peak memory of one forward pass; it does not change the vectors. Default 8. */
   batchSize?: number;
   /**
+   * Cap on a model call's padded size: its texts × the characters of its longest (prepared) text; a batch takes
+   * fewer than `batchSize` texts when they are long, never fewer than one. Bounds the encoder's memory high-water
+   * mark (it never shrinks); does not change the vectors beyond float rounding. Default 1200.
+   */
+  batchChars?: number;
+  /**
    * Worker threads running the model. Every instance shares one process-wide pool, sized to the largest value any
-   * instance asked for; each worker holds its own model copy (about 150 MB resident) and runs one batch at a time,
-   * so more than one only helps with spare cores. A second worker starts only while batches wait (catalog builds).
+   * instance asked for; each worker holds its own model copy (about 100–130 MB resident) and runs one batch at a
+   * time, so more than one only helps with spare cores. A second worker starts only for builds of thousands of texts
+   * (`USE_LITE_GROW_AFTER_TEXTS`), never for queries.
    * Default: 2 on machines with 2 or more cores, else 1 (`defaultUseLiteWorkers()`).
    */
   workers?: number;
@@ -110,6 +125,29 @@ function truncateAtWord(t: string, maxChars: number): string {
   return cut.trimEnd();
 }
 
+/**
+ * Splits `order` (input positions) into consecutive batches of at most `batchSize` positions whose padded size (count
+ * × longest length) stays within `batchChars`; a single text longer than `batchChars` is a batch of its own.
+ */
+export function batchPositions(order: readonly number[], lengthOf: (i: number) => number, batchSize: number, batchChars: number): number[][] {
+  const out: number[][] = [];
+  let cur: number[] = [];
+  let longest = 0;
+  for (const i of order) {
+    const len = lengthOf(i);
+    const widest = Math.max(longest, len);
+    if (cur.length > 0 && (cur.length >= batchSize || (cur.length + 1) * widest > batchChars)) {
+      out.push(cur);
+      cur = [];
+      longest = 0;
+    }
+    cur.push(i);
+    longest = Math.max(longest, len);
+  }
+  if (cur.length > 0) out.push(cur);
+  return out;
+}
+
 function normalizeInPlace(v: number[]): number[] {
   let s = 0;
   for (const x of v) s += x * x;
@@ -129,6 +167,7 @@ export class UseLiteEmbeddings extends Embeddings {
   readonly modelId: string;
   readonly maxChars: number;
   readonly batchSize: number;
+  readonly batchChars: number;
   /** Worker threads this instance asks the shared pool for (ignored with `inProcess`). */
   readonly workers: number;
   /** True when the model runs in the calling thread. */
@@ -137,13 +176,22 @@ export class UseLiteEmbeddings extends Embeddings {
   dimension: number | undefined;
 
   constructor(options: UseLiteEmbeddingsOptions = {}) {
-    const { maxChars = USE_LITE_DEFAULT_MAX_CHARS, batchSize = USE_LITE_DEFAULT_BATCH_SIZE, workers = defaultUseLiteWorkers(), inProcess = false, ...params } = options;
+    const {
+      maxChars = USE_LITE_DEFAULT_MAX_CHARS,
+      batchSize = USE_LITE_DEFAULT_BATCH_SIZE,
+      batchChars = USE_LITE_DEFAULT_BATCH_CHARS,
+      workers = defaultUseLiteWorkers(),
+      inProcess = false,
+      ...params
+    } = options;
     super(params);
     if (!Number.isInteger(maxChars) || maxChars < 1) throw new RangeError(`UseLiteEmbeddings: maxChars must be a positive integer, got ${maxChars}`);
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`UseLiteEmbeddings: batchSize must be a positive integer, got ${batchSize}`);
+    if (!Number.isInteger(batchChars) || batchChars < 1) throw new RangeError(`UseLiteEmbeddings: batchChars must be a positive integer, got ${batchChars}`);
     if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`UseLiteEmbeddings: workers must be a positive integer, got ${workers}`);
     this.maxChars = maxChars;
     this.batchSize = batchSize;
+    this.batchChars = batchChars;
     this.workers = workers;
     this.inProcess = inProcess;
     this.modelId = maxChars === USE_LITE_DEFAULT_MAX_CHARS ? "use-lite-512" : `use-lite-512-c${maxChars}`;
@@ -175,13 +223,8 @@ export class UseLiteEmbeddings extends Embeddings {
     // vector does not depend on its batch beyond float rounding (about 1e-7).
     const order = prepared.map((_, i) => i);
     if (prepared.length > this.batchSize) order.sort((a, b) => prepared[a]!.length - prepared[b]!.length || a - b);
-    const batches: string[][] = [];
-    const positions: number[][] = [];
-    for (let start = 0; start < order.length; start += this.batchSize) {
-      const idx = order.slice(start, start + this.batchSize);
-      positions.push(idx);
-      batches.push(idx.map((i) => prepared[i]!));
-    }
+    const positions = batchPositions(order, (i) => prepared[i]!.length, this.batchSize, this.batchChars);
+    const batches = positions.map((idx) => idx.map((i) => prepared[i]!));
     const out: number[][] = new Array(documents.length);
     if (this.inProcess) {
       const model = await loadUseLiteModel();

@@ -26,10 +26,30 @@ export function getEncoder(encoding: TokenEncoding = DEFAULT_ENCODING): Tiktoken
     const ranks = RANKS[encoding];
     if (!ranks) throw new Error(`Unknown token encoding "${encoding}"; use cl100k_base or o200k_base.`);
     enc = new Tiktoken(ranks);
+    slimDecodeTable(enc);
     encoders.set(encoding, enc);
     pieceCaches.set(enc, { pattern: new RegExp(ranks.pat_str, "gu"), ids: new Map() });
   }
   return enc;
+}
+
+/**
+ * js-tiktoken keeps a second table beside its ranks, rank → bytes (one Uint8Array per token), used only by `decode`:
+ * measured 23 MiB of heap (20 MiB RSS) for cl100k_base. Counting never decodes and truncation decodes a few tokens,
+ * so a token's bytes are read back from the rank table's key ("104,101,108") instead, through one array of those
+ * (shared) key strings built on the first decode.
+ */
+function slimDecodeTable(enc: Tiktoken): void {
+  const internals = enc as unknown as { rankMap?: unknown; textMap?: unknown };
+  const ranks = internals.rankMap;
+  if (!(ranks instanceof Map) || !(internals.textMap instanceof Map)) return;
+  let keys: string[] | undefined;
+  const bytesOf = (rank: number): Uint8Array | undefined => {
+    if (!keys) for (const [k, r] of ranks as Map<string, number>) (keys ??= [])[r] = k;
+    const key = keys?.[rank];
+    return key === undefined ? undefined : Uint8Array.from(key.split(","), Number);
+  };
+  internals.textMap = { get: bytesOf };
 }
 
 /**
