@@ -18,7 +18,8 @@
  * every model call waits for one query encode) and the typical one (each tool takes 100 ms, an MCP round trip, and the
  * model states its step with each call, which the middleware embeds while the tool runs).
  *
- * Configurations: a scripted chat model (the middleware alone), in both styles; `@langchain/anthropic` against the
+ * Configurations: a scripted chat model (the middleware alone), in both styles, and in the worst case again with
+ * tool results matched lexically only (`intent.embedResults: false`); `@langchain/anthropic` against the
  * Anthropic emulator (deferred delivery: the whole catalog declared `defer_loading` on every request) and
  * `@langchain/openai` against the OpenAI emulator, in the typical style. The emulators run in child processes, so
  * their parsing and token counting of 500 KB requests never runs (or collects garbage) in the measured process.
@@ -114,8 +115,11 @@ export const WORST_LOOP: LoopStyle = { toolMs: 0, states: false };
 /** Tools take 100 ms (an MCP round trip) and the model states its step with each call. */
 export const TYPICAL_LOOP: LoopStyle = { toolMs: 100, states: true };
 
+/** The worst case with tool results matched lexically only (`intent.embedResults: false`): nothing left to embed. */
+export const WORST_LOOP_LEXICAL_RESULTS: LoopStyle = { ...WORST_LOOP, embedResults: false };
+
 export function styleName(s: LoopStyle): string {
-  return `${s.toolMs ? `tools ${s.toolMs} ms` : "instant tools"}, ${s.states ? "model states its step" : "no stated step"}`;
+  return `${s.toolMs ? `tools ${s.toolMs} ms` : "instant tools"}, ${s.states ? "model states its step" : "no stated step"}${s.embedResults === false ? ", embedResults: false" : ""}`;
 }
 
 function summarize(samples: Record<string, number[]>): Record<string, Percentiles> {
@@ -278,6 +282,8 @@ export interface LoopStyle {
   toolMs: number;
   /** The model states its step (a plan) with each tool call, as assistants usually do. */
   states: boolean;
+  /** The middleware's `intent.embedResults` (default true). */
+  embedResults?: boolean;
 }
 
 /** The scripted reply of a task at `step`. */
@@ -532,7 +538,7 @@ async function runConfig(provider: Provider, style: LoopStyle, file: CatalogFile
     const tools = loopTools(file, style.toolMs);
     const events: ToolAttentionEvent[] = [];
     let times: HookTimes = { beforeModel: [], wrapModelCall: [], afterModel: [], wrapToolCall: 0 };
-    const mw = toolAttentionMiddleware({ tools, log: false, onEvent: (e) => events.push(e) });
+    const mw = toolAttentionMiddleware({ tools, log: false, onEvent: (e) => events.push(e), ...(style.embedResults === false ? { intent: { embedResults: false } } : {}) });
     await mw.router.prepare();
     const model = () => modelFor(provider, driver, emulator?.url);
     const withMw = createAgent({ model: model(), tools, middleware: [timedMiddleware(mw, () => times)], systemPrompt: SYSTEM_PROMPT });
@@ -780,7 +786,7 @@ export async function measureOverhead(opts: OverheadOptions = {}): Promise<Overh
   const loadStart = loadavg()[0]!;
   const configs: OverheadConfig[] = [];
   // The scripted model also runs the worst case: instant tools and no stated step, so every call waits for an encode.
-  const runs: [Provider, LoopStyle][] = providers.flatMap((p): [Provider, LoopStyle][] => (p === "scripted" ? [[p, WORST_LOOP], [p, TYPICAL_LOOP]] : [[p, TYPICAL_LOOP]]));
+  const runs: [Provider, LoopStyle][] = providers.flatMap((p): [Provider, LoopStyle][] => (p === "scripted" ? [[p, WORST_LOOP], [p, WORST_LOOP_LEXICAL_RESULTS], [p, TYPICAL_LOOP]] : [[p, TYPICAL_LOOP]]));
   for (const [p, style] of runs) {
     log(`overhead: ${p}, ${styleName(style)} (${tasks.length} tasks × ${reps}, ${n} tools)…`);
     const r = await runConfig(p, style, cat.file, tasks, reps, log);
