@@ -238,6 +238,13 @@ test("CLI: cost --json prints one row per method with the documented keys; error
   const bad = await cli(["cost", "--catalog", CATALOG, "--tasks", TASKS, "--provider", "gemini"]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--provider must be anthropic or openai/);
+  // --model names the provider when --provider is absent; a contradiction is refused rather than priced.
+  const byModel = await cli(["cost", "--catalog", CATALOG, "--tasks", TASKS, "--encoder", "lexical", "--model", "gpt-4o", "--calls", "5", "--json"]);
+  assert.equal(byModel.code, 0, byModel.stderr);
+  assert.match((JSON.parse(byModel.stdout) as { profile: string }).profile, /^openai:/);
+  const clash = await cli(["cost", "--catalog", CATALOG, "--tasks", TASKS, "--provider", "anthropic", "--model", "gpt-4o"]);
+  assert.equal(clash.code, 2);
+  assert.match(clash.stderr, /--model gpt-4o is an OpenAI model, but --provider is anthropic/);
   for (const [flag, value] of [["--calls", "0"], ["--history", "1.5"], ["--k", "0"]]) {
     const r2 = await cli(["cost", "--catalog", CATALOG, "--tasks", TASKS, `${flag}=${value}`]);
     assert.equal(r2.code, 2, `${flag}=${value}`);

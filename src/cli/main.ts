@@ -20,6 +20,7 @@ import { DEMO_CATALOG, runDemo } from "./demo.js";
 import { auditFailure, checkFailOn, formatAudit, runAudit, screeningFailure } from "./audit.js";
 import { runCalibrate } from "./calibrate.js";
 import { runCost } from "./cost.js";
+import { providerOfModelId } from "../core/providers/model-id.js";
 import { packageVersion, runSetupFaiss } from "./setup-faiss.js";
 
 const USAGE = `Usage:
@@ -30,7 +31,8 @@ const USAGE = `Usage:
   tool-attention cost  --catalog FILE --tasks FILE.jsonl [--provider anthropic|openai] [--model NAME] [--history N]
                    [--calls N] [--k N] [--encoder NAME] [--json]
                    billed input per conversation (prompt caching priced) for every schema, tool search, an LLM
-                   selector and Tool Attention's delivery modes; default provider anthropic, history 500, calls 15
+                   selector and Tool Attention's delivery modes; default provider the one --model names, else
+                   anthropic; history 500, calls 15
   tool-attention demo  [--catalog FILE] [--json]
   tool-attention audit --config MCP.json [--k N] [--tokens NAME] [--concurrency N] [--json]
                    [--fail-on any|CATEGORY[,CATEGORY]] [--screen-encoder] [--approve] [--pins-dir DIR | --pins-postgres URL]
@@ -68,7 +70,8 @@ Options:
   --tokens NAME    cl100k_base (default) or o200k_base
   --index NAME     auto (default), faiss, flat
   --state JSON     agent state for preconditions: {"scopes":[...],"milestones":[...],"toolOutputs":[...]}
-  --provider NAME  cost: anthropic (default) or openai; --model NAME picks the pricing profile (e.g. gpt-4o)
+  --provider NAME  cost: anthropic or openai (default: the one --model names, else anthropic); --model NAME picks
+                   the pricing profile (e.g. gpt-4o)
   --history N      cost: tokens each model call adds to the history (its tool call and result; default 500)
   --calls N        cost: model calls per conversation (default 15)`;
 
@@ -338,9 +341,21 @@ async function cmdCalibrate(values: Record<string, string | boolean | undefined>
   await runCalibrate(router, tasks, { k: toolCount(values.k as string | undefined), perStep: Boolean(values["per-step"]), json: Boolean(values.json) });
 }
 
+/**
+ * cost's provider: --provider, else the one --model names by its family ("gpt-5.6" is OpenAI), else anthropic. A
+ * model of the other provider is an error rather than a silent price on the wrong profile.
+ */
+export function costProvider(providerFlag: string | undefined, model: string | undefined): "anthropic" | "openai" {
+  if (providerFlag !== undefined && providerFlag !== "anthropic" && providerFlag !== "openai")
+    throw new UsageError(`--provider must be anthropic or openai, got "${providerFlag}"`);
+  const named = model ? providerOfModelId(model) : "other";
+  if (providerFlag && named !== "other" && named !== providerFlag)
+    throw new UsageError(`--model ${model} is a${named === "openai" ? "n OpenAI" : "n Anthropic"} model, but --provider is ${providerFlag}; drop one of them`);
+  return (providerFlag as "anthropic" | "openai" | undefined) ?? (named === "openai" ? "openai" : "anthropic");
+}
+
 async function cmdCost(values: Record<string, string | boolean | undefined>) {
-  const provider = (values.provider as string | undefined) ?? "anthropic";
-  if (provider !== "anthropic" && provider !== "openai") throw new UsageError(`--provider must be anthropic or openai, got "${provider}"`);
+  const provider = costProvider(values.provider as string | undefined, values.model as string | undefined);
   const history = positiveInt("history", values.history as string | undefined, 500) as number;
   const calls = positiveInt("calls", values.calls as string | undefined, 15) as number;
   const k = toolCount(values.k as string | undefined);
