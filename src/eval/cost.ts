@@ -225,7 +225,6 @@ function wordsOf(text: string): string[] {
   return (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => w.length > 1);
 }
 
-/** The required parameter names of a schema. */
 /** Plausible arguments for a tool call: its required parameters (at most 4) filled from the step's words. */
 function argsFor(schema: JsonSchema | undefined, text: string): Record<string, unknown> {
   const props = (schema?.properties ?? {}) as Record<string, { type?: unknown }>;

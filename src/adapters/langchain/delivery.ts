@@ -224,8 +224,6 @@ export interface CallPlanInput {
   systemText: string;
   profile: ProviderProfile;
   options: DeliveryOptions;
-  /** Whether a deferred thread has call_tool (the model can reach any listed tool through it). */
-  dispatcher?: boolean;
   /** Tokens of the system text and messages, when the caller counted them already (see `contextTokens`). */
   context?: number;
 }
@@ -262,7 +260,8 @@ export function planCall(input: CallPlanInput): DeliveryPlan {
     k,
     guarantee: input.options.guarantee,
     scores: input.scores ? new Map(input.active.map((n, i) => [n, input.scores?.[i] ?? Number.NaN] as const).filter(([, s]) => Number.isFinite(s))) : undefined,
-    callableFromPool: input.dispatcher ? stats.callableFromPool : undefined,
+    // Every deferred request binds call_tool (beside native deferral too), so any listed tool is one call away.
+    callableFromPool: stats.callableFromPool,
   });
 }
 
@@ -577,8 +576,6 @@ export function deliverCall(args: {
     systemText,
     profile,
     options,
-    // Every deferred request carries call_tool, beside native deferral too.
-    dispatcher: true,
     context,
   });
   const shaped = shapeRequest({

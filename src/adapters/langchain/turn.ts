@@ -202,7 +202,6 @@ export function nextSticky(
     .map(([name, turns]) => ({ name, turns }));
 }
 
-/** Routes the turn and emits its event; returns the decision and the state value to store. */
 /**
  * Starts embedding the intent the next model call will be routed on, as far as it is known now (the model's stated
  * plan once it answers; a tool's result once it returns): the encode then runs while the tools do, and the next
@@ -212,6 +211,7 @@ export function prefetchTurnIntent(router: ToolAttentionRouter, messages: readon
   router.prefetchQuery(turnIntent(messages, settings.intent).flatMap((p) => (p.dense === false ? [] : [p.text])));
 }
 
+/** Routes the turn and emits its event; returns the decision and the state value to store. */
 export async function routeTurn(
   router: ToolAttentionRouter,
   state: ToolAttentionStateLike,

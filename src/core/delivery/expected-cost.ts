@@ -62,8 +62,8 @@ export interface ExpectedCostInput {
   /** Tokens the next request re-reads after a miss: system prompt, pool and history. */
   prefixTokens: number;
   /**
-   * Whether the model can call the tool right from the pool alone (see `callableFromSignature`). Only on the dispatcher
-   * path, where any listed tool is one call_tool call away; a provider-native tool the model was not given is not.
+   * Whether the model can call the tool right from the pool alone (see `callableFromSignature`): through call_tool,
+   * which every deferred request binds, any listed tool is one call away.
    */
   callableFromPool?: (name: string) => boolean;
   profile: ProviderProfile;

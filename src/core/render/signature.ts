@@ -66,9 +66,9 @@ export function valueHint(schema: unknown, depth = 0): string | undefined {
  * which to fill.
  */
 function objectHint(p: Record<string, unknown>, depth: number): string | undefined {
-  const props = p.properties && typeof p.properties === "object" ? (p.properties as Record<string, unknown>) : {};
+  const props = propertiesOf(p as JsonSchema);
   const names = Object.keys(props);
-  const required = Array.isArray(p.required) ? (p.required as unknown[]).filter((r): r is string => typeof r === "string") : [];
+  const required = requiredParams(p as JsonSchema);
   // `propertyNames: {type: "string"}` says nothing (every key is a string); any other constraint on keys does.
   const keysFree = p.propertyNames === undefined || JSON.stringify(p.propertyNames) === '{"type":"string"}';
   if (names.length === 0) return required.length === 0 && p.additionalProperties !== false && p.patternProperties === undefined && keysFree ? "object" : undefined;
