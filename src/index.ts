@@ -138,6 +138,8 @@ export {
   type RouteQuery,
   type TagFilter,
 } from "./core/router/router.js";
+// Anticipation: the likely next tools of a workflow, from the catalog's co-usage and the thread's transitions
+export { CoUsage, coUsageOf, transitionsOf, EDGE_WEIGHTS, type AnticipationInput, type CoUsageEdge, type Successor } from "./core/anticipation/co-usage.js";
 // Progressive start: routable before the catalog is embedded; health() and the encoder event say how far it is
 export {
   DEFAULT_PROGRESSIVE_MIN_TOOLS,

@@ -12,6 +12,8 @@ export interface CostCommandOptions {
   calls: number;
   historyTokens: number;
   k?: number;
+  /** Replay a model that states no plan before its calls (see `ReplayCostOptions.simulate`). */
+  noPlan?: boolean;
   json?: boolean;
   out?: (text: string) => void;
   progress?: (text: string) => void;
@@ -106,6 +108,7 @@ export async function runCost(router: ToolAttentionRouter, tasks: readonly EvalT
     calls: opts.calls,
     historyTokens: opts.historyTokens,
     k: opts.k,
+    ...(opts.noPlan ? { simulate: { planWeight: 0 } } : {}),
   });
   if (opts.json) {
     const cached = report.methods.find((m) => m.method === "all-cached");

@@ -29,7 +29,7 @@ const USAGE = `Usage:
   tool-attention calibrate --catalog FILE --tasks FILE.jsonl [--k N] [--encoder NAME] [--per-step] [--limit N] [--json]
                    sweeps θ from 0.10 to 0.50 (step 0.02) and picks the max-F1 θ
   tool-attention cost  --catalog FILE --tasks FILE.jsonl [--provider anthropic|openai] [--model NAME] [--history N]
-                   [--calls N] [--k N] [--encoder NAME] [--json]
+                   [--calls N] [--k N] [--encoder NAME] [--no-plan] [--json]
                    billed input per conversation (prompt caching priced) for every schema, tool search, an LLM
                    selector and Tool Attention's delivery modes; default provider the one --model names, else
                    anthropic; history 500, calls 15
@@ -60,6 +60,7 @@ Options:
   --multi-vector X share of the dense score from a tool's best short row (name, one sentence, parameters);
                    default 0.3 on catalogs up to 2,000 tools, 0 turns it off
   --server-weight X weight of the query's match with each tool's server (default 0.15, 0 turns it off)
+  --anticipation X score added to the likely next tools once a tool ran (default 0.1, 0 turns it off)
   --min-active N   never bind fewer tools than N when θ leaves fewer (default 3, 0 lets θ leave none)
   --tool-text LIST what is embedded per tool besides name and description, comma-separated:
                    server, server-description, params, tags, no-server (default: server only when several)
@@ -73,7 +74,9 @@ Options:
   --provider NAME  cost: anthropic or openai (default: the one --model names, else anthropic); --model NAME picks
                    the pricing profile (e.g. gpt-4o)
   --history N      cost: tokens each model call adds to the history (its tool call and result; default 500)
-  --calls N        cost: model calls per conversation (default 15)`;
+  --calls N        cost: model calls per conversation (default 15)
+  --no-plan        cost: the replayed model states no plan before its calls, so routing reads only the requests
+                   and the tool results (default: its plan, as an agent that says what it will do next)`;
 
 class UsageError extends Error {}
 
@@ -154,6 +157,7 @@ function buildRouter(values: Record<string, string | boolean | undefined>, catal
     ...(values["no-decompose"] ? { decompose: false } : {}),
     ...multiVectorOption(num("multi-vector", values["multi-vector"] as string | undefined)),
     ...serverOption(num("server-weight", values["server-weight"] as string | undefined)),
+    anticipationBoost: num("anticipation", values.anticipation as string | undefined),
     minActive: num("min-active", values["min-active"] as string | undefined),
     k: toolCount(values.k as string | undefined),
     theta: num("theta", values.theta as string | undefined),
@@ -365,7 +369,7 @@ async function cmdCost(values: Record<string, string | boolean | undefined>) {
   if (router.catalog.size === 0) throw new Error(`${catalogPath}: the catalog has no tools`);
   const tasks = loadTasks(tasksPath);
   if (tasks.length === 0) throw new Error(`${tasksPath}: no tasks (expected one JSON object a line)`);
-  await runCost(router, tasks, { provider, model: values.model as string | undefined, calls, historyTokens: history, k, json: Boolean(values.json) });
+  await runCost(router, tasks, { provider, model: values.model as string | undefined, calls, historyTokens: history, k, noPlan: Boolean(values["no-plan"]), json: Boolean(values.json) });
 }
 
 /** eval and calibrate measure nothing without tools or tasks (their averages would be NaN): say which file is empty. */
@@ -398,6 +402,8 @@ const OPTIONS = {
   "lexical-weight": { type: "string" },
   "multi-vector": { type: "string" },
   "server-weight": { type: "string" },
+  anticipation: { type: "string" },
+  "no-plan": { type: "boolean" },
   "min-active": { type: "string" },
   "tool-text": { type: "string" },
   "tags-only": { type: "string" },

@@ -25,6 +25,7 @@ import { CALL_TOOL_DEF, CALL_TOOL_NAME, CALL_TOOL_NATIVE_ANTHROPIC, SEARCH_TOOL_
 import { nextSticky, promotedContent, stickyConfig, type ToolAttentionDecisionState } from "../adapters/langchain/turn.js";
 import { llmSelectorSchema, LLM_SELECTOR_SYSTEM_PROMPT } from "./llm-selector.js";
 import { splitIdentifier } from "../core/catalog/text.js";
+import { transitionsOf, type AnticipationInput } from "../core/anticipation/co-usage.js";
 import { PrefixCache, type CallUsage } from "../core/cost/prefix-cache.js";
 import { resolveProfile, type ProfileSpec, type ProviderProfile } from "../core/cost/profiles.js";
 import { anthropicPrompt, openaiPrompt, WireContext } from "../core/cost/wire.js";
@@ -35,7 +36,7 @@ import { checkPreconditions, emptyStateView, stateViewFrom } from "../core/preco
 import { ToolAttentionRouter } from "../core/router/router.js";
 import { renderPoolTiered } from "../core/render/render.js";
 import type { AgentStateView, JsonSchema, ToolRecord } from "../core/types.js";
-import { DEFAULT_SIMULATE, simulatedIntent } from "./evaluate.js";
+import { DEFAULT_SIMULATE, simulatedIntent, type SimulateOptions } from "./evaluate.js";
 import { callableFromSignature, requiredParams } from "../core/render/signature.js";
 import type { EvalTask } from "./tasks.js";
 
@@ -91,6 +92,11 @@ export interface ReplayCostOptions {
   runValidCalls?: boolean;
   /** The adapters' `deferred` options (how deferred delivery picks each call's new tools). */
   deferred?: DeferredOptions;
+  /**
+   * How the routed intent is simulated (see `SimulateOptions`). Default `DEFAULT_SIMULATE`; `{ planWeight: 0 }`
+   * replays a model that states no plan before its calls, so routing sees only the request and the tool results.
+   */
+  simulate?: SimulateOptions;
 }
 
 export interface CostRow {
@@ -408,6 +414,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
   const systemTokens = opts.systemTokens ?? 1000;
   if (!Number.isInteger(systemTokens) || systemTokens < 0) throw new Error(`Invalid systemTokens: ${systemTokens} (expected an integer ≥ 0)`);
   const k = opts.k ?? router.k;
+  const simulate: Required<SimulateOptions> = { ...DEFAULT_SIMULATE, ...opts.simulate };
   if (!Number.isInteger(k) || k <= 0) throw new Error(`Invalid k: ${k} (expected a positive integer)`);
   const profile: ProviderProfile = opts.profile ? resolveProfile(opts.profile, opts.model) : resolveProfile(provider, opts.model);
   if (profile.provider !== provider) throw new Error(`The profile "${profile.name}" is for ${profile.provider}, not ${provider}`);
@@ -520,11 +527,11 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
 
   let memo = routeMemo.get(router);
   if (!memo) routeMemo.set(router, (memo = new Map()));
-  const routeMemoized = async (parts: { text: string; weight: number }[], view: AgentStateView, include: string[]): Promise<Routed> => {
-    const key = JSON.stringify([k, parts, include, [...view.scopes], [...view.milestones], [...view.toolOutputs].sort()]);
+  const routeMemoized = async (parts: { text: string; weight: number }[], view: AgentStateView, include: string[], anticipate: AnticipationInput): Promise<Routed> => {
+    const key = JSON.stringify([k, parts, include, [...view.scopes], [...view.milestones], [...view.toolOutputs].sort(), anticipate]);
     let hit = (memo as Map<string, Routed>).get(key);
     if (!hit) {
-      const d = await router.route(parts, view, { k, include, turnId: "replay" });
+      const d = await router.route(parts, view, { k, include, anticipate, turnId: "replay" });
       hit = { names: d.active.map((a) => (byId.get(a.id) as ToolInfo).name), scores: new Map(d.active.map((a) => [(byId.get(a.id) as ToolInfo).name, a.score])) };
       (memo as Map<string, Routed>).set(key, hit);
     }
@@ -742,6 +749,8 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
       let stickyState: ToolAttentionDecisionState["sticky"] = [];
       let promotedSince: string[] = [];
       let lastObs: ToolMessage[] = [];
+      // Per model turn of this conversation, the tools that ran (the thread's transitions, for anticipation).
+      const ranTurns: string[][] = [];
       let usedBefore: { name: string; description: string }[] = [];
       let firstOfRequest = true;
       let selectorUser: Json = {};
@@ -804,9 +813,13 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
           promotedSince = [];
           // The first call of a request routes on the request alone; later ones also on the plan the model stated.
           const step = firstOfRequest || !task.steps?.length ? 0 : call.step + 1;
-          const parts = simulatedIntent(task, step, usedBefore, DEFAULT_SIMULATE);
+          const parts = simulatedIntent(task, step, usedBefore, simulate);
           if (method === "oracle") active = gold.map((g) => g.tools[0].name);
-          else ({ names: active, scores } = await routeMemoized(parts, view, stickyState.map((s) => s.name)));
+          else {
+            // What the adapters anticipate: the successors of the tools that just ran, and pairs seen in the thread.
+            const anticipate = { after: lastObs.map((m) => m.name as string), transitions: transitionsOf(ranTurns) };
+            ({ names: active, scores } = await routeMemoized(parts, view, stickyState.map((s) => s.name), anticipate));
+          }
         }
         firstOfRequest = false;
 
@@ -933,6 +946,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         // What the next routing sees: the results after the model's last call, and the tools used at this step.
         const last = msgs[msgs.length - 1];
         lastObs = last.role === "tool" ? last.results.filter((r) => !r.error).map((r) => new ToolMessage({ content: "ok", tool_call_id: r.id, name: r.name })) : [];
+        if (lastObs.length > 0) ranTurns.push(lastObs.map((m) => m.name as string));
         usedBefore = gold.map((g) => ({ name: g.name, description: g.tools[0].record.description }));
       }
     }

@@ -5,6 +5,7 @@
  */
 import type { ToolAttentionRouter, RouteQuery, TagFilter } from "../core/router/router.js";
 import { firstSentence, splitIdentifier } from "../core/catalog/text.js";
+import { transitionsOf } from "../core/anticipation/co-usage.js";
 import { DEFAULT_INTENT, SEARCH_K } from "../core/router/intent.js";
 import { stateViewFrom } from "../core/preconditions/preconditions.js";
 import type { RoutingDecision } from "../core/types.js";
@@ -206,6 +207,7 @@ async function simulateTask(
   const seen = new Set<string>();
   let sticky = new Map<string, number>();
   let used: { name: string; description: string }[] = [];
+  const ran: string[][] = [];
   if (!task.steps?.length && o.clauseSteps) {
     const clauses = router.clausesOf(task.query, route.decompose);
     if (clauses.length > 1) task = { ...task, steps: clauses };
@@ -213,10 +215,13 @@ async function simulateTask(
   const steps = task.steps?.length ?? 0;
   for (let j = 0; j <= steps; j++) {
     const query: RouteQuery = simulatedIntent(task, j, used, o);
-    const d = await router.route(query, state, { ...route, turnId: task.id, include: [...sticky.keys()] });
+    // The adapters' anticipation: successors of the tools that just ran, and pairs that ran in sequence before.
+    const anticipate = { after: used.map((u) => u.name), transitions: transitionsOf(ran) };
+    const d = await router.route(query, state, { ...route, turnId: task.id, include: [...sticky.keys()], anticipate });
     used = d.active
       .filter((a) => gold.has(a.name))
       .map((a) => ({ name: a.name, description: router.catalog.getById(a.id)?.description ?? "" }));
+    if (used.length > 0) ran.push(used.map((u) => u.name));
     const next = new Map<string, number>();
     for (const [n, t] of sticky) if (t > 1) next.set(n, t - 1);
     if (o.stickyTurns > 0) for (const u of used) next.set(u.name, o.stickyTurns);

@@ -13,6 +13,7 @@ import { checkPreconditions } from "../../core/preconditions/preconditions.js";
 import type { AgentStateView } from "../../core/types.js";
 import type { ToolAttentionEvent } from "../../core/events/events.js";
 import { DEFAULT_INTENT, type IntentOptions } from "../../core/router/intent.js";
+import { transitionsOf, type AnticipationInput } from "../../core/anticipation/co-usage.js";
 
 /** Plain text of a message's content (string or content blocks). */
 export function messageText(message: BaseMessage): string {
@@ -198,6 +199,31 @@ export function lastObservations(messages: readonly BaseMessage[]): ToolMessage[
     out.unshift(m);
   }
   return out;
+}
+
+/** Messages read back for the thread's transitions (a long thread must not make every turn walk all of it). */
+const ANTICIPATION_WINDOW = 200;
+
+/**
+ * What the thread says about the next tool (see anticipation/co-usage.ts): the tools whose results the model has
+ * just read, and the pairs of tools that ran in consecutive turns before (a workflow run once in a thread often
+ * runs again). Failed calls are left out: an error says nothing about what comes next.
+ */
+export function threadAnticipation(messages: readonly BaseMessage[]): AnticipationInput {
+  const turns: string[][] = [];
+  let current: string[] | undefined;
+  for (let i = Math.max(0, messages.length - ANTICIPATION_WINDOW); i < messages.length; i++) {
+    const m = messages[i];
+    if (!ToolMessage.isInstance(m)) {
+      current = undefined;
+      continue;
+    }
+    if (m.status === "error" || !m.name) continue;
+    if (!current) turns.push((current = []));
+    if (!current.includes(m.name)) current.push(m.name);
+  }
+  const after = lastObservations(messages).flatMap((m) => (m.status !== "error" && m.name ? [m.name] : []));
+  return { after, transitions: transitionsOf(turns) };
 }
 
 function clip(text: string, max: number): string {

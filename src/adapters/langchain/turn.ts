@@ -16,6 +16,7 @@ import {
   lastObservations,
   pendingAIMessage,
   stateViewOf,
+  threadAnticipation,
   turnIntent,
   type IntentOptions,
 } from "./messages.js";
@@ -223,6 +224,7 @@ export async function routeTurn(
   const decision = await router.route(turnIntent(state.messages, settings.intent), view, {
     include: sticky.map((s) => s.name),
     tags: mergeTags(settings.tags, state.toolTags),
+    anticipate: threadAnticipation(state.messages),
   });
   emit(routingEventOf(decision));
   return {

@@ -13,6 +13,7 @@ export const ROUTER_OPTION_KEYS = {
   theta: true,
   margin: true,
   tagBoost: true,
+  anticipationBoost: true,
   k: true,
   minActive: true,
   multiVector: true,

@@ -4,6 +4,7 @@
  * pipeline reads on every route. Kept apart from router.ts so the class holds wiring, and so a bad option fails with
  * a message naming the field before anything is embedded.
  */
+import type { AnticipationInput } from "../anticipation/co-usage.js";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { LexicalEmbeddings, type EncoderName } from "../encoders/index.js";
 import type { Bm25Options, WeightedText } from "../encoders/bm25.js";
@@ -84,6 +85,12 @@ export interface RouterOptions {
   margin?: number;
   /** Score added to tools matching a `tags.boost` entry of a route. Default 0.1. */
   tagBoost?: number;
+  /**
+   * Score added to the likely successors of the tools a route names in `anticipate` (scaled by how strongly the
+   * catalog or the thread links them, see anticipation/co-usage.ts), so the next tool of a workflow is routed
+   * when the model writes nothing between two calls. Default 0.1; 0 turns anticipation off.
+   */
+  anticipationBoost?: number;
   /** Maximum number of active tools per turn. Default 10. */
   k?: number;
   /**
@@ -243,6 +250,12 @@ export interface RouteOptions {
   include?: readonly string[];
   /** Restrict routing to, or boost, tools with these tags. */
   tags?: TagFilter;
+  /**
+   * What the thread says about the next tool: the tools whose results the model has just read (`after`, names or
+   * ids), and tool pairs called one after the other earlier in the thread (`transitions`, [from, to]). Their likely
+   * successors gain up to `anticipationBoost`.
+   */
+  anticipate?: AnticipationInput;
   /** Turn multi-intent decomposition on or off for this route (see RouterOptions.decompose). */
   decompose?: boolean;
 }
@@ -290,6 +303,7 @@ export interface RouterSettings {
   k: number;
   margin?: number;
   tagBoost: number;
+  anticipationBoost: number;
   minActive: number;
   /** True when there is no dense channel (encoder "lexical"). */
   lexicalOnly: boolean;
@@ -350,6 +364,8 @@ export function routerSettingsOf(options: RouterOptions): RouterSettings {
   if (options.margin !== undefined) validateNumber("margin", options.margin, 0, 2);
   const tagBoost = options.tagBoost ?? 0.1;
   validateNumber("tagBoost", tagBoost, 0, 10);
+  const anticipationBoost = options.anticipationBoost ?? 0.1;
+  validateNumber("anticipationBoost", anticipationBoost, 0, 10);
   const dec = typeof options.decompose === "object" ? options.decompose : {};
   const decompose: DecomposeSettings = {
     ...dec,
@@ -384,6 +400,7 @@ export function routerSettingsOf(options: RouterOptions): RouterSettings {
     k,
     margin: options.margin,
     tagBoost,
+    anticipationBoost,
     minActive,
     lexicalOnly,
     lexicalOptions: lexicalOn ? lexOpts : undefined,

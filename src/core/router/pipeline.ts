@@ -3,7 +3,8 @@
  * - the query becomes weighted parts (`queryParts`), and a multi-intent request one query per clause
  *   (`clauseQueries`, see clauses.ts);
  * - each query is encoded once, scored by every channel and fused into one score per tool (`scoreQuery`, see
- *   fusion.ts), then filtered or boosted by the route's tags;
+ *   fusion.ts), then filtered or boosted by the route's tags, and the likely next tools of the thread boosted
+ *   (anticipation, see anticipation/co-usage.ts);
  * - the slate is the best `slateN` tools, or the clauses' rankings interleaved (`scoreSlate`).
  * θ, preconditions and top-k act on the slate next (select.ts).
  */
@@ -21,6 +22,11 @@ export interface ScoringSettings {
   fusion: FusionWeights;
   /** Score added to tools matching a route's `tags.boost`. */
   tagBoost: number;
+}
+
+/** A route's options as scoring reads them: the caller's, plus the anticipation boost per tool position. */
+export interface ScoringRoute extends RouteOptions {
+  boosts?: ReadonlyMap<number, number>;
 }
 
 /** The scored slate of one route. */
@@ -87,6 +93,12 @@ function applyTags(scores: Float32Array, tools: readonly ToolRecord[], tags: Tag
   }
 }
 
+/** Adds each anticipated tool's boost to its score, in place (a tool filtered out or not a candidate stays out). */
+function applyBoosts(scores: Float32Array, boosts: ReadonlyMap<number, number> | undefined): void {
+  if (!boosts) return;
+  for (const [i, b] of boosts) if (scores[i] !== Number.NEGATIVE_INFINITY) scores[i] += b;
+}
+
 /**
  * Scores every tool for one (weighted) query: encoded (unless `queryVector` is given), each channel, fused, then
  * the tag filter/boost. `slate.encodedAt` records when the encode ended. A failed encode throws the encoder's
@@ -98,7 +110,7 @@ export async function scoreQuery(
   ch: Channels,
   lexicalOnly: boolean,
   s: ScoringSettings,
-  opts: RouteOptions,
+  opts: ScoringRoute,
   queryVector: ArrayLike<number> | undefined,
   slate: Slate,
   slateN: number,
@@ -114,6 +126,7 @@ export async function scoreQuery(
   }
   slate.fusionMs += fused.fusionMs ?? 0;
   applyTags(fused.scores, tools, opts.tags, s.tagBoost);
+  applyBoosts(fused.scores, opts.boosts);
   return fused;
 }
 
@@ -129,7 +142,7 @@ export async function scoreSlate(
   ch: Channels,
   lexicalOnly: boolean,
   s: ScoringSettings,
-  opts: RouteOptions,
+  opts: ScoringRoute,
   slateN: number,
   t0: number,
 ): Promise<Slate> {

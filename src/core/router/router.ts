@@ -71,7 +71,8 @@ import {
   type RouterSettings,
   type ThetaRange,
 } from "./options.js";
-import { clauseQueries, queryParts, scoreSlate, type ScoringSettings, type Slate } from "./pipeline.js";
+import { clauseQueries, queryParts, scoreSlate, type ScoringRoute, type ScoringSettings, type Slate } from "./pipeline.js";
+import { coUsageOf } from "../anticipation/co-usage.js";
 import { selectActive } from "./select.js";
 
 export {
@@ -548,8 +549,10 @@ export class ToolAttentionRouter {
     const t0 = performance.now();
     const parts = queryParts(query);
 
-    // channels → fusion: one score per tool, and the slate (per clause for a multi-intent request).
-    const slate = await this.score(parts, catalog, channels, opts, this.options.slate ?? slateSize(k), t0);
+    // channels → fusion (with the thread's likely next tools boosted): one score per tool, and the slate (per
+    // clause for a multi-intent request).
+    const boosts = opts.anticipate ? coUsageOf(catalog.tools).boosts(opts.anticipate, (n) => catalog.resolve(n), this.settings.anticipationBoost) : undefined;
+    const slate = await this.score(parts, catalog, channels, boosts ? { ...opts, boosts } : opts, this.options.slate ?? slateSize(k), t0);
     const tSearched = performance.now();
 
     // θ (and margin) → preconditions → top-k. A lexical-only slate of a dense router (degraded, or still embedding)
@@ -599,7 +602,7 @@ export class ToolAttentionRouter {
     parts: QueryPart[],
     catalog: ToolCatalog,
     channels: Channels,
-    opts: RouteOptions,
+    opts: ScoringRoute,
     slateN: number,
     t0: number,
   ): Promise<Slate & { served: RoutingChannel[] }> {
