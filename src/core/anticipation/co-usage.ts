@@ -7,9 +7,10 @@
  * - `mentions`: the successor's description or a parameter description names the tool ("transition id from
  *   jira_get_transitions"): one's output feeds the other's input;
  * - `output-input`: a required input of the successor is a field of the tool's declared output (same server);
- * - `family`: same server, same resource ("get_issue" → "update_issue", "add_issue_comment").
+ * - `family`: same server, same resource ("get_issue" → "update_issue", "add_issue_comment");
+ * - `thread`: the pair ran one after the other earlier in the thread (given by the route, not the catalog).
  *
- * Built once per catalog (pure, no model calls); routing reads it per call in O(successors).
+ * Pure, no model calls. A tool's successors are worked out the first time it runs (O(its server's tools)) and kept.
  */
 import type { DeclarativePreconditions, JsonSchema, ToolRecord } from "../types.js";
 import { splitIdentifier } from "../catalog/text.js";
@@ -27,7 +28,10 @@ export interface AnticipationInput {
 export interface Successor {
   /** Catalog id of the successor. */
   id: string;
-  /** In (0, 1]: how strongly the edge predicts the successor (the strongest edge counts; a family edge is scaled by the share of the resource the names have in common). */
+  /**
+   * In (0, 1]: how strongly the edge predicts the successor (the strongest edge counts; a family edge is scaled by
+   * the share of the resource the two names have in common).
+   */
   weight: number;
   edge: CoUsageEdge;
 }
@@ -106,8 +110,16 @@ function mentionable(name: string): boolean {
   return name.length >= 6 && /[_\-.]|[a-z][A-Z]/.test(name);
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const NAME_CHAR = /[\w-]/;
+
+/** Whether `text` names the tool as a whole word (not inside a longer identifier such as "read_file_v2"). */
+function names(text: string, name: string): boolean {
+  for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + 1)) {
+    const before = i > 0 ? text[i - 1] : " ";
+    const after = i + name.length < text.length ? text[i + name.length] : " ";
+    if (!NAME_CHAR.test(before) && !NAME_CHAR.test(after)) return true;
+  }
+  return false;
 }
 
 const graphs = new WeakMap<readonly ToolRecord[], CoUsage>();
@@ -186,15 +198,12 @@ export class CoUsage {
     // mentions, output-input and family: within one server (a server documents its own workflow; the same words
     // across servers say nothing about order).
     const group = this.byServer.get(from.server) ?? [];
-    const mention = mentionable(from.name) ? new RegExp(`(?<![\\w-])${escapeRegExp(from.name)}(?![\\w-])`) : undefined;
+    const mention = mentionable(from.name);
     const outputs = propertyKeys(from.outputSchema);
     const words = this.wordsOf(from);
     for (const to of group) {
       if (to.id === from.id) continue;
-      if (mention) {
-        const text = mentionText(to);
-        if (text.includes(from.name) && mention.test(text)) add(to, "mentions");
-      }
+      if (mention && names(mentionText(to), from.name)) add(to, "mentions");
       if (outputs.size > 0 && requiredKeys(to.inputSchema).some((k) => outputs.has(k) && !GENERIC_KEYS.has(k.toLowerCase()))) add(to, "output-input");
       const theirs = this.wordsOf(to);
       if (words.size === 0 || theirs.size === 0) continue;
