@@ -42,7 +42,7 @@ export const EDGE_WEIGHTS: Readonly<Record<CoUsageEdge, number>> = {
   "after-tool": 1,
   mentions: 0.8,
   "output-input": 0.6,
-  family: 0.4,
+  family: 0.2,
 };
 
 /** Most successors kept per tool (the strongest): a family of 40 tools must not flood the next call. */
