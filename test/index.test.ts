@@ -5,6 +5,8 @@ import { FlatIndex } from "../src/core/index/flat-index.js";
 import {
   createVectorIndex,
   describeIndexBackend,
+  describeIndexFor,
+  FAISS_MIN_ROWS,
   normalizeInPlace,
   type SearchHit,
   type VectorIndex,
@@ -164,13 +166,17 @@ describe("createVectorIndex", () => {
     await assert.rejects(createVectorIndex(0), /positive integer/);
   });
 
-  it("auto picks faiss exactly when faiss-node loads; faiss throws clearly otherwise", async () => {
+  it("auto picks faiss exactly when faiss-node loads and the catalog is large enough to pay; faiss throws clearly otherwise", async () => {
     const saved = process.env.TOOL_ATTENTION_INDEX;
     delete process.env.TOOL_ATTENTION_INDEX;
     try {
       const loaded = loadFaiss();
-      const auto = await createVectorIndex(3);
+      const auto = await createVectorIndex(3, "auto", { rows: FAISS_MIN_ROWS });
       assert.equal(auto.kind, loaded.ok ? "faiss" : "flat");
+      // Below FAISS_MIN_ROWS the flat scan ranks the same without loading libfaiss.
+      assert.equal((await createVectorIndex(3, "auto", { rows: FAISS_MIN_ROWS - 1 })).kind, "flat");
+      assert.equal((await createVectorIndex(3)).kind, "flat");
+      assert.match(describeIndexFor(500), /^index: pure-TS flat \(500 tools < 2000;/);
       assert.match(describeIndexBackend(), /^index: (faiss IndexFlatIP|pure-TS flat \(faiss-node not loadable: .+\))/);
       if (loaded.ok) assert.equal((await createVectorIndex(3, "faiss")).kind, "faiss");
       else await assert.rejects(createVectorIndex(3, "faiss"), /faiss-node is not loadable/);

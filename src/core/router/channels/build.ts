@@ -120,7 +120,8 @@ export async function buildChannels(catalog: ToolCatalog, cx: ChannelBuildContex
   const dim = index.dim;
   let multi: MultiVectorChannel | undefined;
   if (rowsOfMv && rowsOfMv.texts.length > 0) {
-    const rowIndex = await createVectorIndex(dim, prefer);
+    // Exact whatever its size (max-sim reads every row's score); faiss only when the rows are many enough to pay.
+    const rowIndex = await createVectorIndex(dim, prefer, { rows: extra.length, ann: false });
     rowIndex.add(extra);
     multi = new MultiVectorChannel(rowIndex, rowsOfMv.owners, tools.length);
   }
