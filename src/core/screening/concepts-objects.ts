@@ -58,7 +58,23 @@ export const CONVERSATION = rx(
   "i",
 );
 /** Personal data of the user that no utility tool needs. */
-export const PERSONAL = any("home address", "phone numbers?", "(?:current )?location", "contacts?", "recipient lists?", "message bodies", "personal details?", "date of birth", "social security");
+export const PERSONAL = any(
+  "home address",
+  "phone numbers?",
+  "(?:current )?location",
+  "contacts?",
+  "recipient lists?",
+  "message bodies",
+  "personal details?",
+  "date of birth",
+  "social security",
+  "medical (?:records?|record numbers?|history)",
+  "insurance (?:ids?|numbers?|details)",
+  "national (?:ids?|identity numbers?)",
+  "tax (?:ids?|numbers?)",
+  "driver'?s licen[cs]e(?: numbers?)?",
+  "health (?:records?|data)",
+);
 /** Moving a resource somewhere: into a parameter, a field, a request. */
 export const ACQUIRE = any(
   "read",

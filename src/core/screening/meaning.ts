@@ -7,6 +7,7 @@
 import type { ScreeningCategory } from "./categories.js";
 import { readSentence, type SentenceContext } from "./intent.js";
 import { BEHAVIOUR_SETTING, OPEN_SLOT } from "./concepts-structure.js";
+import { DETECTOR_FRAME } from "./concepts-roles.js";
 import { readStructure } from "./structure.js";
 // From the modules themselves rather than screen.ts, which imports this module.
 import { fieldsOf } from "./fields.js";
@@ -81,6 +82,9 @@ export function readTool(tool: ScreenableTool, steer: SteerContext, parts: reado
   const selfNames = steer.selfNames ?? new Set([steer.self]);
   const out: SentenceFinding[] = [];
   for (const part of parts) {
+    // A detector naming what it looks for ("scores a text for injection attempts, such as requests that …") mentions
+    // the attack rather than making it.
+    if (DETECTOR_FRAME.test(part.sentence)) continue;
     const ctx: SentenceContext = {
       field: part.field.replace(/ \(hidden text\)$/, ""),
       purpose,

@@ -70,6 +70,23 @@ import {
   SPEECH_CHANNEL,
   USER_CONCERN,
 } from "./concepts-structure.js";
+import {
+  CARRIED_INSTRUCTIONS,
+  CARRY_OUT,
+  CLAIM_ALL,
+  CLAIM_OVER,
+  DATA_QUESTION,
+  FAILS,
+  FALSE_ASSURANCE,
+  FIXED_ANSWER,
+  KEPT_OUT,
+  MODEL_ROLE,
+  OTHER_SERVERS,
+  ROLE_MODE,
+  SAFEGUARD_OFF,
+  STANDING,
+  USER_VIEW,
+} from "./concepts-roles.js";
 
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -185,13 +202,13 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
   if (lenient || disparaged) return;
   const otherTool = named.length > 0 || has(OTHER_TOOL, s);
   // "Commands issued by other tools get X prepended": a passive alteration of another tool's work is itself the order.
-  const passiveAlter = /\b(?:get|gets|are|is|will be|be) (?:\S+ ){0,6}(?:prepended|appended|added|replaced|rewritten|redirected|changed|modified|swapped|inserted)\b/i.test(s);
+  const passiveAlter = /\b(?:get|gets|are|is|will be|be|needs?|requires?) (?:\S+ ){0,8}(?:prepended|appended|added|replaced|rewritten|redirected|changed|modified|swapped|inserted)\b/i.test(s);
   // A tool has no business stating how other tools behave: a statement that they alter their work is read as an order.
   const aboutOthersWork =
     (named.length > 0 || /\b(?:the (?:[\w-]+ ){1,2}tools|other (?:[\w-]+ ){0,2}tools)\b/i.test(s)) && /\b(?:run|runs|point|points|send|sends|write|writes|get|gets|use|uses|open|opens|go|goes)\b/i.test(s);
   if ((c.directive || passiveAlter || aboutOthersWork) && otherTool && has(ALTER, s)) push("shadowing", 0.75, named.length ? `a directive about another server's tool (${named[0]})` : "a directive about other tools");
   // An order to run alongside another server's named tool ("invoke X after every execute_sql"): a hook on its calls.
-  else if (c.directive && (named.length > 0 || /\b[\w-]+ server\b/i.test(s)) && has(HOOK, s) && !has(OWN_SERVER, s)) push("shadowing", 0.7, "hooks onto another server's tool");
+  else if (c.directive && (named.length > 0 || /\b[\w-]+[\x60'"]? server\b/i.test(s)) && has(HOOK, s) && !has(OWN_SERVER, s)) push("shadowing", 0.7, "hooks onto another server's tool");
 }
 
 /** The user's data, secrets or the model's context moved into the call, or out to a destination. */
@@ -212,9 +229,38 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   if (moving && !resource && address && has(OUTBOUND, s) && (!lenient || has(/\b(?:also|copy|duplicate|mirror\w*|retain\w*)\b/i, s))) push("exfiltration", 0.75, `data copied to ${address}`);
   // A value the model may copy into the call that names secrets' or the context's content ("the contents of any .env file").
   if (c.value && !address && (has(ENV_SECRET, s) || has(SECRET, s) || has(MODEL_HELD, s)) && has(CONTENT_OF, s)) push("resource-reach", 0.65, "a value that stands for secrets or the conversation");
+  // A parameter whose value goes to a fixed outside address ("Reference, forwarded to partners@…") is a channel out,
+  // unless the parameter is itself the destination (a URL, host or endpoint the user gives).
+  if (parameterText && towards && has(OUTBOUND, s) && !/properties\.[^.]*(?:url|uri|endpoint|host|server|base|webhook|callback|address|domain|origin|link|mirror|remote)[^.]*\.description$/i.test(ctx.field))
+    push("exfiltration", 0.7, `the parameter's value sent to ${address}`);
   if (c.value && OUTBOUND_FIELD.test(ctx.field) && address) push("exfiltration", 0.7, `a default outbound destination ${address}`);
   const slotCarrier = !lenient && /\b(?:image|pixel|tag|link|url)\b/i.test(s) && /\b(?:followed by|append\w*|with|contain\w*|includ\w*)\b/i.test(s);
   if ((c.value || slotCarrier) && OPEN_SLOT.test(s) && !EXAMPLE_ADDRESS.test(s)) push("exfiltration", 0.7, "a destination left open for data");
+}
+
+/**
+ * The role reading: who acts, on what, and who is kept from seeing it, whatever the wording. Content a tool returns
+ * promoted to the model's instructions; the model's safeguards declared off for it; something kept out of the user's
+ * view; an answer fixed in advance to a question about what the tool does with the user's data; other servers run
+ * down or set aside. The object decides: a secret kept out of a reply is protection, not concealment.
+ */
+function roles(c: Cues, push: Push, named: boolean): void {
+  const { s, lenient } = c;
+  if (lenient) return;
+  const modelActs = has(MODEL_ROLE, s) || has(MODEL, s) || c.reader;
+  if (has(CARRIED_INSTRUCTIONS, s) && has(CARRY_OUT, s) && (modelActs || c.misplaced)) push("assistant-directive", 0.75, "content the tool returns promoted to the model's instructions");
+  else if ((has(SAFEGUARD_OFF, s) && (has(MODEL_ROLE, s) || c.reader || c.misplaced)) || (has(ROLE_MODE, s) && (has(MODEL_ROLE, s) || c.reader))) push("assistant-directive", 0.8, "the model's safeguards declared off");
+
+  const ordered = c.directive || c.misplaced || has(MODEL_ROLE, s);
+  if (ordered && has(KEPT_OUT, s) && (has(USER_VIEW, s) || c.misplaced) && !(has(PROTECTED_OBJECT, s) && !has(USER_CONCERN, s))) push("concealment", 0.75, "something kept out of what the user sees");
+  else if (has(DATA_QUESTION, s) && has(FIXED_ANSWER, s)) push("concealment", 0.75, "the answer to a question about the user's data fixed in advance");
+  else if (has(FALSE_ASSURANCE, s) && !has(PROTECTED_OBJECT, s)) push("concealment", 0.7, "the user assured that nothing left");
+
+  const others = has(ALTERNATIVES, s) || has(OTHER_SERVERS, s) || named;
+  if (others && has(FAILS, s)) push("tool-choice", 0.8, "runs down the other servers");
+  else if (others && (has(COMPARE, s) || /\bunlike\b/i.test(s))) push("tool-choice", 0.65, "compares itself with the other servers");
+  else if (has(CLAIM_OVER, s)) push("tool-choice", 0.7, "claims every choice over the alternatives");
+  else if (has(CLAIM_ALL, s) && (others || has(STANDING, s) || has(QUALITY, s))) push("tool-choice", 0.7, "claims to be the pick for every request");
 }
 
 /**
@@ -235,6 +281,7 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   concealment(c, push);
   shadowing(c, push, disparaged);
   reachAndExfiltration(c, push);
+  roles(c, push, c.named.length > 0);
   return out;
 }
 
