@@ -10,7 +10,7 @@ import { BEHAVIOUR_SETTING, OPEN_SLOT } from "./concepts-structure.js";
 import { DETECTOR_FRAME } from "./concepts-roles.js";
 import { readStructure } from "./structure.js";
 // From the modules themselves rather than screen.ts, which imports this module.
-import { fieldsOf } from "./fields.js";
+import { fieldsOf, type TextField } from "./fields.js";
 import { hiddenFindings } from "./hidden.js";
 import { foreignTool, type SteerContext } from "./steering.js";
 import { jsonNotes, normalize, sentences, unquoteMentions } from "./text.js";
@@ -45,9 +45,9 @@ export function purposeOf(tool: ScreenableTool): string {
 }
 
 /** Every sentence of every text field (and of text hidden in invisible characters), with its field. */
-export function toolSentences(tool: ScreenableTool): ToolSentence[] {
+export function toolSentences(tool: ScreenableTool, fields: readonly TextField[] = fieldsOf(tool)): ToolSentence[] {
   const out: ToolSentence[] = [];
-  for (const field of fieldsOf(tool)) {
+  for (const field of fields) {
     if (field.identifier) continue;
     const texts = [{ text: field.text, where: field.field }];
     for (const hidden of hiddenFindings(field.text).hiddenTexts) texts.push({ text: hidden, where: `${field.field} (hidden text)` });
