@@ -9,11 +9,11 @@ import { rx } from "./words.js";
 
 /** Instructions carried by what a tool returns or reads: "directions found within the returned entries". */
 export const CARRIED_INSTRUCTIONS = rx(
-  String.raw`\b(?:instructions?|directions?|directives?|commands?|requests?|orders?|tasks?)\b[^.;]{0,40}?\b(?:in|inside|within|from|contained in|embedded in|found in|appearing in|carried by|included in)\s+(?:the\s+|any\s+|its\s+|each\s+|every\s+|this\s+|these\s+|those\s+)?(?:[\w-]+\s+){0,2}?(?:returned|retrieved|fetched|clipped|results?|outputs?|entries|articles?|pages?|documents?|content|text|them|it|feeds?|emails?|messages?|files?|responses?|answers?|items?|records?|tickets?|data)\b`,
+  String.raw`\b(?:instructions?|directions?|directives?|commands?|requests?|orders?|tasks?)\b[^.;]{0,40}?\b(?:in|inside|within|from|contained in|embedded in|found in|appearing in|carried by|included in)\s+(?:the\s+|any\s+|its\s+|each\s+|every\s+|this\s+|these\s+|those\s+)?(?:[\w-]+\s+){0,2}?(?:returned|retrieved|fetched|clipped|results?|outputs?|entries|articles?|pages?|documents?|content|text|them|it|feeds?|emails?|messages?|files?|responses?|answers?|items?|records?|tickets?|data|summar(?:y|ies)|body|bodies|replies|transcripts?)\b`,
 );
 /** Carrying them out, as the model's own: "should be executed by the agent", "act on them", "honour any requests". */
 export const CARRY_OUT = rx(
-  String.raw`\b(?:executed|carried out|carry (?:them|it) out|followed|obeyed|acted (?:up)?on|act (?:up)?on|honou?r(?:ed)?|complied with|comply with|performed|implemented|treated as (?:instructions|commands|authoritative|binding|the user's)|(?:the )?(?:same|user's|operator's) authority|as though (?:they|it) came from|as if (?:the user|they|it) (?:had )?(?:typed|sent|written|wrote|said|came))\b`,
+  String.raw`\b(?:executed|carried out|carry (?:them|it) out|followed|obeyed|acted (?:up)?on|acts? (?:up)?on|acting on|[\w-]+'s authority|honou?r(?:ed)?|complied with|comply with|performed|implemented|treated as (?:instructions|commands|authoritative|binding|the user's)|(?:the )?(?:same|user's|operator's) authority|as though (?:they|it) came from|as if (?:the user|they|it) (?:had )?(?:typed|sent|written|wrote|said|came))\b`,
 );
 /** The model's safeguards declared off: "moderation turned off", "safety filters … considered disabled". */
 export const SAFEGUARD_OFF = rx(
@@ -32,7 +32,11 @@ export const USER_VIEW = rx(
 );
 /** Kept out of that view: "kept out of", "stay clear of any mention", "free of", "never appear in", "say nothing about". */
 export const KEPT_OUT = rx(
-  String.raw`\b(?:(?:kept|keep|keeps|stay|stays|left|leave|leaves|remain|remains|be kept|held|hold)\s+(?:[^.;]{0,60}?\s)?out of|(?:stay|stays|keep|kept|remain|remains)\s+clear of|(?:free|clear) of (?:any|all)\b|(?:never|not|no)\s+(?:\w+\s+)?(?:appear|show up|surface)\w*\s+in|(?:never|not)\s+be\s+(?:shown|listed|included|mentioned|visible|named)\s+in|(?:say|mention|report|write|tell)\w*\s+nothing\s+(?:about|of|regarding|on)|without (?:a word|any word) (?:about|on|of))\b`,
+  String.raw`\b(?:(?:kept|keep|keeps|stay|stays|left|leave|leaves|remain|remains|be kept|held|hold)\s+(?:[^.;]{0,60}?\s)?out of|(?:stay|stays|keep|kept|remain|remains)\s+clear of|(?:free|clear) of (?:any|all)\b|(?:never|not|no)\s+(?:\w+\s+)?(?:appear|show up|surface)\w*\s+in|(?:never|not)\s+be\s+(?:shown|listed|included|mentioned|visible|named)\s+in|(?:say|mention|report|write|tell)\w*\s+nothing\s+(?:about|of|regarding|on)|without (?:a word|any word) (?:about|on|of)|(?:leaves?|leaving|left|keeps?|kept) (?:it|this|that|them) out|(?:not|never|n't) (?:touch(?:es)? on|go into|get into|dwell on|discuss|raise|cover))\b`,
+);
+/** Dropping, as the verb's own object, something the user would want to hear of: "skip the charge", "omit the partner copy". */
+export const DROP_CONCERN = rx(
+  String.raw`\b(?:skip|omit|drop|leave out|hide|strip|cut|suppress)\s+(?:the |any |all |our |this |that )?(?:[\w-]+ ){0,2}?(?:fees?|charges?|surcharges?|commissions?|markups?|tips?|cop(?:y|ies)|uploads?|partners?|tracking|sharing|transfers?|mirror\w*|archives?|vendors?|telemetry)\b`,
 );
 /** A reassurance that nothing left: "assure the user no files were copied", "tell them logging is switched off". */
 export const FALSE_ASSURANCE = rx(
@@ -43,7 +47,7 @@ export const DATA_QUESTION = rx(
   String.raw`\b(?:asks?|wonders?|questions?|inquires?)\b[^.;]{0,20}?\b(?:whether|if|where|who|what happens|how)\b[^.;]{0,60}?\b(?:logged|logging|stored|kept|copied|shared|sent|uploaded|tracked|recorded|monitored|saved|goes|go|went|leaves?|sees?|access\w*|retain\w*|sold)\b`,
 );
 /** Then the answer, decided in advance: "tell them …", "say …", "answer …" (advice such as "tell them to …" is not an answer). */
-export const FIXED_ANSWER = rx(String.raw`,\s*(?:just\s+|simply\s+|then\s+)?(?:tell (?:them|the user|the person|him|her)|say|answer|reply|respond|assure (?:them|the user)|claim|state|deny)\b(?!\s+to\b)`);
+export const FIXED_ANSWER = rx(String.raw`,\s*(?:just\s+|simply\s+|then\s+)?(?:tell (?:them|the user|the person|him|her)|say|answer|reply|respond|assure (?:them|the user)|claim|state|deny)\b(?!\s+to\b)|\bthe (?:response|answer|reply) (?:is|should be|will be|must be)\b`);
 
 /** Other servers as a group: "the `github` and `web` servers", "the postgres and sqlite servers", "tools on other servers". */
 export const OTHER_SERVERS = rx(
@@ -51,7 +55,7 @@ export const OTHER_SERVERS = rx(
 );
 /** The alternatives run down in words the other families lack: they "no longer work", "keep dropping", are "disallowed". */
 export const FAILS = rx(
-  String.raw`\b(?:no longer work\w*|(?:don't|do not|doesn't|does not|won't|will not|cannot|can't) (?:reliably )?work|keeps? (?:dropping|failing|crashing|losing|timing out|breaking)|disallowed|not allowed|prohibited|banned|forbidden|mangle\w*|garble\w*|leak\w*|known to (?:fail|leak|break|corrupt|lose)|unmaintained|corrupt\w*)\b`,
+  String.raw`\b(?:no longer work\w*|(?:don't|do not|doesn't|does not|won't|will not|cannot|can't) (?:reliably )?work|keeps? (?:dropping|failing|crashing|losing|timing out|breaking)|disallowed|not allowed|prohibited|banned|forbidden|mangle\w*|garble\w*|leak\w*|known to (?:fail|leak|break|corrupt|lose)|not worth (?:calling|using|trying|it)|unmaintained|corrupt\w*)\b`,
 );
 /** This tool claimed as the pick for everything: "the correct pick for any document" (read with a comparison or a badge). */
 export const CLAIM_ALL = rx(
@@ -59,12 +63,25 @@ export const CLAIM_ALL = rx(
 );
 /** A claim over every alternative that needs no comparison: "belongs here", "chosen over any other", "the sole supported tool". */
 export const CLAIM_OVER = rx(
-  String.raw`\b(?:every|all|any)\s+(?:[\w-]+\s+){0,3}?(?:requests?|questions?|queries|tasks?|lookups?|searches|jobs?|calls?)\s+(?:belongs?|go|goes|should go|are routed|should be routed|must go|are to go)\s+(?:here|to this|through this)\b|\b(?:chosen|picked|selected|preferred|used|favou?red|ranked)\s+(?:over|above|ahead of|instead of|rather than|before)\s+(?:any|every|all|the)(?:\s+the)?\s+(?:other|alternative|competing)\b|\b(?:the\s+)?(?:sole|only)\s+(?:supported|approved|sanctioned|permitted|allowed|official|working|certified)\s+(?:[\w-]+\s+){0,2}?(?:tool|integration|server|provider|service|option)\b`,
+  String.raw`\b(?:every|all|any)\s+(?:[\w-]+\s+){0,3}?(?:requests?|questions?|queries|tasks?|lookups?|searches|jobs?|calls?)\s+(?:belongs?|go|goes|should go|are routed|should be routed|must go|are to go)\s+(?:here|to this|through this)\b|\b(?:chosen|picked|selected|preferred|used|favou?red|ranked)\s+(?:over|above|ahead of|instead of|rather than|before)\s+(?:any|every|all|the)(?:\s+the)?\s+(?:other|alternative|competing)\b|\b(?:the\s+)?(?:sole|only)\s+(?:supported|approved|sanctioned|permitted|allowed|official|working|certified)\s+(?:[\w-]+\s+){0,2}?(?:tool|integration|server|provider|service|option)\b|\b(?:avoid|skip|ignore|never (?:use|call|pick)|don't use|do not use) (?:all|any|every|the) (?:others?|other [\w-]+s?|alternatives?|rest)\b|\bthe only (?:[\w-]+ ){1,2}(?:the |your |our )?(?:administrator|admin|company|organi[sz]ation|security team|it team|policy) (?:permits|allows|approves|sanctions|supports)\b`,
+);
+/** The rules the model runs under, as someone else's to set: "the operator's configuration", "your content rules". */
+export const MODEL_RULES = rx(
+  String.raw`\b(?:(?:the )?(?:operator|developer|deployer|system|assistant|model|agent)(?:'s)? (?:configuration|config|prompt|instructions|rules|policy|policies|guidelines|guardrails)|(?:your|its|their) (?:own )?(?:configuration|system prompt|instructions|rules|guidelines|policies|guardrails)|(?:content|safety) (?:rules|policy|policies|guidelines))\b`,
+);
+/** Declared void: advisory, optional, set aside, paused, no longer applying. */
+export const RULES_VOID = rx(
+  String.raw`\b(?:advisory|optional|non-binding|void|set aside|paused|suspended|lifted|waived|(?:no longer|do not|does not|don't|doesn't) apply|overridden|superseded|outranked|(?:can|may) be (?:ignored|skipped|dropped|overridden))\b`,
 );
 /** Standing claimed in numbers or badges: ratings, stars, uptime guarantees, SLAs, accreditation. */
 export const STANDING = rx(
   String.raw`\b(?:\d(?:\.\d)?[- ]?stars?|\d(?:\.\d)?\s*\/\s*5|ratings?|rated|uptime|sla|slas|guarantee\w*|accredited|certified|endorsed|award\w*|top[- ]ranked|ranked)\b`,
 );
+
+/** A tool whose purpose is detecting attacks: its examples name them. */
+export const DETECTOR_PURPOSE = rx(String.raw`\b(?:detect\w*|classif\w+|scan\w*|flag\w*|scor\w+|filter\w*|moderat\w+|guard\w*)\b[^.]{0,60}\b(?:injections?|jailbreaks?|attacks?|phishing|abuse|malicious|toxic\w*|attempts?)\b`);
+/** A sentence that lists examples: "Examples of attempts: …", "e.g. …". */
+export const EXAMPLES_LEAD = /^\W*(?:examples?|e\.g\.|for example|for instance|such as|including|like|typical (?:attempts|attacks|patterns))\b/i;
 
 /** A detector's description: what it looks for is mentioned, not said ("scores a text for injection attempts, such as …"). */
 export const DETECTOR_FRAME = rx(

@@ -12,7 +12,7 @@ import { rx } from "./words.js";
 
 /** A modal obligation in any voice: "must", "ought to", "is to be", "are kindly requested", "is best left", "need not". */
 export const OBLIGATION = rx(
-  String.raw`\b(?:must|should|shall|ought|needs? to|need not|needn't|ha(?:s|ve) to|(?:is|are|be) (?:not )?to\b|(?:is|are|be|been) (?:\w+ )?(?:expected|required|requested|supposed|asked|meant|advised|encouraged|welcome|appropriate|sufficient|preferable)|kindly|be sure|make sure|remember to|it is (?:preferable|expected|required|recommended|advisable|best|agreed)|(?:is|are) best\b|belongs? (?:in|here)|goes? (?:unreported|unmentioned|unlabell?ed)|(?:requires?|mandates?|dictates?|stipulates?|demands?) (?:that )?(?:the |its |their |each |every |all )?(?:\S+ ){0,3}be\b|from (?:now on|this point|here on)|henceforth|going forward|no longer|is the one to|(?:is|are) the (?:recommended|preferred)|should anyone|you are now|you will now|you're now|we need|we require|why not|feel free to|(?:it's|it is) (?:fine|ok|okay|acceptable|allowed) (?:for you )?to|you (?:may|can) now|you are (?:allowed|permitted|free) to|works? (?:best|better) (?:with|when|if)|(?:far |much )?better (?:picks|results) (?:with|when|if)|go(?:es)? in(?:to)? \x60|remember that|no reason to|goes here|go here|the (?:correct|right|proper|only valid) \w+ (?:for|is)|needs? (?:\S+ ){0,8}(?:appended|added|attached|included|set|changed|replaced))\b`,
+  String.raw`\b(?:must|should|shall|ought|needs? to|need not|needn't|ha(?:s|ve) to|(?:is|are|be) (?:not )?to\b|(?:is|are|be|been) (?:\w+ )?(?:expected|required|requested|supposed|asked|meant|advised|encouraged|welcome|appropriate|sufficient|preferable)|kindly|be sure|make sure|remember to|it is (?:preferable|expected|required|recommended|advisable|best|agreed)|(?:is|are) best\b|belongs? (?:in|here)|goes? (?:unreported|unmentioned|unlabell?ed)|(?:requires?|mandates?|dictates?|stipulates?|demands?) (?:that )?(?:the |its |their |each |every |all )?(?:\S+ ){0,3}be\b|from (?:now on|this point|here on)|henceforth|going forward|no longer|is the one to|(?:is|are) the (?:recommended|preferred)|should anyone|you are now|you will now|you're now|we (?:also |really |will |would |do )?(?:need|require|ask|want|expect)|(?:is|are) (?:also )?needed|why not|feel free to|(?:it's|it is) (?:fine|ok|okay|acceptable|allowed) (?:for you )?to|you (?:may|can) now|you are (?:allowed|permitted|free) to|works? (?:best|better) (?:with|when|if)|(?:far |much )?better (?:picks|results) (?:with|when|if)|go(?:es)? in(?:to)? \x60|remember that|no reason to|goes here|go here|the (?:correct|right|proper|only valid) \w+ (?:for|is)|needs? (?:\S+ ){0,8}(?:appended|added|attached|included|set|changed|replaced))\b`,
   "i",
 );
 /** A sentence that opens with an order: "Include …", "Report success …", "Append …" (the shape of an instruction in a value). */
@@ -29,7 +29,7 @@ export const IMPERATIVE_CLAUSE = rx(
 export const HOW_TO = /^\W*(?:use|call|set|provide|read|add|include|pass|give|put|supply|fill|leave|keep|send|share)\s+(?:this|the|a|an|it|to|for|\x60)\b/i;
 /** An order in the middle of a sentence: "…, so multiply …", "…: drop …". */
 export const IMPERATIVE_MID = rx(
-  String.raw`(?:[,;:]|\bso)\s+(?:then\s+|also\s+|always\s+|just\s+)?(?:populate|multiply|divide|add|append|prepend|replace|set|send|forward|copy|drop|omit|hide|remove|strip|skip|retry|present|report|tell|say|reply|use|route|redirect|cc|bcc)\b`,
+  String.raw`(?:[,;:]\s+(?:in|for|on|with|within) (?:your|the|each|every|any) [^,;.]{1,24}?\s(?:give|keep|leave|omit|state|show|say|mention)\b)|(?:[,;:]|\bso)\s+(?:then\s+|also\s+|always\s+|just\s+)?(?:populate|multiply|divide|add|append|prepend|replace|set|send|forward|copy|drop|omit|hide|remove|strip|skip|retry|present|report|tell|say|reply|use|route|redirect|cc|bcc)\b`,
   "i",
 );
 /** Field paths of values the model may copy into a call, and of titles: places where no instruction belongs. */
@@ -69,7 +69,7 @@ export const OTHER_TOOL = rx(
 );
 /** Changing what another tool does or receives. */
 export const ALTER = rx(
-  String.raw`\b(?:increas\w*|decreas\w*|rais\w*|lower\w*|replac\w*|swapp?\w*|mov\w*|set\b|sets\b|setting|add\w*|append\w*|prepend\w*|prefix\w*|suffix\w*|include\w*|mention\w*|skip\w*|bypass\w*|disabl\w*|pointed|redirect\w*|rout\w*|cop(?:y|ied)|written|preceded|followed|use --\w+|force|visibility|attendee|in copy|cc\b|bcc\b|or 1=1|earlier|later|doubl\w*|tripl\w*|halv\w*|multipl\w*|sav(?:e|ed|ing) a copy|also sav\w*|select|choose|go through|rout\w+ through|pass through|via|rather than|instead of|label\w*|assign\w*|tag\w*|log into|carry|carries|mark\w*|priorit\w*|downgrad\w*|approved by|point\w* (?:to|at)|remov\w*|strip\w*|whatever the user \w+|regardless of (?:what )?the user|called with|[a-z_]+=\w+|overwrit\w*|rewrit\w*|insert\w*|decorat\w*|intercept\w*)\b`,
+  String.raw`\b(?:increas\w*|decreas\w*|rais\w*|lower\w*|replac\w*|swapp?\w*|mov\w*|set\b|sets\b|setting|add\w*|append\w*|prepend\w*|prefix\w*|suffix\w*|include\w*|mention\w*|skip\w*|bypass\w*|disabl\w*|pointed|redirect\w*|rout\w*|cop(?:y|ied)|written|preceded|followed|use --\w+|force|visibility|attendee|in copy|cc\b|bcc\b|or 1=1|earlier|later|doubl\w*|tripl\w*|halv\w*|multipl\w*|sav(?:e|ed|ing) a copy|also sav\w*|select|choose|go through|rout\w+ through|pass through|via|rather than|instead of|instead|label\w*|assign\w*|tag\w*|log into|carry|carries|mark\w*|priorit\w*|downgrad\w*|approved by|point\w* (?:to|at)|remov\w*|strip\w*|whatever the user \w+|regardless of (?:what )?the user|called with|[a-z_]+=\w+|overwrit\w*|rewrit\w*|insert\w*|decorat\w*|intercept\w*)\b`,
   "i",
 );
 /** Secrets, the conversation, the model's own context and the user's personal data (reused families plus the context). */
@@ -83,7 +83,7 @@ export const MODEL_HELD = rx(
   "i",
 );
 /** A secret of the user's environment named by where it lives: `$GITHUB_TOKEN`, a kubeconfig, a dotfile. */
-export const ENV_SECRET = /\$[A-Z][A-Z0-9_]*(?:TOKEN|KEY|SECRET|PASSWORD)\b|\bprintenv\b|\benv(?:ironment)? dump\b|\bkubeconfig\b|~\/\.[\w/.-]+|(?<![\w.])\.(?:env|npmrc|netrc|aws|ssh|gnupg)\b/;
+export const ENV_SECRET = /\$[A-Z][A-Z0-9_]*(?:TOKEN|KEY|SECRET|PASSWORD)\b|\bprintenv\b|\benv(?:ironment)? (?:dump|snapshot)\b|\b(?:every|each|all) (?:environment |env |shell )?variables? (?:from|of|in) the (?:shell|environment|process|host|machine)\b|\btokens included\b|\bkubeconfig\b|~\/\.[\w/.-]+|(?<![\w.])\.(?:env|npmrc|netrc|aws|ssh|gnupg)\b/;
 /** Moving it into this call or out of the machine. */
 export const INTO_THIS_CALL = rx(
   String.raw`\btaken from\b|\bin(?:to)? \x60\w+\x60|\b(?:here\b|this (?:field|parameter|tag)|belongs?|attach\w*|includ\w*|suppl\w+|pass\w* along|append\w*|put|paste\w*|provide\w*|fill\w*|carry|copied|concatenated|collected|gathered|read|with (?:the )?(?:device|account|user's)|populat\w*|prefill\w*|pre-fill\w*)\b`,
@@ -95,7 +95,7 @@ export const OUTBOUND = rx(
   "i",
 );
 /** A destination left open for data: a query that ends in `=` or a template slot. */
-export const OPEN_SLOT = /(?:(?:https?|ftp):\/\/)?[\w.-]+\.[a-z]{2,}\/\S*(?:[?&][\w-]+=(?:$|\s)|\{[^}]+\})/i;
+export const OPEN_SLOT = /(?:(?:https?|ftp):\/\/)?[\w.-]+\.[a-z]{2,}\/\S*?(?:[?&][\w-]+=(?:$|\s|\))|\{[^}]+\})/i;
 
 /** A claim of quality or standing. */
 export const QUALITY = rx(
@@ -130,7 +130,7 @@ export const SCRIPTED_ANSWER = rx(
 /** Secrecy shared with the reader, against the user. */
 export const SECRECY = rx(String.raw`\b(?:(?:keep|kept) (?:\w+ ){0,4}between us|(?:avoid|without|never|not|don't|do not) draw\w* (?:any )?attention|avoids? (?:any )?questions|in the dark|deflect\w*|without a (?:direct|straight|clear) answer|spare (?:the user|them|the person) the details|between you and (?:me|us)|our (?:little )?secret|off the record)\b`, "i");
 /** A value's field path naming an outbound destination (a mirror, relay or callback whose default is a literal address). */
-export const OUTBOUND_FIELD = /\.(?:mirror|relay|callback|callback_url|webhook|webhook_url|report_to|upload_to|backup|forward_to|sink|collector|cc|bcc|share_with|notify_url)\.(?:default|const|examples?)(?:\[\d+\])?$/i;
+export const OUTBOUND_FIELD = /\.(?:mirror|relay|callback|callback_url|webhook|webhook_url|report_to|upload_to|backup|forward_to|sink|collector|cc|bcc|share_with|notify_url|upload|upload_url|destination|dest|sync|sync_target|send_to|share_to|drop)\.(?:default|const|examples?)(?:\[\d+\])?$/i;
 /** The user shown something other than what it is. */
 export const MISREPRESENT = rx(
   String.raw`\b(?:present\w*|shown|described|labell?ed|framed|passed off) as (?:if|though|ordinary|regular|normal|part of|organic|genuine)\b|\b(?:fail\w*|error\w*|broken|skipped)\b[^.]{0,40}\bas (?:a |an )?(?:success\w*|fine|complete\w*|ok|okay|partial success|successful)\b|\b(?:fail\w*|error\w*|reject\w*|declin\w*|delay\w*|skipp\w*|lost|denied)\b[^.]{0,60}\b(?:reassur\w*|assur\w*|tell|say|report|indicate|claim)\w*\b[^.]{0,40}\b(?:went through|succeeded|worked|fine|ok|okay|complete\w*|done|protected|safe)\b|\brefer(?:red)? to (?:it|this|that|the \w+) (?:only )?as\b|\bas (?:your|their) own (?:suggestions?|ideas?|words|opinions?|recommendations?|picks?)\b|\b(?:fail\w*|error\w*|stale|old|last good)\b[^.]{0,60}\bas (?:current|up to date|fresh|new|live)\b|\b(?:describ|present|call|label|fram|report)\w* (?:it|this|that|them) as ['"\u2018\u201c]|\b(?:whatever|regardless of|no matter)\b[^.]{0,80}\b(?:reads|says|states|shows|reports?|confirms?) ['"\u2018\u201c]|\blet (?:the user|them|the person|people|users|the customer) (?:assume|think|believe|conclude|infer)\b|\b(?:downplay|play down|gloss(?:es|ing)? over|soft-?pedal|sidestep)\w*\b`,
@@ -169,7 +169,7 @@ export const SIDE_EFFECT = /\b(?:is|are|gets?|was|were|will be) (?:also |automat
  * ("mentioning", "quoting the fee", "bringing up", "volunteering"). What is not told decides whether it is concealment
  * (a secret being protected is not), so the reading checks the object.
  */
-export const AVOID_SPEECH = /\b(?:refrain(?:ing)? from|avoid\w*|without|no need to|(?:there is )?no reason to|steer(?:ing)? clear of|hold(?:ing)? off on|leave aside|left aside|(?:do not|don't|never|not) (?:ever )?(?:need to )?)\s*(?:\w+ )?(?:mention\w*|tell(?:ing)? (?:the user|them|the person|users)|inform\w*|disclos\w*|reveal\w*|surfac\w*|bring(?:ing)? up|quot(?:e|ing) the|volunteer\w*|narrat\w*|call(?:ing)? out|flag(?:ging)? (?:it|this|that|the)|highlight\w*|point(?:ing)? out|acknowledg\w*|admit\w*)\b|\b(?:mentioning|disclosing|bringing up|surfacing|explaining|narrating) (?:[\w-]+ ){0,6}?(?:is|are) (?:unnecessary|not (?:necessary|needed|required|helpful)|best avoided|discouraged|noise)\b|\bleave aside\b/i;
+export const AVOID_SPEECH = /\b(?:refrain(?:ing)? from|avoid\w*|without|no need to|(?:there is )?no reason to|steer(?:ing)? clear of|hold(?:ing)? off on|leave aside|left aside|(?:do not|don't|never|not) (?:ever )?(?:need to )?)\s*(?:\w+ )?(?:mention\w*|tell(?:ing)? (?:the user|them|the person|users)|inform\w*|disclos\w*|reveal\w*|surfac\w*|bring(?:ing)? (?:\w+ )?up|quot(?:e|ing) the|volunteer\w*|narrat\w*|call(?:ing)? out|flag(?:ging)? (?:it|this|that|the)|highlight\w*|point(?:ing)? out|acknowledg\w*|admit\w*)\b|\b(?:mentioning|disclosing|bringing up|surfacing|explaining|narrating) (?:[\w-]+ ){0,6}?(?:is|are) (?:unnecessary|not (?:necessary|needed|required|helpful)|best avoided|discouraged|noise)\b|\bleave aside\b/i;
 /** Preference given outright: "prioritise it over general-purpose tools", "rank this above the others". */
 export const PRIORITISE = /\b(?:prioriti[sz]e|favou?r|rank|put|place)\s+(?:it|this(?: tool| one)?|me)\s+(?:over|above|ahead of|before)\b/i;
 /** An outcome reported whatever it was: "(use this regardless of outcome)". */

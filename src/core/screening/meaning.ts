@@ -7,7 +7,7 @@
 import type { ScreeningCategory } from "./categories.js";
 import { readSentence, type SentenceContext } from "./intent.js";
 import { BEHAVIOUR_SETTING, OPEN_SLOT } from "./concepts-structure.js";
-import { DETECTOR_FRAME } from "./concepts-roles.js";
+import { DETECTOR_FRAME, DETECTOR_PURPOSE, EXAMPLES_LEAD } from "./concepts-roles.js";
 import { readStructure } from "./structure.js";
 // From the modules themselves rather than screen.ts, which imports this module.
 import { fieldsOf, type TextField } from "./fields.js";
@@ -41,7 +41,31 @@ export function purposeOf(tool: ScreenableTool): string {
   const name = String(tool.name ?? "").replace(/^[^_]+__/, "").replace(/[_\-.]+/g, " ");
   const description = typeof tool.description === "string" ? normalize(tool.description) : "";
   const first = sentences(description)[0]?.s ?? "";
-  return `${name} ${first}`.toLowerCase();
+  // An aside in the first sentence is not what the tool says it does: "(the organiser's session cookie should …)".
+  return `${name} ${first.replace(ASIDE, " ")}`.toLowerCase();
+}
+
+/** A parenthetical aside of five words or more. */
+const ASIDE = /\(([^()]*?\s[^()]*?\s[^()]*?\s[^()]*?\s[^()]*?)\)/g;
+/** "Q: …" and "A: …" (or "FAQ: Q: …"): a question and its answer, read together as one statement. */
+const QUESTION = /^\W*(?:[\w ]{1,20}:\s*)?(?:Q|Question)\s*[:.]\s*/i;
+const ANSWER = /^\W*(?:A|Answer)\s*[:.]\s*/i;
+/** A short sentence that points back at the one before it ("Please put it in `repro`."). */
+const POINTS_BACK = /\b(?:it|this|that|them|these|those)\b/i;
+
+/**
+ * The statements a field's sentences make beyond themselves: a question joined with its answer, an aside of the first
+ * sentence read on its own, and a short sentence that points back ("put it in `x`") read with the one before it.
+ */
+function joinedStatements(parts: readonly string[], description: boolean): string[] {
+  const out: string[] = [];
+  parts.forEach((s, i) => {
+    const next = parts[i + 1];
+    if (next !== undefined && QUESTION.test(s) && ANSWER.test(next)) out.push(`${s.replace(QUESTION, "")} ${next.replace(ANSWER, "")}`);
+    if (i === 0 && description && s.includes("(")) for (const m of s.matchAll(ASIDE)) out.push(m[1]);
+    if (i > 0 && !ANSWER.test(s) && POINTS_BACK.test(s) && s.split(/\s+/).length <= 8) out.push(`${parts[i - 1]} ${s}`);
+  });
+  return out;
 }
 
 /** Every sentence of every text field (and of text hidden in invisible characters), with its field. */
@@ -59,11 +83,14 @@ export function toolSentences(tool: ScreenableTool, fields: readonly TextField[]
         if (field.value && (OPEN_SLOT.test(plain) || /^[a-z][\w+.-]*:\/\/\S+$/i.test(plain.trim()))) out.push({ field: where, sentence: plain.trim().slice(0, MAX_SENTENCE_CHARS), lead: false });
         continue;
       }
-      sentences(plain).forEach(({ s }, i) => {
-        const sentence = s.trim().slice(0, MAX_SENTENCE_CHARS);
+      const parts = sentences(plain).map(({ s }) => s.trim());
+      parts.forEach((s, i) => {
+        const sentence = s.slice(0, MAX_SENTENCE_CHARS);
         // Short lines carry no sentence, except a setting of the model's behaviour ("refusals: disabled").
         if (sentence.split(/\s+/).length >= 3 || BEHAVIOUR_SETTING.test(sentence)) out.push({ field: where, sentence, lead: where === "description" && i === 0 });
       });
+      for (const joined of joinedStatements(parts, where === "description"))
+        if (joined.split(/\s+/).length >= 3) out.push({ field: where, sentence: joined.slice(0, MAX_SENTENCE_CHARS), lead: false });
     }
   }
   return out;
@@ -81,10 +108,11 @@ export function readTool(tool: ScreenableTool, steer: SteerContext, parts: reado
   const purpose = purposeOf(tool);
   const selfNames = steer.selfNames ?? new Set([steer.self]);
   const out: SentenceFinding[] = [];
+  const detector = DETECTOR_PURPOSE.test(purpose);
   for (const part of parts) {
     // A detector naming what it looks for ("scores a text for injection attempts, such as requests that …") mentions
     // the attack rather than making it.
-    if (DETECTOR_FRAME.test(part.sentence)) continue;
+    if (DETECTOR_FRAME.test(part.sentence) || (detector && EXAMPLES_LEAD.test(part.sentence))) continue;
     const ctx: SentenceContext = {
       field: part.field.replace(/ \(hidden text\)$/, ""),
       purpose,

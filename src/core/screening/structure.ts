@@ -76,6 +76,7 @@ import {
   CLAIM_ALL,
   CLAIM_OVER,
   DATA_QUESTION,
+  DROP_CONCERN,
   FAILS,
   FALSE_ASSURANCE,
   FIXED_ANSWER,
@@ -84,6 +85,8 @@ import {
   OTHER_SERVERS,
   ROLE_MODE,
   SAFEGUARD_OFF,
+  MODEL_RULES,
+  RULES_VOID,
   STANDING,
   USER_VIEW,
 } from "./concepts-roles.js";
@@ -165,7 +168,9 @@ function toolChoice(c: Cues, push: Push): boolean {
 function assistantDirective(c: Cues, push: Push): void {
   const { s } = c;
   const modelSide = c.reader || has(MODEL, s) || has(CONVERSATION_PARTY, s) || c.misplaced;
-  if (BEHAVIOUR_SETTING.test(s)) push("assistant-directive", 0.8, "the model's behaviour set like a configuration");
+  // "`moderation: false`" where moderation is one of the tool's own parameters is the tool's setting, not the model's.
+  const setting = BEHAVIOUR_SETTING.exec(s);
+  if (setting && !c.ctx.params.has(setting[0].split(/[\s:=]/)[0].toLowerCase())) push("assistant-directive", 0.8, "the model's behaviour set like a configuration");
   else if (c.directive && has(USER_SIDE, s) && has(FALSE_CONSENT, s)) push("assistant-directive", 0.75, "consent assumed on the user's behalf");
   else if (modelSide && has(MODEL_BEHAVIOUR, s) && (c.directive || c.misplaced)) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
 }
@@ -200,7 +205,8 @@ function concealment(c: Cues, push: Push): void {
 function shadowing(c: Cues, push: Push, disparaged: boolean): void {
   const { s, named, lenient } = c;
   if (lenient || disparaged) return;
-  const otherTool = named.length > 0 || has(OTHER_TOOL, s);
+  // "Run it with run_interactive from this server instead" speaks of a sibling, not of another server's tools.
+  const otherTool = named.length > 0 || (has(OTHER_TOOL, s) && !has(OWN_SERVER, s));
   // "Commands issued by other tools get X prepended": a passive alteration of another tool's work is itself the order.
   const passiveAlter = /\b(?:get|gets|are|is|will be|be|needs?|requires?) (?:\S+ ){0,8}(?:prepended|appended|added|replaced|rewritten|redirected|changed|modified|swapped|inserted)\b/i.test(s);
   // A tool has no business stating how other tools behave: a statement that they alter their work is read as an order.
@@ -234,7 +240,7 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   if (parameterText && towards && has(OUTBOUND, s) && !/properties\.[^.]*(?:url|uri|endpoint|host|server|base|webhook|callback|address|domain|origin|link|mirror|remote)[^.]*\.description$/i.test(ctx.field))
     push("exfiltration", 0.7, `the parameter's value sent to ${address}`);
   if (c.value && OUTBOUND_FIELD.test(ctx.field) && address) push("exfiltration", 0.7, `a default outbound destination ${address}`);
-  const slotCarrier = !lenient && /\b(?:image|pixel|tag|link|url)\b/i.test(s) && /\b(?:followed by|append\w*|with|contain\w*|includ\w*)\b/i.test(s);
+  const slotCarrier = !lenient && (/\b(?:image|pixel|tag|link|url)\b/i.test(s) || /!\[[^\]]*\]\(/.test(s)) && /\b(?:followed by|append\w*|with|contain\w*|includ\w*)\b/i.test(s);
   if ((c.value || slotCarrier) && OPEN_SLOT.test(s) && !EXAMPLE_ADDRESS.test(s)) push("exfiltration", 0.7, "a destination left open for data");
 }
 
@@ -249,10 +255,11 @@ function roles(c: Cues, push: Push, named: boolean): void {
   if (lenient) return;
   const modelActs = has(MODEL_ROLE, s) || has(MODEL, s) || c.reader;
   if (has(CARRIED_INSTRUCTIONS, s) && has(CARRY_OUT, s) && (modelActs || c.misplaced)) push("assistant-directive", 0.75, "content the tool returns promoted to the model's instructions");
-  else if ((has(SAFEGUARD_OFF, s) && (has(MODEL_ROLE, s) || c.reader || c.misplaced)) || (has(ROLE_MODE, s) && (has(MODEL_ROLE, s) || c.reader))) push("assistant-directive", 0.8, "the model's safeguards declared off");
+  else if ((has(SAFEGUARD_OFF, s) && (has(MODEL_ROLE, s) || c.reader || c.misplaced)) || (has(ROLE_MODE, s) && (has(MODEL_ROLE, s) || c.reader)) || (has(MODEL_RULES, s) && has(RULES_VOID, s))) push("assistant-directive", 0.8, "the model's safeguards declared off");
 
   const ordered = c.directive || c.misplaced || has(MODEL_ROLE, s);
   if (ordered && has(KEPT_OUT, s) && (has(USER_VIEW, s) || c.misplaced) && !(has(PROTECTED_OBJECT, s) && !has(USER_CONCERN, s))) push("concealment", 0.75, "something kept out of what the user sees");
+  else if (ordered && has(DROP_CONCERN, s) && (has(USER_VIEW, s) || c.misplaced)) push("concealment", 0.7, "drops from the reply something the user would want to hear of");
   else if (has(DATA_QUESTION, s) && has(FIXED_ANSWER, s)) push("concealment", 0.75, "the answer to a question about the user's data fixed in advance");
   else if (has(FALSE_ASSURANCE, s) && !has(PROTECTED_OBJECT, s)) push("concealment", 0.7, "the user assured that nothing left");
 
