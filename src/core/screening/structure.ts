@@ -18,6 +18,7 @@
  *
  * Pure and synchronous; complements intent.ts (which reads concept combinations) rather than replacing it.
  */
+import { has } from "./memo.js";
 import type { ScreeningCategory } from "./categories.js";
 import { DISCLOSE, MODEL, PROTECTED_OBJECT } from "./concepts-parties.js";
 import { ADDRESS, CONVERSATION, EXAMPLE_ADDRESS, EXAMPLE_MARK, PERSONAL, PROTECTIVE, SECRET, UNTRUSTED_CONTENT } from "./concepts-objects.js";
@@ -93,7 +94,7 @@ import {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-const has = (re: RegExp, s: string) => re.test(s);
+
 
 /** What the reading knows of one sentence before it files it: where it sits, whether it is an order, what it names. */
 interface Cues {
