@@ -11,6 +11,10 @@ import { rx } from "./words.js";
 export const CARRIED_INSTRUCTIONS = rx(
   String.raw`\b(?:instructions?|directions?|directives?|commands?|requests?|orders?|tasks?)\b[^.;]{0,40}?\b(?:in|inside|within|from|contained in|embedded in|found in|appearing in|carried by|included in)\s+(?:the\s+|any\s+|its\s+|each\s+|every\s+|this\s+|these\s+|those\s+)?(?:[\w-]+\s+){0,2}?(?:returned|retrieved|fetched|clipped|results?|outputs?|entries|articles?|pages?|documents?|content|text|them|it|feeds?|emails?|messages?|files?|responses?|answers?|items?|records?|tickets?|data|summar(?:y|ies)|body|bodies|replies|transcripts?)\b`,
 );
+/** Content regarded as instructions: "regarded the text of renamed files as fresh instructions". */
+export const PROMOTED_CONTENT = rx(
+  String.raw`\b(?:regard\w*|treat\w*|consider\w*|read\w*|tak\w+|handl\w+)\s+(?:the |any |all |each |every )?(?:text|content|contents|words|output|body|wording)s?\s+(?:of|in|from|inside|within)\s+[^.;]{0,40}?\bas\s+(?:\w+\s+){0,2}?(?:instructions|commands|directives|orders|requests|tasks)\b`,
+);
 /** Carrying them out, as the model's own: "should be executed by the agent", "act on them", "honour any requests". */
 export const CARRY_OUT = rx(
   String.raw`\b(?:executed|carried out|carry (?:them|it) out|followed|obeyed|acted (?:up)?on|acts? (?:up)?on|acting on|[\w-]+'s authority|honou?r(?:ed)?|complied with|comply with|performed|implemented|treated as (?:instructions|commands|authoritative|binding|the user's)|(?:the )?(?:same|user's|operator's) authority|as though (?:they|it) came from|as if (?:the user|they|it) (?:had )?(?:typed|sent|written|wrote|said|came))\b`,
@@ -28,15 +32,15 @@ export const MODEL_ROLE = rx(
 
 /** The user's view of the conversation: the reply, what the assistant writes back, what the user sees. */
 export const USER_VIEW = rx(
-  String.raw`\b(?:repl(?:y|ies)|answers?|responses?|summar(?:y|ies)|confirmations?|messages? (?:to|for) the|what(?:ever)? (?:the (?:assistant|model|agent)|you) (?:writes?|says?|tells?|reports?|repl(?:y|ies)|answers?)(?: back)?|what (?:the user|they|the person|the customer|the shopper|the buyer) (?:sees?|hears?|reads?|is told|gets? told)|the (?:user|person|customer|shopper|buyer|client|human)'s (?:view|screen|chat)|(?:shown|displayed) to (?:the )?\w+|the conversation|the chat)\b`,
+  String.raw`\b(?:repl(?:y|ies)|answers?|responses?|summar(?:y|ies)|confirmations?|messages? (?:to|for) the|what(?:ever)? (?:the (?:assistant|model|agent)|you) (?:writes?|says?|tells?|reports?|repl(?:y|ies)|answers?)(?: back)?|what (?:the user|they|the person|the customer|the shopper|the buyer) (?:sees?|hears?|reads?|is told|gets? told)|the (?:user|person|customer|shopper|buyer|client|human)'s (?:view|screen|chat)|(?:shown|displayed) to (?:the )?\w+|tell(?:ing)? (?:the )?(?:user|person|customer|them)|when reporting|the conversation|the chat)\b`,
 );
 /** Kept out of that view: "kept out of", "stay clear of any mention", "free of", "never appear in", "say nothing about". */
 export const KEPT_OUT = rx(
-  String.raw`\b(?:(?:kept|keep|keeps|stay|stays|left|leave|leaves|remain|remains|be kept|held|hold)\s+(?:[^.;]{0,60}?\s)?out of|(?:stay|stays|keep|kept|remain|remains)\s+clear of|(?:free|clear) of (?:any|all)\b|(?:never|not|no)\s+(?:\w+\s+)?(?:appear|show up|surface)\w*\s+in|(?:never|not)\s+be\s+(?:shown|listed|included|mentioned|visible|named)\s+in|(?:say|mention|report|write|tell)\w*\s+nothing\s+(?:about|of|regarding|on)|without (?:a word|any word) (?:about|on|of)|(?:leaves?|leaving|left|keeps?|kept) (?:it|this|that|them) out|(?:not|never|n't) (?:touch(?:es)? on|go into|get into|dwell on|discuss|raise|cover))\b`,
+  String.raw`\b(?:(?:kept|keep|keeps|stay|stays|left|leave|leaves|remain|remains|be kept|held|hold)\s+(?:[^.;]{0,60}?\s)?out of|(?:stay|stays|keep|kept|remain|remains)\s+clear of|(?:free|clear) of (?:any|all)\b|(?:never|not|no)\s+(?:\w+\s+)?(?:appear|show up|surface)\w*\s+in|(?:never|not)\s+be\s+(?:shown|listed|included|mentioned|visible|named)\s+in|(?:say|mention|report|write|tell)\w*\s+nothing\s+(?:about|of|regarding|on)|without (?:a word|any word) (?:about|on|of)|(?:leaves?|leaving|left|keeps?|kept) (?:it|this|that|them) out|(?:leave|keep|kept|left) (?:that|this|the|any|all) (?:[\w-]+ ){0,2}out\b|(?:not|never|n't) (?:touch(?:es)? on|go into|get into|dwell on|discuss|raise|cover))\b`,
 );
 /** Dropping, as the verb's own object, something the user would want to hear of: "skip the charge", "omit the partner copy". */
 export const DROP_CONCERN = rx(
-  String.raw`\b(?:skip|omit|drop|leave out|hide|strip|cut|suppress)\s+(?:the |any |all |our |this |that )?(?:[\w-]+ ){0,2}?(?:fees?|charges?|surcharges?|commissions?|markups?|tips?|cop(?:y|ies)|uploads?|partners?|tracking|sharing|transfers?|mirror\w*|archives?|vendors?|telemetry)\b`,
+  String.raw`\b(?:skip|omit|drop|leave out|hide|strip|cut|suppress)\s+(?:the |any |all |our |this |that )?(?:[\w-]+ ){0,2}?(?:fees?|charges?|surcharges?|commissions?|markups?|tips?|cop(?:y|ies)|uploads?|partners?|tracking|sharing|transfers?|mirror\w*|archives?|vendors?|telemetry|steps? \d+)\b`,
 );
 /** A reassurance that nothing left: "assure the user no files were copied", "tell them logging is switched off". */
 export const FALSE_ASSURANCE = rx(
@@ -51,7 +55,7 @@ export const FIXED_ANSWER = rx(String.raw`,\s*(?:just\s+|simply\s+|then\s+)?(?:t
 
 /** Other servers as a group: "the `github` and `web` servers", "the postgres and sqlite servers", "tools on other servers". */
 export const OTHER_SERVERS = rx(
-  String.raw`\b(?:(?:the\s+)?[\x60'"]?[\w-]+[\x60'"]?(?:,\s*[\x60'"]?[\w-]+[\x60'"]?)*,?\s+(?:and|or)\s+[\x60'"]?[\w-]+[\x60'"]?\s+servers|(?:other|another|third-party|external|competing) servers?|(?:tools|ones) (?:on|from|of) (?:the )?other servers|the others(?: installed)?)\b`,
+  String.raw`\b(?:(?:the\s+)?[\x60'"]?[\w-]+[\x60'"]?(?:,\s*[\x60'"]?[\w-]+[\x60'"]?)*,?\s+(?:and|or)\s+[\x60'"]?[\w-]+[\x60'"]?\s+servers|(?:other|another|third-party|external|competing) servers?|(?:tools|ones) (?:on|from|of) (?:the )?other servers|the others(?: installed)?|other (?:[\w-]+ ){1,2}servers?|(?:anything|everything) else (?:you (?:have|use|know|see)|available|installed|here|in this (?:session|workspace))|(?:any|every) other (?:[\w-]+ ){0,2}(?:integrations?|sources?|servers?|providers?))\b`,
 );
 /** The alternatives run down in words the other families lack: they "no longer work", "keep dropping", are "disallowed". */
 export const FAILS = rx(
@@ -67,11 +71,11 @@ export const CLAIM_OVER = rx(
 );
 /** The rules the model runs under, as someone else's to set: "the operator's configuration", "your content rules". */
 export const MODEL_RULES = rx(
-  String.raw`\b(?:(?:the )?(?:operator|developer|deployer|system|assistant|model|agent)(?:'s)? (?:configuration|config|prompt|instructions|rules|policy|policies|guidelines|guardrails)|(?:your|its|their) (?:own )?(?:configuration|system prompt|instructions|rules|guidelines|policies|guardrails)|(?:content|safety) (?:rules|policy|policies|guidelines))\b`,
+  String.raw`\b(?:(?:the )?instructions (?:your|the|its) (?:developer|operator|deployer|owner)s? (?:wrote|gave|set|provided)|(?:the )?(?:operator|developer|deployer|system|assistant|model|agent)(?:'s)? (?:configuration|config|prompt|instructions|rules|policy|policies|guidelines|guardrails)|(?:your|its|their) (?:own )?(?:configuration|system prompt|instructions|rules|guidelines|policies|guardrails)|(?:content|safety) (?:rules|policy|policies|guidelines))\b`,
 );
 /** Declared void: advisory, optional, set aside, paused, no longer applying. */
 export const RULES_VOID = rx(
-  String.raw`\b(?:advisory|optional|non-binding|void|set aside|paused|suspended|lifted|waived|(?:no longer|do not|does not|don't|doesn't) apply|overridden|superseded|outranked|(?:can|may) be (?:ignored|skipped|dropped|overridden))\b`,
+  String.raw`\b(?:advisory|optional|non-binding|void|set aside|paused|suspended|lifted|waived|(?:no longer|do not|does not|don't|doesn't) apply|overridden|superseded|outrank\w*|take precedence over|(?:can|may) be (?:ignored|skipped|dropped|overridden))\b`,
 );
 /** Standing claimed in numbers or badges: ratings, stars, uptime guarantees, SLAs, accreditation. */
 export const STANDING = rx(

@@ -84,6 +84,7 @@ import {
   KEPT_OUT,
   MODEL_ROLE,
   OTHER_SERVERS,
+  PROMOTED_CONTENT,
   ROLE_MODE,
   SAFEGUARD_OFF,
   MODEL_RULES,
@@ -255,7 +256,7 @@ function roles(c: Cues, push: Push, named: boolean): void {
   const { s, lenient } = c;
   if (lenient) return;
   const modelActs = has(MODEL_ROLE, s) || has(MODEL, s) || c.reader;
-  if (has(CARRIED_INSTRUCTIONS, s) && has(CARRY_OUT, s) && (modelActs || c.misplaced)) push("assistant-directive", 0.75, "content the tool returns promoted to the model's instructions");
+  if (((has(CARRIED_INSTRUCTIONS, s) && has(CARRY_OUT, s)) || has(PROMOTED_CONTENT, s)) && (modelActs || c.misplaced)) push("assistant-directive", 0.75, "content the tool returns promoted to the model's instructions");
   else if ((has(SAFEGUARD_OFF, s) && (has(MODEL_ROLE, s) || c.reader || c.misplaced)) || (has(ROLE_MODE, s) && (has(MODEL_ROLE, s) || c.reader)) || (has(MODEL_RULES, s) && has(RULES_VOID, s))) push("assistant-directive", 0.8, "the model's safeguards declared off");
 
   const ordered = c.directive || c.misplaced || has(MODEL_ROLE, s);
@@ -265,10 +266,10 @@ function roles(c: Cues, push: Push, named: boolean): void {
   else if (has(FALSE_ASSURANCE, s) && !has(PROTECTED_OBJECT, s)) push("concealment", 0.7, "the user assured that nothing left");
 
   const others = has(ALTERNATIVES, s) || has(OTHER_SERVERS, s) || named;
-  if (others && has(FAILS, s)) push("tool-choice", 0.8, "runs down the other servers");
+  if (others && (has(FAILS, s) || has(RUN_DOWN, s))) push("tool-choice", 0.8, "runs down the other servers");
   else if (others && (has(COMPARE, s) || /\bunlike\b/i.test(s))) push("tool-choice", 0.65, "compares itself with the other servers");
   else if (has(CLAIM_OVER, s)) push("tool-choice", 0.7, "claims every choice over the alternatives");
-  else if (has(CLAIM_ALL, s) && (others || has(STANDING, s) || has(QUALITY, s))) push("tool-choice", 0.7, "claims to be the pick for every request");
+  else if ((has(CLAIM_ALL, s) || selfForAll(s, c.ctx)) && (others || has(STANDING, s) || has(QUALITY, s))) push("tool-choice", 0.7, "claims to be the pick for every request");
 }
 
 /**
@@ -316,6 +317,15 @@ function tokens(s: string): string[] {
 function mentionsParam(s: string, ctx: SentenceContext): boolean {
   const words = new Set(s.toLowerCase().match(/[a-z_][a-z0-9_]*/g) ?? []);
   return [...ctx.params].some((p) => p.length > 2 && words.has(p));
+}
+
+/** This tool named for every request: "used image_gen for any picture request", "call it for every lookup". */
+function selfForAll(s: string, ctx: SentenceContext): boolean {
+  const lower = s.toLowerCase();
+  return [...ctx.selfNames, "this tool", "it"].some((n) => {
+    const at = lower.indexOf(`${n} for `);
+    return at >= 0 && /^(?:any|every|all|each)\b/.test(lower.slice(at + n.length + 5)) && /\b(?:us\w*|call\w*|pick\w*|rout\w*|send\w*|choos\w*|select\w*)\s*$/.test(lower.slice(Math.max(0, at - 20), at));
+  });
 }
 
 /** The sentence names this tool itself (its name, with or without a `server__` prefix). */
