@@ -9,16 +9,21 @@
  */
 const MAX_SENTENCES = 4096;
 let answers = new Map<string, Map<RegExp, boolean>>();
+// The readers test one sentence against many patterns in a row: the last sentence's answers are kept at hand.
+let lastSentence: string | undefined;
+let lastAnswers: Map<RegExp, boolean> | undefined;
 
 /** `re.test(s)`, remembered for `s` (global and sticky patterns, whose test depends on lastIndex, are not remembered). */
 export function has(re: RegExp, s: string): boolean {
   if (re.global || re.sticky) return re.test(s);
-  let bySentence = answers.get(s);
+  let bySentence = s === lastSentence ? lastAnswers : answers.get(s);
   if (bySentence === undefined) {
     if (answers.size >= MAX_SENTENCES) answers = new Map();
     bySentence = new Map();
     answers.set(s, bySentence);
   }
+  lastSentence = s;
+  lastAnswers = bySentence;
   let v = bySentence.get(re);
   if (v === undefined) {
     v = re.test(s);
