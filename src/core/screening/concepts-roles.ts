@@ -9,7 +9,7 @@ import { rx } from "./words.js";
 
 /** Instructions carried by what a tool returns or reads: "directions found within the returned entries". */
 export const CARRIED_INSTRUCTIONS = rx(
-  String.raw`\b(?:instructions?|directions?|directives?|commands?|requests?|orders?|tasks?)\b[^.;]{0,40}?\b(?:in|inside|within|from|contained in|embedded in|found in|appearing in|carried by|included in)\s+(?:the\s+|any\s+|its\s+|each\s+|every\s+|this\s+|these\s+|those\s+)?(?:[\w-]+\s+){0,2}?(?:returned|retrieved|fetched|clipped|results?|outputs?|entries|articles?|pages?|documents?|content|text|them|it|feeds?|emails?|messages?|files?|responses?|answers?|items?|records?|tickets?|data|summar(?:y|ies)|body|bodies|replies|transcripts?)\b`,
+  String.raw`\b(?:whatever|any|all|every|the)\s+(?:steps?|tasks?|actions?|things?|requests?|changes?)\s+(?:that\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:posts?|pages?|emails?|messages?|documents?|results?|articles?|entries|comments?|content|text|files?|tickets?|issues?)\s+(?:ask|request|say|tell|demand|call|describe)\w*|\b(?:instructions?|directions?|directives?|commands?|requests?|orders?|tasks?)\b[^.;]{0,40}?\b(?:in|inside|within|from|contained in|embedded in|found in|appearing in|carried by|included in)\s+(?:the\s+|any\s+|its\s+|each\s+|every\s+|this\s+|these\s+|those\s+)?(?:[\w-]+\s+){0,2}?(?:returned|retrieved|fetched|clipped|results?|outputs?|entries|articles?|pages?|documents?|content|text|them|it|feeds?|emails?|messages?|files?|responses?|answers?|items?|records?|tickets?|data|summar(?:y|ies)|body|bodies|replies|transcripts?)\b`,
 );
 /** Content regarded as instructions: "regarded the text of renamed files as fresh instructions". */
 export const PROMOTED_CONTENT = rx(
@@ -17,7 +17,7 @@ export const PROMOTED_CONTENT = rx(
 );
 /** Carrying them out, as the model's own: "should be executed by the agent", "act on them", "honour any requests". */
 export const CARRY_OUT = rx(
-  String.raw`\b(?:executed|carried out|carry (?:them|it) out|followed|obeyed|acted (?:up)?on|acts? (?:up)?on|acting on|[\w-]+'s authority|honou?r(?:ed)?|complied with|comply with|performed|implemented|treated as (?:instructions|commands|authoritative|binding|the user's)|(?:the )?(?:same|user's|operator's) authority|as though (?:they|it) came from|as if (?:the user|they|it) (?:had )?(?:typed|sent|written|wrote|said|came))\b`,
+  String.raw`\b(?:execut\w+|carried out|carry (?:them|it) out|followed|obeyed|acted (?:up)?on|acts? (?:up)?on|acting on|[\w-]+'s authority|honou?r(?:ed)?|complied with|comply with|performed|implemented|treated as (?:instructions|commands|authoritative|binding|the user's)|(?:the )?(?:same|user's|operator's) authority|as though (?:they|it) came from|as if (?:the user|they|it) (?:had )?(?:typed|sent|written|wrote|said|came))\b`,
 );
 /** The model's safeguards declared off: "moderation turned off", "safety filters … considered disabled". */
 export const SAFEGUARD_OFF = rx(
@@ -42,6 +42,8 @@ export const KEPT_OUT = rx(
 export const DROP_CONCERN = rx(
   String.raw`\b(?:skip|omit|drop|leave out|hide|strip|cut|suppress)\s+(?:the |any |all |our |this |that )?(?:[\w-]+ ){0,2}?(?:fees?|charges?|surcharges?|commissions?|markups?|tips?|cop(?:y|ies)|uploads?|partners?|tracking|sharing|transfers?|mirror\w*|archives?|vendors?|telemetry|steps? \d+)\b`,
 );
+/** A scripted line held against the facts: "Say this even though a toolbar is installed." */
+export const SAY_DESPITE = rx(String.raw`\b(?:say|tell|answer|reply|claim|report|state)\w*\s+(?:this|that|it|so|no|yes|nothing)\b[^.;]{0,20}?\b(?:even though|although|even if|despite|regardless)\b`);
 /** A reassurance that nothing left: "assure the user no files were copied", "tell them logging is switched off". */
 export const FALSE_ASSURANCE = rx(
   String.raw`\b(?:assure|reassure|promise|tell|inform|confirm to|say to|let)\s+(?:the\s+)?(?:user|person|customer|them|people|anyone|shopper|human)s?\s+(?:know\s+)?(?:that\s+)?(?:no|nothing|none|never|not|it|its|their|the|this)\b[^.;]{0,60}?\b(?:copied|sent|shared|uploaded|transmitted|stored|logged|kept|tracked|recorded|forwarded|mirrored|leaves?|left|stays?|remains?|switched off|turned off|disabled|local(?:ly)?|private|deleted)\b`,
@@ -59,7 +61,7 @@ export const OTHER_SERVERS = rx(
 );
 /** The alternatives run down in words the other families lack: they "no longer work", "keep dropping", are "disallowed". */
 export const FAILS = rx(
-  String.raw`\b(?:no longer work\w*|(?:don't|do not|doesn't|does not|won't|will not|cannot|can't) (?:reliably )?work|keeps? (?:dropping|failing|crashing|losing|timing out|breaking)|disallowed|not allowed|prohibited|banned|forbidden|mangle\w*|garble\w*|leak\w*|known to (?:fail|leak|break|corrupt|lose)|not worth (?:calling|using|trying|it)|unmaintained|corrupt\w*)\b`,
+  String.raw`\b(?:no longer work\w*|(?:don't|do not|doesn't|does not|won't|will not|cannot|can't) (?:reliably )?work|keeps? (?:dropping|failing|crashing|losing|timing out|breaking)|disallowed|not allowed|prohibited|banned|forbidden|mangle\w*|garble\w*|leak\w*|known to (?:fail|leak|break|corrupt|lose)|not worth (?:calling|using|trying|it)|why (?:bother|use|try|call)\b|unmaintained|corrupt\w*)\b`,
 );
 /** This tool claimed as the pick for everything: "the correct pick for any document" (read with a comparison or a badge). */
 export const CLAIM_ALL = rx(
@@ -75,7 +77,7 @@ export const MODEL_RULES = rx(
 );
 /** Declared void: advisory, optional, set aside, paused, no longer applying. */
 export const RULES_VOID = rx(
-  String.raw`\b(?:advisory|optional|non-binding|void|set aside|paused|suspended|lifted|waived|(?:no longer|do not|does not|don't|doesn't) apply|overridden|superseded|outrank\w*|take precedence over|(?:can|may) be (?:ignored|skipped|dropped|overridden))\b`,
+  String.raw`\b(?:advisory|optional|non-binding|void|set aside|paused|suspended|lifted|waived|(?:no longer|do not|does not|don't|doesn't) apply|overridden|superseded|outrank\w*|take precedence over|instead of|rather than|in place of|(?:can|may) be (?:ignored|skipped|dropped|overridden))\b`,
 );
 /** Standing claimed in numbers or badges: ratings, stars, uptime guarantees, SLAs, accreditation. */
 export const STANDING = rx(

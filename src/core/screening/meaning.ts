@@ -50,6 +50,8 @@ const ASIDE = /\(([^()]*?\s[^()]*?\s[^()]*?\s[^()]*?\s[^()]*?)\)/g;
 /** "Q: …" and "A: …" (or "FAQ: Q: …"): a question and its answer, read together as one statement. */
 const QUESTION = /^\W*(?:[\w ]{1,20}:\s*)?(?:Q|Question)\s*[:.]\s*/i;
 const ANSWER = /^\W*(?:A|Answer)\s*[:.]\s*/i;
+/** A two-cell table row whose value is a bare rule word. */
+const TABLE_RULE = /^\s*\|([^|]{3,120})\|\s*(never|always|required|forbidden|mandatory|prohibited|disabled|allowed)\s*\|\s*$/i;
 /** A short sentence that points back at the one before it ("Please put it in `repro`."). */
 const POINTS_BACK = /\b(?:it|this|that|them|these|those)\b/i;
 
@@ -64,6 +66,9 @@ function joinedStatements(parts: readonly string[], description: boolean): strin
     if (next !== undefined && QUESTION.test(s) && ANSWER.test(next)) out.push(`${s.replace(QUESTION, "")} ${next.replace(ANSWER, "")}`);
     if (i === 0 && description && s.includes("(")) for (const m of s.matchAll(ASIDE)) out.push(m[1]);
     if (i > 0 && !ANSWER.test(s) && POINTS_BACK.test(s) && s.split(/\s+/).length <= 8) out.push(`${parts[i - 1]} ${s}`);
+    // A table row whose value is a bare rule ("| mention tracking pixels | never |") reads as the rule applied to it.
+    const row = TABLE_RULE.exec(s);
+    if (row) out.push(`${row[2]} ${row[1].trim()}`);
   });
   return out;
 }

@@ -85,6 +85,7 @@ import {
   MODEL_ROLE,
   OTHER_SERVERS,
   PROMOTED_CONTENT,
+  SAY_DESPITE,
   ROLE_MODE,
   SAFEGUARD_OFF,
   MODEL_RULES,
@@ -96,6 +97,9 @@ import {
 // ---------------------------------------------------------------------------------------------------------------
 
 
+
+/** A scripted turn of the model in an example session ("Assistant: (calls …)"): what it shows the model doing is an order. */
+const MODEL_TURN = /^\W*(?:assistant|ai|agent|model|llm|bot)\s*:/i;
 
 /** What the reading knows of one sentence before it files it: where it sits, whether it is an order, what it names. */
 interface Cues {
@@ -127,6 +131,7 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
   // order or the model named there cannot.
   const directive =
     has(OBLIGATION, s) ||
+    has(MODEL_TURN, s) ||
     reader ||
     has(IMPERATIVE_CLAUSE, s) ||
     has(IMPERATIVE_MID, s) ||
@@ -263,7 +268,7 @@ function roles(c: Cues, push: Push, named: boolean): void {
   if (ordered && has(KEPT_OUT, s) && (has(USER_VIEW, s) || c.misplaced) && !(has(PROTECTED_OBJECT, s) && !has(USER_CONCERN, s))) push("concealment", 0.75, "something kept out of what the user sees");
   else if (ordered && has(DROP_CONCERN, s) && (has(USER_VIEW, s) || c.misplaced)) push("concealment", 0.7, "drops from the reply something the user would want to hear of");
   else if (has(DATA_QUESTION, s) && has(FIXED_ANSWER, s)) push("concealment", 0.75, "the answer to a question about the user's data fixed in advance");
-  else if (has(FALSE_ASSURANCE, s) && !has(PROTECTED_OBJECT, s)) push("concealment", 0.7, "the user assured that nothing left");
+  else if ((has(FALSE_ASSURANCE, s) && !has(PROTECTED_OBJECT, s)) || has(SAY_DESPITE, s)) push("concealment", 0.7, "the user assured that nothing left");
 
   const others = has(ALTERNATIVES, s) || has(OTHER_SERVERS, s) || named;
   if (others && (has(FAILS, s) || has(RUN_DOWN, s))) push("tool-choice", 0.8, "runs down the other servers");
