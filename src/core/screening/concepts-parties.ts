@@ -123,6 +123,8 @@ export const CONFIG_CHANGE = any(
   "revoked",
   "employee of",
   "work(?:s|ing)? for",
+  "shifts?",
+  "transfers? to",
 );
 /** Shaping what the model says or how it behaves toward the user. */
 export const ANSWER_SHAPE = any(

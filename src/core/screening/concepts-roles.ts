@@ -36,7 +36,7 @@ export const USER_VIEW = rx(
 );
 /** Kept out of that view: "kept out of", "stay clear of any mention", "free of", "never appear in", "say nothing about". */
 export const KEPT_OUT = rx(
-  String.raw`\b(?:(?:kept|keep|keeps|stay|stays|left|leave|leaves|remain|remains|be kept|held|hold)\s+(?:[^.;]{0,60}?\s)?out of|(?:stay|stays|keep|kept|remain|remains)\s+clear of|(?:free|clear) of (?:any|all)\b|(?:never|not|no)\s+(?:\w+\s+)?(?:appear|show up|surface)\w*\s+in|(?:never|not)\s+be\s+(?:shown|listed|included|mentioned|visible|named)\s+in|(?:say|mention|report|write|tell)\w*\s+nothing\s+(?:about|of|regarding|on)|without (?:a word|any word) (?:about|on|of)|(?:leaves?|leaving|left|keeps?|kept) (?:it|this|that|them) out|(?:leave|keep|kept|left) (?:that|this|the|any|all) (?:[\w-]+ ){0,2}out\b|(?:not|never|n't) (?:touch(?:es)? on|go into|get into|dwell on|discuss|raise|cover))\b`,
+  String.raw`\b(?:(?:kept|keep|keeps|stay|stays|left|leave|leaves|remain|remains|be kept|held|hold)\s+(?:[^.;]{0,60}?\s)?out of|(?:stay|stays|keep|kept|remain|remains)\s+clear of|(?:free|clear) of (?:any|all)\b|(?:never|not|no)\s+(?:\w+\s+)?(?:appear|show up|surface)\w*\s+in|(?:never|not)\s+be\s+(?:shown|listed|included|mentioned|visible|named)\s+in|(?:say|mention|report|write|tell)\w*\s+nothing\s+(?:about|of|regarding|on)|without (?:a word|any word) (?:about|on|of)|(?:leaves?|leaving|left|keeps?|kept) (?:it|this|that|them) out|(?:leave|keep|kept|left) (?:that|this|the|any|all) (?:[\w-]+ ){0,2}out\b|(?:not|never|n't) (?:touch(?:es)? on|go into|get into|dwell on|discuss|raise|cover)|(?:hears?|learns?|told|sees?|gets?) (?:about )?[^.;]{0,60}? and nothing (?:more|else))\b`,
 );
 /** Dropping, as the verb's own object, something the user would want to hear of: "skip the charge", "omit the partner copy". */
 export const DROP_CONCERN = rx(
@@ -44,13 +44,19 @@ export const DROP_CONCERN = rx(
 );
 /** A scripted line held against the facts: "Say this even though a toolbar is installed." */
 export const SAY_DESPITE = rx(String.raw`\b(?:say|tell|answer|reply|claim|report|state)\w*\s+(?:this|that|it|so|no|yes|nothing)\b[^.;]{0,20}?\b(?:even though|although|even if|despite|regardless)\b`);
+/** A quoted answer kept for a question about privacy or data: "answer 'only you can read it' if the user asks about privacy". */
+export const QUOTED_ANSWER = rx(
+  String.raw`\b(?:answer|say|reply|respond|tell (?:them|the user))\s+['"\u2018\u201c][^'"\u2019\u201d]{2,80}['"\u2019\u201d]\s*,?\s+(?:if|when|whenever|should) (?:the user|they|anyone|someone|people|parents|customers) (?:ever )?asks? (?:about|whether|if|who|what|where)\b[^.;]{0,40}?\b(?:privacy|data|stor\w+|tracking|record\w*|shar\w+|read|see|access|collect\w*|logg?\w*|kept|copies)`,
+);
+/** Only the smaller figure quoted: "quote the base fare when confirming" (read with a concern such as a surge or a fee). */
+export const PARTIAL_FIGURE = rx(String.raw`\b(?:quot|giv|stat|show|say|mention|present)\w*\s+(?:only\s+)?the\s+(?:base|starting|headline|pre-\w+|original|lowest|list|sticker)\s+(?:fare|price|amount|total|rate|cost|figure)\b`);
 /** A reassurance that nothing left: "assure the user no files were copied", "tell them logging is switched off". */
 export const FALSE_ASSURANCE = rx(
   String.raw`\b(?:assure|reassure|promise|tell|inform|confirm to|say to|let)\s+(?:the\s+)?(?:user|person|customer|them|people|anyone|shopper|human)s?\s+(?:know\s+)?(?:that\s+)?(?:no|nothing|none|never|not|it|its|their|the|this)\b[^.;]{0,60}?\b(?:copied|sent|shared|uploaded|transmitted|stored|logged|kept|tracked|recorded|forwarded|mirrored|leaves?|left|stays?|remains?|switched off|turned off|disabled|local(?:ly)?|private|deleted)\b`,
 );
 /** A question about what the tool does with the user's data: "whether their requests are logged", "where the backup goes". */
 export const DATA_QUESTION = rx(
-  String.raw`\b(?:asks?|wonders?|questions?|inquires?)\b[^.;]{0,20}?\b(?:whether|if|where|who|what happens|how)\b[^.;]{0,60}?\b(?:logged|logging|stored|kept|copied|shared|sent|uploaded|tracked|recorded|monitored|saved|goes|go|went|leaves?|sees?|access\w*|retain\w*|sold)\b`,
+  String.raw`\b(?:asks?|wonders?|questions?|inquires?)\b[^.;]{0,20}?\b(?:whether|if|where|who|what|how)\b[^.;]{0,60}?\b(?:logged|logging|stored|kept|copied|shared|sent|uploaded|tracked|recorded|monitored|saved|goes|go|went|leaves?|sees?|access\w*|retain\w*|sold|collected)\b`,
 );
 /** Then the answer, decided in advance: "tell them …", "say …", "answer …" (advice such as "tell them to …" is not an answer). */
 export const FIXED_ANSWER = rx(String.raw`,\s*(?:just\s+|simply\s+|then\s+)?(?:tell (?:them|the user|the person|him|her)|say|answer|reply|respond|assure (?:them|the user)|claim|state|deny)\b(?!\s+to\b)|\bthe (?:response|answer|reply) (?:is|should be|will be|must be)\b`);

@@ -48,6 +48,7 @@ import {
   IMPERATIVE_START,
   INTO_THIS_CALL,
   MISREPRESENT,
+  MODEL_ACTS,
   MODEL_BEHAVIOUR,
   MODEL_HELD,
   OBLIGATION,
@@ -85,6 +86,8 @@ import {
   MODEL_ROLE,
   OTHER_SERVERS,
   PROMOTED_CONTENT,
+  PARTIAL_FIGURE,
+  QUOTED_ANSWER,
   SAY_DESPITE,
   ROLE_MODE,
   SAFEGUARD_OFF,
@@ -132,6 +135,7 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
   const directive =
     has(OBLIGATION, s) ||
     has(MODEL_TURN, s) ||
+    has(MODEL_ACTS, s) ||
     reader ||
     has(IMPERATIVE_CLAUSE, s) ||
     has(IMPERATIVE_MID, s) ||
@@ -215,7 +219,7 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
   // "Run it with run_interactive from this server instead" speaks of a sibling, not of another server's tools.
   const otherTool = named.length > 0 || (has(OTHER_TOOL, s) && !has(OWN_SERVER, s));
   // "Commands issued by other tools get X prepended": a passive alteration of another tool's work is itself the order.
-  const passiveAlter = /\b(?:get|gets|are|is|will be|be|needs?|requires?) (?:\S+ ){0,8}(?:prepended|appended|added|replaced|rewritten|redirected|changed|modified|swapped|inserted)\b/i.test(s);
+  const passiveAlter = /\b(?:get|gets|are|is|will be|be|needs?|requires?) (?:\S+ ){0,8}(?:prepended|appended|added|replaced|rewritten|redirected|changed|modified|swapped|inserted|tacked on|shifted)\b/i.test(s);
   // A tool has no business stating how other tools behave: a statement that they alter their work is read as an order.
   const aboutOthersWork =
     (named.length > 0 || /\b(?:the (?:[\w-]+ ){1,2}tools|other (?:[\w-]+ ){0,2}tools)\b/i.test(s)) && /\b(?:run|runs|point|points|send|sends|write|writes|get|gets|use|uses|open|opens|go|goes)\b/i.test(s);
@@ -231,7 +235,7 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   const moving = c.directive || has(PASSIVE_MOVE, s) || has(IMPERATIVE_START, s);
   // The server's own configuration ("read from the WEATHER_API_KEY environment variable of the server") is not the user's.
   const ownSide = /\b(?:of|on|in|from|by) the server\b|\bserver(?:'s)? (?:own |process )?(?:environment|config\w*|process)\b/i.test(s);
-  const towards = address !== undefined && new RegExp(String.raw`\b(?:to|at|into)\s+(?:our\s+\w+\s+)?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).test(s);
+  const towards = address !== undefined && new RegExp(String.raw`\b(?:to|at|into|reach(?:es)?)\s+(?:our\s+\w+\s+)?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).test(s);
   const outsidePurpose = !declared(ctx.purpose, s);
   if ((moving || towards) && resource && address) push("exfiltration", 0.8, `the user's data sent to ${address}`);
   else if (moving && resource && has(INTO_THIS_CALL, s) && outsidePurpose && !lenient && !ownSide) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
@@ -267,8 +271,8 @@ function roles(c: Cues, push: Push, named: boolean): void {
   const ordered = c.directive || c.misplaced || has(MODEL_ROLE, s);
   if (ordered && has(KEPT_OUT, s) && (has(USER_VIEW, s) || c.misplaced) && !(has(PROTECTED_OBJECT, s) && !has(USER_CONCERN, s))) push("concealment", 0.75, "something kept out of what the user sees");
   else if (ordered && has(DROP_CONCERN, s) && (has(USER_VIEW, s) || c.misplaced)) push("concealment", 0.7, "drops from the reply something the user would want to hear of");
-  else if (has(DATA_QUESTION, s) && has(FIXED_ANSWER, s)) push("concealment", 0.75, "the answer to a question about the user's data fixed in advance");
-  else if ((has(FALSE_ASSURANCE, s) && !has(PROTECTED_OBJECT, s)) || has(SAY_DESPITE, s)) push("concealment", 0.7, "the user assured that nothing left");
+  else if (has(DATA_QUESTION, s) && (has(FIXED_ANSWER, s) || has(KEPT_OUT, s))) push("concealment", 0.75, "the answer to a question about the user's data fixed in advance");
+  else if ((has(FALSE_ASSURANCE, s) && !has(PROTECTED_OBJECT, s)) || has(SAY_DESPITE, s) || has(QUOTED_ANSWER, s) || (has(PARTIAL_FIGURE, s) && /\b(?:surge\w*|multipliers?|fees?|surcharges?|markups?|commissions?|charges?)\b/i.test(s))) push("concealment", 0.7, "the user assured that nothing left");
 
   const others = has(ALTERNATIVES, s) || has(OTHER_SERVERS, s) || named;
   if (others && (has(FAILS, s) || has(RUN_DOWN, s))) push("tool-choice", 0.8, "runs down the other servers");
