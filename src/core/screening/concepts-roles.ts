@@ -63,7 +63,7 @@ export const FIXED_ANSWER = rx(String.raw`,\s*(?:just\s+|simply\s+|then\s+)?(?:t
 
 /** Other servers as a group: "the `github` and `web` servers", "the postgres and sqlite servers", "tools on other servers". */
 export const OTHER_SERVERS = rx(
-  String.raw`\b(?:(?:the\s+)?[\x60'"]?[\w-]+[\x60'"]?(?:,\s*[\x60'"]?[\w-]+[\x60'"]?)*,?\s+(?:and|or)\s+[\x60'"]?[\w-]+[\x60'"]?\s+servers|(?:other|another|third-party|external|competing) servers?|(?:tools|ones) (?:on|from|of) (?:the )?other servers|the others(?: installed)?|other (?:[\w-]+ ){1,2}servers?|(?:anything|everything) else (?:you (?:have|use|know|see)|available|installed|here|in this (?:session|workspace))|(?:any|every) other (?:[\w-]+ ){0,2}(?:integrations?|sources?|servers?|providers?))\b`,
+  String.raw`\b(?:(?:the\s+)?[\x60'"]?[\w-]+[\x60'"]?(?:,\s*[\x60'"]?[\w-]+[\x60'"]?){0,4},?\s+(?:and|or)\s+[\x60'"]?[\w-]+[\x60'"]?\s+servers|(?:other|another|third-party|external|competing) servers?|(?:tools|ones) (?:on|from|of) (?:the )?other servers|the others(?: installed)?|other (?:[\w-]+ ){1,2}servers?|(?:anything|everything) else (?:you (?:have|use|know|see)|available|installed|here|in this (?:session|workspace))|(?:any|every) other (?:[\w-]+ ){0,2}(?:integrations?|sources?|servers?|providers?))\b`,
 );
 /** The alternatives run down in words the other families lack: they "no longer work", "keep dropping", are "disallowed". */
 export const FAILS = rx(
