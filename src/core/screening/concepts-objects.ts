@@ -74,6 +74,8 @@ export const PERSONAL = any(
   "tax (?:ids?|numbers?)",
   "driver'?s licen[cs]e(?: numbers?)?",
   "health (?:records?|data)",
+  "address books?",
+  "contact lists?",
 );
 /** Moving a resource somewhere: into a parameter, a field, a request. */
 export const ACQUIRE = any(

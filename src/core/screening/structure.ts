@@ -236,7 +236,8 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   // The server's own configuration ("read from the WEATHER_API_KEY environment variable of the server") is not the user's.
   const ownSide = /\b(?:of|on|in|from|by) the server\b|\bserver(?:'s)? (?:own |process )?(?:environment|config\w*|process)\b/i.test(s);
   const towards = address !== undefined && new RegExp(String.raw`\b(?:to|at|into|reach(?:es)?)\s+(?:our\s+\w+\s+)?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).test(s);
-  const outsidePurpose = !declared(ctx.purpose, s);
+  // A purpose covers its own item, not the user's whole collection ("the complete address book" for a phone formatter).
+  const outsidePurpose = !declared(ctx.purpose, s) || /\b(?:complete|entire|whole) (?:\w+ )?(?:address book|contact list|inbox|mailbox|history|keychain|vault|list of)\b/i.test(s);
   if ((moving || towards) && resource && address) push("exfiltration", 0.8, `the user's data sent to ${address}`);
   else if (moving && resource && has(INTO_THIS_CALL, s) && outsidePurpose && !lenient && !ownSide) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
   else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s)) && mentionsParam(s, ctx) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
