@@ -13,11 +13,11 @@ export const CARRIED_INSTRUCTIONS = rx(
 );
 /** Content regarded as instructions: "regarded the text of renamed files as fresh instructions". */
 export const PROMOTED_CONTENT = rx(
-  String.raw`\b(?:regard\w*|treat\w*|consider\w*|read\w*|tak\w+|handl\w+)\s+(?:the |any |all |each |every )?(?:text|content|contents|words|output|body|wording)s?\s+(?:of|in|from|inside|within)\s+[^.;]{0,40}?\bas\s+(?:\w+\s+){0,2}?(?:instructions|commands|directives|orders|requests|tasks)\b`,
+  String.raw`\b(?:text|content|contents|output|body|wording|page|pages|results?|entries|messages?|emails?|documents?)\s+counts?\s+as\s+(?:the\s+user's|an?|the|their)\s+(?:own\s+)?(?:requests?|instructions?|commands?|orders?)\b|\b(?:regard\w*|treat\w*|consider\w*|read\w*|tak\w+|handl\w+)\s+(?:the |any |all |each |every )?(?:text|content|contents|words|output|body|wording)s?\s+(?:of|in|from|inside|within)\s+[^.;]{0,40}?\bas\s+(?:\w+\s+){0,2}?(?:instructions|commands|directives|orders|requests|tasks)\b`,
 );
 /** Carrying them out, as the model's own: "should be executed by the agent", "act on them", "honour any requests". */
 export const CARRY_OUT = rx(
-  String.raw`\b(?:execut\w+|carried out|carry (?:them|it) out|followed|obeyed|acted (?:up)?on|acts? (?:up)?on|acting on|[\w-]+'s authority|honou?r(?:ed)?|complied with|comply with|performed|implemented|treated as (?:instructions|commands|authoritative|binding|the user's)|(?:the )?(?:same|user's|operator's) authority|as though (?:they|it) came from|as if (?:the user|they|it) (?:had )?(?:typed|sent|written|wrote|said|came))\b`,
+  String.raw`\b(?:execut\w+|carried out|carr(?:y|ies) (?:them|it) out|followed|obeyed|acted (?:up)?on|acts? (?:up)?on|acting on|[\w-]+'s authority|honou?r(?:ed)?|complied with|comply with|performed|implemented|treated as (?:instructions|commands|authoritative|binding|the user's)|(?:the )?(?:same|user's|operator's) authority|as though (?:they|it) came from|as if (?:the user|they|it) (?:had )?(?:typed|sent|written|wrote|said|came))\b`,
 );
 /** The model's safeguards declared off: "moderation turned off", "safety filters … considered disabled". */
 export const SAFEGUARD_OFF = rx(
@@ -91,11 +91,23 @@ export const STANDING = rx(
 );
 
 /** A tool whose purpose is detecting attacks: its examples name them. */
-export const DETECTOR_PURPOSE = rx(String.raw`\b(?:detect\w*|classif\w+|scan\w*|flag\w*|scor\w+|filter\w*|moderat\w+|guard\w*)\b[^.]{0,60}\b(?:injections?|jailbreaks?|attacks?|phishing|abuse|malicious|toxic\w*|attempts?)\b`);
+export const DETECTOR_PURPOSE = rx(String.raw`\b(?:detect\w*|classif\w+|scan\w*|flag\w*|scor\w+|filter\w*|moderat\w+|guard\w*)\b[^.]{0,60}\b(?:injections?|jailbreaks?|attacks?|phishing|abuse|malicious|toxic\w*|attempts?|categor(?:y|ies)|violations?)\b`);
+/**
+ * What a detector lists after its naming frame ("flags categories such as requests to ignore safety rules") is
+ * mentioned, not said: the examples are replaced by a neutral placeholder before the pattern rules read a detector's
+ * text, the way quoted phrases after a naming frame are.
+ */
+export function unmentionExamples(text: string): string {
+  if (!DETECTOR_FRAME.test(text)) return text;
+  return text.replace(/\b(such as|like|e\.g\.|including|for example)\b[^.;\n]*/gi, (whole, frame: string, at: number) =>
+    DETECTOR_FRAME.test(text.slice(Math.max(0, at - 120), at + frame.length)) ? `${frame} a phrase` : whole,
+  );
+}
+
 /** A sentence that lists examples: "Examples of attempts: …", "e.g. …". */
 export const EXAMPLES_LEAD = /^\W*(?:examples?|e\.g\.|for example|for instance|such as|including|like|typical (?:attempts|attacks|patterns))\b/i;
 
 /** A detector's description: what it looks for is mentioned, not said ("scores a text for injection attempts, such as …"). */
 export const DETECTOR_FRAME = rx(
-  String.raw`\b(?:detect\w*|scor\w+|flag\w*|scan\w*|classif\w+|identif\w+|catch\w*|find\w*|look\w* for|check\w*)\b[^.;]{0,60}?\b(?:attempts?|injections?|patterns?|attacks?|phishing|jailbreaks?|manipulation|abuse|threats?)\b[^.;]{0,20}?\b(?:such as|like|e\.g\.|including|for example)\b`,
+  String.raw`\b(?:detect\w*|scor\w+|flag\w*|scan\w*|classif\w+|identif\w+|catch\w*|find\w*|look\w* for|check\w*)\b[^.;]{0,60}?\b(?:attempts?|injections?|patterns?|attacks?|phishing|jailbreaks?|manipulation|abuse|threats?|categor(?:y|ies))\b[^.;]{0,20}?\b(?:such as|like|e\.g\.|including|for example)\b`,
 );

@@ -2,7 +2,8 @@ import { RULE_CATEGORY } from "./categories.js";
 import { addressHits, sensitiveFileHit } from "./destinations.js";
 import { fieldsOf, propertyNames, type TextField } from "./fields.js";
 import { hiddenFindings, visible } from "./hidden.js";
-import { readTool, toolSentences, type SentenceFinding, type ToolSentence } from "./meaning.js";
+import { DETECTOR_PURPOSE, unmentionExamples } from "./concepts-roles.js";
+import { purposeOf, readTool, toolSentences, type SentenceFinding, type ToolSentence } from "./meaning.js";
 import { imperativeHit, PATTERNS } from "./patterns.js";
 import { catalogIndex, serverPrefixOf, steerHits, type SteerContext } from "./steering.js";
 import { normalize, sentences, unquoteMentions, type Hit } from "./text.js";
@@ -158,11 +159,13 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
     catalog,
   };
   const fields = fieldsOf(tool);
+  // A detector's examples of attacks are mentions: the pattern rules read them as a placeholder.
+  const detector = DETECTOR_PURPOSE.test(purposeOf(tool));
   for (const field of fields) {
     const { findings: hidden, hiddenTexts } = hiddenFindings(field.text);
     for (const f of hidden) add(f.rule, field.field, excerptOf(field.text, f.at, 1));
     if (field.identifier) continue;
-    const plain = unquoteMentions(normalize(field.text));
+    const plain = detector ? unmentionExamples(unquoteMentions(normalize(field.text))) : unquoteMentions(normalize(field.text));
     for (const h of textHits(plain, field, steer)) add(h.rule, field.field, excerptOf(plain, h.at, h.length));
     for (const text of hiddenTexts.map(normalize))
       for (const h of textHits(text, field, steer, true)) add(h.rule, `${field.field} (hidden text)`, excerptOf(text, h.at, h.length));

@@ -194,7 +194,8 @@ function concealment(c: Cues, push: Push): void {
   if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(/\b(?:unless|until) the user\b/i, s) && !(has(DISCLOSE, s) && !/\b(?:even (?:when|if)|regardless)\b/i.test(s))) push("concealment", 0.75, "a directive about what the user is not told");
   else if ((c.directive || !lenient) && has(MISREPRESENT, s)) push("concealment", 0.7, "the user shown something as what it is not");
   // Without an order, withholding still counts, unless what is held back is a secret or a system notification.
-  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s))
+  // Rows "left out of the results" are the tool filtering its own output, not something kept from the user.
+  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s) && !/\b(?:left|kept) out of (?:the )?(?:results?|output|exports?|data|list|index|sync|search results|reports?)\b/i.test(s))
     push("concealment", 0.6, "something kept from the user");
   // An order that narrows what reaches the user, about something the user would want to hear of.
   else if ((c.directive || c.misplaced) && has(SPEECH_CHANNEL, s) && has(RESTRICT, s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s))
