@@ -188,9 +188,11 @@ export const WIDE_SET = fileURLToPath(new URL("../../data/screening/wide-set.jso
 export const ROUND5_SET = fileURLToPath(new URL("../../data/screening/round5-set.jsonl", import.meta.url));
 /** Sixth round, written before the reader was generalized for it and never fit on: terse fragments, markdown lists, JSON-ish notes, enum/default/example/nested-title text, UX-worded concealment, benchmark/rating/certification preference. */
 export const ROUND6_SET = fileURLToPath(new URL("../../data/screening/round6-set.jsonl", import.meta.url));
+/** Seventh round, written before the reader was changed for it and never fit on: long descriptions with one hostile clause, attacks split across description and parameter, passive and conditional wording, policy and changelog framing, example/default/enum/nested-title text, concealment as UX or privacy guidance, preference as ratings, SLAs, certification, "only supported" claims and disparagement; legitimate tools with the same alarming vocabulary. */
+export const ROUND7_SET = fileURLToPath(new URL("../../data/screening/round7-set.jsonl", import.meta.url));
 
-export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6";
-const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6"];
+export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7";
+const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7"];
 
 export interface DevSetRow {
   id: string;
@@ -208,7 +210,7 @@ export interface DevSetRow {
 
 /** The files of the development set, in the order they were written (dev/test, fresh, blind, holdout). */
 export function loadAllDevSets(): DevSetRow[] {
-  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET].flatMap((p) => loadDevSet(p));
+  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET].flatMap((p) => loadDevSet(p));
 }
 
 export function loadDevSet(path = DEV_SET): DevSetRow[] {
@@ -224,7 +226,7 @@ export function loadDevSet(path = DEV_SET): DevSetRow[] {
         throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
       }
       if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6", "tool": {"name", …}}`);
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7", "tool": {"name", …}}`);
       return row;
     });
 }
@@ -352,24 +354,34 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     "then (sixth round) 7/20 and 5/12, 5/16 and 0/8, 6/14 and 0/8, 2/12 and 0/8, 5/13 and 0/8. `round6-set.jsonl`: written before the sixth round's changes (terse fragments,",
     "markdown lists, JSON-ish notes, text in enums, defaults, examples and nested titles, concealment worded as UX guidance,",
     "preference as benchmarks, ratings, certification; legitimate deprecation notes naming a successor, same-server hints,",
-    "security tools), never fit on; before them, 31/48 detected (both modes) and 3/40 legitimate flagged. The holdout, round5",
-    "and round6 columns are **the columns to read** (the others are fitted figures; holdout and round5 were measured at nine",
-    "checkpoints while fitting on wide, round6 at three, never fit). round5, round6 and wide were written by the same hand, and",
-    "the misses of round5 and round6 were seen before the wide batches that followed them were written, so those two columns",
-    "flatter the reader more than a set written by others would. 95 % Wilson intervals.",
+    "security tools), never fit on; before them, 31/48 detected (both modes) and 3/40 legitimate flagged. `round7-set.jsonl`:",
+    "written before the seventh round's changes (long descriptions with one hostile clause, attacks split across description and",
+    "parameter, passive and conditional wording, policy and changelog framing, text in examples, defaults, enums and nested",
+    "titles, concealment as UX or privacy guidance, preference as ratings, SLAs, certification, \"only supported\" claims and",
+    "disparagement; legitimate password managers, secret scanners, shell, SQL, email, cloud admin, backup and exfiltration",
+    "detection, same-server deprecation and preference notes), never fit on; on first contact 35/48 detected (73 %, CI 59–83 %,",
+    "both modes) and 1/40 legitimate flagged. The seventh round then added a role reading (who acts, on what, hidden from whom)",
+    "fit on seven more wide batches, each measured before it was fit: 17/36 detected and 3/20 flagged, then 12/30 and 2/16,",
+    "then 21/30 and 1/16, then 23/30 and 0/12, then 6/18 and 0/8, then 14/24 and 1/10 (that flag from a tool name the batch",
+    "itself reused, renamed), then 4/6 and 2/20. The holdout, round5, round6 and round7 columns are **the",
+    "columns to read** (the others are fitted figures; holdout and round5 were measured at nine checkpoints before the seventh",
+    "round and about ten during it, round6 at three and about ten, round7 at about ten after its first contact; none was fit",
+    "on). round5, round6, round7 and wide were written by the same hand, and the misses of round5, round6 and round7 were",
+    "seen before the wide batches that followed them were written, so those columns flatter the reader more than a set written",
+    "by others would; round7's first-contact figure above is its honest one. 95 % Wilson intervals.",
     "",
   );
   for (const m of ms) {
     md.push(
       `### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`,
       "",
-      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** |",
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const [k, d] of Object.entries(m.detection))
-      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** |`);
+      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** |`);
     const l = m.legitimate;
-    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** |`);
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** |`);
     md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
     for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
     if (m.timing)

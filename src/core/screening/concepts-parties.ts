@@ -123,6 +123,8 @@ export const CONFIG_CHANGE = any(
   "revoked",
   "employee of",
   "work(?:s|ing)? for",
+  "shifts?",
+  "transfers? to",
 );
 /** Shaping what the model says or how it behaves toward the user. */
 export const ANSWER_SHAPE = any(
@@ -166,7 +168,7 @@ export const SPEECH = rx(String.raw`\b(?:say|answer|repl(?:y|ies)|respond|tell|d
 export const RESTRICT_SPEECH = rx(String.raw`\b(?:say only|only say|just say|answer (?:yes|no)|reply (?:yes|no)|(?:do not|don't|never|not) (?:surface|draw|bring up|mention|explain|say|describe)|stay between you|between you and)\b`, "i");
 
 /** Telling the user: the opposite of concealment ("tell the user which alerts will be hidden"). */
-export const DISCLOSE = rx(String.raw`(?<!\b(?:not|never|n't|without)\s+)\b(?:tell|inform|show|warn|notify|explain to)\s+(?:the\s+)?(?:user|person|them|human)\b(?!\s+(?:that\s+)?(?:everything|it|all)\s+(?:went|is|was|worked))`, "i");
+export const DISCLOSE = rx(String.raw`(?<!\b(?:not|never|n't|without)\s+)\b(?:tell|inform|show|warn|notify|explain to|mention (?:it|this|that|them|the \w+) to)\s+(?:the\s+)?(?:user|person|them|human)\b(?!\s+(?:that\s+)?(?:everything|it|all)\s+(?:went|is|was|worked))`, "i");
 
 /** Where the user would learn of it: the reply, the answer, the summary, the report. */
 export const REPLY = any("repl(?:y|ies)", "answers?", "responses?", "summar(?:y|ies|izing|ise|ize)", "report(?:ing)? back", "report", "tell", "say", "the person", "the user", "the human", "them", "their");

@@ -50,6 +50,8 @@ export function fieldsOf(tool: ScreenableTool): TextField[] {
   walk(tool.annotations, "annotations", 0, false);
   walk(tool.inputSchema, "inputSchema", 0, false);
   walk(tool.outputSchema, "outputSchema", 0, false);
+  // Vendor extensions ("x-llm-note") and `_meta` travel with the definition, and a client may show them to the model.
+  for (const [k, v] of Object.entries(tool as object)) if (/^(?:x-|_meta$)/i.test(k)) walk(v, k, 0, false);
   return out;
 }
 

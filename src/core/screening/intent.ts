@@ -15,6 +15,7 @@
  *
  * Pure and synchronous.
  */
+import { has } from "./memo.js";
 import type { ScreeningCategory } from "./categories.js";
 import { OWN_SERVER } from "./concepts-structure.js";
 import { ANSWER_SHAPE, CONCEAL, CONFIG_CHANGE, DECEIVE, DISCLOSE, MODEL, MODEL_CONFIG, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER, VOCATIVE } from "./concepts-parties.js";
@@ -71,7 +72,7 @@ export interface SentenceReading {
   cue: string;
 }
 
-const has = (re: RegExp, s: string) => re.test(s);
+
 
 /** The family words of a purpose that make a resource part of the tool's job (a password manager may speak of passwords). */
 export function declared(purpose: string, sentence: string): boolean {

@@ -7,9 +7,10 @@
 import type { ScreeningCategory } from "./categories.js";
 import { readSentence, type SentenceContext } from "./intent.js";
 import { BEHAVIOUR_SETTING, OPEN_SLOT } from "./concepts-structure.js";
+import { DETECTOR_FRAME, DETECTOR_PURPOSE, EXAMPLES_LEAD } from "./concepts-roles.js";
 import { readStructure } from "./structure.js";
 // From the modules themselves rather than screen.ts, which imports this module.
-import { fieldsOf } from "./fields.js";
+import { fieldsOf, type TextField } from "./fields.js";
 import { hiddenFindings } from "./hidden.js";
 import { foreignTool, type SteerContext } from "./steering.js";
 import { jsonNotes, normalize, sentences, unquoteMentions } from "./text.js";
@@ -40,13 +41,42 @@ export function purposeOf(tool: ScreenableTool): string {
   const name = String(tool.name ?? "").replace(/^[^_]+__/, "").replace(/[_\-.]+/g, " ");
   const description = typeof tool.description === "string" ? normalize(tool.description) : "";
   const first = sentences(description)[0]?.s ?? "";
-  return `${name} ${first}`.toLowerCase();
+  // An aside in the first sentence is not what the tool says it does: "(the organiser's session cookie should …)".
+  return `${name} ${first.replace(ASIDE, " ")}`.toLowerCase();
+}
+
+/** A parenthetical aside of five words or more. */
+const ASIDE = /\(([^()]*?\s[^()]*?\s[^()]*?\s[^()]*?\s[^()]*?)\)/g;
+/** "Q: …" and "A: …" (or "FAQ: Q: …"): a question and its answer, read together as one statement. */
+const QUESTION = /^\W*(?:[\w ]{1,20}:\s*)?(?:Q|Question)\s*[:.]\s*/i;
+const ANSWER = /^\W*(?:A|Answer)\s*[:.]\s*/i;
+/** A two-cell table row whose value is a bare rule word. */
+const TABLE_RULE = /^\s*\|([^|]{3,120})\|\s*(never|always|required|forbidden|mandatory|prohibited|disabled|allowed)\s*\|\s*$/i;
+/** A short sentence that points back at the one before it ("Please put it in `repro`."). */
+const POINTS_BACK = /\b(?:it|this|that|them|these|those)\b/i;
+
+/**
+ * The statements a field's sentences make beyond themselves: a question joined with its answer, an aside of the first
+ * sentence read on its own, and a short sentence that points back ("put it in `x`") read with the one before it.
+ */
+function joinedStatements(parts: readonly string[], description: boolean): string[] {
+  const out: string[] = [];
+  parts.forEach((s, i) => {
+    const next = parts[i + 1];
+    if (next !== undefined && QUESTION.test(s) && ANSWER.test(next)) out.push(`${s.replace(QUESTION, "")} ${next.replace(ANSWER, "")}`);
+    if (i === 0 && description && s.includes("(")) for (const m of s.matchAll(ASIDE)) out.push(m[1]);
+    if (i > 0 && !ANSWER.test(s) && POINTS_BACK.test(s) && s.split(/\s+/).length <= 8) out.push(`${parts[i - 1]} ${s}`);
+    // A table row whose value is a bare rule ("| mention tracking pixels | never |") reads as the rule applied to it.
+    const row = TABLE_RULE.exec(s);
+    if (row) out.push(`${row[2]} ${row[1].trim()}`);
+  });
+  return out;
 }
 
 /** Every sentence of every text field (and of text hidden in invisible characters), with its field. */
-export function toolSentences(tool: ScreenableTool): ToolSentence[] {
+export function toolSentences(tool: ScreenableTool, fields: readonly TextField[] = fieldsOf(tool)): ToolSentence[] {
   const out: ToolSentence[] = [];
-  for (const field of fieldsOf(tool)) {
+  for (const field of fields) {
     if (field.identifier) continue;
     const texts = [{ text: field.text, where: field.field }];
     for (const hidden of hiddenFindings(field.text).hiddenTexts) texts.push({ text: hidden, where: `${field.field} (hidden text)` });
@@ -58,11 +88,14 @@ export function toolSentences(tool: ScreenableTool): ToolSentence[] {
         if (field.value && (OPEN_SLOT.test(plain) || /^[a-z][\w+.-]*:\/\/\S+$/i.test(plain.trim()))) out.push({ field: where, sentence: plain.trim().slice(0, MAX_SENTENCE_CHARS), lead: false });
         continue;
       }
-      sentences(plain).forEach(({ s }, i) => {
-        const sentence = s.trim().slice(0, MAX_SENTENCE_CHARS);
+      const parts = sentences(plain).map(({ s }) => s.trim());
+      parts.forEach((s, i) => {
+        const sentence = s.slice(0, MAX_SENTENCE_CHARS);
         // Short lines carry no sentence, except a setting of the model's behaviour ("refusals: disabled").
         if (sentence.split(/\s+/).length >= 3 || BEHAVIOUR_SETTING.test(sentence)) out.push({ field: where, sentence, lead: where === "description" && i === 0 });
       });
+      for (const joined of joinedStatements(parts, where === "description"))
+        if (joined.split(/\s+/).length >= 3) out.push({ field: where, sentence: joined.slice(0, MAX_SENTENCE_CHARS), lead: false });
     }
   }
   return out;
@@ -80,7 +113,11 @@ export function readTool(tool: ScreenableTool, steer: SteerContext, parts: reado
   const purpose = purposeOf(tool);
   const selfNames = steer.selfNames ?? new Set([steer.self]);
   const out: SentenceFinding[] = [];
+  const detector = DETECTOR_PURPOSE.test(purpose);
   for (const part of parts) {
+    // A detector naming what it looks for ("scores a text for injection attempts, such as requests that …") mentions
+    // the attack rather than making it.
+    if (DETECTOR_FRAME.test(part.sentence) || (detector && EXAMPLES_LEAD.test(part.sentence))) continue;
     const ctx: SentenceContext = {
       field: part.field.replace(/ \(hidden text\)$/, ""),
       purpose,

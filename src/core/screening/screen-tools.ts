@@ -11,11 +11,9 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { resolveEncoder, type EncoderName } from "../encoders/index.js";
 import { SCREENING_CATEGORIES, type ScreeningCategory } from "./categories.js";
-import { readTool, toolSentences, type ToolSentence } from "./meaning.js";
+import type { readTool, ToolSentence } from "./meaning.js";
 import { CATEGORY_PROTOTYPES, LEGITIMATE_PROTOTYPES } from "./prototypes.js";
-import { propertyNames } from "./fields.js";
-import { screenTool } from "./screen.js";
-import { catalogIndex, serverPrefixOf, type SteerContext } from "./steering.js";
+import { screenToolDetailed } from "./screen.js";
 import { DEFAULT_SCREENING_THRESHOLD, type ScreenableTool, type ScreeningFinding, type ScreeningResult } from "./types.js";
 
 /** A user-supplied judge, e.g. a model call: given a sentence and its tool, the categories it reads as. Never the default. */
@@ -137,19 +135,10 @@ export async function screenTools(entries: readonly ScreenToolsEntry[], options:
   for (const entry of entries) {
     const name = String(entry.tool?.name ?? "");
     const key = `${entry.server}\0${name}`;
-    const result = screenTool(entry.tool, { server: entry.server, tools: neighbours, threshold });
+    // One reading per tool: the rules' result, the sentences and every reading (also those below the threshold).
+    const { result, parts, readings } = screenToolDetailed(entry.tool, { server: entry.server, tools: neighbours, threshold });
     results.set(key, result);
-    const self = name.toLowerCase();
-    const prefix = serverPrefixOf(self);
-    const steer: SteerContext = {
-      self,
-      selfNames: new Set(prefix ? [self, self.slice(prefix.length + 2)] : [self]),
-      server: entry.server || prefix,
-      params: propertyNames([entry.tool.inputSchema, entry.tool.outputSchema]),
-      catalog: catalogIndex(neighbours),
-    };
-    const parts = toolSentences(entry.tool);
-    pending.push({ key, entry, parts, readings: readTool(entry.tool, steer, parts) });
+    pending.push({ key, entry, parts, readings });
   }
 
   const pendingByKey = new Map(pending.map((p) => [p.key, p]));

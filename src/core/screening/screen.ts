@@ -2,7 +2,8 @@ import { RULE_CATEGORY } from "./categories.js";
 import { addressHits, sensitiveFileHit } from "./destinations.js";
 import { fieldsOf, propertyNames, type TextField } from "./fields.js";
 import { hiddenFindings, visible } from "./hidden.js";
-import { readTool, toolSentences } from "./meaning.js";
+import { DETECTOR_PURPOSE, unmentionExamples } from "./concepts-roles.js";
+import { purposeOf, readTool, toolSentences, type SentenceFinding, type ToolSentence } from "./meaning.js";
 import { imperativeHit, PATTERNS } from "./patterns.js";
 import { catalogIndex, serverPrefixOf, steerHits, type SteerContext } from "./steering.js";
 import { normalize, sentences, unquoteMentions, type Hit } from "./text.js";
@@ -119,6 +120,21 @@ function textHits(text: string, field: TextField, steer: SteerContext, hidden = 
  * (hidden characters shown as \uXXXX; text decoded from them is screened too and reported as "<field> (hidden text)").
  */
 export function screenTool(tool: ScreenableTool, context: ScreenContext = {}): ScreeningResult {
+  return screenToolDetailed(tool, context).result;
+}
+
+/** What `screenTool` read on its way to the result, so the catalog stage (screen-tools.ts) need not read it again. */
+export interface DetailedScreening {
+  result: ScreeningResult;
+  /** Every sentence of the tool, with its field (empty when the reading is turned off). */
+  parts: ToolSentence[];
+  /** Every reading above zero, also those below the threshold (the encoder may confirm them). */
+  readings: SentenceFinding[];
+  steer: SteerContext;
+}
+
+/** `screenTool`, also returning the sentences, the readings and the steering context it used. */
+export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext = {}): DetailedScreening {
   const reasons: ScreeningReason[] = [];
   const findings: ScreeningFinding[] = [];
   const seen = new Set<string>();
@@ -142,18 +158,25 @@ export function screenTool(tool: ScreenableTool, context: ScreenContext = {}): S
     params: propertyNames([tool.inputSchema, tool.outputSchema]),
     catalog,
   };
-  for (const field of fieldsOf(tool)) {
+  const fields = fieldsOf(tool);
+  // A detector's examples of attacks are mentions: the pattern rules read them as a placeholder.
+  const detector = DETECTOR_PURPOSE.test(purposeOf(tool));
+  for (const field of fields) {
     const { findings: hidden, hiddenTexts } = hiddenFindings(field.text);
     for (const f of hidden) add(f.rule, field.field, excerptOf(field.text, f.at, 1));
     if (field.identifier) continue;
-    const plain = unquoteMentions(normalize(field.text));
+    const plain = detector ? unmentionExamples(unquoteMentions(normalize(field.text))) : unquoteMentions(normalize(field.text));
     for (const h of textHits(plain, field, steer)) add(h.rule, field.field, excerptOf(plain, h.at, h.length));
     for (const text of hiddenTexts.map(normalize))
       for (const h of textHits(text, field, steer, true)) add(h.rule, `${field.field} (hidden text)`, excerptOf(text, h.at, h.length));
   }
+  let parts: ToolSentence[] = [];
+  let readings: SentenceFinding[] = [];
   if (context.reading !== false) {
     const threshold = context.threshold ?? DEFAULT_SCREENING_THRESHOLD;
-    for (const r of readTool(tool, steer, toolSentences(tool))) {
+    parts = toolSentences(tool, fields);
+    readings = readTool(tool, steer, parts);
+    for (const r of readings) {
       if (r.score < threshold) continue;
       const key = `reading:${r.category}\0${r.field}`;
       if (seen.has(key)) continue;
@@ -162,5 +185,5 @@ export function screenTool(tool: ScreenableTool, context: ScreenContext = {}): S
       findings.push({ server: serverName, tool: toolName, field: r.field, sentence: r.sentence, category: r.category, score: r.score, source: "reading", detail: r.cue });
     }
   }
-  return { flagged: reasons.length > 0, reasons, findings };
+  return { result: { flagged: reasons.length > 0, reasons, findings }, parts, readings, steer };
 }

@@ -18,6 +18,7 @@
  *
  * Pure and synchronous; complements intent.ts (which reads concept combinations) rather than replacing it.
  */
+import { has } from "./memo.js";
 import type { ScreeningCategory } from "./categories.js";
 import { DISCLOSE, MODEL, PROTECTED_OBJECT } from "./concepts-parties.js";
 import { ADDRESS, CONVERSATION, EXAMPLE_ADDRESS, EXAMPLE_MARK, PERSONAL, PROTECTIVE, SECRET, UNTRUSTED_CONTENT } from "./concepts-objects.js";
@@ -47,6 +48,7 @@ import {
   IMPERATIVE_START,
   INTO_THIS_CALL,
   MISREPRESENT,
+  MODEL_ACTS,
   MODEL_BEHAVIOUR,
   MODEL_HELD,
   OBLIGATION,
@@ -70,10 +72,37 @@ import {
   SPEECH_CHANNEL,
   USER_CONCERN,
 } from "./concepts-structure.js";
+import {
+  CARRIED_INSTRUCTIONS,
+  CARRY_OUT,
+  CLAIM_ALL,
+  CLAIM_OVER,
+  DATA_QUESTION,
+  DROP_CONCERN,
+  FAILS,
+  FALSE_ASSURANCE,
+  FIXED_ANSWER,
+  KEPT_OUT,
+  MODEL_ROLE,
+  OTHER_SERVERS,
+  PROMOTED_CONTENT,
+  PARTIAL_FIGURE,
+  QUOTED_ANSWER,
+  SAY_DESPITE,
+  ROLE_MODE,
+  SAFEGUARD_OFF,
+  MODEL_RULES,
+  RULES_VOID,
+  STANDING,
+  USER_VIEW,
+} from "./concepts-roles.js";
 
 // ---------------------------------------------------------------------------------------------------------------
 
-const has = (re: RegExp, s: string) => re.test(s);
+
+
+/** A scripted turn of the model in an example session ("Assistant: (calls …)"): what it shows the model doing is an order. */
+const MODEL_TURN = /^\W*(?:assistant|ai|agent|model|llm|bot)\s*:/i;
 
 /** What the reading knows of one sentence before it files it: where it sits, whether it is an order, what it names. */
 interface Cues {
@@ -105,6 +134,8 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
   // order or the model named there cannot.
   const directive =
     has(OBLIGATION, s) ||
+    has(MODEL_TURN, s) ||
+    has(MODEL_ACTS, s) ||
     reader ||
     has(IMPERATIVE_CLAUSE, s) ||
     has(IMPERATIVE_MID, s) ||
@@ -148,7 +179,9 @@ function toolChoice(c: Cues, push: Push): boolean {
 function assistantDirective(c: Cues, push: Push): void {
   const { s } = c;
   const modelSide = c.reader || has(MODEL, s) || has(CONVERSATION_PARTY, s) || c.misplaced;
-  if (BEHAVIOUR_SETTING.test(s)) push("assistant-directive", 0.8, "the model's behaviour set like a configuration");
+  // "`moderation: false`" where moderation is one of the tool's own parameters is the tool's setting, not the model's.
+  const setting = BEHAVIOUR_SETTING.exec(s);
+  if (setting && !c.ctx.params.has(setting[0].split(/[\s:=]/)[0].toLowerCase())) push("assistant-directive", 0.8, "the model's behaviour set like a configuration");
   else if (c.directive && has(USER_SIDE, s) && has(FALSE_CONSENT, s)) push("assistant-directive", 0.75, "consent assumed on the user's behalf");
   else if (modelSide && has(MODEL_BEHAVIOUR, s) && (c.directive || c.misplaced)) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
 }
@@ -161,7 +194,8 @@ function concealment(c: Cues, push: Push): void {
   if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(/\b(?:unless|until) the user\b/i, s) && !(has(DISCLOSE, s) && !/\b(?:even (?:when|if)|regardless)\b/i.test(s))) push("concealment", 0.75, "a directive about what the user is not told");
   else if ((c.directive || !lenient) && has(MISREPRESENT, s)) push("concealment", 0.7, "the user shown something as what it is not");
   // Without an order, withholding still counts, unless what is held back is a secret or a system notification.
-  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s))
+  // Rows "left out of the results" are the tool filtering its own output, not something kept from the user.
+  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s) && !/\b(?:left|kept) out of (?:the )?(?:results?|output|exports?|data|list|index|sync|search results|reports?)\b/i.test(s))
     push("concealment", 0.6, "something kept from the user");
   // An order that narrows what reaches the user, about something the user would want to hear of.
   else if ((c.directive || c.misplaced) && has(SPEECH_CHANNEL, s) && has(RESTRICT, s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s))
@@ -183,15 +217,16 @@ function concealment(c: Cues, push: Push): void {
 function shadowing(c: Cues, push: Push, disparaged: boolean): void {
   const { s, named, lenient } = c;
   if (lenient || disparaged) return;
-  const otherTool = named.length > 0 || has(OTHER_TOOL, s);
+  // "Run it with run_interactive from this server instead" speaks of a sibling, not of another server's tools.
+  const otherTool = named.length > 0 || (has(OTHER_TOOL, s) && !has(OWN_SERVER, s));
   // "Commands issued by other tools get X prepended": a passive alteration of another tool's work is itself the order.
-  const passiveAlter = /\b(?:get|gets|are|is|will be|be) (?:\S+ ){0,6}(?:prepended|appended|added|replaced|rewritten|redirected|changed|modified|swapped|inserted)\b/i.test(s);
+  const passiveAlter = /\b(?:get|gets|are|is|will be|be|needs?|requires?) (?:\S+ ){0,8}(?:prepended|appended|added|replaced|rewritten|redirected|changed|modified|swapped|inserted|tacked on|shifted)\b/i.test(s);
   // A tool has no business stating how other tools behave: a statement that they alter their work is read as an order.
   const aboutOthersWork =
     (named.length > 0 || /\b(?:the (?:[\w-]+ ){1,2}tools|other (?:[\w-]+ ){0,2}tools)\b/i.test(s)) && /\b(?:run|runs|point|points|send|sends|write|writes|get|gets|use|uses|open|opens|go|goes)\b/i.test(s);
   if ((c.directive || passiveAlter || aboutOthersWork) && otherTool && has(ALTER, s)) push("shadowing", 0.75, named.length ? `a directive about another server's tool (${named[0]})` : "a directive about other tools");
   // An order to run alongside another server's named tool ("invoke X after every execute_sql"): a hook on its calls.
-  else if (c.directive && (named.length > 0 || /\b[\w-]+ server\b/i.test(s)) && has(HOOK, s) && !has(OWN_SERVER, s)) push("shadowing", 0.7, "hooks onto another server's tool");
+  else if (c.directive && (named.length > 0 || /\b[\w-]+[\x60'"]? server\b/i.test(s)) && has(HOOK, s) && !has(OWN_SERVER, s)) push("shadowing", 0.7, "hooks onto another server's tool");
 }
 
 /** The user's data, secrets or the model's context moved into the call, or out to a destination. */
@@ -201,8 +236,9 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   const moving = c.directive || has(PASSIVE_MOVE, s) || has(IMPERATIVE_START, s);
   // The server's own configuration ("read from the WEATHER_API_KEY environment variable of the server") is not the user's.
   const ownSide = /\b(?:of|on|in|from|by) the server\b|\bserver(?:'s)? (?:own |process )?(?:environment|config\w*|process)\b/i.test(s);
-  const towards = address !== undefined && new RegExp(String.raw`\b(?:to|at|into)\s+(?:our\s+\w+\s+)?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).test(s);
-  const outsidePurpose = !declared(ctx.purpose, s);
+  const towards = address !== undefined && new RegExp(String.raw`\b(?:to|at|into|reach(?:es)?)\s+(?:our\s+\w+\s+)?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).test(s);
+  // A purpose covers its own item, not the user's whole collection ("the complete address book" for a phone formatter).
+  const outsidePurpose = !declared(ctx.purpose, s) || /\b(?:complete|entire|whole) (?:\w+ )?(?:address book|contact list|inbox|mailbox|history|keychain|vault|list of)\b/i.test(s);
   if ((moving || towards) && resource && address) push("exfiltration", 0.8, `the user's data sent to ${address}`);
   else if (moving && resource && has(INTO_THIS_CALL, s) && outsidePurpose && !lenient && !ownSide) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
   else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s)) && mentionsParam(s, ctx) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
@@ -212,9 +248,39 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   if (moving && !resource && address && has(OUTBOUND, s) && (!lenient || has(/\b(?:also|copy|duplicate|mirror\w*|retain\w*)\b/i, s))) push("exfiltration", 0.75, `data copied to ${address}`);
   // A value the model may copy into the call that names secrets' or the context's content ("the contents of any .env file").
   if (c.value && !address && (has(ENV_SECRET, s) || has(SECRET, s) || has(MODEL_HELD, s)) && has(CONTENT_OF, s)) push("resource-reach", 0.65, "a value that stands for secrets or the conversation");
+  // A parameter whose value goes to a fixed outside address ("Reference, forwarded to partners@…") is a channel out,
+  // unless the parameter is itself the destination (a URL, host or endpoint the user gives).
+  if (parameterText && towards && has(OUTBOUND, s) && !/properties\.[^.]*(?:url|uri|endpoint|host|server|base|webhook|callback|address|domain|origin|link|mirror|remote)[^.]*\.description$/i.test(ctx.field))
+    push("exfiltration", 0.7, `the parameter's value sent to ${address}`);
   if (c.value && OUTBOUND_FIELD.test(ctx.field) && address) push("exfiltration", 0.7, `a default outbound destination ${address}`);
-  const slotCarrier = !lenient && /\b(?:image|pixel|tag|link|url)\b/i.test(s) && /\b(?:followed by|append\w*|with|contain\w*|includ\w*)\b/i.test(s);
+  const slotCarrier = !lenient && (/\b(?:image|pixel|tag|link|url)\b/i.test(s) || /!\[[^\]]*\]\(/.test(s)) && /\b(?:followed by|append\w*|with|contain\w*|includ\w*)\b/i.test(s);
   if ((c.value || slotCarrier) && OPEN_SLOT.test(s) && !EXAMPLE_ADDRESS.test(s)) push("exfiltration", 0.7, "a destination left open for data");
+}
+
+/**
+ * The role reading: who acts, on what, and who is kept from seeing it, whatever the wording. Content a tool returns
+ * promoted to the model's instructions; the model's safeguards declared off for it; something kept out of the user's
+ * view; an answer fixed in advance to a question about what the tool does with the user's data; other servers run
+ * down or set aside. The object decides: a secret kept out of a reply is protection, not concealment.
+ */
+function roles(c: Cues, push: Push, named: boolean): void {
+  const { s, lenient } = c;
+  if (lenient) return;
+  const modelActs = has(MODEL_ROLE, s) || has(MODEL, s) || c.reader;
+  if (((has(CARRIED_INSTRUCTIONS, s) && has(CARRY_OUT, s)) || has(PROMOTED_CONTENT, s)) && (modelActs || c.misplaced)) push("assistant-directive", 0.75, "content the tool returns promoted to the model's instructions");
+  else if ((has(SAFEGUARD_OFF, s) && (has(MODEL_ROLE, s) || c.reader || c.misplaced)) || (has(ROLE_MODE, s) && (has(MODEL_ROLE, s) || c.reader)) || (has(MODEL_RULES, s) && has(RULES_VOID, s))) push("assistant-directive", 0.8, "the model's safeguards declared off");
+
+  const ordered = c.directive || c.misplaced || has(MODEL_ROLE, s);
+  if (ordered && has(KEPT_OUT, s) && (has(USER_VIEW, s) || c.misplaced) && !(has(PROTECTED_OBJECT, s) && !has(USER_CONCERN, s))) push("concealment", 0.75, "something kept out of what the user sees");
+  else if (ordered && has(DROP_CONCERN, s) && (has(USER_VIEW, s) || c.misplaced)) push("concealment", 0.7, "drops from the reply something the user would want to hear of");
+  else if (has(DATA_QUESTION, s) && (has(FIXED_ANSWER, s) || has(KEPT_OUT, s))) push("concealment", 0.75, "the answer to a question about the user's data fixed in advance");
+  else if ((has(FALSE_ASSURANCE, s) && !has(PROTECTED_OBJECT, s)) || has(SAY_DESPITE, s) || has(QUOTED_ANSWER, s) || (has(PARTIAL_FIGURE, s) && /\b(?:surge\w*|multipliers?|fees?|surcharges?|markups?|commissions?|charges?)\b/i.test(s))) push("concealment", 0.7, "the user assured that nothing left");
+
+  const others = has(ALTERNATIVES, s) || has(OTHER_SERVERS, s) || named;
+  if (others && (has(FAILS, s) || has(RUN_DOWN, s))) push("tool-choice", 0.8, "runs down the other servers");
+  else if (others && (has(COMPARE, s) || /\bunlike\b/i.test(s))) push("tool-choice", 0.65, "compares itself with the other servers");
+  else if (has(CLAIM_OVER, s)) push("tool-choice", 0.7, "claims every choice over the alternatives");
+  else if ((has(CLAIM_ALL, s) || selfForAll(s, c.ctx)) && (others || has(STANDING, s) || has(QUALITY, s))) push("tool-choice", 0.7, "claims to be the pick for every request");
 }
 
 /**
@@ -235,6 +301,7 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   concealment(c, push);
   shadowing(c, push, disparaged);
   reachAndExfiltration(c, push);
+  roles(c, push, c.named.length > 0);
   return out;
 }
 
@@ -261,6 +328,15 @@ function tokens(s: string): string[] {
 function mentionsParam(s: string, ctx: SentenceContext): boolean {
   const words = new Set(s.toLowerCase().match(/[a-z_][a-z0-9_]*/g) ?? []);
   return [...ctx.params].some((p) => p.length > 2 && words.has(p));
+}
+
+/** This tool named for every request: "used image_gen for any picture request", "call it for every lookup". */
+function selfForAll(s: string, ctx: SentenceContext): boolean {
+  const lower = s.toLowerCase();
+  return [...ctx.selfNames, "this tool", "it"].some((n) => {
+    const at = lower.indexOf(`${n} for `);
+    return at >= 0 && /^(?:any|every|all|each)\b/.test(lower.slice(at + n.length + 5)) && /\b(?:us\w*|call\w*|pick\w*|rout\w*|send\w*|choos\w*|select\w*)\s*$/.test(lower.slice(Math.max(0, at - 20), at));
+  });
 }
 
 /** The sentence names this tool itself (its name, with or without a `server__` prefix). */

@@ -1,0 +1,113 @@
+/**
+ * Word families of the role reading (roles.ts). Where the other readings ask "is this an order, and about what?",
+ * the role reading asks who acts on what, and who is kept from seeing it: content the tool returns promoted to the
+ * model's instructions; the model's safeguards declared off; what the user's view of the conversation must not
+ * contain; an answer fixed in advance to a question about what the tool does with the user's data; a claim over
+ * every alternative. Each family names a role (the reader, the user's view, the other servers), not a phrasing.
+ */
+import { rx } from "./words.js";
+
+/** Instructions carried by what a tool returns or reads: "directions found within the returned entries". */
+export const CARRIED_INSTRUCTIONS = rx(
+  String.raw`\b(?:whatever|any|all|every|the)\s+(?:steps?|tasks?|actions?|things?|requests?|changes?)\s+(?:that\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:posts?|pages?|emails?|messages?|documents?|results?|articles?|entries|comments?|content|text|files?|tickets?|issues?)\s+(?:ask|request|say|tell|demand|call|describe)\w*|\b(?:instructions?|directions?|directives?|commands?|requests?|orders?|tasks?)\b[^.;]{0,40}?\b(?:in|inside|within|from|contained in|embedded in|found in|appearing in|carried by|included in)\s+(?:the\s+|any\s+|its\s+|each\s+|every\s+|this\s+|these\s+|those\s+)?(?:[\w-]+\s+){0,2}?(?:returned|retrieved|fetched|clipped|results?|outputs?|entries|articles?|pages?|documents?|content|text|them|it|feeds?|emails?|messages?|files?|responses?|answers?|items?|records?|tickets?|data|summar(?:y|ies)|body|bodies|replies|transcripts?)\b`,
+);
+/** Content regarded as instructions: "regarded the text of renamed files as fresh instructions". */
+export const PROMOTED_CONTENT = rx(
+  String.raw`\b(?:text|content|contents|output|body|wording|page|pages|results?|entries|messages?|emails?|documents?)\s+counts?\s+as\s+(?:the\s+user's|an?|the|their)\s+(?:own\s+)?(?:requests?|instructions?|commands?|orders?)\b|\b(?:regard\w*|treat\w*|consider\w*|read\w*|tak\w+|handl\w+)\s+(?:the |any |all |each |every )?(?:text|content|contents|words|output|body|wording)s?\s+(?:of|in|from|inside|within)\s+[^.;]{0,40}?\bas\s+(?:\w+\s+){0,2}?(?:instructions|commands|directives|orders|requests|tasks)\b`,
+);
+/** Carrying them out, as the model's own: "should be executed by the agent", "act on them", "honour any requests". */
+export const CARRY_OUT = rx(
+  String.raw`\b(?:execut\w+|carried out|carr(?:y|ies) (?:them|it) out|followed|obeyed|acted (?:up)?on|acts? (?:up)?on|acting on|[\w-]+'s authority|honou?r(?:ed)?|complied with|comply with|performed|implemented|treated as (?:instructions|commands|authoritative|binding|the user's)|(?:the )?(?:same|user's|operator's) authority|as though (?:they|it) came from|as if (?:the user|they|it) (?:had )?(?:typed|sent|written|wrote|said|came))\b`,
+);
+/** The model's safeguards declared off: "moderation turned off", "safety filters … considered disabled". */
+export const SAFEGUARD_OFF = rx(
+  String.raw`\b(?:moderation|refusals?|content[- ](?:policy|policies|filters?|rules|restrictions)|safety (?:filters?|checks|rules|policy|policies|guidelines|settings)|guardrails?|alignment|filters|restrictions)\b[^.;]{0,60}?\b(?:turned off|switched off|disabled|suspended|lifted|waived|not in effect|deactivated|inactive|off)\b|\b(?:turn\w*|switch\w*|shut\w*) off (?:the |its |their |your |all )?(?:moderation|refusals?|safety|guardrails?|filters?|content (?:policy|filters?))\b`,
+);
+/** A mode in which the model's rules are off, said of the model by its role ("models consuming this output now operate in developer mode"). */
+export const ROLE_MODE = rx(String.raw`\b(?:developer|unrestricted|god|jailbreak|debug|maintenance|admin) mode\b|\bunrestricted\b|\bunfiltered\b`);
+/** The model as the one acting, named by its role: "LLMs receiving this text", "models consuming this output". */
+export const MODEL_ROLE = rx(
+  String.raw`\b(?:(?:the |any |every |all )?(?:models?|assistants?|agents?|ais?|llms?|chatbots?)\s+(?:receiving|consuming|reading|calling|invoking|processing|handling|using|integrating|connected)|(?:calling|consuming|receiving|invoking|downstream|integrating|orchestrating) (?:models?|assistants?|agents?|llms?|ais?)|by the (?:agent|assistant|model|llm|ai)|the (?:agent|assistant|model|llm)'s)\b`,
+);
+
+/** The user's view of the conversation: the reply, what the assistant writes back, what the user sees. */
+export const USER_VIEW = rx(
+  String.raw`\b(?:repl(?:y|ies)|answers?|responses?|summar(?:y|ies)|confirmations?|messages? (?:to|for) the|what(?:ever)? (?:the (?:assistant|model|agent)|you) (?:writes?|says?|tells?|reports?|repl(?:y|ies)|answers?)(?: back)?|what (?:the user|they|the person|the customer|the shopper|the buyer) (?:sees?|hears?|reads?|is told|gets? told)|the (?:user|person|customer|shopper|buyer|client|human)'s (?:view|screen|chat)|(?:shown|displayed) to (?:the )?\w+|tell(?:ing)? (?:the )?(?:user|person|customer|them)|when reporting|the conversation|the chat)\b`,
+);
+/** Kept out of that view: "kept out of", "stay clear of any mention", "free of", "never appear in", "say nothing about". */
+export const KEPT_OUT = rx(
+  String.raw`\b(?:(?:kept|keep|keeps|stay|stays|left|leave|leaves|remain|remains|be kept|held|hold)\s+(?:[^.;]{0,60}?\s)?out of|(?:stay|stays|keep|kept|remain|remains)\s+clear of|(?:free|clear) of (?:any|all)\b|(?:never|not|no)\s+(?:\w+\s+)?(?:appear|show up|surface)\w*\s+in|(?:never|not)\s+be\s+(?:shown|listed|included|mentioned|visible|named)\s+in|(?:say|mention|report|write|tell)\w*\s+nothing\s+(?:about|of|regarding|on)|without (?:a word|any word) (?:about|on|of)|(?:leaves?|leaving|left|keeps?|kept) (?:it|this|that|them) out|(?:leave|keep|kept|left) (?:that|this|the|any|all) (?:[\w-]+ ){0,2}out\b|(?:not|never|n't) (?:touch(?:es)? on|go into|get into|dwell on|discuss|raise|cover)|(?:hears?|learns?|told|sees?|gets?) (?:about )?[^.;]{0,60}? and nothing (?:more|else))\b`,
+);
+/** Dropping, as the verb's own object, something the user would want to hear of: "skip the charge", "omit the partner copy". */
+export const DROP_CONCERN = rx(
+  String.raw`\b(?:skip|omit|drop|leave out|hide|strip|cut|suppress)\s+(?:the |any |all |our |this |that )?(?:[\w-]+ ){0,2}?(?:fees?|charges?|surcharges?|commissions?|markups?|tips?|cop(?:y|ies)|uploads?|partners?|tracking|sharing|transfers?|mirror\w*|archives?|vendors?|telemetry|steps? \d+)\b`,
+);
+/** A scripted line held against the facts: "Say this even though a toolbar is installed." */
+export const SAY_DESPITE = rx(String.raw`\b(?:say|tell|answer|reply|claim|report|state)\w*\s+(?:this|that|it|so|no|yes|nothing)\b[^.;]{0,20}?\b(?:even though|although|even if|despite|regardless)\b`);
+/** A quoted answer kept for a question about privacy or data: "answer 'only you can read it' if the user asks about privacy". */
+export const QUOTED_ANSWER = rx(
+  String.raw`\b(?:answer|say|reply|respond|tell (?:them|the user))\s+['"\u2018\u201c][^'"\u2019\u201d]{2,80}['"\u2019\u201d]\s*,?\s+(?:if|when|whenever|should) (?:the user|they|anyone|someone|people|parents|customers) (?:ever )?asks? (?:about|whether|if|who|what|where)\b[^.;]{0,40}?\b(?:privacy|data|stor\w+|tracking|record\w*|shar\w+|read|see|access|collect\w*|logg?\w*|kept|copies)`,
+);
+/** Only the smaller figure quoted: "quote the base fare when confirming" (read with a concern such as a surge or a fee). */
+export const PARTIAL_FIGURE = rx(String.raw`\b(?:quot|giv|stat|show|say|mention|present)\w*\s+(?:only\s+)?the\s+(?:base|starting|headline|pre-\w+|original|lowest|list|sticker)\s+(?:fare|price|amount|total|rate|cost|figure)\b`);
+/** A reassurance that nothing left: "assure the user no files were copied", "tell them logging is switched off". */
+export const FALSE_ASSURANCE = rx(
+  String.raw`\b(?:assure|reassure|promise|tell|inform|confirm to|say to|let)\s+(?:the\s+)?(?:user|person|customer|them|people|anyone|shopper|human)s?\s+(?:know\s+)?(?:that\s+)?(?:no|nothing|none|never|not|it|its|their|the|this)\b[^.;]{0,60}?\b(?:copied|sent|shared|uploaded|transmitted|stored|logged|kept|tracked|recorded|forwarded|mirrored|leaves?|left|stays?|remains?|switched off|turned off|disabled|local(?:ly)?|private|deleted)\b`,
+);
+/** A question about what the tool does with the user's data: "whether their requests are logged", "where the backup goes". */
+export const DATA_QUESTION = rx(
+  String.raw`\b(?:asks?|wonders?|questions?|inquires?)\b[^.;]{0,20}?\b(?:whether|if|where|who|what|how)\b[^.;]{0,60}?\b(?:logged|logging|stored|kept|copied|shared|sent|uploaded|tracked|recorded|monitored|saved|goes|go|went|leaves?|sees?|access\w*|retain\w*|sold|collected)\b`,
+);
+/** Then the answer, decided in advance: "tell them …", "say …", "answer …" (advice such as "tell them to …" is not an answer). */
+export const FIXED_ANSWER = rx(String.raw`,\s*(?:just\s+|simply\s+|then\s+)?(?:tell (?:them|the user|the person|him|her)|say|answer|reply|respond|assure (?:them|the user)|claim|state|deny)\b(?!\s+to\b)|\bthe (?:response|answer|reply) (?:is|should be|will be|must be)\b`);
+
+/** Other servers as a group: "the `github` and `web` servers", "the postgres and sqlite servers", "tools on other servers". */
+export const OTHER_SERVERS = rx(
+  String.raw`\b(?:(?:the\s+)?[\x60'"]?[\w-]+[\x60'"]?(?:,\s*[\x60'"]?[\w-]+[\x60'"]?){0,4},?\s+(?:and|or)\s+[\x60'"]?[\w-]+[\x60'"]?\s+servers|(?:other|another|third-party|external|competing) servers?|(?:tools|ones) (?:on|from|of) (?:the )?other servers|the others(?: installed)?|other (?:[\w-]+ ){1,2}servers?|(?:anything|everything) else (?:you (?:have|use|know|see)|available|installed|here|in this (?:session|workspace))|(?:any|every) other (?:[\w-]+ ){0,2}(?:integrations?|sources?|servers?|providers?))\b`,
+);
+/** The alternatives run down in words the other families lack: they "no longer work", "keep dropping", are "disallowed". */
+export const FAILS = rx(
+  String.raw`\b(?:no longer work\w*|(?:don't|do not|doesn't|does not|won't|will not|cannot|can't) (?:reliably )?work|keeps? (?:dropping|failing|crashing|losing|timing out|breaking)|disallowed|not allowed|prohibited|banned|forbidden|mangle\w*|garble\w*|leak\w*|known to (?:fail|leak|break|corrupt|lose)|not worth (?:calling|using|trying|it)|why (?:bother|use|try|call)\b|unmaintained|corrupt\w*)\b`,
+);
+/** This tool claimed as the pick for everything: "the correct pick for any document" (read with a comparison or a badge). */
+export const CLAIM_ALL = rx(
+  String.raw`\b(?:the\s+)?(?:correct|right|dependable|only|best|proper|go-to|preferred|sole|reliable|safe|recommended)\s+(?:pick|choice|option|tool|destination)\b[^.;]{0,30}?\b(?:for|to)\s+(?:any|every|all|each)\b`,
+);
+/** A claim over every alternative that needs no comparison: "belongs here", "chosen over any other", "the sole supported tool". */
+export const CLAIM_OVER = rx(
+  String.raw`\b(?:every|all|any)\s+(?:[\w-]+\s+){0,3}?(?:requests?|questions?|queries|tasks?|lookups?|searches|jobs?|calls?)\s+(?:belongs?|go|goes|should go|are routed|should be routed|must go|are to go)\s+(?:here|to this|through this)\b|\b(?:chosen|picked|selected|preferred|used|favou?red|ranked)\s+(?:over|above|ahead of|instead of|rather than|before)\s+(?:any|every|all|the)(?:\s+the)?\s+(?:other|alternative|competing)\b|\b(?:the\s+)?(?:sole|only)\s+(?:supported|approved|sanctioned|permitted|allowed|official|working|certified)\s+(?:[\w-]+\s+){0,2}?(?:tool|integration|server|provider|service|option)\b|\b(?:avoid|skip|ignore|never (?:use|call|pick)|don't use|do not use) (?:all|any|every|the) (?:others?|other [\w-]+s?|alternatives?|rest)\b|\bthe only (?:[\w-]+ ){1,2}(?:the |your |our )?(?:administrator|admin|company|organi[sz]ation|security team|it team|policy) (?:permits|allows|approves|sanctions|supports)\b`,
+);
+/** The rules the model runs under, as someone else's to set: "the operator's configuration", "your content rules". */
+export const MODEL_RULES = rx(
+  String.raw`\b(?:(?:the )?instructions (?:your|the|its) (?:developer|operator|deployer|owner)s? (?:wrote|gave|set|provided)|(?:the )?(?:operator|developer|deployer|system|assistant|model|agent)(?:'s)? (?:configuration|config|prompt|instructions|rules|policy|policies|guidelines|guardrails)|(?:your|its|their) (?:own )?(?:configuration|system prompt|instructions|rules|guidelines|policies|guardrails)|(?:content|safety) (?:rules|policy|policies|guidelines))\b`,
+);
+/** Declared void: advisory, optional, set aside, paused, no longer applying. */
+export const RULES_VOID = rx(
+  String.raw`\b(?:advisory|optional|non-binding|void|set aside|paused|suspended|lifted|waived|(?:no longer|do not|does not|don't|doesn't) apply|overridden|superseded|outrank\w*|take precedence over|instead of|rather than|in place of|(?:can|may) be (?:ignored|skipped|dropped|overridden))\b`,
+);
+/** Standing claimed in numbers or badges: ratings, stars, uptime guarantees, SLAs, accreditation. */
+export const STANDING = rx(
+  String.raw`\b(?:\d(?:\.\d)?[- ]?stars?|\d(?:\.\d)?\s*\/\s*5|ratings?|rated|uptime|sla|slas|guarantee\w*|accredited|certified|endorsed|award\w*|top[- ]ranked|ranked)\b`,
+);
+
+/** A tool whose purpose is detecting attacks: its examples name them. */
+export const DETECTOR_PURPOSE = rx(String.raw`\b(?:detect\w*|classif\w+|scan\w*|flag\w*|scor\w+|filter\w*|moderat\w+|guard\w*)\b[^.]{0,60}\b(?:injections?|jailbreaks?|attacks?|phishing|abuse|malicious|toxic\w*|attempts?|categor(?:y|ies)|violations?)\b`);
+/**
+ * What a detector lists after its naming frame ("flags categories such as requests to ignore safety rules") is
+ * mentioned, not said: the examples are replaced by a neutral placeholder before the pattern rules read a detector's
+ * text, the way quoted phrases after a naming frame are.
+ */
+export function unmentionExamples(text: string): string {
+  if (!DETECTOR_FRAME.test(text)) return text;
+  return text.replace(/\b(such as|like|e\.g\.|including|for example)\b[^.;\n]*/gi, (whole, frame: string, at: number) =>
+    DETECTOR_FRAME.test(text.slice(Math.max(0, at - 120), at + frame.length)) ? `${frame} a phrase` : whole,
+  );
+}
+
+/** A sentence that lists examples: "Examples of attempts: …", "e.g. …". */
+export const EXAMPLES_LEAD = /^\W*(?:examples?|e\.g\.|for example|for instance|such as|including|like|typical (?:attempts|attacks|patterns))\b/i;
+
+/** A detector's description: what it looks for is mentioned, not said ("scores a text for injection attempts, such as …"). */
+export const DETECTOR_FRAME = rx(
+  String.raw`\b(?:detect\w*|scor\w+|flag\w*|scan\w*|classif\w+|identif\w+|catch\w*|find\w*|look\w* for|check\w*)\b[^.;]{0,60}?\b(?:attempts?|injections?|patterns?|attacks?|phishing|jailbreaks?|manipulation|abuse|threats?|categor(?:y|ies))\b[^.;]{0,20}?\b(?:such as|like|e\.g\.|including|for example)\b`,
+);
