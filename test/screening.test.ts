@@ -406,3 +406,12 @@ test("measured on the real 17-server MCP catalog (captured from the installed se
   // Detection holds with the real tools as neighbours (they are the tools a poisoned server would target).
   assert.ok(m.poisoned.dev.detected >= 36 && m.poisoned.test.detected >= 32);
 });
+
+test("the screen's remembered answers are dropped once the event loop turns: a process that screened once keeps nothing", async () => {
+  const { rememberedSentences } = await import("../src/core/screening/memo.js");
+  const tools = Array.from({ length: 40 }, (_, i) => ({ name: `tool_${i}`, description: `Reads record ${i} of the ledger. Returns its fields.` }));
+  ToolCatalog.fromMcpTools({ ledger: tools });
+  assert.ok(rememberedSentences() > 0, "the pass remembered its sentences");
+  await new Promise((r) => setImmediate(r));
+  assert.equal(rememberedSentences(), 0);
+});

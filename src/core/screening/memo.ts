@@ -5,7 +5,8 @@
  * a non-global pattern is a pure function of the pattern and the text, so a remembered answer is the same answer.
  *
  * The memory is bounded: past MAX_SENTENCES distinct sentences it starts over, so a large catalog costs no more
- * than a small one in memory and no sentence is kept longer than the screening that read it needs.
+ * than a small one; and it is dropped once the event loop turns (a catalog is screened in one synchronous pass), so
+ * a process that screened once does not keep the answers for its lifetime.
  */
 const MAX_SENTENCES = 4096;
 let answers = new Map<string, Map<RegExp, boolean>>();
@@ -13,9 +14,23 @@ let answers = new Map<string, Map<RegExp, boolean>>();
 let lastSentence: string | undefined;
 let lastAnswers: Map<RegExp, boolean> | undefined;
 
+let forgetScheduled = false;
+
+function forget(): void {
+  answers = new Map();
+  lastSentence = undefined;
+  lastAnswers = undefined;
+  forgetScheduled = false;
+}
+
 /** `re.test(s)`, remembered for `s` (global and sticky patterns, whose test depends on lastIndex, are not remembered). */
 export function has(re: RegExp, s: string): boolean {
   if (re.global || re.sticky) return re.test(s);
+  if (!forgetScheduled) {
+    forgetScheduled = true;
+    // unref: a pending forget never keeps the host process alive.
+    setImmediate(forget).unref();
+  }
   let bySentence = s === lastSentence ? lastAnswers : answers.get(s);
   if (bySentence === undefined) {
     if (answers.size >= MAX_SENTENCES) answers = new Map();
@@ -30,4 +45,9 @@ export function has(re: RegExp, s: string): boolean {
     bySentence.set(re, v);
   }
   return v;
+}
+
+/** How many sentences' answers are kept right now (0 once the event loop has turned after a screening). */
+export function rememberedSentences(): number {
+  return answers.size;
 }
