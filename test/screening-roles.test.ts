@@ -6,21 +6,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { screenTool, type ScreenableTool } from "../src/core/screening/screen.js";
-import { readStructure } from "../src/core/screening/structure.js";
 import { toolSentences } from "../src/core/screening/meaning.js";
 import { has } from "../src/core/screening/memo.js";
-import type { SentenceContext } from "../src/core/screening/intent.js";
+import { structureCategories as categories, widgetContext as ctx } from "./helpers/sentence-context.js";
 
-const ctx = (extra: Partial<SentenceContext> = {}): SentenceContext => ({
-  field: "description",
-  purpose: "widget widgets things.",
-  params: new Set(),
-  lead: false,
-  foreignTool: () => false,
-  selfNames: new Set(["widget"]),
-  ...extra,
-});
-const categories = (s: string, c = ctx()) => readStructure(s, c).map((r) => r.category);
 const tool = (description: string, properties: Record<string, unknown> = { q: { type: "string", description: "Query." } }): ScreenableTool => ({
   name: "widget",
   description,

@@ -7,19 +7,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { screenTool } from "../src/core/screening/screen.js";
-import { readStructure } from "../src/core/screening/structure.js";
 import type { SentenceContext } from "../src/core/screening/intent.js";
+import { structureCategories as categories, widgetContext } from "./helpers/sentence-context.js";
 
-const ctx = (field = "description", extra: Partial<SentenceContext> = {}): SentenceContext => ({
-  field,
-  purpose: "widget widgets things.",
-  params: new Set(),
-  lead: false,
-  foreignTool: () => false,
-  selfNames: new Set(["widget"]),
-  ...extra,
-});
-const categories = (s: string, c = ctx()) => readStructure(s, c).map((r) => r.category);
+const ctx = (field = "description", extra: Partial<SentenceContext> = {}): SentenceContext => widgetContext({ field, ...extra });
 
 test("the same object read in different voices lands in the same category", () => {
   for (const s of [

@@ -211,6 +211,7 @@ const ANTICIPATION_WINDOW = 200;
  */
 export function threadAnticipation(messages: readonly BaseMessage[]): AnticipationInput {
   const turns: string[][] = [];
+  // The successful results of the current run of tool messages (undefined once another message ends the run).
   let current: string[] | undefined;
   for (let i = Math.max(0, messages.length - ANTICIPATION_WINDOW); i < messages.length; i++) {
     const m = messages[i];
@@ -218,12 +219,13 @@ export function threadAnticipation(messages: readonly BaseMessage[]): Anticipati
       current = undefined;
       continue;
     }
-    if (m.status === "error" || !m.name) continue;
-    if (!current) turns.push((current = []));
-    if (!current.includes(m.name)) current.push(m.name);
+    current ??= [];
+    if (m.status === "error" || !m.name || current.includes(m.name)) continue;
+    if (current.length === 0) turns.push(current);
+    current.push(m.name);
   }
-  const after = lastObservations(messages).flatMap((m) => (m.status !== "error" && m.name ? [m.name] : []));
-  return { after, transitions: transitionsOf(turns) };
+  // The run the thread ends with is what the model has just read.
+  return { after: current ?? [], transitions: transitionsOf(turns) };
 }
 
 function clip(text: string, max: number): string {

@@ -14,6 +14,7 @@
  */
 import type { DeclarativePreconditions, JsonSchema, ToolRecord } from "../types.js";
 import { splitIdentifier } from "../catalog/text.js";
+import { positionOf } from "../router/select.js";
 
 /** How a successor is linked to its tool; `thread`: the pair was called one after the other earlier in the thread. */
 export type CoUsageEdge = "after-tool" | "mentions" | "output-input" | "family" | "thread";
@@ -154,7 +155,6 @@ export class CoUsage {
   private readonly declaredAfter = new Map<string, ToolRecord[]>();
   private readonly next = new Map<string, readonly Successor[]>();
   private readonly words = new Map<string, ReadonlySet<string>>();
-  private positionById?: Map<string, number>;
 
   private constructor(private readonly tools: readonly ToolRecord[]) {
     this.byServer = groupBy(tools, (t) => t.server);
@@ -184,7 +184,7 @@ export class CoUsage {
   }
 
   private compute(id: string): readonly Successor[] {
-    const from = this.tools[this.positions().get(id) ?? -1];
+    const from = this.tools[positionOf(this.tools, id)];
     if (!from) return [];
     const edges = new Map<string, Successor>();
     const add = (to: ToolRecord, edge: CoUsageEdge, share = 1) => {
@@ -221,14 +221,6 @@ export class CoUsage {
     return w;
   }
 
-  private positions(): Map<string, number> {
-    if (!this.positionById) {
-      this.positionById = new Map();
-      this.tools.forEach((t, i) => this.positionById!.set(t.id, i));
-    }
-    return this.positionById;
-  }
-
   /**
    * Score boosts by tool position (in the tools the graph was built from) for a route: each successor of a tool in
    * `after` gains `boost` × its edge weight, a tool that followed one of them earlier in the thread gains `boost`.
@@ -236,7 +228,6 @@ export class CoUsage {
    */
   boosts(input: AnticipationInput, resolve: (nameOrId: string) => ToolRecord | undefined, boost: number): Map<number, number> | undefined {
     if (boost <= 0 || input.after.length === 0) return undefined;
-    const position = this.positions();
     const out = new Map<number, number>();
     const just = new Set<string>();
     for (const a of input.after) {
@@ -244,8 +235,8 @@ export class CoUsage {
       if (id) just.add(id);
     }
     const raise = (id: string, weight: number) => {
-      const i = position.get(id);
-      if (i === undefined || just.has(id)) return;
+      const i = positionOf(this.tools, id);
+      if (i < 0 || just.has(id)) return;
       out.set(i, Math.max(out.get(i) ?? 0, boost * weight));
     };
     for (const id of just) for (const s of this.successorsOf(id)) raise(s.id, s.weight);

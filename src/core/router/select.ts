@@ -42,7 +42,7 @@ export type Selection = Pick<RoutingDecision, "active" | "gatedOut" | "belowThet
 const positionsByList = new WeakMap<readonly ToolRecord[], Map<string, number>>();
 
 /** Position of a tool id in `tools` (and in the index rows), -1 when absent. */
-function positionOf(tools: readonly ToolRecord[], id: string): number {
+export function positionOf(tools: readonly ToolRecord[], id: string): number {
   let byId = positionsByList.get(tools);
   if (!byId) {
     byId = new Map<string, number>();

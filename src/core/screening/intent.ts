@@ -72,8 +72,6 @@ export interface SentenceReading {
   cue: string;
 }
 
-
-
 /** The family words of a purpose that make a resource part of the tool's job (a password manager may speak of passwords). */
 export function declared(purpose: string, sentence: string): boolean {
   const families = [

@@ -11,7 +11,7 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { resolveEncoder, type EncoderName } from "../encoders/index.js";
 import { SCREENING_CATEGORIES, type ScreeningCategory } from "./categories.js";
-import type { readTool, ToolSentence } from "./meaning.js";
+import type { SentenceFinding, ToolSentence } from "./meaning.js";
 import { CATEGORY_PROTOTYPES, LEGITIMATE_PROTOTYPES } from "./prototypes.js";
 import { screenToolDetailed } from "./screen.js";
 import { DEFAULT_SCREENING_THRESHOLD, type ScreenableTool, type ScreeningFinding, type ScreeningResult } from "./types.js";
@@ -131,7 +131,7 @@ export async function screenTools(entries: readonly ScreenToolsEntry[], options:
   const threshold = options.threshold ?? DEFAULT_SCREENING_THRESHOLD;
   const neighbours = entries.map((e) => ({ name: String(e.tool?.name ?? ""), server: e.server }));
   const results = new Map<string, ScreeningResult>();
-  const pending: { key: string; entry: ScreenToolsEntry; parts: ToolSentence[]; readings: ReturnType<typeof readTool> }[] = [];
+  const pending: { key: string; entry: ScreenToolsEntry; parts: ToolSentence[]; readings: SentenceFinding[] }[] = [];
   for (const entry of entries) {
     const name = String(entry.tool?.name ?? "");
     const key = `${entry.server}\0${name}`;

@@ -130,10 +130,9 @@ export interface DetailedScreening {
   parts: ToolSentence[];
   /** Every reading above zero, also those below the threshold (the encoder may confirm them). */
   readings: SentenceFinding[];
-  steer: SteerContext;
 }
 
-/** `screenTool`, also returning the sentences, the readings and the steering context it used. */
+/** `screenTool`, also returning the sentences and the readings it used. */
 export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext = {}): DetailedScreening {
   const reasons: ScreeningReason[] = [];
   const findings: ScreeningFinding[] = [];
@@ -185,5 +184,5 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
       findings.push({ server: serverName, tool: toolName, field: r.field, sentence: r.sentence, category: r.category, score: r.score, source: "reading", detail: r.cue });
     }
   }
-  return { result: { flagged: reasons.length > 0, reasons, findings }, parts, readings, steer };
+  return { result: { flagged: reasons.length > 0, reasons, findings }, parts, readings };
 }
