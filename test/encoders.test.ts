@@ -1,6 +1,7 @@
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Embeddings } from "@langchain/core/embeddings";
@@ -104,6 +105,24 @@ describe("lexicalTokens", () => {
     assert.deepEqual(lexicalTokens("café crème"), ["café", "crème"]);
     assert.deepEqual(lexicalTokens(""), []);
     assert.deepEqual(lexicalTokens("   the  a  "), []);
+  });
+
+  it("reads an ASCII text exactly as the Unicode path does (the fast path changes speed, not tokens)", () => {
+    // A trailing non-ASCII word sends the same text down the general path; its own token comes last.
+    const texts = [
+      "getWeReadRank HTTPServer oauth2Token x86_64 3dModel PRs v2Beta ABCdef aB1cD2",
+      "List the open pull-requests of a repo (owner/name), newest first; up to 100 per page.",
+      "Queries the DB: SELECT * FROM users WHERE id = $1 -- running, stopped, created, boxes, statuses",
+      ...JSON.parse(readFileSync("data/demo-catalog.json", "utf8")).servers.flatMap((s: { tools: { name: string; description?: string }[] }) =>
+        s.tools.flatMap((t) => [t.name, t.description ?? ""]),
+      ),
+    ];
+    for (const text of texts) {
+      const general = lexicalTokens(`${text} é`);
+      assert.equal(general.at(-1), "é");
+      assert.deepEqual(lexicalTokens(text), general.slice(0, -1), text);
+      assert.deepEqual(lexicalTokens(text, { stem: false, removeStopwords: false }), lexicalTokens(`${text} é`, { stem: false, removeStopwords: false }).slice(0, -1), text);
+    }
   });
 });
 

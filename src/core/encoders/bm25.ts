@@ -202,22 +202,55 @@ export class Bm25Index {
 
   /** Indexes the documents (replacing anything indexed before). Document i gets id i. */
   build(documents: readonly (readonly Bm25Field[])[]): void {
-    const termFreqs: Map<string, number>[] = [];
-    const identifierTerms = new Set<string>();
-    const lengths: number[] = [];
+    const n = documents.length;
+    // Terms get ids in order of first appearance; each document's (term, tf) pairs are appended to flat typed
+    // arrays. No Map per document: at 100,000 tools those maps were most of a build's garbage.
+    const ids = new Map<string, number>();
+    const terms: string[] = [];
+    let df = new Int32Array(1024);
+    // Per-term scratch for the document being read: its tf, and the document that last touched the term.
+    let tfOf = new Float64Array(1024);
+    let lastDoc = new Int32Array(1024).fill(-1);
+    const touched: number[] = [];
+    let pairTerm = new Int32Array(Math.max(1024, n * 16));
+    let pairTf = new Float64Array(pairTerm.length);
+    const docStart = new Int32Array(n + 1);
+    const lengths = new Float64Array(n);
+    let pairs = 0;
     let total = 0;
-    // Tokens per distinct short field text: parameter lists, tags and server names repeat across a catalog's tools (a
-    // server's tools share its name; rebranded copies share their parameters), and tokenizing is most of a build.
+    const identifierTerms = new Set<string>();
+    const idOf = (t: string): number => {
+      let id = ids.get(t);
+      if (id === undefined) {
+        id = terms.length;
+        ids.set(t, id);
+        terms.push(t);
+        if (id >= df.length) {
+          const grow = <T extends Int32Array | Float64Array>(a: T, fill?: number): T => {
+            const b = new (a.constructor as new (len: number) => T)(a.length * 2);
+            if (fill !== undefined) b.fill(fill);
+            b.set(a);
+            return b;
+          };
+          df = grow(df);
+          tfOf = grow(tfOf);
+          lastDoc = grow(lastDoc, -1);
+        }
+      }
+      return id;
+    };
+    // Term ids per distinct short field text: parameter lists, tags and server names repeat across a catalog's tools
+    // (a server's tools share its name; rebranded copies share their parameters), and tokenizing is most of a build.
     // Long texts (descriptions, mostly unique) are not kept, so the build's transient memory stays small.
-    const tokensOf = new Map<string, readonly string[]>();
-    const identifierTokensOf = new Map<string, readonly string[]>();
-    for (const fields of documents) {
-      const tf = new Map<string, number>();
+    const idsOf = new Map<string, Int32Array>();
+    const identifierIdsOf = new Map<string, Int32Array>();
+    for (let d = 0; d < n; d++) {
       let dl = 0;
-      for (const f of fields) {
+      touched.length = 0;
+      for (const f of documents[d]!) {
         const w = f.weight ?? 1;
         if (!(w > 0) || !f.text) continue;
-        const seen = f.identifier ? identifierTokensOf : tokensOf;
+        const seen = f.identifier ? identifierIdsOf : idsOf;
         let toks = seen.get(f.text);
         if (toks === undefined) {
           const fresh = this.tokenize(f.text);
@@ -225,44 +258,59 @@ export class Bm25Index {
             fresh.push(...acronymsOf(fresh));
             for (const t of fresh) identifierTerms.add(t);
           }
-          toks = fresh;
-          if (f.text.length <= BUILD_MEMO_MAX_CHARS) seen.set(f.text, fresh);
+          toks = Int32Array.from(fresh, idOf);
+          if (f.text.length <= BUILD_MEMO_MAX_CHARS) seen.set(f.text, toks);
         }
-        for (const t of toks) tf.set(t, (tf.get(t) ?? 0) + w);
+        for (let i = 0; i < toks.length; i++) {
+          const t = toks[i]!;
+          if (lastDoc[t] !== d) {
+            lastDoc[t] = d;
+            tfOf[t] = 0;
+            touched.push(t);
+          }
+          tfOf[t] += w;
+        }
         dl += toks.length * w;
       }
-      termFreqs.push(tf);
-      lengths.push(dl);
+      if (pairs + touched.length > pairTerm.length) {
+        const size = Math.max(pairTerm.length * 2, pairs + touched.length);
+        const t2 = new Int32Array(size);
+        t2.set(pairTerm.subarray(0, pairs));
+        const f2 = new Float64Array(size);
+        f2.set(pairTf.subarray(0, pairs));
+        pairTerm = t2;
+        pairTf = f2;
+      }
+      for (const t of touched) {
+        pairTerm[pairs] = t;
+        pairTf[pairs++] = tfOf[t]!;
+        df[t]!++;
+      }
+      docStart[d + 1] = pairs;
+      lengths[d] = dl;
       total += dl;
     }
-    const n = documents.length;
     const avgdl = n > 0 && total > 0 ? total / n : 1;
     // Postings are packed: one docs array and one weights array for the whole index, a view per term. At 100,000
     // tools that is a few million postings; per-term JS arrays would cost twice the memory and a slow reload.
-    const counts = new Map<string, number>();
-    for (const tf of termFreqs) for (const term of tf.keys()) counts.set(term, (counts.get(term) ?? 0) + 1);
-    const terms = [...counts.keys()];
     const offsets = new Int32Array(terms.length + 1);
-    const slot = new Map<string, number>();
-    terms.forEach((t, i) => {
-      slot.set(t, i);
-      offsets[i + 1] = offsets[i]! + counts.get(t)!;
-    });
+    for (let i = 0; i < terms.length; i++) offsets[i + 1] = offsets[i]! + df[i]!;
     const docs = new Int32Array(offsets[terms.length]!);
     const weights = new Float64Array(docs.length);
     const fill = offsets.slice(0, terms.length);
     for (let d = 0; d < n; d++) {
-      const norm = this.k1 * (1 - this.b + (this.b * lengths[d]) / avgdl);
-      for (const [term, tf] of termFreqs[d]) {
-        const at = fill[slot.get(term)!]!++;
+      const norm = this.k1 * (1 - this.b + (this.b * lengths[d]!) / avgdl);
+      for (let p = docStart[d]!; p < docStart[d + 1]!; p++) {
+        const tf = pairTf[p]!;
+        const at = fill[pairTerm[p]!]!++;
         docs[at] = d;
         weights[at] = (tf * (this.k1 + 1)) / (tf + norm);
       }
     }
     const idf = new Float64Array(terms.length);
     for (let i = 0; i < terms.length; i++) {
-      const df = offsets[i + 1]! - offsets[i]!;
-      idf[i] = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const dfi = offsets[i + 1]! - offsets[i]!;
+      idf[i] = Math.log(1 + (n - dfi + 0.5) / (dfi + 0.5));
     }
     this.install(n, terms, offsets, docs, weights, idf, [...identifierTerms].sort());
   }

@@ -62,7 +62,9 @@ export function lexicalTokens(text: string, options: LexicalTokenOptions = {}): 
   const stem = options.stem ?? true;
   const removeStopwords = options.removeStopwords ?? true;
   const cjkBigrams = options.cjkBigrams ?? true;
-  const split = String(text ?? "")
+  const str = String(text ?? "");
+  if (ASCII_TEXT.test(str)) return asciiTokens(str, stem, removeStopwords);
+  const split = str
     .normalize("NFKC")
     // fooBar → foo Bar, foo2Bar → foo2 Bar
     .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2")
@@ -90,6 +92,30 @@ export function lexicalTokens(text: string, options: LexicalTokenOptions = {}): 
         pushWord(part, out, stem, removeStopwords);
       }
     }
+  }
+  return out;
+}
+
+const ASCII_TEXT = /^[\x00-\x7f]*$/;
+const ASCII_WORD_RUN = /[A-Za-z0-9]+/g;
+
+/**
+ * `lexicalTokens` of an ASCII text, the common case (tool names, English descriptions), with the same steps over
+ * ASCII classes: NFKC leaves ASCII unchanged, and on ASCII the Unicode classes are [a-z], [A-Z], [A-Za-z] and [0-9],
+ * with no combining marks and no CJK. Same tokens, several times faster on a large catalog's build.
+ */
+function asciiTokens(text: string, stem: boolean, removeStopwords: boolean): string[] {
+  const split = text
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z])([A-Z][a-z])/g, "$1 $2")
+    .replace(/([A-Za-z])([0-9])/g, "$1 $2")
+    .replace(/([0-9])([A-Za-z])/g, "$1 $2")
+    .toLowerCase();
+  const out: string[] = [];
+  for (const m of split.matchAll(ASCII_WORD_RUN)) {
+    const word = m[0];
+    if (removeStopwords && LEXICAL_STOPWORDS.has(word)) continue;
+    out.push(stem ? lightStem(word) : word);
   }
   return out;
 }
