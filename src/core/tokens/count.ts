@@ -1,18 +1,19 @@
 /**
- * Token accounting with js-tiktoken. Encoders are loaded once per encoding (the rank tables are large) and
- * counts of identical texts are memoized, because the Phase-1 pool and the full catalog are counted every
- * turn with the same text.
+ * Token accounting over js-tiktoken's rank files (cl100k_base, o200k_base) with the encoder of bpe.ts (js-tiktoken's
+ * tokens, a lighter table). Encoders are loaded once per encoding (the rank tables are large) and counts of
+ * identical texts are memoized, because the Phase-1 pool and the full catalog are counted every turn with the same
+ * text.
  */
-import { Tiktoken } from "js-tiktoken/lite";
 import cl100k_base from "js-tiktoken/ranks/cl100k_base";
 import o200k_base from "js-tiktoken/ranks/o200k_base";
+import { BytePairEncoder } from "./bpe.js";
 
 export type TokenEncoding = "cl100k_base" | "o200k_base";
 
 export const DEFAULT_ENCODING: TokenEncoding = "cl100k_base";
 
 const RANKS = { cl100k_base, o200k_base } as const;
-const encoders = new Map<TokenEncoding, Tiktoken>();
+const encoders = new Map<TokenEncoding, BytePairEncoder>();
 const memo = new Map<string, number>();
 const MEMO_LIMIT = 4096;
 
@@ -20,13 +21,12 @@ export function isTokenEncoding(value: string): value is TokenEncoding {
   return value === "cl100k_base" || value === "o200k_base";
 }
 
-export function getEncoder(encoding: TokenEncoding = DEFAULT_ENCODING): Tiktoken {
+export function getEncoder(encoding: TokenEncoding = DEFAULT_ENCODING): BytePairEncoder {
   let enc = encoders.get(encoding);
   if (!enc) {
     const ranks = RANKS[encoding];
     if (!ranks) throw new Error(`Unknown token encoding "${encoding}"; use cl100k_base or o200k_base.`);
-    enc = new Tiktoken(ranks);
-    slimDecodeTable(enc);
+    enc = new BytePairEncoder(ranks);
     encoders.set(encoding, enc);
     pieceCaches.set(enc, { pattern: new RegExp(ranks.pat_str, "gu"), ids: new Map() });
   }
@@ -34,27 +34,8 @@ export function getEncoder(encoding: TokenEncoding = DEFAULT_ENCODING): Tiktoken
 }
 
 /**
- * js-tiktoken keeps a second table beside its ranks, rank → bytes (one Uint8Array per token), used only by `decode`:
- * measured 23 MiB of heap (20 MiB RSS) for cl100k_base. Counting never decodes and truncation decodes a few tokens,
- * so a token's bytes are read back from the rank table's key ("104,101,108") instead, through one array of those
- * (shared) key strings built on the first decode.
- */
-function slimDecodeTable(enc: Tiktoken): void {
-  const internals = enc as unknown as { rankMap?: unknown; textMap?: unknown };
-  const ranks = internals.rankMap;
-  if (!(ranks instanceof Map) || !(internals.textMap instanceof Map)) return;
-  let keys: string[] | undefined;
-  const bytesOf = (rank: number): Uint8Array | undefined => {
-    if (!keys) for (const [k, r] of ranks as Map<string, number>) (keys ??= [])[r] = k;
-    const key = keys?.[rank];
-    return key === undefined ? undefined : Uint8Array.from(key.split(","), Number);
-  };
-  internals.textMap = { get: bytesOf };
-}
-
-/**
  * Runs of letters, punctuation or spaces longer than MAX_RUN are encoded in slices of RUN_SLICE characters.
- * js-tiktoken's byte-pair merge is worse than quadratic in the length of one pre-tokenized piece: a 16,000-letter
+ * Byte-pair merging (bpe.ts, the same algorithm as js-tiktoken's) is worse than quadratic in the length of one pre-tokenized piece: a 16,000-letter
  * word takes 28 s to count, a 2 MB one hours. Slicing changes the count by at most a token per slice, and only for
  * such runs (a blob, a padded field); ordinary text, URLs included, is encoded in one piece as before.
  */
@@ -70,10 +51,10 @@ const MAX_TOKEN_CHARS = 128;
 /**
  * Token ids of the pre-tokenizer's pieces, kept per encoder. Tiktoken encodes each piece (a word with its leading
  * space, a number, a run of punctuation) on its own, so a piece has the same ids in every text; words repeat across
- * tool texts and schemas, and js-tiktoken's encode costs far more per call than a map lookup (it compiles its
- * patterns and merges bytes through string keys each time).
+ * tool texts and schemas, and an encode (UTF-8 bytes, then byte-pair merging through string keys) costs far more per
+ * call than a map lookup.
  */
-const pieceCaches = new WeakMap<Tiktoken, { pattern: RegExp; ids: Map<string, number[]> }>();
+const pieceCaches = new WeakMap<BytePairEncoder, { pattern: RegExp; ids: Map<string, number[]> }>();
 /** Pieces longer than this are encoded each time (they seldom repeat). */
 const PIECE_CACHE_MAX_CHARS = 64;
 /** Pieces kept per encoding; the cache starts over when full (a few MB). */
@@ -83,7 +64,7 @@ const PIECE_CACHE_LIMIT = 65_536;
  * Appends `enc.encode(text, [], [])` (special tokens as plain text) to `out`, piece by piece through the cache.
  * Appended one by one: a spread of a huge array would overflow the call stack.
  */
-function encodePlain(enc: Tiktoken, text: string, out: number[]): number[] {
+function encodePlain(enc: BytePairEncoder, text: string, out: number[]): number[] {
   // Every encoder here comes from getEncoder, which gives it its cache.
   const { pattern, ids } = pieceCaches.get(enc)!;
   pattern.lastIndex = 0;
@@ -95,7 +76,7 @@ function encodePlain(enc: Tiktoken, text: string, out: number[]): number[] {
     }
     let got = ids.get(piece);
     if (got === undefined) {
-      got = enc.encode(piece, [], []);
+      got = enc.encode(piece);
       if (piece.length <= PIECE_CACHE_MAX_CHARS) {
         if (ids.size >= PIECE_CACHE_LIMIT) ids.clear();
         ids.set(piece, got);
@@ -107,7 +88,7 @@ function encodePlain(enc: Tiktoken, text: string, out: number[]): number[] {
 }
 
 /** Token ids of `text`, encoding over-long runs in slices (see MAX_RUN). */
-function encodeIds(enc: Tiktoken, text: string): number[] {
+function encodeIds(enc: BytePairEncoder, text: string): number[] {
   const ids: number[] = [];
   if (text.length <= MAX_RUN) return encodePlain(enc, text, ids);
   let at = 0;
