@@ -202,8 +202,17 @@ export class ToolAttentionRouter {
    */
   async prepare(): Promise<void> {
     await this.start();
-    // Each call waits for the build in progress then (a catalog change may have started one since the last call).
-    await this.whenBuilt();
+    // Each call waits for the build in progress then (a catalog change may have started one since the last call),
+    // and for the catalog's background screening (ToolCatalog, "Progressive screening").
+    await Promise.all([this.whenBuilt(), this.whenScreened()]);
+  }
+
+  /** Waits until the router's catalog is screened whole (and the catalog swapped in meanwhile, if any). */
+  private async whenScreened(): Promise<void> {
+    for (let catalog = this.catalog; ; catalog = this.catalog) {
+      await catalog.whenScreened();
+      if (catalog === this.catalog) return;
+    }
   }
 
   /** Resolves when a route answers without waiting: after the whole build, or in a progressive start once BM25 is built. */
@@ -238,6 +247,7 @@ export class ToolAttentionRouter {
       channels: channelNamesOf(this.channels),
       encoder: this.encoder.modelId,
       tools: this.catalog.size,
+      screening: this.catalog.screeningProgress(),
       embedded: b.embedded,
       total: b.total,
       ...(b.error !== undefined ? { error: b.error } : {}),
@@ -512,8 +522,9 @@ export class ToolAttentionRouter {
 
   /**
    * The catalog's full-schema tokens for a decision. A route of a progressive start's lexical phase does not wait for
-   * a count still running (seconds on 10,000 tools, on this thread, in slices): it gets an estimate from the schemas'
-   * JSON size instead, flagged `fullSchemaTokensEstimated`.
+   * a count still running (seconds on 10,000 tools, on this thread, in slices), nor does a route while the catalog is
+   * screened in the background (the count waits for it): it gets an estimate from the schemas' JSON size instead,
+   * flagged `fullSchemaTokensEstimated`.
    */
   private async fullSchemaTokensOf(catalog: ToolCatalog, lexicalPhase: boolean): Promise<{ tokens: number; estimated?: true }> {
     const counting = this.tokens.fullSchemaTokens(catalog);
@@ -563,12 +574,15 @@ export class ToolAttentionRouter {
       tools: catalog.tools, slate, state, k, theta: cutTheta, margin: lexicalCut ? undefined : margin, include: opts.include,
       // Always-included ids follow catalog changes: they resolve in the router's catalog as it is now.
       catalog: this.catalog, alwaysIds: this.alwaysIds, minActive: opts.minActive ?? this.minActive,
+      // A catalog screening in the background: each tool the route would show is screened first (see ToolCatalog).
+      visible: (t) => catalog.isVisible(t),
     });
     const tGated = performance.now();
 
     // Accounting, then the decision and its event.
     const queryText = typeof query === "string" ? query : parts.map((p) => p.text).join("\n");
-    const lexicalPhase = lexicalCut && this.build.state === "building" && this.settings.progressive !== undefined;
+    // The catalog's count waits for its background screening (full-schema-tokens.ts): meanwhile, routes plan on the estimate too.
+    const lexicalPhase = (lexicalCut && this.build.state === "building" && this.settings.progressive !== undefined) || catalog.screeningProgress().pending > 0;
     const [phase2Tokens, full] = await Promise.all([this.schemaTokens(selected.active.map((a) => a.id)), this.fullSchemaTokensOf(catalog, lexicalPhase)]);
     const tCounted = performance.now();
     const decision: RoutingDecision = {
@@ -725,6 +739,8 @@ export class ToolAttentionRouter {
    */
   async close(): Promise<void> {
     this.closed = true;
+    // Lookups still screen what they return; a later prepare() starts the background again.
+    this.catalog.stopScreening();
     this.tokens.stop(new Error("ToolAttentionRouter: closed while counting the catalog's full-schema tokens"));
     await this.follower?.close();
     await this.whenBuilt();

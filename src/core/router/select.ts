@@ -33,6 +33,11 @@ export interface SelectInput {
   alwaysIds: readonly string[];
   /** Names or ids kept active this route whatever their score. */
   include: readonly string[] | undefined;
+  /**
+   * Whether a tool may be shown to the model (`ToolCatalog.isVisible`: screens a tool whose screening is pending).
+   * A tool it refuses is left out of the route altogether: not active, gated or a candidate. Default: every tool.
+   */
+  visible?: (t: ToolRecord) => boolean;
 }
 
 /** The part of a routing decision selection makes. */
@@ -55,6 +60,7 @@ export function positionOf(tools: readonly ToolRecord[], id: string): number {
 /** θ → preconditions → top-k over the slate (see the module comment). */
 export function selectActive(x: SelectInput): Selection {
   const { tools, catalog, state, k, theta, margin } = x;
+  const visible = x.visible ?? (() => true);
   const { scores, order } = x.slate;
   const active: ScoredTool[] = [];
   const gatedOut: GatedTool[] = [];
@@ -63,7 +69,8 @@ export function selectActive(x: SelectInput): Selection {
   let belowTheta = 0;
 
   for (const id of x.alwaysIds) {
-    const t = catalog.getById(id) as ToolRecord;
+    const t = catalog.getById(id);
+    if (!t) continue;
     const check = checkPreconditions(t, state);
     if (check.allow) active.push({ id, name: t.name, server: t.server, score: 1 });
     else gatedOut.push({ id, name: t.name, server: t.server, score: 1, reason: check.reason });
@@ -81,10 +88,12 @@ export function selectActive(x: SelectInput): Selection {
     else gatedOut.push({ ...scored, reason: check.reason });
   }
   const fixed = active.length;
+  // Tools the screen refuses leave the slate before anything is read from it (the margin's best included).
+  const shown = order.filter((i) => visible(tools[i]));
   let best = Number.NEGATIVE_INFINITY;
-  for (const i of order) best = Math.max(best, (scores as Float32Array)[i]);
-  const cut = margin !== undefined && order.length > 0 ? Math.max(theta, best - margin) : theta;
-  for (const i of order) {
+  for (const i of shown) best = Math.max(best, (scores as Float32Array)[i]);
+  const cut = margin !== undefined && shown.length > 0 ? Math.max(theta, best - margin) : theta;
+  for (const i of shown) {
     const t = tools[i];
     const score = (scores as Float32Array)[i];
     const scored: ScoredTool = { id: t.id, name: t.name, server: t.server, score };
@@ -103,7 +112,7 @@ export function selectActive(x: SelectInput): Selection {
   const floor = Math.min(k, x.minActive);
   if (active.length < floor) {
     const chosen = new Set(active.map((a) => a.id));
-    for (const i of order) {
+    for (const i of shown) {
       if (active.length >= floor) break;
       const t = tools[i];
       const score = (scores as Float32Array)[i];
