@@ -481,10 +481,11 @@ export class ToolCatalog {
 
   /**
    * Whether `tool` (a record of this catalog) may be shown to the model: screens it now if its screening is pending,
-   * and answers false when the screen quarantined it. Cheap once the tool is screened.
+   * and answers false when the screen quarantined it. Cheap once the tool is screened. With `screen: false` it answers
+   * from what is known so far (a tool still pending counts as visible): for lists that are not shown to the model.
    */
-  isVisible(tool: ToolRecord): boolean {
-    if (this.pending.has(tool.id)) this.screenNow(tool.id);
+  isVisible(tool: ToolRecord, screen = true): boolean {
+    if (screen && this.pending.has(tool.id)) this.screenNow(tool.id);
     return !this.hidden.has(tool.id);
   }
 

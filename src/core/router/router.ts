@@ -130,6 +130,10 @@ export class ToolAttentionRouter {
   /** The store's side of catalog changes, when `options.store` is set. */
   private readonly follower?: CatalogFollower;
   private readonly alwaysIds: string[];
+  /** A progressive start's store join, running behind the first routes (see `doStart`). */
+  private joining?: Promise<void>;
+  /** Why that join failed, until `prepare()` tries again. */
+  private joinFailed?: unknown;
   /** Until the router can route (the first catalog's channels, or in a progressive start its lexical channel). */
   private starting?: Promise<void>;
   /** The dense build running in the background for the current catalog, if any (never rejects). */
@@ -204,7 +208,7 @@ export class ToolAttentionRouter {
     await this.start();
     // Each call waits for the build in progress then (a catalog change may have started one since the last call),
     // and for the catalog's background screening (ToolCatalog, "Progressive screening").
-    await Promise.all([this.whenBuilt(), this.whenScreened()]);
+    await Promise.all([this.whenBuilt(), this.whenScreened(), this.joined(), this.snapshots.settled()]);
   }
 
   /** Waits until the router's catalog is screened whole (and the catalog swapped in meanwhile, if any). */
@@ -297,10 +301,41 @@ export class ToolAttentionRouter {
       const { channels, later } = await this.channelsFor(this.catalog);
       this.channels = channels;
       if (later) this.completeLater(this.catalog, channels.lexical);
+      // A progressive start is routable now: publishing the catalog to the store (its snapshot and digest: most of a
+      // second at 10,000 tools, and round trips) and subscribing to its versions go on behind the first routes.
+      // prepare() and a catalog change wait for them.
+      if (later && this.follower) {
+        this.joinLater();
+        return this.afterStart(countWhenRoutable);
+      }
     }
     await this.follower?.join();
+    this.afterStart(countWhenRoutable);
+  }
+
+  private afterStart(countWhenRoutable: boolean): void {
     if (countWhenRoutable) this.tokens.startFullSchemaTokens(this.catalog);
     if (this.build.state === "ready") this.logBackends();
+  }
+
+  /** The store join of a progressive start, in the background (see doStart); a failure is logged and tried again by `prepare()`. */
+  private joinLater(): void {
+    const joining = this.follower!.join().catch((err: unknown) => {
+      if (this.joining === joining) this.joining = undefined;
+      this.joinFailed = err;
+      this.logLine(`tool-attention: could not publish the catalog to the ${this.follower!.binding.store.kind} store (${(err as Error)?.message ?? err}); routing on it unpublished (prepare() tries again)`);
+    });
+    this.joining = joining;
+    this.joinFailed = undefined;
+  }
+
+  /** Waits for a background store join (see `joinLater`); rejects when it failed, after trying again. */
+  private async joined(): Promise<void> {
+    await this.joining;
+    if (this.joinFailed !== undefined && this.follower) {
+      this.joinFailed = undefined;
+      await this.follower.join();
+    }
   }
 
   /** The one informational line saying which index and encoder serve (only to a log the user passed, once per process). */
@@ -575,7 +610,7 @@ export class ToolAttentionRouter {
       // Always-included ids follow catalog changes: they resolve in the router's catalog as it is now.
       catalog: this.catalog, alwaysIds: this.alwaysIds, minActive: opts.minActive ?? this.minActive,
       // A catalog screening in the background: each tool the route would show is screened first (see ToolCatalog).
-      visible: (t) => catalog.isVisible(t),
+      visible: (t, screen) => catalog.isVisible(t, screen),
     });
     const tGated = performance.now();
 
@@ -679,6 +714,8 @@ export class ToolAttentionRouter {
     await this.start();
     const follower = this.follower;
     if (!follower) return this.swapCatalog(next);
+    // A progressive start's join first: its version comes before this change's.
+    await this.joined();
     // With a store: embed (through the store), publish, then swap with the version the store gave.
     return follower.inOrder(() => this.swapCatalog(next, () => follower.publish(next)));
   }
@@ -742,7 +779,10 @@ export class ToolAttentionRouter {
     // Lookups still screen what they return; a later prepare() starts the background again.
     this.catalog.stopScreening();
     this.tokens.stop(new Error("ToolAttentionRouter: closed while counting the catalog's full-schema tokens"));
+    // A background join finishes first: closing the follower under it would leave a subscription behind.
+    await this.joining;
     await this.follower?.close();
+    await this.snapshots.settled();
     await this.whenBuilt();
     // Builds a later catalog change starts run as usual.
     this.closed = false;
