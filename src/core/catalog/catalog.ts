@@ -467,7 +467,33 @@ export class ToolCatalog {
     const h = createHash("sha256");
     for (const r of records) h.update(r.id).update("\0").update(r.routingText).update("\n");
     this.fingerprint = h.digest("hex").slice(0, 16);
-    if (this.pending.size > 0) this.startScreening();
+    // The background starts once this turn of the event loop is over, unless a router defers it (deferScreening).
+    if (this.pending.size > 0) {
+      this.kickoff = setImmediate(() => {
+        this.kickoff = undefined;
+        if (this.pending.size > 0) void this.startScreening();
+      });
+      this.kickoff.unref();
+    }
+  }
+
+  /** The background's start after construction (see the constructor), until it happens or is deferred. */
+  private kickoff?: NodeJS.Immediate;
+
+  /**
+   * Starts the background screening only when `until` settles, unless it has started already or someone waits for it
+   * (`whenScreened`). A router defers it to after its first route: copying the definitions to the screening thread
+   * and its work would otherwise compete with the router's own start for the first seconds. Lookups screen on demand
+   * meanwhile, as always.
+   */
+  deferScreening(until: Promise<unknown>): void {
+    if (!this.kickoff) return;
+    clearImmediate(this.kickoff);
+    this.kickoff = undefined;
+    const go = () => {
+      if (this.pending.size > 0 && !this.background?.thread && !this.background?.timer) void this.startScreening();
+    };
+    until.then(go, go);
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -520,6 +546,8 @@ export class ToolCatalog {
    */
   whenScreened(): Promise<void> {
     if (this.pending.size === 0) return Promise.resolve();
+    if (this.kickoff) clearImmediate(this.kickoff);
+    this.kickoff = undefined;
     const done = this.startScreening();
     // Someone waits for the end: from now on the background keeps the process alive until it comes.
     const b = this.background!;
@@ -534,6 +562,8 @@ export class ToolCatalog {
    * still screen the tools they return, and a later `whenScreened()` starts the background again.
    */
   stopScreening(): void {
+    if (this.kickoff) clearImmediate(this.kickoff);
+    this.kickoff = undefined;
     const b = this.background;
     if (!b) return;
     this.background = undefined;

@@ -130,6 +130,8 @@ export class ToolAttentionRouter {
   /** The store's side of catalog changes, when `options.store` is set. */
   private readonly follower?: CatalogFollower;
   private readonly alwaysIds: string[];
+  /** Called once the first route is answered (or on prepare()): the catalog's background screening may start. */
+  private firstRouted: () => void = () => undefined;
   /** A progressive start's store join, running behind the first routes (see `doStart`). */
   private joining?: Promise<void>;
   /** Why that join failed, until `prepare()` tries again. */
@@ -190,6 +192,8 @@ export class ToolAttentionRouter {
       prefer: options.index ?? "auto",
       currentDim: () => this.channels.dense?.dim,
     };
+    // The catalog's background screening waits for this router's first route (or prepare()): see deferScreening.
+    catalog.deferScreening(new Promise<void>((resolve) => (this.firstRouted = resolve)));
     this.alwaysIds = (options.alwaysInclude ?? []).map((n) => {
       const r = catalog.resolve(n);
       if (!r) throw new Error(`alwaysInclude names "${n}", which is not in the catalog`);
@@ -205,6 +209,7 @@ export class ToolAttentionRouter {
    * before measuring the hybrid; an application need not (a route waits only until the router can route).
    */
   async prepare(): Promise<void> {
+    this.firstRouted();
     await this.start();
     // Each call waits for the build in progress then (a catalog change may have started one since the last call),
     // and for the catalog's background screening (ToolCatalog, "Progressive screening").
@@ -640,6 +645,7 @@ export class ToolAttentionRouter {
       ...(version !== undefined ? { catalogVersion: version } : {}),
     };
     this.options.onEvent?.(routingEventOf(decision));
+    this.firstRouted();
     return decision;
   }
 
