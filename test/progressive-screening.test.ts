@@ -189,6 +189,20 @@ describe("progressive screening", () => {
     await router.close();
   });
 
+  it("a deferred background waits; whenScreened({ start: false }) only listens, whenScreened() starts it", async () => {
+    const c = build(true);
+    c.deferScreening(new Promise(() => undefined));
+    let heard = false;
+    const listening = c.whenScreened({ start: false }).then(() => (heard = true));
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(c.screeningProgress().screened, 0, "nothing screened while deferred");
+    assert.equal(heard, false);
+    await c.whenScreened();
+    await listening;
+    assert.equal(heard, true);
+    assert.deepEqual(verdict(c), verdict(build(false)));
+  });
+
   it("a tool pending screening that a route's precondition names gets the quarantine warning once quarantined", async () => {
     const warnings: string[] = [];
     const c = build(true, { preconditions: { create_invoice: { afterTool: "weather_plus" } }, onWarning: (w) => warnings.push(w) });

@@ -343,9 +343,13 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
     const catalogBuildS = (performance.now() - tCatalog) / 1000;
     // Screening left to the background ends later (the router's prepare() waits for it); when, is reported.
     let screeningS: number | undefined;
-    const screened = catalog.whenScreened().then(() => {
-      screeningS = (performance.now() - tCatalog) / 1000;
-    });
+    // Listening only: the router starts the background after its first route, as in an application.
+    const screened = catalog.whenScreened({ start: false }).then(
+      () => {
+        screeningS = (performance.now() - tCatalog) / 1000;
+      },
+      () => undefined,
+    );
     const projected = n > coldLimit;
     const derived = projected;
     const encoder: EncoderName = opts.encoder;
@@ -365,6 +369,7 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
       if (derived) {
         // The derived build measures index, BM25 and channels, as it did when the constructor screened: not the
         // background screening of the catalog (reported as screeningS).
+        await catalog.whenScreened();
         await screened;
         const toolTexts = new ToolAttentionRouter(catalog, { log: false }).toolTexts();
         const d = deriveVectors(toolTexts, sourceRows, opts.derivedNoise ?? 0.02);

@@ -542,10 +542,13 @@ export class ToolCatalog {
   /**
    * Resolves once every tool is screened (at once when none is pending). Screening runs in the background in slices
    * of a few milliseconds; it is started again if `stopScreening` paused it. While a caller waits, the slices keep
-   * the process alive (otherwise they never do).
+   * the process alive (otherwise they never do). `start: false` only listens: it neither starts the background nor
+   * keeps the process alive.
    */
-  whenScreened(): Promise<void> {
+  whenScreened(options: { start?: boolean } = {}): Promise<void> {
     if (this.pending.size === 0) return Promise.resolve();
+    // Only listening: the end, whenever the background gets there (it neither starts it nor keeps the process alive).
+    if (options.start === false) return (this.background ??= this.idleBackground()).done;
     if (this.kickoff) clearImmediate(this.kickoff);
     this.kickoff = undefined;
     const done = this.startScreening();
@@ -577,15 +580,7 @@ export class ToolCatalog {
    * thread can start, in slices of a few milliseconds on this thread.
    */
   private startScreening(): Promise<void> {
-    let b = this.background;
-    if (!b) {
-      let resolve!: () => void;
-      let reject!: (err: Error) => void;
-      const done = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
-      // Stopped with nobody waiting is no error: never an unhandled rejection.
-      done.catch(() => undefined);
-      b = this.background = { done, resolve, reject, awaited: false };
-    }
+    const b = (this.background ??= this.idleBackground());
     if (b.thread || b.timer) return b.done;
     if (!this.threadDenied) {
       const ids = [...this.pending.keys()];
@@ -614,6 +609,16 @@ export class ToolCatalog {
     }
     this.scheduleSlice();
     return b.done;
+  }
+
+  /** A background not running yet: the promise of its end. */
+  private idleBackground(): NonNullable<ToolCatalog["background"]> {
+    let resolve!: () => void;
+    let reject!: (err: Error) => void;
+    const done = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+    // Stopped with nobody waiting is no error: never an unhandled rejection.
+    done.catch(() => undefined);
+    return { done, resolve, reject, awaited: false };
   }
 
   /** The next background slice, after the event loop has turned (unref'd: it never keeps a process alive). */
