@@ -219,7 +219,12 @@ export class ToolAttentionRouter {
   /** Waits until the router's catalog is screened whole (and the catalog swapped in meanwhile, if any). */
   private async whenScreened(): Promise<void> {
     for (let catalog = this.catalog; ; catalog = this.catalog) {
-      await catalog.whenScreened();
+      try {
+        await catalog.whenScreened();
+      } catch (err) {
+        // A replaced catalog's background is stopped (swapCatalog): the current one is what counts.
+        if (catalog === this.catalog) throw err;
+      }
       if (catalog === this.catalog) return;
     }
   }
@@ -746,6 +751,9 @@ export class ToolAttentionRouter {
     this.channels = channels;
     if (this.follower) this.follower.version = version;
     this.loader.replaceCatalog(next, [...added, ...changed, ...removed]);
+    // The replaced catalog's background screening has nobody left to serve (an MCP server re-listing its tools often
+    // would otherwise keep one screening thread per stale catalog busy); lookups on it still screen on demand.
+    if (prev !== next) prev.stopScreening();
     this.tokens.forgetPool();
     this.tokens.startFullSchemaTokens(next);
     const always = (this.options.alwaysInclude ?? []).map((n) => next.resolve(n)?.id).filter((id): id is string => !!id);
