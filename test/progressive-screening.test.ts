@@ -189,6 +189,25 @@ describe("progressive screening", () => {
     await router.close();
   });
 
+  it("when the screening thread cannot take the definitions, the catalog screens them in slices: same verdict", async () => {
+    // A default that is a function cannot be copied to a thread (structured clone): the thread's batch fails.
+    const withFunction = () => {
+      const file = mixedCatalog();
+      file.servers[0]!.tools.push({
+        name: "odd_defaults",
+        description: "Lists odd defaults.",
+        inputSchema: { type: "object", properties: { a: { type: "string", default: (() => "x") as unknown as string } } },
+      });
+      return file;
+    };
+    const sliced = ToolCatalog.fromCatalogObject(withFunction(), { ...quiet, progressiveScreening: true });
+    await sliced.whenScreened();
+    const upFront = ToolCatalog.fromCatalogObject(withFunction(), { ...quiet, progressiveScreening: false });
+    assert.equal(sliced.screeningProgress().screened, sliced.size);
+    assert.deepEqual(verdict(sliced), verdict(upFront));
+    assert.deepEqual(sliced.quarantined.map((q) => q.name).sort(), [...POISONED_NAMES].sort());
+  });
+
   it("a deferred background waits; whenScreened({ start: false }) only listens, whenScreened() starts it", async () => {
     const c = build(true);
     c.deferScreening(new Promise(() => undefined));
