@@ -16,6 +16,8 @@ export {
   type ScreeningFlag,
   type ScreeningOptions,
   type CatalogFinding,
+  type ScreeningProgress,
+  PROGRESSIVE_SCREENING_MIN_TOOLS,
   screeningKey,
 } from "./core/catalog/catalog.js";
 export {

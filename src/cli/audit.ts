@@ -223,7 +223,8 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
     entries.map((e) => ({ server: e.server, tool: e.spec })),
     { encoder: options.screeningEncoder ? "use-lite" : false, cacheDir: false },
   );
-  const catalog = new ToolCatalog(entries, { encoding, log: false, screening: { precomputed: screened.results } });
+  // A report: every tool screened in the constructor, whatever the catalog's size.
+  const catalog = new ToolCatalog(entries, { encoding, log: false, screening: { precomputed: screened.results }, progressiveScreening: false });
   const quarantine = (server: string) =>
     catalog.quarantined
       .filter((q) => q.server === server)

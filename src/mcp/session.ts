@@ -252,7 +252,7 @@ export class McpSession {
 
   /** LangChain tools for every catalog tool, executing through the MCP client. */
   tools(): StructuredToolInterface[] {
-    return this.currentCatalog.tools.map((t) => this.resolveTool(t.name) as StructuredToolInterface);
+    return this.currentCatalog.listed.map((t) => this.resolveTool(t.name) as StructuredToolInterface);
   }
 
   /**
@@ -608,9 +608,12 @@ export class McpSession {
     // The LangChain tool shows the model what the catalog kept: a description it cut or a schema it repaired (too
     // deep to walk, say) must not reach the model, or LangChain's own schema handling, in its original form.
     if (!this.options.lazySchemas)
-      for (const [name, b] of bindings) {
-        const record = catalog.getById(name);
-        if (!record) continue;
+      // Read from the list, not looked up: a catalog screening in the background screens on lookups, and this
+      // bookkeeping shows the model nothing (what is bound or sent is looked up, and screened, when it is).
+      for (const record of catalog.tools) {
+        const name = record.id;
+        const b = bindings.get(name);
+        if (!b) continue;
         const description = b.spec.description === undefined ? undefined : record.description;
         if (record.inputSchema !== b.spec.inputSchema || description !== b.spec.description)
           bindings.set(name, { ...b, spec: { ...b.spec, inputSchema: record.inputSchema, ...(description === undefined ? {} : { description }) } });

@@ -129,19 +129,22 @@ const estimates = new WeakMap<ToolCatalog, CatalogTokens>();
 function callableFromPoolOf(router: ToolAttentionRouter, catalog: ToolCatalog): (name: string) => boolean {
   // With runValidCalls the pool names each tool's required parameters (and the form of non-plain values); such a
   // tool can then be called right from the pool, so missing it rarely costs a round trip.
-  const fromPool = new Set(router.poolOptions.runValidCalls === true && router.poolShowsParameters() ? catalog.tools.filter((t) => callableFromSignature(t.inputSchema)).map((t) => t.name) : []);
+  const fromPool = new Set(router.poolOptions.runValidCalls === true && router.poolShowsParameters() ? catalog.listed.filter((t) => callableFromSignature(t.inputSchema)).map((t) => t.name) : []);
   return (name: string) => fromPool.has(name);
 }
 
 /** Counts every tool's schema tokens, yielding to the event loop between slices. */
 async function countCatalogTokens(router: ToolAttentionRouter, catalog: ToolCatalog): Promise<CatalogTokens> {
+  // A catalog screening in the background is counted once screened (the schema lookups below would otherwise screen
+  // it here, on this thread); quarantined tools are not counted.
+  await catalog.whenScreened();
   const byName = new Map<string, number>();
   let i = 0;
-  for (const t of catalog.tools) {
+  for (const t of catalog.listed) {
     byName.set(t.name, await router.schemaTokens([t.id]));
     if (++i % COUNT_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  return { fullSchemas: await router.fullSchemaTokens(), pool: router.poolTokens(), byName, names: catalog.tools.map((t) => t.name), callableFromPool: callableFromPoolOf(router, catalog) };
+  return { fullSchemas: await router.fullSchemaTokens(), pool: router.poolTokens(), byName, names: catalog.listed.map((t) => t.name), callableFromPool: callableFromPoolOf(router, catalog) };
 }
 
 /** The same figures estimated from the schemas' JSON size (no tokenizer): what a progressive start plans on meanwhile. */
@@ -149,7 +152,7 @@ function estimatedCatalogTokens(router: ToolAttentionRouter, catalog: ToolCatalo
   let hit = estimates.get(catalog);
   if (!hit) {
     const { byName, total } = estimatedCatalogSchemaTokens(catalog);
-    hit = { fullSchemas: total, pool: router.poolTokens(), byName, names: catalog.tools.map((t) => t.name), callableFromPool: callableFromPoolOf(router, catalog) };
+    hit = { fullSchemas: total, pool: router.poolTokens(), byName, names: catalog.listed.map((t) => t.name), callableFromPool: callableFromPoolOf(router, catalog) };
     estimates.set(catalog, hit);
   }
   return hit;
@@ -186,7 +189,8 @@ export async function prepareCatalogTokens(router: ToolAttentionRouter): Promise
   await router.whenRoutable();
   const counted = catalogTokens.get(catalog);
   if (counted) return counted;
-  if (router.routesLexicallyWhileEmbedding()) return estimatedCatalogTokens(router, catalog);
+  // The count waits for a catalog's background screening too: meanwhile calls plan on the estimate.
+  if (router.routesLexicallyWhileEmbedding() || catalog.screeningProgress().pending > 0) return estimatedCatalogTokens(router, catalog);
   return count;
 }
 
@@ -406,12 +410,13 @@ export function shapeRequest(args: {
   for (const t of args.tools) {
     const name = toolNameOf(t);
     if ((name === SEARCH_TOOL_NAME || name === CALL_TOOL_NAME) && catalog.getByName(name).length === 0) continue;
-    // A registered tool that tool screening quarantined is never bound, not even as a tool outside the catalog.
-    if (name && catalog.getByName(name).length === 0 && catalog.quarantineOf(name)) continue;
-    if (name && catalog.getByName(name).length > 0) byName.set(name, t);
+    // The catalog's tools (and a registered tool that screening quarantined, never bound, not even as a tool outside
+    // the catalog) are kept by name without a lookup: a catalog screening in the background screens a tool when it
+    // is looked up to be sent (find), not every registered tool on every call.
+    if (name && catalog.covers(name)) byName.set(name, t);
     else passthrough.push(t);
   }
-  const find = (name: string) => byName.get(name) ?? args.resolve?.(name);
+  const find = (name: string) => (catalog.getByName(name).length > 0 ? byName.get(name) : undefined) ?? args.resolve?.(name);
   const available = passthrough.map(toolNameOf).filter((n): n is string => !!n);
   let tools: unknown[];
   let messages = [...args.messages];
@@ -426,6 +431,8 @@ export function shapeRequest(args: {
     const decls: unknown[] = [];
     if (native)
       for (const name of catalog.tools.map((t) => t.name)) {
+        // Every tool is declared: each is screened first (a catalog screening in the background), quarantined ones skipped.
+        if (catalog.getByName(name).length === 0) continue;
         const decl = deferredDecl(catalog, name, find(name));
         if (decl) decls.push(decl);
       }

@@ -236,7 +236,8 @@ export function toolAttentionMiddleware(options: ToolAttentionMiddlewareOptions)
       for (const t of request.tools) {
         const name = (t as { name?: unknown }).name;
         // A registered tool the screen quarantined is not "outside the catalog": it must never pass through.
-        if (typeof name === "string" && router.catalog.getByName(name).length === 0 && name !== SEARCH_TOOL_NAME && !router.catalog.quarantineOf(name))
+        // covers: never screens (a catalog screening in the background is not screened whole by this check).
+        if (typeof name === "string" && !router.catalog.covers(name) && name !== SEARCH_TOOL_NAME)
           passthrough.add(name);
       }
       await prepareCatalogTokens(router);

@@ -119,7 +119,8 @@ export function createToolAttentionHooks(options: ToolAttentionHooksOptions) {
   const settings = turnSettings(options);
   // Tools the graph runs that are outside the catalog are never filtered or gated (quarantined ones are not outside it).
   const passthrough = new Set(
-    options.tools.map((t) => t.name).filter((n) => usableToolName(n) && router.catalog.getByName(n).length === 0 && !router.catalog.quarantineOf(n)),
+    // covers: never screens (a catalog screening in the background is not screened whole at construction).
+    options.tools.map((t) => t.name).filter((n) => usableToolName(n) && !router.catalog.covers(n)),
   );
 
   /** Node: routes the turn and stores the decision. */

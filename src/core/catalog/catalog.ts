@@ -15,6 +15,7 @@ import { screenTool, type ScreeningFinding, type ScreeningReason, type Screening
 import { resolveScreeningPolicy, policyServers, type ScreeningAction, type ScreeningPolicy } from "../screening/policy.js";
 import { checkDescription, checkInputSchema, jsonSafe, stripControl } from "./input-checks.js";
 import { toolNameProblem } from "./tool-name.js";
+import { screenableOf, startScreenThread, type ScreenThread } from "./screen-thread.js";
 
 /** The shared catalog file format: `{"servers": [{"name", "description"?, "tools": [ToolSpec…]}]}`. */
 export interface CatalogServer {
@@ -58,6 +59,15 @@ export interface CatalogOptions {
    * never routed and never active, and a call to it gets a "quarantined" error. `false` turns screening off.
    */
   screening?: ScreeningOptions | false;
+  /**
+   * Screen in the background instead of in the constructor (see the class comment, "Progressive screening"): the
+   * catalog is routable at once, every tool is screened before anything shows it to the model, and the rest is
+   * screened in slices of a few milliseconds between other work. `true` forces it, `false` screens every tool in
+   * the constructor (what a report such as the audit needs). Default: on from `PROGRESSIVE_SCREENING_MIN_TOOLS`
+   * tools (screening takes about 0.6 ms per tool, seconds on such catalogs). `true` with `screening: false` is a
+   * contradiction and throws.
+   */
+  progressiveScreening?: boolean;
   /**
    * Where quarantine notices go when there is no `onWarning`: default one line on stderr per tool (a tool that
    * silently disappears would be worse), `false` for none. They are in `catalog.warnings` either way.
@@ -134,6 +144,33 @@ export function describeReasons(reasons: readonly ScreeningReason[]): string {
   return `${[...new Set(reasons.map((r) => r.rule))].join(", ")}; ${first.field}: "${excerpt}"`;
 }
 
+/**
+ * Catalogs of at least this many tools screen progressively by default (`CatalogOptions.progressiveScreening`).
+ * Screening costs about 0.6 ms per tool on 2 cores: 1.2 s at 2,000 tools, 6 s at 10,000, time during which a
+ * catalog screened in its constructor could not route. Below it the constructor screens everything, as it always did.
+ */
+export const PROGRESSIVE_SCREENING_MIN_TOOLS = 2_000;
+
+/** Longest a background screening slice runs before it yields to the event loop, ms. */
+const SCREENING_SLICE_MS = 8;
+
+/** Where a catalog's screening stands (`ToolCatalog.screeningProgress`). */
+export interface ScreeningProgress {
+  /** Tools whose screening is still pending (0 once screening is done, and always with up-front screening). */
+  pending: number;
+  /** Tools screened so far (all of them with up-front screening; 0 when screening is off). */
+  screened: number;
+  /** Tools left out so far by the screen (`quarantined.length`). */
+  quarantined: number;
+}
+
+/** A tool built into the catalog before the screen has read it: what its screening needs. */
+interface PendingTool {
+  spec: ToolSpec;
+  server: string;
+  label: string;
+}
+
 // A long-lived MCP session rebuilds its catalog on every tools/list_changed: say each quarantine once per process.
 const loggedQuarantines = new Set<string>();
 
@@ -146,33 +183,83 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Progressive screening. A large catalog (`progressiveScreening`) is built with its screening pending: every tool is
+ * a record at once, so the catalog can be indexed and routed while the screen reads the definitions in the
+ * background (`whenScreened`). A definition is never shown to the model unscreened: each lookup (`getById`,
+ * `getByName`, `resolve`, `quarantineOf`) and `isVisible` screens the tool first, synchronously, if it has not been
+ * (under a millisecond; each verdict is kept), and a tool flagged then is quarantined exactly as in the constructor:
+ * lookups no longer find it, a call to it gets the quarantine error, `onFlag` and the warning fire. Such a tool
+ * keeps its place in `tools` (the routing indexes are built on those positions) but is never listed, routed or
+ * resolved: see `isVisible` and `listed`. After `whenScreened()` the catalog's lists (`quarantined`, `flagged`,
+ * `findings`) are complete and in catalog order, the same as with up-front screening.
+ */
 export class ToolCatalog {
+  /**
+   * Every tool the catalog routes over, in catalog order. With progressive screening, also tools not screened yet,
+   * and one the screen quarantined later keeps its place (check `isVisible`, or read `listed`).
+   */
   readonly tools: readonly ToolRecord[];
   readonly warnings: string[] = [];
   /** Stable hash of what routing depends on (ids + routing texts): cache key for the embedded catalog. */
   readonly fingerprint: string;
   readonly servers: ReadonlyMap<string, string | undefined>;
-  /** Tools the poisoning screen left out, with the reasons (empty when screening is off). */
+  /**
+   * Tools the poisoning screen left out, with the reasons (empty when screening is off). While screening is pending
+   * it holds the tools screened so far; complete once `whenScreened()` resolves.
+   */
   readonly quarantined: readonly QuarantinedTool[];
-  /** Every tool the screen flagged, including those kept by `allow` or `quarantine: false`. */
+  /** Every tool the screen flagged, including those kept by `allow` or `quarantine: false` (complete like `quarantined`). */
   readonly flagged: readonly ScreeningFlag[];
   /**
    * Every finding at or above the threshold, with server, tool, field, sentence, category, score and the action the
-   * policy gave it ("allow" findings of trusted servers or allowed categories included, for audit).
+   * policy gave it ("allow" findings of trusted servers or allowed categories included, for audit). Complete like
+   * `quarantined`.
    */
   readonly findings: readonly CatalogFinding[];
+  /**
+   * Incremented each time pending screening quarantines a tool: what was rendered from the catalog before (the pool)
+   * is to be rendered again. Stays 0 with up-front screening.
+   */
+  revision = 0;
   /** Tools held until a changed definition is approved (`CatalogOptions.held`). */
   readonly held: readonly HeldTool[];
   private readonly byId = new Map<string, ToolRecord>();
   private readonly quarantinedByName = new Map<string, QuarantinedTool>();
   private readonly byName = new Map<string, ToolRecord[]>();
   private readonly sources = new Map<string, unknown>();
+  /** Tools whose screening is pending, by id, in catalog order (the background screens them in that order). */
+  private readonly pending = new Map<string, PendingTool>();
+  /** Ids of tools pending screening quarantined (they stay in `tools`). */
+  private readonly hidden = new Set<string>();
+  /** Judges a screening result for one tool (set when screening is on). */
+  private judge?: (result: ScreeningResult, tool: { id: string; name: string; server: string; label: string }) => boolean;
+  /** Screens one pending tool (set when screening is on). */
+  private screenSpec?: (spec: ToolSpec, server: string) => ScreeningResult;
+  private screenedCount = 0;
+  private listedMemo?: { revision: number; tools: readonly ToolRecord[] };
+  /** The background screening: its next slice, and who waits for the end. */
+  private background?: { thread?: ScreenThread; timer?: NodeJS.Immediate; done: Promise<void>; resolve: () => void; reject: (err: Error) => void; awaited: boolean };
+  /** Set when the screening thread could not be used: the background screens in slices on this thread. */
+  private threadDenied = false;
+  /** What the screening thread screens the tools next to (set when screening is on). */
+  private screenContext?: { neighbours: readonly { name: string; server: string }[]; threshold: number };
+  /** Position of each screened or pending tool among the catalog's entries: the order of the lists once complete. */
+  private order = new Map<string, number>();
+  /** The tool id of each finding (findings name the tool, which is not unique). */
+  private readonly findingOf = new WeakMap<CatalogFinding, string>();
+  private readonly onWarning: (message: string) => void;
 
   constructor(entries: CatalogEntry[], options: CatalogOptions = {}, serverDescriptions?: Map<string, string | undefined>) {
     const warn = (msg: string) => {
       this.warnings.push(msg);
       options.onWarning?.(msg);
     };
+    this.onWarning = warn;
+    if (options.progressiveScreening !== undefined && typeof options.progressiveScreening !== "boolean")
+      throw new Error(`Invalid catalog option "progressiveScreening": ${JSON.stringify(options.progressiveScreening)} (expected true, false or nothing)`);
+    if (options.progressiveScreening === true && options.screening === false)
+      throw new Error(`Catalog options "progressiveScreening: true" and "screening: false" contradict each other: remove one`);
     const valid: CatalogEntry[] = [];
     const positionInServer = new Map<string, number>();
     entries.forEach((entry) => {
@@ -219,6 +306,50 @@ export class ToolCatalog {
         log(`tool-attention: ${msg}`);
       }
     };
+
+    // The screen's verdict on one tool, the same whenever it runs (in this loop or later, for a pending tool): flags,
+    // findings, notices, and whether the tool is quarantined (true).
+    const order = new Map<string, number>();
+    this.order = order;
+    const screenSpec = (spec: ToolSpec, server: string) => screenTool(spec, { server, tools: neighbours, threshold: policy!.threshold });
+    const judge = (result: ScreeningResult, tool: { id: string; name: string; server: string; label: string }): boolean => {
+      const { id, name, server, label } = tool;
+      this.screenedCount++;
+      const acted: CatalogFinding[] = result.findings
+        .filter((f) => f.score >= policy!.threshold)
+        .map((f) => ({ ...f, server, tool: name, action: policy!.actionFor(server, f.category) }));
+      findings.push(...acted);
+      for (const f of acted) this.findingOf.set(f, id);
+      const live = acted.filter((f) => f.action !== "allow");
+      const reasons = result.reasons.filter((r) => !r.category || policy!.actionFor(server, r.category) !== "allow");
+      if (live.length === 0 || reasons.length === 0) return false;
+      const allowed = allow.has(id) || allow.has(name);
+      const quarantines = live.some((f) => f.action === "quarantine");
+      const flag: ScreeningFlag = { id, name, server, reasons, quarantined: quarantine && quarantines && !allowed, allowed, findings: live };
+      flagged.push(flag);
+      screening!.onFlag?.(flag);
+      const why = describeReasons(reasons);
+      if (flag.quarantined) {
+        const q: QuarantinedTool = { id, name, server, reasons };
+        quarantined.push(q);
+        if (!this.quarantinedByName.has(name)) this.quarantinedByName.set(name, q);
+        this.quarantinedByName.set(id, this.quarantinedByName.get(id) ?? q);
+        notify(
+          `${label}: quarantined by tool screening (${why}); it is left out of the pool and cannot be called. ` +
+            `If this is a false positive, keep it with screening: { allow: ["${name}"] }`,
+        );
+        return true;
+      }
+      if (!allowed)
+        notify(`${label}: flagged by tool screening (${why}); kept because ${quarantines ? "screening.quarantine is false" : "the screening policy only warns for this category"}`);
+      return false;
+    };
+    if (screening && policy) {
+      this.judge = judge;
+      this.screenSpec = screenSpec;
+      this.screenContext = { neighbours, threshold: policy.threshold };
+    }
+    const progressive = screening !== undefined && (options.progressiveScreening ?? valid.length >= PROGRESSIVE_SCREENING_MIN_TOOLS);
 
     const records: ToolRecord[] = [];
     for (const entry of valid) {
@@ -287,35 +418,12 @@ export class ToolCatalog {
         warn(`${label}: "tags" is not a list of strings; ${tags.size > 0 ? "kept its strings" : "ignored"}`);
       for (const t of own(options.tags, id) ?? own(options.tags, name) ?? []) tags.add(t);
 
+      let pendingHere: PendingTool | undefined;
       if (screening && policy) {
-        const result = screening.precomputed?.get(screeningKey(server, spec.name)) ?? screenTool(spec, { server, tools: neighbours, threshold: policy.threshold });
-        const acted: CatalogFinding[] = result.findings
-          .filter((f) => f.score >= policy.threshold)
-          .map((f) => ({ ...f, server, tool: name, action: policy.actionFor(server, f.category) }));
-        findings.push(...acted);
-        const live = acted.filter((f) => f.action !== "allow");
-        const reasons = result.reasons.filter((r) => !r.category || policy.actionFor(server, r.category) !== "allow");
-        if (live.length > 0 && reasons.length > 0) {
-          const allowed = allow.has(id) || allow.has(name);
-          const quarantines = live.some((f) => f.action === "quarantine");
-          const flag: ScreeningFlag = { id, name, server, reasons, quarantined: quarantine && quarantines && !allowed, allowed, findings: live };
-          flagged.push(flag);
-          screening.onFlag?.(flag);
-          const why = describeReasons(reasons);
-          if (flag.quarantined) {
-            const q: QuarantinedTool = { id, name, server, reasons };
-            quarantined.push(q);
-            if (!this.quarantinedByName.has(name)) this.quarantinedByName.set(name, q);
-            this.quarantinedByName.set(id, this.quarantinedByName.get(id) ?? q);
-            notify(
-              `${label}: quarantined by tool screening (${why}); it is left out of the pool and cannot be called. ` +
-                `If this is a false positive, keep it with screening: { allow: ["${name}"] }`,
-            );
-            continue;
-          }
-          if (!allowed)
-            notify(`${label}: flagged by tool screening (${why}); kept because ${quarantines ? "screening.quarantine is false" : "the screening policy only warns for this category"}`);
-        }
+        const precomputed = screening.precomputed?.get(screeningKey(server, spec.name));
+        order.set(id, order.size);
+        if (progressive && !precomputed) pendingHere = { spec, server, label };
+        else if (judge(precomputed ?? screenSpec(spec, server), { id, name, server, label })) continue;
       }
 
       const record: ToolRecord = {
@@ -338,6 +446,7 @@ export class ToolCatalog {
       list.push(record);
       this.byName.set(name, list);
       if (entry.source !== undefined) this.sources.set(id, entry.source);
+      if (pendingHere) this.pending.set(id, pendingHere);
     }
 
     // Held tools answer like quarantined ones (quarantineOf), but are not screening results: not in `quarantined`.
@@ -358,6 +467,221 @@ export class ToolCatalog {
     const h = createHash("sha256");
     for (const r of records) h.update(r.id).update("\0").update(r.routingText).update("\n");
     this.fingerprint = h.digest("hex").slice(0, 16);
+    // The background starts once this turn of the event loop is over, unless a router defers it (deferScreening).
+    if (this.pending.size > 0) {
+      this.kickoff = setImmediate(() => {
+        this.kickoff = undefined;
+        if (this.pending.size > 0) void this.startScreening();
+      });
+      this.kickoff.unref();
+    }
+  }
+
+  /** The background's start after construction (see the constructor), until it happens or is deferred. */
+  private kickoff?: NodeJS.Immediate;
+
+  /**
+   * Starts the background screening only when `until` settles, unless it has started already or someone waits for it
+   * (`whenScreened`). A router defers it to after its first route: copying the definitions to the screening thread
+   * and its work would otherwise compete with the router's own start for the first seconds. Lookups screen on demand
+   * meanwhile, as always.
+   */
+  deferScreening(until: Promise<unknown>): void {
+    if (!this.kickoff) return;
+    clearImmediate(this.kickoff);
+    this.kickoff = undefined;
+    const go = () => {
+      if (this.pending.size > 0 && !this.background?.thread && !this.background?.timer) void this.startScreening();
+    };
+    until.then(go, go);
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Progressive screening (see the class comment)
+  // ---------------------------------------------------------------------------------------------------------
+
+  /** Where screening stands: tools pending, screened and quarantined so far. Cheap. */
+  screeningProgress(): ScreeningProgress {
+    return { pending: this.pending.size, screened: this.screenedCount, quarantined: this.quarantined.length };
+  }
+
+  /**
+   * Whether `tool` (a record of this catalog) may be shown to the model: screens it now if its screening is pending,
+   * and answers false when the screen quarantined it. Cheap once the tool is screened. With `screen: false` it answers
+   * from what is known so far (a tool still pending counts as visible): for lists that are not shown to the model.
+   */
+  isVisible(tool: ToolRecord, screen = true): boolean {
+    if (screen && this.pending.has(tool.id)) this.screenNow(tool.id);
+    return !this.hidden.has(tool.id);
+  }
+
+  /**
+   * The tools not quarantined so far, in catalog order: `tools` without those pending screening quarantined. Tools
+   * still pending are in it (unscreened: call `isVisible` before showing one). The same array until the next
+   * quarantine (`revision`).
+   */
+  get listed(): readonly ToolRecord[] {
+    if (this.hidden.size === 0) return this.tools;
+    if (this.listedMemo?.revision !== this.revision) this.listedMemo = { revision: this.revision, tools: this.tools.filter((t) => !this.hidden.has(t.id)) };
+    return this.listedMemo.tools;
+  }
+
+  /**
+   * Whether `name` belongs to the catalog: the name of one of its tools (screened or not yet), or of a tool the screen
+   * quarantined or a held one. Never screens: for telling the catalog's tools from an application's own.
+   */
+  covers(name: string): boolean {
+    return this.byName.has(name) || this.quarantinedByName.has(name);
+  }
+
+  /** Screens every tool still pending, now, synchronously (a report needs the whole verdict). */
+  screenAll(): void {
+    for (const id of [...this.pending.keys()]) this.screenNow(id);
+  }
+
+  /**
+   * Resolves once every tool is screened (at once when none is pending). Screening runs in the background in slices
+   * of a few milliseconds; it is started again if `stopScreening` paused it. While a caller waits, the slices keep
+   * the process alive (otherwise they never do). `start: false` only listens: it neither starts the background nor
+   * keeps the process alive.
+   */
+  whenScreened(options: { start?: boolean } = {}): Promise<void> {
+    if (this.pending.size === 0) return Promise.resolve();
+    // Only listening: the end, whenever the background gets there (it neither starts it nor keeps the process alive).
+    if (options.start === false) return (this.background ??= this.idleBackground()).done;
+    if (this.kickoff) clearImmediate(this.kickoff);
+    this.kickoff = undefined;
+    const done = this.startScreening();
+    // Someone waits for the end: from now on the background keeps the process alive until it comes.
+    const b = this.background!;
+    b.awaited = true;
+    b.timer?.ref();
+    b.thread?.hold(true);
+    return done;
+  }
+
+  /**
+   * Stops the background screening (a router's `close()` calls it); a `whenScreened()` waiting rejects. Lookups
+   * still screen the tools they return, and a later `whenScreened()` starts the background again.
+   */
+  stopScreening(): void {
+    if (this.kickoff) clearImmediate(this.kickoff);
+    this.kickoff = undefined;
+    const b = this.background;
+    if (!b) return;
+    this.background = undefined;
+    if (b.timer) clearImmediate(b.timer);
+    b.thread?.stop();
+    b.reject(new Error(`ToolCatalog: background screening stopped with ${this.pending.size} tools still to screen (a later whenScreened() starts it again)`));
+  }
+
+  /**
+   * Starts the background screening unless it runs: in a worker thread (one pass, off this thread), or where no
+   * thread can start, in slices of a few milliseconds on this thread.
+   */
+  private startScreening(): Promise<void> {
+    const b = (this.background ??= this.idleBackground());
+    if (b.thread || b.timer) return b.done;
+    if (!this.threadDenied) {
+      const ids = [...this.pending.keys()];
+      const bg = b;
+      try {
+        const thread: ScreenThread = startScreenThread(
+          { tools: ids.map((id) => ({ spec: screenableOf(this.pending.get(id)!.spec), server: this.pending.get(id)!.server })), ...this.screenContext! },
+          (from, results) => results.forEach((r, k) => this.screenNow(ids[from + k]!, r)),
+          (error) => {
+            if (this.background !== bg || bg.thread !== thread) return; // stopped, or done
+            bg.thread = undefined;
+            // The thread failed: this thread screens the rest (nothing is lost: answered tools are judged already).
+            if (error !== undefined && this.pending.size > 0) {
+              this.threadDenied = true;
+              this.scheduleSlice();
+            }
+          },
+        );
+        b.thread = thread;
+        thread.hold(b.awaited);
+        return b.done;
+      } catch {
+        // No thread here (tools that cannot be sent to one, or TypeScript sources without tsx): slices.
+        this.threadDenied = true;
+      }
+    }
+    this.scheduleSlice();
+    return b.done;
+  }
+
+  /** A background not running yet: the promise of its end. */
+  private idleBackground(): NonNullable<ToolCatalog["background"]> {
+    let resolve!: () => void;
+    let reject!: (err: Error) => void;
+    const done = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+    // Stopped with nobody waiting is no error: never an unhandled rejection.
+    done.catch(() => undefined);
+    return { done, resolve, reject, awaited: false };
+  }
+
+  /** The next background slice, after the event loop has turned (unref'd: it never keeps a process alive). */
+  private scheduleSlice(): void {
+    const b = this.background;
+    if (!b || this.pending.size === 0) return;
+    b.timer = setImmediate(() => {
+      b.timer = undefined;
+      const until = performance.now() + SCREENING_SLICE_MS;
+      for (const id of this.pending.keys()) {
+        this.screenNow(id);
+        if (performance.now() >= until) break;
+      }
+      if (this.pending.size > 0) this.scheduleSlice();
+    });
+    // Unref'd while nobody awaits the end: background screening alone never keeps a process alive.
+    if (!b.awaited) b.timer.unref();
+  }
+
+  /** Screens one pending tool and, when the screen quarantines it, takes it out of every lookup. */
+  private screenNow(id: string, result?: ScreeningResult): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    const record = this.byId.get(id)!;
+    const quarantined = this.judge!(result ?? this.screenSpec!(p.spec, p.server), { id, name: record.name, server: p.server, label: p.label });
+    if (quarantined) this.hideLate(record);
+    if (this.pending.size === 0) this.screeningDone();
+  }
+
+  /** A tool quarantined after the catalog was built: out of every lookup, its place in `tools` kept. */
+  private hideLate(record: ToolRecord): void {
+    this.hidden.add(record.id);
+    this.byId.delete(record.id);
+    const same = (this.byName.get(record.name) ?? []).filter((t) => t !== record);
+    if (same.length > 0) this.byName.set(record.name, same);
+    else this.byName.delete(record.name);
+    this.revision++;
+    // What the constructor says about a precondition naming a quarantined tool, said now.
+    for (const t of this.tools)
+      for (const p of t.preconditions) {
+        if (typeof p === "function" || p.afterTool === undefined || this.hidden.has(t.id)) continue;
+        for (const pattern of Array.isArray(p.afterTool) ? p.afterTool : [p.afterTool])
+          if ((pattern === record.name || pattern === record.id) && !this.byId.has(pattern) && !this.byName.has(pattern))
+            this.onWarning(`Tool "${t.id}": precondition field "afterTool" names "${pattern}", which was quarantined by tool screening; the tool stays gated out until "${pattern}" is allowed`);
+      }
+  }
+
+  /** Every tool screened: the lists in catalog order (as up-front screening leaves them), and the waiters released. */
+  private screeningDone(): void {
+    const pos = (id: string) => this.order.get(id) ?? Number.MAX_SAFE_INTEGER;
+    const sortBy = <T>(list: readonly T[], idOf: (x: T) => string) => {
+      const sorted = [...list].sort((a, b) => pos(idOf(a)) - pos(idOf(b)));
+      (list as T[]).splice(0, list.length, ...sorted);
+    };
+    sortBy(this.quarantined, (q) => q.id);
+    sortBy(this.flagged, (f) => f.id);
+    sortBy(this.findings, (f) => this.findingOf.get(f) ?? "");
+    const b = this.background;
+    this.background = undefined;
+    if (b?.timer) clearImmediate(b.timer);
+    b?.thread?.stop();
+    b?.resolve();
   }
 
   /**
@@ -418,18 +742,22 @@ export class ToolCatalog {
     return this.tools.length;
   }
 
+  /** The tool with this id (screened first if its screening is pending: a quarantined tool is not found). */
   getById(id: string): ToolRecord | undefined {
+    if (this.pending.has(id)) this.screenNow(id);
     return this.byId.get(id);
   }
 
-  /** All tools with this name (more than one when servers collide). */
+  /** All tools with this name (more than one when servers collide), each screened first like `getById`. */
   getByName(name: string): readonly ToolRecord[] {
+    const list = this.byName.get(name);
+    if (list && this.pending.size > 0) for (const t of list) if (this.pending.has(t.id)) this.screenNow(t.id);
     return this.byName.get(name) ?? [];
   }
 
-  /** Resolves what a model or user calls a tool: an id first, then a name. */
+  /** Resolves what a model or user calls a tool: an id first, then a name (screened first like `getById`). */
   resolve(nameOrId: string): ToolRecord | undefined {
-    return this.byId.get(nameOrId) ?? this.byName.get(nameOrId)?.[0];
+    return this.getById(nameOrId) ?? this.getByName(nameOrId)[0];
   }
 
   /**
@@ -437,7 +765,7 @@ export class ToolCatalog {
    * of the catalog answers to it.
    */
   quarantineOf(nameOrId: string): QuarantinedTool | undefined {
-    if (this.byId.has(nameOrId) || this.byName.has(nameOrId)) return undefined;
+    if (this.getById(nameOrId) || this.getByName(nameOrId).length > 0) return undefined;
     return this.quarantinedByName.get(nameOrId);
   }
 

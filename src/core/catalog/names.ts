@@ -76,7 +76,7 @@ function indexOf(catalog: ToolCatalog): NameIndex {
 }
 
 /** One name, one among the active ones, or several. */
-function pick(names: readonly string[], active: ReadonlySet<string>, how: ResolvedHow): CallNameResolution | undefined {
+function pickName(names: readonly string[], active: ReadonlySet<string>, how: ResolvedHow): CallNameResolution | undefined {
   if (names.length === 0) return undefined;
   if (names.length === 1) return { status: "resolved", name: names[0], how };
   const live = names.filter((n) => active.has(n));
@@ -99,6 +99,10 @@ export function resolveCallName(catalog: ToolCatalog, calledName: string, active
   if (catalog.getByName(calledName).length > 0) return { status: "exact", name: calledName };
   const index = indexOf(catalog);
   const live = new Set(active);
+  // The index holds every tool the catalog was built with; a name it offers is one the catalog still finds (screened
+  // first while screening is pending, so a tool quarantined since is not offered).
+  const pick = (names: readonly string[], active: ReadonlySet<string>, how: ResolvedHow) =>
+    pickName(names.filter((n) => catalog.getByName(n).length > 0), active, how);
   const called = normalizeToolName(calledName);
 
   const byCase = pick(index.byNorm.get(called) ?? [], live, "case");

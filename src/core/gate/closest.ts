@@ -73,6 +73,8 @@ export function closestTools(catalog: ToolCatalog, call: { name: string; args?: 
   for (const i of order) {
     const name = catalog.tools[i].name;
     if (exclude.has(name) || out.includes(name)) continue;
+    // Offered names reach the model: a tool still pending screening is screened first, a quarantined one skipped.
+    if (!catalog.isVisible(catalog.tools[i])) continue;
     if (options.usable && !options.usable(name)) continue;
     out.push(name);
     if (out.length >= max) break;

@@ -27,6 +27,20 @@ const CANARY: FullToolSchema = {
   inputSchema: { type: "object", properties: { q: { type: "string", description: "A query.", enum: ["a", "b"] }, n: { type: "integer", minimum: 1 } }, required: ["q"] },
 };
 
+/** `promise`, or the signal's reason once it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (v) => (signal.removeEventListener("abort", onAbort), resolve(v)),
+      (e) => (signal.removeEventListener("abort", onAbort), reject(e)),
+    );
+  });
+}
+
 /** The key of a catalog's per-tool counts in a snapshot cache. */
 async function fullTokensKey(catalog: ToolCatalog, counter: SchemaTokenCounter): Promise<string> {
   const h = createHash("sha256");
@@ -71,16 +85,19 @@ export async function countFullSchemaTokens(
       keep.warn(`tool-attention: schema token counts ${key} in the ${keep.cache.where} not used (${(err as Error).message}); counting`);
     }
   }
+  // A catalog screening in the background is counted once screened (in its own thread or slices, not through the
+  // schema lookups of this count); a tool quarantined meanwhile counts 0, as if it had never been in the catalog.
+  if (catalog.screeningProgress().pending > 0) await untilAborted(catalog.whenScreened(), signal);
   const counts = new Int32Array(n);
   const tools = catalog.tools;
   let total = 0;
   const slices = new TimeSlices(10, signal);
   for (let start = 0; start < n; start += STEP) {
-    const ids = tools.slice(start, start + STEP).map((t) => t.id);
-    const batch = await schemas(ids);
+    const shown = tools.slice(start, start + STEP).flatMap((t, i) => (catalog.isVisible(t) ? [{ id: t.id, at: start + i }] : []));
+    const batch = await schemas(shown.map((s) => s.id));
     for (let i = 0; i < batch.length; i++) {
-      counts[start + i] = counter.count(batch[i]!);
-      total += counts[start + i]!;
+      counts[shown[i]!.at] = counter.count(batch[i]!);
+      total += counts[shown[i]!.at]!;
       if (slices.due) await slices.pause();
     }
   }

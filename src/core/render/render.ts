@@ -147,7 +147,7 @@ export interface RenderedPool {
   summaryTokens?: number;
 }
 
-const poolCache = new WeakMap<ToolCatalog, Map<string, RenderedPool>>();
+const poolCache = new WeakMap<ToolCatalog, { revision: number; pools: Map<string, RenderedPool> }>();
 
 /** The Phase-1 pool text. Memoized per catalog and options, so repeated turns reuse the same string. */
 export function renderPool(catalog: ToolCatalog, options: PoolOptions = {}): string {
@@ -169,12 +169,22 @@ export function renderPoolTiered(catalog: ToolCatalog, options: PoolOptions = {}
   const callByName = options.callByName ?? true;
   const key = `${group ? 1 : 0}\0${terse ? "terse" : "line"}\0${budget}\0${encoding}\0${callByName ? 1 : 0}\0${runs ? 1 : 0}\0${header}`;
   let perCatalog = poolCache.get(catalog);
-  const hit = perCatalog?.get(key);
+  // A tool quarantined by background screening since (catalog.revision) is not in the pool any more: render anew.
+  if (perCatalog?.revision !== catalog.revision) poolCache.set(catalog, (perCatalog = { revision: catalog.revision, pools: new Map() }));
+  const hit = perCatalog.pools.get(key);
   if (hit !== undefined) return hit;
 
-  const rendered = renderTiers(catalog, { group, terse, header, encoding, budget, callByName, runs, params: runs && !terse });
-  if (!perCatalog) poolCache.set(catalog, (perCatalog = new Map()));
-  perCatalog.set(key, rendered);
+  const settings: TierSettings = { group, terse, header, encoding, budget, callByName, runs, params: runs && !terse };
+  let rendered = renderTiers(catalog, settings);
+  // Tiers 1 and 2 show every tool (its line or its name): a catalog still screening in the background screens them
+  // all first, and the pool is rendered from what remains. Tier 3 shows servers, their tool counts and the common
+  // words of their tool names, no tool's definition: it is rendered at once, and again if a tool is quarantined.
+  if (rendered.tier < 3 && catalog.screeningProgress().pending > 0) {
+    catalog.screenAll();
+    rendered = renderTiers(catalog, settings);
+  }
+  if (perCatalog.revision !== catalog.revision) poolCache.set(catalog, (perCatalog = { revision: catalog.revision, pools: new Map() }));
+  perCatalog.pools.set(key, rendered);
   return rendered;
 }
 
@@ -221,7 +231,7 @@ function renderTiers(catalog: ToolCatalog, o: TierSettings): RenderedPool {
   const full = lineTier(catalog, o);
   const params = o.terse || o.params;
   if (o.budget === Infinity || !exceedsBudget(full, o.budget, count)) return { text: full, tier: 1, tokens: count(full), params };
-  if (o.params && catalog.size * MIN_LINE_TOKENS <= o.budget)
+  if (o.params && catalog.listed.length * MIN_LINE_TOKENS <= o.budget)
     for (const summaryTokens of SHORT_SUMMARY_TOKENS) {
       const short = lineTier(catalog, { ...o, summaryTokens });
       if (!exceedsBudget(short, o.budget, count)) return { text: short, tier: 1, tokens: count(short), params: true, summaryTokens };
@@ -277,7 +287,7 @@ function lineTier(catalog: ToolCatalog, o: TierSettings): string {
       for (const t of tools) lines.push(lineOf(t));
     }
   } else {
-    for (const t of catalog.tools) lines.push(lineOf(t));
+    for (const t of catalog.listed) lines.push(lineOf(t));
   }
   return lines.join("\n");
 }
@@ -291,7 +301,7 @@ export function poolLine(t: ToolRecord, params: boolean, summary: string = t.sum
 /** Tools grouped by server, servers in order of first appearance. */
 function toolsByServer(catalog: ToolCatalog): Map<string, ToolRecord[]> {
   const byServer = new Map<string, ToolRecord[]>();
-  for (const t of catalog.tools) {
+  for (const t of catalog.listed) {
     const list = byServer.get(t.server);
     if (list) list.push(t);
     else byServer.set(t.server, [t]);
@@ -392,7 +402,7 @@ function serversTier(catalog: ToolCatalog, servers: Map<string, ToolRecord[]>, h
     if (!exceedsBudget(text, budget, count)) return text;
   }
   // Still too long: keep the first servers that fit and count the rest on a closing line.
-  const total = catalog.size;
+  const total = catalog.listed.length;
   const more = (shownServers: number, shownTools: number) =>
     `… and ${entries.length - shownServers} more servers with ${total - shownTools} tools.`;
   let used = count(header) + count(more(0, 0)) + 1;

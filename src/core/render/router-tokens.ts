@@ -34,7 +34,7 @@ export interface RouterTokensOptions {
 export class RouterTokens {
   private readonly counter: SchemaTokenCounter;
   /** The rendered pool and the catalog object it was rendered for (a replaced catalog renders anew). */
-  private poolMemo?: { catalog: ToolCatalog; rendered: RenderedPool };
+  private poolMemo?: { catalog: ToolCatalog; revision: number; rendered: RenderedPool };
   private fullTokens?: { catalog: ToolCatalog; total: Promise<number> };
   /** Aborted (and replaced) by `stop()`: a full-schema count in progress stops at its next slice. */
   private lifetime = new AbortController();
@@ -43,12 +43,12 @@ export class RouterTokens {
     this.counter = new SchemaTokenCounter(options.encoding);
   }
 
-  /** The catalog's pool, rendered once per catalog object. */
+  /** The catalog's pool, rendered once per catalog object (and again when background screening quarantines a tool). */
   pool(catalog: ToolCatalog): RenderedPool {
-    if (this.poolMemo?.catalog !== catalog) {
+    if (this.poolMemo?.catalog !== catalog || this.poolMemo.revision !== catalog.revision) {
       // Counted in the router's encoding, whatever the pool options say, so the budget matches the accounting.
       const rendered = renderPoolTiered(catalog, { ...this.options.pool, encoding: this.options.encoding });
-      this.poolMemo = { catalog, rendered };
+      this.poolMemo = { catalog, revision: catalog.revision, rendered };
     }
     return this.poolMemo.rendered;
   }

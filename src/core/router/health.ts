@@ -5,7 +5,7 @@
  *
  * One tracker per router, about the catalog the router routes on (or is about to swap in); the router moves it.
  */
-import type { ToolCatalog } from "../catalog/catalog.js";
+import type { ScreeningProgress, ToolCatalog } from "../catalog/catalog.js";
 import type { RoutingChannel } from "../types.js";
 
 export type RouterBuildState = "building" | "ready" | "degraded";
@@ -22,6 +22,11 @@ export interface RouterHealth {
   encoder: string;
   /** Tools of the catalog. */
   tools: number;
+  /**
+   * The catalog's tool screening: tools still pending (a large catalog screens in the background, see
+   * `CatalogOptions.progressiveScreening`; every tool is screened before it is shown), screened and quarantined so far.
+   */
+  screening: ScreeningProgress;
   /** Dense texts of the catalog with a vector so far, of `total` (whole texts and multi-vector rows; 0 of 0 before the build counts them). */
   embedded: number;
   total: number;

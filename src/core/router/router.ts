@@ -130,6 +130,12 @@ export class ToolAttentionRouter {
   /** The store's side of catalog changes, when `options.store` is set. */
   private readonly follower?: CatalogFollower;
   private readonly alwaysIds: string[];
+  /** Called once the first route is answered (or on prepare()): the catalog's background screening may start. */
+  private firstRouted: () => void = () => undefined;
+  /** A progressive start's store join, running behind the first routes (see `doStart`). */
+  private joining?: Promise<void>;
+  /** Why that join failed, until `prepare()` tries again. */
+  private joinFailed?: unknown;
   /** Until the router can route (the first catalog's channels, or in a progressive start its lexical channel). */
   private starting?: Promise<void>;
   /** The dense build running in the background for the current catalog, if any (never rejects). */
@@ -186,6 +192,8 @@ export class ToolAttentionRouter {
       prefer: options.index ?? "auto",
       currentDim: () => this.channels.dense?.dim,
     };
+    // The catalog's background screening waits for this router's first route (or prepare()): see deferScreening.
+    catalog.deferScreening(new Promise<void>((resolve) => (this.firstRouted = resolve)));
     this.alwaysIds = (options.alwaysInclude ?? []).map((n) => {
       const r = catalog.resolve(n);
       if (!r) throw new Error(`alwaysInclude names "${n}", which is not in the catalog`);
@@ -201,9 +209,24 @@ export class ToolAttentionRouter {
    * before measuring the hybrid; an application need not (a route waits only until the router can route).
    */
   async prepare(): Promise<void> {
+    this.firstRouted();
     await this.start();
-    // Each call waits for the build in progress then (a catalog change may have started one since the last call).
-    await this.whenBuilt();
+    // Each call waits for the build in progress then (a catalog change may have started one since the last call),
+    // and for the catalog's background screening (ToolCatalog, "Progressive screening").
+    await Promise.all([this.whenBuilt(), this.whenScreened(), this.joined(), this.snapshots.settled()]);
+  }
+
+  /** Waits until the router's catalog is screened whole (and the catalog swapped in meanwhile, if any). */
+  private async whenScreened(): Promise<void> {
+    for (let catalog = this.catalog; ; catalog = this.catalog) {
+      try {
+        await catalog.whenScreened();
+      } catch (err) {
+        // A replaced catalog's background is stopped (swapCatalog): the current one is what counts.
+        if (catalog === this.catalog) throw err;
+      }
+      if (catalog === this.catalog) return;
+    }
   }
 
   /** Resolves when a route answers without waiting: after the whole build, or in a progressive start once BM25 is built. */
@@ -238,6 +261,7 @@ export class ToolAttentionRouter {
       channels: channelNamesOf(this.channels),
       encoder: this.encoder.modelId,
       tools: this.catalog.size,
+      screening: this.catalog.screeningProgress(),
       embedded: b.embedded,
       total: b.total,
       ...(b.error !== undefined ? { error: b.error } : {}),
@@ -287,10 +311,41 @@ export class ToolAttentionRouter {
       const { channels, later } = await this.channelsFor(this.catalog);
       this.channels = channels;
       if (later) this.completeLater(this.catalog, channels.lexical);
+      // A progressive start is routable now: publishing the catalog to the store (its snapshot and digest: most of a
+      // second at 10,000 tools, and round trips) and subscribing to its versions go on behind the first routes.
+      // prepare() and a catalog change wait for them.
+      if (later && this.follower) {
+        this.joinLater();
+        return this.afterStart(countWhenRoutable);
+      }
     }
     await this.follower?.join();
+    this.afterStart(countWhenRoutable);
+  }
+
+  private afterStart(countWhenRoutable: boolean): void {
     if (countWhenRoutable) this.tokens.startFullSchemaTokens(this.catalog);
     if (this.build.state === "ready") this.logBackends();
+  }
+
+  /** The store join of a progressive start, in the background (see doStart); a failure is logged and tried again by `prepare()`. */
+  private joinLater(): void {
+    const joining = this.follower!.join().catch((err: unknown) => {
+      if (this.joining === joining) this.joining = undefined;
+      this.joinFailed = err;
+      this.logLine(`tool-attention: could not publish the catalog to the ${this.follower!.binding.store.kind} store (${(err as Error)?.message ?? err}); routing on it unpublished (prepare() tries again)`);
+    });
+    this.joining = joining;
+    this.joinFailed = undefined;
+  }
+
+  /** Waits for a background store join (see `joinLater`); rejects when it failed, after trying again. */
+  private async joined(): Promise<void> {
+    await this.joining;
+    if (this.joinFailed !== undefined && this.follower) {
+      this.joinFailed = undefined;
+      await this.follower.join();
+    }
   }
 
   /** The one informational line saying which index and encoder serve (only to a log the user passed, once per process). */
@@ -512,8 +567,9 @@ export class ToolAttentionRouter {
 
   /**
    * The catalog's full-schema tokens for a decision. A route of a progressive start's lexical phase does not wait for
-   * a count still running (seconds on 10,000 tools, on this thread, in slices): it gets an estimate from the schemas'
-   * JSON size instead, flagged `fullSchemaTokensEstimated`.
+   * a count still running (seconds on 10,000 tools, on this thread, in slices), nor does a route while the catalog is
+   * screened in the background (the count waits for it): it gets an estimate from the schemas' JSON size instead,
+   * flagged `fullSchemaTokensEstimated`.
    */
   private async fullSchemaTokensOf(catalog: ToolCatalog, lexicalPhase: boolean): Promise<{ tokens: number; estimated?: true }> {
     const counting = this.tokens.fullSchemaTokens(catalog);
@@ -563,12 +619,15 @@ export class ToolAttentionRouter {
       tools: catalog.tools, slate, state, k, theta: cutTheta, margin: lexicalCut ? undefined : margin, include: opts.include,
       // Always-included ids follow catalog changes: they resolve in the router's catalog as it is now.
       catalog: this.catalog, alwaysIds: this.alwaysIds, minActive: opts.minActive ?? this.minActive,
+      // A catalog screening in the background: each tool the route would show is screened first (see ToolCatalog).
+      visible: (t, screen) => catalog.isVisible(t, screen),
     });
     const tGated = performance.now();
 
     // Accounting, then the decision and its event.
     const queryText = typeof query === "string" ? query : parts.map((p) => p.text).join("\n");
-    const lexicalPhase = lexicalCut && this.build.state === "building" && this.settings.progressive !== undefined;
+    // The catalog's count waits for its background screening (full-schema-tokens.ts): meanwhile, routes plan on the estimate too.
+    const lexicalPhase = (lexicalCut && this.build.state === "building" && this.settings.progressive !== undefined) || catalog.screeningProgress().pending > 0;
     const [phase2Tokens, full] = await Promise.all([this.schemaTokens(selected.active.map((a) => a.id)), this.fullSchemaTokensOf(catalog, lexicalPhase)]);
     const tCounted = performance.now();
     const decision: RoutingDecision = {
@@ -591,6 +650,7 @@ export class ToolAttentionRouter {
       ...(version !== undefined ? { catalogVersion: version } : {}),
     };
     this.options.onEvent?.(routingEventOf(decision));
+    this.firstRouted();
     return decision;
   }
 
@@ -665,6 +725,8 @@ export class ToolAttentionRouter {
     await this.start();
     const follower = this.follower;
     if (!follower) return this.swapCatalog(next);
+    // A progressive start's join first: its version comes before this change's.
+    await this.joined();
     // With a store: embed (through the store), publish, then swap with the version the store gave.
     return follower.inOrder(() => this.swapCatalog(next, () => follower.publish(next)));
   }
@@ -689,6 +751,9 @@ export class ToolAttentionRouter {
     this.channels = channels;
     if (this.follower) this.follower.version = version;
     this.loader.replaceCatalog(next, [...added, ...changed, ...removed]);
+    // The replaced catalog's background screening has nobody left to serve (an MCP server re-listing its tools often
+    // would otherwise keep one screening thread per stale catalog busy); lookups on it still screen on demand.
+    if (prev !== next) prev.stopScreening();
     this.tokens.forgetPool();
     this.tokens.startFullSchemaTokens(next);
     const always = (this.options.alwaysInclude ?? []).map((n) => next.resolve(n)?.id).filter((id): id is string => !!id);
@@ -725,8 +790,13 @@ export class ToolAttentionRouter {
    */
   async close(): Promise<void> {
     this.closed = true;
+    // Lookups still screen what they return; a later prepare() starts the background again.
+    this.catalog.stopScreening();
     this.tokens.stop(new Error("ToolAttentionRouter: closed while counting the catalog's full-schema tokens"));
+    // A background join finishes first: closing the follower under it would leave a subscription behind.
+    await this.joining;
     await this.follower?.close();
+    await this.snapshots.settled();
     await this.whenBuilt();
     // Builds a later catalog change starts run as usual.
     this.closed = false;

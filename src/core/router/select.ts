@@ -33,6 +33,14 @@ export interface SelectInput {
   alwaysIds: readonly string[];
   /** Names or ids kept active this route whatever their score. */
   include: readonly string[] | undefined;
+  /**
+   * Whether a tool may be shown to the model (`ToolCatalog.isVisible`: with `screen` true it screens a tool whose
+   * screening is pending; false answers from what is known). Selection screens the tools it makes active or gated
+   * and the one the margin rests on; a tool refused is left out of the route altogether (not active, gated or a
+   * candidate). Candidates it never reaches may still be pending screening: they are for logs and evaluation, never
+   * shown to the model. Default: every tool.
+   */
+  visible?: (t: ToolRecord, screen: boolean) => boolean;
 }
 
 /** The part of a routing decision selection makes. */
@@ -55,6 +63,7 @@ export function positionOf(tools: readonly ToolRecord[], id: string): number {
 /** θ → preconditions → top-k over the slate (see the module comment). */
 export function selectActive(x: SelectInput): Selection {
   const { tools, catalog, state, k, theta, margin } = x;
+  const visible = x.visible ?? (() => true);
   const { scores, order } = x.slate;
   const active: ScoredTool[] = [];
   const gatedOut: GatedTool[] = [];
@@ -63,7 +72,8 @@ export function selectActive(x: SelectInput): Selection {
   let belowTheta = 0;
 
   for (const id of x.alwaysIds) {
-    const t = catalog.getById(id) as ToolRecord;
+    const t = catalog.getById(id);
+    if (!t) continue;
     const check = checkPreconditions(t, state);
     if (check.allow) active.push({ id, name: t.name, server: t.server, score: 1 });
     else gatedOut.push({ id, name: t.name, server: t.server, score: 1, reason: check.reason });
@@ -81,13 +91,22 @@ export function selectActive(x: SelectInput): Selection {
     else gatedOut.push({ ...scored, reason: check.reason });
   }
   const fixed = active.length;
+  // Tools known to be quarantined leave the slate first; the margin rests on the best tool the screen passes.
+  const shown = order.filter((i) => visible(tools[i], false));
   let best = Number.NEGATIVE_INFINITY;
-  for (const i of order) best = Math.max(best, (scores as Float32Array)[i]);
-  const cut = margin !== undefined && order.length > 0 ? Math.max(theta, best - margin) : theta;
-  for (const i of order) {
+  if (margin !== undefined)
+    for (const i of [...shown].sort((a, b) => (scores as Float32Array)[b] - (scores as Float32Array)[a]))
+      if (visible(tools[i], true)) {
+        best = (scores as Float32Array)[i];
+        break;
+      }
+  const cut = margin !== undefined && shown.length > 0 ? Math.max(theta, best - margin) : theta;
+  for (const i of shown) {
     const t = tools[i];
     const score = (scores as Float32Array)[i];
     const scored: ScoredTool = { id: t.id, name: t.name, server: t.server, score };
+    // A tool about to be active or gated (both reach the model) is screened first.
+    if (score >= cut && !taken.has(t.id) && active.length - fixed < k && !visible(t, true)) continue;
     candidates.push(scored);
     if (score < cut) {
       belowTheta++;
@@ -103,12 +122,18 @@ export function selectActive(x: SelectInput): Selection {
   const floor = Math.min(k, x.minActive);
   if (active.length < floor) {
     const chosen = new Set(active.map((a) => a.id));
-    for (const i of order) {
+    for (const i of shown) {
       if (active.length >= floor) break;
       const t = tools[i];
       const score = (scores as Float32Array)[i];
       // The floor relaxes θ, never the margin: a relative cut is the caller's own choice of a tight set.
       if (score >= cut || taken.has(t.id) || chosen.has(t.id) || (margin !== undefined && score < best - margin)) continue;
+      if (!visible(t, true)) {
+        // Screened now, and quarantined: out of the candidates it entered unscreened.
+        const at = candidates.findIndex((c) => c.id === t.id);
+        if (at >= 0) candidates.splice(at, 1);
+        continue;
+      }
       if (checkPreconditions(t, state).allow) active.push({ id: t.id, name: t.name, server: t.server, score });
     }
   }
