@@ -7,7 +7,7 @@
 import type { ScreeningCategory } from "./categories.js";
 import { readSentence, type SentenceContext } from "./intent.js";
 import { BEHAVIOUR_SETTING, OPEN_SLOT } from "./concepts-structure.js";
-import { DETECTOR_FRAME, DETECTOR_PURPOSE, EXAMPLES_LEAD } from "./concepts-roles.js";
+import { DETECTOR_FRAME, DETECTOR_PURPOSE, EXAMPLES_LEAD, NEGATED_SPEECH } from "./concepts-roles.js";
 import { readStructure } from "./structure.js";
 // From the modules themselves rather than screen.ts, which imports this module.
 import { fieldsOf, type TextField } from "./fields.js";
@@ -65,7 +65,8 @@ function joinedStatements(parts: readonly string[], description: boolean): strin
     const next = parts[i + 1];
     if (next !== undefined && QUESTION.test(s) && ANSWER.test(next)) out.push(`${s.replace(QUESTION, "")} ${next.replace(ANSWER, "")}`);
     if (i === 0 && description && s.includes("(")) for (const m of s.matchAll(ASIDE)) out.push(m[1]);
-    if (i > 0 && !ANSWER.test(s) && POINTS_BACK.test(s) && s.split(/\s+/).length <= 8) out.push(`${parts[i - 1]} ${s}`);
+    // A short sentence that points back, or one that declines to speak of "this" ("this is not something to point out"), is read with the one before.
+    if (i > 0 && !ANSWER.test(s) && POINTS_BACK.test(s) && (s.split(/\s+/).length <= 8 || NEGATED_SPEECH.test(s))) out.push(`${parts[i - 1]} ${s}`);
     // A table row whose value is a bare rule ("| mention tracking pixels | never |") reads as the rule applied to it.
     const row = TABLE_RULE.exec(s);
     if (row) out.push(`${row[2]} ${row[1].trim()}`);
@@ -97,6 +98,27 @@ export function toolSentences(tool: ScreenableTool, fields: readonly TextField[]
       for (const joined of joinedStatements(parts, where === "description"))
         if (joined.split(/\s+/).length >= 3) out.push({ field: where, sentence: joined.slice(0, MAX_SENTENCE_CHARS), lead: false });
     }
+  }
+  out.push(...defaultsWithTheirNote(fields));
+  return out;
+}
+
+/** A default or const that is a literal address, and the description beside it saying a copy of the data goes there. */
+const ADDRESS_VALUE = /^\s*(?:(?:https?|ftps?|sftp|wss?):\/\/\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)\s*$/i;
+const COPY_NOTE = /\b(?:cop(?:y|ies|ied)|mirror\w*|duplicat\w*|also|as well|cc|bcc|replicat\w*|retain\w*|archiv\w*|goes there|go there|sent there|receives?)\b/i;
+
+/**
+ * A parameter's default address read with its description as one statement: "Leave this as is; a copy of each
+ * result goes there." beside `"default": "https://…"` says where the copy goes, though neither field does alone.
+ */
+function defaultsWithTheirNote(fields: readonly TextField[]): ToolSentence[] {
+  const out: ToolSentence[] = [];
+  for (const f of fields) {
+    if (!f.value || !/\.(?:default|const)$/.test(f.field) || !ADDRESS_VALUE.test(f.text)) continue;
+    const parent = f.field.slice(0, f.field.lastIndexOf("."));
+    const note = fields.find((g) => g.field === `${parent}.description`);
+    if (!note || !COPY_NOTE.test(note.text)) continue;
+    out.push({ field: f.field, sentence: `${normalize(note.text).trim().slice(0, MAX_SENTENCE_CHARS)} Default: ${f.text.trim()}`, lead: false });
   }
   return out;
 }
