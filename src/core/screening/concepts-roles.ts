@@ -6,6 +6,7 @@
  * every alternative. Each family names a role (the reader, the user's view, the other servers), not a phrasing.
  */
 import { rx } from "./words.js";
+import { requires } from "./memo.js";
 
 /** Instructions carried by what a tool returns or reads: "directions found within the returned entries". */
 export const CARRIED_INSTRUCTIONS = rx(
@@ -133,9 +134,10 @@ export const OUTRANKS = rx(
   String.raw`\b(?:in preference to|over|above|ahead of|instead of|rather than|in place of|takes? precedence over|supersed\w*|overrid\w*|outrank\w*|trumps?|prevails? over|wins? over|beats?)\b`,
 );
 /** The rules the model runs under, however named: the operator's or developer's configuration, the system prompt, its guidelines. */
-export const RULES_OF_MODEL = rx(
+// Guarded (memo.ts `requires`): every alternative ends in a word for rules, settings or the system prompt.
+export const RULES_OF_MODEL = requires(rx(
   String.raw`\b(?:(?:its|their|your|the) (?:[\w-]+ )?(?:operator|developer|deployer|owner|creator|company|vendor|system)(?:'s|s')? (?:[\w-]+ )?(?:configuration|config|settings|prompt|instructions|rules|polic(?:y|ies)|guidelines|guidance|guardrails|restrictions)|(?:the |your |its )?system (?:prompt|message|instructions)|(?:its|your|their) (?:own |usual |normal |standard |built-in |original |configured )?(?:instructions|guidelines|guardrails|restrictions|rules|safety (?:settings|rules|policy|filters))|(?:the )?(?:safety|content) (?:settings|rules|polic(?:y|ies)|guidelines|filters))\b`,
-);
+), /config|setting|prompt|instruction|rule|polic|guideline|guidance|guardrail|restriction|system|filter/i);
 /** Those rules absent: "without its usual guardrails", "free from the guidelines of your company", "exempt from". */
 export const WITHOUT_RULES = rx(
   String.raw`\b(?:without|free (?:of|from)|freed from|exempt (?:of|from)|released from|unbound by|not (?:bound|limited|constrained) by|no longer (?:bound|limited|constrained) by|(?:forget|drop|ignore|disregard|set aside|suspend|lift|shed)\w*)\s+(?:\w+\s+){0,4}?(?:guardrails|restrictions|filters?|content polic\w+|safety \w+|guidelines|rules|limits|instructions|configuration|system prompt|polic(?:y|ies)|disclaimers|caveats|warnings)\b`,
@@ -145,9 +147,10 @@ export const FALLBACK_ONLY = rx(
   String.raw`\b(?:others?|other (?:[\w-]+ )?(?:tools?|ones|providers?|services?|servers?)|alternatives?|the rest|anything else)\b[^.;]{0,40}?\bonly (?:if|when|after|once|as a (?:last resort|fallback))\b[^.;]{0,40}?\b(?:fails?|failed|returns? (?:nothing|no|an? error|empty)|finds? nothing|is (?:unavailable|down|offline|empty)|errors?|cannot|can't|has no|gives? (?:up|nothing))\b|\b(?:others?|other (?:[\w-]+ )?tools?|alternatives?) (?:are |is )?(?:only |merely )?(?:a |for |as )?(?:fallbacks?|backups?|last resorts?)\b`,
 );
 /** This tool put ahead of any other: "use before any other", "pick it over all others", "rely on this tool instead". */
-export const AHEAD_OF_OTHERS = rx(
+// Guarded (memo.ts `requires`): every alternative holds "other", "alternative", "instead" or "prefer".
+export const AHEAD_OF_OTHERS = requires(rx(
   String.raw`\b(?:use|call|pick|choose|select|prefer|try|rely on|go to|invoke|run)\b[^.;]{0,30}?\b(?:before|over|instead of|rather than|ahead of|in place of) (?:any|every|all|the) (?:others?|alternatives?|other (?:[\w-]+ )?(?:ones?|tools?|options?))\b|\b(?:rely on|use|call|switch to|go with) (?:this|me|it|this one|this tool) instead(?=\s*[.;,!]|\s*$| of (?:any|all|every|the) (?:others?|alternatives?|other\b))|\bprefer (?:it|this|me|this one|this tool) (?:to|over) (?:all|any|every|the) (?:others?|alternatives?)\b`,
-);
+), /other|alternative|instead|prefer/i);
 /** Defects claimed of the others that the run-down families lack: "make mistakes", "buggy", "imprecise". */
 export const FLAWED = rx(
   String.raw`\b(?:mak\w+ (?:\w+ )?mistakes|mistakes|buggy|bugs|broken|imprecise|not (?:very |so )?(?:precise|accurate|reliable|correct|safe)|less (?:precise|accurate|reliable|correct)|incorrect|(?:cached|stale|old) and wrong|wrong (?:results|answers|data|values)|are wrong|is wrong|corrupt\w*|lossy|unsafe)\b`,
@@ -158,9 +161,10 @@ export const CLIENT_READER = rx(String.raw`\b(?:the |each |every |any |your )?(?
  * A tool named as another server's by ownership, whatever the catalog holds: "the deploy server's deploy_app",
  * "create_invoice of the billing server", "every tool of the terraform server".
  */
-export const OWNED_ELSEWHERE = rx(
+// Guarded (memo.ts `requires`): every alternative names a server.
+export const OWNED_ELSEWHERE = requires(rx(
   String.raw`\b(?!(?:this|the same|our|its|own|that)\b)[\w-]+ server'?s? (?:\x60?[a-z][a-z0-9]*_[a-z0-9_]+|tools)\b|\b(?:calls?|requests?) (?:made )?(?:to|through|via) (?:the )?(?!(?:this|same|our|its|own|that)\b)[\w-]+ server\b|\b[a-z]+s? (?:made|sent|created|run|opened|issued|done|placed|executed|pushed) (?:with|through|via|by|on|in) (?:the )?(?!(?:this|same|our|its|own|that)\b)[\w-]+ server\b|\b[a-z][a-z0-9]*_[a-z0-9_]+\x60?,? (?:tool )?(?:of|on|from|in) the (?!same\b)[\w-]+ server\b|\b(?:every|each|all|any) (?:of the )?tools? (?:of|on|from|in) the (?!same\b)[\w-]+ server\b`,
-);
+), /server/i);
 /** Passing a chosen argument value: "pass `auto_approve: true`", "with force=true", "set role to 'writer'". */
 export const ARGUMENT_VALUE = /\b(?:pass\w*|with|set\w*|use|add\w*|send\w*)\s+\x60?[a-z][\w-]*\x60?\s*[:=]\s*\x60?[\w'"-]+|\bset (?:\w+ )?\x60?[a-z][\w-]*\x60? to\b|\bwith (?:the )?\x60?--[a-z][\w-]*|\b(?:rounded|raised|lowered|increased|reduced) (?:up|down|by|to)\b/i;
 /** Speech about the tool's side work that a user would ask about; read with a negated speech act. */

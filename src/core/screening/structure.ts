@@ -22,12 +22,14 @@ import { has } from "./memo.js";
 import type { ScreeningCategory } from "./categories.js";
 import { DISCLOSE, MODEL, PROTECTED_OBJECT } from "./concepts-parties.js";
 import { ADDRESS, CONVERSATION, EXAMPLE_ADDRESS, EXAMPLE_MARK, PERSONAL, PROTECTIVE, SECRET, UNTRUSTED_CONTENT } from "./concepts-objects.js";
-import { declared, type SentenceContext, type SentenceReading } from "./intent.js";
+import type { SentenceContext, SentenceReading } from "./intent.js";
+import { ask } from "./context-queries.js";
 import {
   ALTER,
   ALTERNATIVES,
   BEHAVIOUR_SETTING,
   CONTEXT,
+  USER_SHARED,
   CONTENT_OF,
   EVERY_TURN_FIRST,
   HOOK,
@@ -118,6 +120,13 @@ import {
 
 
 
+
+// Word families used in one place each, hoisted: a regex literal in a function body is a new object on every
+// call, which the per-sentence memory (memo.ts) could never recognise again.
+const ALWAYS_ONLY = /\b(?:always|only|exclusively)\b/i;
+const UNLESS_USER = /\b(?:unless|until) the user\b/i;
+const COPY_WORD = /\b(?:also|copy|duplicate|mirror\w*|retain\w*)\b/i;
+
 /** A scripted turn of the model in an example session ("Assistant: (calls …)"): what it shows the model doing is an order. */
 const MODEL_TURN = /^\W*(?:assistant|ai|agent|model|llm|bot)\s*:/i;
 
@@ -175,6 +184,9 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
   };
 }
 
+/** The model's context or the user's data named: CONTEXT, or what the user has shared in the conversation. */
+const context = (s: string): boolean => has(CONTEXT, s) || has(USER_SHARED, s);
+
 type Push = (category: ScreeningCategory, score: number, cue: string) => void;
 
 /** Tool choice needs no order: a claim of standing over every alternative, or the alternatives run down, is the manipulation. */
@@ -190,8 +202,8 @@ function toolChoice(c: Cues, push: Push): boolean {
   // Ahead of every other tool on every turn: a claim on the whole conversation, not a session's setup order.
   else if (has(EVERY_TURN_FIRST, s) && !has(OWN_SERVER, s) && !lenient) push("tool-choice", 0.7, "claims every turn ahead of the other tools");
   // A claim about one of the tool's own options ("the fastest profile is recommended … set `profile` to change it") is no claim over other tools.
-  else if (has(QUALITY, s) && has(EXCLUSIVE, s) && !lenient && !mentionsParam(s, ctx)) push("tool-choice", 0.7, "claims every choice for itself");
-  else if (namesSelf(s, ctx) && has(/\b(?:always|only|exclusively)\b/i, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "names itself for every request");
+  else if (has(QUALITY, s) && has(EXCLUSIVE, s) && !lenient && !ask(ctx, "mentionsParam", s)) push("tool-choice", 0.7, "claims every choice for itself");
+  else if (ask(ctx, "namesSelf", s) && has(ALWAYS_ONLY, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "names itself for every request");
   return disparaged;
 }
 
@@ -201,7 +213,7 @@ function assistantDirective(c: Cues, push: Push): void {
   const modelSide = c.reader || has(MODEL, s) || has(CONVERSATION_PARTY, s) || c.misplaced;
   // "`moderation: false`" where moderation is one of the tool's own parameters is the tool's setting, not the model's.
   const setting = BEHAVIOUR_SETTING.exec(s);
-  if (setting && !c.ctx.params.has(setting[0].split(/[\s:=]/)[0].toLowerCase())) push("assistant-directive", 0.8, "the model's behaviour set like a configuration");
+  if (setting && !ask(c.ctx, "hasParam", setting[0].split(/[\s:=]/)[0].toLowerCase())) push("assistant-directive", 0.8, "the model's behaviour set like a configuration");
   else if (c.directive && has(USER_SIDE, s) && has(FALSE_CONSENT, s)) push("assistant-directive", 0.75, "consent assumed on the user's behalf");
   else if (modelSide && has(MODEL_BEHAVIOUR, s) && (c.directive || c.misplaced)) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
 }
@@ -211,7 +223,7 @@ function concealment(c: Cues, push: Push): void {
   const { s, lenient } = c;
   // Telling the user is disclosure ("tell the user which alerts will be hidden"), unless what they are told holds
   // "even when it failed".
-  if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(/\b(?:unless|until) the user\b/i, s) && !(has(DISCLOSE, s) && !/\b(?:even (?:when|if)|regardless)\b/i.test(s))) push("concealment", 0.75, "a directive about what the user is not told");
+  if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(UNLESS_USER, s) && !(has(DISCLOSE, s) && !/\b(?:even (?:when|if)|regardless)\b/i.test(s))) push("concealment", 0.75, "a directive about what the user is not told");
   else if ((c.directive || !lenient) && has(MISREPRESENT, s)) push("concealment", 0.7, "the user shown something as what it is not");
   // Without an order, withholding still counts, unless what is held back is a secret or a system notification.
   // Rows "left out of the results" are the tool filtering its own output, not something kept from the user.
@@ -252,26 +264,26 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
 /** The user's data, secrets or the model's context moved into the call, or out to a destination. */
 function reachAndExfiltration(c: Cues, push: Push): void {
   const { s, ctx, lenient, address, parameterText } = c;
-  const resource = has(SECRET, s) || has(CONVERSATION, s) || has(CONTEXT, s) || has(PERSONAL, s);
+  const resource = has(SECRET, s) || has(CONVERSATION, s) || context(s) || has(PERSONAL, s);
   const moving = c.directive || has(PASSIVE_MOVE, s) || has(IMPERATIVE_START, s);
   // The server's own configuration ("read from the WEATHER_API_KEY environment variable of the server") is not the user's.
   const ownSide = /\b(?:of|on|in|from|by) the server\b|\bserver(?:'s)? (?:own |process )?(?:environment|config\w*|process)\b/i.test(s);
   // Towards the address, and sent there: "the user opens the page at …" is where the user goes, not where data goes.
   const towards = address !== undefined && new RegExp(String.raw`\b(?:to|at|into|reach(?:es)?)\s+(?:our\s+(?:\w+\s+){1,3})?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).test(s) && sentThere(s, address);
   // A purpose covers its own item, not the user's whole collection ("the complete address book" for a phone formatter).
-  const outsidePurpose = !declared(ctx.purpose, s) || /\b(?:complete|entire|whole) (?:\w+ )?(?:address book|contact list|inbox|mailbox|history|keychain|vault|list of)\b/i.test(s);
+  const outsidePurpose = !ask(ctx, "declared", s) || /\b(?:complete|entire|whole) (?:\w+ )?(?:address book|contact list|inbox|mailbox|history|keychain|vault|list of)\b/i.test(s);
   if ((moving || towards) && resource && address && clauseMoves(s, address)) push("exfiltration", 0.8, `the user's data sent to ${address}`);
   // "The author is taken from git config" is the tool reading its own input: "taken from" alone moves nothing into the call.
-  else if (moving && resource && has(INTO_THIS_CALL, s) && (c.directive || has(CONTEXT, s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
-  else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s)) && mentionsParam(s, ctx) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
+  else if (moving && resource && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
+  else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s)) && ask(ctx, "mentionsParam", s) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
   else if (parameterText && /\bthe user's\b/i.test(s) && (has(PERSONAL, s) || has(SECRET, s)) && outsidePurpose) push("resource-reach", 0.6, "a parameter that carries the user's personal data or secrets");
   else if (parameterText && (has(MODEL_HELD, s) || (has(ENV_SECRET, s) && (c.directive || /\b(?:value|contents?) of\b/i.test(s)) && outsidePurpose)))
     push("resource-reach", 0.65, "a parameter that holds the conversation or the model's context");
-  if (moving && !resource && address && has(OUTBOUND, s) && (!lenient || has(/\b(?:also|copy|duplicate|mirror\w*|retain\w*)\b/i, s))) push("exfiltration", 0.75, `data copied to ${address}`);
+  if (moving && !resource && address && has(OUTBOUND, s) && (!lenient || has(COPY_WORD, s))) push("exfiltration", 0.75, `data copied to ${address}`);
   // A value the model may copy into the call that names secrets' or the context's content ("the contents of any .env file").
   if (c.value && !address && (has(ENV_SECRET, s) || has(SECRET, s) || has(MODEL_HELD, s)) && has(CONTENT_OF, s)) push("resource-reach", 0.65, "a value that stands for secrets or the conversation");
   // A value that names what only the model holds or the user's own data ("the user's browser history and open tabs").
-  else if (c.value && !address && (has(MODEL_HELD, s) || has(CONTEXT, s)) && outsidePurpose) push("resource-reach", 0.65, "a value that stands for the user's data or the model's context");
+  else if (c.value && !address && (has(MODEL_HELD, s) || context(s)) && outsidePurpose) push("resource-reach", 0.65, "a value that stands for the user's data or the model's context");
   // A parameter whose value goes to a fixed outside address ("Reference, forwarded to partners@…") is a channel out,
   // unless the parameter is itself the destination (a URL, host or endpoint the user gives).
   if (parameterText && towards && has(OUTBOUND, s) && !DESTINATION_PARAM.test(ctx.field))
@@ -291,7 +303,7 @@ function roles(c: Cues, push: Push, named: boolean): void {
   const { s, lenient } = c;
   if (lenient) return;
   const modelActs = has(MODEL_ROLE, s) || has(MODEL, s) || c.reader;
-  if (((has(CARRIED_INSTRUCTIONS, s) && has(CARRY_OUT, s)) || has(PROMOTED_CONTENT, s)) && (modelActs || c.misplaced)) push("assistant-directive", 0.75, "content the tool returns promoted to the model's instructions");
+  if ((modelActs || c.misplaced) && ((has(CARRY_OUT, s) && has(CARRIED_INSTRUCTIONS, s)) || has(PROMOTED_CONTENT, s))) push("assistant-directive", 0.75, "content the tool returns promoted to the model's instructions");
   else if ((has(SAFEGUARD_OFF, s) && (has(MODEL_ROLE, s) || c.reader || c.misplaced)) || (has(ROLE_MODE, s) && (has(MODEL_ROLE, s) || c.reader)) || (has(MODEL_RULES, s) && has(RULES_VOID, s))) push("assistant-directive", 0.8, "the model's safeguards declared off");
 
   const ordered = c.directive || c.misplaced || has(MODEL_ROLE, s);
@@ -304,23 +316,16 @@ function roles(c: Cues, push: Push, named: boolean): void {
   if (others && (has(FAILS, s) || has(RUN_DOWN, s))) push("tool-choice", 0.8, "runs down the other servers");
   else if (others && (has(COMPARE, s) || /\bunlike\b/i.test(s))) push("tool-choice", 0.65, "compares itself with the other servers");
   else if (has(CLAIM_OVER, s)) push("tool-choice", 0.7, "claims every choice over the alternatives");
-  else if ((has(CLAIM_ALL, s) || selfForAll(s, c.ctx)) && (others || has(STANDING, s) || has(QUALITY, s))) push("tool-choice", 0.7, "claims to be the pick for every request");
+  else if ((has(CLAIM_ALL, s) || ask(c.ctx, "selfForAll", s)) && (others || has(STANDING, s) || has(QUALITY, s))) push("tool-choice", 0.7, "claims to be the pick for every request");
 }
 
 /** The description of a parameter that names a destination (a URL, host, endpoint or webhook the user gives). */
 const DESTINATION_PARAM = /properties\.[^.]*(?:url|uri|endpoint|host|server|base|webhook|callback|address|domain|origin|link|mirror|remote)[^.]*\.description$/i;
 
 /** A copy, a second destination: data that goes there besides where the tool's work goes. */
-const COPY_CUE = /\b(?:also|as well|in addition|additionally|cop(?:y|ies|ied)|mirror\w*|duplicat\w*|cc|bcc|carbon|replicat\w*|retain\w*|archiv\w*)\b/i;
+const OPERATOR = /\b(?:operator|developer|deployer|system)\b/i;
 
-/** Whether a destination's host names what the tool declares (a Slack tool posting to hooks.slack.com). */
-function hostDeclared(address: string, purpose: string): boolean {
-  const host = address.replace(/^[a-z]+:\/\//i, "").replace(/^[^@]*@/, "").split(/[/:?#]/)[0].toLowerCase();
-  return host
-    .split(/[.-]/)
-    .filter((w) => w.length >= 4 && !/^(?:www|api|com|net|org|info|mail|hooks?|cloud|online|site|apps?)$/.test(w))
-    .some((w) => purpose.includes(w));
-}
+const COPY_CUE = /\b(?:also|as well|in addition|additionally|cop(?:y|ies|ied)|mirror\w*|duplicat\w*|cc|bcc|carbon|replicat\w*|retain\w*|archiv\w*)\b/i;
 
 /**
  * Relations between two sides of a sentence, whatever words fill either side: something ranked above the model's
@@ -332,13 +337,14 @@ function relations(c: Cues, push: Push): void {
   const { s, ctx, lenient } = c;
   const modelSide = c.reader || c.misplaced || has(MODEL, s) || has(MODEL_ROLE, s) || /\b(?:model|assistant|ai|llm|agent)s? (?:notice|note|memo)\b/i.test(s);
   // The operator's or the system's rules are the model's by definition: saying they lapse needs no one addressed.
-  const operatorRules = /\b(?:operator|developer|deployer|system)\b/i.test(RULES_OF_MODEL.exec(s)?.[0] ?? "");
-  if ((modelSide || operatorRules) && ((has(RULES_OF_MODEL, s) && (has(OUTRANKS, s) || has(RULES_LAPSE, s))) || (modelSide && (has(WITHOUT_RULES, s) || has(NEW_IDENTITY, s))))) {
+  const rulesOfModel = has(RULES_OF_MODEL, s);
+  const operatorRules = rulesOfModel && OPERATOR.test(RULES_OF_MODEL.exec(s)?.[0] ?? "");
+  if ((modelSide || operatorRules) && ((rulesOfModel && (has(OUTRANKS, s) || has(RULES_LAPSE, s))) || (modelSide && (has(WITHOUT_RULES, s) || has(NEW_IDENTITY, s))))) {
     push("assistant-directive", 0.75, "ranks something above the model's own rules, or sets them aside");
     return;
   }
   const advice = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i.test(s);
-  const concern = has(UNTOLD_CONCERN, s) || has(USER_CONCERN, s) || has(SIDE_EFFECT, s);
+  const concern = !lenient && (has(UNTOLD_CONCERN, s) || has(USER_CONCERN, s) || has(SIDE_EFFECT, s));
   // "Not necessary to inform the user": the telling is what is declined, so it is no disclosure.
   const declined = NEGATED_SPEECH.exec(s);
   // Or kept out of what the user sees, said in the passive ("… is left out of the summary").
@@ -362,13 +368,13 @@ function relations(c: Cues, push: Push): void {
   const address = c.address;
   // A parameter that is itself the destination (a URL, an endpoint, a webhook) says where the call goes.
   const destinationParam = c.parameterText && DESTINATION_PARAM.test(ctx.field);
-  if (address && !destinationParam && has(OUTBOUND, s) && new RegExp(String.raw`\b(?:to|at|into|with)\s+(?:our\s+(?:\w+\s+){1,3})?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "i").test(s) && sentThere(s, address) && (COPY_CUE.test(s) ? !lenient || /\balso\b/i.test(s) : !lenient && !hostDeclared(address, ctx.purpose))) {
+  if (address && !destinationParam && has(OUTBOUND, s) && new RegExp(String.raw`\b(?:to|at|into|with)\s+(?:our\s+(?:\w+\s+){1,3})?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "i").test(s) && sentThere(s, address) && (COPY_CUE.test(s) ? !lenient || /\balso\b/i.test(s) : !lenient && !ask(ctx, "hostDeclared", address))) {
     push("exfiltration", 0.75, `the tool's data sent to ${address}`);
     return;
   }
   // A server named in passing ("the Playwright server process") is not a group of alternatives.
   // Data put into the address itself: "<query>.trace.net, with <query> replaced by the user's last message".
-  if (address && /[<{][\w-]+[>}]/.test(s) && /\b(?:replaced|filled|substituted|set|swapped)\s+(?:in\s+)?(?:by|with|to)\b/i.test(s) && (has(CONTEXT, s) || has(SECRET, s) || has(CONVERSATION, s) || has(PERSONAL, s))) {
+  if (address && /[<{][\w-]+[>}]/.test(s) && /\b(?:replaced|filled|substituted|set|swapped)\s+(?:in\s+)?(?:by|with|to)\b/i.test(s) && (context(s) || has(SECRET, s) || has(CONVERSATION, s) || has(PERSONAL, s))) {
     push("exfiltration", 0.75, `the user's data written into ${address}`);
     return;
   }
@@ -439,25 +445,4 @@ function tokens(s: string): string[] {
     if (last !== t && /_/.test(last)) out.push(last);
   }
   return out;
-}
-
-/** The sentence names one of the tool's own parameters as a word. */
-function mentionsParam(s: string, ctx: SentenceContext): boolean {
-  const words = new Set(s.toLowerCase().match(/[a-z_][a-z0-9_]*/g) ?? []);
-  return [...ctx.params].some((p) => p.length > 2 && words.has(p));
-}
-
-/** This tool named for every request: "used image_gen for any picture request", "call it for every lookup". */
-function selfForAll(s: string, ctx: SentenceContext): boolean {
-  const lower = s.toLowerCase();
-  return [...ctx.selfNames, "this tool", "it"].some((n) => {
-    const at = lower.indexOf(`${n} for `);
-    return at >= 0 && /^(?:any|every|all|each)\b/.test(lower.slice(at + n.length + 5)) && /\b(?:us\w*|call\w*|pick\w*|rout\w*|send\w*|choos\w*|select\w*)\s*$/.test(lower.slice(Math.max(0, at - 20), at));
-  });
-}
-
-/** The sentence names this tool itself (its name, with or without a `server__` prefix). */
-function namesSelf(s: string, ctx: SentenceContext): boolean {
-  const lower = s.toLowerCase();
-  return [...ctx.selfNames].some((n) => n.includes("_") && lower.includes(n));
 }
