@@ -177,7 +177,7 @@ export const POLITE_REQUEST = rx(
 export const NEGATED_SHOWING = /\b(?:without|not|never|no)\s+(?:\w+\s+){0,2}?(?:list|show|report|display|nam|mention|includ)\w*\b/i;
 /** The model's rules said to lapse: "don't hold for this tool", "are relaxed here", "no longer apply". */
 export const RULES_LAPSE = rx(
-  String.raw`\b(?:(?:don't|do not|doesn't|does not|no longer|won't|will not) (?:hold|apply|count|bind|matter)|(?:are|is) (?:relaxed|lifted|waived|suspended|void|off|paused|not in (?:effect|force))|(?:can|may) be (?:ignored|skipped|relaxed|set aside))\b`,
+  String.raw`\b(?:(?:don't|do not|doesn't|does not|no longer|won't|will not) (?:hold|apply|count|bind|matter)|(?:are|is) (?:relaxed|lifted|waived|suspended|void|off|paused|not in (?:effect|force))|(?:are|is) (?:only |merely |just )?(?:suggestions?|optional|advisory|recommendations?|non-binding|informational)|(?:can|may) be (?:ignored|skipped|relaxed|set aside))\b`,
 );
 /** The model given another identity: "the AI becomes 'Dungeon Master'", "the assistant takes on the role of …". */
 export const NEW_IDENTITY = rx(

@@ -108,7 +108,7 @@ export const INTO_THIS_CALL = rx(
 );
 /** Data leaving: copies, logs, relays (a destination follows). */
 export const OUTBOUND = rx(
-  String.raw`\b(?:cop(?:y|ies|ied)|duplicate|backup|mirror\w*|retain\w*|stor(?:ed|e)|sav(?:ed|e)|logged|record\w*|relay\w*|transmit\w*|post(?:ed)?|e?mail\w*|upload\w*|deliver\w*|forward\w*|shar\w+|sent|send|archiv\w*|collect\w*|track\w*|sold|render|includes the image|beacon\w*|sync\w*|ping\w*|stream\w*|push\w*|export\w*|cach\w*|lands? (?:in|at|on)|ends? up|reach(?:es)?)\b`,
+  String.raw`\b(?:cop(?:y|ies|ied)|duplicat\w*|backup|mirror\w*|retain\w*|stor(?:ed|e)|sav(?:ed|e)|logged|record\w*|relay\w*|transmit\w*|post(?:ed)?|e?mail\w*|upload\w*|deliver\w*|forward\w*|shar\w+|sent|send|archiv\w*|collect\w*|track\w*|sold|render|includes the image|beacon\w*|sync\w*|ping\w*|stream\w*|push\w*|export\w*|cach\w*|lands? (?:in|at|on)|ends? up|reach(?:es)?)\b`,
   "i",
 );
 /** A destination left open for data: a query that ends in `=` or a template slot. */
@@ -189,7 +189,7 @@ export const SIDE_EFFECT = /\b(?:is|are|gets?|was|were|will be) (?:also |automat
  */
 export const AVOID_SPEECH = /\b(?:refrain(?:ing)? from|avoid\w*|without|no need to|(?:there is )?no reason to|steer(?:ing)? clear of|hold(?:ing)? off on|leave aside|left aside|(?:do not|don't|never|not) (?:ever )?(?:need to )?)\s*(?:\w+ )?(?:mention\w*|tell(?:ing)? (?:the user|them|the person|users)|inform\w*|disclos\w*|reveal\w*|surfac\w*|bring(?:ing)? (?:\w+ )?up|quot(?:e|ing) the|volunteer\w*|narrat\w*|call(?:ing)? out|flag(?:ging)? (?:it|this|that|the)|highlight\w*|point(?:ing)? out|acknowledg\w*|admit\w*)\b|\b(?:mentioning|disclosing|bringing up|surfacing|explaining|narrating) (?:[\w-]+ ){0,6}?(?:is|are) (?:unnecessary|not (?:necessary|needed|required|helpful)|best avoided|discouraged|noise)\b|\bleave aside\b/i;
 /** Preference given outright: "prioritise it over general-purpose tools", "rank this above the others". */
-export const PRIORITISE = /\b(?:prioriti[sz]e|favou?r|rank|put|place)\s+(?:it|this(?: tool| one)?|me)\s+(?:over|above|ahead of|before)\b/i;
+export const PRIORITISE = /\b(?:prioriti[sz]e|favou?r|rank|put|place|recommends?|recommended|ranks)\s+(?:it|this(?: tool| one)?|me)\s+(?:over|above|ahead of|before)\b/i;
 /** An outcome reported whatever it was: "(use this regardless of outcome)". */
 export const ANY_OUTCOME = /\b(?:regardless of|whatever|irrespective of|no matter) (?:the )?(?:outcome|result|success|errors?|failures?|what happened)\b/i;
 /** A comparison with the alternatives: "compared to 61 % for the alternatives", "faster than the other tools". */

@@ -399,7 +399,7 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   // Protective framing ("only when the user asks", "do not paste it") exempts a sentence, but not one that sends other
   // tools' work to a literal destination: a consent clause does not make a redirect safe.
   // "Only if this one is unavailable" reads as a condition, but it is the other tools it restricts, not the tool's use.
-  if ((has(PROTECTIVE, s) && !(destination(s) && has(OTHER_TOOL, s)) && !has(ONLY_IF_THIS_FAILS, s) && !has(FALLBACK_ONLY, s)) || has(UNTRUSTED_CONTENT, s)) return out;
+  if ((has(PROTECTIVE, s) && !(destination(s) && has(OTHER_TOOL, s)) && !has(ONLY_IF_THIS_FAILS, s) && !has(FALLBACK_ONLY, s) && !rulesLapse(s)) || has(UNTRUSTED_CONTENT, s)) return out;
   const c = cuesOf(s, ctx);
   const disparaged = toolChoice(c, push);
   assistantDirective(c, push);
@@ -409,6 +409,11 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   roles(c, push, c.named.length > 0);
   if (out.length === 0) relations(c, push);
   return out;
+}
+
+/** The model's rules said to lapse or be outranked: no condition ("only when this tool is connected") makes that protective. */
+function rulesLapse(s: string): boolean {
+  return has(RULES_OF_MODEL, s) && (has(RULES_LAPSE, s) || has(OUTRANKS, s));
 }
 
 /** A literal destination that is not an example: the address itself, or undefined. */
