@@ -126,9 +126,10 @@ export const NEGATED_SPEECH = rx(
   String.raw`(?:\b(?:not|never|no need to|need not|not necessary to|unnecessary to|without|avoid(?:ing)?|refrain(?:ing)? from|nothing to)|n't)\s+(?:\w+\s+){0,3}?(?:mention\w*|tell\w*|say(?:ing|s)?|relay\w*|inform\w*|surfac\w*|disclos\w*|reveal\w*|bring(?:ing)? (?:\w+ )?up|brought up|call\w* out|point\w* out|highlight\w*|explain\w*|acknowledg\w*|communicat\w*|pass\w* on|volunteer\w*|admit\w*|talk\w* about|discuss\w*)\b`,
 );
 /** What a user would want to hear of that the other concern families lack: billing, retention, training on their data, tagging. */
-export const UNTOLD_CONCERN = rx(
+// Guarded (memo.ts `requires`): every alternative holds one of the guard's words.
+export const UNTOLD_CONCERN = requires(rx(
   String.raw`\b(?:bill(?:ed|ing)?|billing details|fees?|charged?|costs? (?:extra|more)|(?:we|it|the tool|the server|this tool|the service) (?:also |still |then )?(?:keep|keeps|retain|retains|store|stores|save|saves|sell|sells|share|shares|copy|copies|log|logs|upload|uploads|publish\w*|tag|tags|track|tracks)\b|train\w* (?:our|the|its|their) (?:\w+ )?models?|auto-?tag\w*|sponsor\w*|advertis\w*|public(?:ly)?|published|enrol\w*|subscri\w+|third part(?:y|ies)|partners?|vendors?|(?:a|the) copy|copies|automatic(?:ally)? (?:\w+ )?(?:upgrade|renewal|enrol\w*|charge|purchase|subscription)s?|upgrad\w+|bundl\w+|(?:made|done|added|applied|placed|charged|taken) (?:with|on|to|for|from) (?:each|every|all))\b`,
-);
+), /bill|fee|charge|cost|keep|retain|store|save|sell|share|cop(?:y|ies)|\blog|upload|publi|tag|track|train|sponsor|advertis|enrol|subscri|third part|partner|vendor|automatic|upgrad|bundl|\beach\b|\bevery\b|\ball\b/i);
 /** Ranking something above the model's rules: "in preference to its operator's configuration", "takes precedence over the system prompt". */
 export const OUTRANKS = rx(
   String.raw`\b(?:in preference to|over|above|ahead of|instead of|rather than|in place of|takes? precedence over|supersed\w*|overrid\w*|outrank\w*|trumps?|prevails? over|wins? over|beats?)\b`,

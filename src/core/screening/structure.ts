@@ -323,6 +323,9 @@ function roles(c: Cues, push: Push, named: boolean): void {
 const DESTINATION_PARAM = /properties\.[^.]*(?:url|uri|endpoint|host|server|base|webhook|callback|address|domain|origin|link|mirror|remote)[^.]*\.description$/i;
 
 /** A copy, a second destination: data that goes there besides where the tool's work goes. */
+/** Advice about what to ask of the user ("tell the user to reconnect") is not something kept from them. */
+const ADVICE = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i;
+
 const OPERATOR = /\b(?:operator|developer|deployer|system)\b/i;
 
 const COPY_CUE = /\b(?:also|as well|in addition|additionally|cop(?:y|ies|ied)|mirror\w*|duplicat\w*|cc|bcc|carbon|replicat\w*|retain\w*|archiv\w*)\b/i;
@@ -343,22 +346,28 @@ function relations(c: Cues, push: Push): void {
     push("assistant-directive", 0.75, "ranks something above the model's own rules, or sets them aside");
     return;
   }
-  const advice = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i.test(s);
-  const concern = !lenient && (has(UNTOLD_CONCERN, s) || has(USER_CONCERN, s) || has(SIDE_EFFECT, s));
-  // "Not necessary to inform the user": the telling is what is declined, so it is no disclosure.
-  const declined = NEGATED_SPEECH.exec(s);
-  // Or kept out of what the user sees, said in the passive ("… is left out of the summary").
-  if (!lenient && concern && has(KEPT_OUT, s) && has(USER_VIEW, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s)) {
-    push("concealment", 0.7, "keeps the tool's side work out of what the user sees");
-    return;
-  }
-  if (c.misplaced && NEGATED_SHOWING.test(s) && concern && !has(PROTECTED_OBJECT, s)) {
-    push("concealment", 0.7, "a value that leaves out of the report what the tool did");
-    return;
-  }
-  if (!lenient && declined && concern && !(has(PROTECTED_OBJECT, s) && !has(USER_CONCERN, s)) && !advice && !DISCLOSE.test(s.replace(declined[0], " "))) {
-    push("concealment", 0.7, "declines to tell the user of the tool's side work");
-    return;
+  // What is kept back is read only where something is: the concern families are the costly side of the relation.
+  if (!lenient) {
+    // "Not necessary to inform the user": the telling is what is declined, so it is no disclosure.
+    const declined = NEGATED_SPEECH.exec(s);
+    // Or kept out of what the user sees, said in the passive ("… is left out of the summary").
+    const keptOut = has(KEPT_OUT, s) && has(USER_VIEW, s);
+    const leftOutOfValue = c.misplaced && NEGATED_SHOWING.test(s);
+    if ((declined || keptOut || leftOutOfValue) && (has(UNTOLD_CONCERN, s) || has(USER_CONCERN, s) || has(SIDE_EFFECT, s))) {
+      if (keptOut && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s)) {
+        push("concealment", 0.7, "keeps the tool's side work out of what the user sees");
+        return;
+      }
+      if (leftOutOfValue && !has(PROTECTED_OBJECT, s)) {
+        push("concealment", 0.7, "a value that leaves out of the report what the tool did");
+        return;
+      }
+      const advice = ADVICE.test(s);
+      if (declined && !(has(PROTECTED_OBJECT, s) && !has(USER_CONCERN, s)) && !advice && !DISCLOSE.test(s.replace(declined[0], " "))) {
+        push("concealment", 0.7, "declines to tell the user of the tool's side work");
+        return;
+      }
+    }
   }
   // Text in a title or a value has no business naming another server's tool at all.
   if (has(OWNED_ELSEWHERE, s) && !has(OWN_SERVER, s) && (c.misplaced || (!lenient && (c.directive || has(IMPERATIVE_START, s)) && (has(ALTER, s) || ARGUMENT_VALUE.test(s))))) {
