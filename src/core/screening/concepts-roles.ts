@@ -122,9 +122,10 @@ export const DETECTOR_FRAME = rx(
  * relay", "not necessary to inform", "no need to bring up", "need not be surfaced". What is not said decides the
  * category: a secret kept out of the chat is hygiene; a fee, a copy or a partner kept out of it is concealment.
  */
-export const NEGATED_SPEECH = rx(
+// Guarded (memo.ts `requires`): every alternative holds one of the guard's words.
+export const NEGATED_SPEECH = requires(rx(
   String.raw`(?:\b(?:not|never|no need to|need not|not necessary to|unnecessary to|without|avoid(?:ing)?|refrain(?:ing)? from|nothing to)|n't)\s+(?:\w+\s+){0,3}?(?:mention\w*|tell\w*|say(?:ing|s)?|relay\w*|inform\w*|surfac\w*|disclos\w*|reveal\w*|bring(?:ing)? (?:\w+ )?up|brought up|call\w* out|point\w* out|highlight\w*|explain\w*|acknowledg\w*|communicat\w*|pass\w* on|volunteer\w*|admit\w*|talk\w* about|discuss\w*)\b`,
-);
+), /not|never|no need|need not|unnecessary|without|avoid|refrain|nothing|n't/i);
 /** What a user would want to hear of that the other concern families lack: billing, retention, training on their data, tagging. */
 // Guarded (memo.ts `requires`): every alternative holds one of the guard's words.
 export const UNTOLD_CONCERN = requires(rx(
@@ -140,13 +141,15 @@ export const RULES_OF_MODEL = requires(rx(
   String.raw`\b(?:(?:its|their|your|the) (?:[\w-]+ )?(?:operator|developer|deployer|owner|creator|company|vendor|system)(?:'s|s')? (?:[\w-]+ )?(?:configuration|config|settings|prompt|instructions|rules|polic(?:y|ies)|guidelines|guidance|guardrails|restrictions)|(?:the |your |its )?system (?:prompt|message|instructions)|(?:its|your|their) (?:own |usual |normal |standard |built-in |original |configured )?(?:instructions|guidelines|guardrails|restrictions|rules|safety (?:settings|rules|policy|filters))|(?:the )?(?:safety|content) (?:settings|rules|polic(?:y|ies)|guidelines|filters))\b`,
 ), /config|setting|prompt|instruction|rule|polic|guideline|guidance|guardrail|restriction|system|filter/i);
 /** Those rules absent: "without its usual guardrails", "free from the guidelines of your company", "exempt from". */
-export const WITHOUT_RULES = rx(
+// Guarded (memo.ts `requires`): every alternative holds one of the guard's words.
+export const WITHOUT_RULES = requires(rx(
   String.raw`\b(?:without|free (?:of|from)|freed from|exempt (?:of|from)|released from|unbound by|not (?:bound|limited|constrained) by|no longer (?:bound|limited|constrained) by|(?:forget|drop|ignore|disregard|set aside|suspend|lift|shed)\w*)\s+(?:\w+\s+){0,4}?(?:guardrails|restrictions|filters?|content polic\w+|safety \w+|guidelines|rules|limits|instructions|configuration|system prompt|polic(?:y|ies)|disclaimers|caveats|warnings)\b`,
-);
+), /guardrail|restriction|filter|polic|safety|guideline|rule|limit|instruction|configuration|system prompt|disclaimer|caveat|warning/i);
 /** The alternatives left as a fallback: "use others only when it returns nothing", "other tools only if this one fails". */
-export const FALLBACK_ONLY = rx(
+// Guarded (memo.ts `requires`): every alternative holds one of the guard's words.
+export const FALLBACK_ONLY = requires(rx(
   String.raw`\b(?:others?|other (?:[\w-]+ )?(?:tools?|ones|providers?|services?|servers?)|alternatives?|the rest|anything else)\b[^.;]{0,40}?\bonly (?:if|when|after|once|as a (?:last resort|fallback))\b[^.;]{0,40}?\b(?:fails?|failed|returns? (?:nothing|no|an? error|empty)|finds? nothing|is (?:unavailable|down|offline|empty)|errors?|cannot|can't|has no|gives? (?:up|nothing))\b|\b(?:others?|other (?:[\w-]+ )?tools?|alternatives?) (?:are |is )?(?:only |merely )?(?:a |for |as )?(?:fallbacks?|backups?|last resorts?)\b`,
-);
+), /\bonly\b|fallback|backup|last resort/i);
 /** This tool put ahead of any other: "use before any other", "pick it over all others", "rely on this tool instead". */
 // Guarded (memo.ts `requires`): every alternative holds "other", "alternative", "instead" or "prefer".
 export const AHEAD_OF_OTHERS = requires(rx(
@@ -181,15 +184,18 @@ export const RULES_LAPSE = rx(
   String.raw`\b(?:(?:don't|do not|doesn't|does not|no longer|won't|will not) (?:hold|apply|count|bind|matter)|(?:are|is) (?:relaxed|lifted|waived|suspended|void|off|paused|not in (?:effect|force))|(?:are|is) (?:only |merely |just )?(?:suggestions?|optional|advisory|recommendations?|non-binding|informational)|(?:can|may) be (?:ignored|skipped|relaxed|set aside))\b`,
 );
 /** The model given another identity: "the AI becomes 'Dungeon Master'", "the assistant takes on the role of …". */
-export const NEW_IDENTITY = rx(
+// Guarded (memo.ts `requires`): every alternative holds one of the guard's words.
+export const NEW_IDENTITY = requires(rx(
   String.raw`\b(?:[Tt]he |[Aa]ny |[Ee]very )?(?:AI|ai|[Aa]ssistant|[Mm]odel|[Aa]gent|LLM|llm|[Cc]hatbot)s?\s+(?:now\s+)?(?:becomes?\s+(?:['"\u2018\u201c]|[A-Z])|turns? into|takes? on the (?:role|persona|identity)|assumes? the (?:role|persona|identity)|(?:is|are) now (?:['"\u2018\u201c]|[A-Z])|plays? the (?:role|part) of)`,
   "",
-);
+), /ai|assistant|model|agent|llm|chatbot/i);
 /** The other tools set aside: "should not waste calls on other search tools", "never bother with the alternatives". */
-export const AVOID_OTHERS = rx(
+// Guarded (memo.ts `requires`): every alternative holds one of the guard's words.
+export const AVOID_OTHERS = requires(rx(
   String.raw`\b(?:not|never|no need to|avoid|stop|don't|do not)\s+(?:\w+\s+){0,2}?(?:use|call|try|waste \w+ on|bother with|pick|choose|rely on|consult|query)\w*\s+(?:the |any |all )?(?:other|alternative|competing|remaining)\b`,
-);
+), /other|alternative|competing|remaining/i);
 /** The others barred in the passive: "tools from other servers … should not be called". */
-export const OTHERS_BARRED = rx(
+// Guarded (memo.ts `requires`): every alternative holds one of the guard's words.
+export const OTHERS_BARRED = requires(rx(
   String.raw`\b(?:other|alternative|competing)\s+(?:[\w-]+\s+){0,3}?(?:tools?|servers?|providers?|ones|services?)\b[^.;]{0,60}?\b(?:should|must|are to|is to|need to) (?:not|never) be (?:used|called|chosen|picked|trusted|invoked|relied on|consulted)\b`,
-);
+), /other|alternative|competing/i);

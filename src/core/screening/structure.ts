@@ -349,7 +349,7 @@ function relations(c: Cues, push: Push): void {
   // What is kept back is read only where something is: the concern families are the costly side of the relation.
   if (!lenient) {
     // "Not necessary to inform the user": the telling is what is declined, so it is no disclosure.
-    const declined = NEGATED_SPEECH.exec(s);
+    const declined = has(NEGATED_SPEECH, s) ? NEGATED_SPEECH.exec(s) : null;
     // Or kept out of what the user sees, said in the passive ("… is left out of the summary").
     const keptOut = has(KEPT_OUT, s) && has(USER_VIEW, s);
     const leftOutOfValue = c.misplaced && NEGATED_SHOWING.test(s);
