@@ -14,17 +14,20 @@
  */
 const MAX_SENTENCES = 4096;
 /**
- * Each pattern gets a small number, and a sentence's answers are a byte per pattern (0 not asked, 1 no, 2 yes): a
- * map per sentence holding a hundred entries cost more in garbage collection than the tests it saved. Patterns past
- * MAX_PATTERNS (only patterns built on the fly would get there) are tested without being remembered.
+ * Each pattern gets a small number, and a sentence's answers are a row of bytes, one per pattern (0 not asked, 1 no,
+ * 2 yes), in one table for the whole screening: a map per sentence (or a typed array per sentence, whose buffer
+ * lives outside the heap) cost more in garbage collection than the tests it saved. Patterns past MAX_PATTERNS (only
+ * patterns built on the fly would get there) are tested without being remembered.
  */
-const MAX_PATTERNS = 2048;
+const MAX_PATTERNS = 512;
 const patternIds = new WeakMap<RegExp, number>();
 let nextPatternId = 0;
-let answers = new Map<string, Uint8Array>();
-// The readers test one sentence against many patterns in a row: the last sentence's answers are kept at hand.
+/** MAX_SENTENCES rows of MAX_PATTERNS bytes, allocated when a screening starts and dropped with the rest. */
+let table: Uint8Array | undefined;
+let rowOf = new Map<string, number>();
+// The readers test one sentence against many patterns in a row: the last sentence's row is kept at hand.
 let lastSentence: string | undefined;
-let lastAnswers: Uint8Array | undefined;
+let lastRow = 0;
 
 /**
  * A cheap pattern a sentence must match for an expensive one to match at all (every alternative of the expensive
@@ -58,9 +61,9 @@ let byTextSize = 0;
 let forgetScheduled = false;
 
 function forget(): void {
-  answers = new Map();
+  table = undefined;
+  rowOf = new Map();
   lastSentence = undefined;
-  lastAnswers = undefined;
   readings = new Map();
   readingsSize = 0;
   byText = new Map();
@@ -81,28 +84,29 @@ export function has(re: RegExp, s: string): boolean {
   const id = patternId(re);
   if (id < 0) return re.test(s);
   if (!forgetScheduled) scheduleForget();
-  let row = s === lastSentence ? lastAnswers : answers.get(s);
-  if (row === undefined || row.length <= id) {
-    if (row === undefined && answers.size >= MAX_SENTENCES) answers = new Map();
-    // Room for every pattern numbered so far and some to come; a row that is outgrown is copied into a longer one.
-    const longer = new Uint8Array(Math.max(64, nextPatternId + 32));
-    if (row !== undefined) longer.set(row);
-    row = longer;
-    answers.set(s, row);
+  let row = s === lastSentence ? lastRow : rowOf.get(s);
+  if (row === undefined) {
+    if (table === undefined) table = new Uint8Array(MAX_SENTENCES * MAX_PATTERNS);
+    if (rowOf.size >= MAX_SENTENCES) {
+      table.fill(0);
+      rowOf = new Map();
+    }
+    row = rowOf.size * MAX_PATTERNS;
+    rowOf.set(s, row);
   }
   lastSentence = s;
-  lastAnswers = row;
-  const known = row[id];
+  lastRow = row;
+  const known = table![row + id];
   if (known !== 0) return known === 2;
   const guard = guards.get(re);
   const v = guard !== undefined && !guard.test(s) ? false : re.test(s);
-  row[id] = v ? 2 : 1;
+  table![row + id] = v ? 2 : 1;
   return v;
 }
 
 /** How many sentences' answers are kept right now (0 once the event loop has turned after a screening). */
 export function rememberedSentences(): number {
-  return answers.size;
+  return rowOf.size;
 }
 
 /** A remembered value of `sentence` read at `place` whose recorded answers `fits` accepts, or undefined. */
