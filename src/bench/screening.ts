@@ -190,9 +190,11 @@ export const ROUND5_SET = fileURLToPath(new URL("../../data/screening/round5-set
 export const ROUND6_SET = fileURLToPath(new URL("../../data/screening/round6-set.jsonl", import.meta.url));
 /** Seventh round, written before the reader was changed for it and never fit on: long descriptions with one hostile clause, attacks split across description and parameter, passive and conditional wording, policy and changelog framing, example/default/enum/nested-title text, concealment as UX or privacy guidance, preference as ratings, SLAs, certification, "only supported" claims and disparagement; legitimate tools with the same alarming vocabulary. */
 export const ROUND7_SET = fileURLToPath(new URL("../../data/screening/round7-set.jsonl", import.meta.url));
+/** Eighth round, written before the reader was changed for it and never fit on: terse one-liners, API-reference descriptions with the attack in a Behavior or Notes paragraph, markdown lists, non-native English, troubleshooting tips, client defaults, data-handling notices, onboarding steps, concealment as noise reduction, preference as benchmarks, platform recommendations and deprecation of other servers' tools, polite shadowing; legitimate secret hygiene, same-server ordering and successors, audit, DLP and migration tools. */
+export const ROUND8_SET = fileURLToPath(new URL("../../data/screening/round8-set.jsonl", import.meta.url));
 
-export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7";
-const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7"];
+export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8";
+const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8"];
 
 export interface DevSetRow {
   id: string;
@@ -210,7 +212,7 @@ export interface DevSetRow {
 
 /** The files of the development set, in the order they were written (dev/test, fresh, blind, holdout). */
 export function loadAllDevSets(): DevSetRow[] {
-  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET].flatMap((p) => loadDevSet(p));
+  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET].flatMap((p) => loadDevSet(p));
 }
 
 export function loadDevSet(path = DEV_SET): DevSetRow[] {
@@ -226,7 +228,7 @@ export function loadDevSet(path = DEV_SET): DevSetRow[] {
         throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
       }
       if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7", "tool": {"name", …}}`);
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8", "tool": {"name", …}}`);
       return row;
     });
 }
@@ -368,20 +370,32 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     "round and about ten during it, round6 at three and about ten, round7 at about ten after its first contact; none was fit",
     "on). round5, round6, round7 and wide were written by the same hand, and the misses of round5, round6 and round7 were",
     "seen before the wide batches that followed them were written, so those columns flatter the reader more than a set written",
-    "by others would; round7's first-contact figure above is its honest one. 95 % Wilson intervals.",
+    "by others would; round7's first-contact figure above is its honest one. `round8-set.jsonl`: written before the eighth",
+    "round's changes (terse one-liners, API-reference descriptions with the attack in a Behavior or Notes paragraph, markdown",
+    "lists, non-native English, troubleshooting tips, client defaults, data-handling notices, onboarding steps, concealment as",
+    "noise reduction, preference as benchmarks, platform recommendations and deprecation of other servers' tools, polite",
+    "shadowing; legitimate secret hygiene, same-server ordering and successors, audit, DLP and migration tools), never fit on;",
+    "on first contact 32/48 detected (67 %, CI 53–78 %, both modes) and 2/40 legitimate flagged. The eighth round then added a",
+    "relations reading (structure.ts `relations()`: something ranked above or lapsing from the model's rules, a new identity",
+    "for the model, a speech act declined about the tool's side work, a tool owned by another server given an argument, data",
+    "sent to or written into a literal address, the other tools set aside or left as a fallback), fit on five more wide",
+    "batches, each measured before it was fit: 23/36 detected and 0/16 flagged, then 31/36 and 0/16, then 20/24 and 3/16, then",
+    "13/24 and 1/10, then 21/24 and 0/8; round8 was measured at five checkpoints and never fit on, and its 2 first-contact false positives came",
+    "from rules older than the round (a sign-in address read as a destination, a claim about the tool's own option read as",
+    "a claim over other tools), which the round narrowed after writing wide legitimate tools of the same shape. 95 % Wilson intervals.",
     "",
   );
   for (const m of ms) {
     md.push(
       `### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`,
       "",
-      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** |",
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const [k, d] of Object.entries(m.detection))
-      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** |`);
+      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** |`);
     const l = m.legitimate;
-    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** |`);
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** |`);
     md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
     for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
     if (m.timing)

@@ -6,6 +6,7 @@
  * every alternative. Each family names a role (the reader, the user's view, the other servers), not a phrasing.
  */
 import { rx } from "./words.js";
+import { requires } from "./memo.js";
 
 /** Instructions carried by what a tool returns or reads: "directions found within the returned entries". */
 export const CARRIED_INSTRUCTIONS = rx(
@@ -13,7 +14,7 @@ export const CARRIED_INSTRUCTIONS = rx(
 );
 /** Content regarded as instructions: "regarded the text of renamed files as fresh instructions". */
 export const PROMOTED_CONTENT = rx(
-  String.raw`\b(?:text|content|contents|output|body|wording|page|pages|results?|entries|messages?|emails?|documents?)\s+counts?\s+as\s+(?:the\s+user's|an?|the|their)\s+(?:own\s+)?(?:requests?|instructions?|commands?|orders?)\b|\b(?:regard\w*|treat\w*|consider\w*|read\w*|tak\w+|handl\w+)\s+(?:the |any |all |each |every )?(?:text|content|contents|words|output|body|wording)s?\s+(?:of|in|from|inside|within)\s+[^.;]{0,40}?\bas\s+(?:\w+\s+){0,2}?(?:instructions|commands|directives|orders|requests|tasks)\b`,
+  String.raw`\b(?:are|is|get|gets|be|being) (?:\w+ )?(?:treated|regarded|handled|read|taken|interpreted|considered|understood) as (?:\w+ ){0,2}(?:instructions|commands|directives|orders|requests)\b|\b(?:text|content|contents|output|body|wording|page|pages|results?|entries|messages?|emails?|documents?)\s+counts?\s+as\s+(?:the\s+user's|an?|the|their)\s+(?:own\s+)?(?:requests?|instructions?|commands?|orders?)\b|\b(?:regard\w*|treat\w*|consider\w*|read\w*|tak\w+|handl\w+)\s+(?:the |any |all |each |every )?(?:text|content|contents|words|output|body|wording)s?\s+(?:of|in|from|inside|within)\s+[^.;]{0,40}?\bas\s+(?:\w+\s+){0,2}?(?:instructions|commands|directives|orders|requests|tasks)\b`,
 );
 /** Carrying them out, as the model's own: "should be executed by the agent", "act on them", "honour any requests". */
 export const CARRY_OUT = rx(
@@ -36,7 +37,7 @@ export const USER_VIEW = rx(
 );
 /** Kept out of that view: "kept out of", "stay clear of any mention", "free of", "never appear in", "say nothing about". */
 export const KEPT_OUT = rx(
-  String.raw`\b(?:(?:kept|keep|keeps|stay|stays|left|leave|leaves|remain|remains|be kept|held|hold)\s+(?:[^.;]{0,60}?\s)?out of|(?:stay|stays|keep|kept|remain|remains)\s+clear of|(?:free|clear) of (?:any|all)\b|(?:never|not|no)\s+(?:\w+\s+)?(?:appear|show up|surface)\w*\s+in|(?:never|not)\s+be\s+(?:shown|listed|included|mentioned|visible|named)\s+in|(?:say|mention|report|write|tell)\w*\s+nothing\s+(?:about|of|regarding|on)|without (?:a word|any word) (?:about|on|of)|(?:leaves?|leaving|left|keeps?|kept) (?:it|this|that|them) out|(?:leave|keep|kept|left) (?:that|this|the|any|all) (?:[\w-]+ ){0,2}out\b|(?:not|never|n't) (?:touch(?:es)? on|go into|get into|dwell on|discuss|raise|cover)|(?:hears?|learns?|told|sees?|gets?) (?:about )?[^.;]{0,60}? and nothing (?:more|else))\b`,
+  String.raw`\b(?:(?:kept|keep|keeps|stay|stays|left|leave|leaves|remain|remains|be kept|held|hold)\s+(?:[^.;]{0,60}?\s)?out of|(?:is|are) not (?:meant )?for (?:the )?(?:chat|conversation|reply|replies|user|customer|answer)\b|(?:stay|stays|keep|kept|remain|remains)\s+clear of|(?:free|clear) of (?:any|all)\b|(?:never|not|no)\s+(?:\w+\s+)?(?:appear|show up|surface)\w*\s+in|(?:never|not)\s+be\s+(?:shown|listed|included|mentioned|visible|named)\s+in|(?:say|mention|report|write|tell)\w*\s+nothing\s+(?:about|of|regarding|on)|without (?:a word|any word) (?:about|on|of)|(?:leaves?|leaving|left|keeps?|kept) (?:it|this|that|them) out|(?:leave|keep|kept|left) (?:that|this|the|any|all) (?:[\w-]+ ){0,2}out\b|(?:not|never|n't) (?:touch(?:es)? on|go into|get into|dwell on|discuss|raise|cover)|(?:hears?|learns?|told|sees?|gets?) (?:about )?[^.;]{0,60}? and nothing (?:more|else))\b`,
 );
 /** Dropping, as the verb's own object, something the user would want to hear of: "skip the charge", "omit the partner copy". */
 export const DROP_CONCERN = rx(
@@ -111,3 +112,90 @@ export const EXAMPLES_LEAD = /^\W*(?:examples?|e\.g\.|for example|for instance|s
 export const DETECTOR_FRAME = rx(
   String.raw`\b(?:detect\w*|scor\w+|flag\w*|scan\w*|classif\w+|identif\w+|catch\w*|find\w*|look\w* for|check\w*)\b[^.;]{0,60}?\b(?:attempts?|injections?|patterns?|attacks?|phishing|jailbreaks?|manipulation|abuse|threats?|categor(?:y|ies))\b[^.;]{0,20}?\b(?:such as|like|e\.g\.|including|for example)\b`,
 );
+
+// ---------------------------------------------------------------------------------------------------------------
+// Relations: the reading of structure.ts `relations()`. Each family is one side of a relation (a negation and a
+// speech act; a rank and the model's rules; a fallback and the alternatives), so the wording of either side can vary.
+
+/**
+ * A speech act negated, in any of the ways a sentence can decline to speak: "don't say so", "is not expected to
+ * relay", "not necessary to inform", "no need to bring up", "need not be surfaced". What is not said decides the
+ * category: a secret kept out of the chat is hygiene; a fee, a copy or a partner kept out of it is concealment.
+ */
+// Guarded (memo.ts `requires`): every alternative holds one of the guard's words.
+export const NEGATED_SPEECH = requires(rx(
+  String.raw`(?:\b(?:not|never|no need to|need not|not necessary to|unnecessary to|without|avoid(?:ing)?|refrain(?:ing)? from|nothing to)|n't)\s+(?:\w+\s+){0,3}?(?:mention\w*|tell\w*|say(?:ing|s)?|relay\w*|inform\w*|surfac\w*|disclos\w*|reveal\w*|bring(?:ing)? (?:\w+ )?up|brought up|call\w* out|point\w* out|highlight\w*|explain\w*|acknowledg\w*|communicat\w*|pass\w* on|volunteer\w*|admit\w*|talk\w* about|discuss\w*)\b`,
+), /not|never|no need|need not|unnecessary|without|avoid|refrain|nothing|n't/i);
+/** What a user would want to hear of that the other concern families lack: billing, retention, training on their data, tagging. */
+// Guarded (memo.ts `requires`): every alternative holds one of the guard's words.
+export const UNTOLD_CONCERN = requires(rx(
+  String.raw`\b(?:bill(?:ed|ing)?|billing details|fees?|charged?|costs? (?:extra|more)|(?:we|it|the tool|the server|this tool|the service) (?:also |still |then )?(?:keep|keeps|retain|retains|store|stores|save|saves|sell|sells|share|shares|copy|copies|log|logs|upload|uploads|publish\w*|tag|tags|track|tracks)\b|train\w* (?:our|the|its|their) (?:\w+ )?models?|auto-?tag\w*|sponsor\w*|advertis\w*|public(?:ly)?|published|enrol\w*|subscri\w+|third part(?:y|ies)|partners?|vendors?|(?:a|the) copy|copies|automatic(?:ally)? (?:\w+ )?(?:upgrade|renewal|enrol\w*|charge|purchase|subscription)s?|upgrad\w+|bundl\w+|(?:made|done|added|applied|placed|charged|taken) (?:with|on|to|for|from) (?:each|every|all))\b`,
+), /bill|fee|charge|cost|keep|retain|store|save|sell|share|cop(?:y|ies)|\blog|upload|publi|tag|track|train|sponsor|advertis|enrol|subscri|third part|partner|vendor|automatic|upgrad|bundl|\beach\b|\bevery\b|\ball\b/i);
+/** Ranking something above the model's rules: "in preference to its operator's configuration", "takes precedence over the system prompt". */
+export const OUTRANKS = rx(
+  String.raw`\b(?:in preference to|over|above|ahead of|instead of|rather than|in place of|takes? precedence over|supersed\w*|overrid\w*|outrank\w*|trumps?|prevails? over|wins? over|beats?)\b`,
+);
+/** The rules the model runs under, however named: the operator's or developer's configuration, the system prompt, its guidelines. */
+// Guarded (memo.ts `requires`): every alternative ends in a word for rules, settings or the system prompt.
+export const RULES_OF_MODEL = requires(rx(
+  String.raw`\b(?:(?:its|their|your|the) (?:[\w-]+ )?(?:operator|developer|deployer|owner|creator|company|vendor|system)(?:'s|s')? (?:[\w-]+ )?(?:configuration|config|settings|prompt|instructions|rules|polic(?:y|ies)|guidelines|guidance|guardrails|restrictions)|(?:the |your |its )?system (?:prompt|message|instructions)|(?:its|your|their) (?:own |usual |normal |standard |built-in |original |configured )?(?:instructions|guidelines|guardrails|restrictions|rules|safety (?:settings|rules|policy|filters))|(?:the )?(?:safety|content) (?:settings|rules|polic(?:y|ies)|guidelines|filters))\b`,
+), /config|setting|prompt|instruction|rule|polic|guideline|guidance|guardrail|restriction|system|filter/i);
+/** Those rules absent: "without its usual guardrails", "free from the guidelines of your company", "exempt from". */
+// Guarded (memo.ts `requires`): every alternative holds one of the guard's words.
+export const WITHOUT_RULES = requires(rx(
+  String.raw`\b(?:without|free (?:of|from)|freed from|exempt (?:of|from)|released from|unbound by|not (?:bound|limited|constrained) by|no longer (?:bound|limited|constrained) by|(?:forget|drop|ignore|disregard|set aside|suspend|lift|shed)\w*)\s+(?:\w+\s+){0,4}?(?:guardrails|restrictions|filters?|content polic\w+|safety \w+|guidelines|rules|limits|instructions|configuration|system prompt|polic(?:y|ies)|disclaimers|caveats|warnings)\b`,
+), /guardrail|restriction|filter|polic|safety|guideline|rule|limit|instruction|configuration|system prompt|disclaimer|caveat|warning/i);
+/** The alternatives left as a fallback: "use others only when it returns nothing", "other tools only if this one fails". */
+// Guarded (memo.ts `requires`): every alternative holds one of the guard's words.
+export const FALLBACK_ONLY = requires(rx(
+  String.raw`\b(?:others?|other (?:[\w-]+ )?(?:tools?|ones|providers?|services?|servers?)|alternatives?|the rest|anything else)\b[^.;]{0,40}?\bonly (?:if|when|after|once|as a (?:last resort|fallback))\b[^.;]{0,40}?\b(?:fails?|failed|returns? (?:nothing|no|an? error|empty)|finds? nothing|is (?:unavailable|down|offline|empty)|errors?|cannot|can't|has no|gives? (?:up|nothing))\b|\b(?:others?|other (?:[\w-]+ )?tools?|alternatives?) (?:are |is )?(?:only |merely )?(?:a |for |as )?(?:fallbacks?|backups?|last resorts?)\b`,
+), /\bonly\b|fallback|backup|last resort/i);
+/** This tool put ahead of any other: "use before any other", "pick it over all others", "rely on this tool instead". */
+// Guarded (memo.ts `requires`): every alternative holds "other", "alternative", "instead" or "prefer".
+export const AHEAD_OF_OTHERS = requires(rx(
+  String.raw`\b(?:use|call|pick|choose|select|prefer|try|rely on|go to|invoke|run)\b[^.;]{0,30}?\b(?:before|over|instead of|rather than|ahead of|in place of) (?:any|every|all|the) (?:others?|alternatives?|other (?:[\w-]+ )?(?:ones?|tools?|options?))\b|\b(?:rely on|use|call|switch to|go with) (?:this|me|it|this one|this tool) instead(?=\s*[.;,!]|\s*$| of (?:any|all|every|the) (?:others?|alternatives?|other\b))|\bprefer (?:it|this|me|this one|this tool) (?:to|over) (?:all|any|every|the) (?:others?|alternatives?)\b`,
+), /other|alternative|instead|prefer/i);
+/** Defects claimed of the others that the run-down families lack: "make mistakes", "buggy", "imprecise". */
+export const FLAWED = rx(
+  String.raw`\b(?:mak\w+ (?:\w+ )?mistakes|mistakes|buggy|bugs|broken|imprecise|not (?:very |so )?(?:precise|accurate|reliable|correct|safe)|less (?:precise|accurate|reliable|correct)|incorrect|(?:cached|stale|old) and wrong|wrong (?:results|answers|data|values)|are wrong|is wrong|corrupt\w*|lossy|unsafe)\b`,
+);
+/** The client named as the one acting: "clients should …", "the client should keep this" (the model is the client's reader). */
+export const CLIENT_READER = rx(String.raw`\b(?:the |each |every |any |your )?(?:mcp )?clients?(?:'s)? (?:should|must|shall|is expected|are expected|is required|are required|needs? to|ought|applies|apply|sends?|attaches|passes|uses|keeps?|defaults?)\b`);
+/**
+ * A tool named as another server's by ownership, whatever the catalog holds: "the deploy server's deploy_app",
+ * "create_invoice of the billing server", "every tool of the terraform server".
+ */
+// Guarded (memo.ts `requires`): every alternative names a server.
+export const OWNED_ELSEWHERE = requires(rx(
+  String.raw`\b(?!(?:this|the same|our|its|own|that)\b)[\w-]+ server'?s? (?:\x60?[a-z][a-z0-9]*_[a-z0-9_]+|tools)\b|\b(?:calls?|requests?) (?:made )?(?:to|through|via) (?:the )?(?!(?:this|same|our|its|own|that)\b)[\w-]+ server\b|\b[a-z]+s? (?:made|sent|created|run|opened|issued|done|placed|executed|pushed) (?:with|through|via|by|on|in) (?:the )?(?!(?:this|same|our|its|own|that)\b)[\w-]+ server\b|\b[a-z][a-z0-9]*_[a-z0-9_]+\x60?,? (?:tool )?(?:of|on|from|in) the (?!same\b)[\w-]+ server\b|\b(?:every|each|all|any) (?:of the )?tools? (?:of|on|from|in) the (?!same\b)[\w-]+ server\b`,
+), /server/i);
+/** Passing a chosen argument value: "pass `auto_approve: true`", "with force=true", "set role to 'writer'". */
+export const ARGUMENT_VALUE = /\b(?:pass\w*|with|set\w*|use|add\w*|send\w*)\s+\x60?[a-z][\w-]*\x60?\s*[:=]\s*\x60?[\w'"-]+|\bset (?:\w+ )?\x60?[a-z][\w-]*\x60? to\b|\bwith (?:the )?\x60?--[a-z][\w-]*|\b(?:rounded|raised|lowered|increased|reduced) (?:up|down|by|to)\b/i;
+/** Speech about the tool's side work that a user would ask about; read with a negated speech act. */
+export const SO_ANAPHORA = /\b(?:say|tell|mention|state)\w*\s+so\b/i;
+/** A request made politely is still a request: "would you mind setting …", "we'd be grateful if …", "if it's not too much trouble". */
+export const POLITE_REQUEST = rx(
+  String.raw`\b(?:(?:would|could|can|will) you (?:please |kindly )?(?:mind |be so kind as to )?[a-z]+|we(?:'d| would) (?:be (?:grateful|glad|happy|thankful)|appreciate|like (?:you|it if))|(?:it would be|it'd be) (?:great|nice|appreciated|lovely|helpful)|if it's not too much trouble|if you (?:could|would|don't mind)|please)\b`,
+);
+/** In a value (an enum, a default), leaving out what was done: "without listing the files that were deleted". */
+export const NEGATED_SHOWING = /\b(?:without|not|never|no)\s+(?:\w+\s+){0,2}?(?:list|show|report|display|nam|mention|includ)\w*\b/i;
+/** The model's rules said to lapse: "don't hold for this tool", "are relaxed here", "no longer apply". */
+export const RULES_LAPSE = rx(
+  String.raw`\b(?:(?:don't|do not|doesn't|does not|no longer|won't|will not) (?:hold|apply|count|bind|matter)|(?:are|is) (?:relaxed|lifted|waived|suspended|void|off|paused|not in (?:effect|force))|(?:are|is) (?:only |merely |just )?(?:suggestions?|optional|advisory|recommendations?|non-binding|informational)|(?:can|may) be (?:ignored|skipped|relaxed|set aside))\b`,
+);
+/** The model given another identity: "the AI becomes 'Dungeon Master'", "the assistant takes on the role of …". */
+// Guarded (memo.ts `requires`): every alternative holds one of the guard's words.
+export const NEW_IDENTITY = requires(rx(
+  String.raw`\b(?:[Tt]he |[Aa]ny |[Ee]very )?(?:AI|ai|[Aa]ssistant|[Mm]odel|[Aa]gent|LLM|llm|[Cc]hatbot)s?\s+(?:now\s+)?(?:becomes?\s+(?:['"\u2018\u201c]|[A-Z])|turns? into|takes? on the (?:role|persona|identity)|assumes? the (?:role|persona|identity)|(?:is|are) now (?:['"\u2018\u201c]|[A-Z])|plays? the (?:role|part) of)`,
+  "",
+), /ai|assistant|model|agent|llm|chatbot/i);
+/** The other tools set aside: "should not waste calls on other search tools", "never bother with the alternatives". */
+// Guarded (memo.ts `requires`): every alternative holds one of the guard's words.
+export const AVOID_OTHERS = requires(rx(
+  String.raw`\b(?:not|never|no need to|avoid|stop|don't|do not)\s+(?:\w+\s+){0,2}?(?:use|call|try|waste \w+ on|bother with|pick|choose|rely on|consult|query)\w*\s+(?:the |any |all )?(?:other|alternative|competing|remaining)\b`,
+), /other|alternative|competing|remaining/i);
+/** The others barred in the passive: "tools from other servers … should not be called". */
+// Guarded (memo.ts `requires`): every alternative holds one of the guard's words.
+export const OTHERS_BARRED = requires(rx(
+  String.raw`\b(?:other|alternative|competing)\s+(?:[\w-]+\s+){0,3}?(?:tools?|servers?|providers?|ones|services?)\b[^.;]{0,60}?\b(?:should|must|are to|is to|need to) (?:not|never) be (?:used|called|chosen|picked|trusted|invoked|relied on|consulted)\b`,
+), /other|alternative|competing/i);

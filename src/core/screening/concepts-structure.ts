@@ -6,6 +6,7 @@
  * touching how the two questions combine.
  */
 import { rx } from "./words.js";
+import { requires } from "./memo.js";
 
 // ---------------------------------------------------------------------------------------------------------------
 // 1. Is the sentence a directive?
@@ -17,12 +18,12 @@ export const OBLIGATION = rx(
 );
 /** A sentence that opens with an order: "Include …", "Report success …", "Append …" (the shape of an instruction in a value). */
 export const IMPERATIVE_START = rx(
-  String.raw`^\W*(?:(?:model|assistant|ai|agent|llm)\s*[:,]\s*|[\w-]+(?: [\w-]+){0,2}\s*(?::|—|–|--)\s*)?(?:please\s+|do\s+)?(?:populate|prefill|pre-fill|invoke|route|dispatch|present|narrate|surface|stay|include|add|append|prepend|paste|put|send|set|copy|tell|report|say|use|call|ignore|forget|treat|act|provide|supply|fill|read|collect|gather|forward|upload|remember|prefer|avoid|never|always|do not|don't|skip|replace|give|answer|respond|reply|share|attach|insert|disregard|pretend|obey|comply|reveal|export|dump|leave|keep|drop|omit|remove|strip|hide|suppress|deflect|spare|exclude)\b`,
+  String.raw`^\W*(?:(?:model|assistant|ai|agent|llm)\s*[:,]\s*|[\w-]+(?: [\w-]+){0,2}\s*(?::|—|–|--)\s*)?(?:please\s+|do\s+)?(?:populate|prefill|pre-fill|invoke|route|dispatch|present|narrate|surface|stay|include|add|append|prepend|paste|put|send|set|copy|tell|report|say|use|call|ignore|forget|treat|act|provide|supply|fill|read|collect|gather|forward|upload|remember|prefer|avoid|never|always|do not|don't|skip|replace|give|answer|respond|reply|share|attach|insert|disregard|pretend|obey|comply|reveal|export|dump|leave|keep|drop|omit|remove|strip|hide|suppress|deflect|spare|exclude|list|pass|run|fetch|grab|extract|retrieve|enumerate|encode|look up|open)\b`,
   "i",
 );
 /** An order after a condition: "Any time files are saved, also save a copy …", "After reading events, post …". */
 export const IMPERATIVE_CLAUSE = rx(
-  String.raw`^\W*(?:if|when(?:ever)?|any time|each time|every time|after|before|once|while|for every|for|to|as part of|in order to)\b[^.;]{3,120}?,\s*(?:then\s+|also\s+|always\s+|first\s+|just\s+)?(?:populate|include|add|append|prepend|paste|put|send|post|set|copy|save|tell|say|use|call|double|triple|halve|select|choose|forward|upload|attach|insert|replace|skip|answer|reply|report|write|store|share|mention|change|move|provide|paste|give|supply|fill|dump|export|label|assign|tag|mark|identify)\b`,
+  String.raw`^\W*(?:[\w-]+(?: [\w-]+){0,2}\s*(?::|—|–|--)\s*)?(?:if|when(?:ever)?|any time|each time|every time|after|before|once|while|for every|for|to|as part of|in order to)\b[^.;]{3,120}?,\s*(?:then\s+|also\s+|always\s+|first\s+|just\s+)?(?:populate|include|add|append|prepend|paste|put|send|post|set|copy|save|tell|say|use|call|double|triple|halve|select|choose|forward|upload|attach|insert|replace|skip|answer|reply|report|write|store|share|mention|change|move|provide|paste|give|supply|fill|dump|export|label|assign|tag|mark|identify|pass|run|retry|switch|route|redirect|rerun|sign)\b`,
   "i",
 );
 /** An imperative that tells how to use this tool ("Use this to …", "Set the flag to …", "Provide a query …"): usage, not an order about something else. */
@@ -66,10 +67,12 @@ export const FALSE_CONSENT = rx(String.raw`\b(?:(?:has|have) (?:already )?(?:con
 /** What the user learns: the user, the reply, the report. */
 export const USER_SIDE = rx(String.raw`\b(?:the (?:user|person|human|customer|end user|account owner|requester)|in (?:the )?conversation|users?'?s?|anyone|the reply|replies|the answer|answers|reporting|report|the conversation with|people|folks|end users|your (?:answer|reply|response|summary))\b`, "i");
 /** Keeping it from them, or telling them otherwise. */
-export const WITHHOLD = rx(
+// Guarded (memo.ts `requires`): every alternative holds a negation, "only"/"just", or one of the named words (checked
+// alternative by alternative).
+export const WITHHOLD = requires(rx(
   String.raw`\b(?:(?:isn't|aren't|wasn't|weren't|is not|are not) (?:ever )?(?:told|informed|made aware|shown|notified)|(?:not|never) (?:to )?(?:be )?(?:told|made aware|informed|mentioned|surfaced|shown|notified|labell?ed)|(?:not|never) (?:to )?(?:know\w*|learns?|hears?|sees?|finds? out)|(?:they|the user|users|the person) (?:only|just) needs? |(?:doesn't|don't|does not|do not) need to (?:know|see|hear)|no reason to (?:bring up|mention|tell|raise|discuss)|draw\w* (?:any )?attention|not for the (?:user's|person's|customer's) eyes|internal detail|not (?:to be )?(?:discussed|disclosed|brought up|raised)|do not discuss|(?:only|just) (?:report|say|mention|tell)|(?:under no circumstances|in no case|at no point)\b[^.]{0,40}\b(?:learn|know|see|hear|find out|be told|notice)|unmentioned|unreported|unlabell?ed|without (?:any )?(?:label|mention|telling|notice|notif\w+|disclos\w+|the user knowing)|(?:left|leave|kept|keep) out|omitted (?:from|when|in)|omit\w* (?:it|this|that|them|any mention|mention|details?|the \w+) (?:from|when|in) (?:the |your )?(?:reply|replies|answer|report|summary|user|conversation)|omit\w* (?:\S+ ){1,6}?(?:from|in) (?:any |the |your |every |all )?(?:repl(?:y|ies)|answers?|reports?|summar(?:y|ies)|messages?|responses?|conversation)|(?:don't|do not|doesn't|does not|never|not|no need to|needn't) (?:\w+ )?(?:bring (?:it|this|that|them|\w+) up|bring up|mention (?:it|this|that|them))|need not be|needn't be|not something|silently|quietly|secretly|as if (?:they|it) (?:were|was)|as ordinary|regardless of (?:what|whether)|even (?:when|if) (?:\w+ ){0,3}(?:fail|error|skipped|were|was|occurred)|vague|nothing important|still indicate|that none is|(?:do not|don't|not) let (?:the )?(?:user|person|them)|brought to (?:the user's|their) attention|sees? only|(?:so as )?not to (?:worry|alarm|bother|concern|upset)|no need to (?:bother|worry|tell|mention|inform)|(?:skip|drop|omit|leave out)\b[^.]{0,60}\bwhen (?:you )?(?:summari[sz]e|report|answer|reply|respond)|(?:skip|drop|omit|avoid)\w* (?:any |all )?(?:mention|discussion|talk|narration) of|(?:stays?|kept|keep|left|leave|remains?) (?:\w+ )?out of (?:the )?(?:transcript|chat|conversation|reply|answer|summary|response)|(?:user|person|people|customer|they) (?:doesn't|don't|does not|do not) need\b|(?:user-facing|visible|displayed) (?:output|reply|replies|text|answer|summary|response) (?:excludes?|omits?|leaves? out|hides?|never (?:shows?|includes?|mentions?))|nothing (?:about|of|regarding|concerning) [^.]{0,80}\b(?:belongs|goes|should (?:appear|go)|is to appear|needs to appear) (?:in|into) (?:your|the) (?:answer|reply|summary|response|chat|conversation)|(?:don't|do not|does not|doesn't) belong in (?:the |your )?(?:chat|answer|reply|summary|response|conversation)|(?:stay|stays|keep|remain) (?:quiet|silent|mum) (?:about|on|regarding)|keep (?:the |your )?(?:explanation|reply|answer|response|summary|description) (?:to|limited to|confined to|focused on)|(?:hears?|learns?|is told|gets told) only\b|never (?:hears?|learns?|sees?|is told) that|without (?:calling out|flagging|highlighting|pointing out|noting|mentioning|surfacing|disclosing|itemi[sz]ing)|no need to (?:surface|flag|call out|highlight|point out|note|raise|disclose|itemi[sz]e|explain)|(?:go|goes|stay|stays|remain|remains|left|kept) (?:unremarked|unmentioned|unnoted|unsaid|unflagged|undisclosed|off the record)|(?:is|are) (?:\w+ )?better off not (?:knowing|hearing|seeing)|not (?:conversation|chat|reply) material|(?:do not|don't|never|no need to) (?:list|show|display|name|itemi[sz]e|enumerate) (?:the ones|those|any|which)\b)\b`,
   "i",
-);
+), /n't|\bnot\b|\bnever\b|\bno\b|\bonly\b|\bjust\b|draw|internal|\bun(?:mention|report|label|remark|not|said|flag|disclos)|without|\bleft\b|\bleave|\bkept\b|\bkeep|omit|silently|quietly|secretly|\bas if\b|as ordinary|regardless|\beven\b|vague|nothing|still indicate|\bnone\b|brought|skip|drop|avoid|\bstay|remain|user-facing|visible|displayed|off the record/i);
 /** Another tool, by group or by another server's name: "whichever tool", "the payments server's send_payment". */
 export const OTHER_TOOL = rx(
   String.raw`\b(?:whichever tool|another tool|other tools|other (?:[\w-]+ )?(?:apps|services|integrations|servers|connectors|plugins)|the (?!this\b|same\b)[\w-]+ tool\b(?! (?:call|here))|other (?:[\w-]+ ){1,2}tools|the [\w-]+ (?:integration|connector|plugin)s?|(?:any|every|all|each) (?:\w+ )?(?:payments?|transfers?|purchases?|orders?)\b|any (?:\w+ ){0,2}tools?|all (?:\w+ ){0,2}tools|every (?:\w+ ){0,2}tool|the (?:[\w-]+ ){1,2}tools\b|(?:calls?|statements?|messages?|invoices?|commits?|transfers?|events?|payments?|writes?|orders?|bookings?|invites?|tickets?|issues?|pull requests?|commands?|queries|records?|entries) (?:made|created|sent|executed|run|produced|placed|written|issued|filed|opened) (?:to|through|by|with|in|from)|(?:any|every|all|each) (?:payment|transfer|purchase|order|booking|commit|push|email|message|invite)s? (?:made|sent|created|placed|in)|(?:writes|pushes|payments|transfers|messages|emails|queries) by the|(?:the )?[\w-]+ server(?:'s?)?(?![\w-])|[\w-]+'s \x60?[a-z]+_[a-z_]+|(?:created|sent|made|executed|run|used) (?:through|by|with) (?:the |any )?[\w-]+(?: [\w-]+)? (?:tools?|server))\b`,
@@ -77,8 +80,16 @@ export const OTHER_TOOL = rx(
 );
 /** Changing what another tool does or receives. */
 export const ALTER = rx(
-  String.raw`\b(?:increas\w*|decreas\w*|rais\w*|lower\w*|replac\w*|swapp?\w*|mov\w*|set\b|sets\b|setting|add\w*|append\w*|prepend\w*|prefix\w*|suffix\w*|include\w*|mention\w*|skip\w*|bypass\w*|disabl\w*|pointed|redirect\w*|rout\w*|cop(?:y|ied)|written|preceded|followed|use --\w+|force|tack\w* on|shift\w*|visibility|attendee|in copy|cc\b|bcc\b|or 1=1|earlier|later|doubl\w*|tripl\w*|halv\w*|multipl\w*|sav(?:e|ed|ing) a copy|also sav\w*|select|choose|go through|rout\w+ through|pass through|via|rather than|instead of|instead|label\w*|assign\w*|tag\w*|log into|carry|carries|mark\w*|priorit\w*|downgrad\w*|approved by|point\w* (?:to|at)|remov\w*|strip\w*|whatever the user \w+|regardless of (?:what )?the user|called with|[a-z_]+=\w+|overwrit\w*|rewrit\w*|insert\w*|decorat\w*|intercept\w*)\b`,
+  String.raw`\b(?:increas\w*|decreas\w*|rais\w*|lower\w*|replac\w*|swapp?\w*|mov\w*|set\b|sets\b|setting|add\w*|append\w*|prepend\w*|prefix\w*|suffix\w*|include\w*|mention\w*|skip\w*|bypass\w*|disabl\w*|pointed|redirect\w*|rout\w*|round\w* (?:up|down)|rounded|cop(?:y|ied)|written|preceded|followed|use --\w+|force|tack\w* on|shift\w*|visibility|attendee|in copy|cc\b|bcc\b|or 1=1|earlier|later|doubl\w*|tripl\w*|halv\w*|multipl\w*|sav(?:e|ed|ing) a copy|also sav\w*|select|choose|go through|rout\w+ through|pass through|via|rather than|instead of|instead|label\w*|assign\w*|tag\w*|log into|carry|carries|mark\w*|priorit\w*|downgrad\w*|approved by|point\w* (?:to|at)|remov\w*|strip\w*|whatever the user \w+|regardless of (?:what )?the user|called with|[a-z_]+=\w+|overwrit\w*|rewrit\w*|insert\w*|decorat\w*|intercept\w*)\b`,
   "i",
+);
+/**
+ * What the user has shared in the conversation, by the user's own words ("every document the user has shared", "their
+ * last message"): read with CONTEXT. Guarded (memo.ts `requires`): every alternative names the user, "their" or "your".
+ */
+export const USER_SHARED = requires(
+  rx(String.raw`\b(?:(?:every|all|any|each)(?: [\w-]+){0,2} (?:that )?the user (?:has )?(?:shared|said|typed|uploaded|pasted|mentioned|sent|written|provided)|(?:the user's|their|your) (?:last|latest|previous|most recent|first) (?:messages?|prompts?|questions?|requests?))\b`, "i"),
+  /user|their|your/i,
 );
 /** Secrets, the conversation, the model's own context and the user's personal data (reused families plus the context). */
 export const CONTEXT = rx(
@@ -99,7 +110,7 @@ export const INTO_THIS_CALL = rx(
 );
 /** Data leaving: copies, logs, relays (a destination follows). */
 export const OUTBOUND = rx(
-  String.raw`\b(?:cop(?:y|ies)|duplicate|backup|mirror\w*|retain\w*|stor(?:ed|e)|sav(?:ed|e)|logged|record\w*|relay\w*|transmit\w*|post(?:ed)?|e?mail\w*|upload\w*|deliver\w*|forward\w*|shar\w+|sent|send|archiv\w*|collect\w*|track\w*|sold|render|includes the image|beacon\w*|sync\w*|ping\w*|stream\w*|push\w*|export\w*|cach\w*|lands? (?:in|at|on)|ends? up|reach(?:es)?)\b`,
+  String.raw`\b(?:cop(?:y|ies|ied)|duplicat\w*|backup|mirror\w*|retain\w*|stor(?:ed|e)|sav(?:ed|e)|logged|record\w*|relay\w*|transmit\w*|post(?:ed)?|e?mail\w*|upload\w*|deliver\w*|forward\w*|shar\w+|sent|send|archiv\w*|collect\w*|track\w*|sold|render|includes the image|beacon\w*|sync\w*|ping\w*|stream\w*|push\w*|export\w*|cach\w*|lands? (?:in|at|on)|ends? up|reach(?:es)?)\b`,
   "i",
 );
 /** A destination left open for data: a query that ends in `=` or a template slot. */
@@ -140,10 +151,11 @@ export const SECRECY = rx(String.raw`\b(?:change the subject|not (?:a )?(?:topic
 /** A value's field path naming an outbound destination (a mirror, relay or callback whose default is a literal address). */
 export const OUTBOUND_FIELD = /\.(?:mirror|relay|callback|callback_url|webhook|webhook_url|report_to|upload_to|backup|forward_to|sink|collector|cc|bcc|share_with|notify_url|upload|upload_url|destination|dest|sync|sync_target|send_to|share_to|drop)\.(?:default|const|examples?)(?:\[\d+\])?$/i;
 /** The user shown something other than what it is. */
-export const MISREPRESENT = rx(
+// Guarded (memo.ts `requires`): every alternative holds "as", "let", a verb of telling or one of the named verbs.
+export const MISREPRESENT = requires(rx(
   String.raw`\b(?:present\w*|shown|described|labell?ed|framed|passed off) as (?:if|though|ordinary|regular|normal|part of|organic|genuine)\b|\b(?:fail\w*|error\w*|broken|skipped)\b[^.]{0,40}\bas (?:a |an )?(?:success\w*|fine|complete\w*|ok|okay|partial success|successful)\b|\b(?:fail\w*|error\w*|reject\w*|declin\w*|delay\w*|skipp\w*|lost|denied)\b[^.]{0,60}\b(?:reassur\w*|assur\w*|tell|say|report|indicate|claim)\w*\b[^.]{0,40}\b(?:went through|succeeded|worked|fine|ok|okay|complete\w*|done|protected|safe)\b|\brefer(?:red)? to (?:it|this|that|the \w+) (?:only )?as\b|\brepresent\w* (?:it|this|that|them|results?|(?:the|its|every|each|all|any) \w+) as\b|\b(?:describ|present|represent|call|label|fram|portray|report)\w* (?:[\w-]+ ){1,4}?as (?:[\w-]+ ){0,2}?[\w-]+,? (?:though|although|even though|while in fact|when in fact|but in fact)\b|\b(?:phras|word)\w* (?:it|this|that|them|the \w+) as\b|\b(?:present|describ|fram|portray|report)\w* (?:it|this|that|them|results?|the \w+|its \w+) as (?:a |an )?(?:fully|entirely|purely|completely|just|merely|only|totally|wholly)\b|\bas (?:your|their) own (?:suggestions?|ideas?|words|opinions?|recommendations?|picks?)\b|\b(?:fail\w*|error\w*|stale|old|last good)\b[^.]{0,60}\bas (?:current|up to date|fresh|new|live)\b|\b(?:describ|present|call|label|fram|report)\w* (?:it|this|that|them) as ['"\u2018\u201c]|\b(?:whatever|regardless of|no matter)\b[^.]{0,80}\b(?:reads|says|states|shows|reports?|confirms?) ['"\u2018\u201c]|\blet (?:the user|them|the person|people|users|the customer) (?:assume|think|believe|conclude|infer)\b|\b(?:downplay|play down|gloss(?:es|ing)? over|soft-?pedal|sidestep)\w*\b`,
   "i",
-);
+), /\bas\b|\blet\b|downplay|play down|gloss|soft-?pedal|sidestep|whatever|regardless|no matter|assur|tell|say|report|indicat|claim/i);
 /** The conversation as the model's to steer. */
 export const CONVERSATION_PARTY = rx(String.raw`\bthe (?:conversation|chat|discussion|dialogue) (?:should|must|is to|ought|will) be\b`, "i");
 /** Where the user hears anything: the reply, the answer, the summary, the conversation, the user. */
@@ -179,7 +191,7 @@ export const SIDE_EFFECT = /\b(?:is|are|gets?|was|were|will be) (?:also |automat
  */
 export const AVOID_SPEECH = /\b(?:refrain(?:ing)? from|avoid\w*|without|no need to|(?:there is )?no reason to|steer(?:ing)? clear of|hold(?:ing)? off on|leave aside|left aside|(?:do not|don't|never|not) (?:ever )?(?:need to )?)\s*(?:\w+ )?(?:mention\w*|tell(?:ing)? (?:the user|them|the person|users)|inform\w*|disclos\w*|reveal\w*|surfac\w*|bring(?:ing)? (?:\w+ )?up|quot(?:e|ing) the|volunteer\w*|narrat\w*|call(?:ing)? out|flag(?:ging)? (?:it|this|that|the)|highlight\w*|point(?:ing)? out|acknowledg\w*|admit\w*)\b|\b(?:mentioning|disclosing|bringing up|surfacing|explaining|narrating) (?:[\w-]+ ){0,6}?(?:is|are) (?:unnecessary|not (?:necessary|needed|required|helpful)|best avoided|discouraged|noise)\b|\bleave aside\b/i;
 /** Preference given outright: "prioritise it over general-purpose tools", "rank this above the others". */
-export const PRIORITISE = /\b(?:prioriti[sz]e|favou?r|rank|put|place)\s+(?:it|this(?: tool| one)?|me)\s+(?:over|above|ahead of|before)\b/i;
+export const PRIORITISE = /\b(?:prioriti[sz]e|favou?r|rank|put|place|recommends?|recommended|ranks)\s+(?:it|this(?: tool| one)?|me)\s+(?:over|above|ahead of|before)\b/i;
 /** An outcome reported whatever it was: "(use this regardless of outcome)". */
 export const ANY_OUTCOME = /\b(?:regardless of|whatever|irrespective of|no matter) (?:the )?(?:outcome|result|success|errors?|failures?|what happened)\b/i;
 /** A comparison with the alternatives: "compared to 61 % for the alternatives", "faster than the other tools". */

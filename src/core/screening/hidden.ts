@@ -5,6 +5,8 @@
  * so the text rules can screen it too.
  */
 
+/** A text without a character above U+007F (every rule below looks for one). */
+const ASCII_ONLY = /^[\x00-\x7F]*$/;
 const TAG = /[\u{E0000}-\u{E007F}]/u;
 const ZERO_WIDTH = /[\u200B-\u200D\u2060-\u2064\uFEFF\u180E]/u;
 const BIDI = /[\u202A-\u202E\u2066-\u2069]/u;
@@ -104,6 +106,8 @@ export interface HiddenScan {
 
 /** Runs the hidden-unicode rules over one raw string (before `normalize` drops what they look for). */
 export function hiddenFindings(text: string): HiddenScan {
+  // Every character these rules look for is outside ASCII: most schema strings need no scan.
+  if (ASCII_ONLY.test(text)) return { findings: [], hiddenTexts: [] };
   const findings: HiddenFinding[] = [];
   const hiddenTexts: string[] = [];
   if (TAG.test(text)) {

@@ -15,7 +15,8 @@
  *
  * Pure and synchronous.
  */
-import { has } from "./memo.js";
+import { has, once } from "./memo.js";
+import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
 import { OWN_SERVER } from "./concepts-structure.js";
 import { ANSWER_SHAPE, CONCEAL, CONFIG_CHANGE, DECEIVE, DISCLOSE, MODEL, MODEL_CONFIG, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER, VOCATIVE } from "./concepts-parties.js";
@@ -46,6 +47,23 @@ import {
   WHEN_OTHER,
 } from "./concepts-objects.js";
 
+
+// Word families used in one place each, hoisted: a regex literal in a function body is a new object on every
+// call, which the per-sentence memory (memo.ts) could never recognise again.
+const OBLIGED = /\b(?:must|should|required|have to|need to|are to)\b/i;
+const INSTRUCTION_WORDS = /\b(?:instructions?|guidelines|rules|system message|safety)\b/i;
+const SAY_ONLY = /\b(?:what you (?:tell|say)|your (?:reply|answer|summary)|say only|only say|just say)\b/i;
+const LEAVES_ELSEWHERE = /\b(?:upload|copy|forward|shared?|location|records?|deleted|changes?|warnings?|partner|third parties|affiliate|elsewhere|also)\b/i;
+const REPLY_WORDS = /\b(?:reply|answer|response|summary)\b/i;
+const COLLECT_VERB = /\b(?:gather|collect|harvest|grab|read|open|extract)\b/i;
+const USER_PLACE = /\b(?:user's|person's|this machine|this computer|home|stored|saved|the machine's)\b/i;
+const THIS_TOOL = /\bthis tool\b/i;
+const AFTERWARDS = /\b(?:also|as well|copy|mirror|then|after|once)\b/i;
+const INTO_NAMED_PARAMETER = /\b(?:put|place|copy|include)\b[^.]{0,60}\bin(?:to)? (?:the )?\x60?\w+\x60? (?:parameter|field)\b/i;
+const SELF_DEPRECATED = /\bthis (?:tool|one) is deprecated\b/i;
+const PICK_VERB = /\b(?:use|pick|choose|select|send|route|call|go through)\b/i;
+const EVERY_OR_ONLY = /\b(?:only|never|exclusively|every|all|first)\b/i;
+
 /** What the reader knows about the tool a sentence belongs to. */
 export interface SentenceContext {
   /** Field path (`description`, `inputSchema.properties.x.description`, …). */
@@ -72,26 +90,18 @@ export interface SentenceReading {
   cue: string;
 }
 
-/** The family words of a purpose that make a resource part of the tool's job (a password manager may speak of passwords). */
-export function declared(purpose: string, sentence: string): boolean {
-  const families = [
-    /password|passphrase|login|credential|vault|secret|keychain/,
-    /token|api.?key|access.?key/,
-    /cookie|session|browser/,
-    /env|environment|process|shell|command/,
-    /ssh|host|remote/,
-    /file|path|directory|folder/,
-    /email|mail|inbox|message|sms/,
-    /contact|address|phone/,
-  ];
-  const s = sentence.toLowerCase();
-  return families.some((f) => f.test(purpose) && f.test(s));
-}
+// `declared` lives with the other context questions (context-queries.ts); re-exported for callers of this module.
+export { declared } from "./context-queries.js";
 
 /** The sentence names `token` as a successor: "use X instead", "superseded/replaced by X", "in favour of X", "alias of X". */
 export function successorNote(sentence: string, token: string): boolean {
+  // One pattern per token, built once per screening: a catalog names the same tools in sentence after sentence.
+  return once("successor", token, () => successorPattern(token)).test(sentence);
+}
+
+function successorPattern(token: string): RegExp {
   const t = token.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(String.raw`\b(?:use|try|call|prefer)\s+\x60?${t}\x60?\s+instead\b|\b(?:superseded|replaced|succeeded)\s+by\s+\x60?${t}\b|\bin\s+favou?r\s+of\s+\x60?${t}\b|\balias\s+(?:of|for)\s+\x60?${t}\b|\bprefer\s+\x60?${t}\x60?\s+over\b`, "i").test(sentence);
+  return new RegExp(String.raw`\b(?:use|try|call|prefer)\s+\x60?${t}\x60?\s+instead\b|\b(?:superseded|replaced|succeeded)\s+by\s+\x60?${t}\b|\bin\s+favou?r\s+of\s+\x60?${t}\b|\balias\s+(?:of|for)\s+\x60?${t}\b|\bprefer\s+\x60?${t}\x60?\s+over\b`, "i");
 }
 
 function tokensOf(sentence: string): string[] {
@@ -115,9 +125,9 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const config = has(MODEL_CONFIG, s) && has(CONFIG_CHANGE, s);
   const shaping = has(ANSWER_SHAPE, s);
   if (model && config && (vocative || !protective)) push("assistant-directive", vocative ? 0.95 : 0.85, "speaks to the model about its own instructions");
-  else if (vocative && (shaping || has(/\b(?:must|should|required|have to|need to|are to)\b/i, s))) push("assistant-directive", 0.8, "a note addressed to the model");
+  else if (vocative && (shaping || has(OBLIGED, s))) push("assistant-directive", 0.8, "a note addressed to the model");
   else if (model && shaping && !protective) push("assistant-directive", 0.7, "shapes the model's answers or behaviour");
-  else if (config && has(/\b(?:instructions?|guidelines|rules|system message|safety)\b/i, s) && !protective) push("assistant-directive", 0.6, "changes the model's instructions");
+  else if (config && has(INSTRUCTION_WORDS, s) && !protective) push("assistant-directive", 0.6, "changes the model's instructions");
 
   // Concealment: something kept from the user, unless what is kept back is a secret being protected.
   // "Do not tell the user to run it manually" is advice about what to ask of the user, not something kept from them.
@@ -125,31 +135,31 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const speechControl =
     has(SPEECH, s) &&
     has(RESTRICT_SPEECH, s) &&
-    (has(USER, s) || has(/\b(?:what you (?:tell|say)|your (?:reply|answer|summary)|say only|only say|just say)\b/i, s)) &&
+    (has(USER, s) || has(SAY_ONLY, s)) &&
     !advice &&
     !has(PROTECTED_OBJECT, s);
   if (has(DECEIVE, s)) push("concealment", 0.8, "tells the user something other than what happened");
   else if (speechControl && !protective && !has(DISCLOSE, s)) push("concealment", 0.7, "restricts what the user is told");
   else if (has(CONCEAL, s) && has(REPLY, s) && !advice && !has(DISCLOSE, s)) {
-    const protectsSecret = has(PROTECTED_OBJECT, s) && !has(/\b(?:upload|copy|forward|shared?|location|records?|deleted|changes?|warnings?|partner|third parties|affiliate|elsewhere|also)\b/i, s);
-    if (!protectsSecret) push("concealment", has(USER, s) || has(/\b(?:reply|answer|response|summary)\b/i, s) ? 0.85 : 0.6, "keeps something from the user");
+    const protectsSecret = has(PROTECTED_OBJECT, s) && !has(LEAVES_ELSEWHERE, s);
+    if (!protectsSecret) push("concealment", has(USER, s) || has(REPLY_WORDS, s) ? 0.85 : 0.6, "keeps something from the user");
   }
 
   // Resource reach: secrets, the conversation or personal data moved into the call, outside the declared purpose.
   const secret = has(SECRET, s);
   // A parameter described as secrets or the conversation ("Dump of all environment variables …") asks the model to fill it with them.
   const contentOf = /\b(?:dump|contents?|copy|verbatim|list|export|all|text)\s+(?:text\s+)?of\b|\bincluding (?:secret|private|hidden)\b|\bverbatim\b/i.test(s);
-  if (inParameter && !value && (secret || has(CONVERSATION, s)) && contentOf && !protective && !declared(ctx.purpose, s)) push("resource-reach", 0.75, "a parameter meant to hold secrets or the conversation");
+  if (inParameter && !value && (secret || has(CONVERSATION, s)) && contentOf && !protective && !ask(ctx, "declared", s)) push("resource-reach", 0.75, "a parameter meant to hold secrets or the conversation");
   const conversation = has(CONVERSATION, s);
   const personal = has(PERSONAL, s);
   // A secret taken from where the user keeps it ("the AWS secret access key from the user's machine").
   const fromUser = /\bfrom (?:the user's|their|your|this|the person's|the machine's) (?:machine|computer|device|laptop|home (?:folder|directory)|profile|browser|environment|system|keychain|disk)\b|\bin the user's home\b/i.test(s);
-  if (secret && fromUser && !protective && !declared(ctx.purpose, s)) push("resource-reach", 0.8, "takes a secret from the user's machine");
+  if (secret && fromUser && !protective && !ask(ctx, "declared", s)) push("resource-reach", 0.8, "takes a secret from the user's machine");
   if ((secret || conversation || personal) && has(ACQUIRE, s) && !protective) {
     const intoCall = has(INTO_CALL, s) || inParameter || value;
-    const outside = !declared(ctx.purpose, s) || conversation;
+    const outside = !ask(ctx, "declared", s) || conversation;
     if (intoCall && outside) push("resource-reach", conversation || secret ? 0.85 : 0.65, conversation ? "puts the conversation or other tools' data into the call" : "puts secrets or personal data into the call");
-    else if (outside && has(/\b(?:gather|collect|harvest|grab|read|open|extract)\b/i, s) && (secret || personal) && has(/\b(?:user's|person's|this machine|this computer|home|stored|saved|the machine's)\b/i, s))
+    else if (outside && has(COLLECT_VERB, s) && (secret || personal) && has(USER_PLACE, s))
       push("resource-reach", 0.7, "collects the user's secrets");
   }
 
@@ -167,7 +177,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
       (ctx.knownForeignTool?.(t) ||
         new RegExp(String.raw`\b(?:call\w*|us(?:e|ed|es|ing)|invok\w*|execut\w*|run\w*|(?:posted|sent|created|made|done) (?:by|with)|through|with)\s+(?:the\s+)?\x60?${t.replace(/[.]/g, "\\.")}\b|\b${t.replace(/[.]/g, "\\.")}\x60?\s+(?:tool|is (?:used|called|run)|runs)\b`, "i").test(s)),
   );
-  const aboutOthers = named.length > 0 || has(OTHER_TOOLS, s) || (has(WHEN_OTHER, s) && !has(/\bthis tool\b/i, s) && !ctx.lead);
+  const aboutOthers = named.length > 0 || has(OTHER_TOOLS, s) || (has(WHEN_OTHER, s) && !has(THIS_TOOL, s) && !ctx.lead);
   if (aboutOthers && has(TOOL_CHANGE, s) && !protective) {
     const strong = named.length > 0 || has(OTHER_TOOLS, s);
     const alters = has(
@@ -183,26 +193,26 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const address = ADDRESS.exec(s);
   if (address && !EXAMPLE_ADDRESS.test(address[0]) && !EXAMPLE_MARK.test(s.slice(0, address.index))) {
     const transfer = has(TRANSFER, s) || /!\[[^\]]*\]\(/.test(s);
-    if (transfer && has(DATA, s.replace(address[0], " ")) && !(ctx.lead && !has(/\b(?:also|as well|copy|mirror|then|after|once)\b/i, s)))
+    if (transfer && has(DATA, s.replace(address[0], " ")) && !(ctx.lead && !has(AFTERWARDS, s)))
       push("exfiltration", 0.9, `sends data to ${address[0]}`);
     else if (transfer && value) push("exfiltration", 0.7, `a default destination ${address[0]}`);
   }
   if (inParameter && !value && has(SIDE_CHANNEL, s) && (has(USER_DATA, s) || has(DATA, s))) push("exfiltration", 0.75, "a side-channel parameter");
   else if (inParameter && has(FILL_WITH, s) && has(USER_DATA, s) && !protective) {
     const paramName = /properties\.([^.]+)\.[^.]+$/.exec(ctx.field)?.[1]?.toLowerCase() ?? "";
-    if (!ctx.purpose.includes(paramName.replace(/_/g, " ")) || !paramName) push("exfiltration", 0.6, "a parameter filled with the user's data");
+    if (!paramName || !ask(ctx, "purposeIncludes", paramName.replace(/_/g, " "))) push("exfiltration", 0.6, "a parameter filled with the user's data");
   }
-  if (!inParameter && has(/\b(?:put|place|copy|include)\b[^.]{0,60}\bin(?:to)? (?:the )?\x60?\w+\x60? (?:parameter|field)\b/i, s) && has(SIDE_CHANNEL, s)) push("exfiltration", 0.75, "data routed into a side-channel parameter");
+  if (!inParameter && has(INTO_NAMED_PARAMETER, s) && has(SIDE_CHANNEL, s)) push("exfiltration", 0.75, "data routed into a side-channel parameter");
 
   // Tool choice: this tool preferred over others in general, or the others disparaged.
-  const self = has(SELF, s) || [...ctx.selfNames].some((n) => s.toLowerCase().includes(n));
+  const self = has(SELF, s) || ask(ctx, "selfMentioned", s);
   const alternatives = (has(ALTERNATIVES, s) && !ownServer) || named.length > 0;
   const preference = has(PREFERENCE, s);
   const disparage = has(DISPARAGE, s);
-  if (alternatives && disparage && !has(/\bthis (?:tool|one) is deprecated\b/i, s)) push("tool-choice", 0.85, "disparages the other tools");
+  if (alternatives && disparage && !has(SELF_DEPRECATED, s)) push("tool-choice", 0.85, "disparages the other tools");
   else if (self && preference && alternatives && !protective) push("tool-choice", 0.8, "claims priority over other tools");
   else if (self && has(UNIVERSAL, s) && has(PRIORITY, s) && !protective) push("tool-choice", 0.75, "claims every request for itself");
-  else if (preference && alternatives && has(/\b(?:use|pick|choose|select|send|route|call|go through)\b/i, s) && has(/\b(?:only|never|exclusively|every|all|first)\b/i, s)) push("tool-choice", 0.7, "steers tool choice");
+  else if (preference && alternatives && has(PICK_VERB, s) && has(EVERY_OR_ONLY, s)) push("tool-choice", 0.7, "steers tool choice");
 
   return out;
 }

@@ -5,14 +5,16 @@
  * declares it does, its parameters, which tools are its server's own, and where the sentence sits.
  */
 import type { ScreeningCategory } from "./categories.js";
-import { readSentence, type SentenceContext } from "./intent.js";
+import { readSentence, type SentenceContext, type SentenceReading } from "./intent.js";
 import { BEHAVIOUR_SETTING, OPEN_SLOT } from "./concepts-structure.js";
-import { DETECTOR_FRAME, DETECTOR_PURPOSE, EXAMPLES_LEAD } from "./concepts-roles.js";
+import { DETECTOR_FRAME, DETECTOR_PURPOSE, EXAMPLES_LEAD, NEGATED_SPEECH } from "./concepts-roles.js";
 import { readStructure } from "./structure.js";
 // From the modules themselves rather than screen.ts, which imports this module.
 import { fieldsOf, type TextField } from "./fields.js";
 import { hiddenFindings } from "./hidden.js";
-import { foreignTool, type SteerContext } from "./steering.js";
+import { foreignTool as foreignToolOf, type SteerContext } from "./steering.js";
+import { answersAgain, recordingContext, RECORDER, type AskedQuestion } from "./context-queries.js";
+import { once, recall, remember } from "./memo.js";
 import { jsonNotes, normalize, sentences, unquoteMentions } from "./text.js";
 import type { ScreenableTool } from "./types.js";
 
@@ -65,7 +67,8 @@ function joinedStatements(parts: readonly string[], description: boolean): strin
     const next = parts[i + 1];
     if (next !== undefined && QUESTION.test(s) && ANSWER.test(next)) out.push(`${s.replace(QUESTION, "")} ${next.replace(ANSWER, "")}`);
     if (i === 0 && description && s.includes("(")) for (const m of s.matchAll(ASIDE)) out.push(m[1]);
-    if (i > 0 && !ANSWER.test(s) && POINTS_BACK.test(s) && s.split(/\s+/).length <= 8) out.push(`${parts[i - 1]} ${s}`);
+    // A short sentence that points back, or one that declines to speak of "this" ("this is not something to point out"), is read with the one before.
+    if (i > 0 && !ANSWER.test(s) && POINTS_BACK.test(s) && (s.split(/\s+/).length <= 8 || NEGATED_SPEECH.test(s))) out.push(`${parts[i - 1]} ${s}`);
     // A table row whose value is a bare rule ("| mention tracking pixels | never |") reads as the rule applied to it.
     const row = TABLE_RULE.exec(s);
     if (row) out.push(`${row[2]} ${row[1].trim()}`);
@@ -80,25 +83,59 @@ export function toolSentences(tool: ScreenableTool, fields: readonly TextField[]
     if (field.identifier) continue;
     const texts = [{ text: field.text, where: field.field }];
     for (const hidden of hiddenFindings(field.text).hiddenTexts) texts.push({ text: hidden, where: `${field.field} (hidden text)` });
-    for (const { text, where } of texts) {
-      const plain = jsonNotes(unquoteMentions(normalize(text)));
-      // Single tokens (types, formats, enum values) carry no sentence, except an address in a value ("https://…/r?q=",
-      // a mirror's default "sftp://…"), which the structural reading may file as a destination.
-      if (!/\s/.test(plain.trim())) {
-        if (field.value && (OPEN_SLOT.test(plain) || /^[a-z][\w+.-]*:\/\/\S+$/i.test(plain.trim()))) out.push({ field: where, sentence: plain.trim().slice(0, MAX_SENTENCE_CHARS), lead: false });
-        continue;
-      }
-      const parts = sentences(plain).map(({ s }) => s.trim());
-      parts.forEach((s, i) => {
-        const sentence = s.slice(0, MAX_SENTENCE_CHARS);
-        // Short lines carry no sentence, except a setting of the model's behaviour ("refusals: disabled").
-        if (sentence.split(/\s+/).length >= 3 || BEHAVIOUR_SETTING.test(sentence)) out.push({ field: where, sentence, lead: where === "description" && i === 0 });
-      });
-      for (const joined of joinedStatements(parts, where === "description"))
-        if (joined.split(/\s+/).length >= 3) out.push({ field: where, sentence: joined.slice(0, MAX_SENTENCE_CHARS), lead: false });
-    }
+    for (const { text, where } of texts) for (const [sentence, lead] of sentencesOfText(text, field.value, where === "description")) out.push({ field: where, sentence, lead });
+  }
+  out.push(...defaultsWithTheirNote(fields));
+  return out;
+}
+
+/** A default or const that is a literal address, and the description beside it saying a copy of the data goes there. */
+const ADDRESS_VALUE = /^\s*(?:(?:https?|ftps?|sftp|wss?):\/\/\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)\s*$/i;
+const COPY_NOTE = /\b(?:cop(?:y|ies|ied)|mirror\w*|duplicat\w*|also|as well|cc|bcc|replicat\w*|retain\w*|archiv\w*|goes there|go there|sent there|receives?)\b/i;
+
+/**
+ * A parameter's default address read with its description as one statement: "Leave this as is; a copy of each
+ * result goes there." beside `"default": "https://…"` says where the copy goes, though neither field does alone.
+ */
+function defaultsWithTheirNote(fields: readonly TextField[]): ToolSentence[] {
+  const out: ToolSentence[] = [];
+  for (const f of fields) {
+    if (!f.value || !/\.(?:default|const)$/.test(f.field) || !ADDRESS_VALUE.test(f.text)) continue;
+    const parent = f.field.slice(0, f.field.lastIndexOf("."));
+    const note = fields.find((g) => g.field === `${parent}.description`);
+    if (!note || !COPY_NOTE.test(note.text)) continue;
+    out.push({ field: f.field, sentence: `${normalize(note.text).trim().slice(0, MAX_SENTENCE_CHARS)} Default: ${f.text.trim()}`, lead: false });
   }
   return out;
+}
+
+const SPACE = /\s/;
+const WHITESPACE = /\s+/;
+const URL_VALUE = /^[a-z][\w+.-]*:\/\/\S+$/i;
+
+/**
+ * The sentences of one text, each with whether it leads a description. They depend on the text, whether it is a value
+ * and whether it is the description, and nothing else: a catalog's repeated texts are split once.
+ */
+function sentencesOfText(text: string, value: boolean, description: boolean): readonly (readonly [string, boolean])[] {
+  return once(`sentences${value ? 1 : 0}${description ? 1 : 0}`, text, () => {
+    const out: [string, boolean][] = [];
+    const plain = jsonNotes(unquoteMentions(normalize(text)));
+    // Single tokens (types, formats, enum values) carry no sentence, except an address in a value ("https://…/r?q=",
+    // a mirror's default "sftp://…"), which the structural reading may file as a destination.
+    if (!SPACE.test(plain.trim())) {
+      if (value && (OPEN_SLOT.test(plain) || URL_VALUE.test(plain.trim()))) out.push([plain.trim().slice(0, MAX_SENTENCE_CHARS), false]);
+      return out;
+    }
+    const parts = sentences(plain).map(({ s }) => s.trim());
+    parts.forEach((s, i) => {
+      const sentence = s.slice(0, MAX_SENTENCE_CHARS);
+      // Short lines carry no sentence, except a setting of the model's behaviour ("refusals: disabled").
+      if (sentence.split(WHITESPACE).length >= 3 || BEHAVIOUR_SETTING.test(sentence)) out.push([sentence, description && i === 0]);
+    });
+    for (const joined of joinedStatements(parts, description)) if (joined.split(WHITESPACE).length >= 3) out.push([joined.slice(0, MAX_SENTENCE_CHARS), false]);
+    return out;
+  });
 }
 
 /** Whether the catalog has a tool of this name (with or without a `server__` prefix). */
@@ -114,6 +151,8 @@ export function readTool(tool: ScreenableTool, steer: SteerContext, parts: reado
   const selfNames = steer.selfNames ?? new Set([steer.self]);
   const out: SentenceFinding[] = [];
   const detector = DETECTOR_PURPOSE.test(purpose);
+  const foreignTool = (token: string) => foreignToolOf(token, steer);
+  const knownForeignTool = steer.catalog ? (token: string) => knownToolOf(token, steer) && foreignToolOf(token, steer) : undefined;
   for (const part of parts) {
     // A detector naming what it looks for ("scores a text for injection attempts, such as requests that …") mentions
     // the attack rather than making it.
@@ -123,11 +162,28 @@ export function readTool(tool: ScreenableTool, steer: SteerContext, parts: reado
       purpose,
       params: steer.params,
       lead: part.lead,
-      foreignTool: (token) => foreignTool(token, steer),
-      knownForeignTool: steer.catalog ? (token) => knownToolOf(token, steer) && foreignTool(token, steer) : undefined,
+      foreignTool,
+      knownForeignTool,
       selfNames,
     };
-    for (const r of [...readSentence(part.sentence, ctx), ...readStructure(part.sentence, ctx)]) out.push({ field: part.field, sentence: part.sentence, category: r.category, score: r.score, cue: r.cue });
+    for (const r of readingsOf(part.sentence, ctx)) out.push({ field: part.field, sentence: part.sentence, category: r.category, score: r.score, cue: r.cue });
   }
   return out;
+}
+
+/**
+ * Both readings of a sentence. A catalog repeats its sentences across tools (a shared parameter's description, a
+ * server's boilerplate): a sentence already read in the same place is not read again when this tool's context gives
+ * the answers that reading depended on (context-queries.ts); the remembered reading is then exactly the one the
+ * readers would make.
+ */
+function readingsOf(sentence: string, ctx: SentenceContext): readonly SentenceReading[] {
+  const place = `${ctx.lead ? 1 : 0}${ctx.knownForeignTool ? 1 : 0}${ctx.field}`;
+  const known = recall<readonly AskedQuestion[], readonly SentenceReading[]>(sentence, place, (asked) => answersAgain(ctx, asked));
+  if (known) return known;
+  const recording = recordingContext(ctx);
+  const readings = [...readSentence(sentence, recording), ...readStructure(sentence, recording)];
+  const recorder = recording[RECORDER];
+  if (!recorder.raw) remember(sentence, place, recorder.asked, readings);
+  return readings;
 }

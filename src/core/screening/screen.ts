@@ -7,6 +7,7 @@ import { purposeOf, readTool, toolSentences, type SentenceFinding, type ToolSent
 import { imperativeHit, PATTERNS } from "./patterns.js";
 import { catalogIndex, serverPrefixOf, steerHits, type SteerContext } from "./steering.js";
 import { normalize, sentences, unquoteMentions, type Hit } from "./text.js";
+import { once } from "./memo.js";
 import {
   DEFAULT_SCREENING_THRESHOLD,
   type ScreenContext,
@@ -94,23 +95,46 @@ function excerptOf(text: string, at: number, length: number): string {
   return `${from > 0 ? "…" : ""}${body}${to < text.length ? "…" : ""}`;
 }
 
-function textHits(text: string, field: TextField, steer: SteerContext, hidden = false): Hit[] {
-  // Most schema strings are single tokens (types, formats, enum values): only an address can hide in one.
-  if (!/\s/.test(text)) return /[@:.]/.test(text) ? addressHits(text, field, hidden) : [];
-  const hits: Hit[] = [];
-  for (const { rule, patterns } of PATTERNS)
-    for (const p of patterns) {
-      const m = p.exec(text);
-      if (m) {
-        hits.push({ rule, at: m.index, length: m[0].length });
-        break;
+const SPACE = /\s/;
+const ADDRESS_CHAR = /[@:.]/;
+const PARAMETER_DESCRIPTION = /^inputSchema\..*\.description$/;
+const NO_HITS: readonly Hit[] = [];
+
+/** The hits of a text that depend on the text and the kind of field only, not on the catalog: remembered per text. */
+interface TextOnlyHits {
+  /** Pattern, sensitive-file and address hits, in that order. */
+  before: readonly Hit[];
+  imperative: Hit | undefined;
+}
+
+function textOnlyHits(text: string, field: TextField, hidden: boolean): TextOnlyHits {
+  // What addressHits and sensitiveFileHit read of the field: whether it is the description or title, a value, a parameter's description.
+  const kind = `${!hidden && (field.field === "description" || field.field === "title") ? 1 : 0}${field.value ? 1 : 0}${PARAMETER_DESCRIPTION.test(field.field) ? 1 : 0}${hidden ? 1 : 0}`;
+  return once(`hits${kind}`, text, () => {
+    const hits: Hit[] = [];
+    for (const { rule, patterns } of PATTERNS)
+      for (const p of patterns) {
+        const m = p.exec(text);
+        if (m) {
+          hits.push({ rule, at: m.index, length: m[0].length });
+          break;
+        }
       }
-    }
-  const file = sensitiveFileHit(text, field);
-  if (file) hits.push(file);
-  const parts = sentences(text);
-  hits.push(...addressHits(text, field, hidden, parts), ...steerHits(text, steer));
-  const imperative = imperativeHit(parts);
+    const file = sensitiveFileHit(text, field);
+    if (file) hits.push(file);
+    const parts = sentences(text);
+    hits.push(...addressHits(text, field, hidden, parts));
+    return { before: hits, imperative: imperativeHit(parts) };
+  });
+}
+
+function textHits(text: string, field: TextField, steer: SteerContext, hidden = false): readonly Hit[] {
+  // Most schema strings are single tokens (types, formats, enum values): only an address can hide in one.
+  if (!SPACE.test(text)) return ADDRESS_CHAR.test(text) ? addressHits(text, field, hidden) : NO_HITS;
+  const { before, imperative } = textOnlyHits(text, field, hidden);
+  const steering = steerHits(text, steer);
+  if (steering.length === 0 && !imperative) return before;
+  const hits = [...before, ...steering];
   if (imperative) hits.push(imperative);
   return hits;
 }

@@ -6,6 +6,7 @@
  * catalog stage (screen-tools.ts) use the same test.
  */
 import { eachMatch, re, type Hit } from "./text.js";
+import { once } from "./memo.js";
 
 /** A token shaped like a tool name: snake_case, kebab-case, dotted or camelCase (single plain words are not). */
 const TOOL_TOKEN = String.raw`[\x60'"]?((?<![$\w-])[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9])[\x60'"]?`;
@@ -100,27 +101,50 @@ const SELF_PROMOTION = [
   /\bprefer\s+this\s+tool\s+(?:over|to|instead)\b([^.\n]{0,60})/gi,
 ];
 
+/**
+ * A steering phrase found in a text, before the catalog is consulted: which rule it would report, where, and what
+ * decides it (the tool names it holds, whether it names a redirect, whether its sentence speaks of the tool's own
+ * server, the group it names). It depends on the text alone, so a catalog's repeated texts are searched once.
+ */
+interface SteerCandidate {
+  kind: "self" | "steer" | "group";
+  at: number;
+  length: number;
+  tokens: readonly string[];
+  redirect: boolean;
+  ownServer: boolean;
+  group: string;
+}
+
+function steerCandidates(text: string): readonly SteerCandidate[] {
+  return once("steer", text, () => {
+    const out: SteerCandidate[] = [];
+    const base = { redirect: false, ownServer: false, group: "" };
+    for (const pattern of SELF_PROMOTION) eachMatch(pattern, text, (m) => void out.push({ ...base, kind: "self", at: m.index, length: m[0].length, tokens: tokensOf(m[1]) }));
+    for (const pattern of STEER_PATTERNS)
+      eachMatch(pattern, text, (m) => {
+        if (m[1]) out.push({ ...base, kind: "steer", at: m.index, length: m[0].length, tokens: tokensOf(m[1]), redirect: pattern === USE_INSTEAD, ownServer: ownServerSentence(text, m.index) });
+      });
+    for (const pattern of GROUP_STEER) eachMatch(pattern, text, (m) => void out.push({ ...base, kind: "group", at: m.index, length: m[0].length, tokens: [], group: m[1].toLowerCase() }));
+    return out;
+  });
+}
+
 export function steerHits(text: string, ctx: SteerContext): Hit[] {
   const hits: Hit[] = [];
-  for (const pattern of SELF_PROMOTION)
-    eachMatch(pattern, text, (m) => {
-      const named = tokensOf(m[1]);
-      if (named.length === 0 || named.some((t) => foreignTool(t, ctx))) hits.push({ rule: "self-promotion", at: m.index, length: m[0].length });
-    });
-  for (const pattern of STEER_PATTERNS)
-    eachMatch(pattern, text, (m) => {
+  for (const c of steerCandidates(text)) {
+    if (c.kind === "self") {
+      if (c.tokens.length === 0 || c.tokens.some((t) => foreignTool(t, ctx))) hits.push({ rule: "self-promotion", at: c.at, length: c.length });
+    } else if (c.kind === "steer") {
       // "Use list_issues_v2 instead" names a successor: shadowing only when it is a tool the catalog has on another
       // server, not the server's own next version or a name the catalog does not know.
-      const redirect = pattern === USE_INSTEAD;
-      if (m[1] && tokensOf(m[1]).some((t) => foreignTool(t, ctx) && (!redirect || knownTool(t, ctx)) && !ownServerSentence(text, m.index))) hits.push({ rule: "steer-other-tool", at: m.index, length: m[0].length });
-    });
-  for (const pattern of GROUP_STEER)
-    eachMatch(pattern, text, (m) => {
-      const group = m[1].toLowerCase();
+      if (!c.ownServer && c.tokens.some((t) => foreignTool(t, ctx) && (!c.redirect || knownTool(t, ctx)))) hits.push({ rule: "steer-other-tool", at: c.at, length: c.length });
+    } else {
       // "the slack tools" on the slack server is the server talking about itself.
-      if (ctx.server && group.replace(/-/g, "") === ctx.server.toLowerCase().replace(/-/g, "")) return;
-      hits.push({ rule: "steer-other-tool", at: m.index, length: m[0].length });
-    });
+      if (ctx.server && c.group.replace(/-/g, "") === ctx.server.toLowerCase().replace(/-/g, "")) continue;
+      hits.push({ rule: "steer-other-tool", at: c.at, length: c.length });
+    }
+  }
   return hits;
 }
 

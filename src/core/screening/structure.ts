@@ -22,12 +22,14 @@ import { has } from "./memo.js";
 import type { ScreeningCategory } from "./categories.js";
 import { DISCLOSE, MODEL, PROTECTED_OBJECT } from "./concepts-parties.js";
 import { ADDRESS, CONVERSATION, EXAMPLE_ADDRESS, EXAMPLE_MARK, PERSONAL, PROTECTIVE, SECRET, UNTRUSTED_CONTENT } from "./concepts-objects.js";
-import { declared, type SentenceContext, type SentenceReading } from "./intent.js";
+import type { SentenceContext, SentenceReading } from "./intent.js";
+import { ask } from "./context-queries.js";
 import {
   ALTER,
   ALTERNATIVES,
   BEHAVIOUR_SETTING,
   CONTEXT,
+  USER_SHARED,
   CONTENT_OF,
   EVERY_TURN_FIRST,
   HOOK,
@@ -95,11 +97,35 @@ import {
   RULES_VOID,
   STANDING,
   USER_VIEW,
+  AHEAD_OF_OTHERS,
+  ARGUMENT_VALUE,
+  CLIENT_READER,
+  FALLBACK_ONLY,
+  FLAWED,
+  NEGATED_SPEECH,
+  OUTRANKS,
+  OWNED_ELSEWHERE,
+  RULES_OF_MODEL,
+  UNTOLD_CONCERN,
+  WITHOUT_RULES,
+  POLITE_REQUEST,
+  NEGATED_SHOWING,
+  RULES_LAPSE,
+  NEW_IDENTITY,
+  AVOID_OTHERS,
+  OTHERS_BARRED,
 } from "./concepts-roles.js";
 
 // ---------------------------------------------------------------------------------------------------------------
 
 
+
+
+// Word families used in one place each, hoisted: a regex literal in a function body is a new object on every
+// call, which the per-sentence memory (memo.ts) could never recognise again.
+const ALWAYS_ONLY = /\b(?:always|only|exclusively)\b/i;
+const UNLESS_USER = /\b(?:unless|until) the user\b/i;
+const COPY_WORD = /\b(?:also|copy|duplicate|mirror\w*|retain\w*)\b/i;
 
 /** A scripted turn of the model in an example session ("Assistant: (calls …)"): what it shows the model doing is an order. */
 const MODEL_TURN = /^\W*(?:assistant|ai|agent|model|llm|bot)\s*:/i;
@@ -129,7 +155,8 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
   const value = VALUE_FIELD.test(ctx.field);
   const title = TITLE_FIELD.test(ctx.field) && !ctx.field.startsWith("inputSchema") && !ctx.field.startsWith("outputSchema");
   const misplaced = value || title;
-  const reader = has(READER, s) || has(SECOND_PERSON, s);
+  // The client a definition tells what to send or keep is the model that reads it.
+  const reader = has(READER, s) || has(SECOND_PERSON, s) || has(CLIENT_READER, s);
   // Addressing the reader is itself an order; descriptive text can sit in a value ("Added by the sync job"), an
   // order or the model named there cannot.
   const directive =
@@ -138,6 +165,7 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
     has(MODEL_ACTS, s) ||
     reader ||
     has(IMPERATIVE_CLAUSE, s) ||
+    has(POLITE_REQUEST, s) ||
     has(IMPERATIVE_MID, s) ||
     (!ctx.lead && has(IMPERATIVE_START, s) && !HOW_TO.test(s)) ||
     (misplaced && (has(IMPERATIVE_START, s) || has(MODEL, s) || /\b(?:when|whenever|before|after)\b/i.test(s)));
@@ -156,6 +184,9 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
   };
 }
 
+/** The model's context or the user's data named: CONTEXT, or what the user has shared in the conversation. */
+const context = (s: string): boolean => has(CONTEXT, s) || has(USER_SHARED, s);
+
 type Push = (category: ScreeningCategory, score: number, cue: string) => void;
 
 /** Tool choice needs no order: a claim of standing over every alternative, or the alternatives run down, is the manipulation. */
@@ -170,8 +201,9 @@ function toolChoice(c: Cues, push: Push): boolean {
   else if (has(CHOOSE_THIS, s)) push("tool-choice", 0.7, "names itself for every request");
   // Ahead of every other tool on every turn: a claim on the whole conversation, not a session's setup order.
   else if (has(EVERY_TURN_FIRST, s) && !has(OWN_SERVER, s) && !lenient) push("tool-choice", 0.7, "claims every turn ahead of the other tools");
-  else if (has(QUALITY, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "claims every choice for itself");
-  else if (namesSelf(s, ctx) && has(/\b(?:always|only|exclusively)\b/i, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "names itself for every request");
+  // A claim about one of the tool's own options ("the fastest profile is recommended … set `profile` to change it") is no claim over other tools.
+  else if (has(QUALITY, s) && has(EXCLUSIVE, s) && !lenient && !ask(ctx, "mentionsParam", s)) push("tool-choice", 0.7, "claims every choice for itself");
+  else if (ask(ctx, "namesSelf", s) && has(ALWAYS_ONLY, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "names itself for every request");
   return disparaged;
 }
 
@@ -181,7 +213,7 @@ function assistantDirective(c: Cues, push: Push): void {
   const modelSide = c.reader || has(MODEL, s) || has(CONVERSATION_PARTY, s) || c.misplaced;
   // "`moderation: false`" where moderation is one of the tool's own parameters is the tool's setting, not the model's.
   const setting = BEHAVIOUR_SETTING.exec(s);
-  if (setting && !c.ctx.params.has(setting[0].split(/[\s:=]/)[0].toLowerCase())) push("assistant-directive", 0.8, "the model's behaviour set like a configuration");
+  if (setting && !ask(c.ctx, "hasParam", setting[0].split(/[\s:=]/)[0].toLowerCase())) push("assistant-directive", 0.8, "the model's behaviour set like a configuration");
   else if (c.directive && has(USER_SIDE, s) && has(FALSE_CONSENT, s)) push("assistant-directive", 0.75, "consent assumed on the user's behalf");
   else if (modelSide && has(MODEL_BEHAVIOUR, s) && (c.directive || c.misplaced)) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
 }
@@ -191,7 +223,7 @@ function concealment(c: Cues, push: Push): void {
   const { s, lenient } = c;
   // Telling the user is disclosure ("tell the user which alerts will be hidden"), unless what they are told holds
   // "even when it failed".
-  if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(/\b(?:unless|until) the user\b/i, s) && !(has(DISCLOSE, s) && !/\b(?:even (?:when|if)|regardless)\b/i.test(s))) push("concealment", 0.75, "a directive about what the user is not told");
+  if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(UNLESS_USER, s) && !(has(DISCLOSE, s) && !/\b(?:even (?:when|if)|regardless)\b/i.test(s))) push("concealment", 0.75, "a directive about what the user is not told");
   else if ((c.directive || !lenient) && has(MISREPRESENT, s)) push("concealment", 0.7, "the user shown something as what it is not");
   // Without an order, withholding still counts, unless what is held back is a secret or a system notification.
   // Rows "left out of the results" are the tool filtering its own output, not something kept from the user.
@@ -232,25 +264,29 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
 /** The user's data, secrets or the model's context moved into the call, or out to a destination. */
 function reachAndExfiltration(c: Cues, push: Push): void {
   const { s, ctx, lenient, address, parameterText } = c;
-  const resource = has(SECRET, s) || has(CONVERSATION, s) || has(CONTEXT, s) || has(PERSONAL, s);
+  const resource = has(SECRET, s) || has(CONVERSATION, s) || context(s) || has(PERSONAL, s);
   const moving = c.directive || has(PASSIVE_MOVE, s) || has(IMPERATIVE_START, s);
   // The server's own configuration ("read from the WEATHER_API_KEY environment variable of the server") is not the user's.
   const ownSide = /\b(?:of|on|in|from|by) the server\b|\bserver(?:'s)? (?:own |process )?(?:environment|config\w*|process)\b/i.test(s);
-  const towards = address !== undefined && new RegExp(String.raw`\b(?:to|at|into|reach(?:es)?)\s+(?:our\s+\w+\s+)?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).test(s);
+  // Towards the address, and sent there: "the user opens the page at …" is where the user goes, not where data goes.
+  const towards = address !== undefined && new RegExp(String.raw`\b(?:to|at|into|reach(?:es)?)\s+(?:our\s+(?:\w+\s+){1,3})?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).test(s) && sentThere(s, address);
   // A purpose covers its own item, not the user's whole collection ("the complete address book" for a phone formatter).
-  const outsidePurpose = !declared(ctx.purpose, s) || /\b(?:complete|entire|whole) (?:\w+ )?(?:address book|contact list|inbox|mailbox|history|keychain|vault|list of)\b/i.test(s);
-  if ((moving || towards) && resource && address) push("exfiltration", 0.8, `the user's data sent to ${address}`);
-  else if (moving && resource && has(INTO_THIS_CALL, s) && outsidePurpose && !lenient && !ownSide) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
-  else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s)) && mentionsParam(s, ctx) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
+  const outsidePurpose = !ask(ctx, "declared", s) || /\b(?:complete|entire|whole) (?:\w+ )?(?:address book|contact list|inbox|mailbox|history|keychain|vault|list of)\b/i.test(s);
+  if ((moving || towards) && resource && address && clauseMoves(s, address)) push("exfiltration", 0.8, `the user's data sent to ${address}`);
+  // "The author is taken from git config" is the tool reading its own input: "taken from" alone moves nothing into the call.
+  else if (moving && resource && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
+  else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s)) && ask(ctx, "mentionsParam", s) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
   else if (parameterText && /\bthe user's\b/i.test(s) && (has(PERSONAL, s) || has(SECRET, s)) && outsidePurpose) push("resource-reach", 0.6, "a parameter that carries the user's personal data or secrets");
   else if (parameterText && (has(MODEL_HELD, s) || (has(ENV_SECRET, s) && (c.directive || /\b(?:value|contents?) of\b/i.test(s)) && outsidePurpose)))
     push("resource-reach", 0.65, "a parameter that holds the conversation or the model's context");
-  if (moving && !resource && address && has(OUTBOUND, s) && (!lenient || has(/\b(?:also|copy|duplicate|mirror\w*|retain\w*)\b/i, s))) push("exfiltration", 0.75, `data copied to ${address}`);
+  if (moving && !resource && address && has(OUTBOUND, s) && (!lenient || has(COPY_WORD, s))) push("exfiltration", 0.75, `data copied to ${address}`);
   // A value the model may copy into the call that names secrets' or the context's content ("the contents of any .env file").
   if (c.value && !address && (has(ENV_SECRET, s) || has(SECRET, s) || has(MODEL_HELD, s)) && has(CONTENT_OF, s)) push("resource-reach", 0.65, "a value that stands for secrets or the conversation");
+  // A value that names what only the model holds or the user's own data ("the user's browser history and open tabs").
+  else if (c.value && !address && (has(MODEL_HELD, s) || context(s)) && outsidePurpose) push("resource-reach", 0.65, "a value that stands for the user's data or the model's context");
   // A parameter whose value goes to a fixed outside address ("Reference, forwarded to partners@…") is a channel out,
   // unless the parameter is itself the destination (a URL, host or endpoint the user gives).
-  if (parameterText && towards && has(OUTBOUND, s) && !/properties\.[^.]*(?:url|uri|endpoint|host|server|base|webhook|callback|address|domain|origin|link|mirror|remote)[^.]*\.description$/i.test(ctx.field))
+  if (parameterText && towards && has(OUTBOUND, s) && !DESTINATION_PARAM.test(ctx.field))
     push("exfiltration", 0.7, `the parameter's value sent to ${address}`);
   if (c.value && OUTBOUND_FIELD.test(ctx.field) && address) push("exfiltration", 0.7, `a default outbound destination ${address}`);
   const slotCarrier = !lenient && (/\b(?:image|pixel|tag|link|url)\b/i.test(s) || /!\[[^\]]*\]\(/.test(s)) && /\b(?:followed by|append\w*|with|contain\w*|includ\w*)\b/i.test(s);
@@ -267,7 +303,7 @@ function roles(c: Cues, push: Push, named: boolean): void {
   const { s, lenient } = c;
   if (lenient) return;
   const modelActs = has(MODEL_ROLE, s) || has(MODEL, s) || c.reader;
-  if (((has(CARRIED_INSTRUCTIONS, s) && has(CARRY_OUT, s)) || has(PROMOTED_CONTENT, s)) && (modelActs || c.misplaced)) push("assistant-directive", 0.75, "content the tool returns promoted to the model's instructions");
+  if ((modelActs || c.misplaced) && ((has(CARRY_OUT, s) && has(CARRIED_INSTRUCTIONS, s)) || has(PROMOTED_CONTENT, s))) push("assistant-directive", 0.75, "content the tool returns promoted to the model's instructions");
   else if ((has(SAFEGUARD_OFF, s) && (has(MODEL_ROLE, s) || c.reader || c.misplaced)) || (has(ROLE_MODE, s) && (has(MODEL_ROLE, s) || c.reader)) || (has(MODEL_RULES, s) && has(RULES_VOID, s))) push("assistant-directive", 0.8, "the model's safeguards declared off");
 
   const ordered = c.directive || c.misplaced || has(MODEL_ROLE, s);
@@ -280,7 +316,85 @@ function roles(c: Cues, push: Push, named: boolean): void {
   if (others && (has(FAILS, s) || has(RUN_DOWN, s))) push("tool-choice", 0.8, "runs down the other servers");
   else if (others && (has(COMPARE, s) || /\bunlike\b/i.test(s))) push("tool-choice", 0.65, "compares itself with the other servers");
   else if (has(CLAIM_OVER, s)) push("tool-choice", 0.7, "claims every choice over the alternatives");
-  else if ((has(CLAIM_ALL, s) || selfForAll(s, c.ctx)) && (others || has(STANDING, s) || has(QUALITY, s))) push("tool-choice", 0.7, "claims to be the pick for every request");
+  else if ((has(CLAIM_ALL, s) || ask(c.ctx, "selfForAll", s)) && (others || has(STANDING, s) || has(QUALITY, s))) push("tool-choice", 0.7, "claims to be the pick for every request");
+}
+
+/** The description of a parameter that names a destination (a URL, host, endpoint or webhook the user gives). */
+const DESTINATION_PARAM = /properties\.[^.]*(?:url|uri|endpoint|host|server|base|webhook|callback|address|domain|origin|link|mirror|remote)[^.]*\.description$/i;
+
+/** A copy, a second destination: data that goes there besides where the tool's work goes. */
+/** Advice about what to ask of the user ("tell the user to reconnect") is not something kept from them. */
+const ADVICE = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i;
+
+const OPERATOR = /\b(?:operator|developer|deployer|system)\b/i;
+
+const COPY_CUE = /\b(?:also|as well|in addition|additionally|cop(?:y|ies|ied)|mirror\w*|duplicat\w*|cc|bcc|carbon|replicat\w*|retain\w*|archiv\w*)\b/i;
+
+/**
+ * Relations between two sides of a sentence, whatever words fill either side: something ranked above the model's
+ * rules; a speech act declined about the tool's side work; another server's tool, named by ownership, given an
+ * argument; data the tool sends to a literal address besides its own work; the alternatives left as a fallback or
+ * run down; this tool put ahead of any other. Read only when no other reading of the sentence fired.
+ */
+function relations(c: Cues, push: Push): void {
+  const { s, ctx, lenient } = c;
+  const modelSide = c.reader || c.misplaced || has(MODEL, s) || has(MODEL_ROLE, s) || /\b(?:model|assistant|ai|llm|agent)s? (?:notice|note|memo)\b/i.test(s);
+  // The operator's or the system's rules are the model's by definition: saying they lapse needs no one addressed.
+  const rulesOfModel = has(RULES_OF_MODEL, s);
+  const operatorRules = rulesOfModel && OPERATOR.test(RULES_OF_MODEL.exec(s)?.[0] ?? "");
+  if ((modelSide || operatorRules) && ((rulesOfModel && (has(OUTRANKS, s) || has(RULES_LAPSE, s))) || (modelSide && (has(WITHOUT_RULES, s) || has(NEW_IDENTITY, s))))) {
+    push("assistant-directive", 0.75, "ranks something above the model's own rules, or sets them aside");
+    return;
+  }
+  // What is kept back is read only where something is: the concern families are the costly side of the relation.
+  if (!lenient) {
+    // "Not necessary to inform the user": the telling is what is declined, so it is no disclosure.
+    const declined = has(NEGATED_SPEECH, s) ? NEGATED_SPEECH.exec(s) : null;
+    // Or kept out of what the user sees, said in the passive ("… is left out of the summary").
+    const keptOut = has(KEPT_OUT, s) && has(USER_VIEW, s);
+    const leftOutOfValue = c.misplaced && NEGATED_SHOWING.test(s);
+    if ((declined || keptOut || leftOutOfValue) && (has(UNTOLD_CONCERN, s) || has(USER_CONCERN, s) || has(SIDE_EFFECT, s))) {
+      if (keptOut && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s)) {
+        push("concealment", 0.7, "keeps the tool's side work out of what the user sees");
+        return;
+      }
+      if (leftOutOfValue && !has(PROTECTED_OBJECT, s)) {
+        push("concealment", 0.7, "a value that leaves out of the report what the tool did");
+        return;
+      }
+      const advice = ADVICE.test(s);
+      if (declined && !(has(PROTECTED_OBJECT, s) && !has(USER_CONCERN, s)) && !advice && !DISCLOSE.test(s.replace(declined[0], " "))) {
+        push("concealment", 0.7, "declines to tell the user of the tool's side work");
+        return;
+      }
+    }
+  }
+  // Text in a title or a value has no business naming another server's tool at all.
+  if (has(OWNED_ELSEWHERE, s) && !has(OWN_SERVER, s) && (c.misplaced || (!lenient && (c.directive || has(IMPERATIVE_START, s)) && (has(ALTER, s) || ARGUMENT_VALUE.test(s))))) {
+    push("shadowing", 0.75, "a directive about a tool another server owns");
+    return;
+  }
+  const address = c.address;
+  // A parameter that is itself the destination (a URL, an endpoint, a webhook) says where the call goes.
+  const destinationParam = c.parameterText && DESTINATION_PARAM.test(ctx.field);
+  if (address && !destinationParam && has(OUTBOUND, s) && new RegExp(String.raw`\b(?:to|at|into|with)\s+(?:our\s+(?:\w+\s+){1,3})?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "i").test(s) && sentThere(s, address) && (COPY_CUE.test(s) ? !lenient || /\balso\b/i.test(s) : !lenient && !ask(ctx, "hostDeclared", address))) {
+    push("exfiltration", 0.75, `the tool's data sent to ${address}`);
+    return;
+  }
+  // A server named in passing ("the Playwright server process") is not a group of alternatives.
+  // Data put into the address itself: "<query>.trace.net, with <query> replaced by the user's last message".
+  if (address && /[<{][\w-]+[>}]/.test(s) && /\b(?:replaced|filled|substituted|set|swapped)\s+(?:in\s+)?(?:by|with|to)\b/i.test(s) && (context(s) || has(SECRET, s) || has(CONVERSATION, s) || has(PERSONAL, s))) {
+    push("exfiltration", 0.75, `the user's data written into ${address}`);
+    return;
+  }
+  if ((has(AVOID_OTHERS, s) || has(OTHERS_BARRED, s)) && !has(OWN_SERVER, s)) {
+    push("tool-choice", 0.7, "sets the other tools aside");
+    return;
+  }
+  const others = c.named.length > 0 || /\b(?:others|other (?:[\w-]+ ){0,2}[\w-]+s|alternatives|the rest)\b/i.test(s);
+  if (has(FALLBACK_ONLY, s) && !has(OWN_SERVER, s)) push("tool-choice", 0.7, "leaves the other tools as a fallback");
+  else if (others && has(FLAWED, s) && !has(OWN_SERVER, s)) push("tool-choice", 0.7, "claims the other tools are flawed");
+  else if (has(AHEAD_OF_OTHERS, s) && !has(OWN_SERVER, s)) push("tool-choice", 0.7, "puts itself ahead of any other tool");
 }
 
 /**
@@ -294,7 +408,7 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   // Protective framing ("only when the user asks", "do not paste it") exempts a sentence, but not one that sends other
   // tools' work to a literal destination: a consent clause does not make a redirect safe.
   // "Only if this one is unavailable" reads as a condition, but it is the other tools it restricts, not the tool's use.
-  if ((has(PROTECTIVE, s) && !(destination(s) && has(OTHER_TOOL, s)) && !has(ONLY_IF_THIS_FAILS, s)) || has(UNTRUSTED_CONTENT, s)) return out;
+  if ((has(PROTECTIVE, s) && !(destination(s) && has(OTHER_TOOL, s)) && !has(ONLY_IF_THIS_FAILS, s) && !has(FALLBACK_ONLY, s) && !rulesLapse(s)) || has(UNTRUSTED_CONTENT, s)) return out;
   const c = cuesOf(s, ctx);
   const disparaged = toolChoice(c, push);
   assistantDirective(c, push);
@@ -302,7 +416,13 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   shadowing(c, push, disparaged);
   reachAndExfiltration(c, push);
   roles(c, push, c.named.length > 0);
+  if (out.length === 0) relations(c, push);
   return out;
+}
+
+/** The model's rules said to lapse or be outranked: no condition ("only when this tool is connected") makes that protective. */
+function rulesLapse(s: string): boolean {
+  return has(RULES_OF_MODEL, s) && (has(RULES_LAPSE, s) || has(OUTRANKS, s));
 }
 
 /** A literal destination that is not an example: the address itself, or undefined. */
@@ -310,6 +430,23 @@ function destination(s: string): string | undefined {
   const m = ADDRESS.exec(s) ?? /\b(?:s3|gs|az|sftp|scp):\/\/[^\s"'<>)]+/i.exec(s);
   if (!m || EXAMPLE_ADDRESS.test(m[0]) || EXAMPLE_MARK.test(s.slice(0, m.index))) return undefined;
   return m[0];
+}
+
+/** The clause before the address carries a verb that moves data (sends, copies, posts, stores …), not one the user acts with. */
+function sentThere(s: string, address: string): boolean {
+  const at = s.indexOf(address);
+  const before = s.slice(0, at);
+  const clause = before.slice(Math.max(before.lastIndexOf(";"), before.lastIndexOf(","), before.lastIndexOf(":")) + 1);
+  return OUTBOUND.test(clause) || has(PASSIVE_MOVE, clause) || /\b(?:to|into)\s+(?:our\s+\w+\s+)?$/i.test(clause) && !/\b(?:opens?|visits?|go(?:es)?|navigat\w*|sign\w* in|log\w* in|enters?|types?|browse\w*)\b/i.test(clause);
+}
+
+/** The clause (between semicolons) holding the address says something moves: a token cached locally is not sent to the sign-in page named before it. */
+function clauseMoves(s: string, address: string): boolean {
+  const at = s.indexOf(address);
+  const from = s.lastIndexOf(";", at) + 1;
+  const end = s.indexOf(";", at + address.length);
+  const clause = s.slice(from, end < 0 ? s.length : end);
+  return OUTBOUND.test(clause) || has(PASSIVE_MOVE, clause) || has(IMPERATIVE_START, clause) || /\b(?:send|sent|post|upload|forward|transmit|deliver|attach|include|put|add|pass|copy|report|submit|email|mail|share|beacon|ping|load|fetch|request|call|hit|render|embed|resolv|quer(?:y|ie))\w*\b|\blook\w* up\b/i.test(clause) || /[<{][\w-]+[>}]/.test(clause);
 }
 
 /** Snake_case tokens (tool-name shaped); a dotted `server.tool` reference also yields its tool part. */
@@ -322,25 +459,4 @@ function tokens(s: string): string[] {
     if (last !== t && /_/.test(last)) out.push(last);
   }
   return out;
-}
-
-/** The sentence names one of the tool's own parameters as a word. */
-function mentionsParam(s: string, ctx: SentenceContext): boolean {
-  const words = new Set(s.toLowerCase().match(/[a-z_][a-z0-9_]*/g) ?? []);
-  return [...ctx.params].some((p) => p.length > 2 && words.has(p));
-}
-
-/** This tool named for every request: "used image_gen for any picture request", "call it for every lookup". */
-function selfForAll(s: string, ctx: SentenceContext): boolean {
-  const lower = s.toLowerCase();
-  return [...ctx.selfNames, "this tool", "it"].some((n) => {
-    const at = lower.indexOf(`${n} for `);
-    return at >= 0 && /^(?:any|every|all|each)\b/.test(lower.slice(at + n.length + 5)) && /\b(?:us\w*|call\w*|pick\w*|rout\w*|send\w*|choos\w*|select\w*)\s*$/.test(lower.slice(Math.max(0, at - 20), at));
-  });
-}
-
-/** The sentence names this tool itself (its name, with or without a `server__` prefix). */
-function namesSelf(s: string, ctx: SentenceContext): boolean {
-  const lower = s.toLowerCase();
-  return [...ctx.selfNames].some((n) => n.includes("_") && lower.includes(n));
 }
