@@ -209,6 +209,12 @@ interface TierSettings {
  */
 const SHORT_SUMMARY_TOKENS = [24, 16, 12, 9, 6] as const;
 const MIN_LINE_TOKENS = 12;
+/**
+ * Fewest tokens a line of the line tier can take, in either format: `- id: …` pre-splits into at least "-", the id
+ * and ":" (`TOOL id: …` into "TOOL", the id and ":"), each at least one token. A catalog with more lines than the
+ * budget over this skips the line tier without rendering it; the names tier takes at least a token per tool.
+ */
+const LINE_MIN_TOKENS = 3;
 
 /**
  * Whether `text` has more than `budget` tokens, decided on a prefix when that suffices: a large catalog's line tier
@@ -228,23 +234,29 @@ function exceedsBudget(text: string, budget: number, count: (text: string) => nu
 
 function renderTiers(catalog: ToolCatalog, o: TierSettings): RenderedPool {
   const count = (text: string) => countTokens(text, o.encoding);
-  const full = lineTier(catalog, o);
+  const listed = catalog.listed.length;
   const params = o.terse || o.params;
-  if (o.budget === Infinity || !exceedsBudget(full, o.budget, count)) return { text: full, tier: 1, tokens: count(full), params };
-  if (o.params && catalog.listed.length * MIN_LINE_TOKENS <= o.budget)
-    for (const summaryTokens of SHORT_SUMMARY_TOKENS) {
-      const short = lineTier(catalog, { ...o, summaryTokens });
-      if (!exceedsBudget(short, o.budget, count)) return { text: short, tier: 1, tokens: count(short), params: true, summaryTokens };
+  // A tier that cannot fit is not rendered: at 100,000 tools the line tier is megabytes of text built for nothing.
+  if (o.budget === Infinity || listed * LINE_MIN_TOKENS <= o.budget) {
+    const full = lineTier(catalog, o);
+    if (o.budget === Infinity || !exceedsBudget(full, o.budget, count)) return { text: full, tier: 1, tokens: count(full), params };
+    if (o.params && listed * MIN_LINE_TOKENS <= o.budget)
+      for (const summaryTokens of SHORT_SUMMARY_TOKENS) {
+        const short = lineTier(catalog, { ...o, summaryTokens });
+        if (!exceedsBudget(short, o.budget, count)) return { text: short, tier: 1, tokens: count(short), params: true, summaryTokens };
+      }
+    // Then the parameters go: a line per tool with its purpose still routes the model's choices.
+    if (o.params) {
+      const summaries = lineTier(catalog, { ...o, params: false, header: o.header === POOL_HEADER_RUNS ? POOL_HEADER_RUNS_NO_PARAMS : o.header });
+      if (!exceedsBudget(summaries, o.budget, count)) return { text: summaries, tier: 1, tokens: count(summaries), params: false };
     }
-  // Then the parameters go: a line per tool with its purpose still routes the model's choices.
-  if (o.params) {
-    const summaries = lineTier(catalog, { ...o, params: false, header: o.header === POOL_HEADER_RUNS ? POOL_HEADER_RUNS_NO_PARAMS : o.header });
-    if (!exceedsBudget(summaries, o.budget, count)) return { text: summaries, tier: 1, tokens: count(summaries), params: false };
   }
 
   const servers = toolsByServer(catalog);
-  const names = namesTier(catalog, servers, o.runs ? NAMES_POOL_HEADER_RUNS : o.callByName ? NAMES_POOL_HEADER : NAMES_POOL_HEADER_NO_PROMOTE);
-  if (!exceedsBudget(names, o.budget, count)) return { text: names, tier: 2, tokens: count(names), params: false };
+  if (listed <= o.budget) {
+    const names = namesTier(catalog, servers, o.runs ? NAMES_POOL_HEADER_RUNS : o.callByName ? NAMES_POOL_HEADER : NAMES_POOL_HEADER_NO_PROMOTE);
+    if (!exceedsBudget(names, o.budget, count)) return { text: names, tier: 2, tokens: count(names), params: false };
+  }
 
   const text = serversTier(catalog, servers, o.runs ? SERVERS_POOL_HEADER_RUNS : o.callByName ? SERVERS_POOL_HEADER : SERVERS_POOL_HEADER_NO_PROMOTE, o.budget, o.encoding);
   return { text, tier: 3, tokens: count(text), params: false };
