@@ -121,13 +121,23 @@ export class LazySchemaLoader {
         if (tried.length === 1) schema = EMPTY_OBJECT_SCHEMA;
         else throw new Error(`No schema for tool "${r.id}" (server "${r.server}"); tried ${tried.join(", ")}`);
       }
-      const full: FullToolSchema = { name: r.name, description: r.description, inputSchema: schema };
+      // A schema the catalog holds gets the same object every time it is loaded again after the LRU dropped it, so
+      // what is computed per schema object (a route's token count of its active tools) is computed once.
+      const full: FullToolSchema = r.inputSchema === schema ? this.localFull(r) : { name: r.name, description: r.description, inputSchema: schema };
       this.stats.loads++;
       this.lru.set(r.id, full);
       if (this.lru.size > this.capacity) this.lru.delete(this.lru.keys().next().value as string);
       result.set(r.id, full);
     }
     return result;
+  }
+
+  private readonly localFulls = new WeakMap<ToolRecord, FullToolSchema>();
+  /** The full schema of a tool whose schema the catalog holds, one object per catalog record. */
+  private localFull(r: ToolRecord): FullToolSchema {
+    let full = this.localFulls.get(r);
+    if (!full) this.localFulls.set(r, (full = { name: r.name, description: r.description, inputSchema: r.inputSchema as JsonSchema }));
+    return full;
   }
 
   private async readRegistry(id: string): Promise<JsonSchema | undefined> {
