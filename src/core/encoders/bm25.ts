@@ -71,6 +71,14 @@ const BUILD_MEMO_MAX_CHARS = 160;
 /** Magic of `toBytes` output ("TABM25" + format version 1). */
 const SNAPSHOT_MAGIC = "TABM25\u0001";
 
+/** A copy of `a` in a new array of `length` (≥ a.length), the rest set to `fill` (default 0). */
+function grown<T extends Int32Array | Float64Array>(a: T, length: number, fill?: number): T {
+  const b = new (a.constructor as new (len: number) => T)(length);
+  if (fill !== undefined) b.fill(fill, a.length);
+  b.set(a);
+  return b;
+}
+
 /** Acronyms of 2 and 3 consecutive words: ["list","pull","request"] → lp, pr, lpr. */
 export function acronymsOf(words: readonly string[]): string[] {
   const ascii = words.filter((w) => /^[a-z]/.test(w));
@@ -226,15 +234,9 @@ export class Bm25Index {
         ids.set(t, id);
         terms.push(t);
         if (id >= df.length) {
-          const grow = <T extends Int32Array | Float64Array>(a: T, fill?: number): T => {
-            const b = new (a.constructor as new (len: number) => T)(a.length * 2);
-            if (fill !== undefined) b.fill(fill);
-            b.set(a);
-            return b;
-          };
-          df = grow(df);
-          tfOf = grow(tfOf);
-          lastDoc = grow(lastDoc, -1);
+          df = grown(df, df.length * 2);
+          tfOf = grown(tfOf, tfOf.length * 2);
+          lastDoc = grown(lastDoc, lastDoc.length * 2, -1);
         }
       }
       return id;
@@ -274,12 +276,8 @@ export class Bm25Index {
       }
       if (pairs + touched.length > pairTerm.length) {
         const size = Math.max(pairTerm.length * 2, pairs + touched.length);
-        const t2 = new Int32Array(size);
-        t2.set(pairTerm.subarray(0, pairs));
-        const f2 = new Float64Array(size);
-        f2.set(pairTf.subarray(0, pairs));
-        pairTerm = t2;
-        pairTf = f2;
+        pairTerm = grown(pairTerm, size);
+        pairTf = grown(pairTf, size);
       }
       for (const t of touched) {
         pairTerm[pairs] = t;
