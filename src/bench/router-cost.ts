@@ -28,6 +28,8 @@ export interface RouterCost {
   /** One route with a precomputed query vector (no encoder), ms. */
   routeP50Ms: number;
   routeP95Ms: number;
+  /** Median of each phase of those routes (`Decision.latencyMs`: search, fusion, gate, tokens), ms. */
+  routePhasesP50Ms: Record<string, number>;
   /**
    * Share of the exact top 10 (by cosine) the index's search returns, tie-aware (a hit scoring at least the exact
    * 10th score counts); 1 for an exact index.
@@ -65,9 +67,14 @@ async function measure(router: ToolAttentionRouter, queries: readonly RouterCost
     }
   }
   const route: number[] = [];
+  const phases: Record<string, number[]> = {};
   if (queries.length > 0) {
     await router.route(queries[0].query, queries[0].state, { queryVector: queries[0].vector, decompose: false });
-    for (const q of queries) route.push((await router.route(q.query, q.state, { queryVector: q.vector, decompose: false })).latencyMs.total);
+    for (const q of queries) {
+      const { latencyMs } = await router.route(q.query, q.state, { queryVector: q.vector, decompose: false });
+      route.push(latencyMs.total);
+      for (const [phase, ms] of Object.entries(latencyMs)) if (phase !== "total" && phase !== "encode" && typeof ms === "number") (phases[phase] ??= []).push(ms);
+    }
   }
   return {
     index: index?.kind ?? "none",
@@ -76,6 +83,7 @@ async function measure(router: ToolAttentionRouter, queries: readonly RouterCost
     exactSearchP50Ms: quantile(exact, 0.5),
     routeP50Ms: quantile(route, 0.5),
     routeP95Ms: quantile(route, 0.95),
+    routePhasesP50Ms: Object.fromEntries(Object.entries(phases).map(([phase, ms]) => [phase, quantile(ms, 0.5)])),
     annRecallAt10: wanted > 0 ? hits / wanted : 1,
     queries: queries.length,
   };

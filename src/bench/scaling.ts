@@ -90,6 +90,8 @@ export interface ScalingPoint {
   /** One route with a precomputed query vector (encoder excluded), ms. */
   routeP50Ms: number;
   routeP95Ms: number;
+  /** Median of each phase of those routes (search: every channel's candidates and scores; fusion, gate, tokens), ms. */
+  routePhasesP50Ms?: Record<string, number>;
   /** Tie-aware recall@10 of the index's search against exact search (1 for an exact index; null without one). */
   annRecallAt10: number | null;
   /** On an HNSW index: share of routes whose active set equals the exact path's (ann: false), same query vectors. */
@@ -496,6 +498,7 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
         exactSearchP50Ms: hasDense ? cost.exactSearchP50Ms : null,
         routeP50Ms: cost.routeP50Ms,
         routeP95Ms: cost.routeP95Ms,
+        routePhasesP50Ms: cost.routePhasesP50Ms,
         annRecallAt10: hasDense ? cost.annRecallAt10 : null,
         ...(exactAgreement ? { exactAgreement } : {}),
         coldBuildS: buildCold.ms / 1000,
@@ -509,7 +512,7 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
       });
       log(
         `scaling: N=${catalog.size} built cold ${(coldMs / 1000).toFixed(1)} s, warm ${(warmMs / 1000).toFixed(2)} s; index ${cost.index}, ` +
-          `search p50 ${cost.searchP50Ms.toFixed(3)} ms, route p50 (no encoder) ${cost.routeP50Ms.toFixed(2)} ms, recall@10 ${cost.annRecallAt10.toFixed(3)}` +
+          `search p50 ${cost.searchP50Ms.toFixed(3)} ms, route p50 (no encoder) ${cost.routeP50Ms.toFixed(2)} ms (${Object.entries(cost.routePhasesP50Ms).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(", ")}), recall@10 ${cost.annRecallAt10.toFixed(3)}` +
           (exactAgreement ? `, same active set as exact ${(exactAgreement.same * 100).toFixed(0)} %` : ""),
       );
     } finally {

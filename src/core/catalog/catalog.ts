@@ -15,7 +15,7 @@ import { screenTool, type ScreeningFinding, type ScreeningReason, type Screening
 import { resolveScreeningPolicy, policyServers, type ScreeningAction, type ScreeningPolicy } from "../screening/policy.js";
 import { checkDescription, checkInputSchema, jsonSafe, stripControl } from "./input-checks.js";
 import { toolNameProblem } from "./tool-name.js";
-import { screenableOf, startScreenThread, type ScreenThread } from "./screen-thread.js";
+import { BackgroundScreening, type PendingTool, type ScreenContext } from "./background-screening.js";
 
 /** The shared catalog file format: `{"servers": [{"name", "description"?, "tools": [ToolSpec…]}]}`. */
 export interface CatalogServer {
@@ -151,9 +151,6 @@ export function describeReasons(reasons: readonly ScreeningReason[]): string {
  */
 export const PROGRESSIVE_SCREENING_MIN_TOOLS = 2_000;
 
-/** Longest a background screening slice runs before it yields to the event loop, ms. */
-const SCREENING_SLICE_MS = 8;
-
 /** Where a catalog's screening stands (`ToolCatalog.screeningProgress`). */
 export interface ScreeningProgress {
   /** Tools whose screening is still pending (0 once screening is done, and always with up-front screening). */
@@ -162,13 +159,6 @@ export interface ScreeningProgress {
   screened: number;
   /** Tools left out so far by the screen (`quarantined.length`). */
   quarantined: number;
-}
-
-/** A tool built into the catalog before the screen has read it: what its screening needs. */
-interface PendingTool {
-  spec: ToolSpec;
-  server: string;
-  label: string;
 }
 
 // A long-lived MCP session rebuilds its catalog on every tools/list_changed: say each quarantine once per process.
@@ -238,12 +228,10 @@ export class ToolCatalog {
   private screenSpec?: (spec: ToolSpec, server: string) => ScreeningResult;
   private screenedCount = 0;
   private listedMemo?: { revision: number; tools: readonly ToolRecord[] };
-  /** The background screening: its next slice, and who waits for the end. */
-  private background?: { thread?: ScreenThread; timer?: NodeJS.Immediate; done: Promise<void>; resolve: () => void; reject: (err: Error) => void; awaited: boolean };
-  /** Set when the screening thread could not be used: the background screens in slices on this thread. */
-  private threadDenied = false;
+  /** Screens the pending tools in the background (background-screening.ts); undefined when none was pending. */
+  private readonly background?: BackgroundScreening;
   /** What the screening thread screens the tools next to (set when screening is on). */
-  private screenContext?: { neighbours: readonly { name: string; server: string }[]; threshold: number };
+  private screenContext?: ScreenContext;
   /** Position of each screened or pending tool among the catalog's entries: the order of the lists once complete. */
   private order = new Map<string, number>();
   /** The tool id of each finding (findings name the tool, which is not unique). */
@@ -468,17 +456,8 @@ export class ToolCatalog {
     for (const r of records) h.update(r.id).update("\0").update(r.routingText).update("\n");
     this.fingerprint = h.digest("hex").slice(0, 16);
     // The background starts once this turn of the event loop is over, unless a router defers it (deferScreening).
-    if (this.pending.size > 0) {
-      this.kickoff = setImmediate(() => {
-        this.kickoff = undefined;
-        if (this.pending.size > 0) void this.startScreening();
-      });
-      this.kickoff.unref();
-    }
+    if (this.pending.size > 0) this.background = new BackgroundScreening(this.pending, this.screenContext!, (id, result) => this.screenNow(id, result));
   }
-
-  /** The background's start after construction (see the constructor), until it happens or is deferred. */
-  private kickoff?: NodeJS.Immediate;
 
   /**
    * Starts the background screening only when `until` settles, unless it has started already or someone waits for it
@@ -487,13 +466,7 @@ export class ToolCatalog {
    * meanwhile, as always.
    */
   deferScreening(until: Promise<unknown>): void {
-    if (!this.kickoff) return;
-    clearImmediate(this.kickoff);
-    this.kickoff = undefined;
-    const go = () => {
-      if (this.pending.size > 0 && !this.background?.thread && !this.background?.timer) void this.startScreening();
-    };
-    until.then(go, go);
+    this.background?.defer(until);
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -546,96 +519,17 @@ export class ToolCatalog {
    * keeps the process alive.
    */
   whenScreened(options: { start?: boolean } = {}): Promise<void> {
-    if (this.pending.size === 0) return Promise.resolve();
-    // Only listening: the end, whenever the background gets there (it neither starts it nor keeps the process alive).
-    if (options.start === false) return (this.background ??= this.idleBackground()).done;
-    if (this.kickoff) clearImmediate(this.kickoff);
-    this.kickoff = undefined;
-    const done = this.startScreening();
-    // Someone waits for the end: from now on the background keeps the process alive until it comes.
-    const b = this.background!;
-    b.awaited = true;
-    b.timer?.ref();
-    b.thread?.hold(true);
-    return done;
+    if (this.pending.size === 0 || !this.background) return Promise.resolve();
+    return this.background.whenDone(options);
   }
+
 
   /**
    * Stops the background screening (a router's `close()` calls it); a `whenScreened()` waiting rejects. Lookups
    * still screen the tools they return, and a later `whenScreened()` starts the background again.
    */
   stopScreening(): void {
-    if (this.kickoff) clearImmediate(this.kickoff);
-    this.kickoff = undefined;
-    const b = this.background;
-    if (!b) return;
-    this.background = undefined;
-    if (b.timer) clearImmediate(b.timer);
-    b.thread?.stop();
-    b.reject(new Error(`ToolCatalog: background screening stopped with ${this.pending.size} tools still to screen (a later whenScreened() starts it again)`));
-  }
-
-  /**
-   * Starts the background screening unless it runs: in a worker thread (one pass, off this thread), or where no
-   * thread can start, in slices of a few milliseconds on this thread.
-   */
-  private startScreening(): Promise<void> {
-    const b = (this.background ??= this.idleBackground());
-    if (b.thread || b.timer) return b.done;
-    if (!this.threadDenied) {
-      const ids = [...this.pending.keys()];
-      const bg = b;
-      try {
-        const thread: ScreenThread = startScreenThread(
-          { tools: ids.map((id) => ({ spec: screenableOf(this.pending.get(id)!.spec), server: this.pending.get(id)!.server })), ...this.screenContext! },
-          (from, results) => results.forEach((r, k) => this.screenNow(ids[from + k]!, r)),
-          (error) => {
-            if (this.background !== bg || bg.thread !== thread) return; // stopped, or done
-            bg.thread = undefined;
-            // The thread failed: this thread screens the rest (nothing is lost: answered tools are judged already).
-            if (error !== undefined && this.pending.size > 0) {
-              this.threadDenied = true;
-              this.scheduleSlice();
-            }
-          },
-        );
-        b.thread = thread;
-        thread.hold(b.awaited);
-        return b.done;
-      } catch {
-        // No thread here (tools that cannot be sent to one, or TypeScript sources without tsx): slices.
-        this.threadDenied = true;
-      }
-    }
-    this.scheduleSlice();
-    return b.done;
-  }
-
-  /** A background not running yet: the promise of its end. */
-  private idleBackground(): NonNullable<ToolCatalog["background"]> {
-    let resolve!: () => void;
-    let reject!: (err: Error) => void;
-    const done = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
-    // Stopped with nobody waiting is no error: never an unhandled rejection.
-    done.catch(() => undefined);
-    return { done, resolve, reject, awaited: false };
-  }
-
-  /** The next background slice, after the event loop has turned (unref'd: it never keeps a process alive). */
-  private scheduleSlice(): void {
-    const b = this.background;
-    if (!b || this.pending.size === 0) return;
-    b.timer = setImmediate(() => {
-      b.timer = undefined;
-      const until = performance.now() + SCREENING_SLICE_MS;
-      for (const id of this.pending.keys()) {
-        this.screenNow(id);
-        if (performance.now() >= until) break;
-      }
-      if (this.pending.size > 0) this.scheduleSlice();
-    });
-    // Unref'd while nobody awaits the end: background screening alone never keeps a process alive.
-    if (!b.awaited) b.timer.unref();
+    this.background?.stop();
   }
 
   /** Screens one pending tool and, when the screen quarantines it, takes it out of every lookup. */
@@ -677,11 +571,7 @@ export class ToolCatalog {
     sortBy(this.quarantined, (q) => q.id);
     sortBy(this.flagged, (f) => f.id);
     sortBy(this.findings, (f) => this.findingOf.get(f) ?? "");
-    const b = this.background;
-    this.background = undefined;
-    if (b?.timer) clearImmediate(b.timer);
-    b?.thread?.stop();
-    b?.resolve();
+    this.background?.finish();
   }
 
   /**
