@@ -105,6 +105,33 @@ describe("replayCost on the demo catalog", () => {
     }
   });
 
+  it("breaks each bill down: the parts sum to it; the floor carries no tools; every schema cached carries the catalog; the oracle only needed tools", async () => {
+    const router = lexical(5);
+    const size = router.catalog.size;
+    for (const provider of ["anthropic", "openai"] as const) {
+      const r = await replayCost({ router, tasks, provider, calls: 10, historyTokens: 500, methods: ["no-tools", "oracle", "all-cached", "tool-attention-deferred"] });
+      for (const m of r.methods) {
+        const b = m.breakdown;
+        const sum = b.pool + b.neededSchemas + b.unneededSchemas + b.rest;
+        assert.ok(Math.abs(sum - m.billedPerConversation) < 1e-6 * m.billedPerConversation, `${provider} ${m.method}: parts ${sum} vs billed ${m.billedPerConversation}`);
+        for (const part of [b.pool, b.neededSchemas, b.unneededSchemas, b.rest]) assert.ok(part >= 0, `${provider} ${m.method}: ${JSON.stringify(b)}`);
+        assert.ok(b.toolsNeeded <= b.toolsDelivered, `${provider} ${m.method}`);
+      }
+      const floor = row(r, "no-tools").breakdown;
+      assert.deepEqual([floor.pool, floor.neededSchemas, floor.unneededSchemas, floor.toolsDelivered], [0, 0, 0, 0]);
+      const all = row(r, "all-cached").breakdown;
+      assert.equal(all.pool, 0);
+      assert.equal(all.toolsDelivered, size);
+      assert.ok(all.unneededSchemas > all.neededSchemas, `${provider}: most of the catalog is not needed (${JSON.stringify(all)})`);
+      const oracle = row(r, "oracle").breakdown;
+      assert.equal(oracle.unneededSchemas, 0);
+      assert.ok(oracle.neededSchemas > 0 && oracle.toolsNeeded === oracle.toolsDelivered, `${provider}: ${JSON.stringify(oracle)}`);
+      // The oracle and deferred delivery send the same pool in the same place: the same part of the bill.
+      const deferred = row(r, "tool-attention-deferred").breakdown;
+      assert.ok(oracle.pool > 0 && Math.abs(deferred.pool - oracle.pool) < 1e-6 * oracle.pool, `${provider}: pool ${deferred.pool} vs ${oracle.pool}`);
+    }
+  });
+
   it("is deterministic: two runs give the same report", async () => {
     const a = await replayCost({ router: lexical(5), tasks, provider: "anthropic", calls: 5, historyTokens: 500 });
     const b = await replayCost({ router: lexical(5), tasks, provider: "anthropic", calls: 5, historyTokens: 500 });
@@ -205,8 +232,11 @@ test("CLI: cost --json prints one row per method with the documented keys; error
     ["no-tools", "oracle", "all-uncached", "all-cached", "provider-tool-search", "llm-tool-selector", "tool-attention-rebind", "tool-attention-stable", "tool-attention-deferred", "tool-attention"],
   );
   for (const m of out.methods) {
-    for (const key of ["method", "provider", "billedPerConversation", "cacheHitShare", "toolSetChanges", "recall", "allGold", "gateTrigger", "calls", "conversations", "callsRatio", "roundTrips", "missRate", "toolOverhead"])
+    for (const key of ["method", "provider", "billedPerConversation", "cacheHitShare", "toolSetChanges", "recall", "allGold", "gateTrigger", "calls", "conversations", "callsRatio", "roundTrips", "missRate", "toolOverhead", "breakdown"])
       assert.ok(key in m, `${String(m.method)} has ${key}`);
+    const b = m.breakdown as Record<string, number>;
+    // The breakdown's parts are rounded separately: they sum to the rounded bill within a token per part.
+    assert.ok(Math.abs(b.pool + b.neededSchemas + b.unneededSchemas + b.rest - (m.billedPerConversation as number)) <= 4, `${String(m.method)}: ${JSON.stringify(b)}`);
     assert.equal(m.provider, "openai");
     assert.equal(typeof m.billedPerConversation, "number");
   }
@@ -234,6 +264,8 @@ test("CLI: cost --json prints one row per method with the documented keys; error
   assert.match(table.stdout, /anthropic:sonnet/);
   assert.match(table.stdout, /all-cached\s+[\d,]+\s+1\.000/);
   assert.match(table.stdout, /tool-attention-deferred/);
+  assert.match(table.stdout, /Where the bill goes/);
+  assert.match(table.stdout, /no-tools\s+0\s+0\s+0\s+[\d,]+\s+0\.0\s+0\.0/);
 
   const bad = await cli(["cost", "--catalog", CATALOG, "--tasks", TASKS, "--provider", "gemini"]);
   assert.equal(bad.code, 2);

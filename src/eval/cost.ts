@@ -808,6 +808,8 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
       let history = 0;
       let ids = 0;
       let delivery: DeliveryState | undefined;
+      // Calls to tools the model had not been given, since the last plan (see PlanInput.poolCalls).
+      let poolSince: { ran: string[]; refused: string[] } = { ran: [], refused: [] };
       // The model calls through call_tool while the thread is on dispatcher delivery (deferred without tool_addition).
       let dispatchNow = false;
       let prevToolsKey: string | undefined;
@@ -960,7 +962,8 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
           price(body(toolsFor(infos.filter((t) => picked.has(t.name)).map((t) => t.name)), false), true);
           available = picked;
         } else if (taMode !== undefined) {
-          plan = planDelivery({ mode: taMode, previous: delivery, active, scores, callableFromPool, catalog: allNames, messageCount: msgs.length, tokens: tokensOf(), profile, k, guarantee: opts.guarantee, deferred: opts.deferred });
+          plan = planDelivery({ mode: taMode, previous: delivery, active, scores, callableFromPool, poolCalls: poolSince, catalog: allNames, messageCount: msgs.length, tokens: tokensOf(), profile, k, guarantee: opts.guarantee, deferred: opts.deferred });
+          poolSince = { ran: [], refused: [] };
           delivery = plan.state;
           dispatchNow = !nativeAdditions && plan.mode === "deferred";
           price(planned(plan), true);
@@ -987,6 +990,8 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         for (const x of chosen) if (!x.tool && knowsArgs(x.c.g.tools[0])) Object.assign(x, { tool: x.c.g.tools[0], unbound: true });
         const missing = chosen.filter((x) => !x.tool).map((x) => ({ c: x.c, name: x.c.g.tools[0].name }));
         const ranUnbound = chosen.filter((x) => (x as { unbound?: boolean }).unbound).length;
+        // What the adapters read from the history at the next call: the calls that ran from the pool.
+        poolSince = { ran: chosen.filter((x) => (x as { unbound?: boolean }).unbound).map((x) => (x.tool as ToolInfo).name), refused: [] };
         // The gate's answer lists what is available after the promotion: the routed tools plus the promoted ones.
         const afterPromotion = [...new Set([...active, ...missing.map((m) => m.name)])];
         push({
@@ -1017,7 +1022,8 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         if (missing.length > 0 && taMode !== undefined) {
           // Promoted: the next call binds them (no new routing, as after the gate's jump back to the model).
           const names = missing.map((m) => m.name);
-          plan = planDelivery({ mode: taMode, previous: delivery, active: [...new Set([...active, ...names])], promoted: names, scores, callableFromPool, catalog: allNames, messageCount: msgs.length, tokens: tokensOf(), profile, k, guarantee: opts.guarantee, deferred: opts.deferred });
+          plan = planDelivery({ mode: taMode, previous: delivery, active: [...new Set([...active, ...names])], promoted: names, scores, callableFromPool, poolCalls: { ran: poolSince.ran, refused: names }, catalog: allNames, messageCount: msgs.length, tokens: tokensOf(), profile, k, guarantee: opts.guarantee, deferred: opts.deferred });
+          poolSince = { ran: [], refused: [] };
           delivery = plan.state;
           dispatchNow = !nativeAdditions && plan.mode === "deferred";
           price(planned(plan), true);
