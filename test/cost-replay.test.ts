@@ -106,10 +106,12 @@ describe("replayCost on the demo catalog", () => {
   });
 
   it("breaks each bill down: the parts sum to it; the floor carries no tools; every schema cached carries the catalog; the oracle only needed tools", async () => {
-    const router = lexical(5);
+    // The 120-tool synthetic catalog, where the default (and so the oracle) delivers routed tools, not every schema.
+    const router = new ToolAttentionRouter(ToolCatalog.fromFile(join(ROOT, "data/synthetic/catalog.json")), { encoder: "lexical", cacheDir: false, log: false });
+    const long = loadTasks(join(ROOT, "data/synthetic/tasks.jsonl")).filter((t) => (t.steps?.length ?? 0) > 1).slice(0, 8);
     const size = router.catalog.size;
     for (const provider of ["anthropic", "openai"] as const) {
-      const r = await replayCost({ router, tasks, provider, calls: 10, historyTokens: 500, methods: ["no-tools", "oracle", "all-cached", "tool-attention-deferred"] });
+      const r = await replayCost({ router, tasks: long, provider, calls: 10, historyTokens: 500, methods: ["no-tools", "oracle", "all-cached", "tool-attention-deferred"] });
       for (const m of r.methods) {
         const b = m.breakdown;
         const sum = b.pool + b.neededSchemas + b.unneededSchemas + b.rest;
