@@ -286,6 +286,8 @@ test("middleware options: deferred.select and deferred.cost are checked at const
   assert.throws(() => toolAttentionMiddleware({ tools, cacheDir: false, deferred: { cost: { temperature: 0 } } }), /deferred\.cost\.temperature.*positive/);
   assert.throws(() => toolAttentionMiddleware({ tools, cacheDir: false, deferred: { cost: { poolRetryShare: 2 } } }), /poolRetryShare.*0 to 1/);
   assert.doesNotThrow(() => toolAttentionMiddleware({ tools, cacheDir: false, deferred: { select: "top", cost: { latencyTokens: 0 } } }));
+  assert.doesNotThrow(() => toolAttentionMiddleware({ tools, cacheDir: false, deferred: { cost: { poolEvidence: 0 } } }));
+  assert.throws(() => toolAttentionMiddleware({ tools, cacheDir: false, deferred: { cost: { poolEvidence: -1 } } }), /deferred\.cost\.poolEvidence.*≥ 0/);
 });
 
 test("createAgent on OpenAI (dispatcher): a clear request delivers fewer schemas than `top`, and the tool still runs", async () => {
