@@ -111,7 +111,7 @@ describe("replayCost on the demo catalog", () => {
     const long = loadTasks(join(ROOT, "data/synthetic/tasks.jsonl")).filter((t) => (t.steps?.length ?? 0) > 1).slice(0, 8);
     const size = router.catalog.size;
     for (const provider of ["anthropic", "openai"] as const) {
-      const r = await replayCost({ router, tasks: long, provider, calls: 10, historyTokens: 500, methods: ["no-tools", "oracle", "all-cached", "tool-attention-deferred"] });
+      const r = await replayCost({ router, tasks: long, provider, calls: 10, historyTokens: 500, methods: ["no-tools", "oracle", "all-cached", "provider-tool-search", "tool-attention-deferred"] });
       for (const m of r.methods) {
         const b = m.breakdown;
         const sum = b.pool + b.neededSchemas + b.unneededSchemas + b.rest;
@@ -128,6 +128,9 @@ describe("replayCost on the demo catalog", () => {
       const oracle = row(r, "oracle").breakdown;
       assert.equal(oracle.unneededSchemas, 0);
       assert.ok(oracle.neededSchemas > 0 && oracle.toolsNeeded === oracle.toolsDelivered, `${provider}: ${JSON.stringify(oracle)}`);
+      // Tool search pays for the definitions its searches load.
+      const search = row(r, "provider-tool-search").breakdown;
+      assert.ok(search.toolsDelivered > 0 && search.neededSchemas > 0, `${provider}: ${JSON.stringify(search)}`);
       // The oracle and deferred delivery send the same pool in the same place: the same part of the bill.
       const deferred = row(r, "tool-attention-deferred").breakdown;
       assert.ok(oracle.pool > 0 && Math.abs(deferred.pool - oracle.pool) < 1e-6 * oracle.pool, `${provider}: pool ${deferred.pool} vs ${oracle.pool}`);

@@ -754,16 +754,23 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
     if (hit) return hit;
     const key = ctx.interner.keyOf(seg.id) ?? "";
     hit = { pool: 0, tools: [] };
-    const definition = /^(?:tool|fn|system\0tool_addition)\0(\{.*)$/s.exec(key);
-    if (definition) {
-      let name: unknown;
+    const nameIn = (json: string): string | undefined => {
       try {
-        name = (JSON.parse(definition[1]) as Json).name;
+        const name = (JSON.parse(json) as Json).name;
+        return typeof name === "string" && byWire.has(name) ? name : undefined;
       } catch {
-        name = undefined;
+        return undefined;
       }
-      if (typeof name === "string" && byWire.has(name)) hit = { pool: 0, tools: [[name, 1]] };
-    } else if (poolTokens > 0 && key.includes(poolText)) hit = { pool: Math.min(1, poolTokens / Math.max(1, seg.tokens)), tools: [] };
+    };
+    // A definition bound or added (Anthropic, Chat Completions, a Responses tool loaded by tool search), or the
+    // definitions a server-side tool search result expands to (one per line after its header).
+    const definition = /^(?:tool|fn|system\0tool_addition|tool\0fn\0[^\0]*)\0(\{.*)$/s.exec(key);
+    const found = key.startsWith("assistant\0tool_search_tool_result\0") ? key.split("\n").slice(1).map(nameIn).filter((n): n is string => !!n) : [];
+    if (definition) {
+      const name = nameIn(definition[1]);
+      if (name) hit = { pool: 0, tools: [[name, 1]] };
+    } else if (found.length) hit = { pool: 0, tools: toolWeights(found, seg.tokens) };
+    else if (poolTokens > 0 && key.includes(poolText)) hit = { pool: Math.min(1, poolTokens / Math.max(1, seg.tokens)), tools: [] };
     else
       for (const [text, names] of dispatchTexts)
         if (key.endsWith(text)) {
