@@ -14,6 +14,7 @@ import { promisify } from "node:util";
 import { ToolCatalog } from "../src/core/catalog/catalog.js";
 import { ToolAttentionRouter } from "../src/core/router/router.js";
 import { resolveProfile } from "../src/core/cost/profiles.js";
+import { PrefixCache, segmentCharges } from "../src/core/cost/prefix-cache.js";
 import { planDelivery, preferAll, resolveDeliveryMode, type DeliveryState } from "../src/core/delivery/plan.js";
 import { loadTasks } from "../src/eval/tasks.js";
 import { replayCost, type CostReport, type CostRow } from "../src/eval/cost.js";
@@ -149,6 +150,27 @@ describe("replayCost on the demo catalog", () => {
     await assert.rejects(replayCost({ router, tasks, provider: "openai", calls: 5, historyTokens: -1 }), /historyTokens/);
     await assert.rejects(replayCost({ router, tasks, provider: "gemini" as never, calls: 5, historyTokens: 500 }), /provider/);
   });
+});
+
+test("segmentCharges: each segment priced as the cache served it; the charges sum to the bill", () => {
+  for (const profile of [resolveProfile("anthropic", "claude-sonnet-4-5"), resolveProfile("openai", "gpt-5"), { ...resolveProfile("openai", "gpt-5"), cache: "none" as const }]) {
+    const cache = new PrefixCache(profile);
+    const seg = (id: number, tokens: number, breakpoint = false) => ({ id, tokens, ...(breakpoint ? { breakpoint } : {}) });
+    const first = [seg(1, 3000), seg(2, 1500, true), seg(3, 700, true)];
+    const second = [...first.slice(0, 2), seg(4, 900, true)];
+    let charges: number[] = [];
+    for (const segments of [first, second]) {
+      const usage = cache.account(segments);
+      charges = segmentCharges(segments, usage, profile);
+      assert.equal(charges.length, segments.length);
+      assert.ok(Math.abs(charges.reduce((x, c) => x + c, 0) - usage.billed) < 1e-9, `${profile.name}: ${charges} vs ${usage.billed}`);
+    }
+    // The second request re-reads the first two segments: each is billed at the read rate (where the cache reads).
+    if (profile.cache !== "none") {
+      assert.ok(Math.abs(charges[0] - 3000 * profile.cacheRead) < 1e-9, `${profile.name}: ${charges[0]}`);
+      assert.ok(charges[2] > 900 * profile.cacheRead, `${profile.name}: the new segment is not read from the cache`);
+    } else assert.deepEqual(charges, [3000, 1500, 900].map((t) => t * profile.uncached));
+  }
 });
 
 describe("delivery guarantee and the small-catalog default", () => {
