@@ -112,7 +112,8 @@ export interface PlanInput {
   callableFromPool?: (name: string) => boolean;
   /**
    * The model's calls since the previous call to tools it had not been given: `ran` ran at once (their arguments
-   * fit), `refused` were answered with their schema. Only tools callable from the pool count. The adapters read them from the history (`poolCallsSince`).
+   * fit), `refused` were answered with their schema. Only tools callable from the pool count. The adapters read
+   * them from the history (`poolCallsSince`).
    */
   poolCalls?: { ran: readonly string[]; refused: readonly string[] };
 }
