@@ -332,3 +332,21 @@ test("the conversation-cost chart shows the headline cell's ratio and model call
   assert.match(svg, /font-weight="bold">Tool Attention \(default\)</);
   assert.equal(conversationCostChart([row("all-cached", 1, 30)], "run X"), undefined, "one method is no comparison");
 });
+
+test("the conversation-cost markdown breaks the headline cell's bill down when the rows carry it", async () => {
+  const { renderConversationCostMarkdown } = await import("../src/bench/conversation-cost-report.js");
+  const row = (method: string, ratio: number, breakdown?: { pool: number; neededSchemas: number; unneededSchemas: number; rest: number; toolsDelivered: number; toolsNeeded: number }) => ({
+    set: "Real MCP catalog", provider: "anthropic" as const, profile: "anthropic:sonnet", calls: 30, historyTokens: 2000, method: method as never,
+    billedPerConversation: ratio * 1000, ratioToAllCached: ratio, cacheHitShare: 0.9, toolSetChanges: 0, recall: null, allGold: null, gateTrigger: null,
+    conversations: 3, requestsPerConversation: 30, ...(breakdown ? { breakdown } : {}),
+  });
+  const rows = [
+    row("all-cached", 1, { pool: 0, neededSchemas: 120, unneededSchemas: 600, rest: 280, toolsDelivered: 120, toolsNeeded: 20.4 }),
+    row("tool-attention", 0.5, { pool: 100, neededSchemas: 40, unneededSchemas: 60, rest: 300, toolsDelivered: 11.5, toolsNeeded: 4.25 }),
+  ];
+  const md = renderConversationCostMarkdown(rows);
+  assert.match(md, /Where the bill goes/);
+  assert.match(md, /\| all-cached \| 0 \| 120 \| 600 \| 280 \| 120\.0 \| 20\.4 \|/);
+  assert.match(md, /\| tool-attention \| 100 \| 40 \| 60 \| 300 \| 11\.5 \| 4\.3 \|/);
+  assert.doesNotMatch(renderConversationCostMarkdown(rows.map(({ breakdown: _b, ...r }) => r)), /Where the bill goes/);
+});

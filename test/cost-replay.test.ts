@@ -14,6 +14,7 @@ import { promisify } from "node:util";
 import { ToolCatalog } from "../src/core/catalog/catalog.js";
 import { ToolAttentionRouter } from "../src/core/router/router.js";
 import { resolveProfile } from "../src/core/cost/profiles.js";
+import { PrefixCache, segmentCharges } from "../src/core/cost/prefix-cache.js";
 import { planDelivery, preferAll, resolveDeliveryMode, type DeliveryState } from "../src/core/delivery/plan.js";
 import { loadTasks } from "../src/eval/tasks.js";
 import { replayCost, type CostReport, type CostRow } from "../src/eval/cost.js";
@@ -105,6 +106,38 @@ describe("replayCost on the demo catalog", () => {
     }
   });
 
+  it("breaks each bill down: the parts sum to it; the floor carries no tools; every schema cached carries the catalog; the oracle only needed tools", async () => {
+    // The 120-tool synthetic catalog, where the default (and so the oracle) delivers routed tools, not every schema.
+    const router = new ToolAttentionRouter(ToolCatalog.fromFile(join(ROOT, "data/synthetic/catalog.json")), { encoder: "lexical", cacheDir: false, log: false });
+    const long = loadTasks(join(ROOT, "data/synthetic/tasks.jsonl")).filter((t) => (t.steps?.length ?? 0) > 1).slice(0, 8);
+    const size = router.catalog.size;
+    for (const provider of ["anthropic", "openai"] as const) {
+      const r = await replayCost({ router, tasks: long, provider, calls: 10, historyTokens: 500, methods: ["no-tools", "oracle", "all-cached", "provider-tool-search", "tool-attention-deferred"] });
+      for (const m of r.methods) {
+        const b = m.breakdown;
+        const sum = b.pool + b.neededSchemas + b.unneededSchemas + b.rest;
+        assert.ok(Math.abs(sum - m.billedPerConversation) < 1e-6 * m.billedPerConversation, `${provider} ${m.method}: parts ${sum} vs billed ${m.billedPerConversation}`);
+        for (const part of [b.pool, b.neededSchemas, b.unneededSchemas, b.rest]) assert.ok(part >= 0, `${provider} ${m.method}: ${JSON.stringify(b)}`);
+        assert.ok(b.toolsNeeded <= b.toolsDelivered, `${provider} ${m.method}`);
+      }
+      const floor = row(r, "no-tools").breakdown;
+      assert.deepEqual([floor.pool, floor.neededSchemas, floor.unneededSchemas, floor.toolsDelivered], [0, 0, 0, 0]);
+      const all = row(r, "all-cached").breakdown;
+      assert.equal(all.pool, 0);
+      assert.equal(all.toolsDelivered, size);
+      assert.ok(all.unneededSchemas > all.neededSchemas, `${provider}: most of the catalog is not needed (${JSON.stringify(all)})`);
+      const oracle = row(r, "oracle").breakdown;
+      assert.equal(oracle.unneededSchemas, 0);
+      assert.ok(oracle.neededSchemas > 0 && oracle.toolsNeeded === oracle.toolsDelivered, `${provider}: ${JSON.stringify(oracle)}`);
+      // Tool search pays for the definitions its searches load.
+      const search = row(r, "provider-tool-search").breakdown;
+      assert.ok(search.toolsDelivered > 0 && search.neededSchemas > 0, `${provider}: ${JSON.stringify(search)}`);
+      // The oracle and deferred delivery send the same pool in the same place: the same part of the bill.
+      const deferred = row(r, "tool-attention-deferred").breakdown;
+      assert.ok(oracle.pool > 0 && Math.abs(deferred.pool - oracle.pool) < 1e-6 * oracle.pool, `${provider}: pool ${deferred.pool} vs ${oracle.pool}`);
+    }
+  });
+
   it("is deterministic: two runs give the same report", async () => {
     const a = await replayCost({ router: lexical(5), tasks, provider: "anthropic", calls: 5, historyTokens: 500 });
     const b = await replayCost({ router: lexical(5), tasks, provider: "anthropic", calls: 5, historyTokens: 500 });
@@ -117,6 +150,27 @@ describe("replayCost on the demo catalog", () => {
     await assert.rejects(replayCost({ router, tasks, provider: "openai", calls: 5, historyTokens: -1 }), /historyTokens/);
     await assert.rejects(replayCost({ router, tasks, provider: "gemini" as never, calls: 5, historyTokens: 500 }), /provider/);
   });
+});
+
+test("segmentCharges: each segment priced as the cache served it; the charges sum to the bill", () => {
+  for (const profile of [resolveProfile("anthropic", "claude-sonnet-4-5"), resolveProfile("openai", "gpt-5"), { ...resolveProfile("openai", "gpt-5"), cache: "none" as const }]) {
+    const cache = new PrefixCache(profile);
+    const seg = (id: number, tokens: number, breakpoint = false) => ({ id, tokens, ...(breakpoint ? { breakpoint } : {}) });
+    const first = [seg(1, 3000), seg(2, 1500, true), seg(3, 700, true)];
+    const second = [...first.slice(0, 2), seg(4, 900, true)];
+    let charges: number[] = [];
+    for (const segments of [first, second]) {
+      const usage = cache.account(segments);
+      charges = segmentCharges(segments, usage, profile);
+      assert.equal(charges.length, segments.length);
+      assert.ok(Math.abs(charges.reduce((x, c) => x + c, 0) - usage.billed) < 1e-9, `${profile.name}: ${charges} vs ${usage.billed}`);
+    }
+    // The second request re-reads the first two segments: each is billed at the read rate (where the cache reads).
+    if (profile.cache !== "none") {
+      assert.ok(Math.abs(charges[0] - 3000 * profile.cacheRead) < 1e-9, `${profile.name}: ${charges[0]}`);
+      assert.ok(charges[2] > 900 * profile.cacheRead, `${profile.name}: the new segment is not read from the cache`);
+    } else assert.deepEqual(charges, [3000, 1500, 900].map((t) => t * profile.uncached));
+  }
 });
 
 describe("delivery guarantee and the small-catalog default", () => {
@@ -205,8 +259,11 @@ test("CLI: cost --json prints one row per method with the documented keys; error
     ["no-tools", "oracle", "all-uncached", "all-cached", "provider-tool-search", "llm-tool-selector", "tool-attention-rebind", "tool-attention-stable", "tool-attention-deferred", "tool-attention"],
   );
   for (const m of out.methods) {
-    for (const key of ["method", "provider", "billedPerConversation", "cacheHitShare", "toolSetChanges", "recall", "allGold", "gateTrigger", "calls", "conversations", "callsRatio", "roundTrips", "missRate", "toolOverhead"])
+    for (const key of ["method", "provider", "billedPerConversation", "cacheHitShare", "toolSetChanges", "recall", "allGold", "gateTrigger", "calls", "conversations", "callsRatio", "roundTrips", "missRate", "toolOverhead", "breakdown"])
       assert.ok(key in m, `${String(m.method)} has ${key}`);
+    const b = m.breakdown as Record<string, number>;
+    // The breakdown's parts are rounded separately: they sum to the rounded bill within a token per part.
+    assert.ok(Math.abs(b.pool + b.neededSchemas + b.unneededSchemas + b.rest - (m.billedPerConversation as number)) <= 4, `${String(m.method)}: ${JSON.stringify(b)}`);
     assert.equal(m.provider, "openai");
     assert.equal(typeof m.billedPerConversation, "number");
   }
@@ -234,6 +291,8 @@ test("CLI: cost --json prints one row per method with the documented keys; error
   assert.match(table.stdout, /anthropic:sonnet/);
   assert.match(table.stdout, /all-cached\s+[\d,]+\s+1\.000/);
   assert.match(table.stdout, /tool-attention-deferred/);
+  assert.match(table.stdout, /Where the bill goes/);
+  assert.match(table.stdout, /no-tools\s+0\s+0\s+0\s+[\d,]+\s+0\.0\s+0\.0/);
 
   const bad = await cli(["cost", "--catalog", CATALOG, "--tasks", TASKS, "--provider", "gemini"]);
   assert.equal(bad.code, 2);

@@ -143,6 +143,10 @@ test("deferred beside tool_addition: a tool not delivered, called through call_t
     assert.ok(answer && answer.status !== "error", String(answer?.content));
     assert.ok(!events.some((e) => e.type === "tool_attention.gate" && e.rejected.length > 0), "the gate refused nothing");
     assert.equal(reqs.length, 3, "one request per scripted step: no retry");
+    // The thread keeps the call that ran from the pool: later calls do not deliver that tool's schema.
+    const delivery = (out as { toolAttention?: { delivery?: { pool?: unknown } } }).toolAttention?.delivery;
+    assert.deepEqual(delivery?.pool, { ran: ["post_message"], calls: 1, refused: 0 });
+    assert.ok(reqs.every((r) => !r.added.includes("post_message")), JSON.stringify(reqs.map((r) => r.added)));
   } finally {
     await emu.close();
   }

@@ -8,8 +8,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createAgent } from "langchain";
 import { ChatOpenAI } from "@langchain/openai";
-import { HumanMessage } from "@langchain/core/messages";
-import { neededProbabilities, worthDelivering, EXPECTED_COST_DEFAULTS } from "../src/core/delivery/expected-cost.js";
+import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { poolCallsSince } from "../src/adapters/langchain/delivery.js";
+import { expectedReads, neededProbabilities, poolRetryEstimate, worthDelivering, EXPECTED_COST_DEFAULTS } from "../src/core/delivery/expected-cost.js";
 import { planDelivery } from "../src/core/delivery/plan.js";
 import { resolveProfile } from "../src/core/cost/profiles.js";
 import { callableFromSignature } from "../src/core/render/signature.js";
@@ -84,6 +85,98 @@ test("planDelivery (deferred): expected-cost by default with scores, promoted to
   // perCall still caps the expected-cost choice.
   const capped = planDelivery({ ...common, scores: flat, deferred: { perCall: 2 } });
   assert.deepEqual(capped.added, ["a", "b"]);
+});
+
+test("the thread's evidence: pool calls that ran lower the expected retries, refused ones raise them; a long thread expects more reads", () => {
+  const { poolRetryShare: prior, poolEvidence: weight } = EXPECTED_COST_DEFAULTS;
+  assert.equal(poolRetryEstimate(prior, weight, 0, 0), prior);
+  assert.equal(poolRetryEstimate(prior, weight, weight, 0), prior / 2, "as many calls that ran as the prior's weight halve it");
+  assert.ok(poolRetryEstimate(prior, weight, 0, 2) > prior);
+  assert.equal(poolRetryEstimate(prior, 0, 3, 1), 0.25, "no prior weight: the thread's own share");
+  assert.equal(poolRetryEstimate(prior, 0, 0, 0), prior, "no calls and no weight: the prior");
+  assert.equal(expectedReads(10, 3), 10);
+  assert.equal(expectedReads(10, 24), 24);
+
+  const base = { active: names, delivered: new Set<string>(), schemaTokens: () => 300, prefixTokens: 20_000, profile: anthropic };
+  const mid = scores([0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5, 0.45]);
+  const pooled = { ...base, scores: mid, callableFromPool: () => true };
+  const fresh = worthDelivering(pooled);
+  const ran = worthDelivering({ ...pooled, evidence: { calls: 6, poolRan: 6, poolRefused: 0 } });
+  const refused = worthDelivering({ ...pooled, evidence: { calls: 6, poolRan: 0, poolRefused: 6 } });
+  assert.ok(ran.length < fresh.length, `${ran} vs ${fresh}`);
+  assert.ok(refused.length > fresh.length, `${refused} vs ${fresh}`);
+  // Tools that cannot be called from the pool are priced as before whatever the pool calls did.
+  assert.deepEqual(worthDelivering({ ...base, scores: mid, evidence: { calls: 6, poolRan: 6, poolRefused: 0 } }), worthDelivering({ ...base, scores: mid }));
+  // Late in a long thread a schema is re-read by more calls: it needs more probability.
+  const late = worthDelivering({ ...base, scores: mid, evidence: { calls: 60, poolRan: 0, poolRefused: 0 } });
+  assert.ok(late.length < worthDelivering({ ...base, scores: mid }).length, `${late}`);
+});
+
+test("planDelivery (deferred): the thread's pool calls are kept; a tool that ran from the pool is not delivered later unless the model asks", () => {
+  const common = {
+    mode: "deferred" as const,
+    catalog: names,
+    messageCount: 3,
+    tokens: { fullSchemas: 8 * 300, pool: 500, schema: () => 300, context: 20_000 },
+    profile: anthropic,
+    k: 8,
+    guarantee: false,
+    callableFromPool: (n: string) => n !== "h",
+  };
+  const first = planDelivery({ ...common, active: ["h"], scores: scores([0.9]) });
+  assert.equal(first.state.pool, undefined, "no pool call yet");
+  // "h" is not callable from the pool: its call does not count; "a" ran, "b" was refused.
+  const second = planDelivery({ ...common, previous: first.state, active: names, scores: dominant, poolCalls: { ran: ["a", "h"], refused: ["b"] }, promoted: ["b"] });
+  assert.deepEqual(second.state.pool, { ran: ["a"], calls: 2, refused: 1 });
+  assert.ok(!second.added.includes("a"), `a ran from the pool: ${second.added}`);
+  assert.ok(second.added.includes("b"), "a promoted tool is delivered");
+  // `top` selection skips it too; a promotion still delivers it.
+  const top = planDelivery({ ...common, previous: second.state, active: names, scores: dominant, deferred: { select: "top", perCall: 8 } });
+  assert.ok(!top.added.includes("a"), `${top.added}`);
+  const asked = planDelivery({ ...common, previous: second.state, active: names, scores: dominant, promoted: ["a"] });
+  assert.ok(asked.added.includes("a"));
+  // The record only grows, and the input state is not changed.
+  const third = planDelivery({ ...common, previous: second.state, active: names, scores: dominant, poolCalls: { ran: ["a", "c"], refused: [] } });
+  assert.deepEqual(third.state.pool, { ran: ["a", "c"], calls: 4, refused: 1 });
+  assert.deepEqual(second.state.pool, { ran: ["a"], calls: 2, refused: 1 });
+});
+
+test("poolCallsSince: the last model call's calls to tools it was not given, ran or refused, read from the history", () => {
+  const previous = planDelivery({
+    mode: "deferred",
+    active: ["get_weather"],
+    catalog: ["get_weather", "post_message", "create_ticket", "list_events"],
+    messageCount: 1,
+    tokens: { fullSchemas: 1200, pool: 200, schema: () => 300, context: 2000 },
+    profile: anthropic,
+    k: 3,
+    guarantee: false,
+    deferred: { select: "top" },
+  }).state;
+  const ai = new AIMessage({
+    content: "",
+    tool_calls: [
+      { id: "1", name: "get_weather", args: { city: "Oslo" } },
+      { id: "2", name: "post_message", args: { channel: "#ops", text: "hi" } },
+      { id: "3", name: "call_tool", args: { name: "list_events", arguments: { from: "x", to: "y" } } },
+      { id: "4", name: "create_ticket", args: {} },
+      { id: "5", name: "search_tools", args: { query: "x" } },
+    ],
+  });
+  const results = [
+    new ToolMessage({ content: "sunny", tool_call_id: "1", name: "get_weather" }),
+    new ToolMessage({ content: "sent", tool_call_id: "2", name: "post_message" }),
+    new ToolMessage({ content: "[]", tool_call_id: "3", name: "list_events" }),
+    new ToolMessage({ content: "did not run", tool_call_id: "4", name: "create_ticket", status: "error" }),
+    new ToolMessage({ content: "matches", tool_call_id: "5", name: "search_tools" }),
+  ];
+  const messages = [new HumanMessage("hi"), ai, ...results];
+  assert.deepEqual(poolCallsSince(messages, previous, ["create_ticket"]), { ran: ["post_message", "list_events"], refused: ["create_ticket"] });
+  // A failed result that was not a promotion (the tool's own error) is neither.
+  assert.deepEqual(poolCallsSince(messages, previous), { ran: ["post_message", "list_events"], refused: [] });
+  // Nothing before the first plan, under every schema, or when the last message is the user's.
+  assert.deepEqual(poolCallsSince(messages, undefined), { ran: [], refused: [] });
+  assert.deepEqual(poolCallsSince([...messages, new HumanMessage("next")], previous), { ran: [], refused: [] });
 });
 
 test("callableFromSignature: plain values, and values whose form a short hint states; not wide or shapeless objects, nor long enums", () => {
@@ -193,6 +286,8 @@ test("middleware options: deferred.select and deferred.cost are checked at const
   assert.throws(() => toolAttentionMiddleware({ tools, cacheDir: false, deferred: { cost: { temperature: 0 } } }), /deferred\.cost\.temperature.*positive/);
   assert.throws(() => toolAttentionMiddleware({ tools, cacheDir: false, deferred: { cost: { poolRetryShare: 2 } } }), /poolRetryShare.*0 to 1/);
   assert.doesNotThrow(() => toolAttentionMiddleware({ tools, cacheDir: false, deferred: { select: "top", cost: { latencyTokens: 0 } } }));
+  assert.doesNotThrow(() => toolAttentionMiddleware({ tools, cacheDir: false, deferred: { cost: { poolEvidence: 0 } } }));
+  assert.throws(() => toolAttentionMiddleware({ tools, cacheDir: false, deferred: { cost: { poolEvidence: -1 } } }), /deferred\.cost\.poolEvidence.*≥ 0/);
 });
 
 test("createAgent on OpenAI (dispatcher): a clear request delivers fewer schemas than `top`, and the tool still runs", async () => {

@@ -2,7 +2,7 @@
  * The conversation-cost rows of the bench report and their markdown (kept free of the replay's imports, so the
  * report renderers and the notebook load without the router, encoders or LangChain).
  */
-import type { CostMethod } from "../eval/cost.js";
+import type { CostBreakdown, CostMethod } from "../eval/cost.js";
 import { barChart } from "./svg.js";
 
 /** One measured cell of the sweep (a method on one set, provider, length and history size). */
@@ -39,6 +39,8 @@ export interface ConversationCostRow {
    * so with it on, recall measures the switch; these are routing's own recall and cost.
    */
   withoutGuarantee?: { ratioToAllCached: number; recall: number | null; allGold: number | null };
+  /** Where the bill goes per conversation (pool, needed and unneeded schemas, the rest; see `CostBreakdown`). */
+  breakdown?: CostBreakdown;
 }
 
 /** The headline cell: the real catalog, Anthropic, 30 calls, 2,000 history tokens per call. */
@@ -89,6 +91,21 @@ export function renderConversationCostMarkdown(rows: readonly ConversationCostRo
     );
     const ta = head.find((r) => r.method === "tool-attention");
     if (ta) md.push(`Tool Attention (default, ${ta.mode}) bills **${ta.ratioToAllCached.toFixed(3)}×** what every schema cached bills on this cell.`, "");
+    const split = head.filter((r) => r.breakdown);
+    if (split.length) {
+      md.push(
+        "Where the bill goes on this cell, per conversation: the pool, full schemas of tools the conversation called once they had arrived (needed) or never called after (unneeded), and the rest (system prompt, history, fixed tools):",
+        "",
+        table(
+          ["Method", "Pool", "Needed schemas", "Unneeded schemas", "Rest", "Tools delivered", "Tools needed"],
+          split.map((r) => {
+            const b = r.breakdown as CostBreakdown;
+            return [methodLabel(r), int(b.pool), int(b.neededSchemas), int(b.unneededSchemas), int(b.rest), b.toolsDelivered.toFixed(1), b.toolsNeeded.toFixed(1)];
+          }),
+        ),
+        "",
+      );
+    }
     const own = head.filter((r) => r.withoutGuarantee);
     if (own.length) {
       md.push(

@@ -115,6 +115,14 @@ export async function runConversationCost(sets: readonly BenchSet[], opts: Conve
             gateTrigger: m.gateTrigger === null ? null : round(m.gateTrigger),
             conversations: m.conversations,
             requestsPerConversation: round(m.calls, 2),
+            breakdown: {
+              pool: Math.round(m.breakdown.pool),
+              neededSchemas: Math.round(m.breakdown.neededSchemas),
+              unneededSchemas: Math.round(m.breakdown.unneededSchemas),
+              rest: Math.round(m.breakdown.rest),
+              toolsDelivered: round(m.breakdown.toolsDelivered, 2),
+              toolsNeeded: round(m.breakdown.toolsNeeded, 2),
+            },
             ...(raw
               ? {
                   withoutGuarantee: {

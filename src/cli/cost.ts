@@ -44,6 +44,14 @@ export function costRowJson(row: CostRow, allCached?: number, base?: { floor?: n
     delivered: r(row.delivered),
     fromPool: r(row.fromPool),
     toolOverhead: toolOverhead(row.billedPerConversation, allCached, base?.floor),
+    breakdown: {
+      pool: Math.round(row.breakdown.pool),
+      neededSchemas: Math.round(row.breakdown.neededSchemas),
+      unneededSchemas: Math.round(row.breakdown.unneededSchemas),
+      rest: Math.round(row.breakdown.rest),
+      toolsDelivered: r(row.breakdown.toolsDelivered, 2),
+      toolsNeeded: r(row.breakdown.toolsNeeded, 2),
+    },
   };
 }
 
@@ -55,16 +63,24 @@ function toolOverhead(billed: number, allCached?: number, floor?: number): numbe
 
 const fmt = (x: number | null, digits = 3) => (x === null ? "—" : x.toFixed(digits));
 
+/** A table's lines: the first column left-aligned, the others right-aligned, each as wide as its widest cell. */
+function aligned(header: string[], rows: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  return [line(header), ...rows.map(line)];
+}
+
 /** The readable table of a report. */
 export function formatCost(report: CostReport, tasks: number, tools: number): string {
   const cached = report.methods.find((m) => m.method === "all-cached");
   const base = cached?.billedPerConversation;
   const floor = report.methods.find((m) => m.method === "no-tools")?.billedPerConversation;
+  const label = (m: CostRow) => (m.mode && m.method === "tool-attention" ? `${m.method} (${m.mode})` : m.method);
   const header = ["method", "billed/conv", "× all-cached", "tool overhead", "calls/conv", "× calls", "present", "delivered", "from pool", "miss", "cache hit", "tool-set changes"];
   const rows = report.methods.map((m) => {
     const overhead = toolOverhead(m.billedPerConversation, base, floor);
     return [
-      m.mode && m.method === "tool-attention" ? `${m.method} (${m.mode})` : m.method,
+      label(m),
       Math.round(m.billedPerConversation).toLocaleString("en-US"),
       base ? (m.billedPerConversation / base).toFixed(3) : "—",
       overhead === null ? "—" : overhead.toFixed(3),
@@ -78,8 +94,11 @@ export function formatCost(report: CostReport, tasks: number, tools: number): st
       m.toolSetChanges.toFixed(2),
     ];
   });
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  const int = (x: number) => Math.round(x).toLocaleString("en-US");
+  const split = report.methods.map((m) => {
+    const b = m.breakdown;
+    return [label(m), int(b.pool), int(b.neededSchemas), int(b.unneededSchemas), int(b.rest), b.toolsDelivered.toFixed(1), b.toolsNeeded.toFixed(1)];
+  });
   const conversations = report.methods[0]?.conversations ?? 0;
   return [
     `Conversation cost (${report.profile}): ${conversations} conversation(s) of ${report.callsPerConversation} calls, ` +
@@ -91,8 +110,13 @@ export function formatCost(report: CostReport, tasks: number, tools: number): st
     "where a needed tool was not callable on the first try (a round trip, or a second search inside the turn).",
     "Oracle = the default delivery with a perfect router.",
     "",
-    line(header),
-    ...rows.map(line),
+    ...aligned(header, rows),
+    "",
+    "Where the bill goes, per conversation (billed-equivalent tokens; the parts sum to billed/conv): the pool, full",
+    "schemas of tools the conversation called once they had arrived (needed) or never called after (unneeded), and the",
+    "rest (system prompt, history, fixed tools). Tools: distinct schemas delivered per conversation, and of those needed.",
+    "",
+    ...aligned(["method", "pool", "needed schemas", "unneeded schemas", "rest", "tools delivered", "tools needed"], split),
   ].join("\n");
 }
 

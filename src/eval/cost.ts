@@ -26,7 +26,7 @@ import { nextSticky, promotedContent, stickyConfig, type ToolAttentionDecisionSt
 import { llmSelectorSchema, LLM_SELECTOR_SYSTEM_PROMPT } from "./llm-selector.js";
 import { splitIdentifier } from "../core/catalog/text.js";
 import { transitionsOf, type AnticipationInput } from "../core/anticipation/co-usage.js";
-import { PrefixCache, type CallUsage } from "../core/cost/prefix-cache.js";
+import { PrefixCache, segmentCharges, type CallUsage } from "../core/cost/prefix-cache.js";
 import { resolveProfile, type ProfileSpec, type ProviderProfile } from "../core/cost/profiles.js";
 import { anthropicPrompt, openaiPrompt, WireContext } from "../core/cost/wire.js";
 import { openaiResponsesPrompt } from "../core/cost/wire-responses.js";
@@ -99,6 +99,25 @@ export interface ReplayCostOptions {
   simulate?: SimulateOptions;
 }
 
+/**
+ * Where a method's bill goes, per conversation, in billed-equivalent tokens (the parts sum to
+ * `billedPerConversation`): each request's segments are priced as the cache served them (see `segmentCharges`).
+ */
+export interface CostBreakdown {
+  /** The tool pool (the summary lines in the system prompt). */
+  pool: number;
+  /** Full schemas of tools the conversation called once they had arrived (bound, added, or found by a search). */
+  neededSchemas: number;
+  /** Full schemas of tools the conversation never called after they arrived. */
+  unneededSchemas: number;
+  /** Everything else: the user's system prompt, the history, the fixed tools (dispatcher, search). */
+  rest: number;
+  /** Distinct tools whose full schema reached the model, per conversation. */
+  toolsDelivered: number;
+  /** Of those, the tools the conversation called once they had arrived. */
+  toolsNeeded: number;
+}
+
 export interface CostRow {
   method: CostMethod;
   provider: "anthropic" | "openai";
@@ -142,6 +161,8 @@ export interface CostRow {
   calls: number;
   /** Extra model calls per conversation a missed tool cost (promotion round trips; 0 for in-turn searches). */
   roundTrips: number;
+  /** Where the bill goes: pool, needed and unneeded schemas, the rest. */
+  breakdown: CostBreakdown;
 }
 
 export interface CostReport {
@@ -400,6 +421,11 @@ interface Totals {
   gateCalls: number;
   /** Steps where a tool that was not delivered cost the model an extra call (promotion). */
   roundTrips: number;
+  pool: number;
+  neededSchemas: number;
+  unneededSchemas: number;
+  toolsDelivered: number;
+  toolsNeeded: number;
 }
 
 /**
@@ -645,13 +671,17 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
   // The model id only makes the request valid (tool search needs gpt-5.4 or later); prices are the replay's profile.
   const responsesBody = (msgs: readonly Msg[]): Json => ({ model: "gpt-5.4", instructions: prompt, tools: responsesSearchTools, input: msgs.flatMap(toResponses) });
 
+  // Schema texts sent as dispatcher additions, with the tools each carries (for the bill's breakdown).
+  const dispatchTexts = new Map<string, readonly string[]>();
   // Dispatcher delivery (OpenAI): each addition is a system message with the tools' schemas as text.
   const openaiAdditionMemo = new Map<string, Json>();
   const openaiAddition = (a: DeliveryAddition): Json => {
     const key = `${a.at}\0${a.tools.join("\0")}`;
     let w = openaiAdditionMemo.get(key);
     if (!w) {
-      w = { role: "system", content: dispatchTextOf(catalog, a.tools.map((n) => (byWire.get(n) as ToolInfo).record.name)) };
+      const text = dispatchTextOf(catalog, a.tools.map((n) => (byWire.get(n) as ToolInfo).record.name));
+      dispatchTexts.set(text, a.tools);
+      w = { role: "system", content: text };
       openaiAdditionMemo.set(key, w);
     }
     return w;
@@ -674,13 +704,13 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
     const key = `${a.at}\0${a.tools.join("\0")}`;
     let w = additionMemo.get(key);
     if (!w) {
-      w = nativeAdditions
-        ? { role: "system", content: a.tools.map((name) => ({ type: "tool_addition", tool: { type: "tool_reference", name } })) }
-        : {
-            // The dispatcher path of models without mid-conversation tool changes (as the adapters send it).
-            role: caps.midConversationSystemMessages ? "system" : "user",
-            content: [{ type: "text", text: dispatchTextOf(catalog, a.tools.map((n) => (byWire.get(n) as ToolInfo).record.name)) }],
-          };
+      if (nativeAdditions) w = { role: "system", content: a.tools.map((name) => ({ type: "tool_addition", tool: { type: "tool_reference", name } })) };
+      else {
+        const text = dispatchTextOf(catalog, a.tools.map((n) => (byWire.get(n) as ToolInfo).record.name));
+        dispatchTexts.set(text, a.tools);
+        // The dispatcher path of models without mid-conversation tool changes (as the adapters send it).
+        w = { role: caps.midConversationSystemMessages ? "system" : "user", content: [{ type: "text", text }] };
+      }
       additionMemo.set(key, w);
     }
     return w;
@@ -709,6 +739,48 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         ? tokens(m.text) + m.calls.reduce((s, c) => s + tokens(JSON.stringify({ name: c.name, input: c.input })), 0)
         : m.results.reduce((s, r) => s + tokens(r.text) + (r.refs ? r.refs.reduce((x, n) => x + (byWire.get(n) as ToolInfo).schemaTokens, 0) : 0), 0);
 
+  // What a segment carries, for the breakdown: a share of the pool, catalog tools' schemas (weighted by their
+  // tokens), or neither. Read back from the segment's key (the wire functions key a block by its content).
+  type Carried = { pool: number; tools: readonly (readonly [string, number])[] };
+  const carriedMemo = new Map<number, Carried>();
+  const toolWeights = (names: readonly string[], tokens: number): (readonly [string, number])[] => {
+    const sum = names.reduce((x, n) => x + (byWire.get(n)?.schemaTokens ?? 0), 0) || 1;
+    // A dispatcher text carries a short header besides the schemas: the schemas' share is capped at the text.
+    const scale = Math.min(1, sum / Math.max(1, tokens));
+    return names.map((n) => [n, (scale * (byWire.get(n)?.schemaTokens ?? 0)) / sum] as const);
+  };
+  const carried = (seg: { id: number; tokens: number }): Carried => {
+    let hit = carriedMemo.get(seg.id);
+    if (hit) return hit;
+    const key = ctx.interner.keyOf(seg.id) ?? "";
+    hit = { pool: 0, tools: [] };
+    const nameIn = (json: string): string | undefined => {
+      try {
+        const name = (JSON.parse(json) as Json).name;
+        return typeof name === "string" && byWire.has(name) ? name : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    // A definition bound or added (Anthropic, Chat Completions, a Responses tool loaded by tool search), or the
+    // definitions a server-side tool search result expands to (one per line after its header).
+    const definition = /^(?:tool|fn|system\0tool_addition|tool\0fn\0[^\0]*)\0(\{.*)$/s.exec(key);
+    const found = key.startsWith("assistant\0tool_search_tool_result\0") ? key.split("\n").slice(1).map(nameIn).filter((n): n is string => !!n) : [];
+    if (definition) {
+      const name = nameIn(definition[1]);
+      if (name) hit = { pool: 0, tools: [[name, 1]] };
+    } else if (found.length) hit = { pool: 0, tools: toolWeights(found, seg.tokens) };
+    else if (poolTokens > 0 && key.includes(poolText)) hit = { pool: Math.min(1, poolTokens / Math.max(1, seg.tokens)), tools: [] };
+    else
+      for (const [text, names] of dispatchTexts)
+        if (key.endsWith(text)) {
+          hit = { pool: 0, tools: toolWeights(names, seg.tokens) };
+          break;
+        }
+    carriedMemo.set(seg.id, hit);
+    return hit;
+  };
+
   const poolShowsParams = rendered.params;
   // As the adapters decide it: a tool the model can call right from the pool (its miss rarely costs a round trip).
   const callableFromPool = (name: string) => runValid && poolShowsParams && callableFromSignature((byWire.get(name) as ToolInfo).schema);
@@ -721,7 +793,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
 
   const rows: CostRow[] = [];
   for (const method of methods) {
-    const tot: Totals = { billed: 0, input: 0, read: 0, requests: 0, changes: 0, gold: 0, goldFirstTry: 0, goldDelivered: 0, fromPool: 0, goldCalls: 0, allGoldCalls: 0, gateCalls: 0, roundTrips: 0 };
+    const tot: Totals = { billed: 0, input: 0, read: 0, requests: 0, changes: 0, gold: 0, goldFirstTry: 0, goldDelivered: 0, fromPool: 0, goldCalls: 0, allGoldCalls: 0, gateCalls: 0, roundTrips: 0, pool: 0, neededSchemas: 0, unneededSchemas: 0, toolsDelivered: 0, toolsNeeded: 0 };
     // The oracle: the default delivery with a perfect router (exactly the step's gold tools routed, at their step):
     // what delivery mechanics cost apart from routing quality.
     const taMode: DeliveryMode | undefined =
@@ -743,6 +815,8 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
       let history = 0;
       let ids = 0;
       let delivery: DeliveryState | undefined;
+      // Calls to tools the model had not been given, since the last plan (see PlanInput.poolCalls).
+      let poolSince: { ran: string[]; refused: string[] } = { ran: [], refused: [] };
       // The model calls through call_tool while the thread is on dispatcher delivery (deferred without tool_addition).
       let dispatchNow = false;
       let prevToolsKey: string | undefined;
@@ -756,6 +830,14 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
       let selectorUser: Json = {};
       const outputs = new Set<string>();
       const loaded = new Set<string>();
+      // For the breakdown: the last call each tool is called at in this conversation, the call it first arrived at.
+      const lastGold = new Map<string, number>();
+      conv.forEach((c, at) => {
+        for (const g of c.gold) for (const t of byToolName.get(g) ?? []) lastGold.set(t.name, at);
+      });
+      const arrived = new Map<string, number>();
+      let callIndex = 0;
+      const neededTool = (name: string) => (lastGold.get(name) ?? -1) >= (arrived.get(name) ?? Infinity);
 
       const push = (m: Msg) => {
         if (m.role === "assistant" && dispatchNow && m.calls.length > 0) m.dispatch = true;
@@ -766,6 +848,16 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         const segments =
           provider === "anthropic" ? anthropicPrompt(body, ctx).segments : "input" in body ? openaiResponsesPrompt(body, ctx).segments : openaiPrompt(body, ctx).segments;
         const u: CallUsage = cache.account(segments);
+        const charges = segmentCharges(segments, u, cache.profile);
+        segments.forEach((seg, si) => {
+          const what = carried(seg);
+          tot.pool += charges[si] * what.pool;
+          for (const [name, share] of what.tools) {
+            if (!arrived.has(name)) arrived.set(name, callIndex);
+            if (neededTool(name)) tot.neededSchemas += charges[si] * share;
+            else tot.unneededSchemas += charges[si] * share;
+          }
+        });
         tot.billed += u.billed;
         tot.input += u.total;
         tot.read += u.cacheRead;
@@ -783,6 +875,7 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
       const newId = () => `call_${ci}_${++ids}`;
 
       for (let i = 0; i < conv.length; i++) {
+        callIndex = i;
         const call = conv[i];
         const task = call.task;
         if (i === 0 || conv[i - 1].taskIndex !== call.taskIndex) {
@@ -876,7 +969,8 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
           price(body(toolsFor(infos.filter((t) => picked.has(t.name)).map((t) => t.name)), false), true);
           available = picked;
         } else if (taMode !== undefined) {
-          plan = planDelivery({ mode: taMode, previous: delivery, active, scores, callableFromPool, catalog: allNames, messageCount: msgs.length, tokens: tokensOf(), profile, k, guarantee: opts.guarantee, deferred: opts.deferred });
+          plan = planDelivery({ mode: taMode, previous: delivery, active, scores, callableFromPool, poolCalls: poolSince, catalog: allNames, messageCount: msgs.length, tokens: tokensOf(), profile, k, guarantee: opts.guarantee, deferred: opts.deferred });
+          poolSince = { ran: [], refused: [] };
           delivery = plan.state;
           dispatchNow = !nativeAdditions && plan.mode === "deferred";
           price(planned(plan), true);
@@ -903,6 +997,8 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         for (const x of chosen) if (!x.tool && knowsArgs(x.c.g.tools[0])) Object.assign(x, { tool: x.c.g.tools[0], unbound: true });
         const missing = chosen.filter((x) => !x.tool).map((x) => ({ c: x.c, name: x.c.g.tools[0].name }));
         const ranUnbound = chosen.filter((x) => (x as { unbound?: boolean }).unbound).length;
+        // What the adapters read from the history at the next call: the calls that ran from the pool.
+        poolSince = { ran: chosen.filter((x) => (x as { unbound?: boolean }).unbound).map((x) => (x.tool as ToolInfo).name), refused: [] };
         // The gate's answer lists what is available after the promotion: the routed tools plus the promoted ones.
         const afterPromotion = [...new Set([...active, ...missing.map((m) => m.name)])];
         push({
@@ -933,7 +1029,8 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         if (missing.length > 0 && taMode !== undefined) {
           // Promoted: the next call binds them (no new routing, as after the gate's jump back to the model).
           const names = missing.map((m) => m.name);
-          plan = planDelivery({ mode: taMode, previous: delivery, active: [...new Set([...active, ...names])], promoted: names, scores, callableFromPool, catalog: allNames, messageCount: msgs.length, tokens: tokensOf(), profile, k, guarantee: opts.guarantee, deferred: opts.deferred });
+          plan = planDelivery({ mode: taMode, previous: delivery, active: [...new Set([...active, ...names])], promoted: names, scores, callableFromPool, poolCalls: { ran: poolSince.ran, refused: names }, catalog: allNames, messageCount: msgs.length, tokens: tokensOf(), profile, k, guarantee: opts.guarantee, deferred: opts.deferred });
+          poolSince = { ran: [], refused: [] };
           delivery = plan.state;
           dispatchNow = !nativeAdditions && plan.mode === "deferred";
           price(planned(plan), true);
@@ -949,6 +1046,8 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
         if (lastObs.length > 0) ranTurns.push(lastObs.map((m) => m.name as string));
         usedBefore = gold.map((g) => ({ name: g.name, description: g.tools[0].record.description }));
       }
+      tot.toolsDelivered += arrived.size;
+      for (const name of arrived.keys()) if (neededTool(name)) tot.toolsNeeded++;
     }
 
     const n = conversations.length || 1;
@@ -970,6 +1069,14 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
       roundTrips: tot.roundTrips / n,
       conversations: conversations.length,
       calls: tot.requests / n,
+      breakdown: {
+        pool: tot.pool / n,
+        neededSchemas: tot.neededSchemas / n,
+        unneededSchemas: tot.unneededSchemas / n,
+        rest: (tot.billed - tot.pool - tot.neededSchemas - tot.unneededSchemas) / n,
+        toolsDelivered: tot.toolsDelivered / n,
+        toolsNeeded: tot.toolsNeeded / n,
+      },
     });
   }
   return { methods: rows, profile: profile.name, callsPerConversation, historyTokens: opts.historyTokens, systemTokens, k };

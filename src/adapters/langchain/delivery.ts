@@ -20,7 +20,7 @@ import { identifyModel } from "../../core/providers/model-id.js";
 import { countTokens } from "../../core/tokens/count.js";
 import { callableFromSignature } from "../../core/render/signature.js";
 import { estimatedCatalogSchemaTokens } from "../../core/tokens/estimate.js";
-import { anthropicDef, CALL_TOOL_ANTHROPIC, CALL_TOOL_DEF, CALL_TOOL_NAME, CALL_TOOL_NATIVE_ANTHROPIC, deferredDecl, dispatchText, SEARCH_TOOL_DEF, SEARCH_TOOL_LC, SEARCH_TOOL_NAME } from "./dispatch.js";
+import { anthropicDef, CALL_TOOL_ANTHROPIC, CALL_TOOL_DEF, CALL_TOOL_NAME, CALL_TOOL_NATIVE_ANTHROPIC, deferredDecl, dispatchText, SEARCH_TOOL_DEF, SEARCH_TOOL_LC, SEARCH_TOOL_NAME, unwrapDispatch } from "./dispatch.js";
 import { toolNameOf } from "./compact-tools.js";
 import { lastObservations, messageText, stateViewOf } from "./messages.js";
 import { firstSentence } from "../../core/catalog/text.js";
@@ -239,6 +239,29 @@ export function contextTokens(systemText: string, messages: readonly BaseMessage
   return context;
 }
 
+/**
+ * The model's calls since the previous model call to tools it had not been given (neither bound nor delivered by
+ * the previous plan): those whose result came back ran, those the gate promoted were refused. What the expected-cost
+ * delivery learns from (see `PlanInput.poolCalls`).
+ */
+export function poolCallsSince(messages: readonly BaseMessage[], previous: DeliveryState | undefined, promoted: readonly string[] = []): { ran: string[]; refused: string[] } {
+  const out = { ran: [] as string[], refused: [] as string[] };
+  if (!previous || previous.mode === "all") return out;
+  let at = messages.length - 1;
+  while (at >= 0 && ToolMessage.isInstance(messages[at])) at--;
+  const last = messages[at];
+  if (!last || !AIMessage.isInstance(last) || !last.tool_calls?.length) return out;
+  const given = new Set(previous.mode === "deferred" ? previous.additions.flatMap((a) => a.tools) : previous.bound);
+  const results = new Map(messages.slice(at + 1).map((m) => [(m as ToolMessage).tool_call_id, m as ToolMessage]));
+  for (const call of unwrapDispatch(last.tool_calls)) {
+    if (given.has(call.name) || call.name === SEARCH_TOOL_NAME || call.name === CALL_TOOL_NAME) continue;
+    const result = call.id ? results.get(call.id) : undefined;
+    if (promoted.includes(call.name)) out.refused.push(call.name);
+    else if (result && result.status !== "error") out.ran.push(call.name);
+  }
+  return out;
+}
+
 /** Plans one model call (the catalog tokens must have been prepared). */
 export function planCall(input: CallPlanInput): DeliveryPlan {
   const { router, profile } = input;
@@ -266,6 +289,7 @@ export function planCall(input: CallPlanInput): DeliveryPlan {
     scores: input.scores ? new Map(input.active.map((n, i) => [n, input.scores?.[i] ?? Number.NaN] as const).filter(([, s]) => Number.isFinite(s))) : undefined,
     // Every deferred request binds call_tool (beside native deferral too), so any listed tool is one call away.
     callableFromPool: stats.callableFromPool,
+    poolCalls: poolCallsSince(input.messages, input.previous, input.promoted),
   });
 }
 

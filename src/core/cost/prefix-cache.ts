@@ -43,13 +43,19 @@ export interface CallUsage {
 /** Gives each distinct block content a small integer id (so prefixes hash cheaply). */
 export class SegmentInterner {
   private readonly ids = new Map<string, number>();
+  private readonly keys: string[] = [];
   idOf(key: string): number {
     let id = this.ids.get(key);
     if (id === undefined) {
       id = this.ids.size + 1;
       this.ids.set(key, id);
+      this.keys.push(key);
     }
     return id;
+  }
+  /** The key an id was given for (undefined for an id this interner never gave). */
+  keyOf(id: number): string | undefined {
+    return this.keys[id - 1];
   }
   get size(): number {
     return this.ids.size;
@@ -74,6 +80,28 @@ function prefixHashes(segments: readonly PromptSegment[]): number[] {
 /** Billed-equivalent tokens of a usage under a profile. */
 export function billedOf(u: Omit<CallUsage, "billed" | "total">, p: ProviderProfile): number {
   return u.uncached * p.uncached + u.cacheWrite * p.cacheWrite + u.cacheRead * p.cacheRead;
+}
+
+/**
+ * What each segment of a request was billed, in base-input-token equivalents: the prefix the cache served is
+ * priced at the read rate, the part written next at the write rate, the rest uncached (both cache styles lay a
+ * request out in that order). A segment straddling two parts is split by its tokens. The charges sum to
+ * `usage.billed`; a breakdown of a bill by what the request carried (tools, pool, history) sums them per kind.
+ */
+export function segmentCharges(segments: readonly PromptSegment[], usage: CallUsage, p: ProviderProfile): number[] {
+  const readEnd = usage.cacheRead;
+  const writeEnd = readEnd + usage.cacheWrite;
+  const out = new Array<number>(segments.length);
+  let at = 0;
+  for (let i = 0; i < segments.length; i++) {
+    const from = at;
+    const to = at + segments[i].tokens;
+    const read = Math.max(0, Math.min(to, readEnd) - from);
+    const write = Math.max(0, Math.min(to, writeEnd) - Math.max(from, readEnd));
+    out[i] = read * p.cacheRead + write * p.cacheWrite + (to - from - read - write) * p.uncached;
+    at = to;
+  }
+  return out;
 }
 
 /**

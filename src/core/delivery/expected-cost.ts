@@ -11,6 +11,15 @@
  * dominates, the others get little mass and are left out; when the scores are flat, each keeps enough to be worth
  * its schema), the miss priced from the request's own size and the provider profile, and the delivery priced from
  * the tool's schema tokens. There is no fixed k: the router's k only bounds the candidates.
+ *
+ * Two quantities are estimated from the thread itself rather than fixed:
+ * - the calls left to re-read a schema: a thread that has made n calls is expected to make about n more (the
+ *   Copernican estimate, Gott 1993: with nothing else known, the median remaining life is the life so far), and at
+ *   least `horizon`;
+ * - the share of calls from a pool line that still need a round trip: `poolRetryShare` is the prior, counted as
+ *   `poolEvidence` calls, and every call the thread made from the pool moves it (one that ran lowers it, one the
+ *   gate answered with the schema raises it). A model that fills pool calls right is given fewer schemas as the
+ *   thread goes on; one that does not is given more.
  */
 import type { ProviderProfile } from "../cost/profiles.js";
 
@@ -32,13 +41,23 @@ export interface ExpectedCostOptions {
    * calls of every schema cached.
    */
   latencyTokens?: number;
-  /** Later calls expected to re-read a delivered schema. Default 10. */
+  /**
+   * Later calls expected to re-read a delivered schema, at least: a thread that has made more calls so far is
+   * expected to make as many more (see above). Default 10.
+   */
   horizon?: number;
   /**
    * Share of calls to an undelivered tool that still need a round trip when the pool names its required
-   * parameters and they are plain values (with `runValidCalls`, the others run at once). Default 0.25.
+   * parameters and they are plain values (with `runValidCalls`, the others run at once), before the thread has made
+   * any such call. Default 0.25.
    */
   poolRetryShare?: number;
+  /**
+   * How many calls from the pool `poolRetryShare` weighs as, against the thread's own: with the default 4, a thread
+   * whose first 4 pool calls all ran expects half the prior's retries. 0 ignores the prior once the thread has made
+   * a pool call. Default 4.
+   */
+  poolEvidence?: number;
 }
 
 export const EXPECTED_COST_DEFAULTS: Required<ExpectedCostOptions> = {
@@ -48,7 +67,32 @@ export const EXPECTED_COST_DEFAULTS: Required<ExpectedCostOptions> = {
   latencyTokens: 30000,
   horizon: 10,
   poolRetryShare: 0.25,
+  poolEvidence: 4,
 };
+
+/** What the thread has shown so far: its model calls, and its calls to tools it had not been given. */
+export interface ThreadEvidence {
+  /** Model calls the thread made before this one. */
+  calls: number;
+  /** Calls from the pool (tools not delivered, callable from their pool line) that ran at once. */
+  poolRan: number;
+  /** Calls from the pool the gate answered with the tool's schema instead (each cost a round trip). */
+  poolRefused: number;
+}
+
+/** Later calls a schema delivered now is expected to be re-read by: at least `horizon`, else the calls so far. */
+export function expectedReads(horizon: number, callsSoFar: number): number {
+  return Math.max(horizon, callsSoFar);
+}
+
+/**
+ * Share of pool calls expected to need a round trip: the prior `share` weighed as `weight` calls, plus the
+ * thread's own (a Beta posterior mean).
+ */
+export function poolRetryEstimate(share: number, weight: number, ran: number, refused: number): number {
+  const n = weight + ran + refused;
+  return n > 0 ? (share * weight + refused) / n : share;
+}
 
 export interface ExpectedCostInput {
   /** Routed tools of this call, best first. */
@@ -66,6 +110,8 @@ export interface ExpectedCostInput {
    * which every deferred request binds, any listed tool is one call away.
    */
   callableFromPool?: (name: string) => boolean;
+  /** What the thread has shown so far (calls made, pool calls that ran or were refused). Default: nothing yet. */
+  evidence?: ThreadEvidence;
   profile: ProviderProfile;
   options?: ExpectedCostOptions;
 }
@@ -92,12 +138,15 @@ export function worthDelivering(input: ExpectedCostInput): string[] {
   const o = { ...EXPECTED_COST_DEFAULTS, ...input.options };
   const p = input.profile;
   const probability = neededProbabilities(input.active, input.scores, o.temperature);
+  const e = input.evidence ?? { calls: 0, poolRan: 0, poolRefused: 0 };
   const roundTrip = input.prefixTokens * p.cacheRead + o.missOutputTokens * o.outputPrice + o.latencyTokens;
+  const retryShare = poolRetryEstimate(o.poolRetryShare, o.poolEvidence, e.poolRan, e.poolRefused);
+  const reads = expectedReads(o.horizon, e.calls);
   const keep: string[] = [];
   for (const name of input.active) {
     if (input.delivered.has(name)) continue;
-    const miss = roundTrip * (input.callableFromPool?.(name) ? o.poolRetryShare : 1);
-    const deliver = input.schemaTokens(name) * (p.cacheWrite + o.horizon * p.cacheRead);
+    const miss = roundTrip * (input.callableFromPool?.(name) ? retryShare : 1);
+    const deliver = input.schemaTokens(name) * (p.cacheWrite + reads * p.cacheRead);
     if ((probability.get(name) ?? 0) * miss >= deliver) keep.push(name);
   }
   return keep;

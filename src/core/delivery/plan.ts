@@ -48,6 +48,12 @@ export interface DeliveryState {
   lastRouted: Record<string, number>;
   /** Running estimates for the guarantee (billed-equivalent tokens so far, this plan vs every schema cached). */
   estimate: { plan: number; allCached: number; prevPlanPrefix: number; prevAllPrefix: number };
+  /**
+   * The thread's calls from the pool (tools callable from their pool line, not delivered): the tools that ran (the
+   * model has a call of its own that fit, in the history: they are not delivered later), and how many calls ran or
+   * were refused. Absent in states saved before it was kept (read as none).
+   */
+  pool?: { ran: string[]; calls: number; refused: number };
 }
 
 export interface StableOptions {
@@ -104,6 +110,12 @@ export interface PlanInput {
   scores?: ReadonlyMap<string, number>;
   /** Whether the model can call a tool right from the pool alone (a miss on it rarely costs a round trip). */
   callableFromPool?: (name: string) => boolean;
+  /**
+   * The model's calls since the previous call to tools it had not been given: `ran` ran at once (their arguments
+   * fit), `refused` were answered with their schema. Only tools callable from the pool count. The adapters read
+   * them from the history (`poolCallsSince`).
+   */
+  poolCalls?: { ran: readonly string[]; refused: readonly string[] };
 }
 
 export interface DeliveryPlan {
@@ -149,6 +161,23 @@ export function preferAll(fullSchemas: number, pool: number, avgSchema: number, 
   return fullSchemas <= pool + tools * avgSchema;
 }
 
+/**
+ * The thread's pool calls after this call's: the previous record plus the calls reported since, counting only
+ * tools callable from the pool. Undefined while the thread has made none.
+ */
+function recordPoolCalls(
+  previous: DeliveryState["pool"],
+  calls: PlanInput["poolCalls"],
+  callable: PlanInput["callableFromPool"],
+): DeliveryState["pool"] {
+  const fromPool = (n: string) => callable?.(n) ?? false;
+  const ran = (calls?.ran ?? []).filter(fromPool);
+  const refused = (calls?.refused ?? []).filter(fromPool);
+  if (ran.length === 0 && refused.length === 0) return previous;
+  const before = previous ?? { ran: [], calls: 0, refused: 0 };
+  return { ran: [...new Set([...before.ran, ...ran])], calls: before.calls + ran.length + refused.length, refused: before.refused + refused.length };
+}
+
 /** Billed estimate of one call whose prefix is `prefix` tokens, of which `cached` were cached by the previous call. */
 function callEstimate(prefix: number, cached: number, p: ProviderProfile): number {
   if (p.cache === "none" || prefix < p.minCacheable) return prefix * p.uncached;
@@ -180,6 +209,8 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
   let reason = "";
   const t = input.tokens;
   const p = input.profile;
+  const pool = recordPoolCalls(state.pool, input.poolCalls, input.callableFromPool);
+  if (pool) state.pool = pool;
 
   const everySchema = () => {
     const before = bound.join("\n");
@@ -229,6 +260,9 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
   } else {
     // deferred: nothing bound; new tools are added once, after the history.
     const delivered = new Set(state.additions.flatMap((a) => a.tools));
+    // A tool the model already called right from its pool line has that call in the history: it is not delivered
+    // unless the model asks for it (a promotion).
+    const known = new Set([...delivered, ...(pool?.ran ?? [])]);
     // Every delivered schema stays in the conversation, read on every later call: deliver the new tools worth their
     // schema against the round trip a miss would cost (promoted ones always); the rest stay one search_tools call
     // or one call by name away.
@@ -239,14 +273,15 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
         ? worthDelivering({
             active,
             scores: input.scores as ReadonlyMap<string, number>,
-            delivered,
+            delivered: known,
             schemaTokens: t.schema,
             prefixTokens: t.context + t.pool,
             callableFromPool: input.callableFromPool,
+            evidence: { calls: call, poolRan: pool ? pool.calls - pool.refused : 0, poolRefused: pool?.refused ?? 0 },
             profile: p,
             options: input.deferred?.cost,
           })
-        : active.filter((n) => !delivered.has(n))
+        : active.filter((n) => !known.has(n))
     ).slice(0, perCall);
     added = [...new Set([...promoted, ...fresh])].filter((n) => catalog.has(n) && !delivered.has(n));
     if (added.length > 0) addition = { at: input.messageCount, ...(input.lastMessageId ? { after: input.lastMessageId } : {}), tools: added };
