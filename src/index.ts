@@ -127,7 +127,7 @@ export {
 export { evaluate, type EvalOptions, type EvalReport } from "./eval/evaluate.js";
 export { loadTasks, type EvalTask } from "./eval/tasks.js";
 export { scoreTask, aggregate, quantile } from "./eval/metrics.js";
-export { replayCost, COST_METHODS, type CostMethod, type CostReport, type CostRow, type ReplayCostOptions } from "./eval/cost.js";
+export { replayCost, COST_METHODS, type CostBreakdown, type CostMethod, type CostReport, type CostRow, type ReplayCostOptions } from "./eval/cost.js";
 
 // Routing quality: hybrid retrieval, tool texts, tags, rolling intent, sticky tools, multi-turn evaluation
 export {
@@ -225,7 +225,7 @@ export {
   type ProfileSpec,
   type ProviderProfile,
 } from "./core/cost/profiles.js";
-export { PrefixCache, SegmentInterner, billedOf, type CallUsage, type PromptSegment } from "./core/cost/prefix-cache.js";
+export { PrefixCache, SegmentInterner, billedOf, segmentCharges, type CallUsage, type PromptSegment } from "./core/cost/prefix-cache.js";
 export { WireContext, anthropicPrompt, openaiPrompt, ProviderRequestError, type AnthropicPrompt } from "./core/cost/wire.js";
 export {
   planDelivery,
