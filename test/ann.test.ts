@@ -194,4 +194,23 @@ describe("router: approximate path above ann.threshold", () => {
     assert.ok(same / tasks.length >= 0.95, `same active set on ${same} of ${tasks.length} tasks`);
     assert.ok(top1 / tasks.length >= 0.95, `same top tool on ${top1} of ${tasks.length} tasks`);
   });
+
+  it("routes concurrently as it routes one at a time (each route's reused score arrays are its own)", async () => {
+    const catalog = ToolCatalog.fromCatalogObject(expandCatalog(1_200, 42));
+    const tasks = (await loadTasks("data/synthetic/tasks.jsonl")).slice(0, 24);
+    const router = new ToolAttentionRouter(catalog, { encoder: new LexicalEmbeddings({ dim: 256 }), lexical: true, cacheDir: false, log: false, ann: { threshold: 1_000 } });
+    await router.prepare();
+    assert.equal(router.indexKind, "hnsw");
+    const vectors = await router.embedQueries(tasks.map((t) => t.query));
+    const pick = (d: { active: { id: string; score: number }[]; candidates: { id: string; score: number }[] }) => ({ active: d.active, candidates: d.candidates });
+    const oneByOne = [];
+    for (const [i, t] of tasks.entries()) oneByOne.push(pick(await router.route(t.query, stateOf(t), { queryVector: vectors[i] })));
+    // Single queries and multi-clause requests together, all in flight at once, twice (the second round on arrays
+    // the first gave back).
+    for (let round = 0; round < 2; round++) {
+      const together = await Promise.all(tasks.map((t, i) => router.route(t.query, stateOf(t), { queryVector: vectors[i] })));
+      assert.deepEqual(together.map(pick), oneByOne, `round ${round}`);
+    }
+    await router.close();
+  });
 });

@@ -125,6 +125,27 @@ describe("Bm25Index", () => {
     ]);
     assert.deepEqual([...bm.scoreAll("repo")], [...fresh.scoreAll("repo")]);
   });
+
+  it("scoreSparseTransient scores like scoreSparse, query after query, though it reuses its buffers", () => {
+    const bm = new Bm25Index();
+    bm.build([
+      [{ text: "list repositories", identifier: true }, { text: "List the repositories of a user." }],
+      [{ text: "get weather", identifier: true }, { text: "Current weather for a city." }],
+      [{ text: "repo stats", identifier: true }, { text: "Statistics of a code base." }],
+      [{ text: "send email", identifier: true }, { text: "Send an email." }],
+    ]);
+    // A wide query, then narrower ones: what the previous query scored must not leak into the next.
+    const queries = ["repo weather email city", "email", "zebra", "", "repositories of a city", "repo", "repo weather email city"];
+    let previous: Float32Array | undefined;
+    for (const q of queries) {
+      const expected = bm.scoreSparse(q);
+      const got = bm.scoreSparseTransient(q);
+      assert.deepEqual([...got.scores], [...expected.scores], q);
+      assert.deepEqual([...got.docs].sort(), [...expected.docs].sort(), q);
+      if (previous) assert.equal(got.scores, previous, "the same buffer serves every query");
+      previous = got.scores;
+    }
+  });
 });
 
 describe("tool text", () => {

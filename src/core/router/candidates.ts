@@ -35,7 +35,7 @@ export function candidateScores(
   c: number,
 ): CandidateSet {
   const n = index.size;
-  const out = new Float32Array(n).fill(Number.NEGATIVE_INFINITY);
+  const out = takeScores(index, n);
   const cc = Math.min(Math.max(1, Math.floor(c)), n);
   if (n === 0) return { scores: out, ids: new Int32Array(0) };
   // The lexical channel's best tools also seed the HNSW beam: they are often near the dense best ones.
@@ -52,6 +52,30 @@ export function candidateScores(
     if (size > first) index.scoreIds(query, ids.subarray(first, size), size - first, out);
   }
   return { scores: out, ids: ids.subarray(0, size) };
+}
+
+/**
+ * Score arrays given back by routes that are done with them, per index. A fresh catalog-sized array costs more than
+ * the search at 100,000 tools (its first writes fault in about 400 KB of new pages, about a millisecond); refilling
+ * one already in use costs microseconds. A few are kept, so concurrent routes each get their own.
+ */
+const spareScores = new WeakMap<HnswIndex, Float32Array[]>();
+const SPARE_PER_INDEX = 4;
+
+function takeScores(index: HnswIndex, n: number): Float32Array {
+  const spare = spareScores.get(index)?.pop();
+  return (spare && spare.length === n ? spare : new Float32Array(n)).fill(Number.NEGATIVE_INFINITY);
+}
+
+/**
+ * Gives the score array of a candidate set back to `index`'s spares once nothing reads it any more (the router
+ * does after its selection); the caller must not read it afterwards.
+ */
+export function releaseCandidateScores(index: HnswIndex, scores: Float32Array): void {
+  if (scores.length !== index.size) return;
+  let spare = spareScores.get(index);
+  if (!spare) spareScores.set(index, (spare = []));
+  if (spare.length < SPARE_PER_INDEX && !spare.includes(scores)) spare.push(scores);
 }
 
 /**

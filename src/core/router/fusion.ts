@@ -17,7 +17,7 @@
  */
 import type { WeightedText } from "../encoders/bm25.js";
 import type { HnswIndex } from "../index/hnsw-index.js";
-import { candidateScores } from "./candidates.js";
+import { candidateScores, releaseCandidateScores } from "./candidates.js";
 import type { Channels } from "./channels/build.js";
 
 /** The weights of the formula above, fixed when the router is constructed. */
@@ -38,6 +38,8 @@ export interface FusedScores {
   ids?: Int32Array;
   /** Milliseconds spent combining the channels' scores (after each channel scored), for the route's latency split. */
   fusionMs?: number;
+  /** Gives `scores` back for reuse (the approximate path): call it once nothing reads them any more. */
+  release?: () => void;
 }
 
 /**
@@ -47,15 +49,16 @@ export interface FusedScores {
 export function fuseChannels(ch: Channels, qv: ArrayLike<number>, parts: readonly WeightedText[], w: FusionWeights, slateN: number): FusedScores {
   const dense = ch.dense as NonNullable<Channels["dense"]>;
   if (dense.kind === "hnsw") {
-    // Approximate path: only the candidates get a score, and every channel visits only them.
-    const lex = ch.lexical?.scoreSparse(parts);
+    // Approximate path: only the candidates get a score, and every channel visits only them. The BM25 scores are
+    // read before this function returns: the index's reused buffers spare a fresh catalog-sized array per query.
+    const lex = ch.lexical?.scoreSparseTransient(parts);
     const cand = candidateScores(dense as HnswIndex, qv, lex, Math.max(slateN, w.annCandidates));
     const maxSim = ch.multi?.maxSim(qv);
     const t = performance.now();
     if (maxSim) blendMaxSim(cand.scores, maxSim, w.multiVector);
     if (ch.server) ch.server.addToCandidates(cand.scores, qv, w.server, cand.ids);
     if (lex) addWeightedAt(cand.scores, lex.scores, w.lexical, cand.ids);
-    return { ...cand, fusionMs: performance.now() - t };
+    return { ...cand, fusionMs: performance.now() - t, release: () => releaseCandidateScores(dense as HnswIndex, cand.scores) };
   }
   const lexical = ch.lexical?.scoreAll(parts);
   const scores = dense.scoreAll(qv);

@@ -43,6 +43,8 @@ export interface Slate {
   fusionMs: number;
   /** True when the dense encoder failed and the slate comes from the lexical channel alone. */
   degraded: boolean;
+  /** Gives `scores` back for reuse once the route's selection has read them (see `FusedScores.release`). */
+  release?: () => void;
 }
 
 /** Parts of a query with empty texts removed and weights defaulted. */
@@ -151,18 +153,22 @@ export async function scoreSlate(
   if (clauses) {
     const perClause: Float32Array[] = [];
     const ranked: number[][] = [];
+    const releases: (() => void)[] = [];
     for (const q of clauses) {
       const c = await scoreQuery(q, tools, ch, lexicalOnly, s, opts, undefined, slate, slateN);
       perClause.push(c.scores);
+      if (c.release) releases.push(c.release);
       ranked.push(topIndices(c.scores, slateN, c.ids));
     }
     slate.order = interleave(ranked, slateN);
     const scores = Float32Array.from(perClause[0]);
     for (const other of perClause.slice(1)) for (let i = 0; i < n; i++) if (other[i] > scores[i]) scores[i] = other[i];
     slate.scores = scores;
+    for (const release of releases) release();
   } else if (parts.length > 0 && n > 0) {
     const c = await scoreQuery(parts, tools, ch, lexicalOnly, s, opts, opts.queryVector, slate, slateN);
     slate.scores = c.scores;
+    slate.release = c.release;
     slate.order = topIndices(c.scores, slateN, c.ids);
   } else slate.encodedAt = performance.now();
   return slate;

@@ -622,6 +622,8 @@ export class ToolAttentionRouter {
       // A catalog screening in the background: each tool the route would show is screened first (see ToolCatalog).
       visible: (t, screen) => catalog.isVisible(t, screen),
     });
+    // The selection has read the scores (the decision keeps its own copies): the array can serve the next route.
+    slate.release?.();
     const tGated = performance.now();
 
     // Accounting, then the decision and its event.
