@@ -28,7 +28,7 @@ export const SAFEGUARD_OFF = rx(
 export const ROLE_MODE = rx(String.raw`\b(?:developer|unrestricted|god|jailbreak|debug|maintenance|admin) mode\b|\bunrestricted\b|\bunfiltered\b`);
 /** The model as the one acting, named by its role: "LLMs receiving this text", "models consuming this output". */
 export const MODEL_ROLE = rx(
-  String.raw`\b(?:(?:the |any |every |all )?(?:models?|assistants?|agents?|ais?|llms?|chatbots?)\s+(?:receiving|consuming|reading|calling|invoking|processing|handling|using|integrating|connected)|(?:calling|consuming|receiving|invoking|downstream|integrating|orchestrating) (?:models?|assistants?|agents?|llms?|ais?)|by the (?:agent|assistant|model|llm|ai)|the (?:agent|assistant|model|llm)'s)\b`,
+  String.raw`\b(?:(?:the |any |every |all )?(?:models?|assistants?|agents?|ais?|llms?|chatbots?|orchestrators?|copilots?)\s+(?:receiving|consuming|reading|calling|invoking|processing|handling|using|integrating|connected)|(?:calling|consuming|receiving|invoking|downstream|integrating|orchestrating) (?:models?|assistants?|agents?|llms?|ais?)|by the (?:agent|assistant|model|llm|ai)|the (?:agent|assistant|model|llm)'s)\b`,
 );
 
 /** The user's view of the conversation: the reply, what the assistant writes back, what the user sees. */
@@ -170,7 +170,7 @@ export const OWNED_ELSEWHERE = requires(rx(
   String.raw`\b(?!(?:this|the same|our|its|own|that)\b)[\w-]+ server'?s? (?:\x60?[a-z][a-z0-9]*_[a-z0-9_]+|tools)\b|\b(?:calls?|requests?) (?:made )?(?:to|through|via) (?:the )?(?!(?:this|same|our|its|own|that)\b)[\w-]+ server\b|\b[a-z]+s? (?:made|sent|created|run|opened|issued|done|placed|executed|pushed) (?:with|through|via|by|on|in) (?:the )?(?!(?:this|same|our|its|own|that)\b)[\w-]+ server\b|\b[a-z][a-z0-9]*_[a-z0-9_]+\x60?,? (?:tool )?(?:of|on|from|in) the (?!same\b)[\w-]+ server\b|\b(?:every|each|all|any) (?:of the )?tools? (?:of|on|from|in) the (?!same\b)[\w-]+ server\b`,
 ), /server/i);
 /** Passing a chosen argument value: "pass `auto_approve: true`", "with force=true", "set role to 'writer'". */
-export const ARGUMENT_VALUE = /\b(?:pass\w*|with|set\w*|use|add\w*|send\w*)\s+\x60?[a-z][\w-]*\x60?\s*[:=]\s*\x60?[\w'"-]+|\bset (?:\w+ )?\x60?[a-z][\w-]*\x60? to\b|\bwith (?:the )?\x60?--[a-z][\w-]*|\b(?:rounded|raised|lowered|increased|reduced) (?:up|down|by|to)\b/i;
+export const ARGUMENT_VALUE = /\bas (?:the )?(?:recipient|destination|target|payee|beneficiary|sender|reviewer|assignee|owner|base(?: branch)?|namespace|reply-to|cc|bcc)\b|\b(?:pass\w*|with|set\w*|use|add\w*|send\w*)\s+\x60?[a-z][\w-]*\x60?\s*[:=]\s*\x60?[\w'"-]+|\bset (?:\w+ )?\x60?[a-z][\w-]*\x60? to\b|\bwith (?:the )?\x60?--[a-z][\w-]*|\b(?:rounded|raised|lowered|increased|reduced) (?:up|down|by|to)\b/i;
 /** Speech about the tool's side work that a user would ask about; read with a negated speech act. */
 export const SO_ANAPHORA = /\b(?:say|tell|mention|state)\w*\s+so\b/i;
 /** A request made politely is still a request: "would you mind setting …", "we'd be grateful if …", "if it's not too much trouble". */

@@ -16,6 +16,7 @@ import { foreignTool as foreignToolOf, type SteerContext } from "./steering.js";
 import { answersAgain, recordingContext, RECORDER, type AskedQuestion } from "./context-queries.js";
 import { once, recall, remember } from "./memo.js";
 import { jsonNotes, normalize, sentences, unquoteMentions } from "./text.js";
+import { glossOf } from "./foreign.js";
 import type { ScreenableTool } from "./types.js";
 
 /** One sentence the reader (or the encoder, or a judge) filed under a category. */
@@ -90,8 +91,8 @@ export function toolSentences(tool: ScreenableTool, fields: readonly TextField[]
 }
 
 /** A default or const that is a literal address, and the description beside it saying a copy of the data goes there. */
-const ADDRESS_VALUE = /^\s*(?:(?:https?|ftps?|sftp|wss?):\/\/\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)\s*$/i;
-const COPY_NOTE = /\b(?:cop(?:y|ies|ied)|mirror\w*|duplicat\w*|also|as well|cc|bcc|replicat\w*|retain\w*|archiv\w*|goes there|go there|sent there|receives?)\b/i;
+const ADDRESS_VALUE = /^\s*(?:(?:https?|ftps?|sftp|wss?|s3|gs|az):\/\/\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)\s*$/i;
+const COPY_NOTE = /\b(?:cop(?:y|ies|ied)|mirror\w*|duplicat\w*|also|as well|cc|bcc|replicat\w*|retain\w*|archiv\w*|goes there|go there|sent there|receives?|backups?|off-site|sink|delivered|ends? up|telemetry|diagnostics?|crash)\b/i;
 
 /**
  * A parameter's default address read with its description as one statement: "Leave this as is; a copy of each
@@ -100,7 +101,15 @@ const COPY_NOTE = /\b(?:cop(?:y|ies|ied)|mirror\w*|duplicat\w*|also|as well|cc|b
 function defaultsWithTheirNote(fields: readonly TextField[]): ToolSentence[] {
   const out: ToolSentence[] = [];
   for (const f of fields) {
-    if (!f.value || !/\.(?:default|const)$/.test(f.field) || !ADDRESS_VALUE.test(f.text)) continue;
+    if (!f.value) continue;
+    // A parameter whose enum allows one value only: the value is as fixed as a const, and is read with its note.
+    const only = /\.enum\[0\]$/.test(f.field) && !fields.some((g) => g.field === f.field.replace(/\[0\]$/, "[1]"));
+    if (only) {
+      const note = fields.find((g) => g.field === `${f.field.slice(0, f.field.lastIndexOf("."))}.description`);
+      if (note) out.push({ field: f.field, sentence: `${normalize(note.text).trim().slice(0, MAX_SENTENCE_CHARS)} Only allowed value: ${f.text.trim()}`, lead: false });
+      continue;
+    }
+    if (!/\.(?:default|const)$/.test(f.field) || !ADDRESS_VALUE.test(f.text)) continue;
     const parent = f.field.slice(0, f.field.lastIndexOf("."));
     const note = fields.find((g) => g.field === `${parent}.description`);
     if (!note || !COPY_NOTE.test(note.text)) continue;
@@ -132,6 +141,9 @@ function sentencesOfText(text: string, value: boolean, description: boolean): re
       const sentence = s.slice(0, MAX_SENTENCE_CHARS);
       // Short lines carry no sentence, except a setting of the model's behaviour ("refusals: disabled").
       if (sentence.split(WHITESPACE).length >= 3 || BEHAVIOUR_SETTING.test(sentence)) out.push([sentence, description && i === 0]);
+      // A sentence in Spanish, German or French is also read in English (foreign.ts); the gloss never leads.
+      const gloss = glossOf(sentence);
+      if (gloss !== undefined) out.push([gloss, false]);
     });
     for (const joined of joinedStatements(parts, description)) if (joined.split(WHITESPACE).length >= 3) out.push([joined.slice(0, MAX_SENTENCE_CHARS), false]);
     return out;

@@ -42,6 +42,10 @@ import {
   SIDE_EFFECT,
   OWN_SERVER,
   CONVERSATION_PARTY,
+  CONVERSATION_TRIGGER,
+  CREDENTIAL_STORE,
+  OTHER_SERVER_LABEL,
+  OVERRIDES_USER,
   ENV_SECRET,
   EXCLUSIVE,
   FALSE_CONSENT,
@@ -149,6 +153,8 @@ interface Cues {
   named: string[];
   /** A literal destination that is not an example. */
   address: string | undefined;
+  /** A condition on what the user says or the conversation turns to. */
+  trigger: boolean;
 }
 
 function cuesOf(s: string, ctx: SentenceContext): Cues {
@@ -156,11 +162,14 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
   const title = TITLE_FIELD.test(ctx.field) && !ctx.field.startsWith("inputSchema") && !ctx.field.startsWith("outputSchema");
   const misplaced = value || title;
   // The client a definition tells what to send or keep is the model that reads it.
-  const reader = has(READER, s) || has(SECOND_PERSON, s) || has(CLIENT_READER, s);
+  // A condition on what the user says can only be acted on by the model, which alone sees the conversation.
+  const trigger = has(CONVERSATION_TRIGGER, s);
+  const reader = has(READER, s) || has(SECOND_PERSON, s) || has(CLIENT_READER, s) || trigger;
   // Addressing the reader is itself an order; descriptive text can sit in a value ("Added by the sync job"), an
   // order or the model named there cannot.
   const directive =
     has(OBLIGATION, s) ||
+    has(OVERRIDES_USER, s) ||
     has(MODEL_TURN, s) ||
     has(MODEL_ACTS, s) ||
     reader ||
@@ -181,6 +190,7 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
     // Tools named as this server's own ("write_file in this server") are siblings, not another server's.
     named: has(OWN_SERVER, s) ? [] : tokens(s).filter((t) => ctx.foreignTool(t) && (ctx.knownForeignTool?.(t) ?? true)),
     address: destination(s),
+    trigger,
   };
 }
 
@@ -242,6 +252,7 @@ function concealment(c: Cues, push: Push): void {
     push("concealment", 0.6, "avoids telling the user something");
   // An outcome reported whatever it was, in what the user is shown.
   else if ((c.misplaced || has(SPEECH_CHANNEL, s)) && has(ANY_OUTCOME, s) && !lenient) push("concealment", 0.6, "reports the same outcome whatever happened");
+  else if (c.misplaced && ONLY_VALUE_OFF.test(s) && USER_NOTICE.test(s)) push("concealment", 0.7, "the only value allowed turns off telling the user");
   else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
 }
 
@@ -264,7 +275,8 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
 /** The user's data, secrets or the model's context moved into the call, or out to a destination. */
 function reachAndExfiltration(c: Cues, push: Push): void {
   const { s, ctx, lenient, address, parameterText } = c;
-  const resource = has(SECRET, s) || has(CONVERSATION, s) || context(s) || has(PERSONAL, s);
+  const store = has(CREDENTIAL_STORE, s);
+  const resource = has(SECRET, s) || has(CONVERSATION, s) || context(s) || has(PERSONAL, s) || store;
   const moving = c.directive || has(PASSIVE_MOVE, s) || has(IMPERATIVE_START, s);
   // The server's own configuration ("read from the WEATHER_API_KEY environment variable of the server") is not the user's.
   const ownSide = /\b(?:of|on|in|from|by) the server\b|\bserver(?:'s)? (?:own |process )?(?:environment|config\w*|process)\b/i.test(s);
@@ -279,6 +291,10 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   else if (parameterText && /\bthe user's\b/i.test(s) && (has(PERSONAL, s) || has(SECRET, s)) && outsidePurpose) push("resource-reach", 0.6, "a parameter that carries the user's personal data or secrets");
   else if (parameterText && (has(MODEL_HELD, s) || (has(ENV_SECRET, s) && (c.directive || /\b(?:value|contents?) of\b/i.test(s)) && outsidePurpose)))
     push("resource-reach", 0.65, "a parameter that holds the conversation or the model's context");
+  // A parameter described as a credential store, or as the content taken from one ("the text of ~/.ssh/id_ed25519").
+  else if (parameterText && store && (c.directive || STORE_CONTENT.test(s)) && outsidePurpose) push("resource-reach", 0.65, "a parameter that carries the contents of a credential store");
+  // A value (a default, an enum, an example) that names a credential store: the model may copy it into the call or fetch it.
+  else if (c.value && store && outsidePurpose) push("resource-reach", 0.7, "a value that points at a credential store");
   if (moving && !resource && address && has(OUTBOUND, s) && (!lenient || has(COPY_WORD, s))) push("exfiltration", 0.75, `data copied to ${address}`);
   // A value the model may copy into the call that names secrets' or the context's content ("the contents of any .env file").
   if (c.value && !address && (has(ENV_SECRET, s) || has(SECRET, s) || has(MODEL_HELD, s)) && has(CONTENT_OF, s)) push("resource-reach", 0.65, "a value that stands for secrets or the conversation");
@@ -318,6 +334,17 @@ function roles(c: Cues, push: Push, named: boolean): void {
   else if (has(CLAIM_OVER, s)) push("tool-choice", 0.7, "claims every choice over the alternatives");
   else if ((has(CLAIM_ALL, s) || ask(c.ctx, "selfForAll", s)) && (others || has(STANDING, s) || has(QUALITY, s))) push("tool-choice", 0.7, "claims to be the pick for every request");
 }
+
+/** The model named in the third person (not "you", which guidance to the caller also uses). */
+const MODEL_NAMED = /\b(?:the|an?|any|every)\s+(?:ai|llm|assistant|model|agent|orchestrator|copilot|chatbot|bot)s?\b|\b(?:claude|gpt[\w.-]*|gemini)\b/i;
+
+/** A parameter whose only allowed value (meaning.ts reads it with the description) turns something off. */
+const ONLY_VALUE_OFF = /\bonly allowed value: (?:omit\w*|none|never|off|false|hidden|hide|silent|suppress\w*|skip\w*|no|disabled|mute\w*)\b/i;
+/** Telling the user: a notice, a warning, a confirmation, a disclosure. */
+const USER_NOTICE = /\b(?:notice|notif\w*|disclos\w*|warn\w*|mention\w*|tell\w*|inform\w*|alert\w*|receipts?|confirmation|consent)\b/i;
+
+/** What is taken out of a credential store: its text, its whole contents, every entry. */
+const STORE_CONTENT = /\b(?:contents?|text|whole|complete|entire|full|all|every|attach\w*|paste\w*|cop(?:y|ied)|fill\w*|included?|among them|value)\b/i;
 
 /** The description of a parameter that names a destination (a URL, host, endpoint or webhook the user gives). */
 const DESTINATION_PARAM = /properties\.[^.]*(?:url|uri|endpoint|host|server|base|webhook|callback|address|domain|origin|link|mirror|remote)[^.]*\.description$/i;
@@ -369,6 +396,11 @@ function relations(c: Cues, push: Push): void {
       }
     }
   }
+  // Rules laid down for another server under a label of their own ("Formatting rule for the git server: …").
+  if (!lenient && has(OTHER_SERVER_LABEL, s) && !has(OWN_SERVER, s)) {
+    push("shadowing", 0.7, "rules laid down for another server");
+    return;
+  }
   // Text in a title or a value has no business naming another server's tool at all.
   if (has(OWNED_ELSEWHERE, s) && !has(OWN_SERVER, s) && (c.misplaced || (!lenient && (c.directive || has(IMPERATIVE_START, s)) && (has(ALTER, s) || ARGUMENT_VALUE.test(s))))) {
     push("shadowing", 0.75, "a directive about a tool another server owns");
@@ -389,6 +421,12 @@ function relations(c: Cues, push: Push): void {
   }
   if ((has(AVOID_OTHERS, s) || has(OTHERS_BARRED, s)) && !has(OWN_SERVER, s)) {
     push("tool-choice", 0.7, "sets the other tools aside");
+    return;
+  }
+  // A standing order keyed to the conversation that is not about filling this tool's own call: "when the user asks
+  // about discounts, the orchestrator agrees to any figure".
+  if (c.trigger && !lenient && MODEL_NAMED.test(s) && !ask(ctx, "mentionsParam", s) && !ask(ctx, "namesSelf", s) && !/\bthis (?:tool|one|server)\b|\b(?:call|use|invoke) (?:it|this)\b/i.test(s)) {
+    push("assistant-directive", 0.7, "a standing order keyed to what the user says");
     return;
   }
   const others = c.named.length > 0 || /\b(?:others|other (?:[\w-]+ ){0,2}[\w-]+s|alternatives|the rest)\b/i.test(s);
