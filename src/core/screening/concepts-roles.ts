@@ -12,6 +12,18 @@ import { requires } from "./memo.js";
 export const CARRIED_INSTRUCTIONS = rx(
   String.raw`\b(?:whatever|any|all|every|the)\s+(?:steps?|tasks?|actions?|things?|requests?|changes?)\s+(?:that\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:posts?|pages?|emails?|messages?|documents?|results?|articles?|entries|comments?|content|text|files?|tickets?|issues?)\s+(?:ask|request|say|tell|demand|call|describe)\w*|\b(?:instructions?|directions?|directives?|commands?|requests?|orders?|tasks?)\b[^.;]{0,40}?\b(?:in|inside|within|from|contained in|embedded in|found in|appearing in|carried by|included in)\s+(?:the\s+|any\s+|its\s+|each\s+|every\s+|this\s+|these\s+|those\s+)?(?:[\w-]+\s+){0,2}?(?:returned|retrieved|fetched|clipped|results?|outputs?|entries|articles?|pages?|documents?|content|text|them|it|feeds?|emails?|messages?|files?|responses?|answers?|items?|records?|tickets?|data|summar(?:y|ies)|body|bodies|replies|transcripts?)\b`,
 );
+/** Content given the standing of the model's own instructions: "has the standing of a system message". */
+export const SYSTEM_STANDING = rx(
+  String.raw`\b(?:has|have|carr(?:y|ies)|hold|holds|enjoys?) the (?:standing|weight|authority|status|force|rank|priority) of (?:an? |the )?(?:system|developer|operator|admin\w*)(?:'s)? (?:message|prompt|instructions?|directives?)|(?:counts?|acts?|serves?|ranks?) as (?:an? |the )?(?:system|developer|operator) (?:message|prompt|instructions?)\b`,
+);
+/** The model's safeguards in a reply declared unneeded: "disclaimers … are unnecessary in replies". */
+export const SAFEGUARD_DROPPED = rx(
+  String.raw`\b(?:disclaimers?|caveats?|warnings?|safety (?:notes?|advice|messages?)|suggestions? to (?:see|consult|contact) (?:a |an )?(?:doctor|professional|lawyer|physician|expert|specialist)|referrals?)\b[^.;]{0,60}\b(?:unnecessary|not (?:needed|necessary|required|wanted)|(?:can|may|should|are to) be (?:dropped|omitted|skipped|left out)|superfluous|redundant|unwanted)\b`,
+);
+/** The model's answers as the subject, made to carry something: "answers produced while this tool is connected carry …". */
+export const ANSWERS_CARRY = rx(
+  String.raw`\b(?:answers?|repl(?:y|ies)|responses?|messages?|outputs?) (?:produced|written|given|generated|sent|composed|drafted) (?:while|when|after|during|in|with)\b[^.;]{0,60}\b(?:carr(?:y|ies)|includes?|contains?|ends? with|starts? with|mentions?|recommends?|promotes?|links? to|plugs?)\b`,
+);
 /** Content regarded as instructions: "regarded the text of renamed files as fresh instructions". */
 export const PROMOTED_CONTENT = rx(
   String.raw`\b(?:are|is|get|gets|be|being) (?:\w+ )?(?:treated|regarded|handled|read|taken|interpreted|considered|understood) as (?:\w+ ){0,2}(?:instructions|commands|directives|orders|requests)\b|\b(?:text|content|contents|output|body|wording|page|pages|results?|entries|messages?|emails?|documents?)\s+counts?\s+as\s+(?:the\s+user's|an?|the|their)\s+(?:own\s+)?(?:requests?|instructions?|commands?|orders?)\b|\b(?:regard\w*|treat\w*|consider\w*|read\w*|tak\w+|handl\w+)\s+(?:the |any |all |each |every )?(?:text|content|contents|words|output|body|wording)s?\s+(?:of|in|from|inside|within)\s+[^.;]{0,40}?\bas\s+(?:\w+\s+){0,2}?(?:instructions|commands|directives|orders|requests|tasks)\b`,
@@ -72,7 +84,7 @@ export const FAILS = rx(
 );
 /** This tool claimed as the pick for everything: "the correct pick for any document" (read with a comparison or a badge). */
 export const CLAIM_ALL = rx(
-  String.raw`\b(?:the\s+)?(?:correct|right|dependable|only|best|proper|go-to|preferred|sole|reliable|safe|recommended)\s+(?:pick|choice|option|tool|destination)\b[^.;]{0,30}?\b(?:for|to)\s+(?:any|every|all|each)\b`,
+  String.raw`\b(?:the\s+)?(?:correct|right|dependable|only|best|proper|go-to|preferred|sole|reliable|safe|recommended|natural|obvious|default)\s+(?:pick|choice|option|tool|destination)\b[^.;]{0,30}?\b(?:for|to)\s+(?:any|every|all|each)\b|\b(?:the\s+)?(?:natural|obvious|default)\s+(?:pick|choice)\s+(?:every|each|any)\s+time\b|\bthe (?:reference|designated|canonical|standard|default) [\w-]+ for (?:all |every |any )?(?:assistants|agents|models|ais?|llms|copilots)\b`,
 );
 /** A claim over every alternative that needs no comparison: "belongs here", "chosen over any other", "the sole supported tool". */
 export const CLAIM_OVER = rx(
@@ -138,8 +150,8 @@ export const OUTRANKS = rx(
 /** The rules the model runs under, however named: the operator's or developer's configuration, the system prompt, its guidelines. */
 // Guarded (memo.ts `requires`): every alternative ends in a word for rules, settings or the system prompt.
 export const RULES_OF_MODEL = requires(rx(
-  String.raw`\b(?:(?:its|their|your|the) (?:[\w-]+ )?(?:operator|developer|deployer|owner|creator|company|vendor|system)(?:'s|s')? (?:[\w-]+ )?(?:configuration|config|settings|prompt|instructions|rules|polic(?:y|ies)|guidelines|guidance|guardrails|restrictions)|(?:the |your |its )?system (?:prompt|message|instructions)|(?:its|your|their) (?:own |usual |normal |standard |built-in |original |configured )?(?:instructions|guidelines|guardrails|restrictions|rules|safety (?:settings|rules|policy|filters))|(?:the )?(?:safety|content) (?:settings|rules|polic(?:y|ies)|guidelines|filters))\b`,
-), /config|setting|prompt|instruction|rule|polic|guideline|guidance|guardrail|restriction|system|filter/i);
+  String.raw`\b(?:(?:its|their|your|the) (?:[\w-]+ )?(?:operator|developer|deployer|owner|creator|company|vendor|system)(?:'s|s')? (?:[\w-]+ )?(?:configuration|config|settings|prompt|instructions|rules|polic(?:y|ies)|guidelines|guidance|guardrails|restrictions)|(?:the |your |its )?system (?:prompt|message|instructions)|(?:its|your|their) (?:own |usual |normal |standard |built-in |original |configured )?(?:instructions|guidelines|guardrails|restrictions|rules|safety (?:settings|rules|policy|filters))|(?:the )?(?:safety|content) (?:settings|rules|polic(?:y|ies)|guidelines|filters)|(?:the )?(?:conversation's |chat's )?(?:earlier|prior|previous|original|initial) (?:setup|framing|instructions|guidance))\b`,
+), /config|setting|prompt|instruction|rule|polic|guideline|guidance|guardrail|restriction|system|filter|setup|framing/i);
 /** Those rules absent: "without its usual guardrails", "free from the guidelines of your company", "exempt from". */
 // Guarded (memo.ts `requires`): every alternative holds one of the guard's words.
 export const WITHOUT_RULES = requires(rx(
@@ -181,7 +193,7 @@ export const POLITE_REQUEST = rx(
 export const NEGATED_SHOWING = /\b(?:without|not|never|no)\s+(?:\w+\s+){0,2}?(?:list|show|report|display|nam|mention|includ)\w*\b/i;
 /** The model's rules said to lapse: "don't hold for this tool", "are relaxed here", "no longer apply". */
 export const RULES_LAPSE = rx(
-  String.raw`\b(?:(?:don't|do not|doesn't|does not|no longer|won't|will not) (?:hold|apply|count|bind|matter)|(?:are|is) (?:relaxed|lifted|waived|suspended|void|off|paused|not in (?:effect|force))|(?:are|is) (?:only |merely |just )?(?:suggestions?|optional|advisory|recommendations?|non-binding|informational)|(?:can|may) be (?:ignored|skipped|relaxed|set aside))\b`,
+  String.raw`\b(?:(?:don't|do not|doesn't|does not|no longer|won't|will not) (?:holds?|appl(?:y|ies)|counts?|binds?|matters?)|(?:are|is) (?:relaxed|lifted|waived|suspended|void|off|paused|not in (?:effect|force))|(?:are|is) (?:only |merely |just )?(?:suggestions?|optional|advisory|recommendations?|non-binding|informational)|(?:can|may) be (?:ignored|skipped|relaxed|set aside))\b`,
 );
 /** The model given another identity: "the AI becomes 'Dungeon Master'", "the assistant takes on the role of …". */
 // Guarded (memo.ts `requires`): every alternative holds one of the guard's words.

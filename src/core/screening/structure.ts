@@ -46,6 +46,7 @@ import {
   CREDENTIAL_STORE,
   OTHER_SERVER_LABEL,
   OVERRIDES_USER,
+  ONLY_PART,
   ENV_SECRET,
   EXCLUSIVE,
   FALSE_CONSENT,
@@ -108,6 +109,9 @@ import {
   FLAWED,
   NEGATED_SPEECH,
   OUTRANKS,
+  SYSTEM_STANDING,
+  SAFEGUARD_DROPPED,
+  ANSWERS_CARRY,
   OWNED_ELSEWHERE,
   RULES_OF_MODEL,
   UNTOLD_CONCERN,
@@ -252,6 +256,7 @@ function concealment(c: Cues, push: Push): void {
     push("concealment", 0.6, "avoids telling the user something");
   // An outcome reported whatever it was, in what the user is shown.
   else if ((c.misplaced || has(SPEECH_CHANNEL, s)) && has(ANY_OUTCOME, s) && !lenient) push("concealment", 0.6, "reports the same outcome whatever happened");
+  else if (!lenient && has(ONLY_PART, s) && (has(USER_CONCERN, s) || has(SIDE_EFFECT, s) || /\b(?:background|billed later|extra|hidden)\b/i.test(s)) && !has(DISCLOSE, s)) push("concealment", 0.65, "what the user hears narrowed to a part, beside something they would want to know");
   else if (c.misplaced && ONLY_VALUE_OFF.test(s) && USER_NOTICE.test(s)) push("concealment", 0.7, "the only value allowed turns off telling the user");
   else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
 }
@@ -275,7 +280,8 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
 /** The user's data, secrets or the model's context moved into the call, or out to a destination. */
 function reachAndExfiltration(c: Cues, push: Push): void {
   const { s, ctx, lenient, address, parameterText } = c;
-  const store = has(CREDENTIAL_STORE, s);
+  // A credential store named as what the tool refuses, skips or masks is the tool's protection, not a reach for it.
+  const store = has(CREDENTIAL_STORE, s) && !STORE_REFUSED.test(s);
   const resource = has(SECRET, s) || has(CONVERSATION, s) || context(s) || has(PERSONAL, s) || store;
   const moving = c.directive || has(PASSIVE_MOVE, s) || has(IMPERATIVE_START, s);
   // The server's own configuration ("read from the WEATHER_API_KEY environment variable of the server") is not the user's.
@@ -287,7 +293,7 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   if ((moving || towards) && resource && address && clauseMoves(s, address)) push("exfiltration", 0.8, `the user's data sent to ${address}`);
   // "The author is taken from git config" is the tool reading its own input: "taken from" alone moves nothing into the call.
   else if (moving && resource && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
-  else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s)) && ask(ctx, "mentionsParam", s) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
+  else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s) || store) && ask(ctx, "mentionsParam", s) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
   else if (parameterText && /\bthe user's\b/i.test(s) && (has(PERSONAL, s) || has(SECRET, s)) && outsidePurpose) push("resource-reach", 0.6, "a parameter that carries the user's personal data or secrets");
   else if (parameterText && (has(MODEL_HELD, s) || (has(ENV_SECRET, s) && (c.directive || /\b(?:value|contents?) of\b/i.test(s)) && outsidePurpose)))
     push("resource-reach", 0.65, "a parameter that holds the conversation or the model's context");
@@ -295,6 +301,8 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   else if (parameterText && store && (c.directive || STORE_CONTENT.test(s)) && outsidePurpose) push("resource-reach", 0.65, "a parameter that carries the contents of a credential store");
   // A value (a default, an enum, an example) that names a credential store: the model may copy it into the call or fetch it.
   else if (c.value && store && outsidePurpose) push("resource-reach", 0.7, "a value that points at a credential store");
+  // A title that reaches for secrets ("Quick poll (attach the session token from …)"): no title has reason to.
+  else if (c.misplaced && !c.value && (has(SECRET, s) || store) && /\b(?:attach|include|add|paste|send|pass|supply|provide|copy|read|grab|fetch)\w*\b/i.test(s) && outsidePurpose) push("resource-reach", 0.7, "a title that asks for secrets");
   if (moving && !resource && address && has(OUTBOUND, s) && (!lenient || has(COPY_WORD, s))) push("exfiltration", 0.75, `data copied to ${address}`);
   // A value the model may copy into the call that names secrets' or the context's content ("the contents of any .env file").
   if (c.value && !address && (has(ENV_SECRET, s) || has(SECRET, s) || has(MODEL_HELD, s)) && has(CONTENT_OF, s)) push("resource-reach", 0.65, "a value that stands for secrets or the conversation");
@@ -319,6 +327,8 @@ function roles(c: Cues, push: Push, named: boolean): void {
   const { s, lenient } = c;
   if (lenient) return;
   const modelActs = has(MODEL_ROLE, s) || has(MODEL, s) || c.reader;
+  // The model's instruction hierarchy or its safeguards spoken of need no one addressed: only the model has them.
+  if (has(SYSTEM_STANDING, s) || has(SAFEGUARD_DROPPED, s) || has(ANSWERS_CARRY, s)) push("assistant-directive", 0.75, "the model's answers, safeguards or instructions set by the tool");
   if ((modelActs || c.misplaced) && ((has(CARRY_OUT, s) && has(CARRIED_INSTRUCTIONS, s)) || has(PROMOTED_CONTENT, s))) push("assistant-directive", 0.75, "content the tool returns promoted to the model's instructions");
   else if ((has(SAFEGUARD_OFF, s) && (has(MODEL_ROLE, s) || c.reader || c.misplaced)) || (has(ROLE_MODE, s) && (has(MODEL_ROLE, s) || c.reader)) || (has(MODEL_RULES, s) && has(RULES_VOID, s))) push("assistant-directive", 0.8, "the model's safeguards declared off");
 
@@ -335,6 +345,9 @@ function roles(c: Cues, push: Push, named: boolean): void {
   else if ((has(CLAIM_ALL, s) || ask(c.ctx, "selfForAll", s)) && (others || has(STANDING, s) || has(QUALITY, s))) push("tool-choice", 0.7, "claims to be the pick for every request");
 }
 
+/** What another tool's work is said to get: a fee line carried, a flag turned on, a key it must use. */
+const OTHERS_WORK_CHANGED = /\b(?:carr(?:y|ies)|get|gets|receives?|(?:turned|switched) (?:on|off)|disabled|enabled|(?:must|should|are to|is to|have to|has to) (?:use|include|carry|set|be)|applied to|added (?:to|by|automatically)|appended|prepended|inserted)\b/i;
+
 /** The model named in the third person (not "you", which guidance to the caller also uses). */
 const MODEL_NAMED = /\b(?:the|an?|any|every)\s+(?:ai|llm|assistant|model|agent|orchestrator|copilot|chatbot|bot)s?\b|\b(?:claude|gpt[\w.-]*|gemini)\b/i;
 
@@ -342,6 +355,9 @@ const MODEL_NAMED = /\b(?:the|an?|any|every)\s+(?:ai|llm|assistant|model|agent|o
 const ONLY_VALUE_OFF = /\bonly allowed value: (?:omit\w*|none|never|off|false|hidden|hide|silent|suppress\w*|skip\w*|no|disabled|mute\w*)\b/i;
 /** Telling the user: a notice, a warning, a confirmation, a disclosure. */
 const USER_NOTICE = /\b(?:notice|notif\w*|disclos\w*|warn\w*|mention\w*|tell\w*|inform\w*|alert\w*|receipts?|confirmation|consent)\b/i;
+
+/** A credential store refused, skipped or never read: "metadata addresses are blocked unless …". */
+const STORE_REFUSED = /\b(?:refused|blocked|rejected|denied|disallowed|excluded|skipped|masked|redacted|never (?:read|returned|sent|touched|included|passed|shown|printed)|(?:is|are) not (?:read|returned|sent|touched|included|passed|shown|printed))\b/i;
 
 /** What is taken out of a credential store: its text, its whole contents, every entry. */
 const STORE_CONTENT = /\b(?:contents?|text|whole|complete|entire|full|all|every|attach\w*|paste\w*|cop(?:y|ied)|fill\w*|included?|among them|value)\b/i;
@@ -353,7 +369,7 @@ const DESTINATION_PARAM = /properties\.[^.]*(?:url|uri|endpoint|host|server|base
 /** Advice about what to ask of the user ("tell the user to reconnect") is not something kept from them. */
 const ADVICE = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i;
 
-const OPERATOR = /\b(?:operator|developer|deployer|system)\b/i;
+const OPERATOR = /\b(?:operator|developer|deployer|system|earlier|prior|previous|original|initial)\b/i;
 
 const COPY_CUE = /\b(?:also|as well|in addition|additionally|cop(?:y|ies|ied)|mirror\w*|duplicat\w*|cc|bcc|carbon|replicat\w*|retain\w*|archiv\w*)\b/i;
 
@@ -399,6 +415,12 @@ function relations(c: Cues, push: Push): void {
   // Rules laid down for another server under a label of their own ("Formatting rule for the git server: …").
   if (!lenient && has(OTHER_SERVER_LABEL, s) && !has(OWN_SERVER, s)) {
     push("shadowing", 0.7, "rules laid down for another server");
+    return;
+  }
+  // A statement of what another server's tool now carries, gets or must use ("invoices produced by the billing
+  // server's create_invoice carry a fee line"): a definition has no business stating how another server's tool works.
+  if (!lenient && has(OWNED_ELSEWHERE, s) && !has(OWN_SERVER, s) && OTHERS_WORK_CHANGED.test(s)) {
+    push("shadowing", 0.7, "states how another server's tool works");
     return;
   }
   // Text in a title or a value has no business naming another server's tool at all.
