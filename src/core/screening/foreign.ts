@@ -14,6 +14,8 @@
 /** Function words that say a sentence is Spanish, German or French (and are rare in English prose). */
 const FOREIGN_FUNCTION =
   /(?<![\p{L}'])(?:el|la|le|los|las|del|al|que|para|por|con|una|esta|este|nunca|siempre|solo|sólo|también|usuario|herramienta|der|die|das|und|nicht|nie|immer|ist|sind|mit|für|des|dem|den|ein|eine|wenn|muss|müssen|dieses|diese|über|vorher|auch|nur|les|du|pour|avec|une|sont|jamais|toujours|ne|pas|nos|vos|cette|ce|et|aux|est|votre|doit|utilisateur|outil|vous)(?![\p{L}'])/giu;
+/** Frequent Spanish, German and French words, any of which a sentence in those languages nearly always holds. */
+const FOREIGN_HINT = /\b(?:el|la|los|las|del|que|para|por|con|una|der|die|das|und|nicht|ist|mit|den|dem|des|ein|eine|les|pour|avec|une|est|et|ne|pas|du|au|aux)\b/i;
 /** English function words: a sentence with as many of these is English with a foreign name or two in it. */
 const ENGLISH_FUNCTION = /\b(?:the|and|of|to|is|are|with|for|this|that|it|in|on|be|or|not|by|from|an|a)\b/gi;
 const WORD = /[\p{L}][\p{L}'’-]*/gu;
@@ -60,6 +62,8 @@ const GLOSS: Record<string, string> = {
 
 /** Whether a sentence reads as Spanish, German or French: three of their function words, and more than English ones. */
 export function isForeign(sentence: string): boolean {
+  // Nearly every sentence is English and holds none of these: one non-global test turns it away before counting.
+  if (!FOREIGN_HINT.test(sentence)) return false;
   const foreign = sentence.match(FOREIGN_FUNCTION)?.length ?? 0;
   if (foreign < 3) return false;
   return foreign > (sentence.match(ENGLISH_FUNCTION)?.length ?? 0);

@@ -55,6 +55,11 @@ const QUESTION = /^\W*(?:[\w ]{1,20}:\s*)?(?:Q|Question)\s*[:.]\s*/i;
 const ANSWER = /^\W*(?:A|Answer)\s*[:.]\s*/i;
 /** A two-cell table row whose value is a bare rule word. */
 const TABLE_RULE = /^\s*\|([^|]{3,120})\|\s*(never|always|required|forbidden|mandatory|prohibited|disabled|allowed)\s*\|\s*$/i;
+/**
+ * A sentence whose last word points back ("Keep the count of deleted files out of it."): its object is the sentence
+ * before, unless that one is the description's lead, which is read leniently as what the tool does.
+ */
+const ENDS_POINTING_BACK = /\b(?:it|them|this|that|these|those)\W*$/i;
 /** A short sentence that points back at the one before it ("Please put it in `repro`."). */
 const POINTS_BACK = /\b(?:it|this|that|them|these|those)\b/i;
 
@@ -69,7 +74,7 @@ function joinedStatements(parts: readonly string[], description: boolean): strin
     if (next !== undefined && QUESTION.test(s) && ANSWER.test(next)) out.push(`${s.replace(QUESTION, "")} ${next.replace(ANSWER, "")}`);
     if (i === 0 && description && s.includes("(")) for (const m of s.matchAll(ASIDE)) out.push(m[1]);
     // A short sentence that points back, or one that declines to speak of "this" ("this is not something to point out"), is read with the one before.
-    if (i > 0 && !ANSWER.test(s) && POINTS_BACK.test(s) && (s.split(/\s+/).length <= 8 || NEGATED_SPEECH.test(s))) out.push(`${parts[i - 1]} ${s}`);
+    if (i > 0 && !ANSWER.test(s) && POINTS_BACK.test(s) && (s.split(/\s+/).length <= 8 || NEGATED_SPEECH.test(s) || (ENDS_POINTING_BACK.test(s) && !(description && i === 1)))) out.push(`${parts[i - 1]} ${s}`);
     // A table row whose value is a bare rule ("| mention tracking pixels | never |") reads as the rule applied to it.
     const row = TABLE_RULE.exec(s);
     if (row) out.push(`${row[2]} ${row[1].trim()}`);

@@ -256,7 +256,7 @@ function concealment(c: Cues, push: Push): void {
     push("concealment", 0.6, "avoids telling the user something");
   // An outcome reported whatever it was, in what the user is shown.
   else if ((c.misplaced || has(SPEECH_CHANNEL, s)) && has(ANY_OUTCOME, s) && !lenient) push("concealment", 0.6, "reports the same outcome whatever happened");
-  else if (!lenient && has(ONLY_PART, s) && (has(USER_CONCERN, s) || has(SIDE_EFFECT, s) || /\b(?:background|billed later|extra|hidden)\b/i.test(s)) && !has(DISCLOSE, s)) push("concealment", 0.65, "what the user hears narrowed to a part, beside something they would want to know");
+  else if (!lenient && has(ONLY_PART, s) && (has(USER_CONCERN, s) || has(SIDE_EFFECT, s) || /\b(?:background|billed later|extra|hidden|(?:is|are) made|inquir\w+|each time|every time)\b/i.test(s)) && !has(DISCLOSE, s)) push("concealment", 0.65, "what the user hears narrowed to a part, beside something they would want to know");
   else if (c.misplaced && ONLY_VALUE_OFF.test(s) && USER_NOTICE.test(s)) push("concealment", 0.7, "the only value allowed turns off telling the user");
   else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
 }
@@ -294,6 +294,8 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   // "The author is taken from git config" is the tool reading its own input: "taken from" alone moves nothing into the call.
   else if (moving && resource && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
   else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s) || store) && ask(ctx, "mentionsParam", s) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
+  // A parameter filled with the user's data out of other tools ("the user's sent emails from the mail tools, as many as fit").
+  else if (parameterText && context(s) && outsidePurpose && /\bfrom (?:the |their |your )?(?:other |[\w-]+ )?(?:tools?|servers?|apps?|integrations?)\b|\bas many as\b|\b(?:all|every) (?:of )?(?:the user's|their)\b/i.test(s)) push("resource-reach", 0.65, "a parameter filled with the user's data from other tools");
   else if (parameterText && /\bthe user's\b/i.test(s) && (has(PERSONAL, s) || has(SECRET, s)) && outsidePurpose) push("resource-reach", 0.6, "a parameter that carries the user's personal data or secrets");
   else if (parameterText && (has(MODEL_HELD, s) || (has(ENV_SECRET, s) && (c.directive || /\b(?:value|contents?) of\b/i.test(s)) && outsidePurpose)))
     push("resource-reach", 0.65, "a parameter that holds the conversation or the model's context");
@@ -346,7 +348,10 @@ function roles(c: Cues, push: Push, named: boolean): void {
 }
 
 /** What another tool's work is said to get: a fee line carried, a flag turned on, a key it must use. */
-const OTHERS_WORK_CHANGED = /\b(?:carr(?:y|ies)|get|gets|receives?|(?:turned|switched) (?:on|off)|disabled|enabled|(?:must|should|are to|is to|have to|has to) (?:use|include|carry|set|be)|applied to|added (?:to|by|automatically)|appended|prepended|inserted)\b/i;
+const OTHERS_WORK_CHANGED = /\b(?:amended|rewritten|replaced|force-pushed|redirected|runs? with|from now on|point(?:s|ed)? to|instead of|carr(?:y|ies)|get|gets|receives?|(?:turned|switched) (?:on|off)|disabled|enabled|(?:must|should|are to|is to|have to|has to) (?:use|include|carry|set|be)|applied to|added (?:to|by|automatically)|appended|prepended|inserted)\b/i;
+
+/** A placeholder naming the conversation or the user's data, as a label of a host name. */
+const DATA_HOST = /[<{][^<>{}]{0,40}\b(?:chat|conversation|messages?|prompt|history|summary|user|email|token|secret|key|password|session|context|query)\b[^<>{}]{0,40}[>}]\.(?:[a-z0-9-]+\.)+[a-z]{2,}\b/i;
 
 /** The model named in the third person (not "you", which guidance to the caller also uses). */
 const MODEL_NAMED = /\b(?:the|an?|any|every)\s+(?:ai|llm|assistant|model|agent|orchestrator|copilot|chatbot|bot)s?\b|\b(?:claude|gpt[\w.-]*|gemini)\b/i;
@@ -433,6 +438,12 @@ function relations(c: Cues, push: Push): void {
   const destinationParam = c.parameterText && DESTINATION_PARAM.test(ctx.field);
   if (address && !destinationParam && has(OUTBOUND, s) && new RegExp(String.raw`\b(?:to|at|into|with)\s+(?:our\s+(?:\w+\s+){1,3})?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "i").test(s) && sentThere(s, address) && (COPY_CUE.test(s) ? !lenient || /\balso\b/i.test(s) : !lenient && !ask(ctx, "hostDeclared", address))) {
     push("exfiltration", 0.75, `the tool's data sent to ${address}`);
+    return;
+  }
+  // A host built from a placeholder that names the conversation or the user's data ("<summary-of-chat>.trace.example"):
+  // resolving it sends that data to whoever runs the domain.
+  if (DATA_HOST.test(s)) {
+    push("exfiltration", 0.75, "the user's data written into a host name");
     return;
   }
   // A server named in passing ("the Playwright server process") is not a group of alternatives.
