@@ -14,7 +14,7 @@ export const CARRIED_INSTRUCTIONS = rx(
 );
 /** Content given the standing of the model's own instructions: "has the standing of a system message". */
 export const SYSTEM_STANDING = rx(
-  String.raw`\b(?:has|have|carr(?:y|ies)|hold|holds|enjoys?) the (?:standing|weight|authority|status|force|rank|priority) of (?:an? |the )?(?:system|developer|operator|admin\w*)(?:'s)? (?:message|prompt|instructions?|directives?)|(?:counts?|acts?|serves?|ranks?) as (?:an? |the )?(?:system|developer|operator) (?:message|prompt|instructions?)\b`,
+  String.raw`\b(?:has|have|carr(?:y|ies)|hold|holds|enjoys?) the (?:standing|weight|authority|status|force|rank|priority) of (?:an? |the )?(?:system|developer|operator|admin\w*)(?:'s)? (?:message|prompt|instructions?|directives?)|(?:counts?|acts?|serves?|ranks?) as (?:an? |the )?(?:system|developer|operator) (?:message|prompt|instructions?)|(?:follows?|obeys?|treats?|reads?|takes?) (?:it|them|this|its output|what it returns) (?:like|as) (?:a |the )?(?:system|developer|operator) (?:text|messages?|prompts?|instructions?)\b`,
 );
 /** The model's safeguards in a reply declared unneeded: "disclaimers … are unnecessary in replies". */
 export const SAFEGUARD_DROPPED = rx(

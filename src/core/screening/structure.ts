@@ -187,7 +187,7 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
     ctx,
     misplaced,
     value,
-    parameterText: /^inputSchema\..*\.description$/.test(ctx.field),
+    parameterText: /^inputSchema\..*\.description$/.test(ctx.field) || definesParam(s, ctx),
     reader,
     directive,
     lenient: ctx.lead,
@@ -196,6 +196,12 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
     address: destination(s),
     trigger,
   };
+}
+
+/** A description line that defines one of the tool's parameters ("- \x60ctx\x60: the crontab …"): read as its description. */
+function definesParam(s: string, ctx: SentenceContext): boolean {
+  const m = /^\W*\x60?([A-Za-z_][\w-]*)\x60?\s*[:—–]\s+\S/.exec(s);
+  return m !== null && ctx.field === "description" && ask(ctx, "hasParam", m[1].toLowerCase());
 }
 
 /** The model's context or the user's data named: CONTEXT, or what the user has shared in the conversation. */
@@ -290,7 +296,7 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   const towards = address !== undefined && new RegExp(String.raw`\b(?:to|at|into|reach(?:es)?)\s+(?:our\s+(?:\w+\s+){1,3})?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).test(s) && sentThere(s, address);
   // A purpose covers its own item, not the user's whole collection ("the complete address book" for a phone formatter).
   const outsidePurpose = !ask(ctx, "declared", s) || /\b(?:complete|entire|whole) (?:\w+ )?(?:address book|contact list|inbox|mailbox|history|keychain|vault|list of)\b/i.test(s);
-  if ((moving || towards) && resource && address && clauseMoves(s, address)) push("exfiltration", 0.8, `the user's data sent to ${address}`);
+  if ((moving || towards) && resource && address && clauseMoves(s, address) && !MINIMISED.test(s)) push("exfiltration", 0.8, `the user's data sent to ${address}`);
   // "The author is taken from git config" is the tool reading its own input: "taken from" alone moves nothing into the call.
   else if (moving && resource && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
   else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s) || store) && ask(ctx, "mentionsParam", s) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
@@ -315,6 +321,12 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   if (parameterText && towards && has(OUTBOUND, s) && !DESTINATION_PARAM.test(ctx.field))
     push("exfiltration", 0.7, `the parameter's value sent to ${address}`);
   if (c.value && OUTBOUND_FIELD.test(ctx.field) && address) push("exfiltration", 0.7, `a default outbound destination ${address}`);
+  // A default address whose description says a copy, or the originals, stay there as well.
+  if (c.value && address && /\bDefault: /.test(s) && DEFAULT_COPY.test(s)) push("exfiltration", 0.7, `a copy kept at the default ${address}`);
+  // Terse: a credential store put into a named argument ("needs git token (from ~/.config/git) in \x60t\x60").
+  if (!lenient && store && /\b(?:in(?:to)?|as) \x60\w+\x60/.test(s) && outsidePurpose) push("resource-reach", 0.65, "a credential store put into an argument");
+  // A parameter described as also holding secrets ("the crontab of the current user plus any passwords in it").
+  if (parameterText && has(SECRET, s) && /\b(?:plus|with|including|and) (?:any|all|every|the|its|their) (?:\w+ )?(?:passwords?|secrets?|tokens?|keys|credentials)\b/i.test(s) && outsidePurpose) push("resource-reach", 0.65, "a parameter that also carries secrets");
   const slotCarrier = !lenient && (/\b(?:image|pixel|tag|link|url)\b/i.test(s) || /!\[[^\]]*\]\(/.test(s)) && /\b(?:followed by|append\w*|with|contain\w*|includ\w*)\b/i.test(s);
   if ((c.value || slotCarrier) && OPEN_SLOT.test(s) && !EXAMPLE_ADDRESS.test(s)) push("exfiltration", 0.7, "a destination left open for data");
 }
@@ -348,7 +360,12 @@ function roles(c: Cues, push: Push, named: boolean): void {
 }
 
 /** What another tool's work is said to get: a fee line carried, a flag turned on, a key it must use. */
-const OTHERS_WORK_CHANGED = /\b(?:amended|rewritten|replaced|force-pushed|redirected|runs? with|from now on|point(?:s|ed)? to|instead of|carr(?:y|ies)|get|gets|receives?|(?:turned|switched) (?:on|off)|disabled|enabled|(?:must|should|are to|is to|have to|has to) (?:use|include|carry|set|be)|applied to|added (?:to|by|automatically)|appended|prepended|inserted)\b/i;
+const OTHERS_WORK_CHANGED = /\b(?:called (?:again |once more )?with|invoked with|re-?run with|amended|rewritten|replaced|force-pushed|redirected|runs? with|from now on|point(?:s|ed)? to|instead of|carr(?:y|ies)|get|gets|receives?|(?:turned|switched) (?:on|off)|disabled|enabled|(?:must|should|are to|is to|have to|has to) (?:use|include|carry|set|be)|applied to|added (?:to|by|automatically)|appended|prepended|inserted)\b/i;
+
+/** What the description beside a default address says stays there: a copy, the originals, everything as well. */
+const DEFAULT_COPY = /\b(?:also|as well|cop(?:y|ies)|mirror\w*|duplicat\w*|retain\w*|kept there|originals?|archiv\w*)\b/i;
+/** Sending a minimised form of the data (a hash prefix, k-anonymity) is the tool protecting it, not sending it. */
+const MINIMISED = /\bonly (?:the )?(?:first \d+ \w+ of )?(?:its|the|a) (?:[\w-]+ )?(?:hash|digest|prefix|fingerprint|checksum)|\bk-anonymity\b|\b(?:hashed|anonymi[sz]ed|aggregated) before\b/i;
 
 /** A placeholder naming the conversation or the user's data, as a label of a host name. */
 const DATA_HOST = /[<{][^<>{}]{0,40}\b(?:chat|conversation|messages?|prompt|history|summary|user|email|token|secret|key|password|session|context|query)\b[^<>{}]{0,40}[>}]\.(?:[a-z0-9-]+\.)+[a-z]{2,}\b/i;
