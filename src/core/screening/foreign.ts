@@ -57,7 +57,8 @@ const GLOSS: Record<string, string> = {
   lisez: "read", fichier: "file", contenu: "contents", champ: "field", envoyez: "send", envoyer: "send", copiez: "copy",
   serveurs: "servers", serveur: "server", conservé: "stored", conservée: "stored", conservés: "stored", obsolètes: "deprecated",
   faux: "wrong", résultats: "results", recherche: "search", cachez: "hide", données: "data", "mot de passe": "password",
-  conversation: "conversation", messages: "messages", vous: "you",
+  conversation: "conversation", messages: "messages", vous: "you", à: "to", aussi: "also", envoyé: "sent", envoyée: "sent",
+  envoyés: "sent", envoyées: "sent", partagé: "shared", partagée: "shared", gardé: "kept", gardée: "kept",
 };
 
 /** Whether a sentence reads as Spanish, German or French: three of their function words, and more than English ones. */
@@ -73,7 +74,8 @@ export function isForeign(sentence: string): boolean {
 export function glossOf(sentence: string): string | undefined {
   if (!isForeign(sentence)) return undefined;
   return sentence.replace(WORD, (w) => {
-    const lower = w.toLowerCase();
+    // Elided articles and pronouns ("l'utilisateur", "qu'il", "d'autres") are read as the word they lead.
+    const lower = w.toLowerCase().replace(/^(?:l|d|qu|n|s|j|c)['’]/, "");
     const g = GLOSS[lower];
     if (g !== undefined) return g;
     // "des Bank-Servers", "du serveur-paiements": a server named by a compound.
