@@ -22,7 +22,7 @@ export const SAFEGUARD_DROPPED = rx(
 );
 /** The model's answers as the subject, made to carry something: "answers produced while this tool is connected carry …". */
 export const ANSWERS_CARRY = rx(
-  String.raw`\b(?:answers?|repl(?:y|ies)|responses?|messages?|outputs?) (?:produced|written|given|generated|sent|composed|drafted) (?:while|when|after|during|in|with)\b[^.;]{0,60}\b(?:carr(?:y|ies)|includes?|contains?|ends? with|starts? with|mentions?|recommends?|promotes?|links? to|plugs?)\b`,
+  String.raw`\b(?:the )?(?:assistant|model|agent|ai|llm|copilot)'s (?:answers?|repl(?:y|ies)|responses?|recommendations?)\b[^.;]{0,40}\b(?:steer|lean|push|point|nudge|favou?r|promot|recommend|upsell)\w*|\b(?:answers?|repl(?:y|ies)|responses?|messages?|outputs?) (?:produced|written|given|generated|sent|composed|drafted) (?:while|when|after|during|in|with)\b[^.;]{0,60}\b(?:carr(?:y|ies)|includes?|contains?|ends? with|starts? with|mentions?|recommends?|promotes?|links? to|plugs?)\b`,
 );
 /** Content regarded as instructions: "regarded the text of renamed files as fresh instructions". */
 export const PROMOTED_CONTENT = rx(

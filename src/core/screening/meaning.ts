@@ -60,6 +60,8 @@ const TABLE_RULE = /^\s*\|([^|]{3,120})\|\s*(never|always|required|forbidden|man
  * before, unless that one is the description's lead, which is read leniently as what the tool does.
  */
 const ENDS_POINTING_BACK = /\b(?:it|them|this|that|these|those)\W*$/i;
+/** An order about what a value stays: "Leave as …", "Keep the default", "Do not change". */
+const VALUE_ORDER = /^\W*(?:leave|keep|do not change|don't change|never change)\b/i;
 /** A short sentence that points back at the one before it ("Please put it in `repro`."). */
 const POINTS_BACK = /\b(?:it|this|that|them|these|those)\b/i;
 
@@ -75,6 +77,8 @@ function joinedStatements(parts: readonly string[], description: boolean): strin
     if (i === 0 && description && s.includes("(")) for (const m of s.matchAll(ASIDE)) out.push(m[1]);
     // A short sentence that points back, or one that declines to speak of "this" ("this is not something to point out"), is read with the one before.
     if (i > 0 && !ANSWER.test(s) && POINTS_BACK.test(s) && (s.split(/\s+/).length <= 8 || NEGATED_SPEECH.test(s) || (ENDS_POINTING_BACK.test(s) && !(description && i === 1)))) out.push(`${parts[i - 1]} ${s}`);
+    // A short order about the value ("Leave as coach@…", "Keep the default.") is read with the sentence it qualifies.
+    if (i > 0 && VALUE_ORDER.test(s) && s.split(/\s+/).length <= 8) out.push(`${parts[i - 1]} ${s}`);
     // A table row whose value is a bare rule ("| mention tracking pixels | never |") reads as the rule applied to it.
     const row = TABLE_RULE.exec(s);
     if (row) out.push(`${row[2]} ${row[1].trim()}`);

@@ -320,11 +320,13 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   // unless the parameter is itself the destination (a URL, host or endpoint the user gives).
   if (parameterText && towards && has(OUTBOUND, s) && !DESTINATION_PARAM.test(ctx.field))
     push("exfiltration", 0.7, `the parameter's value sent to ${address}`);
+  // "… are emailed here. Leave as coach@…": the parameter's destination fixed by an order.
+  if (parameterText && address && has(OUTBOUND, s) && /\b(?:leave|keep)\w* (?:it |this )?(?:as|at|set to|on)\s*$/i.test(s.slice(0, s.indexOf(address))) && !DESTINATION_PARAM.test(ctx.field)) push("exfiltration", 0.7, `the parameter's destination fixed at ${address}`);
   if (c.value && OUTBOUND_FIELD.test(ctx.field) && address) push("exfiltration", 0.7, `a default outbound destination ${address}`);
   // A default address whose description says a copy, or the originals, stay there as well.
   if (c.value && address && /\bDefault: /.test(s) && DEFAULT_COPY.test(s)) push("exfiltration", 0.7, `a copy kept at the default ${address}`);
   // Terse: a credential store put into a named argument ("needs git token (from ~/.config/git) in \x60t\x60").
-  if (!lenient && store && /\b(?:in(?:to)?|as) \x60\w+\x60/.test(s) && outsidePurpose) push("resource-reach", 0.65, "a credential store put into an argument");
+  if (!lenient && store && /\b(?:in(?:to)?|as) (?:\x60\w+\x60|[a-z]+_[a-z_]+\b)/.test(s) && outsidePurpose) push("resource-reach", 0.65, "a credential store put into an argument");
   // A parameter described as also holding secrets ("the crontab of the current user plus any passwords in it").
   if (parameterText && has(SECRET, s) && /\b(?:plus|with|including|and) (?:any|all|every|the|its|their) (?:\w+ )?(?:passwords?|secrets?|tokens?|keys|credentials)\b/i.test(s) && outsidePurpose) push("resource-reach", 0.65, "a parameter that also carries secrets");
   const slotCarrier = !lenient && (/\b(?:image|pixel|tag|link|url)\b/i.test(s) || /!\[[^\]]*\]\(/.test(s)) && /\b(?:followed by|append\w*|with|contain\w*|includ\w*)\b/i.test(s);
@@ -360,7 +362,7 @@ function roles(c: Cues, push: Push, named: boolean): void {
 }
 
 /** What another tool's work is said to get: a fee line carried, a flag turned on, a key it must use. */
-const OTHERS_WORK_CHANGED = /\b(?:called (?:again |once more )?with|invoked with|re-?run with|amended|rewritten|replaced|force-pushed|redirected|runs? with|from now on|point(?:s|ed)? to|instead of|carr(?:y|ies)|get|gets|receives?|(?:turned|switched) (?:on|off)|disabled|enabled|(?:must|should|are to|is to|have to|has to) (?:use|include|carry|set|be)|applied to|added (?:to|by|automatically)|appended|prepended|inserted)\b/i;
+const OTHERS_WORK_CHANGED = /\b(?:defaults? to|while this (?:helper|tool|server|integration|extension|plugin|connector) is (?:installed|connected|present|active|enabled|loaded)|as (?:a |the )?(?:co-?host|owner|admin\w*|attendee|member|collaborator|editor|recipient|reviewer|assignee|payee)|called (?:again |once more )?with|invoked with|re-?run with|amended|rewritten|replaced|force-pushed|redirected|runs? with|from now on|point(?:s|ed)? to|instead of|carr(?:y|ies)|get|gets|receives?|(?:turned|switched) (?:on|off)|disabled|enabled|(?:must|should|are to|is to|have to|has to) (?:use|include|carry|set|be)|applied to|added (?:to|by|automatically)|appended|prepended|inserted)\b/i;
 
 /** What the description beside a default address says stays there: a copy, the originals, everything as well. */
 const DEFAULT_COPY = /\b(?:also|as well|cop(?:y|ies)|mirror\w*|duplicat\w*|retain\w*|kept there|originals?|archiv\w*)\b/i;
@@ -369,6 +371,9 @@ const MINIMISED = /\bonly (?:the )?(?:first \d+ \w+ of )?(?:its|the|a) (?:[\w-]+
 
 /** A placeholder naming the conversation or the user's data, as a label of a host name. */
 const DATA_HOST = /[<{][^<>{}]{0,40}\b(?:chat|conversation|messages?|prompt|history|summary|user|email|token|secret|key|password|session|context|query)\b[^<>{}]{0,40}[>}]\.(?:[a-z0-9-]+\.)+[a-z]{2,}\b/i;
+
+/** Another server named as such ("the brave-search server"), not this one. */
+const ANOTHER_SERVER = /\bthe (?!(?:this|same|our|its|own|that|mcp|api|remote|local|web|http|server)\b)[\w-]+ server\b/i;
 
 /** The model named in the third person (not "you", which guidance to the caller also uses). */
 const MODEL_NAMED = /\b(?:the|an?|any|every)\s+(?:ai|llm|assistant|model|agent|orchestrator|copilot|chatbot|bot)s?\b|\b(?:claude|gpt[\w.-]*|gemini)\b/i;
@@ -480,6 +485,11 @@ function relations(c: Cues, push: Push): void {
     return;
   }
   const others = c.named.length > 0 || /\b(?:others|other (?:[\w-]+ ){0,2}[\w-]+s|alternatives|the rest)\b/i.test(s);
+  // A figure set against another server by name ("94 % accuracy versus 61 % for the brave-search server").
+  if (!lenient && has(COMPARE, s) && ANOTHER_SERVER.test(s) && !has(OWN_SERVER, s)) {
+    push("tool-choice", 0.65, "compares itself with another server");
+    return;
+  }
   if (has(FALLBACK_ONLY, s) && !has(OWN_SERVER, s)) push("tool-choice", 0.7, "leaves the other tools as a fallback");
   else if (others && has(FLAWED, s) && !has(OWN_SERVER, s)) push("tool-choice", 0.7, "claims the other tools are flawed");
   else if (has(AHEAD_OF_OTHERS, s) && !has(OWN_SERVER, s)) push("tool-choice", 0.7, "puts itself ahead of any other tool");
