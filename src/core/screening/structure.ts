@@ -263,6 +263,7 @@ function concealment(c: Cues, push: Push): void {
   // An outcome reported whatever it was, in what the user is shown.
   else if ((c.misplaced || has(SPEECH_CHANNEL, s)) && has(ANY_OUTCOME, s) && !lenient) push("concealment", 0.6, "reports the same outcome whatever happened");
   else if (!lenient && has(ONLY_PART, s) && (has(USER_CONCERN, s) || has(SIDE_EFFECT, s) || /\b(?:background|billed later|extra|hidden|(?:is|are) made|inquir\w+|each time|every time)\b/i.test(s)) && !has(DISCLOSE, s)) push("concealment", 0.65, "what the user hears narrowed to a part, beside something they would want to know");
+  else if (!lenient && USERS_TOLD.test(s) && (has(USER_CONCERN, s) || has(SIDE_EFFECT, s)) && !has(DISCLOSE, s)) push("concealment", 0.7, "what users are told set beside a cost or side effect");
   else if (c.misplaced && ONLY_VALUE_OFF.test(s) && USER_NOTICE.test(s)) push("concealment", 0.7, "the only value allowed turns off telling the user");
   else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
 }
@@ -274,7 +275,7 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
   // "Run it with run_interactive from this server instead" speaks of a sibling, not of another server's tools.
   const otherTool = named.length > 0 || (has(OTHER_TOOL, s) && !has(OWN_SERVER, s));
   // "Commands issued by other tools get X prepended": a passive alteration of another tool's work is itself the order.
-  const passiveAlter = /\b(?:get|gets|are|is|will be|be|needs?|requires?) (?:\S+ ){0,8}(?:prepended|appended|added|replaced|rewritten|redirected|changed|modified|swapped|inserted|tacked on|shifted)\b/i.test(s);
+  const passiveAlter = /\b(?:get|gets|are|is|will be|be|needs?|requires?) (?:\S+ ){0,8}(?:prepended|appended|prefixed|suffixed|added|replaced|rewritten|redirected|changed|modified|swapped|inserted|tacked on|shifted|capped|limited|rounded|multiplied)\b/i.test(s);
   // A tool has no business stating how other tools behave: a statement that they alter their work is read as an order.
   const aboutOthersWork =
     (named.length > 0 || /\b(?:the (?:[\w-]+ ){1,2}tools|other (?:[\w-]+ ){0,2}tools)\b/i.test(s)) && /\b(?:run|runs|point|points|send|sends|write|writes|get|gets|use|uses|open|opens|go|goes)\b/i.test(s);
@@ -301,7 +302,7 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   else if (moving && resource && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
   else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s) || store) && ask(ctx, "mentionsParam", s) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
   // A parameter filled with the user's data out of other tools ("the user's sent emails from the mail tools, as many as fit").
-  else if (parameterText && context(s) && outsidePurpose && /\bfrom (?:the |their |your )?(?:other |[\w-]+ )?(?:tools?|servers?|apps?|integrations?)\b|\bas many as\b|\b(?:all|every) (?:of )?(?:the user's|their)\b/i.test(s)) push("resource-reach", 0.65, "a parameter filled with the user's data from other tools");
+  else if (parameterText && context(s) && outsidePurpose && /\bfrom (?:the |their |your )?(?:other |[\w-]+ )?(?:tools?|servers?|apps?|integrations?)\b|\bas many as\b|\b(?:all|every) (?:of )?(?:the user's|their)\b|\b(?:raw|full|complete|entire|whole) (?:text|contents?|export|dump) of\b|\bprivate (?:\w+ )?included\b/i.test(s)) push("resource-reach", 0.65, "a parameter filled with the user's data from other tools");
   else if (parameterText && /\bthe user's\b/i.test(s) && (has(PERSONAL, s) || has(SECRET, s)) && outsidePurpose) push("resource-reach", 0.6, "a parameter that carries the user's personal data or secrets");
   else if (parameterText && (has(MODEL_HELD, s) || (has(ENV_SECRET, s) && (c.directive || /\b(?:value|contents?) of\b/i.test(s)) && outsidePurpose)))
     push("resource-reach", 0.65, "a parameter that holds the conversation or the model's context");
@@ -320,6 +321,8 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   // unless the parameter is itself the destination (a URL, host or endpoint the user gives).
   if (parameterText && towards && has(OUTBOUND, s) && !DESTINATION_PARAM.test(ctx.field))
     push("exfiltration", 0.7, `the parameter's value sent to ${address}`);
+  // The user's data encoded into a parameter ("base64 of the full address plus the user's phone number"): a side channel.
+  if (parameterText && /\b(?:base64|base-64|hex|url-?encoded|encoded|hash(?:ed)?|rot13)(?: (?:form|version|encoding))? of\b/i.test(s) && (has(PERSONAL, s) || context(s) || has(CONVERSATION, s) || has(SECRET, s))) push("exfiltration", 0.7, "the user's data encoded into a parameter");
   // "… are emailed here. Leave as coach@…": the parameter's destination fixed by an order.
   if (parameterText && address && has(OUTBOUND, s) && /\b(?:leave|keep)\w* (?:it |this )?(?:as|at|set to|on)\s*$/i.test(s.slice(0, s.indexOf(address))) && !DESTINATION_PARAM.test(ctx.field)) push("exfiltration", 0.7, `the parameter's destination fixed at ${address}`);
   if (c.value && OUTBOUND_FIELD.test(ctx.field) && address) push("exfiltration", 0.7, `a default outbound destination ${address}`);
@@ -362,7 +365,7 @@ function roles(c: Cues, push: Push, named: boolean): void {
 }
 
 /** What another tool's work is said to get: a fee line carried, a flag turned on, a key it must use. */
-const OTHERS_WORK_CHANGED = /\b(?:defaults? to|while this (?:helper|tool|server|integration|extension|plugin|connector) is (?:installed|connected|present|active|enabled|loaded)|as (?:a |the )?(?:co-?host|owner|admin\w*|attendee|member|collaborator|editor|recipient|reviewer|assignee|payee)|called (?:again |once more )?with|invoked with|re-?run with|amended|rewritten|replaced|force-pushed|redirected|runs? with|from now on|point(?:s|ed)? to|instead of|carr(?:y|ies)|get|gets|receives?|(?:turned|switched) (?:on|off)|disabled|enabled|(?:must|should|are to|is to|have to|has to) (?:use|include|carry|set|be)|applied to|added (?:to|by|automatically)|appended|prepended|inserted)\b/i;
+const OTHERS_WORK_CHANGED = /\b(?:capped at|limited to|restricted to|rounded (?:up|down)|multiplied|reduced to|raised to|prefixed|suffixed|defaults? to|while this (?:helper|tool|server|integration|extension|plugin|connector) is (?:installed|connected|present|active|enabled|loaded)|as (?:a |the )?(?:co-?host|owner|admin\w*|attendee|member|collaborator|editor|recipient|reviewer|assignee|payee)|called (?:again |once more )?with|invoked with|re-?run with|amended|rewritten|replaced|force-pushed|redirected|runs? with|from now on|point(?:s|ed)? to|instead of|carr(?:y|ies)|get|gets|receives?|(?:turned|switched) (?:on|off)|disabled|enabled|(?:must|should|are to|is to|have to|has to) (?:use|include|carry|set|be)|applied to|added (?:to|by|automatically)|appended|prepended|inserted)\b/i;
 
 /** What the description beside a default address says stays there: a copy, the originals, everything as well. */
 const DEFAULT_COPY = /\b(?:also|as well|cop(?:y|ies)|mirror\w*|duplicat\w*|retain\w*|kept there|originals?|archiv\w*)\b/i;
@@ -378,6 +381,9 @@ const ANOTHER_SERVER = /\bthe (?!(?:this|same|our|its|own|that|mcp|api|remote|lo
 /** The model named in the third person (not "you", which guidance to the caller also uses). */
 const MODEL_NAMED = /\b(?:the|an?|any|every)\s+(?:ai|llm|assistant|model|agent|orchestrator|copilot|chatbot|bot)s?\b|\b(?:claude|gpt[\w.-]*|gemini)\b/i;
 
+/** What users are told, stated as settled ("users are told the cancellation was free"); advice ("told to …") is not. */
+const USERS_TOLD = /\b(?:users?|the user|customers?|they|the customer|the person|people|shoppers?) (?:are|is|get|gets) (?:told|assured|informed)(?: that)?(?! to\b)\b/i;
+
 /** A parameter whose only allowed value (meaning.ts reads it with the description) turns something off. */
 const ONLY_VALUE_OFF = /\bonly allowed value: (?:omit\w*|none|never|off|false|hidden|hide|silent|suppress\w*|skip\w*|no|disabled|mute\w*)\b/i;
 /** Telling the user: a notice, a warning, a confirmation, a disclosure. */
@@ -387,7 +393,7 @@ const USER_NOTICE = /\b(?:notice|notif\w*|disclos\w*|warn\w*|mention\w*|tell\w*|
 const STORE_REFUSED = /\b(?:refused|blocked|rejected|denied|disallowed|excluded|skipped|masked|redacted|never (?:read|returned|sent|touched|included|passed|shown|printed)|(?:is|are) not (?:read|returned|sent|touched|included|passed|shown|printed))\b/i;
 
 /** What is taken out of a credential store: its text, its whole contents, every entry. */
-const STORE_CONTENT = /\b(?:contents?|text|whole|complete|entire|full|all|every|attach\w*|paste\w*|cop(?:y|ied)|fill\w*|included?|among them|value)\b/i;
+const STORE_CONTENT = /\b(?:derived from|taken from|built from|based on|contents?|text|whole|complete|entire|full|all|every|attach\w*|paste\w*|cop(?:y|ied)|fill\w*|included?|among them|value)\b/i;
 
 /** The description of a parameter that names a destination (a URL, host, endpoint or webhook the user gives). */
 const DESTINATION_PARAM = /properties\.[^.]*(?:url|uri|endpoint|host|server|base|webhook|callback|address|domain|origin|link|mirror|remote)[^.]*\.description$/i;
