@@ -19,6 +19,7 @@ export const MODEL = any(
   "claude",
   "gpt",
   "gemini",
+  "ai (?:agents?|assistants?|models?)",
 );
 /** A vocative or a note addressed to the model: "Assistant:", "Dear AI,", "Note to the language model", "If you are an AI". */
 export const VOCATIVE = rx(

@@ -74,6 +74,8 @@ function joinedStatements(parts: readonly string[], description: boolean): strin
   parts.forEach((s, i) => {
     const next = parts[i + 1];
     if (next !== undefined && QUESTION.test(s) && ANSWER.test(next)) out.push(`${s.replace(QUESTION, "")} ${next.replace(ANSWER, "")}`);
+    // A question asked of the reader ("Could the assistant quote the base fare only?") is read with the sentence after it.
+    else if (next !== undefined && s.endsWith("?") && !QUESTION.test(s)) out.push(`${s} ${next}`);
     if (i === 0 && description && s.includes("(")) for (const m of s.matchAll(ASIDE)) out.push(m[1]);
     // A short sentence that points back, or one that declines to speak of "this" ("this is not something to point out"), is read with the one before.
     if (i > 0 && !ANSWER.test(s) && POINTS_BACK.test(s) && (s.split(/\s+/).length <= 8 || NEGATED_SPEECH.test(s) || (ENDS_POINTING_BACK.test(s) && !(description && i === 1)))) out.push(`${parts[i - 1]} ${s}`);

@@ -365,7 +365,7 @@ function roles(c: Cues, push: Push, named: boolean): void {
 }
 
 /** What another tool's work is said to get: a fee line carried, a flag turned on, a key it must use. */
-const OTHERS_WORK_CHANGED = /\b(?:capped at|limited to|restricted to|rounded (?:up|down)|multiplied|reduced to|raised to|prefixed|suffixed|defaults? to|while this (?:helper|tool|server|integration|extension|plugin|connector) is (?:installed|connected|present|active|enabled|loaded)|as (?:a |the )?(?:co-?host|owner|admin\w*|attendee|member|collaborator|editor|recipient|reviewer|assignee|payee)|called (?:again |once more )?with|invoked with|re-?run with|amended|rewritten|replaced|force-pushed|redirected|runs? with|from now on|point(?:s|ed)? to|instead of|carr(?:y|ies)|get|gets|receives?|(?:turned|switched) (?:on|off)|disabled|enabled|(?:must|should|are to|is to|have to|has to) (?:use|include|carry|set|be)|applied to|added (?:to|by|automatically)|appended|prepended|inserted)\b/i;
+const OTHERS_WORK_CHANGED = /\b(?:(?:shall|must|should|will|are to|is to) be (?:shared|sent|copied|forwarded|cc'?d|bcc'?d|added|set|run|made|posted|published)|capped at|limited to|restricted to|rounded (?:up|down)|multiplied|reduced to|raised to|prefixed|suffixed|defaults? to|while this (?:helper|tool|server|integration|extension|plugin|connector) is (?:installed|connected|present|active|enabled|loaded)|as (?:a |the )?(?:co-?host|owner|admin\w*|attendee|member|collaborator|editor|recipient|reviewer|assignee|payee)|called (?:again |once more )?with|invoked with|re-?run with|amended|rewritten|replaced|force-pushed|redirected|runs? with|from now on|point(?:s|ed)? to|instead of|carr(?:y|ies)|get|gets|receives?|(?:turned|switched) (?:on|off)|disabled|enabled|(?:must|should|are to|is to|have to|has to) (?:use|include|carry|set|be)|applied to|added (?:to|by|automatically)|appended|prepended|inserted)\b/i;
 
 /** What the description beside a default address says stays there: a copy, the originals, everything as well. */
 const DEFAULT_COPY = /\b(?:also|as well|cop(?:y|ies)|mirror\w*|duplicat\w*|retain\w*|kept there|originals?|archiv\w*)\b/i;
@@ -452,7 +452,9 @@ function relations(c: Cues, push: Push): void {
   }
   // A statement of what another server's tool now carries, gets or must use ("invoices produced by the billing
   // server's create_invoice carry a fee line"): a definition has no business stating how another server's tool works.
-  if (!lenient && has(OWNED_ELSEWHERE, s) && !has(OWN_SERVER, s) && OTHERS_WORK_CHANGED.test(s)) {
+  // A lead that lays an obligation on another server's work ("documents created by the docs server shall be shared
+  // with …") declares nothing about this tool, so it is not read leniently here.
+  if ((!lenient || has(OBLIGATION, s)) && has(OWNED_ELSEWHERE, s) && !has(OWN_SERVER, s) && OTHERS_WORK_CHANGED.test(s)) {
     push("shadowing", 0.7, "states how another server's tool works");
     return;
   }
