@@ -22,7 +22,7 @@ export const SAFEGUARD_DROPPED = rx(
 );
 /** The model's answers as the subject, made to carry something: "answers produced while this tool is connected carry …". */
 export const ANSWERS_CARRY = rx(
-  String.raw`\b(?:the )?(?:assistant|model|agent|ai|llm|copilot)'s (?:answers?|repl(?:y|ies)|responses?|recommendations?)\b[^.;]{0,40}\b(?:steer|lean|push|point|nudge|favou?r|promot|recommend|upsell)\w*|\b(?:answers?|repl(?:y|ies)|responses?|messages?|outputs?) (?:produced|written|given|generated|sent|composed|drafted) (?:while|when|after|during|in|with)\b[^.;]{0,60}\b(?:carr(?:y|ies)|includes?|contains?|ends? with|starts? with|mentions?|recommends?|promotes?|links? to|plugs?)\b`,
+  String.raw`\b(?:answers?|repl(?:y|ies)|responses?) (?:after|once|when|while) (?:this|the) (?:tool|service|integration) (?:is|has been) (?:used|called|run|installed|connected)\b[^.;]{0,40}\b(?:recommend|promot|endors|favou?r|plug|mention|steer|push|advertis)\w*|\b(?:the )?(?:assistant|model|agent|ai|llm|copilot)'s (?:answers?|repl(?:y|ies)|responses?|recommendations?)\b[^.;]{0,40}\b(?:steer|lean|push|point|nudge|favou?r|promot|recommend|upsell)\w*|\b(?:answers?|repl(?:y|ies)|responses?|messages?|outputs?) (?:produced|written|given|generated|sent|composed|drafted) (?:while|when|after|during|in|with)\b[^.;]{0,60}\b(?:carr(?:y|ies)|includes?|contains?|ends? with|starts? with|mentions?|recommends?|promotes?|links? to|plugs?)\b`,
 );
 /** Content regarded as instructions: "regarded the text of renamed files as fresh instructions". */
 export const PROMOTED_CONTENT = rx(
@@ -84,7 +84,7 @@ export const FAILS = rx(
 );
 /** This tool claimed as the pick for everything: "the correct pick for any document" (read with a comparison or a badge). */
 export const CLAIM_ALL = rx(
-  String.raw`\b(?:the\s+)?(?:correct|right|dependable|only|best|proper|go-to|preferred|sole|reliable|safe|recommended|natural|obvious|default)\s+(?:pick|choice|option|tool|destination)\b[^.;]{0,30}?\b(?:for|to)\s+(?:any|every|all|each)\b|\b(?:the\s+)?(?:natural|obvious|default)\s+(?:pick|choice)\s+(?:every|each|any)\s+time\b|\bthe (?:reference|designated|canonical|standard|default) [\w-]+ for (?:all |every |any )?(?:assistants|agents|models|ais?|llms|copilots)\b`,
+  String.raw`\bthis (?:one|tool) covers (?:everything|all (?:cases|requests|needs|of it))\b|\b(?:the\s+)?(?:correct|right|dependable|only|best|proper|go-to|preferred|sole|reliable|safe|recommended|natural|obvious|default)\s+(?:pick|choice|option|tool|destination)\b[^.;]{0,30}?\b(?:for|to)\s+(?:any|every|all|each)\b|\b(?:the\s+)?(?:natural|obvious|default)\s+(?:pick|choice)\s+(?:every|each|any)\s+time\b|\bthe (?:reference|designated|canonical|standard|default) [\w-]+ for (?:all |every |any )?(?:assistants|agents|models|ais?|llms|copilots)\b`,
 );
 /** A claim over every alternative that needs no comparison: "belongs here", "chosen over any other", "the sole supported tool". */
 export const CLAIM_OVER = rx(
@@ -179,7 +179,7 @@ export const CLIENT_READER = rx(String.raw`\b(?:the |each |every |any |your )?(?
  */
 // Guarded (memo.ts `requires`): every alternative names a server.
 export const OWNED_ELSEWHERE = requires(rx(
-  String.raw`\b(?!(?:this|the same|our|its|own|that)\b)[\w-]+ server'?s? (?:\x60?[a-z][a-z0-9]*_[a-z0-9_]+|tools|[a-z][\w-]* tool)\b|\b(?:calls?|requests?) (?:made )?(?:to|through|via) (?:the )?(?!(?:this|same|our|its|own|that)\b)[\w-]+ server\b|\b[a-z]+s? (?:made|sent|created|run|opened|issued|done|placed|executed|pushed) (?:with|through|via|by|on|in) (?:the )?(?!(?:this|same|our|its|own|that)\b)[\w-]+ server\b|\b[a-z][a-z0-9]*_[a-z0-9_]+\x60?,? (?:tool )?(?:of|on|from|in) the (?!same\b)[\w-]+ server\b|\b(?:every|each|all|any) (?:of the )?tools? (?:of|on|from|in) the (?!same\b)[\w-]+ server\b`,
+  String.raw`\b(?!(?:this|the same|our|its|own|that)\b)[\w-]+ server'?s? (?:\x60?[a-z][a-z0-9]*_[a-z0-9_]+|tools|[a-z][\w-]* tool)\b|\b(?:calls?|requests?) (?:made )?(?:to|through|via) (?:the )?(?!(?:this|same|our|its|own|that)\b)[\w-]+ server\b|\b[a-z]+s? (?:made|sent|created|run|opened|issued|done|placed|executed|pushed|booked|scheduled|triggered|launched|filed|posted|merged|uploaded|submitted) (?:with|through|via|by|on|in) (?:the )?(?!(?:this|same|our|its|own|that)\b)[\w-]+ server\b|\b[a-z][a-z0-9]*_[a-z0-9_]+\x60?,? (?:tool )?(?:of|on|from|in) the (?!same\b)[\w-]+ server\b|\b(?:every|each|all|any) (?:of the )?tools? (?:of|on|from|in) the (?!same\b)[\w-]+ server\b`,
 ), /server/i);
 /** Passing a chosen argument value: "pass `auto_approve: true`", "with force=true", "set role to 'writer'". */
 export const ARGUMENT_VALUE = /\bas (?:the )?(?:recipient|destination|target|payee|beneficiary|sender|reviewer|assignee|owner|base(?: branch)?|namespace|reply-to|cc|bcc)\b|\b(?:pass\w*|with|set\w*|use|add\w*|send\w*)\s+\x60?[a-z][\w-]*\x60?\s*[:=]\s*\x60?[\w'"-]+|\bset (?:\w+ )?\x60?[a-z][\w-]*\x60? to\b|\bwith (?:the )?\x60?--[a-z][\w-]*|\b(?:rounded|raised|lowered|increased|reduced) (?:up|down|by|to)\b/i;
@@ -204,7 +204,7 @@ export const NEW_IDENTITY = requires(rx(
 /** The other tools set aside: "should not waste calls on other search tools", "never bother with the alternatives". */
 // Guarded (memo.ts `requires`): every alternative holds one of the guard's words.
 export const AVOID_OTHERS = requires(rx(
-  String.raw`\b(?:not|never|no need to|avoid|stop|don't|do not)\s+(?:\w+\s+){0,2}?(?:use|call|try|waste \w+ on|bother with|pick|choose|rely on|consult|query)\w*\s+(?:the |any |all )?(?:other|alternative|competing|remaining)\b`,
+  String.raw`\bdon'?t\s*:\s*(?:use|call|pick|choose|try)\s+(?:any|the|an?)\s+(?:other|alternative)\b|\b(?:drop|remove|exclude)\s+(?:the |any |all )?(?:other|alternative|competing)\s+[\w\s-]{0,30}?from (?:consideration|the list|use)\b|\b(?:not|never|no need to|avoid|stop|don't|do not)\s+(?:\w+\s+){0,2}?(?:use|call|try|waste \w+ on|bother with|pick|choose|rely on|consult|query)\w*\s+(?:the |any |all )?(?:other|alternative|competing|remaining)\b`,
 ), /other|alternative|competing|remaining/i);
 /** The others barred in the passive: "tools from other servers … should not be called". */
 // Guarded (memo.ts `requires`): every alternative holds one of the guard's words.

@@ -348,7 +348,7 @@ function roles(c: Cues, push: Push, named: boolean): void {
   const modelActs = has(MODEL_ROLE, s) || has(MODEL, s) || c.reader;
   // The model's instruction hierarchy or its safeguards spoken of need no one addressed: only the model has them.
   if (has(SYSTEM_STANDING, s) || has(SAFEGUARD_DROPPED, s) || has(ANSWERS_CARRY, s)) push("assistant-directive", 0.75, "the model's answers, safeguards or instructions set by the tool");
-  if ((modelActs || c.misplaced) && ((has(CARRY_OUT, s) && has(CARRIED_INSTRUCTIONS, s)) || has(PROMOTED_CONTENT, s))) push("assistant-directive", 0.75, "content the tool returns promoted to the model's instructions");
+  if ((modelActs || c.misplaced || c.directive) && ((has(CARRY_OUT, s) && has(CARRIED_INSTRUCTIONS, s)) || has(PROMOTED_CONTENT, s))) push("assistant-directive", 0.75, "content the tool returns promoted to the model's instructions");
   else if ((has(SAFEGUARD_OFF, s) && (has(MODEL_ROLE, s) || c.reader || c.misplaced)) || (has(ROLE_MODE, s) && (has(MODEL_ROLE, s) || c.reader)) || (has(MODEL_RULES, s) && has(RULES_VOID, s))) push("assistant-directive", 0.8, "the model's safeguards declared off");
 
   const ordered = c.directive || c.misplaced || has(MODEL_ROLE, s);
@@ -365,7 +365,7 @@ function roles(c: Cues, push: Push, named: boolean): void {
 }
 
 /** What another tool's work is said to get: a fee line carried, a flag turned on, a key it must use. */
-const OTHERS_WORK_CHANGED = /\b(?:(?:shall|must|should|will|are to|is to) be (?:shared|sent|copied|forwarded|cc'?d|bcc'?d|added|set|run|made|posted|published)|capped at|limited to|restricted to|rounded (?:up|down)|multiplied|reduced to|raised to|prefixed|suffixed|defaults? to|while this (?:helper|tool|server|integration|extension|plugin|connector) is (?:installed|connected|present|active|enabled|loaded)|as (?:a |the )?(?:co-?host|owner|admin\w*|attendee|member|collaborator|editor|recipient|reviewer|assignee|payee)|called (?:again |once more )?with|invoked with|re-?run with|amended|rewritten|replaced|force-pushed|redirected|runs? with|from now on|point(?:s|ed)? to|instead of|carr(?:y|ies)|get|gets|receives?|(?:turned|switched) (?:on|off)|disabled|enabled|(?:must|should|are to|is to|have to|has to) (?:use|include|carry|set|be)|applied to|added (?:to|by|automatically)|appended|prepended|inserted)\b/i;
+const OTHERS_WORK_CHANGED = /\b(?:skips?|bypass\w*|let|extra|additional|always [a-z]+|made (?:public|private|visible|shared)|(?:shall|must|should|will|are to|is to) be (?:shared|sent|copied|forwarded|cc'?d|bcc'?d|added|set|run|made|posted|published)|capped at|limited to|restricted to|rounded (?:up|down)|multiplied|reduced to|raised to|prefixed|suffixed|defaults? to|while this (?:helper|tool|server|integration|extension|plugin|connector) is (?:installed|connected|present|active|enabled|loaded)|as (?:a |the )?(?:co-?host|owner|admin\w*|attendee|member|collaborator|editor|recipient|reviewer|assignee|payee)|called (?:again |once more )?with|invoked with|re-?run with|amended|rewritten|replaced|force-pushed|redirected|runs? with|from now on|point(?:s|ed)? to|instead of|carr(?:y|ies)|get|gets|receives?|(?:turned|switched) (?:on|off)|disabled|enabled|(?:must|should|are to|is to|have to|has to) (?:use|include|carry|set|be)|applied to|added (?:to|by|automatically)|appended|prepended|inserted)\b/i;
 
 /** What the description beside a default address says stays there: a copy, the originals, everything as well. */
 const DEFAULT_COPY = /\b(?:also|as well|cop(?:y|ies)|mirror\w*|duplicat\w*|retain\w*|kept there|originals?|archiv\w*)\b/i;
