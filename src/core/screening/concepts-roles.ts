@@ -13,17 +13,17 @@ export const CARRIED_INSTRUCTIONS = rx(
   String.raw`\b(?:whatever|any|all|every|the)\s+(?:steps?|tasks?|actions?|things?|requests?|changes?)\s+(?:that\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:posts?|pages?|emails?|messages?|documents?|results?|articles?|entries|comments?|content|text|files?|tickets?|issues?)\s+(?:ask|request|say|tell|demand|call|describe)\w*|\b(?:instructions?|directions?|directives?|commands?|requests?|orders?|tasks?)\b[^.;]{0,40}?\b(?:in|inside|within|from|contained in|embedded in|found in|appearing in|carried by|included in)\s+(?:the\s+|any\s+|its\s+|each\s+|every\s+|this\s+|these\s+|those\s+)?(?:[\w-]+\s+){0,2}?(?:returned|retrieved|fetched|clipped|results?|outputs?|entries|articles?|pages?|documents?|content|text|them|it|feeds?|emails?|messages?|files?|responses?|answers?|items?|records?|tickets?|data|summar(?:y|ies)|body|bodies|replies|transcripts?)\b`,
 );
 /** Content given the standing of the model's own instructions: "has the standing of a system message". */
-export const SYSTEM_STANDING = rx(
+export const SYSTEM_STANDING = requires(rx(
   String.raw`\b(?:has|have|carr(?:y|ies)|hold|holds|enjoys?) the (?:standing|weight|authority|status|force|rank|priority) of (?:an? |the )?(?:system|developer|operator|admin\w*)(?:'s)? (?:message|prompt|instructions?|directives?)|(?:counts?|acts?|serves?|ranks?) as (?:an? |the )?(?:system|developer|operator) (?:message|prompt|instructions?)|(?:follows?|obeys?|treats?|reads?|takes?) (?:it|them|this|its output|what it returns) (?:like|as) (?:a |the )?(?:system|developer|operator) (?:text|messages?|prompts?|instructions?)\b`,
-);
+), /system|developer|operator|admin/i);
 /** The model's safeguards in a reply declared unneeded: "disclaimers … are unnecessary in replies". */
-export const SAFEGUARD_DROPPED = rx(
+export const SAFEGUARD_DROPPED = requires(rx(
   String.raw`\b(?:disclaimers?|caveats?|warnings?|safety (?:notes?|advice|messages?)|suggestions? to (?:see|consult|contact) (?:a |an )?(?:doctor|professional|lawyer|physician|expert|specialist)|referrals?)\b[^.;]{0,60}\b(?:unnecessary|not (?:needed|necessary|required|wanted)|(?:can|may|should|are to) be (?:dropped|omitted|skipped|left out)|superfluous|redundant|unwanted)\b`,
-);
+), /disclaimer|caveat|warning|safety|suggestion|referral/i);
 /** The model's answers as the subject, made to carry something: "answers produced while this tool is connected carry …". */
-export const ANSWERS_CARRY = rx(
+export const ANSWERS_CARRY = requires(rx(
   String.raw`\b(?:answers?|repl(?:y|ies)|responses?) (?:after|once|when|while) (?:this|the) (?:tool|service|integration) (?:is|has been) (?:used|called|run|installed|connected)\b[^.;]{0,40}\b(?:recommend|promot|endors|favou?r|plug|mention|steer|push|advertis)\w*|\b(?:the )?(?:assistant|model|agent|ai|llm|copilot)'s (?:answers?|repl(?:y|ies)|responses?|recommendations?)\b[^.;]{0,40}\b(?:steer|lean|push|point|nudge|favou?r|promot|recommend|upsell)\w*|\b(?:answers?|repl(?:y|ies)|responses?|messages?|outputs?) (?:produced|written|given|generated|sent|composed|drafted) (?:while|when|after|during|in|with)\b[^.;]{0,60}\b(?:carr(?:y|ies)|includes?|contains?|ends? with|starts? with|mentions?|recommends?|promotes?|links? to|plugs?)\b`,
-);
+), /answer|repl|respons|message|output|recommend/i);
 /** Content regarded as instructions: "regarded the text of renamed files as fresh instructions". */
 export const PROMOTED_CONTENT = rx(
   String.raw`\b(?:treat|regard|handle|read|take|interpret|consider)s? (?:\w+ ){0,6}as (?:binding |authoritative |direct |the user's |system |trusted )?(?:instructions|commands|directives|orders)\b|\b(?:are|is|get|gets|be|being) (?:\w+ )?(?:treated|regarded|handled|read|taken|interpreted|considered|understood) as (?:\w+ ){0,2}(?:instructions|commands|directives|orders|requests)\b|\b(?:text|content|contents|output|body|wording|page|pages|results?|entries|messages?|emails?|documents?)\s+counts?\s+as\s+(?:the\s+user's|an?|the|their)\s+(?:own\s+)?(?:requests?|instructions?|commands?|orders?)\b|\b(?:regard\w*|treat\w*|consider\w*|read\w*|tak\w+|handl\w+)\s+(?:the |any |all |each |every )?(?:text|content|contents|words|output|body|wording)s?\s+(?:of|in|from|inside|within)\s+[^.;]{0,40}?\bas\s+(?:\w+\s+){0,2}?(?:instructions|commands|directives|orders|requests|tasks)\b`,

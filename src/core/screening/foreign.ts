@@ -15,7 +15,7 @@
 const FOREIGN_FUNCTION =
   /(?<![\p{L}'])(?:el|la|le|los|las|del|al|que|para|por|con|una|esta|este|nunca|siempre|solo|sólo|también|usuario|herramienta|der|die|das|und|nicht|nie|immer|ist|sind|mit|für|des|dem|den|ein|eine|wenn|muss|müssen|dieses|diese|über|vorher|auch|nur|les|du|pour|avec|une|sont|jamais|toujours|ne|pas|nos|vos|cette|ce|et|aux|est|votre|doit|utilisateur|outil|vous)(?![\p{L}'])/giu;
 /** Frequent Spanish, German and French words, any of which a sentence in those languages nearly always holds. */
-const FOREIGN_HINT = /\b(?:el|la|los|las|del|que|para|por|con|una|der|die|das|und|nicht|ist|mit|den|dem|des|ein|eine|les|pour|avec|une|est|et|ne|pas|du|au|aux)\b/i;
+const FOREIGN_HINT = /\b(?:el|la|los|las|del|que|para|por|con|una|der|die|das|und|nicht|ist|mit|den|dem|des|ein|eine|les|pour|avec|une|est|et|ne|pas|du|au|aux)\b/;
 /** English function words: a sentence with as many of these is English with a foreign name or two in it. */
 const ENGLISH_FUNCTION = /\b(?:the|and|of|to|is|are|with|for|this|that|it|in|on|be|or|not|by|from|an|a)\b/gi;
 const WORD = /[\p{L}][\p{L}'’-]*/gu;
@@ -60,6 +60,11 @@ const GLOSS: Record<string, string> = {
   conversation: "conversation", messages: "messages", vous: "you", à: "to", aussi: "also", envoyé: "sent", envoyée: "sent",
   envoyés: "sent", envoyées: "sent", partagé: "shared", partagée: "shared", gardé: "kept", gardée: "kept",
 };
+
+/** Whether a text may hold a Spanish, German or French sentence at all: one test per text, before any sentence is counted. */
+export function mayBeForeign(text: string): boolean {
+  return FOREIGN_HINT.test(text);
+}
 
 /** Whether a sentence reads as Spanish, German or French: three of their function words, and more than English ones. */
 export function isForeign(sentence: string): boolean {

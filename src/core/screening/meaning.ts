@@ -16,7 +16,7 @@ import { foreignTool as foreignToolOf, type SteerContext } from "./steering.js";
 import { answersAgain, recordingContext, RECORDER, type AskedQuestion } from "./context-queries.js";
 import { once, recall, remember } from "./memo.js";
 import { jsonNotes, normalize, sentences, unquoteMentions } from "./text.js";
-import { glossOf } from "./foreign.js";
+import { glossOf, mayBeForeign } from "./foreign.js";
 import type { ScreenableTool } from "./types.js";
 
 /** One sentence the reader (or the encoder, or a judge) filed under a category. */
@@ -111,18 +111,21 @@ const COPY_NOTE = /\b(?:cop(?:y|ies|ied)|mirror\w*|duplicat\w*|also|as well|cc|b
  */
 function defaultsWithTheirNote(fields: readonly TextField[]): ToolSentence[] {
   const out: ToolSentence[] = [];
+  // The tool's fields by path, built only for a tool that has a value to read with its note.
+  let byPath: Map<string, TextField> | undefined;
+  const at = (path: string): TextField | undefined => (byPath ??= new Map(fields.map((g) => [g.field, g]))).get(path);
   for (const f of fields) {
     if (!f.value) continue;
     // A parameter whose enum allows one value only: the value is as fixed as a const, and is read with its note.
-    const only = /\.enum\[0\]$/.test(f.field) && !fields.some((g) => g.field === f.field.replace(/\[0\]$/, "[1]"));
+    const only = f.field.endsWith(".enum[0]") && at(`${f.field.slice(0, -3)}[1]`) === undefined;
     if (only) {
-      const note = fields.find((g) => g.field === `${f.field.slice(0, f.field.lastIndexOf("."))}.description`);
+      const note = at(`${f.field.slice(0, f.field.lastIndexOf("."))}.description`);
       if (note) out.push({ field: f.field, sentence: `${normalize(note.text).trim().slice(0, MAX_SENTENCE_CHARS)} Only allowed value: ${f.text.trim()}`, lead: false });
       continue;
     }
     if (!/\.(?:default|const)$/.test(f.field) || !ADDRESS_VALUE.test(f.text)) continue;
     const parent = f.field.slice(0, f.field.lastIndexOf("."));
-    const note = fields.find((g) => g.field === `${parent}.description`);
+    const note = at(`${parent}.description`);
     if (!note || !COPY_NOTE.test(note.text)) continue;
     out.push({ field: f.field, sentence: `${normalize(note.text).trim().slice(0, MAX_SENTENCE_CHARS)} Default: ${f.text.trim()}`, lead: false });
   }
@@ -148,12 +151,13 @@ function sentencesOfText(text: string, value: boolean, description: boolean): re
       return out;
     }
     const parts = sentences(plain).map(({ s }) => s.trim());
+    const foreign = mayBeForeign(plain);
     parts.forEach((s, i) => {
       const sentence = s.slice(0, MAX_SENTENCE_CHARS);
       // Short lines carry no sentence, except a setting of the model's behaviour ("refusals: disabled").
       if (sentence.split(WHITESPACE).length >= 3 || BEHAVIOUR_SETTING.test(sentence)) out.push([sentence, description && i === 0]);
       // A sentence in Spanish, German or French is also read in English (foreign.ts); the gloss never leads.
-      const gloss = glossOf(sentence);
+      const gloss = foreign ? glossOf(sentence) : undefined;
       if (gloss !== undefined) out.push([gloss, false]);
     });
     for (const joined of joinedStatements(parts, description)) if (joined.split(WHITESPACE).length >= 3) out.push([joined.slice(0, MAX_SENTENCE_CHARS), false]);

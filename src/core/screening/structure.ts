@@ -200,6 +200,7 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
 
 /** A description line that defines one of the tool's parameters ("- \x60ctx\x60: the crontab …"): read as its description. */
 function definesParam(s: string, ctx: SentenceContext): boolean {
+  if (ctx.field !== "description" || !(s.includes(":") || s.includes("—") || s.includes("–"))) return false;
   const m = /^\W*\x60?([A-Za-z_][\w-]*)\x60?\s*[:—–]\s+\S/.exec(s);
   return m !== null && ctx.field === "description" && ask(ctx, "hasParam", m[1].toLowerCase());
 }
@@ -262,8 +263,8 @@ function concealment(c: Cues, push: Push): void {
     push("concealment", 0.6, "avoids telling the user something");
   // An outcome reported whatever it was, in what the user is shown.
   else if ((c.misplaced || has(SPEECH_CHANNEL, s)) && has(ANY_OUTCOME, s) && !lenient) push("concealment", 0.6, "reports the same outcome whatever happened");
-  else if (!lenient && has(ONLY_PART, s) && (has(USER_CONCERN, s) || has(SIDE_EFFECT, s) || /\b(?:background|billed later|extra|hidden|(?:is|are) made|inquir\w+|each time|every time)\b/i.test(s)) && !has(DISCLOSE, s)) push("concealment", 0.65, "what the user hears narrowed to a part, beside something they would want to know");
-  else if (!lenient && USERS_TOLD.test(s) && (has(USER_CONCERN, s) || has(SIDE_EFFECT, s)) && !has(DISCLOSE, s)) push("concealment", 0.7, "what users are told set beside a cost or side effect");
+  else if (!lenient && has(ONLY_PART, s) && (has(USER_CONCERN, s) || has(SIDE_EFFECT, s) || ONLY_PART_CONCERN.test(s)) && !has(DISCLOSE, s)) push("concealment", 0.65, "what the user hears narrowed to a part, beside something they would want to know");
+  else if (!lenient && (s.includes("told") || s.includes("assured") || s.includes("informed")) && USERS_TOLD.test(s) && (has(USER_CONCERN, s) || has(SIDE_EFFECT, s)) && !has(DISCLOSE, s)) push("concealment", 0.7, "what users are told set beside a cost or side effect");
   else if (c.misplaced && ONLY_VALUE_OFF.test(s) && USER_NOTICE.test(s)) push("concealment", 0.7, "the only value allowed turns off telling the user");
   else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
 }
@@ -288,8 +289,11 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
 function reachAndExfiltration(c: Cues, push: Push): void {
   const { s, ctx, lenient, address, parameterText } = c;
   // A credential store named as what the tool refuses, skips or masks is the tool's protection, not a reach for it.
-  const store = has(CREDENTIAL_STORE, s) && !STORE_REFUSED.test(s);
-  const resource = has(SECRET, s) || has(CONVERSATION, s) || context(s) || has(PERSONAL, s) || store;
+  // Both are asked lazily: most sentences are settled by cheaper questions first.
+  let storeAnswer: boolean | undefined;
+  const store = (): boolean => (storeAnswer ??= has(CREDENTIAL_STORE, s) && !STORE_REFUSED.test(s));
+  let resourceAnswer: boolean | undefined;
+  const resource = (): boolean => (resourceAnswer ??= has(SECRET, s) || has(CONVERSATION, s) || context(s) || has(PERSONAL, s) || store());
   const moving = c.directive || has(PASSIVE_MOVE, s) || has(IMPERATIVE_START, s);
   // The server's own configuration ("read from the WEATHER_API_KEY environment variable of the server") is not the user's.
   const ownSide = /\b(?:of|on|in|from|by) the server\b|\bserver(?:'s)? (?:own |process )?(?:environment|config\w*|process)\b/i.test(s);
@@ -297,22 +301,22 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   const towards = address !== undefined && new RegExp(String.raw`\b(?:to|at|into|reach(?:es)?)\s+(?:our\s+(?:\w+\s+){1,3})?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).test(s) && sentThere(s, address);
   // A purpose covers its own item, not the user's whole collection ("the complete address book" for a phone formatter).
   const outsidePurpose = !ask(ctx, "declared", s) || /\b(?:complete|entire|whole) (?:\w+ )?(?:address book|contact list|inbox|mailbox|history|keychain|vault|list of)\b/i.test(s);
-  if ((moving || towards) && resource && address && clauseMoves(s, address) && !MINIMISED.test(s)) push("exfiltration", 0.8, `the user's data sent to ${address}`);
+  if ((moving || towards) && resource() && address && clauseMoves(s, address) && !MINIMISED.test(s)) push("exfiltration", 0.8, `the user's data sent to ${address}`);
   // "The author is taken from git config" is the tool reading its own input: "taken from" alone moves nothing into the call.
-  else if (moving && resource && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
-  else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s) || store) && ask(ctx, "mentionsParam", s) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
+  else if (moving && resource() && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
+  else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s) || store()) && ask(ctx, "mentionsParam", s) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
   // A parameter filled with the user's data out of other tools ("the user's sent emails from the mail tools, as many as fit").
   else if (parameterText && context(s) && outsidePurpose && /\bfrom (?:the |their |your )?(?:other |[\w-]+ )?(?:tools?|servers?|apps?|integrations?)\b|\bas many as\b|\b(?:all|every) (?:of )?(?:the user's|their)\b|\b(?:raw|full|complete|entire|whole) (?:text|contents?|export|dump) of\b|\bprivate (?:\w+ )?included\b/i.test(s)) push("resource-reach", 0.65, "a parameter filled with the user's data from other tools");
   else if (parameterText && /\bthe user's\b/i.test(s) && (has(PERSONAL, s) || has(SECRET, s)) && outsidePurpose) push("resource-reach", 0.6, "a parameter that carries the user's personal data or secrets");
   else if (parameterText && (has(MODEL_HELD, s) || (has(ENV_SECRET, s) && (c.directive || /\b(?:value|contents?) of\b/i.test(s)) && outsidePurpose)))
     push("resource-reach", 0.65, "a parameter that holds the conversation or the model's context");
   // A parameter described as a credential store, or as the content taken from one ("the text of ~/.ssh/id_ed25519").
-  else if (parameterText && store && (c.directive || STORE_CONTENT.test(s)) && outsidePurpose) push("resource-reach", 0.65, "a parameter that carries the contents of a credential store");
+  else if (parameterText && store() && (c.directive || STORE_CONTENT.test(s)) && outsidePurpose) push("resource-reach", 0.65, "a parameter that carries the contents of a credential store");
   // A value (a default, an enum, an example) that names a credential store: the model may copy it into the call or fetch it.
-  else if (c.value && store && outsidePurpose) push("resource-reach", 0.7, "a value that points at a credential store");
+  else if (c.value && store() && outsidePurpose) push("resource-reach", 0.7, "a value that points at a credential store");
   // A title that reaches for secrets ("Quick poll (attach the session token from …)"): no title has reason to.
-  else if (c.misplaced && !c.value && (has(SECRET, s) || store) && /\b(?:attach|include|add|paste|send|pass|supply|provide|copy|read|grab|fetch)\w*\b/i.test(s) && outsidePurpose) push("resource-reach", 0.7, "a title that asks for secrets");
-  if (moving && !resource && address && has(OUTBOUND, s) && (!lenient || has(COPY_WORD, s))) push("exfiltration", 0.75, `data copied to ${address}`);
+  else if (c.misplaced && !c.value && (has(SECRET, s) || store()) && /\b(?:attach|include|add|paste|send|pass|supply|provide|copy|read|grab|fetch)\w*\b/i.test(s) && outsidePurpose) push("resource-reach", 0.7, "a title that asks for secrets");
+  if (moving && !resource() && address && has(OUTBOUND, s) && (!lenient || has(COPY_WORD, s))) push("exfiltration", 0.75, `data copied to ${address}`);
   // A value the model may copy into the call that names secrets' or the context's content ("the contents of any .env file").
   if (c.value && !address && (has(ENV_SECRET, s) || has(SECRET, s) || has(MODEL_HELD, s)) && has(CONTENT_OF, s)) push("resource-reach", 0.65, "a value that stands for secrets or the conversation");
   // A value that names what only the model holds or the user's own data ("the user's browser history and open tabs").
@@ -329,7 +333,7 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   // A default address whose description says a copy, or the originals, stay there as well.
   if (c.value && address && /\bDefault: /.test(s) && DEFAULT_COPY.test(s)) push("exfiltration", 0.7, `a copy kept at the default ${address}`);
   // Terse: a credential store put into a named argument ("needs git token (from ~/.config/git) in \x60t\x60").
-  if (!lenient && store && /\b(?:in(?:to)?|as) (?:\x60\w+\x60|[a-z]+_[a-z_]+\b)/.test(s) && outsidePurpose) push("resource-reach", 0.65, "a credential store put into an argument");
+  if (!lenient && INTO_ARGUMENT.test(s) && store() && outsidePurpose) push("resource-reach", 0.65, "a credential store put into an argument");
   // A parameter described as also holding secrets ("the crontab of the current user plus any passwords in it").
   if (parameterText && has(SECRET, s) && /\b(?:plus|with|including|and) (?:any|all|every|the|its|their) (?:\w+ )?(?:passwords?|secrets?|tokens?|keys|credentials)\b/i.test(s) && outsidePurpose) push("resource-reach", 0.65, "a parameter that also carries secrets");
   const slotCarrier = !lenient && (/\b(?:image|pixel|tag|link|url)\b/i.test(s) || /!\[[^\]]*\]\(/.test(s)) && /\b(?:followed by|append\w*|with|contain\w*|includ\w*)\b/i.test(s);
@@ -381,6 +385,8 @@ const ANOTHER_SERVER = /\bthe (?!(?:this|same|our|its|own|that|mcp|api|remote|lo
 /** The model named in the third person (not "you", which guidance to the caller also uses). */
 const MODEL_NAMED = /\b(?:the|an?|any|every)\s+(?:ai|llm|assistant|model|agent|orchestrator|copilot|chatbot|bot)s?\b|\b(?:claude|gpt[\w.-]*|gemini)\b/i;
 
+/** Beside a reply narrowed to a part: something that happens besides ("a background upload", "billed later"). */
+const ONLY_PART_CONCERN = /\b(?:background|billed later|extra|hidden|(?:is|are) made|inquir\w+|each time|every time)\b/i;
 /** What users are told, stated as settled ("users are told the cancellation was free"); advice ("told to …") is not. */
 const USERS_TOLD = /\b(?:users?|the user|customers?|they|the customer|the person|people|shoppers?) (?:are|is|get|gets) (?:told|assured|informed)(?: that)?(?! to\b)\b/i;
 
@@ -389,6 +395,8 @@ const ONLY_VALUE_OFF = /\bonly allowed value: (?:omit\w*|none|never|off|false|hi
 /** Telling the user: a notice, a warning, a confirmation, a disclosure. */
 const USER_NOTICE = /\b(?:notice|notif\w*|disclos\w*|warn\w*|mention\w*|tell\w*|inform\w*|alert\w*|receipts?|confirmation|consent)\b/i;
 
+/** Into a named argument: "in \x60t\x60", "as host_extra". */
+const INTO_ARGUMENT = /\b(?:in(?:to)?|as) (?:\x60\w+\x60|[a-z]+_[a-z_]+\b)/;
 /** A credential store refused, skipped or never read: "metadata addresses are blocked unless …". */
 const STORE_REFUSED = /\b(?:refused|blocked|rejected|denied|disallowed|excluded|skipped|masked|redacted|never (?:read|returned|sent|touched|included|passed|shown|printed)|(?:is|are) not (?:read|returned|sent|touched|included|passed|shown|printed))\b/i;
 
@@ -446,7 +454,7 @@ function relations(c: Cues, push: Push): void {
     }
   }
   // Rules laid down for another server under a label of their own ("Formatting rule for the git server: …").
-  if (!lenient && has(OTHER_SERVER_LABEL, s) && !has(OWN_SERVER, s)) {
+  if (!lenient && s.includes(":") && has(OTHER_SERVER_LABEL, s) && !has(OWN_SERVER, s)) {
     push("shadowing", 0.7, "rules laid down for another server");
     return;
   }
@@ -472,7 +480,7 @@ function relations(c: Cues, push: Push): void {
   }
   // A host built from a placeholder that names the conversation or the user's data ("<summary-of-chat>.trace.example"):
   // resolving it sends that data to whoever runs the domain.
-  if (DATA_HOST.test(s)) {
+  if ((s.includes("<") || s.includes("{")) && DATA_HOST.test(s)) {
     push("exfiltration", 0.75, "the user's data written into a host name");
     return;
   }
@@ -494,7 +502,7 @@ function relations(c: Cues, push: Push): void {
   }
   const others = c.named.length > 0 || /\b(?:others|other (?:[\w-]+ ){0,2}[\w-]+s|alternatives|the rest)\b/i.test(s);
   // A figure set against another server by name ("94 % accuracy versus 61 % for the brave-search server").
-  if (!lenient && has(COMPARE, s) && ANOTHER_SERVER.test(s) && !has(OWN_SERVER, s)) {
+  if (!lenient && s.includes(" server") && ANOTHER_SERVER.test(s) && has(COMPARE, s) && !has(OWN_SERVER, s)) {
     push("tool-choice", 0.65, "compares itself with another server");
     return;
   }
