@@ -111,13 +111,14 @@ const COPY_NOTE = /\b(?:cop(?:y|ies|ied)|mirror\w*|duplicat\w*|also|as well|cc|b
  */
 function defaultsWithTheirNote(fields: readonly TextField[]): ToolSentence[] {
   const out: ToolSentence[] = [];
-  // The tool's fields by path, built only for a tool that has a value to read with its note.
-  let byPath: Map<string, TextField> | undefined;
-  const at = (path: string): TextField | undefined => (byPath ??= new Map(fields.map((g) => [g.field, g]))).get(path);
-  for (const f of fields) {
+  // A field's note, looked up only for the few values read with one (a linear scan: no map built per tool).
+  const at = (path: string): TextField | undefined => fields.find((g) => g.field === path);
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i];
     if (!f.value) continue;
-    // A parameter whose enum allows one value only: the value is as fixed as a const, and is read with its note.
-    const only = f.field.endsWith(".enum[0]") && at(`${f.field.slice(0, -3)}[1]`) === undefined;
+    // A parameter whose enum allows one value only: the value is as fixed as a const, and is read with its note. An
+    // enum's values are listed in order, so a second value would be the next field.
+    const only = f.field.endsWith(".enum[0]") && fields[i + 1]?.field !== `${f.field.slice(0, -3)}[1]`;
     if (only) {
       const note = at(`${f.field.slice(0, f.field.lastIndexOf("."))}.description`);
       if (note) out.push({ field: f.field, sentence: `${normalize(note.text).trim().slice(0, MAX_SENTENCE_CHARS)} Only allowed value: ${f.text.trim()}`, lead: false });
