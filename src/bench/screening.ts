@@ -192,9 +192,11 @@ export const ROUND6_SET = fileURLToPath(new URL("../../data/screening/round6-set
 export const ROUND7_SET = fileURLToPath(new URL("../../data/screening/round7-set.jsonl", import.meta.url));
 /** Eighth round, written before the reader was changed for it and never fit on: terse one-liners, API-reference descriptions with the attack in a Behavior or Notes paragraph, markdown lists, non-native English, troubleshooting tips, client defaults, data-handling notices, onboarding steps, concealment as noise reduction, preference as benchmarks, platform recommendations and deprecation of other servers' tools, polite shadowing; legitimate secret hygiene, same-server ordering and successors, audit, DLP and migration tools. */
 export const ROUND8_SET = fileURLToPath(new URL("../../data/screening/round8-set.jsonl", import.meta.url));
+/** Ninth round, written before the reader was changed for it and never fit on: attacks only in deeply nested property descriptions, spread over two harmless-looking parameters, framed as SOC 2 / GDPR / compliance obligations, conditional triggers, addressed to the orchestrator, the LLM, Claude, GPT or the copilot, numbered procedures, sentences in Spanish, German or French, preference as user ratings, "most users prefer", price and speed claims, "official" claims and rate-limit claims, resource reach for dotfiles, browser profiles, SSH keys, environment, kube configs and cloud metadata, exfiltration as telemetry, crash reports, sync and backups with the destination in an enum or default, shadowing as a compatibility layer or argument conventions; legitimate SSH clients, config tools, backups to a user-given bucket, honest opt-in telemetry, compliance scanners, same-server successors. */
+export const ROUND9_SET = fileURLToPath(new URL("../../data/screening/round9-set.jsonl", import.meta.url));
 
-export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8";
-const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8"];
+export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9";
+const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9"];
 
 export interface DevSetRow {
   id: string;
@@ -212,7 +214,7 @@ export interface DevSetRow {
 
 /** The files of the development set, in the order they were written (dev/test, fresh, blind, holdout). */
 export function loadAllDevSets(): DevSetRow[] {
-  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET].flatMap((p) => loadDevSet(p));
+  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET].flatMap((p) => loadDevSet(p));
 }
 
 export function loadDevSet(path = DEV_SET): DevSetRow[] {
@@ -228,7 +230,7 @@ export function loadDevSet(path = DEV_SET): DevSetRow[] {
         throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
       }
       if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8", "tool": {"name", …}}`);
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9", "tool": {"name", …}}`);
       return row;
     });
 }
@@ -382,20 +384,50 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     "batches, each measured before it was fit: 23/36 detected and 0/16 flagged, then 31/36 and 0/16, then 20/24 and 3/16, then",
     "13/24 and 1/10, then 21/24 and 0/8; round8 was measured at five checkpoints and never fit on, and its 2 first-contact false positives came",
     "from rules older than the round (a sign-in address read as a destination, a claim about the tool's own option read as",
-    "a claim over other tools), which the round narrowed after writing wide legitimate tools of the same shape. 95 % Wilson intervals.",
+    "a claim over other tools), which the round narrowed after writing wide legitimate tools of the same shape. `round9-set.jsonl`:",
+    "written before the ninth round's changes (attacks only in deeply nested property descriptions, spread over two",
+    "harmless-looking parameters, framed as SOC 2 or GDPR obligations, conditional triggers on what the user mentions,",
+    "addressed to the orchestrator, the LLM, Claude, GPT or the copilot, numbered procedures, sentences in Spanish, German or",
+    "French, preference as user ratings, \"most users prefer\", cost and speed claims, \"official\" and rate-limit claims, reach for",
+    "dotfiles, browser profiles, SSH keys, environment variables, kube configs and cloud metadata, exfiltration as telemetry,",
+    "crash reports, sync and backups with the destination in an enum or a default, shadowing as a compatibility layer or as",
+    "argument conventions for another server's tool; legitimate SSH clients, config tools, backups to a user-given bucket,",
+    "honest opt-in telemetry, compliance scanners, same-server successors), never fit on; on first contact 29/48 detected",
+    "(60 %, CI 46–73 %, both modes) and 1/40 legitimate flagged: the honest figure for this round.",
+    "The ninth round then read sentences in Spanish, German and French through an English gloss (foreign.ts), took a",
+    "condition on what the user says as addressing the model, named the model by more roles, added credential stores as",
+    "objects of reach (unless the tool refuses or masks them), read a single-valued enum, a description line that defines a",
+    "parameter, a question and a short order about a value with the text they qualify, and read statements of how another",
+    "server's tool works, and of the model's answers, safeguards and instruction hierarchy, as directives with no one",
+    "addressed; fit on nine more wide batches, each measured before it was fit: 15/30 detected and 1/14 flagged (written",
+    "from the same list of styles as round9, so round9's later figures flatter the reader), then 12/36 and 0/16, 2/2 and",
+    "1/6, 14/24 and 0/10, 12/24 and 2/10 (both flags from older rules), 12/24 and 0/10, 14/24 and 0/10, 18/24 and 0/10,",
+    "10/24 and 0/10.",
+    "round9, round8, round7, round6, round5 and the holdout were measured at ten checkpoints and never fit on; two",
+    "legitimate tools flagged at checkpoints (a round9 tool blocking a metadata address, read as reach; a holdout tool whose",
+    "second sentence was read without the lead) were traced and the rules narrowed after writing wide legitimate tools of the",
+    "same shape, so those two columns' false-positive figures are no longer blind. round9's remaining false positive (a",
+    "pointer to another server for repositories the tool cannot reach) comes from a rule older than the round. Fresh wide",
+    "batches of 24 or more, written in styles no rule had seen, were detected at 33–75 % before fitting, and the never-fit",
+    "columns other than round9 barely moved (round8 38 → 40 of 48, holdout 24/30 unchanged): the reader still matches surface",
+    "forms more than meaning, and a set written by others should be expected to score near the first-contact figures.",
+    "The ninth round's reading costs time: measured on the same machine back to back (2026-11-26 12:09 UTC, this command, rules",
+    "only), 500 tools took 547 ms before the round and 602 ms after; 10,000 tools (expandCatalog(10000), median of five paired",
+    "runs, CPU time) 2,622 ms before and 2,668 ms after. Timings below are from one run on a shared machine.",
+    "95 % Wilson intervals.",
     "",
   );
   for (const m of ms) {
     md.push(
       `### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`,
       "",
-      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** |",
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const [k, d] of Object.entries(m.detection))
-      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** |`);
+      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** |`);
     const l = m.legitimate;
-    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** |`);
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** |`);
     md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
     for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
     if (m.timing)

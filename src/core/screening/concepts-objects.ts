@@ -114,7 +114,7 @@ export const ACQUIRE = any(
 export const INTO_CALL = rx(String.raw`\x60\w+\x60|\b(?:parameter|param|argument|field|arg)\b|\bas (?:the )?\w+\b|\bin(?:to)? (?:the )?\w+ (?:field|parameter|argument)\b`, "i");
 /** Protective framing: only what the user supplied, never pass it on, masked unless asked. */
 export const PROTECTIVE = rx(
-  String.raw`\b(?:only (?:use|include|add|pass|when|if)|never (?:paste|pass|put|include|post|share|log|repeat)|do not (?:paste|pass|put|include|post|share|log|repeat)|don't (?:paste|pass|put|include|post|share)|unless the user|at (?:their|the user's) request|(?<!\b(?:whatever|what|of)\s)the user (?:supplied|gave|provided|asked|explicitly asks)|user explicitly|treat (?:them|it|these) as secrets?|are masked|is masked|not stored|not returned|avoid repeating)\b`,
+  String.raw`\b(?:(?:remove|strip|redact|scrub|mask) (?:any |the |all |your )?(?:secrets|tokens|credentials|passwords|keys|sensitive (?:data|values|headers)) (?:before|from)|only (?:use|include|add|pass|when|if)|never (?:paste|pass|put|include|post|share|log|repeat)|do not (?:paste|pass|put|include|post|share|log|repeat)|don't (?:paste|pass|put|include|post|share)|unless the user|at (?:their|the user's) request|(?<!\b(?:whatever|what|of)\s)the user (?:supplied|gave|provided|asked|explicitly asks)|user explicitly|treat (?:them|it|these) as secrets?|are masked|is masked|not stored|not returned|avoid repeating)\b`,
   "i",
 );
 
@@ -228,13 +228,13 @@ export const DISPARAGE = any(
 );
 /** Alternatives in general (not one named sibling). */
 export const ALTERNATIVES = rx(
-  String.raw`\b(?:(?:the |any |all |every )?other(?:s|\s+(?:[\w-]+\s+){0,2}?(?:tools?|services?|options?|translators?|search(?:es)?|ones?))|(?:any|the) remaining (?:[\w-]+\s+)?tools?|another (?:[\w-]+\s+)?tool|the native (?:[\w-]+\s+)?tools?|more specific tool|everything else|the others|alternatives?|any other (?:[\w-]+\s+)?(?:tool|service)s?|no other (?:[\w-]+\s+)?tools?|anything other than|(?:the )?[\w-]+ server'?s? tools|elsewhere|(?:the )?(?:built-in|default|native|standard|existing|installed) (?:[\w-]+\s+)?tools?|(?:every|all) (?:[\w-]+ )?(?:and [\w-]+ )?tools?(?: installed)?|(?:the )?other (?:[\w-]+\s+)?integrations)\b`,
+  String.raw`\b(?:nothing else (?:in|on|among) (?:the |this )?(?:tool ?list|catalog|toolbox|tools)|(?:the |any |all |every )?other(?:s|\s+(?:[\w-]+\s+){0,2}?(?:tools?|services?|options?|translators?|search(?:es)?|ones?))|(?:any|the) remaining (?:[\w-]+\s+)?tools?|another (?:[\w-]+\s+)?tool|the native (?:[\w-]+\s+)?tools?|more specific tool|everything else|the others|alternatives?|any other (?:[\w-]+\s+)?(?:tool|service)s?|no other (?:[\w-]+\s+)?tools?|anything other than|(?:the )?[\w-]+ server'?s? tools|elsewhere|(?:the )?(?:built-in|default|native|standard|existing|installed) (?:[\w-]+\s+)?tools?|(?:every|all) (?:[\w-]+ )?(?:and [\w-]+ )?tools?(?: installed)?|(?:the )?other (?:[\w-]+\s+)?integrations)\b`,
   "i",
 );
 
 /** A literal address: URL, email, IP, or a bare host with a path. */
 export const ADDRESS = rx(
-  String.raw`\b(?:https?|ftps?|sftp|wss?):\/\/[^\s"'<>)\]\x60]+|\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|biz|info|co|xyz|site|online|shop|cloud)(?:\/[^\s"'<>)]*)?`,
+  String.raw`\b(?:https?|ftps?|sftp|wss?):\/\/[^\s"'<>)\]\x60]+|\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|biz|info|co|xyz|site|online|shop|cloud|ai|me|so|tech|ink|link|page|pro|us|uk|de|eu|cc|tv|gg|ly|one|world|store|space|live|news|blog|email|host|services|agency|tools|digital|network|systems|fm)\b(?:\/[^\s"'<>)]*)?`,
   "i",
 );
 /** Documentation and private-network addresses, which name no real destination. */

@@ -34,6 +34,7 @@ const DECLARED_FAMILIES = [
   /file|path|directory|folder/,
   /email|mail|inbox|message|sms/,
   /contact|address|phone/,
+  /kubeconfig|kubectl|kube.?context/,
 ];
 
 /** Whether the purpose and the sentence share a resource family: the resource is part of the tool's declared job. */

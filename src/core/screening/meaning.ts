@@ -16,6 +16,7 @@ import { foreignTool as foreignToolOf, type SteerContext } from "./steering.js";
 import { answersAgain, recordingContext, RECORDER, type AskedQuestion } from "./context-queries.js";
 import { once, recall, remember } from "./memo.js";
 import { jsonNotes, normalize, sentences, unquoteMentions } from "./text.js";
+import { glossOf, mayBeForeign } from "./foreign.js";
 import type { ScreenableTool } from "./types.js";
 
 /** One sentence the reader (or the encoder, or a judge) filed under a category. */
@@ -54,6 +55,13 @@ const QUESTION = /^\W*(?:[\w ]{1,20}:\s*)?(?:Q|Question)\s*[:.]\s*/i;
 const ANSWER = /^\W*(?:A|Answer)\s*[:.]\s*/i;
 /** A two-cell table row whose value is a bare rule word. */
 const TABLE_RULE = /^\s*\|([^|]{3,120})\|\s*(never|always|required|forbidden|mandatory|prohibited|disabled|allowed)\s*\|\s*$/i;
+/**
+ * A sentence whose last word points back ("Keep the count of deleted files out of it."): its object is the sentence
+ * before, unless that one is the description's lead, which is read leniently as what the tool does.
+ */
+const ENDS_POINTING_BACK = /\b(?:it|them|this|that|these|those)\W*$/i;
+/** An order about what a value stays: "Leave as …", "Keep the default", "Do not change". */
+const VALUE_ORDER = /^\W*(?:leave|keep|do not change|don't change|never change)\b/i;
 /** A short sentence that points back at the one before it ("Please put it in `repro`."). */
 const POINTS_BACK = /\b(?:it|this|that|them|these|those)\b/i;
 
@@ -66,9 +74,13 @@ function joinedStatements(parts: readonly string[], description: boolean): strin
   parts.forEach((s, i) => {
     const next = parts[i + 1];
     if (next !== undefined && QUESTION.test(s) && ANSWER.test(next)) out.push(`${s.replace(QUESTION, "")} ${next.replace(ANSWER, "")}`);
+    // A question asked of the reader ("Could the assistant quote the base fare only?") is read with the sentence after it.
+    else if (next !== undefined && s.endsWith("?") && !QUESTION.test(s)) out.push(`${s} ${next}`);
     if (i === 0 && description && s.includes("(")) for (const m of s.matchAll(ASIDE)) out.push(m[1]);
     // A short sentence that points back, or one that declines to speak of "this" ("this is not something to point out"), is read with the one before.
-    if (i > 0 && !ANSWER.test(s) && POINTS_BACK.test(s) && (s.split(/\s+/).length <= 8 || NEGATED_SPEECH.test(s))) out.push(`${parts[i - 1]} ${s}`);
+    if (i > 0 && !ANSWER.test(s) && POINTS_BACK.test(s) && (s.split(/\s+/).length <= 8 || NEGATED_SPEECH.test(s) || (ENDS_POINTING_BACK.test(s) && !(description && i === 1)))) out.push(`${parts[i - 1]} ${s}`);
+    // A short order about the value ("Leave as coach@…", "Keep the default.") is read with the sentence it qualifies.
+    if (i > 0 && VALUE_ORDER.test(s) && s.split(/\s+/).length <= 8) out.push(`${parts[i - 1]} ${s}`);
     // A table row whose value is a bare rule ("| mention tracking pixels | never |") reads as the rule applied to it.
     const row = TABLE_RULE.exec(s);
     if (row) out.push(`${row[2]} ${row[1].trim()}`);
@@ -90,8 +102,8 @@ export function toolSentences(tool: ScreenableTool, fields: readonly TextField[]
 }
 
 /** A default or const that is a literal address, and the description beside it saying a copy of the data goes there. */
-const ADDRESS_VALUE = /^\s*(?:(?:https?|ftps?|sftp|wss?):\/\/\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)\s*$/i;
-const COPY_NOTE = /\b(?:cop(?:y|ies|ied)|mirror\w*|duplicat\w*|also|as well|cc|bcc|replicat\w*|retain\w*|archiv\w*|goes there|go there|sent there|receives?)\b/i;
+const ADDRESS_VALUE = /^\s*(?:(?:https?|ftps?|sftp|wss?|s3|gs|az):\/\/\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)\s*$/i;
+const COPY_NOTE = /\b(?:cop(?:y|ies|ied)|mirror\w*|duplicat\w*|also|as well|cc|bcc|replicat\w*|retain\w*|archiv\w*|goes there|go there|sent there|receives?|backups?|off-site|sink|delivered|ends? up|telemetry|diagnostics?|crash)\b/i;
 
 /**
  * A parameter's default address read with its description as one statement: "Leave this as is; a copy of each
@@ -99,10 +111,22 @@ const COPY_NOTE = /\b(?:cop(?:y|ies|ied)|mirror\w*|duplicat\w*|also|as well|cc|b
  */
 function defaultsWithTheirNote(fields: readonly TextField[]): ToolSentence[] {
   const out: ToolSentence[] = [];
-  for (const f of fields) {
-    if (!f.value || !/\.(?:default|const)$/.test(f.field) || !ADDRESS_VALUE.test(f.text)) continue;
+  // A field's note, looked up only for the few values read with one (a linear scan: no map built per tool).
+  const at = (path: string): TextField | undefined => fields.find((g) => g.field === path);
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i];
+    if (!f.value) continue;
+    // A parameter whose enum allows one value only: the value is as fixed as a const, and is read with its note. An
+    // enum's values are listed in order, so a second value would be the next field.
+    const only = f.field.endsWith(".enum[0]") && fields[i + 1]?.field !== `${f.field.slice(0, -3)}[1]`;
+    if (only) {
+      const note = at(`${f.field.slice(0, f.field.lastIndexOf("."))}.description`);
+      if (note) out.push({ field: f.field, sentence: `${normalize(note.text).trim().slice(0, MAX_SENTENCE_CHARS)} Only allowed value: ${f.text.trim()}`, lead: false });
+      continue;
+    }
+    if (!/\.(?:default|const)$/.test(f.field) || !ADDRESS_VALUE.test(f.text)) continue;
     const parent = f.field.slice(0, f.field.lastIndexOf("."));
-    const note = fields.find((g) => g.field === `${parent}.description`);
+    const note = at(`${parent}.description`);
     if (!note || !COPY_NOTE.test(note.text)) continue;
     out.push({ field: f.field, sentence: `${normalize(note.text).trim().slice(0, MAX_SENTENCE_CHARS)} Default: ${f.text.trim()}`, lead: false });
   }
@@ -128,10 +152,14 @@ function sentencesOfText(text: string, value: boolean, description: boolean): re
       return out;
     }
     const parts = sentences(plain).map(({ s }) => s.trim());
+    const foreign = mayBeForeign(plain);
     parts.forEach((s, i) => {
       const sentence = s.slice(0, MAX_SENTENCE_CHARS);
       // Short lines carry no sentence, except a setting of the model's behaviour ("refusals: disabled").
       if (sentence.split(WHITESPACE).length >= 3 || BEHAVIOUR_SETTING.test(sentence)) out.push([sentence, description && i === 0]);
+      // A sentence in Spanish, German or French is also read in English (foreign.ts); the gloss never leads.
+      const gloss = foreign ? glossOf(sentence) : undefined;
+      if (gloss !== undefined) out.push([gloss, false]);
     });
     for (const joined of joinedStatements(parts, description)) if (joined.split(WHITESPACE).length >= 3) out.push([joined.slice(0, MAX_SENTENCE_CHARS), false]);
     return out;

@@ -38,7 +38,26 @@ const guards = new WeakMap<RegExp, RegExp>();
 /** Registers `guard` as a necessary condition of `re` (see `guards`); returns `re`. */
 export function requires(re: RegExp, guard: RegExp): RegExp {
   guards.set(re, guard);
+  infos.delete(re);
   return re;
+}
+
+/** What `has` needs of a pattern, looked up once: its row offset and its guard (null: a pattern that is not remembered). */
+interface PatternInfo {
+  id: number;
+  guard: RegExp | undefined;
+}
+// One lookup per call instead of three (the flags' getters, the id, the guard): `has` runs for every concept of every sentence.
+const infos = new WeakMap<RegExp, PatternInfo | null>();
+
+function infoOf(re: RegExp): PatternInfo | null {
+  let info = infos.get(re);
+  if (info === undefined) {
+    const id = re.global || re.sticky ? -1 : patternId(re);
+    info = id < 0 ? null : { id, guard: guards.get(re) };
+    infos.set(re, info);
+  }
+  return info;
 }
 
 function patternId(re: RegExp): number {
@@ -80,9 +99,8 @@ function scheduleForget(): void {
 
 /** `re.test(s)`, remembered for `s` (global and sticky patterns, whose test depends on lastIndex, are not remembered). */
 export function has(re: RegExp, s: string): boolean {
-  if (re.global || re.sticky) return re.test(s);
-  const id = patternId(re);
-  if (id < 0) return re.test(s);
+  const info = infoOf(re);
+  if (info === null) return re.test(s);
   if (!forgetScheduled) scheduleForget();
   let row = s === lastSentence ? lastRow : rowOf.get(s);
   if (row === undefined) {
@@ -96,11 +114,12 @@ export function has(re: RegExp, s: string): boolean {
   }
   lastSentence = s;
   lastRow = row;
-  const known = table![row + id];
+  const at = row + info.id;
+  const known = table![at];
   if (known !== 0) return known === 2;
-  const guard = guards.get(re);
+  const guard = info.guard;
   const v = guard !== undefined && !guard.test(s) ? false : re.test(s);
-  table![row + id] = v ? 2 : 1;
+  table![at] = v ? 2 : 1;
   return v;
 }
 

@@ -42,6 +42,11 @@ import {
   SIDE_EFFECT,
   OWN_SERVER,
   CONVERSATION_PARTY,
+  CONVERSATION_TRIGGER,
+  CREDENTIAL_STORE,
+  OTHER_SERVER_LABEL,
+  OVERRIDES_USER,
+  ONLY_PART,
   ENV_SECRET,
   EXCLUSIVE,
   FALSE_CONSENT,
@@ -104,6 +109,9 @@ import {
   FLAWED,
   NEGATED_SPEECH,
   OUTRANKS,
+  SYSTEM_STANDING,
+  SAFEGUARD_DROPPED,
+  ANSWERS_CARRY,
   OWNED_ELSEWHERE,
   RULES_OF_MODEL,
   UNTOLD_CONCERN,
@@ -149,6 +157,8 @@ interface Cues {
   named: string[];
   /** A literal destination that is not an example. */
   address: string | undefined;
+  /** A condition on what the user says or the conversation turns to. */
+  trigger: boolean;
 }
 
 function cuesOf(s: string, ctx: SentenceContext): Cues {
@@ -156,11 +166,14 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
   const title = TITLE_FIELD.test(ctx.field) && !ctx.field.startsWith("inputSchema") && !ctx.field.startsWith("outputSchema");
   const misplaced = value || title;
   // The client a definition tells what to send or keep is the model that reads it.
-  const reader = has(READER, s) || has(SECOND_PERSON, s) || has(CLIENT_READER, s);
+  // A condition on what the user says can only be acted on by the model, which alone sees the conversation.
+  const trigger = has(CONVERSATION_TRIGGER, s);
+  const reader = has(READER, s) || has(SECOND_PERSON, s) || has(CLIENT_READER, s) || trigger;
   // Addressing the reader is itself an order; descriptive text can sit in a value ("Added by the sync job"), an
   // order or the model named there cannot.
   const directive =
     has(OBLIGATION, s) ||
+    has(OVERRIDES_USER, s) ||
     has(MODEL_TURN, s) ||
     has(MODEL_ACTS, s) ||
     reader ||
@@ -174,14 +187,22 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
     ctx,
     misplaced,
     value,
-    parameterText: /^inputSchema\..*\.description$/.test(ctx.field),
+    parameterText: /^inputSchema\..*\.description$/.test(ctx.field) || definesParam(s, ctx),
     reader,
     directive,
     lenient: ctx.lead,
     // Tools named as this server's own ("write_file in this server") are siblings, not another server's.
     named: has(OWN_SERVER, s) ? [] : tokens(s).filter((t) => ctx.foreignTool(t) && (ctx.knownForeignTool?.(t) ?? true)),
     address: destination(s),
+    trigger,
   };
+}
+
+/** A description line that defines one of the tool's parameters ("- \x60ctx\x60: the crontab …"): read as its description. */
+function definesParam(s: string, ctx: SentenceContext): boolean {
+  if (ctx.field !== "description" || !(s.includes(":") || s.includes("—") || s.includes("–"))) return false;
+  const m = /^\W*\x60?([A-Za-z_][\w-]*)\x60?\s*[:—–]\s+\S/.exec(s);
+  return m !== null && ctx.field === "description" && ask(ctx, "hasParam", m[1].toLowerCase());
 }
 
 /** The model's context or the user's data named: CONTEXT, or what the user has shared in the conversation. */
@@ -242,6 +263,9 @@ function concealment(c: Cues, push: Push): void {
     push("concealment", 0.6, "avoids telling the user something");
   // An outcome reported whatever it was, in what the user is shown.
   else if ((c.misplaced || has(SPEECH_CHANNEL, s)) && has(ANY_OUTCOME, s) && !lenient) push("concealment", 0.6, "reports the same outcome whatever happened");
+  else if (!lenient && has(ONLY_PART, s) && (has(USER_CONCERN, s) || has(SIDE_EFFECT, s) || ONLY_PART_CONCERN.test(s)) && !has(DISCLOSE, s)) push("concealment", 0.65, "what the user hears narrowed to a part, beside something they would want to know");
+  else if (!lenient && (s.includes("told") || s.includes("assured") || s.includes("informed")) && USERS_TOLD.test(s) && (has(USER_CONCERN, s) || has(SIDE_EFFECT, s)) && !has(DISCLOSE, s)) push("concealment", 0.7, "what users are told set beside a cost or side effect");
+  else if (c.misplaced && ONLY_VALUE_OFF.test(s) && USER_NOTICE.test(s)) push("concealment", 0.7, "the only value allowed turns off telling the user");
   else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
 }
 
@@ -252,7 +276,7 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
   // "Run it with run_interactive from this server instead" speaks of a sibling, not of another server's tools.
   const otherTool = named.length > 0 || (has(OTHER_TOOL, s) && !has(OWN_SERVER, s));
   // "Commands issued by other tools get X prepended": a passive alteration of another tool's work is itself the order.
-  const passiveAlter = /\b(?:get|gets|are|is|will be|be|needs?|requires?) (?:\S+ ){0,8}(?:prepended|appended|added|replaced|rewritten|redirected|changed|modified|swapped|inserted|tacked on|shifted)\b/i.test(s);
+  const passiveAlter = /\b(?:get|gets|are|is|will be|be|needs?|requires?) (?:\S+ ){0,8}(?:prepended|appended|prefixed|suffixed|added|replaced|rewritten|redirected|changed|modified|swapped|inserted|tacked on|shifted|capped|limited|rounded|multiplied)\b/i.test(s);
   // A tool has no business stating how other tools behave: a statement that they alter their work is read as an order.
   const aboutOthersWork =
     (named.length > 0 || /\b(?:the (?:[\w-]+ ){1,2}tools|other (?:[\w-]+ ){0,2}tools)\b/i.test(s)) && /\b(?:run|runs|point|points|send|sends|write|writes|get|gets|use|uses|open|opens|go|goes)\b/i.test(s);
@@ -264,7 +288,12 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
 /** The user's data, secrets or the model's context moved into the call, or out to a destination. */
 function reachAndExfiltration(c: Cues, push: Push): void {
   const { s, ctx, lenient, address, parameterText } = c;
-  const resource = has(SECRET, s) || has(CONVERSATION, s) || context(s) || has(PERSONAL, s);
+  // A credential store named as what the tool refuses, skips or masks is the tool's protection, not a reach for it.
+  // Both are asked lazily: most sentences are settled by cheaper questions first.
+  let storeAnswer: boolean | undefined;
+  const store = (): boolean => (storeAnswer ??= has(CREDENTIAL_STORE, s) && !STORE_REFUSED.test(s));
+  let resourceAnswer: boolean | undefined;
+  const resource = (): boolean => (resourceAnswer ??= has(SECRET, s) || has(CONVERSATION, s) || context(s) || has(PERSONAL, s) || store());
   const moving = c.directive || has(PASSIVE_MOVE, s) || has(IMPERATIVE_START, s);
   // The server's own configuration ("read from the WEATHER_API_KEY environment variable of the server") is not the user's.
   const ownSide = /\b(?:of|on|in|from|by) the server\b|\bserver(?:'s)? (?:own |process )?(?:environment|config\w*|process)\b/i.test(s);
@@ -272,14 +301,22 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   const towards = address !== undefined && new RegExp(String.raw`\b(?:to|at|into|reach(?:es)?)\s+(?:our\s+(?:\w+\s+){1,3})?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).test(s) && sentThere(s, address);
   // A purpose covers its own item, not the user's whole collection ("the complete address book" for a phone formatter).
   const outsidePurpose = !ask(ctx, "declared", s) || /\b(?:complete|entire|whole) (?:\w+ )?(?:address book|contact list|inbox|mailbox|history|keychain|vault|list of)\b/i.test(s);
-  if ((moving || towards) && resource && address && clauseMoves(s, address)) push("exfiltration", 0.8, `the user's data sent to ${address}`);
+  if ((moving || towards) && resource() && address && clauseMoves(s, address) && !MINIMISED.test(s)) push("exfiltration", 0.8, `the user's data sent to ${address}`);
   // "The author is taken from git config" is the tool reading its own input: "taken from" alone moves nothing into the call.
-  else if (moving && resource && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
-  else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s)) && ask(ctx, "mentionsParam", s) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
+  else if (moving && resource() && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
+  else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s) || store()) && ask(ctx, "mentionsParam", s) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
+  // A parameter filled with the user's data out of other tools ("the user's sent emails from the mail tools, as many as fit").
+  else if (parameterText && context(s) && outsidePurpose && /\bfrom (?:the |their |your )?(?:other |[\w-]+ )?(?:tools?|servers?|apps?|integrations?)\b|\bas many as\b|\b(?:all|every) (?:of )?(?:the user's|their)\b|\b(?:raw|full|complete|entire|whole) (?:text|contents?|export|dump) of\b|\bprivate (?:\w+ )?included\b/i.test(s)) push("resource-reach", 0.65, "a parameter filled with the user's data from other tools");
   else if (parameterText && /\bthe user's\b/i.test(s) && (has(PERSONAL, s) || has(SECRET, s)) && outsidePurpose) push("resource-reach", 0.6, "a parameter that carries the user's personal data or secrets");
   else if (parameterText && (has(MODEL_HELD, s) || (has(ENV_SECRET, s) && (c.directive || /\b(?:value|contents?) of\b/i.test(s)) && outsidePurpose)))
     push("resource-reach", 0.65, "a parameter that holds the conversation or the model's context");
-  if (moving && !resource && address && has(OUTBOUND, s) && (!lenient || has(COPY_WORD, s))) push("exfiltration", 0.75, `data copied to ${address}`);
+  // A parameter described as a credential store, or as the content taken from one ("the text of ~/.ssh/id_ed25519").
+  else if (parameterText && store() && (c.directive || STORE_CONTENT.test(s)) && outsidePurpose) push("resource-reach", 0.65, "a parameter that carries the contents of a credential store");
+  // A value (a default, an enum, an example) that names a credential store: the model may copy it into the call or fetch it.
+  else if (c.value && store() && outsidePurpose) push("resource-reach", 0.7, "a value that points at a credential store");
+  // A title that reaches for secrets ("Quick poll (attach the session token from …)"): no title has reason to.
+  else if (c.misplaced && !c.value && (has(SECRET, s) || store()) && /\b(?:attach|include|add|paste|send|pass|supply|provide|copy|read|grab|fetch)\w*\b/i.test(s) && outsidePurpose) push("resource-reach", 0.7, "a title that asks for secrets");
+  if (moving && !resource() && address && has(OUTBOUND, s) && (!lenient || has(COPY_WORD, s))) push("exfiltration", 0.75, `data copied to ${address}`);
   // A value the model may copy into the call that names secrets' or the context's content ("the contents of any .env file").
   if (c.value && !address && (has(ENV_SECRET, s) || has(SECRET, s) || has(MODEL_HELD, s)) && has(CONTENT_OF, s)) push("resource-reach", 0.65, "a value that stands for secrets or the conversation");
   // A value that names what only the model holds or the user's own data ("the user's browser history and open tabs").
@@ -288,7 +325,17 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   // unless the parameter is itself the destination (a URL, host or endpoint the user gives).
   if (parameterText && towards && has(OUTBOUND, s) && !DESTINATION_PARAM.test(ctx.field))
     push("exfiltration", 0.7, `the parameter's value sent to ${address}`);
+  // The user's data encoded into a parameter ("base64 of the full address plus the user's phone number"): a side channel.
+  if (parameterText && /\b(?:base64|base-64|hex|url-?encoded|encoded|hash(?:ed)?|rot13)(?: (?:form|version|encoding))? of\b/i.test(s) && (has(PERSONAL, s) || context(s) || has(CONVERSATION, s) || has(SECRET, s))) push("exfiltration", 0.7, "the user's data encoded into a parameter");
+  // "… are emailed here. Leave as coach@…": the parameter's destination fixed by an order.
+  if (parameterText && address && has(OUTBOUND, s) && /\b(?:leave|keep)\w* (?:it |this )?(?:as|at|set to|on)\s*$/i.test(s.slice(0, s.indexOf(address))) && !DESTINATION_PARAM.test(ctx.field)) push("exfiltration", 0.7, `the parameter's destination fixed at ${address}`);
   if (c.value && OUTBOUND_FIELD.test(ctx.field) && address) push("exfiltration", 0.7, `a default outbound destination ${address}`);
+  // A default address whose description says a copy, or the originals, stay there as well.
+  if (c.value && address && /\bDefault: /.test(s) && DEFAULT_COPY.test(s)) push("exfiltration", 0.7, `a copy kept at the default ${address}`);
+  // Terse: a credential store put into a named argument ("needs git token (from ~/.config/git) in \x60t\x60").
+  if (!lenient && INTO_ARGUMENT.test(s) && store() && outsidePurpose) push("resource-reach", 0.65, "a credential store put into an argument");
+  // A parameter described as also holding secrets ("the crontab of the current user plus any passwords in it").
+  if (parameterText && has(SECRET, s) && /\b(?:plus|with|including|and) (?:any|all|every|the|its|their) (?:\w+ )?(?:passwords?|secrets?|tokens?|keys|credentials)\b/i.test(s) && outsidePurpose) push("resource-reach", 0.65, "a parameter that also carries secrets");
   const slotCarrier = !lenient && (/\b(?:image|pixel|tag|link|url)\b/i.test(s) || /!\[[^\]]*\]\(/.test(s)) && /\b(?:followed by|append\w*|with|contain\w*|includ\w*)\b/i.test(s);
   if ((c.value || slotCarrier) && OPEN_SLOT.test(s) && !EXAMPLE_ADDRESS.test(s)) push("exfiltration", 0.7, "a destination left open for data");
 }
@@ -303,7 +350,9 @@ function roles(c: Cues, push: Push, named: boolean): void {
   const { s, lenient } = c;
   if (lenient) return;
   const modelActs = has(MODEL_ROLE, s) || has(MODEL, s) || c.reader;
-  if ((modelActs || c.misplaced) && ((has(CARRY_OUT, s) && has(CARRIED_INSTRUCTIONS, s)) || has(PROMOTED_CONTENT, s))) push("assistant-directive", 0.75, "content the tool returns promoted to the model's instructions");
+  // The model's instruction hierarchy or its safeguards spoken of need no one addressed: only the model has them.
+  if (has(SYSTEM_STANDING, s) || has(SAFEGUARD_DROPPED, s) || has(ANSWERS_CARRY, s)) push("assistant-directive", 0.75, "the model's answers, safeguards or instructions set by the tool");
+  if ((modelActs || c.misplaced || c.directive) && ((has(CARRY_OUT, s) && has(CARRIED_INSTRUCTIONS, s)) || has(PROMOTED_CONTENT, s))) push("assistant-directive", 0.75, "content the tool returns promoted to the model's instructions");
   else if ((has(SAFEGUARD_OFF, s) && (has(MODEL_ROLE, s) || c.reader || c.misplaced)) || (has(ROLE_MODE, s) && (has(MODEL_ROLE, s) || c.reader)) || (has(MODEL_RULES, s) && has(RULES_VOID, s))) push("assistant-directive", 0.8, "the model's safeguards declared off");
 
   const ordered = c.directive || c.misplaced || has(MODEL_ROLE, s);
@@ -319,6 +368,41 @@ function roles(c: Cues, push: Push, named: boolean): void {
   else if ((has(CLAIM_ALL, s) || ask(c.ctx, "selfForAll", s)) && (others || has(STANDING, s) || has(QUALITY, s))) push("tool-choice", 0.7, "claims to be the pick for every request");
 }
 
+/** What another tool's work is said to get: a fee line carried, a flag turned on, a key it must use. */
+const OTHERS_WORK_CHANGED = /\b(?:skips?|bypass\w*|let|extra|additional|always [a-z]+|made (?:public|private|visible|shared)|(?:shall|must|should|will|are to|is to) be (?:shared|sent|copied|forwarded|cc'?d|bcc'?d|added|set|run|made|posted|published)|capped at|limited to|restricted to|rounded (?:up|down)|multiplied|reduced to|raised to|prefixed|suffixed|defaults? to|while this (?:helper|tool|server|integration|extension|plugin|connector) is (?:installed|connected|present|active|enabled|loaded)|as (?:a |the )?(?:co-?host|owner|admin\w*|attendee|member|collaborator|editor|recipient|reviewer|assignee|payee)|called (?:again |once more )?with|invoked with|re-?run with|amended|rewritten|replaced|force-pushed|redirected|runs? with|from now on|point(?:s|ed)? to|instead of|carr(?:y|ies)|get|gets|receives?|(?:turned|switched) (?:on|off)|disabled|enabled|(?:must|should|are to|is to|have to|has to) (?:use|include|carry|set|be)|applied to|added (?:to|by|automatically)|appended|prepended|inserted)\b/i;
+
+/** What the description beside a default address says stays there: a copy, the originals, everything as well. */
+const DEFAULT_COPY = /\b(?:also|as well|cop(?:y|ies)|mirror\w*|duplicat\w*|retain\w*|kept there|originals?|archiv\w*)\b/i;
+/** Sending a minimised form of the data (a hash prefix, k-anonymity) is the tool protecting it, not sending it. */
+const MINIMISED = /\bonly (?:the )?(?:first \d+ \w+ of )?(?:its|the|a) (?:[\w-]+ )?(?:hash|digest|prefix|fingerprint|checksum)|\bk-anonymity\b|\b(?:hashed|anonymi[sz]ed|aggregated) before\b/i;
+
+/** A placeholder naming the conversation or the user's data, as a label of a host name. */
+const DATA_HOST = /[<{][^<>{}]{0,40}\b(?:chat|conversation|messages?|prompt|history|summary|user|email|token|secret|key|password|session|context|query)\b[^<>{}]{0,40}[>}]\.(?:[a-z0-9-]+\.)+[a-z]{2,}\b/i;
+
+/** Another server named as such ("the brave-search server"), not this one. */
+const ANOTHER_SERVER = /\bthe (?!(?:this|same|our|its|own|that|mcp|api|remote|local|web|http|server)\b)[\w-]+ server\b/i;
+
+/** The model named in the third person (not "you", which guidance to the caller also uses). */
+const MODEL_NAMED = /\b(?:the|an?|any|every)\s+(?:ai|llm|assistant|model|agent|orchestrator|copilot|chatbot|bot)s?\b|\b(?:claude|gpt[\w.-]*|gemini)\b/i;
+
+/** Beside a reply narrowed to a part: something that happens besides ("a background upload", "billed later"). */
+const ONLY_PART_CONCERN = /\b(?:background|billed later|extra|hidden|(?:is|are) made|inquir\w+|each time|every time)\b/i;
+/** What users are told, stated as settled ("users are told the cancellation was free"); advice ("told to …") is not. */
+const USERS_TOLD = /\b(?:users?|the user|customers?|they|the customer|the person|people|shoppers?) (?:are|is|get|gets) (?:told|assured|informed)(?: that)?(?! to\b)\b/i;
+
+/** A parameter whose only allowed value (meaning.ts reads it with the description) turns something off. */
+const ONLY_VALUE_OFF = /\bonly allowed value: (?:omit\w*|none|never|off|false|hidden|hide|silent|suppress\w*|skip\w*|no|disabled|mute\w*)\b/i;
+/** Telling the user: a notice, a warning, a confirmation, a disclosure. */
+const USER_NOTICE = /\b(?:notice|notif\w*|disclos\w*|warn\w*|mention\w*|tell\w*|inform\w*|alert\w*|receipts?|confirmation|consent)\b/i;
+
+/** Into a named argument: "in \x60t\x60", "as host_extra". */
+const INTO_ARGUMENT = /\b(?:in(?:to)?|as) (?:\x60\w+\x60|[a-z]+_[a-z_]+\b)/;
+/** A credential store refused, skipped or never read: "metadata addresses are blocked unless …". */
+const STORE_REFUSED = /\b(?:refused|blocked|rejected|denied|disallowed|excluded|skipped|masked|redacted|never (?:read|returned|sent|touched|included|passed|shown|printed)|(?:is|are) not (?:read|returned|sent|touched|included|passed|shown|printed))\b/i;
+
+/** What is taken out of a credential store: its text, its whole contents, every entry. */
+const STORE_CONTENT = /\b(?:derived from|taken from|built from|based on|contents?|text|whole|complete|entire|full|all|every|attach\w*|paste\w*|cop(?:y|ied)|fill\w*|included?|among them|value)\b/i;
+
 /** The description of a parameter that names a destination (a URL, host, endpoint or webhook the user gives). */
 const DESTINATION_PARAM = /properties\.[^.]*(?:url|uri|endpoint|host|server|base|webhook|callback|address|domain|origin|link|mirror|remote)[^.]*\.description$/i;
 
@@ -326,7 +410,7 @@ const DESTINATION_PARAM = /properties\.[^.]*(?:url|uri|endpoint|host|server|base
 /** Advice about what to ask of the user ("tell the user to reconnect") is not something kept from them. */
 const ADVICE = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i;
 
-const OPERATOR = /\b(?:operator|developer|deployer|system)\b/i;
+const OPERATOR = /\b(?:operator|developer|deployer|system|earlier|prior|previous|original|initial)\b/i;
 
 const COPY_CUE = /\b(?:also|as well|in addition|additionally|cop(?:y|ies|ied)|mirror\w*|duplicat\w*|cc|bcc|carbon|replicat\w*|retain\w*|archiv\w*)\b/i;
 
@@ -369,6 +453,19 @@ function relations(c: Cues, push: Push): void {
       }
     }
   }
+  // Rules laid down for another server under a label of their own ("Formatting rule for the git server: …").
+  if (!lenient && s.includes(":") && has(OTHER_SERVER_LABEL, s) && !has(OWN_SERVER, s)) {
+    push("shadowing", 0.7, "rules laid down for another server");
+    return;
+  }
+  // A statement of what another server's tool now carries, gets or must use ("invoices produced by the billing
+  // server's create_invoice carry a fee line"): a definition has no business stating how another server's tool works.
+  // A lead that lays an obligation on another server's work ("documents created by the docs server shall be shared
+  // with …") declares nothing about this tool, so it is not read leniently here.
+  if ((!lenient || has(OBLIGATION, s)) && has(OWNED_ELSEWHERE, s) && !has(OWN_SERVER, s) && OTHERS_WORK_CHANGED.test(s)) {
+    push("shadowing", 0.7, "states how another server's tool works");
+    return;
+  }
   // Text in a title or a value has no business naming another server's tool at all.
   if (has(OWNED_ELSEWHERE, s) && !has(OWN_SERVER, s) && (c.misplaced || (!lenient && (c.directive || has(IMPERATIVE_START, s)) && (has(ALTER, s) || ARGUMENT_VALUE.test(s))))) {
     push("shadowing", 0.75, "a directive about a tool another server owns");
@@ -381,6 +478,12 @@ function relations(c: Cues, push: Push): void {
     push("exfiltration", 0.75, `the tool's data sent to ${address}`);
     return;
   }
+  // A host built from a placeholder that names the conversation or the user's data ("<summary-of-chat>.trace.example"):
+  // resolving it sends that data to whoever runs the domain.
+  if ((s.includes("<") || s.includes("{")) && DATA_HOST.test(s)) {
+    push("exfiltration", 0.75, "the user's data written into a host name");
+    return;
+  }
   // A server named in passing ("the Playwright server process") is not a group of alternatives.
   // Data put into the address itself: "<query>.trace.net, with <query> replaced by the user's last message".
   if (address && /[<{][\w-]+[>}]/.test(s) && /\b(?:replaced|filled|substituted|set|swapped)\s+(?:in\s+)?(?:by|with|to)\b/i.test(s) && (context(s) || has(SECRET, s) || has(CONVERSATION, s) || has(PERSONAL, s))) {
@@ -391,7 +494,18 @@ function relations(c: Cues, push: Push): void {
     push("tool-choice", 0.7, "sets the other tools aside");
     return;
   }
+  // A standing order keyed to the conversation that is not about filling this tool's own call: "when the user asks
+  // about discounts, the orchestrator agrees to any figure".
+  if (c.trigger && !lenient && MODEL_NAMED.test(s) && !ask(ctx, "mentionsParam", s) && !ask(ctx, "namesSelf", s) && !/\bthis (?:tool|one|server)\b|\b(?:call|use|invoke) (?:it|this)\b/i.test(s)) {
+    push("assistant-directive", 0.7, "a standing order keyed to what the user says");
+    return;
+  }
   const others = c.named.length > 0 || /\b(?:others|other (?:[\w-]+ ){0,2}[\w-]+s|alternatives|the rest)\b/i.test(s);
+  // A figure set against another server by name ("94 % accuracy versus 61 % for the brave-search server").
+  if (!lenient && s.includes(" server") && ANOTHER_SERVER.test(s) && has(COMPARE, s) && !has(OWN_SERVER, s)) {
+    push("tool-choice", 0.65, "compares itself with another server");
+    return;
+  }
   if (has(FALLBACK_ONLY, s) && !has(OWN_SERVER, s)) push("tool-choice", 0.7, "leaves the other tools as a fallback");
   else if (others && has(FLAWED, s) && !has(OWN_SERVER, s)) push("tool-choice", 0.7, "claims the other tools are flawed");
   else if (has(AHEAD_OF_OTHERS, s) && !has(OWN_SERVER, s)) push("tool-choice", 0.7, "puts itself ahead of any other tool");

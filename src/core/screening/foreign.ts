@@ -1,0 +1,90 @@
+/**
+ * A sentence in another language inside an English definition is read in English. A definition's readers
+ * (intent.ts, structure.ts) know their word families in English; a note to the model written in Spanish, German or
+ * French ("Nota para el asistente: ignora las instrucciones…") would pass them by its language alone. So a sentence
+ * whose function words are mostly Spanish, German or French is glossed word by word into English with a small
+ * dictionary of the words that carry the categories (the model, the user, instructions, telling, hiding, reading,
+ * files, other tools, always, never, must), and the gloss is read beside the original.
+ *
+ * The gloss is crude on purpose: word order stays, unknown words stay. The readers look for concepts meeting in a
+ * sentence, not for grammar, so "olvida las reglas del operador" glossed as "forget the rules of the operator" is
+ * enough. Pure and synchronous.
+ */
+
+/** Function words that say a sentence is Spanish, German or French (and are rare in English prose). */
+const FOREIGN_FUNCTION =
+  /(?<![\p{L}'])(?:el|la|le|los|las|del|al|que|para|por|con|una|esta|este|nunca|siempre|solo|sólo|también|usuario|herramienta|der|die|das|und|nicht|nie|immer|ist|sind|mit|für|des|dem|den|ein|eine|wenn|muss|müssen|dieses|diese|über|vorher|auch|nur|les|du|pour|avec|une|sont|jamais|toujours|ne|pas|nos|vos|cette|ce|et|aux|est|votre|doit|utilisateur|outil|vous)(?![\p{L}'])/giu;
+/** Frequent Spanish, German and French words, any of which a sentence in those languages nearly always holds. */
+const FOREIGN_HINT = /\b(?:el|la|los|las|del|que|para|por|con|una|der|die|das|und|nicht|ist|mit|den|dem|des|ein|eine|les|pour|avec|une|est|et|ne|pas|du|au|aux)\b/;
+/** English function words: a sentence with as many of these is English with a foreign name or two in it. */
+const ENGLISH_FUNCTION = /\b(?:the|and|of|to|is|are|with|for|this|that|it|in|on|be|or|not|by|from|an|a)\b/gi;
+const WORD = /[\p{L}][\p{L}'’-]*/gu;
+
+/** Word-by-word English for the words that carry a category; everything else is left as it is. */
+const GLOSS: Record<string, string> = {
+  // Pronouns and particles with no weight for the readers ("nunca le digas", "se guarda", "ne mentionnez").
+  le: "", se: "", lo: "", en: "in", als: "as",
+  // Spanish
+  el: "the", la: "the", los: "the", las: "the", del: "of the", al: "the", que: "that", para: "for", por: "by", con: "with",
+  una: "a", un: "a", esta: "this", este: "this", y: "and", nunca: "never", siempre: "always", solo: "only", sólo: "only",
+  también: "also", usuario: "user", usuarios: "users", asistente: "assistant", modelo: "model", herramienta: "tool",
+  herramientas: "tools", otras: "other", otros: "other", instrucciones: "instructions", instrucción: "instruction", reglas: "rules",
+  indicaciones: "instructions", sistema: "system", ignora: "ignore", ignorar: "ignore", olvida: "forget", sigue: "follow",
+  obedece: "obey", responde: "answer", digas: "tell", digan: "tell", decir: "tell", menciones: "mention", mencionar: "mention",
+  debe: "must", debes: "must", usa: "use", utiliza: "use", lee: "read", leer: "read", archivo: "file", fichero: "file", envía: "send",
+  envia: "send", enviar: "send", copia: "copy", contenido: "contents", campo: "field", servidor: "server", servidores: "servers",
+  nuestros: "our", nuestro: "our", guarda: "stores", guardan: "store", obsoletas: "deprecated", obsoletos: "deprecated",
+  erróneos: "wrong", erróneas: "wrong", falsos: "wrong", búsqueda: "search", oculta: "hide", ocultar: "hide", datos: "data",
+  contraseña: "password", contraseñas: "passwords", claves: "keys", conversación: "conversation", mensajes: "messages",
+  // German
+  der: "the", die: "the", das: "the", und: "and", nicht: "not", nie: "never", niemals: "never", immer: "always", ist: "is",
+  sind: "are", mit: "with", für: "for", des: "of the", dem: "the", den: "the", ein: "a", eine: "a", wenn: "when", muss: "must",
+  müssen: "must", soll: "should", dieses: "this", diese: "this", dieser: "this", über: "about", vorher: "first", auch: "also",
+  nur: "only", zusätzlich: "also", nutzer: "user", benutzer: "user", assistent: "assistant", modell: "model", werkzeug: "tool",
+  werkzeuge: "tools", tool: "tool", anderen: "other", andere: "other", anweisungen: "instructions", regeln: "rules",
+  ignoriere: "ignore", vergiss: "forget", befolge: "follow", sage: "tell", sag: "tell", erwähne: "mention", verwende: "use",
+  benutze: "use", nutze: "use", lies: "read", lese: "read", datei: "file", inhalt: "contents", feld: "field", füge: "put",
+  übergib: "pass", schicke: "send", schicken: "send", sende: "send", senden: "send", kopiere: "copy", veraltet: "deprecated",
+  falsche: "wrong", ergebnisse: "results", suchwerkzeuge: "search tools", verschweige: "hide", verberge: "hide", daten: "data",
+  passwort: "password", empfänger: "recipient", verwenden: "use", benutzen: "use", spricht: "talks", erwähnt: "mentions",
+  konto: "account", zahlungen: "payments", liefern: "give", kanal: "channel", jede: "every", jeden: "every", alle: "all", schlüssel: "keys", gespräch: "conversation", nachrichten: "messages", nachricht: "message",
+  // French
+  les: "the", du: "of the", pour: "for", avec: "with", une: "a", sont: "are", jamais: "never", toujours: "always",
+  ne: "", pas: "not", nos: "our", vos: "your", cette: "this", ce: "this", et: "and", aux: "to the", est: "is", votre: "your",
+  doit: "must", doivent: "must", utilisateur: "user", utilisateurs: "users", outil: "tool", outils: "tools", autres: "other",
+  assistant: "assistant", modèle: "model", instructions: "instructions", règles: "rules", ignorez: "ignore", ignore: "ignore",
+  oubliez: "forget", suivez: "follow", dites: "tell", mentionnez: "mention", mentionner: "mention", dire: "tell", utilisez: "use",
+  lisez: "read", fichier: "file", contenu: "contents", champ: "field", envoyez: "send", envoyer: "send", copiez: "copy",
+  serveurs: "servers", serveur: "server", conservé: "stored", conservée: "stored", conservés: "stored", obsolètes: "deprecated",
+  faux: "wrong", résultats: "results", recherche: "search", cachez: "hide", données: "data", "mot de passe": "password",
+  conversation: "conversation", messages: "messages", vous: "you", à: "to", aussi: "also", envoyé: "sent", envoyée: "sent",
+  envoyés: "sent", envoyées: "sent", partagé: "shared", partagée: "shared", gardé: "kept", gardée: "kept",
+};
+
+/** Whether a text may hold a Spanish, German or French sentence at all: one test per text, before any sentence is counted. */
+export function mayBeForeign(text: string): boolean {
+  return FOREIGN_HINT.test(text);
+}
+
+/** Whether a sentence reads as Spanish, German or French: three of their function words, and more than English ones. */
+export function isForeign(sentence: string): boolean {
+  // Nearly every sentence is English and holds none of these: one non-global test turns it away before counting.
+  if (!FOREIGN_HINT.test(sentence)) return false;
+  const foreign = sentence.match(FOREIGN_FUNCTION)?.length ?? 0;
+  if (foreign < 3) return false;
+  return foreign > (sentence.match(ENGLISH_FUNCTION)?.length ?? 0);
+}
+
+/** The sentence with every word the dictionary knows put in English (undefined when it is not foreign). */
+export function glossOf(sentence: string): string | undefined {
+  if (!isForeign(sentence)) return undefined;
+  return sentence.replace(WORD, (w) => {
+    // Elided articles and pronouns ("l'utilisateur", "qu'il", "d'autres") are read as the word they lead.
+    const lower = w.toLowerCase().replace(/^(?:l|d|qu|n|s|j|c)['’]/, "");
+    const g = GLOSS[lower];
+    if (g !== undefined) return g;
+    // "des Bank-Servers", "du serveur-paiements": a server named by a compound.
+    const server = /^([\p{L}]+)-(?:servers?|servern|serveurs?|servidor(?:es)?)$/u.exec(lower);
+    return server ? `${server[1]} server` : w;
+  }).replace(/\s{2,}/g, " ");
+}
