@@ -63,17 +63,19 @@ test("worthDelivering: fewer tools when one dominates, more when scores are flat
   assert.equal(EXPECTED_COST_DEFAULTS.latencyTokens, 30_000);
 });
 
+/** A deferred plan over the eight tools: 300-token schemas, a 20,000-token context, Anthropic prices, no guarantee. */
+const deferredPlan = {
+  mode: "deferred" as const,
+  catalog: names,
+  messageCount: 3,
+  tokens: { fullSchemas: 8 * 300, pool: 500, schema: () => 300, context: 20_000 },
+  profile: anthropic,
+  k: 8,
+  guarantee: false,
+};
+
 test("planDelivery (deferred): expected-cost by default with scores, promoted tools always, `top` and no scores fall back to perCall", () => {
-  const common = {
-    mode: "deferred" as const,
-    active: names,
-    catalog: names,
-    messageCount: 3,
-    tokens: { fullSchemas: 8 * 300, pool: 500, schema: () => 300, context: 20_000 },
-    profile: anthropic,
-    k: 8,
-    guarantee: false,
-  };
+  const common = { ...deferredPlan, active: names };
   const cost = planDelivery({ ...common, scores: dominant });
   assert.deepEqual(cost.added, ["a"]);
   const promoted = planDelivery({ ...common, scores: dominant, promoted: ["g"] });
@@ -113,16 +115,7 @@ test("the thread's evidence: pool calls that ran lower the expected retries, ref
 });
 
 test("planDelivery (deferred): the thread's pool calls are kept; a tool that ran from the pool is not delivered later unless the model asks", () => {
-  const common = {
-    mode: "deferred" as const,
-    catalog: names,
-    messageCount: 3,
-    tokens: { fullSchemas: 8 * 300, pool: 500, schema: () => 300, context: 20_000 },
-    profile: anthropic,
-    k: 8,
-    guarantee: false,
-    callableFromPool: (n: string) => n !== "h",
-  };
+  const common = { ...deferredPlan, callableFromPool: (n: string) => n !== "h" };
   const first = planDelivery({ ...common, active: ["h"], scores: scores([0.9]) });
   assert.equal(first.state.pool, undefined, "no pool call yet");
   // "h" is not callable from the pool: its call does not count; "a" ran, "b" was refused.

@@ -101,7 +101,8 @@ describe("Bm25Index", () => {
     assert.throws(() => Bm25Index.fromBytes(new Uint8Array(40)), /BM25 snapshot: not a BM25 snapshot/);
   });
 
-  it("scoreSparse lists exactly the documents scoring above 0, and repeated queries score the same", () => {
+  /** Four short tools, the fixture of the sparse-scoring tests. */
+  const fourToolIndex = (): Bm25Index => {
     const bm = new Bm25Index();
     bm.build([
       [{ text: "list repositories", identifier: true }, { text: "List the repositories of a user." }],
@@ -109,6 +110,11 @@ describe("Bm25Index", () => {
       [{ text: "repo stats", identifier: true }, { text: "Statistics of a code base." }],
       [{ text: "send email", identifier: true }, { text: "Send an email." }],
     ]);
+    return bm;
+  };
+
+  it("scoreSparse lists exactly the documents scoring above 0, and repeated queries score the same", () => {
+    const bm = fourToolIndex();
     for (const q of ["repo weather", "repositories of a city", "email", "zebra", ""]) {
       const full = bm.scoreAll(q);
       const sparse = bm.scoreSparse(q);
@@ -116,24 +122,12 @@ describe("Bm25Index", () => {
       assert.deepEqual([...sparse.docs].sort(), [...full.keys()].filter((i) => full[i] > 0), q);
     }
     // Per-query scratch (touched marks, prefix maxima) is reset: a query after another scores as if first.
-    const fresh = new Bm25Index();
-    fresh.build([
-      [{ text: "list repositories", identifier: true }, { text: "List the repositories of a user." }],
-      [{ text: "get weather", identifier: true }, { text: "Current weather for a city." }],
-      [{ text: "repo stats", identifier: true }, { text: "Statistics of a code base." }],
-      [{ text: "send email", identifier: true }, { text: "Send an email." }],
-    ]);
+    const fresh = fourToolIndex();
     assert.deepEqual([...bm.scoreAll("repo")], [...fresh.scoreAll("repo")]);
   });
 
   it("scoreSparseTransient scores like scoreSparse, query after query, though it reuses its buffers", () => {
-    const bm = new Bm25Index();
-    bm.build([
-      [{ text: "list repositories", identifier: true }, { text: "List the repositories of a user." }],
-      [{ text: "get weather", identifier: true }, { text: "Current weather for a city." }],
-      [{ text: "repo stats", identifier: true }, { text: "Statistics of a code base." }],
-      [{ text: "send email", identifier: true }, { text: "Send an email." }],
-    ]);
+    const bm = fourToolIndex();
     // A wide query, then narrower ones: what the previous query scored must not leak into the next.
     const queries = ["repo weather email city", "email", "zebra", "", "repositories of a city", "repo", "repo weather email city"];
     let previous: Float32Array | undefined;

@@ -673,15 +673,18 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
 
   // Schema texts sent as dispatcher additions, with the tools each carries (for the bill's breakdown).
   const dispatchTexts = new Map<string, readonly string[]>();
+  const dispatchTextFor = (a: DeliveryAddition): string => {
+    const text = dispatchTextOf(catalog, a.tools.map((n) => (byWire.get(n) as ToolInfo).record.name));
+    dispatchTexts.set(text, a.tools);
+    return text;
+  };
   // Dispatcher delivery (OpenAI): each addition is a system message with the tools' schemas as text.
   const openaiAdditionMemo = new Map<string, Json>();
   const openaiAddition = (a: DeliveryAddition): Json => {
     const key = `${a.at}\0${a.tools.join("\0")}`;
     let w = openaiAdditionMemo.get(key);
     if (!w) {
-      const text = dispatchTextOf(catalog, a.tools.map((n) => (byWire.get(n) as ToolInfo).record.name));
-      dispatchTexts.set(text, a.tools);
-      w = { role: "system", content: text };
+      w = { role: "system", content: dispatchTextFor(a) };
       openaiAdditionMemo.set(key, w);
     }
     return w;
@@ -706,10 +709,8 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
     if (!w) {
       if (nativeAdditions) w = { role: "system", content: a.tools.map((name) => ({ type: "tool_addition", tool: { type: "tool_reference", name } })) };
       else {
-        const text = dispatchTextOf(catalog, a.tools.map((n) => (byWire.get(n) as ToolInfo).record.name));
-        dispatchTexts.set(text, a.tools);
         // The dispatcher path of models without mid-conversation tool changes (as the adapters send it).
-        w = { role: caps.midConversationSystemMessages ? "system" : "user", content: [{ type: "text", text }] };
+        w = { role: caps.midConversationSystemMessages ? "system" : "user", content: [{ type: "text", text: dispatchTextFor(a) }] };
       }
       additionMemo.set(key, w);
     }
@@ -749,19 +750,20 @@ export async function replayCost(opts: ReplayCostOptions): Promise<CostReport> {
     const scale = Math.min(1, sum / Math.max(1, tokens));
     return names.map((n) => [n, (scale * (byWire.get(n)?.schemaTokens ?? 0)) / sum] as const);
   };
+  // The catalog tool a JSON definition names, if any.
+  const nameIn = (json: string): string | undefined => {
+    try {
+      const name = (JSON.parse(json) as Json).name;
+      return typeof name === "string" && byWire.has(name) ? name : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   const carried = (seg: { id: number; tokens: number }): Carried => {
     let hit = carriedMemo.get(seg.id);
     if (hit) return hit;
     const key = ctx.interner.keyOf(seg.id) ?? "";
     hit = { pool: 0, tools: [] };
-    const nameIn = (json: string): string | undefined => {
-      try {
-        const name = (JSON.parse(json) as Json).name;
-        return typeof name === "string" && byWire.has(name) ? name : undefined;
-      } catch {
-        return undefined;
-      }
-    };
     // A definition bound or added (Anthropic, Chat Completions, a Responses tool loaded by tool search), or the
     // definitions a server-side tool search result expands to (one per line after its header).
     const definition = /^(?:tool|fn|system\0tool_addition|tool\0fn\0[^\0]*)\0(\{.*)$/s.exec(key);
