@@ -1,6 +1,6 @@
 /**
- * HnswIndex.toBytes / HnswIndex.fromBytes: a loaded index searches and grows exactly like the original, views the
- * big sections of the buffer instead of copying them, and rejects damaged input with an error naming the problem.
+ * HnswIndex.toBytes / HnswIndex.fromBytes: a loaded index searches and grows exactly like the original, decodes a
+ * half-precision snapshot's rows only as searches reach them, and rejects damaged input with an error naming the problem.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -20,7 +20,7 @@ function randomUnit(rng: Rng, dim: number): number[] {
 }
 
 /** Internal arrays of an index, for the no-copy checks. */
-const internals = (ix: HnswIndex) => ix as unknown as { data: Float32Array; links0: Int32Array };
+const internals = (ix: HnswIndex) => ix as unknown as { data: Float32Array; links0: Int32Array; undecoded: number; decoded?: Uint8Array };
 
 describe("HnswIndex serialization", () => {
   const dim = 32;
@@ -87,15 +87,41 @@ describe("HnswIndex serialization", () => {
     assert.deepEqual(loaded.toBytes(), bytes, "serializing the loaded index gives the same bytes");
   });
 
-  it("copies rows and links into the index's own arrays, so the snapshot buffer can be freed", () => {
-    const copy = bytes.slice();
+  it("copies links and float32 rows into the index's own arrays, so a float32 snapshot's buffer can be freed", () => {
+    const full = new HnswIndex(dim, { seed: 3, rowPrecision: "float32" });
+    full.add(rows.slice(0, 500));
+    const copy = full.toBytes().slice();
     const loaded = HnswIndex.fromBytes(copy);
     assert.notEqual(internals(loaded).data.buffer, copy.buffer);
     assert.notEqual(internals(loaded).links0.buffer, copy.buffer);
     const before = loaded.search(queries[0], 10);
     copy.fill(0);
     assert.deepEqual(loaded.search(queries[0], 10), before, "the loaded index no longer reads the buffer");
-    assert.deepEqual(before, original.search(queries[0], 10));
+    assert.deepEqual(before, full.search(queries[0], 10));
+  });
+
+  it("decodes a half-precision snapshot's rows as searches reach them, reading the buffer until then and never writing it", () => {
+    const copy = bytes.slice();
+    const loaded = HnswIndex.fromBytes(copy);
+    assert.notEqual(internals(loaded).links0.buffer, copy.buffer);
+    assert.equal(internals(loaded).undecoded, rows.length, "nothing is decoded at load");
+    assert.deepEqual(loaded.search(queries[0], 10), original.search(queries[0], 10));
+    const afterOne = internals(loaded).undecoded;
+    assert.ok(afterOne > 0 && afterOne < rows.length, `one search decodes the rows it reaches (${rows.length - afterOne} of ${rows.length})`);
+    // A row read for a whole-catalog pass comes out the same without being decoded into the index.
+    const undecodedRow = internals(loaded).decoded!.indexOf(0);
+    const before = internals(loaded).undecoded;
+    assert.deepEqual(loaded.readRow(undecodedRow, new Float32Array(dim)), original.rowView(undecodedRow));
+    assert.equal(internals(loaded).undecoded, before);
+    assert.deepEqual(loaded.rowView(undecodedRow), original.rowView(undecodedRow));
+    assert.equal(internals(loaded).undecoded, before - 1, "rowView decodes the row it views");
+    for (const q of queries.slice(0, 40)) assert.deepEqual(loaded.search(q, 10), original.search(q, 10));
+    assert.deepEqual(copy, bytes, "the index never writes into the snapshot it was loaded from");
+    // A scan decodes the rest; from then on the buffer is not read any more.
+    assert.deepEqual(loaded.scoreAll(queries[1]), original.scoreAll(queries[1]));
+    assert.equal(internals(loaded).decoded, undefined);
+    copy.fill(0);
+    for (const q of queries.slice(0, 50)) assert.deepEqual(loaded.search(q, 10), original.search(q, 10));
   });
 
   it("add() after load builds the same graph as adding the rows to the original, leaving the buffer untouched", () => {

@@ -84,7 +84,7 @@ export class RouterEncoder {
    * Rows loaded from an index snapshot whose tool texts were never made (a warm start skips the text processing);
    * the next `embedTexts` keys them by text first, so a catalog change reuses them like embedded vectors.
    */
-  private unkeyedRows?: { catalog: ToolCatalog; rows: Float32Array[] };
+  private unkeyedRows?: { catalog: ToolCatalog; rows: readonly Float32Array[] | ((i: number) => Float32Array) };
   /** How many texts the last `embedTexts` calls sent to the encoder since `countEmbedded`. */
   private lastEmbedded = 0;
   /** The current encoder failure episode, if the last query encode failed. */
@@ -126,7 +126,7 @@ export class RouterEncoder {
   }
 
   /** Keeps a snapshot's rows of `catalog` so a later catalog change reuses them (views: no copy). */
-  keepUnkeyedRows(catalog: ToolCatalog, rows: Float32Array[]): void {
+  keepUnkeyedRows(catalog: ToolCatalog, rows: readonly Float32Array[] | ((i: number) => Float32Array)): void {
     this.unkeyedRows = { catalog, rows };
   }
 
@@ -190,7 +190,8 @@ export class RouterEncoder {
     if (!this.unkeyedRows) return;
     const { catalog, rows } = this.unkeyedRows;
     this.unkeyedRows = undefined;
-    toolTextsOf(catalog, this.toolText).forEach((t, i) => this.vectorByText.set(t, rows[i]!));
+    const rowAt = typeof rows === "function" ? rows : (i: number) => rows[i]!;
+    toolTextsOf(catalog, this.toolText).forEach((t, i) => this.vectorByText.set(t, rowAt(i)));
   }
 
   /** Many queries at once, for offline evaluation (see `ToolAttentionRouter.embedQueries`). */

@@ -23,16 +23,18 @@
  *     offsets follow from `levels` and are not stored;
  *   rows (count · dim, normalized): float32, or binary16 when the index keeps its rows at half precision (the
  *     default), which halves the snapshot.
- * `fromBytes` validates the sections in place and copies them once into the index's own arrays (the rows into its
- * row space, where the SIMD product reads them), so the snapshot's buffer can be freed after loading and is never
- * written.
+ * `fromBytes` validates the sections in place and copies the links into the index's own arrays. Float32 rows are
+ * copied into its row space (where the SIMD product reads them) at once; half-precision rows are decoded into it row
+ * by row as a search first reaches them, read from the snapshot's buffer until then. Why: decoding every row of a
+ * 100,000-row snapshot writes 200 MB of fresh memory, about a second of page faults at start, while a query
+ * reaches a few thousand rows. The buffer is never written.
  *
  * Neighbours are chosen with the paper's heuristic (keep a candidate only if it is closer to the new node than to
  * every neighbour already kept), which keeps long-range links in clustered data such as sentence embeddings.
  * `scoreAll` stays exact (a scan of the same storage), so θ counting and the exact path still work on this index.
  */
 import { Rng } from "../util/rng.js";
-import { decodeHalf, roundToHalf } from "./half.js";
+import { decodeHalf, halfTable, roundToHalf } from "./half.js";
 import { better, dotQuery, PairHeap } from "./hnsw-heap.js";
 import { DEFAULT_HNSW, defaultEfSearch, defaultUpperBeam, type HnswOptions } from "./hnsw-options.js";
 import { encodeHnswSnapshot, readHnswHeader, readHnswSections } from "./hnsw-snapshot.js";
@@ -70,6 +72,14 @@ export class HnswIndex implements VectorIndex {
   private upper: (Int32Array | undefined)[] = [];
   private entry = -1;
   private maxLevel = -1;
+
+  /**
+   * Half-precision rows of a loaded snapshot not all decoded yet (a view of its buffer), with one flag per row
+   * (1: decoded into `data`); both undefined once every row is (see `fromBytes`).
+   */
+  private halfRows?: Uint16Array;
+  private decoded?: Uint8Array;
+  private undecoded = 0;
 
   private visited: Uint32Array;
   private visitMark = 0;
@@ -133,6 +143,8 @@ export class HnswIndex implements VectorIndex {
     assertRowDims(vectors, dim);
     // Validate every row before touching the graph, so a bad batch leaves the index unchanged.
     for (let r = 0; r < vectors.length; r++) copyNormalized(vectors[r]!, dim, this.row, `row ${r}`);
+    // Inserting compares rows all over the graph: every row of a loaded snapshot is decoded first.
+    this.decodeAll();
     this.reserve(this.count + vectors.length);
     for (let r = 0; r < vectors.length; r++) {
       const id = this.count;
@@ -166,6 +178,7 @@ export class HnswIndex implements VectorIndex {
     // The query sits at offset 0 of the space.
     const q = 0;
     let ep = this.entry;
+    if (this.decoded && this.decoded[ep] === 0) this.decodeRow(ep);
     let epSc = space.dot(q, space.base + ep * this.dim);
     const ef = Math.max(this.efSearch ?? defaultEfSearch(this.count), kk);
     const beam = this.upperBeam ?? defaultUpperBeam(this.count);
@@ -190,6 +203,7 @@ export class HnswIndex implements VectorIndex {
     for (let i = 0; i < extra; i++) {
       const id = seeds![i]!;
       if (!(id >= 0 && id < this.count)) continue;
+      if (this.decoded && this.decoded[id] === 0) this.decodeRow(id);
       this.selIds[m] = id;
       this.selSc[m++] = space.dot(q, space.base + id * this.dim);
     }
@@ -209,12 +223,30 @@ export class HnswIndex implements VectorIndex {
   /** Row i as stored (unit length), a view on the index's storage: read it, never write it. */
   rowView(i: number): Float32Array {
     if (!(i >= 0 && i < this.count)) throw new RangeError(`HnswIndex.rowView: ${i} is outside 0..${this.count - 1}`);
+    if (this.decoded && this.decoded[i] === 0) this.decodeRow(i);
     return this.data.subarray(i * this.dim, (i + 1) * this.dim);
+  }
+
+  /**
+   * Row i's values, as `rowView` gives them, for a pass that reads every row once (server centroids): a row of a
+   * loaded snapshot not decoded yet is decoded into `scratch` instead of the index, which would make its pages
+   * resident for rows no search may ever reach. Read the result before the next call.
+   */
+  readRow(i: number, scratch: Float32Array): Float32Array {
+    if (!(i >= 0 && i < this.count)) throw new RangeError(`HnswIndex.readRow: ${i} is outside 0..${this.count - 1}`);
+    const dim = this.dim;
+    if (!this.decoded || this.decoded[i] === 1) return this.data.subarray(i * dim, (i + 1) * dim);
+    if (scratch.length < dim) throw new RangeError(`HnswIndex.readRow: scratch holds ${scratch.length} floats, rows have ${dim}`);
+    const t = halfTable();
+    const src = this.halfRows!;
+    for (let d = 0, j = i * dim; d < dim; d++, j++) scratch[d] = t[src[j]!]!;
+    return scratch;
   }
 
   /** Exact scores of ALL rows (a scan of the same storage), Float32Array of length size. */
   scoreAll(query: ArrayLike<number>): Float32Array {
     copyNormalized(query, this.dim, this.query, "query");
+    this.decodeAll();
     const out = new Float32Array(this.count);
     const dim = this.dim;
     for (let r = 0, off = 0; r < this.count; r++, off += dim) out[r] = dotQuery(this.query, this.data, off, dim);
@@ -225,8 +257,10 @@ export class HnswIndex implements VectorIndex {
   scoreIds(query: ArrayLike<number>, ids: ArrayLike<number>, count: number, out: Float32Array): void {
     copyNormalized(query, this.dim, this.query, "query");
     const dim = this.dim;
+    const decoded = this.decoded;
     for (let i = 0; i < count; i++) {
       const id = ids[i]!;
+      if (decoded && decoded[id] === 0) this.decodeRow(id);
       out[id] = dotQuery(this.query, this.data, id * dim, dim);
     }
   }
@@ -236,6 +270,7 @@ export class HnswIndex implements VectorIndex {
    * exactly like this index. Copies the rows and links once.
    */
   toBytes(): Uint8Array {
+    this.decodeAll();
     return encodeHnswSnapshot({
       dim: this.dim,
       M: this.M,
@@ -288,11 +323,15 @@ export class HnswIndex implements VectorIndex {
     if (count === 0) return index;
     const { levels, deg0, links0, upper, rows } = readHnswSections(bytes, head);
 
-    // Rows go into the index's own space (where the SIMD product reads them) and the links are copied too, so the
-    // snapshot's buffer can be freed once loaded.
+    // The links are copied, and float32 rows go into the index's own space (where the SIMD product reads them).
+    // Half-precision rows are decoded into it as searches reach them (see the module comment): the space is
+    // allocated whole, but its pages are only written, hence only made resident, row by row.
     const space = index.useSpace(new RowSpace(dim, count));
-    if (rows instanceof Uint16Array) decodeHalf(rows, space.rows);
-    else space.rows.set(rows);
+    if (rows instanceof Uint16Array) {
+      index.halfRows = rows;
+      index.decoded = new Uint8Array(count);
+      index.undecoded = count;
+    } else space.rows.set(rows);
     index.levels = levels.slice();
     index.deg0 = deg0.slice();
     index.links0 = links0.slice();
@@ -460,6 +499,7 @@ export class HnswIndex implements VectorIndex {
       const deg = links[b]!;
       for (let i = 0; i < deg; i++) {
         const nb = links[b + 1 + i]!;
+        if (this.decoded && this.decoded[nb] === 0) this.decodeRow(nb);
         const s = space.dot(q, rowsAt + nb * dim);
         if (better(s, nb, epSc, ep)) {
           ep = nb;
@@ -499,6 +539,7 @@ export class HnswIndex implements VectorIndex {
     }
     const mark = this.visitMark;
     const visited = this.visited;
+    const decoded = this.decoded;
     visited[ep] = mark;
     if (skip >= 0) visited[skip] = mark;
     frontier.push(epSc, ep);
@@ -538,6 +579,7 @@ export class HnswIndex implements VectorIndex {
         const nb = arr[base + i]!;
         if (visited[nb] === mark) continue;
         visited[nb] = mark;
+        if (decoded && decoded[nb] === 0) this.decodeRow(nb);
         const s = space.dot(q, rowsAt + nb * dim);
         if (results.size < ef) {
           results.push(s, nb);
@@ -549,6 +591,27 @@ export class HnswIndex implements VectorIndex {
         }
       }
     }
+  }
+
+  /** Decodes row `id` of a loaded half-precision snapshot into the row space (once), dropping the snapshot's rows after the last. */
+  private decodeRow(id: number): void {
+    const dim = this.dim;
+    const t = halfTable();
+    const src = this.halfRows!;
+    const out = this.data;
+    for (let d = 0, i = id * dim; d < dim; d++, i++) out[i] = t[src[i]!]!;
+    this.decoded![id] = 1;
+    if (--this.undecoded === 0) this.halfRows = this.decoded = undefined;
+  }
+
+  /** Decodes every row not decoded yet (a scan, a snapshot, an insertion, a move to a bigger space). */
+  private decodeAll(): void {
+    const decoded = this.decoded;
+    if (!decoded) return;
+    if (this.undecoded === decoded.length) decodeHalf(this.halfRows!, this.data.subarray(0, this.halfRows!.length));
+    else for (let id = 0; id < decoded.length; id++) if (decoded[id] === 0) this.decodeRow(id);
+    this.halfRows = this.decoded = undefined;
+    this.undecoded = 0;
   }
 
   private ensureSel(m: number): void {

@@ -91,15 +91,18 @@ export async function buildChannels(catalog: ToolCatalog, cx: ChannelBuildContex
     ? multiVectorRows(tools, toolText, (server) => textContextOf(catalog, server), mv.maxSentences)
     : undefined;
   let index: VectorIndex;
-  let rows: ArrayLike<number>[];
+  let rows: ArrayLike<number>[] | ((i: number) => ArrayLike<number>);
   let extra: Float32Array[] = [];
   if (snapshot) {
     index = snapshot;
-    rows = tools.map((_, i) => snapshot.rowView(i));
+    // Read once each for the server centroids, without decoding a half-precision snapshot's rows into the index
+    // (searches decode the rows they reach; see HnswIndex.fromBytes).
+    const scratch = new Float32Array(snapshot.dim);
+    rows = (i: number) => snapshot.readRow(i, scratch);
     if (rowsOfMv) extra = await encoder.embedTexts(rowsOfMv.texts);
     // The snapshot's rows serve a later catalog change as the encoder's vectors would (views: no copy), keyed by
     // their texts when that change comes (see RouterEncoder.embedTexts).
-    if (!toolText?.fieldWeights) encoder.keepUnkeyedRows(catalog, rows as Float32Array[]);
+    if (!toolText?.fieldWeights) encoder.keepUnkeyedRows(catalog, (i) => snapshot.rowView(i));
   } else {
     const texts = denseTextsOf(catalog, toolText);
     const vectors = tools.length > 0 ? await encoder.embedTexts([...texts.texts, ...(rowsOfMv?.texts ?? [])], run.progress) : [];

@@ -37,10 +37,11 @@ export class ServerChannel {
   }
 
   /**
-   * Builds the centroids from the tools' dense rows (same order as `tools`); undefined for a catalog with fewer
-   * than two servers, where the channel cannot tell tools apart.
+   * Builds the centroids from the tools' dense rows (same order as `tools`): an array, or a reader of row i (a loaded
+   * index's rows, read once each without being kept); undefined for a catalog with fewer than two servers, where
+   * the channel cannot tell tools apart.
    */
-  static build(tools: readonly ToolRecord[], rows: readonly ArrayLike<number>[], dim: number): ServerChannel | undefined {
+  static build(tools: readonly ToolRecord[], rows: readonly ArrayLike<number>[] | ((i: number) => ArrayLike<number>), dim: number): ServerChannel | undefined {
     const servers: string[] = [];
     const row = new Map<string, number>();
     const serverOf = new Int32Array(tools.length);
@@ -57,13 +58,15 @@ export class ServerChannel {
     const centroids = new Float32Array(servers.length * dim);
     // Each row counts at unit length, as the index stores it: a process that loaded the index from a snapshot
     // (normalized rows only) builds the same centroids as one that embedded the catalog.
-    rows.forEach((v, i) => {
+    const rowAt = typeof rows === "function" ? rows : (i: number) => rows[i]!;
+    for (let i = 0; i < tools.length; i++) {
+      const v = rowAt(i);
       const off = serverOf[i]! * dim;
       let norm = 0;
       for (let d = 0; d < dim; d++) norm += v[d]! * v[d]!;
       const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
       for (let d = 0; d < dim; d++) centroids[off + d] += v[d]! * inv;
-    });
+    }
     // The centroid's direction is what is compared.
     for (let s = 0, off = 0; s < servers.length; s++, off += dim) {
       let norm = 0;
