@@ -295,8 +295,9 @@ export class HnswIndex implements VectorIndex {
 
   /**
    * An index from `toBytes` output. Validates the header, the sizes and every link, throwing an Error that starts
-   * with "HNSW snapshot:" and names the problem. The index copies what it keeps: `bytes` may be reused or freed
-   * once this returns.
+   * with "HNSW snapshot:" and names the problem. The index never writes `bytes`. It copies the links and float32
+   * rows; half-precision rows are read from `bytes` until a search, a scan or `toBytes` has decoded them (see the
+   * module comment), so leave a half-precision snapshot's buffer unchanged (a store's read gives the caller its own).
    *
    * `options`: the search-time settings (efSearch, upperBeam) override the snapshot's; the build-time ones (M,
    * efConstruction, seed, keepPruned, rowPrecision) may be given only with the snapshot's values (a different graph
