@@ -5,6 +5,7 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { Tiktoken } from "js-tiktoken/lite";
 import cl100k_base from "js-tiktoken/ranks/cl100k_base";
@@ -59,5 +60,23 @@ describe("BytePairEncoder's packed table", () => {
     assert.deepEqual(enc.encode("bc a"), [5, 3, 0]);
     assert.equal(enc.decode([6, 3, 5, 100, 999, -1, 1.5]), "ab bc<|end|>");
     assert.deepEqual(enc.encode("xyz"), [], "bytes outside the table have no token");
+  });
+
+  it("loads an encoding's rank file on its first use only", () => {
+    // A fresh process: which rank modules are loaded after importing the counter, counting in cl100k_base, then in o200k_base.
+    const script = `
+      import { createRequire } from "node:module";
+      const require = createRequire(import.meta.url);
+      const loaded = () => Object.keys(require.cache).filter((k) => /js-tiktoken[\\/]dist[\\/]ranks/.test(k)).map((k) => k.replace(/.*ranks[\\/]/, "")).sort().join(",");
+      const { countTokens } = await import(${JSON.stringify(new URL("../src/core/tokens/count.ts", import.meta.url).href)});
+      const steps = [loaded()];
+      countTokens("hello world", "cl100k_base");
+      steps.push(loaded());
+      countTokens("hello world", "o200k_base");
+      steps.push(loaded());
+      console.log(JSON.stringify(steps));
+    `;
+    const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8" });
+    assert.deepEqual(JSON.parse(out.trim().split("\n").at(-1)!), ["", "cl100k_base.cjs", "cl100k_base.cjs,o200k_base.cjs"]);
   });
 });
