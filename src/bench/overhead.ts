@@ -27,7 +27,8 @@
  *
  * Memory (`addedRssMiB`): each configuration runs in a fresh child process sampling its RSS every 10 ms: without the
  * middleware, with it on an empty embedding cache (cold: the catalog is embedded), and with it again on the cache the
- * cold run filled (warm). Added = with minus without. Parts: the main thread's heap and external memory against the
+ * cold run filled (warm). Each run with the middleware ends once its router is fully built (`prepare()`): the cold
+ * peak includes the background build, and the end readings are the steady state. Added = with minus without. Parts: the main thread's heap and external memory against the
  * run without the middleware, and the RSS released by terminating the encoder workers at the end.
  *
  * Run alone: `node --import tsx src/bench/overhead.ts [--tools N] [--tasks N] [--reps N] [--only scripted,anthropic,openai]
@@ -146,9 +147,9 @@ export interface PeakEnd {
 }
 
 export interface OverheadMemory {
-  /** Peak RSS with the middleware on an empty embedding cache, minus peak RSS without it. */
+  /** Peak RSS with the middleware on an empty embedding cache (the background build included), minus peak RSS without it. */
   coldPeak: number;
-  /** RSS after the loop with the middleware on a filled cache, minus the same without it. */
+  /** RSS after the loop and the router's build with the middleware on a filled cache, minus the same without it. */
   warm: number;
   /** The raw readings, MiB. */
   rss: { none: PeakEnd; cold: PeakEnd; warm: PeakEnd };
@@ -673,7 +674,8 @@ async function memoryChild(mode: MemoryChildMode, n: number, taskCount: number):
     const tasks = loopTasks(evenTasks(goldTasks(cat.file), taskCount), cat.file);
     const driver = new LoopDriver();
     const tools = loopTools(cat.file);
-    const middleware = mode === "none" ? [] : [toolAttentionMiddleware({ tools, log: false })];
+    const attention = mode === "none" ? undefined : toolAttentionMiddleware({ tools, log: false });
+    const middleware = attention ? [attention] : [];
     const agent = createAgent({ model: new LoopModel(driver), tools, middleware, systemPrompt: SYSTEM_PROMPT });
     let firstCallS = 0;
     for (const task of tasks) {
@@ -683,6 +685,9 @@ async function memoryChild(mode: MemoryChildMode, n: number, taskCount: number):
       firstCallS ||= (performance.now() - started) / 1000;
       peak = Math.max(peak, process.memoryUsage.rss());
     }
+    // The tasks end within seconds, while the catalog is still embedded in the background (a progressive start):
+    // the cold peak includes that build, and the end readings are the steady state with every channel serving.
+    await attention?.router.prepare();
     const end = process.memoryUsage();
     const encoderWorkers = mode === "with" ? sharedUseLiteWorkerPool().workers.length : 0;
     clearInterval(sampler);

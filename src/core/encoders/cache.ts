@@ -124,6 +124,16 @@ export class CachedEmbeddings extends Embeddings implements QueryBatchEmbeddings
   }
 
   async embedDocuments(documents: string[]): Promise<number[][]> {
+    return (await this.embedDocumentVectors(documents)).map((v) => Array.from(v));
+  }
+
+  /**
+   * `embedDocuments` without the copy: the vectors as this cache holds them (float32), for a caller that keeps them
+   * (a router keys its tool vectors by text). They are the cache's own arrays, shared with every later caller: read
+   * them, never write to them. A catalog's vectors are then held once in memory instead of once here and once more
+   * by each caller, and no `number[]` per vector (twice the bytes) is made on the way.
+   */
+  async embedDocumentVectors(documents: readonly string[]): Promise<Float32Array[]> {
     if (documents.length === 0) return [];
     await this.ensureLoaded();
     const keys = documents.map((d) => embeddingCacheKey(this.modelId, d));
@@ -161,7 +171,7 @@ export class CachedEmbeddings extends Embeddings implements QueryBatchEmbeddings
         await this.flush();
       }
     }
-    return keys.map((k) => Array.from(this.memory.get(k)!));
+    return keys.map((k) => this.memory.get(k)!);
   }
 
   async embedQuery(document: string): Promise<number[]> {

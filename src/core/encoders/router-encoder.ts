@@ -10,6 +10,7 @@ import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { ToolCatalog } from "../catalog/catalog.js";
 import type { ToolTextOptions } from "../catalog/text.js";
 import { StoreEmbeddings } from "../store/embeddings.js";
+import { CachedEmbeddings } from "./cache.js";
 import { toolTextsOf } from "./dense-texts.js";
 import { LexicalEmbeddings } from "./lexical.js";
 import { embedQueryBatch } from "./query-batch.js";
@@ -163,10 +164,10 @@ export class RouterEncoder {
     progress?.(ready, texts.length);
     for (let at = 0; at < missing.length; at += chunk) {
       const part = missing.slice(at, at + chunk);
-      const fresh = await (this.embeddings as EmbeddingsInterface).embedDocuments(part);
+      const fresh = await this.documentVectors(part);
       if (fresh.length !== part.length)
         throw new Error(`Encoder ${this.modelId} returned ${fresh.length} vectors for ${part.length} tool texts`);
-      part.forEach((t, i) => known.set(t, Float32Array.from(fresh[i])));
+      part.forEach((t, i) => known.set(t, fresh[i]!));
       ready += part.length;
       progress?.(Math.min(ready, texts.length), texts.length);
     }
@@ -174,6 +175,18 @@ export class RouterEncoder {
     const used = new Set(texts);
     for (const t of known.keys()) if (!used.has(t)) known.delete(t);
     return rows;
+  }
+
+  /**
+   * Float32 vectors of tool texts from the dense encoder. Behind the embedding cache they are the cache's own arrays
+   * (read-only, never copied: the router's vectors and the cache's are then one copy in memory); from any other
+   * encoder, float32 copies of its answer.
+   */
+  private async documentVectors(texts: string[]): Promise<Float32Array[]> {
+    const emb = this.embeddings as EmbeddingsInterface;
+    if (emb instanceof CachedEmbeddings) return emb.embedDocumentVectors(texts);
+    const vectors = await emb.embedDocuments(texts);
+    return Array.isArray(vectors) ? vectors.map((v) => Float32Array.from(v)) : vectors;
   }
 
   /** How many of these texts have no vector in this router yet (what a build of them would send to the encoder). */

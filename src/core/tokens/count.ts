@@ -4,15 +4,25 @@
  * identical texts are memoized, because the Phase-1 pool and the full catalog are counted every turn with the same
  * text.
  */
-import cl100k_base from "js-tiktoken/ranks/cl100k_base";
-import o200k_base from "js-tiktoken/ranks/o200k_base";
-import { BytePairEncoder } from "./bpe.js";
+import { createRequire } from "node:module";
+import { BytePairEncoder, type RankFile } from "./bpe.js";
 
 export type TokenEncoding = "cl100k_base" | "o200k_base";
 
 export const DEFAULT_ENCODING: TokenEncoding = "cl100k_base";
 
-const RANKS = { cl100k_base, o200k_base } as const;
+/**
+ * The rank file of each encoding, loaded on its first use rather than when this module is imported: each is a
+ * megabytes-long string (cl100k_base 1.1 MB, o200k_base 2.3 MB, each held twice: the module's source and the
+ * string), and most processes count in one encoding only.
+ */
+const RANK_MODULES: Record<TokenEncoding, string> = { cl100k_base: "js-tiktoken/ranks/cl100k_base", o200k_base: "js-tiktoken/ranks/o200k_base" };
+const requireRanks = createRequire(import.meta.url);
+
+function loadRanks(encoding: TokenEncoding): RankFile {
+  const mod = requireRanks(RANK_MODULES[encoding]) as RankFile | { default: RankFile };
+  return "default" in mod ? mod.default : mod;
+}
 const encoders = new Map<TokenEncoding, BytePairEncoder>();
 const memo = new Map<string, number>();
 const MEMO_LIMIT = 4096;
@@ -24,8 +34,8 @@ export function isTokenEncoding(value: string): value is TokenEncoding {
 export function getEncoder(encoding: TokenEncoding = DEFAULT_ENCODING): BytePairEncoder {
   let enc = encoders.get(encoding);
   if (!enc) {
-    const ranks = RANKS[encoding];
-    if (!ranks) throw new Error(`Unknown token encoding "${encoding}"; use cl100k_base or o200k_base.`);
+    if (!isTokenEncoding(encoding)) throw new Error(`Unknown token encoding "${encoding}"; use cl100k_base or o200k_base.`);
+    const ranks = loadRanks(encoding);
     enc = new BytePairEncoder(ranks);
     encoders.set(encoding, enc);
     pieceCaches.set(enc, { pattern: new RegExp(ranks.pat_str, "gu"), ids: new Map() });
