@@ -20,6 +20,7 @@ export {
   PROGRESSIVE_SCREENING_MIN_TOOLS,
   screeningKey,
 } from "./core/catalog/catalog.js";
+export { DiskScreeningCache, SCREEN_RULES_VERSION, screeningCacheKey, type ScreeningCache } from "./core/catalog/screening-cache.js";
 export {
   screenTool,
   familyOf,

@@ -2,7 +2,10 @@
  * The two per-turn steps both adapters share: route (before the model) and gate (after it), expressed over
  * a LangChain message state so createAgent middleware and LangGraph hooks behave identically.
  */
+import { join } from "node:path";
 import { routerOptionsOf } from "./options.js";
+import { DiskScreeningCache, type ScreeningCache } from "../../core/catalog/screening-cache.js";
+import { defaultEmbeddingCacheDir } from "../../core/encoders/cache.js";
 import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { ToolAttentionRouter, type RouterOptions, type TagFilter } from "../../core/router/router.js";
 import type { ScreeningOptions, ToolCatalog } from "../../core/catalog/catalog.js";
@@ -117,7 +120,7 @@ export function adapterRouter(options: AdapterRouterOptions, adapter: string): T
           preconditions: options.preconditions,
           encoding: options.encoding,
           strict: true,
-          screening: options.screening,
+          screening: options.screening === false ? false : { cache: screeningCacheOf(options), ...options.screening },
           log: options.log,
         })
       : undefined);
@@ -127,6 +130,17 @@ export function adapterRouter(options: AdapterRouterOptions, adapter: string): T
   // (promotion), or neither.
   const pool = { runValidCalls: options.runValidCalls ?? true, ...(options.promoteOnRequest === false ? { callByName: false } : {}), ...options.pool };
   return new ToolAttentionRouter(catalog, { ...routerOptionsOf(options), pool, onEvent: undefined });
+}
+
+/**
+ * Where the screen's verdicts on a catalog built from `tools` are kept: `<cacheDir>/screening/`, the router's cache
+ * directory as it resolves it (none with `cacheDir: false`, or with a store and no `cacheDir`).
+ */
+function screeningCacheOf(options: AdapterRouterOptions): ScreeningCache | undefined {
+  const dir = options.cacheDir !== undefined ? options.cacheDir : options.store !== undefined ? false : defaultEmbeddingCacheDir();
+  if (!dir) return undefined;
+  const log = logOf(options);
+  return new DiskScreeningCache(join(dir, "screening"), (line) => log?.(line));
 }
 
 /** Where an adapter's one-line notices go: the `log` option, stderr by default, nowhere with `log: false`. */

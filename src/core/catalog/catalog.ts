@@ -16,6 +16,7 @@ import { resolveScreeningPolicy, policyServers, type ScreeningAction, type Scree
 import { checkDescription, checkInputSchema, jsonSafe, stripControl } from "./input-checks.js";
 import { toolNameProblem } from "./tool-name.js";
 import { BackgroundScreening, type PendingTool, type ScreenContext } from "./background-screening.js";
+import { screeningCacheKey, type ScreeningCache } from "./screening-cache.js";
 
 /** The shared catalog file format: `{"servers": [{"name", "description"?, "tools": [ToolSpec…]}]}`. */
 export interface CatalogServer {
@@ -102,6 +103,12 @@ export interface ScreeningOptions extends ScreeningPolicy {
    * encoder (or a judge) has read the tools. Tools without an entry are screened here, with rules and the reader.
    */
   precomputed?: ReadonlyMap<string, ScreeningResult>;
+  /**
+   * Where the screen's verdicts on this catalog are kept between processes (screening-cache.ts): a catalog screened
+   * before, with the same definitions and rules, reads them instead of screening. The adapters keep them under
+   * `<cacheDir>/screening/`. Not read when `precomputed` is given.
+   */
+  cache?: ScreeningCache;
   /** Tool names or ids kept despite a flag (a false positive you have checked). */
   allow?: string[];
   /** Called once per flagged tool, quarantined or kept. */
@@ -232,6 +239,8 @@ export class ToolCatalog {
   private readonly background?: BackgroundScreening;
   /** What the screening thread screens the tools next to (set when screening is on). */
   private screenContext?: ScreenContext;
+  /** This catalog's verdicts as they come, for `ScreeningOptions.cache` (undefined once kept, or when not collected). */
+  private verdicts?: { cache: ScreeningCache; key: string; results: Map<string, ScreeningResult>; expected: number };
   /** Position of each screened or pending tool among the catalog's entries: the order of the lists once complete. */
   private order = new Map<string, number>();
   /** The tool id of each finding (findings name the tool, which is not unique). */
@@ -300,9 +309,17 @@ export class ToolCatalog {
     const order = new Map<string, number>();
     this.order = order;
     const screenSpec = (spec: ToolSpec, server: string) => screenTool(spec, { server, tools: neighbours, threshold: policy!.threshold });
+    // Verdicts kept from an earlier process on this very catalog serve as precomputed ones; otherwise this one's are
+    // collected (only when every tool has its own key: a repeated server and name would share one).
+    const keys = new Set(neighbours.map((t) => screeningKey(t.server, t.name)));
+    const cacheKey = screening?.cache && !screening.precomputed && policy && keys.size === valid.length ? screeningCacheKey(valid, policy.threshold) : undefined;
+    const kept = cacheKey ? screening!.cache!.get(cacheKey) : undefined;
+    const precomputed = screening?.precomputed ?? (kept && [...keys].every((k) => kept.has(k)) ? kept : undefined);
+    if (cacheKey && !precomputed) this.verdicts = { cache: screening!.cache!, key: cacheKey, results: new Map(), expected: valid.length };
     const judge = (result: ScreeningResult, tool: { id: string; name: string; server: string; label: string }): boolean => {
       const { id, name, server, label } = tool;
       this.screenedCount++;
+      this.keepVerdict(screeningKey(server, name), result);
       const acted: CatalogFinding[] = result.findings
         .filter((f) => f.score >= policy!.threshold)
         .map((f) => ({ ...f, server, tool: name, action: policy!.actionFor(server, f.category) }));
@@ -408,10 +425,10 @@ export class ToolCatalog {
 
       let pendingHere: PendingTool | undefined;
       if (screening && policy) {
-        const precomputed = screening.precomputed?.get(screeningKey(server, spec.name));
+        const known = precomputed?.get(screeningKey(server, spec.name));
         order.set(id, order.size);
-        if (progressive && !precomputed) pendingHere = { spec, server, label };
-        else if (judge(precomputed ?? screenSpec(spec, server), { id, name, server, label })) continue;
+        if (progressive && !known) pendingHere = { spec, server, label };
+        else if (judge(known ?? screenSpec(spec, server), { id, name, server, label })) continue;
       }
 
       const record: ToolRecord = {
@@ -562,6 +579,16 @@ export class ToolCatalog {
   }
 
   /** Every tool screened: the lists in catalog order (as up-front screening leaves them), and the waiters released. */
+  /** Collects one verdict; with the catalog's last one, keeps them all in `ScreeningOptions.cache`. */
+  private keepVerdict(key: string, result: ScreeningResult): void {
+    const v = this.verdicts;
+    if (!v) return;
+    v.results.set(key, result);
+    if (v.results.size < v.expected) return;
+    this.verdicts = undefined;
+    v.cache.set(v.key, v.results);
+  }
+
   private screeningDone(): void {
     const pos = (id: string) => this.order.get(id) ?? Number.MAX_SAFE_INTEGER;
     const sortBy = <T>(list: readonly T[], idOf: (x: T) => string) => {
