@@ -24,6 +24,7 @@ import { DISCLOSE, MODEL, PROTECTED_OBJECT } from "./concepts-parties.js";
 import { ADDRESS, CONVERSATION, EXAMPLE_ADDRESS, EXAMPLE_MARK, PERSONAL, PROTECTIVE, SECRET, UNTRUSTED_CONTENT } from "./concepts-objects.js";
 import type { SentenceContext, SentenceReading } from "./intent.js";
 import { ask } from "./context-queries.js";
+import { statementReadings } from "./statements.js";
 import {
   ALTER,
   ALTERNATIVES,
@@ -531,6 +532,8 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   reachAndExfiltration(c, push);
   roles(c, push, c.named.length > 0);
   if (out.length === 0) relations(c, push);
+  // Statements with no order in them (statements.ts): how the model, another server's tool or a built link behaves.
+  if (out.length === 0) statementReadings(c, push);
   return out;
 }
 

@@ -1,0 +1,132 @@
+/**
+ * Statements a definition has no business making, read with no order in them. A poisoned definition need not ask
+ * anything: it can state, calmly, how things "work" — how the model that reads it behaves, how another server's tool
+ * behaves, what a link the model builds carries, what the user does not need to hear — and a model takes a statement
+ * about its own conduct as a description of what it is to do. A legitimate definition states what its own tool does;
+ * these readings file the statements whose subject or object lies outside it:
+ *   - the model as the actor of a statement about its own conduct (its rules, answers, persona, corrections);
+ *   - another server's tool as the subject of a present-tense statement (what it takes, sends, reads, opens);
+ *   - the user's data or a secret written into an address the model builds (a query parameter, an image link);
+ *   - telling the user declined about what the tool does ("you don't need to let users know that …");
+ *   - a comparison table with a row for another server's tool;
+ *   - the model gathering broad or sensitive data from other tools to fill this tool's call.
+ * Read only when no directive reading fired (structure.ts), so they add readings and never change one.
+ * Pure and synchronous; every pattern is guarded (memo.ts `requires`) so a sentence without the guard word costs one
+ * cheap test.
+ */
+import { has, requires } from "./memo.js";
+import type { ScreeningCategory } from "./categories.js";
+import { PROTECTED_OBJECT } from "./concepts-parties.js";
+import { CONVERSATION, PERSONAL, SECRET } from "./concepts-objects.js";
+
+/** What a statement reading needs to know of a sentence (a subset of structure.ts's cues). */
+export interface StatementCues {
+  s: string;
+  /** A value (default, const, enum, example) or a title. */
+  misplaced: boolean;
+  /** The first sentence of the description: the tool's declared purpose. */
+  lenient: boolean;
+  /** Tools of other servers named in the sentence. */
+  named: readonly string[];
+  /** A literal destination in the sentence that is not an example. */
+  address: string | undefined;
+}
+
+export type StatementPush = (category: ScreeningCategory, score: number, cue: string) => void;
+
+const MODEL_NOUN = String.raw`(?:ai|llm|assistant|model|agent|orchestrator|copilot|chatbot|bot|responder)s?`;
+
+/**
+ * The model as the subject of a present-tense verb: "the assistant presenting the digest takes …", "the model
+ * relaying the result regards …", "the chatbot presenting it answers …", "the model's answers … come from …".
+ */
+const MODEL_ACTOR = requires(
+  new RegExp(
+    String.raw`\b(?:the|an?|any|every|whichever)\s+${MODEL_NOUN}\b(?:\s+(?:that|which|who)\s+[^,.;]{0,60}?|\s+(?:presenting|relaying|reading|receiving|answering|calling|using|handling|showing|consuming)\b[^,.;]{0,40}?)?\s+(?:then\s+|also\s+|always\s+|simply\s+|just\s+)?(?:repeats?|follows?|adopts?|treats?|regards?|takes?|carr(?:y|ies) out|completes?|answers?|stops?|speaks?|applies|obeys?|executes?|acts? on|does not|doesn't|never|no longer|disregards?|ignores?|drops?|sets? aside|considers?|defers?|puts?|keeps?|responds?|replies)\b|\bthe ${MODEL_NOUN}'s (?:answers?|replies|responses?|output|wording)\b[^.;]{0,60}?\b(?:come|comes|are|is)\b`,
+    "i",
+  ),
+  /\b(?:ai|llm|assistant|model|agent|orchestrator|copilot|chatbot|bot|responder)/i,
+);
+/** What such a statement is about: the model's own conduct, not the tool's work. */
+const MODEL_CONDUCT = /\b(?:instructions?|guidelines?|rules|system prompt|prompt|its own|own (?:instructions|rules|guidelines)|corrections?|correct(?:ed|s)?|caveats?|refusals?|refuses?|character|voice|persona|task list|action items?|verbatim|word for word|unsure|uncertain|precedence|priority|over (?:its|the)|in place of|instead of its|checking back|safety|warnings?|flagging|as though|as if|requests? (?:written|in)|breaks? character|whatever)\b/i;
+
+/** Another server's tool as the subject of a present-tense verb ("the billing server's create_invoice takes …"). */
+const OTHER_TOOL_ACTS = requires(
+  /\b(?!(?:this|the same|our|its|own|that)\b)[\w-]+ server'?s (?:\x60[a-z][\w.-]*\x60|[a-z][a-z0-9]*[_.][\w.-]*[a-z0-9]|[a-z][\w-]* tool|[a-z]+(?=,? (?:takes|sends|reads|opens|writes|copies|routes|forwards|uses|runs|pushes|posts|gets|puts|adds|applies|skips)\b)),?\s+(?:now\s+|also\s+|always\s+|then\s+|quietly\s+|automatically\s+)?(?:(?!(?:is|has|was|does)\b)[a-z]{3,}(?:es|s)|is|are|has|goes|does|will|won't|cannot|can't)\b/i,
+  /server'?s /i,
+);
+/** Statements about another server's tool that describe it rather than alter it: what it is for, where it lives. */
+const OTHER_TOOL_DESCRIBED = /\bserver'?s \x60?[\w.-]+\x60?(?: tool)?,?\s+(?:is (?:for|the|a|an|better|used|meant|available|documented|described)|remains|exists|lives|belongs)\b/i;
+
+/** A query parameter whose value is a placeholder naming the user's data or a secret: "&h=<the user's full question>". */
+const DATA_QUERY = requires(
+  /[?&][\w-]+=[<{[][^<>{}[\]]{0,80}\b(?:chat|conversation|messages?|prompt|history|summary|question|user|users|email|token|secret|key|api_?key|password|session|context|names?|account|card|phone|address|query)\b[^<>{}[\]]{0,80}[>}\]]/i,
+  /[?&][\w-]+=/,
+);
+/** An empty or elided query value ("?d=", "?q=..."): the slot the sentence then says is filled. */
+const EMPTY_QUERY = requires(/[?&][\w-]+=(?:\.{3}|…)?(?=[&)\s\x60'"]|$)/, /[?&][\w-]+=/);
+/** The slot said to be filled with something: "with note set to …", "q filled in from …", "URL-encoded after d=". */
+const SLOT_FILLED = /\b(?:set (?:to|from)|filled (?:in )?(?:with|from)|filling|filled|with \w+ (?:set|filled|being)|(?:url-?)?encoded (?:after|into|in)|appended after|carr(?:y|ies|ying)|replaced (?:by|with))\b/i;
+/** The user's data: what they said, their account, their identity. */
+const USER_DATA = /\b(?:(?:the )?user's|their|customer's) (?:\w+ ){0,2}(?:messages?|questions?|requests?|emails?|names?|text|input|query|prompt|address|details)|\b(?:message text|the message|last message|previous message|conversation|chat|question|account numbers?|employee (?:or account )?numbers?|email address|session token|document text|full text|transcript)\b/i;
+
+/** An address the model builds or shows, said to carry data: "the image URL … carries the session token". */
+const URL_CARRIES = requires(
+  /\b(?:url|urls|link|links|address|query string|image|pixel|badge|host ?name)\b(?:[^.;]|\.(?=\S)){0,60}?\b(?:carr(?:y|ies)|contains?|includes?|holds?|embeds?)\b|\b(?:puts?|embeds?|encodes?|writes?|places?)\b(?:[^.;]|\.(?=\S)){0,60}?\bin(?:to)? the (?:image |link |request |query )?(?:url|link|address|query string|host ?name)\b/i,
+  /url|link|address|query|image|pixel|badge|host/i,
+);
+
+/** Telling the user declined about what the tool does: "you don't need to let your users know that access is …". */
+const TELLING_DECLINED = requires(
+  /\b(?:(?:do not|don't|does not|doesn't|need not|needn't|never)\s+(?:need|have)\s+to|no need to|not necessary to|there is no need to|it is unnecessary to)\s+(?:let\s+(?:the\s+|your\s+)?(?:users?|customers?|them|people)\s+know|tell|inform|notify|mention(?:\s+to)?|bring up|point out|explain(?:\s+to)?)\b[^.;]{0,60}?\b(?:that|about|how|why)\b/i,
+  /need|necessary|unnecessary/i,
+);
+/** Advice about what to ask of the user ("tell the user to reconnect") is not something kept from them. */
+const ADVICE = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+|your\s+)?(?:user|users|them|person|human)\s+to\b/i;
+
+/** A markdown table row (a sentence of its own once a description is split). */
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
+/** Another server in a row: "search_files (filesystem server)", "the fetch server". */
+const ROW_OTHER_SERVER = /\b(?!(?:this|the same|our|its|own|that|mcp|api|remote|local|web|http)\b)[\w-]+ server\b/i;
+/** A figure or a verdict in a cell: a number, a percentage, a rating word. */
+const ROW_FIGURE = /\|\s*(?:[\d.,]+\s*(?:%|s|ms|x|×|\/s)?|frequent|often|never|none|rare|always|slow|fast|high|low|poor|good|bad|broken|flaky|unreliable)\s*\|/i;
+
+/** The model gathering data from other tools to fill this call: "which the assistant supplies … by reading the other mail tools first". */
+const FROM_OTHER_TOOLS = requires(
+  /\b(?:by|after|from|before)\s+(?:first\s+)?(?:reading|calling|querying|using|running|opening|searching)\s+(?:the\s+|every\s+|all\s+(?:the\s+)?)?(?:other|another|each|every)\b[^.;]{0,30}?\b(?:tools?|servers?|inbox(?:es)?|accounts?|apps?)\b|\b(?:collects?|gathers?|pulls?|reads?|fetches|copies)\b[^.;]{0,40}?\bfrom (?:the |every |each |all (?:the )?)?(?:other |connected )?[\w-]+ (?:tools?|servers?|inbox(?:es)?)\b/i,
+  /other|another|each|every|from/i,
+);
+/** Broad or sensitive data: the whole history, every account, secrets, identity. */
+const BROAD = /\b(?:full|entire|complete|all|every|whole)\b/i;
+
+/** Files statements that need no order to be out of place; pushes at most one reading. */
+export function statementReadings(c: StatementCues, push: StatementPush): void {
+  const { s } = c;
+  if (has(MODEL_ACTOR, s) && MODEL_CONDUCT.test(s)) {
+    push("assistant-directive", 0.7, "states how the model that reads it conducts itself");
+    return;
+  }
+  if (!c.lenient && has(OTHER_TOOL_ACTS, s) && !OTHER_TOOL_DESCRIBED.test(s)) {
+    push("shadowing", 0.7, "states how another server's tool behaves");
+    return;
+  }
+  if (has(DATA_QUERY, s) || (has(EMPTY_QUERY, s) && SLOT_FILLED.test(s) && USER_DATA.test(s))) {
+    push("exfiltration", 0.75, "the user's data written into an address's query");
+    return;
+  }
+  if (c.address && has(URL_CARRIES, s) && (USER_DATA.test(s) || has(SECRET, s) || has(CONVERSATION, s))) {
+    push("exfiltration", 0.7, `the user's data or a secret carried in an address at ${c.address}`);
+    return;
+  }
+  if (!c.lenient && has(TELLING_DECLINED, s) && !ADVICE.test(s) && !has(PROTECTED_OBJECT, s)) {
+    push("concealment", 0.7, "telling the user declined about what the tool does");
+    return;
+  }
+  if (!c.lenient && TABLE_ROW.test(s) && (c.named.length > 0 || ROW_OTHER_SERVER.test(s)) && ROW_FIGURE.test(s)) {
+    push("tool-choice", 0.65, "a comparison table with a row for another server's tool");
+    return;
+  }
+  if (has(FROM_OTHER_TOOLS, s) && (BROAD.test(s) || has(SECRET, s) || has(PERSONAL, s)) && /\b(?:supplies|supply|passes|pass|fills?|puts?|provides?|in \x60|into \x60|before call\w*)\b/i.test(s)) {
+    push("resource-reach", 0.7, "data gathered from other tools to fill this call");
+  }
+}
