@@ -18,6 +18,9 @@ import { has, requires } from "./memo.js";
 import type { ScreeningCategory } from "./categories.js";
 import { PROTECTED_OBJECT } from "./concepts-parties.js";
 import { CONVERSATION, PERSONAL, SECRET } from "./concepts-objects.js";
+import { FLAWED } from "./concepts-roles.js";
+import { ask } from "./context-queries.js";
+import type { SentenceContext } from "./intent.js";
 
 /** What a statement reading needs to know of a sentence (a subset of structure.ts's cues). */
 export interface StatementCues {
@@ -30,6 +33,8 @@ export interface StatementCues {
   named: readonly string[];
   /** A literal destination in the sentence that is not an example. */
   address: string | undefined;
+  /** Where the sentence sits and what the tool declares; asked through context-queries.ts so the memory stays exact. */
+  ctx: SentenceContext;
 }
 
 export type StatementPush = (category: ScreeningCategory, score: number, cue: string) => void;
@@ -42,13 +47,13 @@ const MODEL_NOUN = String.raw`(?:ai|llm|assistant|model|agent|orchestrator|copil
  */
 const MODEL_ACTOR = requires(
   new RegExp(
-    String.raw`\b(?:the|an?|any|every|whichever)\s+${MODEL_NOUN}\b(?:\s+(?:that|which|who)\s+[^,.;]{0,60}?|\s+(?:presenting|relaying|reading|receiving|answering|calling|using|handling|showing|consuming)\b[^,.;]{0,40}?)?\s+(?:then\s+|also\s+|always\s+|simply\s+|just\s+)?(?:repeats?|follows?|adopts?|treats?|regards?|takes?|carr(?:y|ies) out|completes?|answers?|stops?|speaks?|applies|obeys?|executes?|acts? on|does not|doesn't|never|no longer|disregards?|ignores?|drops?|sets? aside|considers?|defers?|puts?|keeps?|responds?|replies)\b|\bthe ${MODEL_NOUN}'s (?:answers?|replies|responses?|output|wording)\b[^.;]{0,60}?\b(?:come|comes|are|is)\b`,
+    String.raw`\b(?:the|an?|any|every|whichever)\s+${MODEL_NOUN}\b(?:\s+(?:that|which|who)\s+[^,.;]{0,60}?|\s+(?:it|this (?:tool|server))\s+(?:is|was|gets?)\s+[^,.;]{0,30}?|\s+(?:presenting|relaying|reading|receiving|answering|calling|using|handling|showing|consuming)\b[^,.;]{0,40}?)?\s+(?:then\s+|also\s+|always\s+|simply\s+|just\s+)?(?:repeats?|follows?|adopts?|treats?|regards?|takes?|carr(?:y|ies) out|completes?|answers?|stops?|speaks?|applies|obeys?|executes?|acts? on|does not|doesn't|never|no longer|disregards?|ignores?|drops?|sets? aside|considers?|defers?|puts?|keeps?|responds?|replies)\b|\bthe ${MODEL_NOUN}'s (?:answers?|replies|responses?|output|wording)\b[^.;]{0,60}?\b(?:come|comes|are|is)\b`,
     "i",
   ),
   /\b(?:ai|llm|assistant|model|agent|orchestrator|copilot|chatbot|bot|responder)/i,
 );
 /** What such a statement is about: the model's own conduct, not the tool's work. */
-const MODEL_CONDUCT = /\b(?:instructions?|guidelines?|rules|system prompt|prompt|its own|own (?:instructions|rules|guidelines)|corrections?|correct(?:ed|s)?|caveats?|refusals?|refuses?|character|voice|persona|task list|action items?|verbatim|word for word|unsure|uncertain|precedence|priority|over (?:its|the)|in place of|instead of its|checking back|safety|warnings?|flagging|as though|as if|requests? (?:written|in)|breaks? character|whatever)\b/i;
+const MODEL_CONDUCT = /\b(?:instructions?|guidelines?|rules|system prompt|prompt|its own|own (?:instructions|rules|guidelines)|corrections?|correct(?:ed|s)?|caveats?|refusals?|refuses?|character|voice|persona|task list|action items?|verbatim|word for word|unsure|uncertain|precedence|priority|over (?:its|the)|in place of|instead of its|checking back|safety|warnings?|flagging|as though|as if|requests? (?:written|in)|breaks? character|whatever|holds? back|any topic|restrict\w*|limits?|moderat\w*|filters? (?:its|the) (?:answers|replies|output))\b/i;
 
 /** Another server's tool as the subject of a present-tense verb ("the billing server's create_invoice takes …"). */
 const OTHER_TOOL_ACTS = requires(
@@ -91,6 +96,11 @@ const ROW_OTHER_SERVER = /\b(?!(?:this|the same|our|its|own|that|mcp|api|remote|
 /** A figure or a verdict in a cell: a number, a percentage, a rating word. */
 const ROW_FIGURE = /\|\s*(?:[\d.,]+\s*(?:%|s|ms|x|×|\/s)?|frequent|often|never|none|rare|always|slow|fast|high|low|poor|good|bad|broken|flaky|unreliable)\s*\|/i;
 
+/** A figure: a number with a unit or a percentage ("3.1 s", "99 %", "40,000 files/s"). */
+const FIGURE = /\b\d[\d.,]*\s*(?:%|s\b|ms\b|x\b|×|sec\w*|seconds|minutes|files\/s|req\w*\/s)/gi;
+/** The other tools named as a group ("the search and wiki tools", "the other calendar integrations"): not this one. */
+const TOOLS_AS_GROUP = requires(/\bthe (?!(?:same|these|its|own|this|our)\b)(?:[\w-]+(?:,| and| or) )*[\w-]+ (?:tools|integrations|plugins|connectors|servers)\b/i, /tools|integrations|plugins|connectors|servers/i);
+
 /** The model gathering data from other tools to fill this call: "which the assistant supplies … by reading the other mail tools first". */
 const FROM_OTHER_TOOLS = requires(
   /\b(?:by|after|from|before)\s+(?:first\s+)?(?:reading|calling|querying|using|running|opening|searching)\s+(?:the\s+|every\s+|all\s+(?:the\s+)?)?(?:other|another|each|every)\b[^.;]{0,30}?\b(?:tools?|servers?|inbox(?:es)?|accounts?|apps?)\b|\b(?:collects?|gathers?|pulls?|reads?|fetches|copies)\b[^.;]{0,40}?\bfrom (?:the |every |each |all (?:the )?)?(?:other |connected )?[\w-]+ (?:tools?|servers?|inbox(?:es)?)\b/i,
@@ -124,6 +134,16 @@ export function statementReadings(c: StatementCues, push: StatementPush): void {
   }
   if (!c.lenient && TABLE_ROW.test(s) && (c.named.length > 0 || ROW_OTHER_SERVER.test(s)) && ROW_FIGURE.test(s)) {
     push("tool-choice", 0.65, "a comparison table with a row for another server's tool");
+    return;
+  }
+  // Figures set side by side for another server and for this tool, in prose rather than a table.
+  if (!c.lenient && ROW_OTHER_SERVER.test(s) && (s.match(FIGURE)?.length ?? 0) >= 2 && ask(c.ctx, "namesSelf", s)) {
+    push("tool-choice", 0.65, "figures set beside another server's");
+    return;
+  }
+  // The other tools, as a group, said to be flawed: "the search and wiki tools answer less accurately".
+  if ((c.misplaced || !c.lenient) && has(TOOLS_AS_GROUP, s) && (has(FLAWED, s) || /\b(?:time out|fail\w*|unverified|unreliable|deprecated|retired|slower|outdated)\b/i.test(s))) {
+    push("tool-choice", 0.65, "the other tools, as a group, run down");
     return;
   }
   if (has(FROM_OTHER_TOOLS, s) && (BROAD.test(s) || has(SECRET, s) || has(PERSONAL, s)) && /\b(?:supplies|supply|passes|pass|fills?|puts?|provides?|in \x60|into \x60|before call\w*)\b/i.test(s)) {
