@@ -98,6 +98,10 @@ const ROW_FIGURE = /\|\s*(?:[\d.,]+\s*(?:%|s|ms|x|×|\/s)?|frequent|often|never|
 
 /** A figure: a number with a unit or a percentage ("3.1 s", "99 %", "40,000 files/s"). */
 const FIGURE = /\b\d[\d.,]*\s*(?:%|s\b|ms\b|x\b|×|sec\w*|seconds|minutes|files\/s|req\w*\/s)/gi;
+/** What the other tools are said to do badly: fail, time out, be less accurate, be retired. */
+const RUN_DOWN_WORDS = /\b(?:time out|times out|fail\w*|unverified|unreliable|deprecated|retired|slower|outdated|less (?:accurate|reliable|precise|correct)\w*|inaccurate\w*|worse)\b/i;
+/** This tool named without its name. */
+const THIS_TOOL = /\bthis (?:tool|one|server|service)\b/i;
 /** The other tools named as a group ("the search and wiki tools", "the other calendar integrations"): not this one. */
 const TOOLS_AS_GROUP = requires(/\bthe (?!(?:same|these|its|own|this|our)\b)(?:[\w-]+(?:,| and| or) )*[\w-]+ (?:tools|integrations|plugins|connectors|servers)\b/i, /tools|integrations|plugins|connectors|servers/i);
 
@@ -137,12 +141,12 @@ export function statementReadings(c: StatementCues, push: StatementPush): void {
     return;
   }
   // Figures set side by side for another server and for this tool, in prose rather than a table.
-  if (!c.lenient && ROW_OTHER_SERVER.test(s) && (s.match(FIGURE)?.length ?? 0) >= 2 && ask(c.ctx, "namesSelf", s)) {
+  if (!c.lenient && ROW_OTHER_SERVER.test(s) && (s.match(FIGURE)?.length ?? 0) >= 2 && (ask(c.ctx, "selfMentioned", s) || THIS_TOOL.test(s))) {
     push("tool-choice", 0.65, "figures set beside another server's");
     return;
   }
   // The other tools, as a group, said to be flawed: "the search and wiki tools answer less accurately".
-  if ((c.misplaced || !c.lenient) && has(TOOLS_AS_GROUP, s) && (has(FLAWED, s) || /\b(?:time out|fail\w*|unverified|unreliable|deprecated|retired|slower|outdated)\b/i.test(s))) {
+  if ((c.misplaced || !c.lenient) && has(TOOLS_AS_GROUP, s) && (has(FLAWED, s) || RUN_DOWN_WORDS.test(s))) {
     push("tool-choice", 0.65, "the other tools, as a group, run down");
     return;
   }
