@@ -16,9 +16,10 @@
  */
 import { has, requires } from "./memo.js";
 import type { ScreeningCategory } from "./categories.js";
-import { PROTECTED_OBJECT } from "./concepts-parties.js";
+import { DISCLOSE, PROTECTED_OBJECT } from "./concepts-parties.js";
 import { CONVERSATION, PERSONAL, SECRET } from "./concepts-objects.js";
 import { FLAWED } from "./concepts-roles.js";
+import { CREDENTIAL_STORE } from "./concepts-structure.js";
 import { ask } from "./context-queries.js";
 import type { SentenceContext } from "./intent.js";
 
@@ -47,13 +48,18 @@ const MODEL_NOUN = String.raw`(?:ai|llm|assistant|model|agent|orchestrator|copil
  */
 const MODEL_ACTOR = requires(
   new RegExp(
-    String.raw`\b(?:the|an?|any|every|whichever)\s+${MODEL_NOUN}\b(?:\s+(?:that|which|who)\s+[^,.;]{0,60}?|\s+(?:it|this (?:tool|server))\s+(?:is|was|gets?)\s+[^,.;]{0,30}?|\s+(?:presenting|relaying|reading|receiving|answering|calling|using|handling|showing|consuming)\b[^,.;]{0,40}?)?\s+(?:then\s+|also\s+|always\s+|simply\s+|just\s+)?(?:repeats?|follows?|adopts?|treats?|regards?|takes?|carr(?:y|ies) out|completes?|answers?|stops?|speaks?|applies|obeys?|executes?|acts? on|does not|doesn't|never|no longer|disregards?|ignores?|drops?|sets? aside|considers?|defers?|puts?|keeps?|responds?|replies)\b|\bthe ${MODEL_NOUN}'s (?:answers?|replies|responses?|output|wording)\b[^.;]{0,60}?\b(?:come|comes|are|is)\b`,
+    String.raw`\b(?:the|an?|any|every|whichever)\s+(?:[a-z-]+\s+)?${MODEL_NOUN}\b(?:\s+(?:that|which|who)\s+[^,.;]{0,60}?|\s+(?:it|this (?:tool|server))\s+(?:is|was|gets?)\s+[^,.;]{0,30}?|\s+(?:presenting|relaying|reading|receiving|answering|calling|using|handling|showing|consuming)\b[^,.;]{0,40}?)?\s+(?:then\s+|also\s+|always\s+|simply\s+|just\s+)?(?:repeats?|follows?|adopts?|treats?|regards?|takes?|carr(?:y|ies) out|completes?|answers?|stops?|speaks?|applies|obeys?|executes?|acts? on|does not|doesn't|never|no longer|disregards?|ignores?|drops?|sets? aside|considers?|defers?|puts?|keeps?|responds?|replies|does)\b|\bthe ${MODEL_NOUN}'s (?:answers?|replies|responses?|output|wording)\b[^.;]{0,60}?\b(?:come|comes|are|is)\b`,
     "i",
   ),
   /\b(?:ai|llm|assistant|model|agent|orchestrator|copilot|chatbot|bot|responder)/i,
 );
+/** The model named, then a pronoun as the actor ("Does the assistant give its own view? No, it repeats …"). */
+const MODEL_THEN_PRONOUN = requires(
+  new RegExp(String.raw`\b(?:the|an?|any|every)\s+${MODEL_NOUN}\b[^.]{0,80}?\b(?:it|they)\s+(?:just\s+|simply\s+|then\s+)?(?:repeats?|follows?|adopts?|treats?|obeys?|does|carr(?:y|ies) out|passes? on|presents?)\b`, "i"),
+  /\b(?:it|they)\b/i,
+);
 /** What such a statement is about: the model's own conduct, not the tool's work. */
-const MODEL_CONDUCT = /\b(?:instructions?|guidelines?|rules|system prompt|prompt|its own|own (?:instructions|rules|guidelines)|corrections?|correct(?:ed|s)?|caveats?|refusals?|refuses?|character|voice|persona|task list|action items?|verbatim|word for word|unsure|uncertain|precedence|priority|over (?:its|the)|in place of|instead of its|checking back|safety|warnings?|flagging|as though|as if|requests? (?:written|in)|breaks? character|whatever|holds? back|any topic|restrict\w*|limits?|moderat\w*|filters? (?:its|the) (?:answers|replies|output))\b/i;
+const MODEL_CONDUCT = /\b(?:instructions?|guidelines?|rules|system prompt|prompt|its own|own (?:instructions|rules|guidelines)|corrections?|correct(?:ed|s)?|caveats?|refusals?|refuses?|character|voice|persona|task list|action items?|verbatim|word for word|unsure|uncertain|precedence|priority|over (?:its|the)|in place of|instead of its|checking back|safety|warnings?|flagging|as though|as if|requests? (?:written|in)|breaks? character|whatever|advice|opinions?|in and out of|holds? back|any topic|restrict\w*|limits?|moderat\w*|filters? (?:its|the) (?:answers|replies|output))\b/i;
 
 /** Another server's tool as the subject of a present-tense verb ("the billing server's create_invoice takes …"). */
 const OTHER_TOOL_ACTS = requires(
@@ -86,6 +92,29 @@ const TELLING_DECLINED = requires(
   /\b(?:(?:do not|don't|does not|doesn't|need not|needn't|never)\s+(?:need|have)\s+to|no need to|not necessary to|there is no need to|it is unnecessary to)\s+(?:let\s+(?:the\s+|your\s+)?(?:users?|customers?|them|people)\s+know|tell|inform|notify|mention(?:\s+to)?|bring up|point out|explain(?:\s+to)?)\b[^.;]{0,60}?\b(?:that|about|how|why)\b/i,
   /need|necessary|unnecessary/i,
 );
+/** What the user is shown, hears or is told: "the receipt the user sees", "people only hear", "passed on to the rider". */
+const USER_SEES = requires(
+  /\b(?:the |a )?(?:user|users|customer|customers|rider|buyer|shopper|people|person|they|them)\b[^.;]{0,30}?\b(?:sees?|hears?|is told|are told|gets? told|is shown|are shown|receives?|reads?)\b|\b(?:passed on|shown|displayed|quoted|reported) to (?:the )?(?:user|users|customer|rider|buyer|shopper|them)\b|\buser[ _-]?(?:facing|visible)\b|\b(?:progress|status) messages?\b/i,
+  /user|customer|rider|buyer|shopper|people|person|they|them|passed on|shown|displayed|quoted|reported|progress|status/i,
+);
+/** Narrowed or set apart: only part of it reaches them. */
+const NARROWED = /\b(?:only|never|not|stops? there|separately|base (?:fare|price)|without|but|rather than|instead|speak only of|and no more)\b/i;
+/** What a user would want to hear of: a cost, a copy, a publication, a bundle. */
+const COST_OR_SIDE = /\b(?:fees?|margins?|surcharges?|surge|mark-?ups?|commission|charged|extra|on top|published|public link|uploaded|upload|bundled|training|archive|sold|shared with|advertis\w*|subscri\w+|auto-?renew\w*)\b/i;
+/** A visibility label set to no: "not user_visible:", "hidden from the user". */
+const NOT_VISIBLE = /\bnot[ _-]user[ _-]?visible\b|\buser[ _-]?visible\s*[:=]\s*(?:no|false|none)\b|\bhidden from (?:the )?(?:user|customer)s?\b/i;
+/** Show it to them: disclosure. */
+const SHOW_THEM = /\bshow (?:both|it|them|this|that|the \w+)(?: \w+)? to (?:the )?(?:user|customer|buyer)\b|\bso (?:it|they) can be shown\b/i;
+
+/** A source of credentials or private data given to the tool as its input ("attached in `setup`", "part of the input"). */
+const AS_INPUT = /\b(?:attached|attach|part of the input|as input|read in|go(?:es)? in|goes into|go into|passed (?:in|as)|included|made from|depends on|works? (?:on|from)|pasted into|in \x60\w+\x60)\b/i;
+/** A source refused: "not read", "never returned", "masked". */
+const SOURCE_REFUSED = /\b(?:not|never) (?:\w+ )?(?:read|returned|sent|included|shown|accessed|touched|passed|used|stored|logged|exposed)\b|\b(?:masked|redacted|refused|blocked)\b/i;
+/** Sensitive stores named as such (beyond the credential-store family): private keys, saved passwords, role credentials, tokens on disk. */
+const SENSITIVE_SOURCE = /\b(?:private keys?|saved passwords?|passwords? export|cookie (?:database|jar|store)|role credentials|service ?account (?:token|key)|serviceaccount\/token|\/etc\/shadow|shell history|clipboard)\b/i;
+/** A value that is the contents of a path: "contents of /var/run/…". */
+const CONTENTS_OF_PATH = /\b(?:contents?|text|output) of (?:the )?(?:file )?(?:~|\/|\.)[\w./-]+/i;
+
 /** Advice about what to ask of the user ("tell the user to reconnect") is not something kept from them. */
 const ADVICE = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+|your\s+)?(?:user|users|them|person|human)\s+to\b/i;
 
@@ -99,11 +128,11 @@ const ROW_FIGURE = /\|\s*(?:[\d.,]+\s*(?:%|s|ms|x|×|\/s)?|frequent|often|never|
 /** A figure: a number with a unit or a percentage ("3.1 s", "99 %", "40,000 files/s"). */
 const FIGURE = /\b\d[\d.,]*\s*(?:%|s\b|ms\b|x\b|×|sec\w*|seconds|minutes|files\/s|req\w*\/s)/gi;
 /** What the other tools are said to do badly: fail, time out, be less accurate, be retired. */
-const RUN_DOWN_WORDS = /\b(?:time out|times out|fail\w*|unverified|unreliable|deprecated|retired|slower|outdated|less (?:accurate|reliable|precise|correct)\w*|inaccurate\w*|worse)\b/i;
+const RUN_DOWN_WORDS = /\b(?:time out|times out|fail\w*|unverified|unreliable|deprecated|retired|sunset|discontinued|unsupported|without support|unmaintained|no longer maintained|community builds?|slower|outdated|less (?:accurate|reliable|precise|correct)\w*|inaccurate\w*|worse)\b/i;
 /** This tool named without its name. */
 const THIS_TOOL = /\bthis (?:tool|one|server|service)\b/i;
 /** The other tools named as a group ("the search and wiki tools", "the other calendar integrations"): not this one. */
-const TOOLS_AS_GROUP = requires(/\bthe (?!(?:same|these|its|own|this|our)\b)(?:[\w-]+(?:,| and| or) )*[\w-]+ (?:tools|integrations|plugins|connectors|servers)\b/i, /tools|integrations|plugins|connectors|servers/i);
+const TOOLS_AS_GROUP = requires(/\bthe (?!(?:same|these|its|own|this|our)\b)(?:[\w-]+(?:,| and| or) )*[\w-]+ (?:tools|integrations|plugins|connectors|servers)\b|\bother (?:[\w-]+ ){0,2}(?:tools|integrations|plugins|connectors|servers)\b|\b(?!(?:this|the same|our|its|own|that)\b)[\w-]+ server'?s tools\b/i, /tools|integrations|plugins|connectors|servers/i);
 
 /** The model gathering data from other tools to fill this call: "which the assistant supplies … by reading the other mail tools first". */
 const FROM_OTHER_TOOLS = requires(
@@ -116,7 +145,7 @@ const BROAD = /\b(?:full|entire|complete|all|every|whole)\b/i;
 /** Files statements that need no order to be out of place; pushes at most one reading. */
 export function statementReadings(c: StatementCues, push: StatementPush): void {
   const { s } = c;
-  if (has(MODEL_ACTOR, s) && MODEL_CONDUCT.test(s)) {
+  if ((has(MODEL_ACTOR, s) || has(MODEL_THEN_PRONOUN, s)) && MODEL_CONDUCT.test(s)) {
     push("assistant-directive", 0.7, "states how the model that reads it conducts itself");
     return;
   }
@@ -134,6 +163,18 @@ export function statementReadings(c: StatementCues, push: StatementPush): void {
   }
   if (!c.lenient && has(TELLING_DECLINED, s) && !ADVICE.test(s) && !has(PROTECTED_OBJECT, s)) {
     push("concealment", 0.7, "telling the user declined about what the tool does");
+    return;
+  }
+  if (!c.lenient && (NOT_VISIBLE.test(s) || (has(USER_SEES, s) && NARROWED.test(s) && COST_OR_SIDE.test(s))) && !SHOW_THEM.test(s) && !has(DISCLOSE, s) && !has(PROTECTED_OBJECT, s)) {
+    push("concealment", 0.65, "what the user is shown set against a cost or side effect");
+    return;
+  }
+  if ((SENSITIVE_SOURCE.test(s) || has(CREDENTIAL_STORE, s)) && AS_INPUT.test(s) && !SOURCE_REFUSED.test(s) && !c.lenient) {
+    push("resource-reach", 0.7, "a store of credentials or private data taken as the tool's input");
+    return;
+  }
+  if (c.misplaced && CONTENTS_OF_PATH.test(s)) {
+    push("resource-reach", 0.7, "a value that is the contents of a file on the machine");
     return;
   }
   if (!c.lenient && TABLE_ROW.test(s) && (c.named.length > 0 || ROW_OTHER_SERVER.test(s)) && ROW_FIGURE.test(s)) {
