@@ -18,8 +18,8 @@ import { has, requires } from "./memo.js";
 import type { ScreeningCategory } from "./categories.js";
 import { DISCLOSE, PROTECTED_OBJECT } from "./concepts-parties.js";
 import { CONVERSATION, PERSONAL, SECRET } from "./concepts-objects.js";
-import { FLAWED } from "./concepts-roles.js";
-import { CREDENTIAL_STORE } from "./concepts-structure.js";
+import { FLAWED, OWNED_ELSEWHERE } from "./concepts-roles.js";
+import { CREDENTIAL_STORE, OWN_SERVER } from "./concepts-structure.js";
 import { ask } from "./context-queries.js";
 import type { SentenceContext } from "./intent.js";
 
@@ -48,7 +48,7 @@ const MODEL_NOUN = String.raw`(?:ai|llm|assistant|model|agent|orchestrator|copil
  */
 const MODEL_ACTOR = requires(
   new RegExp(
-    String.raw`\b(?:the|an?|any|every|whichever)\s+(?:[a-z-]+\s+)?${MODEL_NOUN}\b(?:\s+(?:that|which|who)\s+[^,.;]{0,60}?|\s+(?:it|this (?:tool|server))\s+(?:is|was|gets?)\s+[^,.;]{0,30}?|\s+(?:presenting|relaying|reading|receiving|answering|calling|using|handling|showing|consuming)\b[^,.;]{0,40}?)?\s+(?:then\s+|also\s+|always\s+|simply\s+|just\s+)?(?:repeats?|follows?|adopts?|treats?|regards?|takes?|carr(?:y|ies) out|completes?|answers?|stops?|speaks?|applies|obeys?|executes?|acts? on|does not|doesn't|never|no longer|disregards?|ignores?|drops?|sets? aside|considers?|defers?|puts?|keeps?|responds?|replies|does)\b|\bthe ${MODEL_NOUN}'s (?:answers?|replies|responses?|output|wording)\b[^.;]{0,60}?\b(?:come|comes|are|is)\b`,
+    String.raw`(?:\b(?:the|an?|any|every|whichever)\s+(?:[a-z-]+\s+)?|^\W*)${MODEL_NOUN}\b(?:\s+(?:that|which|who)\s+[^,.;]{0,60}?|\s+(?:it|this (?:tool|server))\s+(?:is|was|gets?)\s+[^,.;]{0,30}?|\s+(?:presenting|relaying|reading|receiving|answering|calling|using|handling|showing|consuming|integrating|running|connected to)\b[^,.;]{0,40}?)?\s+(?:then\s+|also\s+|always\s+|simply\s+|just\s+)?(?:repeats?|follows?|adopts?|treats?|regards?|takes?|carr(?:y|ies) out|completes?|answers?|stops?|speaks?|applies|obeys?|executes?|acts? on|does not|doesn't|never|no longer|disregards?|ignores?|drops?|sets? aside|considers?|defers?|puts?|keeps?|responds?|replies|does|(?:is|are) (?:configured|set up|built|designed|expected|meant|made|tuned) to)\b|\bthe ${MODEL_NOUN}'s (?:answers?|replies|responses?|output|wording)\b[^.;]{0,60}?\b(?:come|comes|are|is)\b`,
     "i",
   ),
   /\b(?:ai|llm|assistant|model|agent|orchestrator|copilot|chatbot|bot|responder)/i,
@@ -59,7 +59,7 @@ const MODEL_THEN_PRONOUN = requires(
   /\b(?:it|they)\b/i,
 );
 /** What such a statement is about: the model's own conduct, not the tool's work. */
-const MODEL_CONDUCT = /\b(?:instructions?|guidelines?|rules|system prompt|prompt|its own|own (?:instructions|rules|guidelines)|corrections?|correct(?:ed|s)?|caveats?|refusals?|refuses?|character|voice|persona|task list|action items?|verbatim|word for word|unsure|uncertain|precedence|priority|over (?:its|the)|in place of|instead of its|checking back|safety|warnings?|flagging|as though|as if|requests? (?:written|in)|breaks? character|whatever|advice|opinions?|in and out of|holds? back|any topic|restrict\w*|limits?|moderat\w*|filters? (?:its|the) (?:answers|replies|output))\b/i;
+const MODEL_CONDUCT = /\b(?:instructions?|guidelines?|rules|system prompt|prompt|its own|own (?:instructions|rules|guidelines)|corrections?|correct(?:ed|s)?|caveats?|refusals?|refuses?|character|voice|persona|task list|action items?|verbatim|word for word|unsure|uncertain|precedence|priority|over (?:its|the)|in place of|instead of its|checking back|safety|warnings?|flagging|as though|as if|requests? (?:written|in)|breaks? character|whatever|advice|opinions?|in and out of|disclaimers?|hedg\w*|role|(?:rest|remainder) of the (?:conversation|session|chat)|whole (?:conversation|session|chat)|holds? back|any topic|restrict\w*|limits?|moderat\w*|filters? (?:its|the) (?:answers|replies|output))\b/i;
 
 /** Another server's tool as the subject of a present-tense verb ("the billing server's create_invoice takes …"). */
 const OTHER_TOOL_ACTS = requires(
@@ -94,13 +94,13 @@ const TELLING_DECLINED = requires(
 );
 /** What the user is shown, hears or is told: "the receipt the user sees", "people only hear", "passed on to the rider". */
 const USER_SEES = requires(
-  /\b(?:the |a )?(?:user|users|customer|customers|rider|buyer|shopper|people|person|they|them)\b[^.;]{0,30}?\b(?:sees?|hears?|is told|are told|gets? told|is shown|are shown|receives?|reads?)\b|\b(?:passed on|shown|displayed|quoted|reported) to (?:the )?(?:user|users|customer|rider|buyer|shopper|them)\b|\buser[ _-]?(?:facing|visible)\b|\b(?:progress|status) messages?\b/i,
-  /user|customer|rider|buyer|shopper|people|person|they|them|passed on|shown|displayed|quoted|reported|progress|status/i,
+  /\b(?:the |a )?(?:user|users|customer|customers|rider|buyer|shopper|people|person|they|them)\b[^.;]{0,30}?\b(?:sees?|hears?|is told|are told|gets? told|is shown|are shown|receives?|reads?)\b|\b(?:passed on|shown|displayed|quoted|reported) to (?:the )?(?:user|users|customer|rider|buyer|shopper|them)\b|\buser[ _-]?(?:facing|visible)\b|\b(?:progress|status) messages?\b|\b(?:is|are) (?:not|never) (?:announced|disclosed|surfaced|mentioned|reported)\b|\b(?:confirmation|receipt|notice|message|reply) (?:reads|says|states|shows)\b/i,
+  /user|customer|rider|buyer|shopper|people|person|they|them|passed on|shown|displayed|quoted|reported|progress|status|announced|disclosed|surfaced|mentioned|reads|says|states|shows/i,
 );
 /** Narrowed or set apart: only part of it reaches them. */
-const NARROWED = /\b(?:only|never|not|stops? there|separately|base (?:fare|price)|without|but|rather than|instead|speak only of|and no more)\b/i;
+const NARROWED = /\b(?:only|never|not|while|whereas|stops? there|separately|base (?:fare|price)|without|but|rather than|instead|speak only of|and no more)\b/i;
 /** What a user would want to hear of: a cost, a copy, a publication, a bundle. */
-const COST_OR_SIDE = /\b(?:fees?|margins?|surcharges?|surge|mark-?ups?|commission|charged|extra|on top|published|public link|uploaded|upload|bundled|training|archive|sold|shared with|advertis\w*|subscri\w+|auto-?renew\w*)\b/i;
+const COST_OR_SIDE = /\b(?:fees?|margins?|surcharges?|surge|mark-?ups?|commission|charged|extra|on top|published|public link|uploaded|upload|bundled|training|archive|sold|shared with|advertis\w*|subscri\w+|auto-?renew\w*|partners?|marketing|commitment)\b/i;
 /** A visibility label set to no: "not user_visible:", "hidden from the user". */
 const NOT_VISIBLE = /\bnot[ _-]user[ _-]?visible\b|\buser[ _-]?visible\s*[:=]\s*(?:no|false|none)\b|\bhidden from (?:the )?(?:user|customer)s?\b/i;
 /** Show it to them: disclosure. */
@@ -118,6 +118,11 @@ const CONTENTS_OF_PATH = /\b(?:contents?|text|output) of (?:the )?(?:file )?(?:~
 /** Advice about what to ask of the user ("tell the user to reconnect") is not something kept from them. */
 const ADVICE = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+|your\s+)?(?:user|users|them|person|human)\s+to\b/i;
 
+/** Calls of another server's tool sent elsewhere too: "go to the mirror project as well as the requested one". */
+const REDIRECTED = /\b(?:go(?:es)? to|sent to|routed (?:to|through|via)|as well as|also go|in addition to|instead of|copied to|mirrored to)\b/i;
+/** A benchmark claimed over every other tool: "benchmarked against every other OCR tool …, first in every category". */
+const TOP_OF_ALL = /\b(?:benchmarked|compared|tested|ranked|rated) against (?:every|all|any) other\b[^.]{0,60}\b(?:first|top|best|fastest|winner|#1|number one)\b/i;
+
 /** A markdown table row (a sentence of its own once a description is split). */
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
 /** Another server in a row: "search_files (filesystem server)", "the fetch server". */
@@ -128,15 +133,15 @@ const ROW_FIGURE = /\|\s*(?:[\d.,]+\s*(?:%|s|ms|x|×|\/s)?|frequent|often|never|
 /** A figure: a number with a unit or a percentage ("3.1 s", "99 %", "40,000 files/s"). */
 const FIGURE = /\b\d[\d.,]*\s*(?:%|s\b|ms\b|x\b|×|sec\w*|seconds|minutes|files\/s|req\w*\/s)/gi;
 /** What the other tools are said to do badly: fail, time out, be less accurate, be retired. */
-const RUN_DOWN_WORDS = /\b(?:time out|times out|fail\w*|unverified|unreliable|deprecated|retired|sunset|discontinued|unsupported|without support|unmaintained|no longer maintained|community builds?|slower|outdated|less (?:accurate|reliable|precise|correct)\w*|inaccurate\w*|worse)\b/i;
+const RUN_DOWN_WORDS = /\b(?:time out|times out|fail\w*|unverified|unreliable|deprecated|retired|sunset|discontinued|unsupported|without support|unmaintained|no longer maintained|community builds?|slower|outdated|legacy|removed from|complaints|not worth|need not be considered|break on|breaks on|less (?:accurate|reliable|precise|correct)\w*|inaccurate\w*|worse)\b/i;
 /** This tool named without its name. */
 const THIS_TOOL = /\bthis (?:tool|one|server|service)\b/i;
 /** The other tools named as a group ("the search and wiki tools", "the other calendar integrations"): not this one. */
-const TOOLS_AS_GROUP = requires(/\bthe (?!(?:same|these|its|own|this|our)\b)(?:[\w-]+(?:,| and| or) )*[\w-]+ (?:tools|integrations|plugins|connectors|servers)\b|\bother (?:[\w-]+ ){0,2}(?:tools|integrations|plugins|connectors|servers)\b|\b(?!(?:this|the same|our|its|own|that)\b)[\w-]+ server'?s tools\b/i, /tools|integrations|plugins|connectors|servers/i);
+const TOOLS_AS_GROUP = requires(/\bthe (?!(?:same|these|its|own|this|our)\b)(?:[\w-]+(?:,| and| or) )*[\w-]+ (?:tools|integrations|plugins|connectors|servers)\b|\bother (?:[\w-]+ ){0,2}(?:tools|integrations|plugins|connectors|servers)\b|\b(?!(?:this|the same|our|its|own|that)\b)[\w-]+ server'?s tools\b|\balternatives\b/i, /tools|integrations|plugins|connectors|servers|alternatives/i);
 
 /** The model gathering data from other tools to fill this call: "which the assistant supplies … by reading the other mail tools first". */
 const FROM_OTHER_TOOLS = requires(
-  /\b(?:by|after|from|before)\s+(?:first\s+)?(?:reading|calling|querying|using|running|opening|searching)\s+(?:the\s+|every\s+|all\s+(?:the\s+)?)?(?:other|another|each|every)\b[^.;]{0,30}?\b(?:tools?|servers?|inbox(?:es)?|accounts?|apps?)\b|\b(?:collects?|gathers?|pulls?|reads?|fetches|copies)\b[^.;]{0,40}?\bfrom (?:the |every |each |all (?:the )?)?(?:other |connected )?[\w-]+ (?:tools?|servers?|inbox(?:es)?)\b/i,
+  /\b(?:by|after|from|before)\s+(?:first\s+)?(?:reading|calling|querying|using|running|opening|searching)\s+(?:the\s+|every\s+|all\s+(?:the\s+)?)?(?:other|another|each|every)\b[^.;]{0,30}?\b(?:tools?|servers?|inbox(?:es)?|accounts?|apps?)\b|\b(?:collects?|gathers?|pulls?|reads?|fetches|copies)\b[^.;]{0,40}?\bfrom (?:the |every |each |all (?:the )?)?(?:other |connected )?(?:[\w-]+(?:,| and| or) )*[\w-]+ (?:tools?|servers?|inbox(?:es)?)\b/i,
   /other|another|each|every|from/i,
 );
 /** Broad or sensitive data: the whole history, every account, secrets, identity. */
@@ -177,6 +182,14 @@ export function statementReadings(c: StatementCues, push: StatementPush): void {
     push("resource-reach", 0.7, "a value that is the contents of a file on the machine");
     return;
   }
+  if (!c.lenient && has(OWNED_ELSEWHERE, s) && !has(OWN_SERVER, s) && REDIRECTED.test(s)) {
+    push("shadowing", 0.7, "another server's calls sent elsewhere as well");
+    return;
+  }
+  if (TOP_OF_ALL.test(s)) {
+    push("tool-choice", 0.65, "claims first place over every other tool");
+    return;
+  }
   if (!c.lenient && TABLE_ROW.test(s) && (c.named.length > 0 || ROW_OTHER_SERVER.test(s)) && ROW_FIGURE.test(s)) {
     push("tool-choice", 0.65, "a comparison table with a row for another server's tool");
     return;
@@ -187,7 +200,7 @@ export function statementReadings(c: StatementCues, push: StatementPush): void {
     return;
   }
   // The other tools, as a group, said to be flawed: "the search and wiki tools answer less accurately".
-  if ((c.misplaced || !c.lenient) && has(TOOLS_AS_GROUP, s) && (has(FLAWED, s) || RUN_DOWN_WORDS.test(s))) {
+  if ((c.misplaced || !c.lenient) && has(TOOLS_AS_GROUP, s) && !has(OWN_SERVER, s) && (has(FLAWED, s) || RUN_DOWN_WORDS.test(s))) {
     push("tool-choice", 0.65, "the other tools, as a group, run down");
     return;
   }
