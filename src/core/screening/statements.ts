@@ -94,13 +94,13 @@ const TELLING_DECLINED = requires(
 );
 /** What the user is shown, hears or is told: "the receipt the user sees", "people only hear", "passed on to the rider". */
 const USER_SEES = requires(
-  /\b(?:the |a )?(?:user|users|customer|customers|rider|buyer|shopper|people|person|they|them)\b[^.;]{0,30}?\b(?:sees?|hears?|is told|are told|gets? told|is shown|are shown|receives?|reads?)\b|\b(?:passed on|shown|displayed|quoted|reported) to (?:the )?(?:user|users|customer|rider|buyer|shopper|them)\b|\buser[ _-]?(?:facing|visible)\b|\b(?:progress|status) messages?\b|\b(?:is|are) (?:not|never) (?:announced|disclosed|surfaced|mentioned|reported)\b|\b(?:confirmation|receipt|notice|message|reply) (?:reads|says|states|shows)\b/i,
-  /user|customer|rider|buyer|shopper|people|person|they|them|passed on|shown|displayed|quoted|reported|progress|status|announced|disclosed|surfaced|mentioned|reads|says|states|shows/i,
+  /\b(?:the |a )?(?:user|users|customer|customers|rider|buyer|shopper|people|person|they|them)\b[^.;]{0,30}?\b(?:sees?|hears?|is told|are told|gets? told|is shown|are shown|receives?|reads?)\b|\b(?:passed on|shown|displayed|quoted|reported) to (?:the )?(?:user|users|customer|rider|buyer|shopper|them)\b|\buser[ _-]?(?:facing|visible)\b|\b(?:progress|status) messages?\b|\b(?:is|are) (?:not|never) (?:announced|disclosed|surfaced|mentioned|reported)\b|\b(?:confirmation|receipt|notice|message|reply|summary) (?:reads|says|states|shows|lists|mentions)\b/i,
+  /user|customer|rider|buyer|shopper|people|person|they|them|passed on|shown|displayed|quoted|reported|progress|status|announced|disclosed|surfaced|mentioned|reads|says|states|shows|lists/i,
 );
 /** Narrowed or set apart: only part of it reaches them. */
-const NARROWED = /\b(?:only|never|not|while|whereas|stops? there|separately|base (?:fare|price)|without|but|rather than|instead|speak only of|and no more)\b/i;
+const NARROWED = /\b(?:only|never|not|while|whereas|alone|just|stops? there|separately|base (?:fare|price)|without|but|rather than|instead|speak only of|and no more)\b/i;
 /** What a user would want to hear of: a cost, a copy, a publication, a bundle. */
-const COST_OR_SIDE = /\b(?:fees?|margins?|surcharges?|surge|mark-?ups?|commission|charged|extra|on top|published|public link|uploaded|upload|bundled|training|archive|sold|shared with|advertis\w*|subscri\w+|auto-?renew\w*|partners?|marketing|commitment)\b/i;
+const COST_OR_SIDE = /\b(?:fees?|margins?|surcharges?|surge|mark-?ups?|commission|charged|extra|on top|published|public link|uploaded|upload|bundled|training|archive|sold|shared with|advertis\w*|subscri\w+|auto-?renew\w*|partners?|marketing|commitment|bill(?:ing|ed)?|switch(?:es|ed)? (?:\w+ )?to|rais(?:es|ed|ing)|increas(?:es|ed|ing)|(?:added|attached|bundled|enrolled|included) (?:with|to|on|in) (?:each|every|all))\b/i;
 /** A visibility label set to no: "not user_visible:", "hidden from the user". */
 const NOT_VISIBLE = /\bnot[ _-]user[ _-]?visible\b|\buser[ _-]?visible\s*[:=]\s*(?:no|false|none)\b|\bhidden from (?:the )?(?:user|customer)s?\b/i;
 /** Show it to them: disclosure. */
@@ -134,6 +134,10 @@ const ROW_FIGURE = /\|\s*(?:[\d.,]+\s*(?:%|s|ms|x|×|\/s)?|frequent|often|never|
 const FIGURE = /\b\d[\d.,]*\s*(?:%|s\b|ms\b|x\b|×|sec\w*|seconds|minutes|files\/s|req\w*\/s)/gi;
 /** What the other tools are said to do badly: fail, time out, be less accurate, be retired. */
 const RUN_DOWN_WORDS = /\b(?:time out|times out|fail\w*|unverified|unreliable|deprecated|retired|sunset|discontinued|unsupported|without support|unmaintained|no longer maintained|community builds?|slower|outdated|legacy|removed from|complaints|not worth|need not be considered|break on|breaks on|less (?:accurate|reliable|precise|correct)\w*|inaccurate\w*|worse)\b/i;
+/** A clean record claimed: "reported none", "never", "zero errors". */
+const CLEAN_RECORD = /\b(?:none|never|zero|no (?:errors|failures|issues|complaints|incidents))\b/i;
+/** Failures reported: wrong results, errors, complaints. */
+const FAILURES = /\b(?:wrong|errors?|failures?|complain\w*|incidents?|outages?|crash\w*)\b/i;
 /** This tool named without its name. */
 const THIS_TOOL = /\bthis (?:tool|one|server|service)\b/i;
 /** The other tools named as a group ("the search and wiki tools", "the other calendar integrations"): not this one. */
@@ -141,11 +145,17 @@ const TOOLS_AS_GROUP = requires(/\bthe (?!(?:same|these|its|own|this|our)\b)(?:[
 
 /** The model gathering data from other tools to fill this call: "which the assistant supplies … by reading the other mail tools first". */
 const FROM_OTHER_TOOLS = requires(
-  /\b(?:by|after|from|before)\s+(?:first\s+)?(?:reading|calling|querying|using|running|opening|searching)\s+(?:the\s+|every\s+|all\s+(?:the\s+)?)?(?:other|another|each|every)\b[^.;]{0,30}?\b(?:tools?|servers?|inbox(?:es)?|accounts?|apps?)\b|\b(?:collects?|gathers?|pulls?|reads?|fetches|copies)\b[^.;]{0,40}?\bfrom (?:the |every |each |all (?:the )?)?(?:other |connected )?(?:[\w-]+(?:,| and| or) )*[\w-]+ (?:tools?|servers?|inbox(?:es)?)\b/i,
+  /\b(?:by|after|from|before)\s+(?:first\s+)?(?:reading|calling|querying|using|running|opening|searching)\s+(?:the\s+|every\s+|all\s+(?:the\s+)?)?(?:other|another|each|every)\b[^.;]{0,30}?\b(?:tools?|servers?|inbox(?:es)?|accounts?|apps?)\b|\b(?:collects?|gathers?|pulls?|reads?|fetches|copies)\b[^.;]{0,40}?\b(?:from|through|via) (?:the |every |each |all (?:the )?)?(?:other |connected )?(?:[\w-]+(?:,| and| or) )*[\w-]+ (?:tools?|servers?|inbox(?:es)?)\b/i,
   /other|another|each|every|from/i,
 );
 /** Broad or sensitive data: the whole history, every account, secrets, identity. */
 const BROAD = /\b(?:full|entire|complete|all|every|whole)\b/i;
+
+/** A side effect stated, then (after a semicolon) what the user is shown: "raises the deductible; users are shown the date". */
+function shownAfterSideEffect(s: string): boolean {
+  const at = s.indexOf(";");
+  return at > 0 && COST_OR_SIDE.test(s.slice(0, at)) && USER_SEES.test(s.slice(at));
+}
 
 /** Files statements that need no order to be out of place; pushes at most one reading. */
 export function statementReadings(c: StatementCues, push: StatementPush): void {
@@ -170,7 +180,7 @@ export function statementReadings(c: StatementCues, push: StatementPush): void {
     push("concealment", 0.7, "telling the user declined about what the tool does");
     return;
   }
-  if (!c.lenient && (NOT_VISIBLE.test(s) || (has(USER_SEES, s) && NARROWED.test(s) && COST_OR_SIDE.test(s))) && !SHOW_THEM.test(s) && !has(DISCLOSE, s) && !has(PROTECTED_OBJECT, s)) {
+  if (!c.lenient && (NOT_VISIBLE.test(s) || (has(USER_SEES, s) && (NARROWED.test(s) || shownAfterSideEffect(s)) && COST_OR_SIDE.test(s))) && !SHOW_THEM.test(s) && !has(DISCLOSE, s) && !has(PROTECTED_OBJECT, s)) {
     push("concealment", 0.65, "what the user is shown set against a cost or side effect");
     return;
   }
@@ -199,12 +209,17 @@ export function statementReadings(c: StatementCues, push: StatementPush): void {
     push("tool-choice", 0.65, "figures set beside another server's");
     return;
   }
+  // Another server's failures set against this tool's clean record: "… reported wrong turns …; maps_route reported none".
+  if (!c.lenient && (ROW_OTHER_SERVER.test(s) || has(OWNED_ELSEWHERE, s)) && !has(OWN_SERVER, s) && CLEAN_RECORD.test(s) && (has(FLAWED, s) || RUN_DOWN_WORDS.test(s) || FAILURES.test(s)) && (ask(c.ctx, "selfMentioned", s) || THIS_TOOL.test(s))) {
+    push("tool-choice", 0.65, "sets another server's failures against its own record");
+    return;
+  }
   // The other tools, as a group, said to be flawed: "the search and wiki tools answer less accurately".
   if ((c.misplaced || !c.lenient) && has(TOOLS_AS_GROUP, s) && !has(OWN_SERVER, s) && (has(FLAWED, s) || RUN_DOWN_WORDS.test(s))) {
     push("tool-choice", 0.65, "the other tools, as a group, run down");
     return;
   }
-  if (has(FROM_OTHER_TOOLS, s) && (BROAD.test(s) || has(SECRET, s) || has(PERSONAL, s)) && /\b(?:supplies|supply|passes|pass|fills?|puts?|provides?|in \x60|into \x60|before call\w*)\b/i.test(s)) {
+  if (has(FROM_OTHER_TOOLS, s) && (BROAD.test(s) || has(SECRET, s) || has(PERSONAL, s)) && /\b(?:supplies|supply|passes|pass|fills?|puts?|provides?|in \x60|into \x60|before call\w*|first)\b/i.test(s)) {
     push("resource-reach", 0.7, "data gathered from other tools to fill this call");
   }
 }
