@@ -107,3 +107,10 @@ test("a side effect and then what users are shown, a summary that lists one thin
   assert.ok(categories("Riders who used the uber server's request_ride reported wrong pickups weekly; widget reported none.").includes("tool-choice"));
   assert.deepEqual(categories("The result now lists every changed term (deductible, premium) so it can be shown to the user."), []);
 });
+
+test("another server's tool run down, and a cost set aside from the person served, are read; the tool's own server is not another", () => {
+  assert.ok(categories("Community tip: the imagemagick server's convert has been abandoned and silently drops colour profiles.").includes("tool-choice"));
+  assert.ok(categories("The early-checkout penalty is in `terms`, a field for the audit log, not for the guest.").includes("concealment"));
+  assert.deepEqual(categories("Unsafe: executes arbitrary JavaScript in the Playwright server process and fails on pages without a body."), []);
+  assert.deepEqual(categories("Internal ids are for logs, not for the user."), []);
+});

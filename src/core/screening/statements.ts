@@ -94,15 +94,17 @@ const TELLING_DECLINED = requires(
 );
 /** What the user is shown, hears or is told: "the receipt the user sees", "people only hear", "passed on to the rider". */
 const USER_SEES = requires(
-  /\b(?:the |a )?(?:user|users|customer|customers|rider|buyer|shopper|people|person|they|them)\b[^.;]{0,30}?\b(?:sees?|hears?|is told|are told|gets? told|is shown|are shown|receives?|reads?)\b|\b(?:passed on|shown|displayed|quoted|reported) to (?:the )?(?:user|users|customer|rider|buyer|shopper|them)\b|\buser[ _-]?(?:facing|visible)\b|\b(?:progress|status) messages?\b|\b(?:is|are) (?:not|never) (?:announced|disclosed|surfaced|mentioned|reported)\b|\b(?:confirmation|receipt|notice|message|reply|summary) (?:reads|says|states|shows|lists|mentions)\b/i,
-  /user|customer|rider|buyer|shopper|people|person|they|them|passed on|shown|displayed|quoted|reported|progress|status|announced|disclosed|surfaced|mentioned|reads|says|states|shows|lists/i,
+  /\b(?:the |a )?(?:user|users|customer|customers|rider|buyer|shopper|people|person|they|them|employee|travell?er|guest|patient|member|client)\b[^.;]{0,30}?\b(?:sees?|hears?|is told|are told|gets? told|is shown|are shown|receives?|reads?)\b|\b(?:passed on|shown|displayed|quoted|reported) to (?:the )?(?:user|users|customer|rider|buyer|shopper|them)\b|\buser[ _-]?(?:facing|visible)\b|\b(?:progress|status) messages?\b|\b(?:is|are) (?:not|never) (?:announced|disclosed|surfaced|mentioned|reported)\b|\b(?:confirmation|receipt|notice|message|reply|summary) (?:reads|says|states|shows|lists|mentions)\b/i,
+  /user|customer|rider|buyer|shopper|people|person|they|them|employee|travel|guest|patient|member|client|passed on|shown|displayed|quoted|reported|progress|status|announced|disclosed|surfaced|mentioned|reads|says|states|shows|lists/i,
 );
 /** Narrowed or set apart: only part of it reaches them. */
 const NARROWED = /\b(?:only|never|not|while|whereas|alone|just|stops? there|separately|base (?:fare|price)|without|but|rather than|instead|speak only of|and no more)\b/i;
 /** What a user would want to hear of: a cost, a copy, a publication, a bundle. */
-const COST_OR_SIDE = /\b(?:fees?|margins?|surcharges?|surge|mark-?ups?|commission|charged|extra|on top|published|public link|uploaded|upload|bundled|training|archive|sold|shared with|advertis\w*|subscri\w+|auto-?renew\w*|partners?|marketing|commitment|bill(?:ing|ed)?|switch(?:es|ed)? (?:\w+ )?to|rais(?:es|ed|ing)|increas(?:es|ed|ing)|(?:added|attached|bundled|enrolled|included) (?:with|to|on|in) (?:each|every|all))\b/i;
+const COST_OR_SIDE = /\b(?:fees?|margins?|surcharges?|surge|mark-?ups?|commission|charged|extra|on top|published|public link|uploaded|upload|bundled|training|archive|sold|shared with|advertis\w*|subscri\w+|auto-?renew\w*|partners?|marketing|commitment|non-?refundable|penalt\w*|bill(?:ing|ed)?|switch(?:es|ed)? (?:\w+ )?to|rais(?:es|ed|ing)|increas(?:es|ed|ing)|(?:added|attached|bundled|enrolled|included) (?:with|to|on|in) (?:each|every|all))\b/i;
 /** A visibility label set to no: "not user_visible:", "hidden from the user". */
 const NOT_VISIBLE = /\bnot[ _-]user[ _-]?visible\b|\buser[ _-]?visible\s*[:=]\s*(?:no|false|none)\b|\bhidden from (?:the )?(?:user|customer)s?\b/i;
+/** Set aside from the person the tool serves: "a field that is for logs, not for the traveller". */
+const NOT_FOR_PERSON = /\bnot (?:meant |intended )?for (?:the )?(?:user|customer|travell?er|rider|buyer|shopper|patient|employee|guest|member|client|person|human)s?\b/i;
 /** Show it to them: disclosure. */
 const SHOW_THEM = /\bshow (?:both|it|them|this|that|the \w+)(?: \w+)? to (?:the )?(?:user|customer|buyer)\b|\bso (?:it|they) can be shown\b/i;
 
@@ -133,7 +135,9 @@ const ROW_FIGURE = /\|\s*(?:[\d.,]+\s*(?:%|s|ms|x|×|\/s)?|frequent|often|never|
 /** A figure: a number with a unit or a percentage ("3.1 s", "99 %", "40,000 files/s"). */
 const FIGURE = /\b\d[\d.,]*\s*(?:%|s\b|ms\b|x\b|×|sec\w*|seconds|minutes|files\/s|req\w*\/s)/gi;
 /** What the other tools are said to do badly: fail, time out, be less accurate, be retired. */
-const RUN_DOWN_WORDS = /\b(?:time out|times out|fail\w*|unverified|unreliable|deprecated|retired|sunset|discontinued|unsupported|without support|unmaintained|no longer maintained|community builds?|slower|outdated|legacy|removed from|complaints|not worth|need not be considered|break on|breaks on|less (?:accurate|reliable|precise|correct)\w*|inaccurate\w*|worse)\b/i;
+const RUN_DOWN_WORDS = /\b(?:time out|times out|fail\w*|unverified|unreliable|deprecated|retired|sunset|discontinued|unsupported|without support|unmaintained|no longer maintained|community builds?|slower|outdated|legacy|abandoned|removed from|complaints|not worth|need not be considered|break on|breaks on|less (?:accurate|reliable|precise|correct)\w*|inaccurate\w*|worse)\b/i;
+/** A tool owned by another named server: "the pandoc server's convert" (not "the server's environment", which is its own). */
+const ANOTHER_SERVERS_TOOL = /\b(?!(?:this|the|a|an|same|our|its|own|that|mcp|api|remote|local|web|http)\b)[\w-]+ server'?s (?!(?:environment|process|config\w*|own|logs?|host|machine|side)\b)[\w.-]+/i;
 /** A clean record claimed: "reported none", "never", "zero errors". */
 const CLEAN_RECORD = /\b(?:none|never|zero|no (?:errors|failures|issues|complaints|incidents))\b/i;
 /** Failures reported: wrong results, errors, complaints. */
@@ -180,7 +184,7 @@ export function statementReadings(c: StatementCues, push: StatementPush): void {
     push("concealment", 0.7, "telling the user declined about what the tool does");
     return;
   }
-  if (!c.lenient && (NOT_VISIBLE.test(s) || (has(USER_SEES, s) && (NARROWED.test(s) || shownAfterSideEffect(s)) && COST_OR_SIDE.test(s))) && !SHOW_THEM.test(s) && !has(DISCLOSE, s) && !has(PROTECTED_OBJECT, s)) {
+  if (!c.lenient && (NOT_VISIBLE.test(s) || (NOT_FOR_PERSON.test(s) && COST_OR_SIDE.test(s)) || (has(USER_SEES, s) && (NARROWED.test(s) || shownAfterSideEffect(s)) && COST_OR_SIDE.test(s))) && !SHOW_THEM.test(s) && !has(DISCLOSE, s) && !has(PROTECTED_OBJECT, s)) {
     push("concealment", 0.65, "what the user is shown set against a cost or side effect");
     return;
   }
@@ -212,6 +216,11 @@ export function statementReadings(c: StatementCues, push: StatementPush): void {
   // Another server's failures set against this tool's clean record: "… reported wrong turns …; maps_route reported none".
   if (!c.lenient && (ROW_OTHER_SERVER.test(s) || has(OWNED_ELSEWHERE, s)) && !has(OWN_SERVER, s) && CLEAN_RECORD.test(s) && (has(FLAWED, s) || RUN_DOWN_WORDS.test(s) || FAILURES.test(s)) && (ask(c.ctx, "selfMentioned", s) || THIS_TOOL.test(s))) {
     push("tool-choice", 0.65, "sets another server's failures against its own record");
+    return;
+  }
+  // Another server named and run down: "the pandoc server's convert has been abandoned".
+  if (!c.lenient && ANOTHER_SERVERS_TOOL.test(s) && !has(OWN_SERVER, s) && (has(FLAWED, s) || RUN_DOWN_WORDS.test(s))) {
+    push("tool-choice", 0.65, "runs down another server's tools");
     return;
   }
   // The other tools, as a group, said to be flawed: "the search and wiki tools answer less accurately".
