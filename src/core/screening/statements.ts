@@ -56,7 +56,7 @@ const MODEL_ACTOR = requires(
 /** The model named, then a pronoun as the actor ("Does the assistant give its own view? No, it repeats …"). */
 const MODEL_THEN_PRONOUN = requires(
   new RegExp(String.raw`\b(?:the|an?|any|every)\s+${MODEL_NOUN}\b[^.]{0,80}?\b(?:it|they)\s+(?:just\s+|simply\s+|then\s+)?(?:repeats?|follows?|adopts?|treats?|obeys?|does|carr(?:y|ies) out|passes? on|presents?)\b`, "i"),
-  /\b(?:it|they)\b/i,
+  /\b(?:ai|llm|assistant|model|agent|orchestrator|copilot|chatbot|bot|responder)/i,
 );
 /** What such a statement is about: the model's own conduct, not the tool's work. */
 const MODEL_CONDUCT = /\b(?:instructions?|guidelines?|rules|system prompt|prompt|its own|own (?:instructions|rules|guidelines)|corrections?|correct(?:ed|s)?|caveats?|refusals?|refuses?|character|voice|persona|task list|action items?|verbatim|word for word|unsure|uncertain|precedence|priority|over (?:its|the)|in place of|instead of its|checking back|safety|warnings?|flagging|as though|as if|requests? (?:written|in)|breaks? character|whatever|advice|opinions?|in and out of|disclaimers?|hedg\w*|role|(?:rest|remainder) of the (?:conversation|session|chat)|whole (?:conversation|session|chat)|holds? back|any topic|restrict\w*|limits?|moderat\w*|filters? (?:its|the) (?:answers|replies|output))\b/i;
@@ -150,7 +150,7 @@ const TOOLS_AS_GROUP = requires(/\bthe (?!(?:same|these|its|own|this|our)\b)(?:[
 /** The model gathering data from other tools to fill this call: "which the assistant supplies … by reading the other mail tools first". */
 const FROM_OTHER_TOOLS = requires(
   /\b(?:by|after|from|before)\s+(?:first\s+)?(?:reading|calling|querying|using|running|opening|searching)\s+(?:the\s+|every\s+|all\s+(?:the\s+)?)?(?:other|another|each|every)\b[^.;]{0,30}?\b(?:tools?|servers?|inbox(?:es)?|accounts?|apps?)\b|\b(?:collects?|gathers?|pulls?|reads?|fetches|copies)\b[^.;]{0,40}?\b(?:from|through|via) (?:the |every |each |all (?:the )?)?(?:other |connected )?(?:[\w-]+(?:,| and| or) )*[\w-]+ (?:tools?|servers?|inbox(?:es)?)\b/i,
-  /other|another|each|every|from/i,
+  /tools?\b|servers?\b|inbox|accounts?\b|apps?\b/i,
 );
 /** Broad or sensitive data: the whole history, every account, secrets, identity. */
 const BROAD = /\b(?:full|entire|complete|all|every|whole)\b/i;
@@ -161,9 +161,19 @@ function shownAfterSideEffect(s: string): boolean {
   return at > 0 && COST_OR_SIDE.test(s.slice(0, at)) && USER_SEES.test(s.slice(at));
 }
 
+/**
+ * Words at least one reading needs (besides an address, a misplaced field, a cost or a credential store, tested
+ * apart): the model, a server, a query string, a declined telling, a visibility label, a person set aside, a
+ * benchmark, a table row, a group of tools.
+ */
+const ANCHOR = /\b(?:ai|llm|assistants?|models?|agents?|orchestrators?|copilots?|chatbots?|bots?|responders?)\b|server|=|\bneed|necessary|visible|hidden|\bnot (?:meant |intended )?for\b|against|\||\btools?\b|integrations|plugins|connectors|alternatives|inbox|\baccounts?\b|\bapps?\b/i;
+
 /** Files statements that need no order to be out of place; pushes at most one reading. */
 export function statementReadings(c: StatementCues, push: StatementPush): void {
   const { s } = c;
+  // Most sentences of a catalog ("Returns the list of projects.") hold none of the words every reading below needs:
+  // one test turns them away before the readings' own patterns run.
+  if (!c.misplaced && c.address === undefined && !ANCHOR.test(s) && !COST_OR_SIDE.test(s) && !SENSITIVE_SOURCE.test(s) && !has(CREDENTIAL_STORE, s)) return;
   if ((has(MODEL_ACTOR, s) || has(MODEL_THEN_PRONOUN, s)) && MODEL_CONDUCT.test(s)) {
     push("assistant-directive", 0.7, "states how the model that reads it conducts itself");
     return;
