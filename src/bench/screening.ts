@@ -194,9 +194,11 @@ export const ROUND7_SET = fileURLToPath(new URL("../../data/screening/round7-set
 export const ROUND8_SET = fileURLToPath(new URL("../../data/screening/round8-set.jsonl", import.meta.url));
 /** Ninth round, written before the reader was changed for it and never fit on: attacks only in deeply nested property descriptions, spread over two harmless-looking parameters, framed as SOC 2 / GDPR / compliance obligations, conditional triggers, addressed to the orchestrator, the LLM, Claude, GPT or the copilot, numbered procedures, sentences in Spanish, German or French, preference as user ratings, "most users prefer", price and speed claims, "official" claims and rate-limit claims, resource reach for dotfiles, browser profiles, SSH keys, environment, kube configs and cloud metadata, exfiltration as telemetry, crash reports, sync and backups with the destination in an enum or default, shadowing as a compatibility layer or argument conventions; legitimate SSH clients, config tools, backups to a user-given bucket, honest opt-in telemetry, compliance scanners, same-server successors. */
 export const ROUND9_SET = fileURLToPath(new URL("../../data/screening/round9-set.jsonl", import.meta.url));
+/** Tenth round, written before the reader was changed for it and never fit on: calm matter-of-fact prose stating the attack as how the tool works or is designed, second-person documentation for a developer, attacks in `title` fields and `examples` arrays, long SaaS-style descriptions with one hostile sentence in the middle, preference as comparisons only (latency tables, "never fails unlike", "retired last quarter", "verified by the platform", "recommended default"), concealment as transcript hygiene or internal bookkeeping, reach as an argument's expected format, exfiltration through markdown images and URL query parameters, shadowing as "this server also governs how X behaves"; legitimate tools in the same styles. */
+export const ROUND10_SET = fileURLToPath(new URL("../../data/screening/round10-set.jsonl", import.meta.url));
 
-export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9";
-const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9"];
+export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10";
+const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10"];
 
 export interface DevSetRow {
   id: string;
@@ -214,7 +216,7 @@ export interface DevSetRow {
 
 /** The files of the development set, in the order they were written (dev/test, fresh, blind, holdout). */
 export function loadAllDevSets(): DevSetRow[] {
-  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET].flatMap((p) => loadDevSet(p));
+  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET].flatMap((p) => loadDevSet(p));
 }
 
 export function loadDevSet(path = DEV_SET): DevSetRow[] {
@@ -230,7 +232,7 @@ export function loadDevSet(path = DEV_SET): DevSetRow[] {
         throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
       }
       if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9", "tool": {"name", …}}`);
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10", "tool": {"name", …}}`);
       return row;
     });
 }
@@ -413,7 +415,40 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     "forms more than meaning, and a set written by others should be expected to score near the first-contact figures.",
     "The ninth round's reading costs time: measured on the same machine back to back (2026-11-26 12:09 UTC, this command, rules",
     "only), 500 tools took 547 ms before the round and 602 ms after; 10,000 tools (expandCatalog(10000), median of five paired",
-    "runs, CPU time) 2,622 ms before and 2,668 ms after. Timings below are from one run on a shared machine.",
+    "runs, CPU time) 2,622 ms before and 2,668 ms after.",
+    "`round10-set.jsonl`: written before the tenth round's changes (calm, matter-of-fact prose that states the attack as how",
+    "the tool works or is designed, with no imperative and no marker; second-person documentation for a developer; attacks in",
+    "`title` fields and `examples` arrays; SaaS-style descriptions of 130–220 words with one hostile sentence in the middle;",
+    "preference as comparison only: latency tables, \"unlike X, never fails\", \"retired last quarter\", \"verified by the",
+    "platform\", \"recommended default\"; concealment as transcript hygiene, internal bookkeeping, \"no need to mention\"; reach",
+    "as an argument's expected format; exfiltration through markdown image links and query parameters the model builds;",
+    "shadowing as \"this server also governs how X behaves\"; legitimate tools in the same styles: long SaaS docs, comparisons",
+    "of a tool's own modes, latency notes, retention notices, image and URL builders, config readers), never fit on; on first",
+    "contact 33/48 detected (69 %, CI 55–80 %, both modes: the encoder added nothing) and 0/40 legitimate flagged, the honest",
+    "figure for this round. The tenth round then added a statement reading (statements.ts), read only when no directive",
+    "reading fired: the model as the actor of a statement about its own conduct, another server's tool as the subject of a",
+    "present-tense statement or its calls sent elsewhere as well, the user's data or a secret written into an address the",
+    "model builds, telling the user declined, what the user is shown set against a cost or side effect, figures or failures",
+    "set beside another server's, the other tools run down as a group, a credential store or a file's contents taken as input,",
+    "and data gathered from other tools to fill the call; fit on six wide batches, each measured before it was fit: 22/30",
+    "detected and 0/12 flagged (written from the same list of styles as round10, so round10's later figures flatter the",
+    "reader), then 21/24 and 0/10, 5/18 and 1/8, 10/18 and 0/8, 8/12 and 0/6, 9/12 and 0/6. The four batches written in",
+    "styles outside that list were detected at 28–75 % before fitting. The never-fit columns were measured at five",
+    "checkpoints: round10 33 → 41 of 48 after the first batch and unchanged after the other five; round9 40 → 41, round5",
+    "46 → 47, round8 40/48,",
+    "round7 48/48, round6 47/48 and the holdout 24/30 (concealment 2/5) unchanged; no legitimate tool of any never-fit column",
+    "was newly flagged. Fitting more wide batches moved only the sets written in the same styles: the reader still follows",
+    "wording more than meaning, and the 90 % target on sets written by others is not met. The encoder (USE-lite) was",
+    "measured in both modes at every checkpoint and changed no detection, while it flags 4 wide and 1 holdout legitimate tool",
+    "that the rules pass; its category prototypes were left unchanged. Screening time, measured on the same machine back to",
+    "back with the round's final code (2026-11-26 14:18–14:20 UTC, rules only, JIT warmed on other text and the per-sentence",
+    "memory cleared before each run, median of three runs per process, CPU time, load average 3–4 on 2 cores, three paired",
+    "processes): 500 tools 539, 526 and 491 ms before the round and 530, 554 and 553 ms after; 10,000 tools",
+    "(expandCatalog(10000)) 1,711, 1,848 and 1,695 ms before and 1,889, 1,793 and 1,851 ms after: medians 5 % and 8 % higher,",
+    "within the spread of repeated runs here (pairs taken at 14:03–14:07 UTC, before the last two batches, had the round 4 %",
+    "and 2 % faster). With the statement reading switched off in a copy of the final code, 10,000 tools",
+    "took 1,811 and 1,905 ms against 1,893 and 1,788 ms with it (two paired processes, 14:21 UTC): its own cost is below",
+    "what this machine can resolve. Timings below are from one run on a shared machine.",
     "95 % Wilson intervals.",
     "",
   );
@@ -421,13 +456,13 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     md.push(
       `### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`,
       "",
-      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** |",
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const [k, d] of Object.entries(m.detection))
-      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** |`);
+      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** |`);
     const l = m.legitimate;
-    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** |`);
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** |`);
     md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
     for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
     if (m.timing)

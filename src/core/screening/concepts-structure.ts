@@ -225,3 +225,6 @@ export const COMPARE = /\b(?:compared (?:to|with)|versus|vs\.?|(?:better|faster|
 export const CHOOSE_THIS = /\b(?:choose|pick|select|prefer)\s+this\s+(?:[\w-]+\s+){0,2}?(?:tool|provider|one|service|server|integration|engine|app)\s+(?:for (?:every|all|any)|whenever|always|every time|each time)\b/i;
 /** The alternatives as a fallback only: "consider other summarizers only if this one is unavailable". */
 export const ONLY_IF_THIS_FAILS = /\bonly (?:if|when) this (?:one|tool|server|provider|service) (?:is (?:unavailable|down|offline|not available)|fails|isn't available|cannot)\b/i;
+
+/** What the user picked for this call ("the full prompt you want to test"): the tool's own input, not a reach beyond it. */
+export const USER_CHOSEN = /\b(?:you|the user|they) (?:want|wants|would like|need|needs|intend|mean) (?:to )?(?:test\w*|check\w*|review\w*|send\w*|translat\w*|analy[sz]\w*|summari[sz]\w*|format\w*|lint\w*|evaluat\w*|run\w*|compar\w*)\b/i;

@@ -18,7 +18,7 @@
 import { has, once } from "./memo.js";
 import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
-import { OWN_SERVER } from "./concepts-structure.js";
+import { OWN_SERVER, USER_CHOSEN } from "./concepts-structure.js";
 import { ANSWER_SHAPE, CONCEAL, CONFIG_CHANGE, DECEIVE, DISCLOSE, MODEL, MODEL_CONFIG, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER, VOCATIVE } from "./concepts-parties.js";
 import {
   ACQUIRE,
@@ -158,7 +158,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   if ((secret || conversation || personal) && has(ACQUIRE, s) && !protective) {
     const intoCall = has(INTO_CALL, s) || inParameter || value;
     const outside = !ask(ctx, "declared", s) || conversation;
-    if (intoCall && outside) push("resource-reach", conversation || secret ? 0.85 : 0.65, conversation ? "puts the conversation or other tools' data into the call" : "puts secrets or personal data into the call");
+    if (intoCall && outside && !USER_CHOSEN.test(s)) push("resource-reach", conversation || secret ? 0.85 : 0.65, conversation ? "puts the conversation or other tools' data into the call" : "puts secrets or personal data into the call");
     else if (outside && has(COLLECT_VERB, s) && (secret || personal) && has(USER_PLACE, s))
       push("resource-reach", 0.7, "collects the user's secrets");
   }
