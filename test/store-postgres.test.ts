@@ -10,6 +10,7 @@ import pg from "pg";
 import { startPostgres, type TestPostgres } from "./helpers/postgres.js";
 import { CountingEmbeddings, hashEmbed, pruneVersionsContract, smallCatalog, tool } from "./helpers/store-fixtures.js";
 import { PostgresRoutingStore, type PgClientLike, type PgPoolLike } from "../src/core/store/postgres.js";
+import { BlobAssembly, COPY_SLICE_BYTES } from "../src/core/store/pg-blob-read.js";
 import { advisoryKey, textKey } from "../src/core/store/codec.js";
 import { catalogSnapshotOf } from "../src/core/store/snapshot.js";
 import { ToolAttentionRouter } from "../src/core/router/router.js";
@@ -457,4 +458,35 @@ test("router option store: misconfiguration names the option", () => {
   const store = new PostgresRoutingStore({ connectionString: "postgres://x@127.0.0.1:1/x" });
   assert.throws(() => new ToolAttentionRouter(cat, { store: { store, catalog: "" } }), /store\.catalog/);
   assert.throws(() => new ToolAttentionRouter(cat, { store: { store, follow: "yes" as never } }), /store\.follow/);
+});
+
+test("blobs: chunks larger than a COPY slice arrive in slices, in this thread and in the reader thread; a short or long chunk is reported, and so is a slice out of place", async () => {
+  const schema = `t${++schemaN}`;
+  const chunk = 3 * COPY_SLICE_BYTES + 12_345; // four slices per chunk, the last one short
+  const here = newStore({ blobChunkBytes: chunk, blobThreadMinBytes: 2 ** 40 }, schema);
+  const warnings: string[] = [];
+  const threaded = newStore({ blobChunkBytes: chunk, blobThreadMinBytes: 1024, warn: (m) => warnings.push(m) }, schema);
+  const bytes = randomBytes(2 * chunk + COPY_SLICE_BYTES + 7); // two whole chunks, then one of two slices
+  await here.putBlob("sliced", bytes);
+  assert.ok(Buffer.from((await here.getBlob("sliced"))!).equals(bytes));
+  assert.ok(Buffer.from((await threaded.getBlob("sliced"))!).equals(bytes));
+  assert.deepEqual([here.blobReads.calling, threaded.blobReads.thread, warnings], [1, 1, []], "each store read the way it was set to");
+
+  await sql(`UPDATE "${schema}".blob_chunks SET data = substring(data from 1 for ${COPY_SLICE_BYTES + 5}) WHERE key = 'sliced' AND seq = 1`);
+  await assert.rejects(here.getBlob("sliced"), new RegExp(`is damaged \\(chunk 1 holds ${COPY_SLICE_BYTES + 5} bytes, expected ${chunk}\\)`));
+  await assert.rejects(threaded.getBlob("sliced"), new RegExp(`is damaged \\(chunk 1 holds ${COPY_SLICE_BYTES + 5} bytes, expected ${chunk}\\)`));
+  await sql(`UPDATE "${schema}".blob_chunks SET data = $1 WHERE key = 'sliced' AND seq = 1`, [Buffer.concat([bytes.subarray(chunk, 2 * chunk), Buffer.from("x")])]);
+  await assert.rejects(here.getBlob("sliced"), new RegExp(`is damaged \\(chunk 1 holds ${chunk + 1} bytes, expected ${chunk}\\)`));
+  await sql(`UPDATE "${schema}".blob_chunks SET data = $1 WHERE key = 'sliced' AND seq = 1`, [bytes.subarray(chunk, 2 * chunk)]);
+  assert.ok(Buffer.from((await here.getBlob("sliced"))!).equals(bytes), "repaired, it reads back");
+  await Promise.all([here.close(), threaded.close()]);
+
+  // The assembly's own checks on slices (the database sends them in order; anything else is damage).
+  const blob = new BlobAssembly("k", 2, 10, 15);
+  blob.putSlice(0, 10, 0, Buffer.alloc(4));
+  assert.throws(() => blob.putSlice(0, 10, 6, Buffer.alloc(4)), /chunk 0 came with a slice at byte 6, expected 4/);
+  assert.throws(() => blob.putSlice(0, 10, 4, Buffer.alloc(7)), /chunk 0 came with a slice of 7 bytes at byte 4 of 10/);
+  blob.putSlice(0, 10, 4, Buffer.alloc(6));
+  assert.throws(() => blob.putSlice(0, 10, 0, Buffer.alloc(4)), /chunk 0 came twice/);
+  assert.throws(() => blob.finish("0".repeat(64)), /chunk 1 of 2 is missing/);
 });
