@@ -27,7 +27,8 @@
  * to commit, then sees its head). `getBlob` reads the head, then the chunks two at a time over two pooled
  * connections, each copied straight into one buffer of the head's length; every chunk's position and length and
  * the whole blob's sha256 are checked against the head. The chunks come by `COPY … TO STDOUT (FORMAT binary)`, raw
- * bytes: a plain SELECT gets a bytea as hex text (twice the size, parsed by pg), and pg 8's binary result mode
+ * bytes, each in 1 MiB slices (`COPY_SLICE_BYTES` in pg-blob-read.ts: smaller protocol messages spare the driver its
+ * growing buffers): a plain SELECT gets a bytea as hex text (twice the size, parsed by pg), and pg 8's binary result mode
  * decodes every field as UTF-8 text, which corrupts arbitrary bytes. Where COPY cannot run through the pool's client
  * (pg-native, pg's pipeline mode), the store falls back to `encode(data, 'base64')` text, decoded in place. A 218 MB
  * blob from a local server on 2 cores, sha256 included: about 0.8 s by COPY, 1.1 s as base64, 2.5–3.5 s through
