@@ -578,7 +578,6 @@ export class ToolCatalog {
       }
   }
 
-  /** Every tool screened: the lists in catalog order (as up-front screening leaves them), and the waiters released. */
   /** Collects one verdict; with the catalog's last one, keeps them all in `ScreeningOptions.cache`. */
   private keepVerdict(key: string, result: ScreeningResult): void {
     const v = this.verdicts;
@@ -589,6 +588,7 @@ export class ToolCatalog {
     v.cache.set(v.key, v.results);
   }
 
+  /** Every tool screened: the lists in catalog order (as up-front screening leaves them), and the waiters released. */
   private screeningDone(): void {
     const pos = (id: string) => this.order.get(id) ?? Number.MAX_SAFE_INTEGER;
     const sortBy = <T>(list: readonly T[], idOf: (x: T) => string) => {
