@@ -311,10 +311,10 @@ export class ToolCatalog {
     const screenSpec = (spec: ToolSpec, server: string) => screenTool(spec, { server, tools: neighbours, threshold: policy!.threshold });
     // Verdicts kept from an earlier process on this very catalog serve as precomputed ones; otherwise this one's are
     // collected (only when every tool has its own key: a repeated server and name would share one).
-    const keys = new Set(neighbours.map((t) => screeningKey(t.server, t.name)));
-    const cacheKey = screening?.cache && !screening.precomputed && policy && keys.size === valid.length ? screeningCacheKey(valid, policy.threshold) : undefined;
+    const keys = screening?.cache && !screening.precomputed && policy ? new Set(neighbours.map((t) => screeningKey(t.server, t.name))) : undefined;
+    const cacheKey = keys && keys.size === valid.length ? screeningCacheKey(valid, policy!.threshold) : undefined;
     const kept = cacheKey ? screening!.cache!.get(cacheKey) : undefined;
-    const precomputed = screening?.precomputed ?? (kept && [...keys].every((k) => kept.has(k)) ? kept : undefined);
+    const precomputed = screening?.precomputed ?? (kept && [...keys!].every((k) => kept.has(k)) ? kept : undefined);
     if (cacheKey && !precomputed) this.verdicts = { cache: screening!.cache!, key: cacheKey, results: new Map(), expected: valid.length };
     const judge = (result: ScreeningResult, tool: { id: string; name: string; server: string; label: string }): boolean => {
       const { id, name, server, label } = tool;

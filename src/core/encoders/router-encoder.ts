@@ -85,7 +85,7 @@ export class RouterEncoder {
    * Rows loaded from an index snapshot whose tool texts were never made (a warm start skips the text processing);
    * the next `embedTexts` keys them by text first, so a catalog change reuses them like embedded vectors.
    */
-  private unkeyedRows?: { catalog: ToolCatalog; rows: readonly Float32Array[] | ((i: number) => Float32Array) };
+  private unkeyedRows?: { catalog: ToolCatalog; rowAt: (i: number) => Float32Array };
   /** How many texts the last `embedTexts` calls sent to the encoder since `countEmbedded`. */
   private lastEmbedded = 0;
   /** The current encoder failure episode, if the last query encode failed. */
@@ -126,9 +126,12 @@ export class RouterEncoder {
     return this.embeddings instanceof LexicalEmbeddings;
   }
 
-  /** Keeps a snapshot's rows of `catalog` so a later catalog change reuses them (views: no copy). */
-  keepUnkeyedRows(catalog: ToolCatalog, rows: readonly Float32Array[] | ((i: number) => Float32Array)): void {
-    this.unkeyedRows = { catalog, rows };
+  /**
+   * Keeps a snapshot's rows of `catalog` (row i of tool i, read only if a later catalog change keys them) so that
+   * change reuses them (views: no copy).
+   */
+  keepUnkeyedRows(catalog: ToolCatalog, rowAt: (i: number) => Float32Array): void {
+    this.unkeyedRows = { catalog, rowAt };
   }
 
   /**
@@ -201,9 +204,8 @@ export class RouterEncoder {
   /** Keys a snapshot's rows by their texts (see `keepUnkeyedRows`), once. */
   private keyUnkeyedRows(): void {
     if (!this.unkeyedRows) return;
-    const { catalog, rows } = this.unkeyedRows;
+    const { catalog, rowAt } = this.unkeyedRows;
     this.unkeyedRows = undefined;
-    const rowAt = typeof rows === "function" ? rows : (i: number) => rows[i]!;
     toolTextsOf(catalog, this.toolText).forEach((t, i) => this.vectorByText.set(t, rowAt(i)));
   }
 

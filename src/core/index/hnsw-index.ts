@@ -178,7 +178,7 @@ export class HnswIndex implements VectorIndex {
     // The query sits at offset 0 of the space.
     const q = 0;
     let ep = this.entry;
-    if (this.decoded && this.decoded[ep] === 0) this.decodeRow(ep);
+    this.ensureDecoded(ep);
     let epSc = space.dot(q, space.base + ep * this.dim);
     const ef = Math.max(this.efSearch ?? defaultEfSearch(this.count), kk);
     const beam = this.upperBeam ?? defaultUpperBeam(this.count);
@@ -203,7 +203,7 @@ export class HnswIndex implements VectorIndex {
     for (let i = 0; i < extra; i++) {
       const id = seeds![i]!;
       if (!(id >= 0 && id < this.count)) continue;
-      if (this.decoded && this.decoded[id] === 0) this.decodeRow(id);
+      this.ensureDecoded(id);
       this.selIds[m] = id;
       this.selSc[m++] = space.dot(q, space.base + id * this.dim);
     }
@@ -223,7 +223,7 @@ export class HnswIndex implements VectorIndex {
   /** Row i as stored (unit length), a view on the index's storage: read it, never write it. */
   rowView(i: number): Float32Array {
     if (!(i >= 0 && i < this.count)) throw new RangeError(`HnswIndex.rowView: ${i} is outside 0..${this.count - 1}`);
-    if (this.decoded && this.decoded[i] === 0) this.decodeRow(i);
+    this.ensureDecoded(i);
     return this.data.subarray(i * this.dim, (i + 1) * this.dim);
   }
 
@@ -260,7 +260,7 @@ export class HnswIndex implements VectorIndex {
     const decoded = this.decoded;
     for (let i = 0; i < count; i++) {
       const id = ids[i]!;
-      if (decoded && decoded[id] === 0) this.decodeRow(id);
+      if (decoded && decoded[id] === 0) this.ensureDecoded(id);
       out[id] = dotQuery(this.query, this.data, id * dim, dim);
     }
   }
@@ -500,7 +500,7 @@ export class HnswIndex implements VectorIndex {
       const deg = links[b]!;
       for (let i = 0; i < deg; i++) {
         const nb = links[b + 1 + i]!;
-        if (this.decoded && this.decoded[nb] === 0) this.decodeRow(nb);
+        this.ensureDecoded(nb);
         const s = space.dot(q, rowsAt + nb * dim);
         if (better(s, nb, epSc, ep)) {
           ep = nb;
@@ -580,7 +580,7 @@ export class HnswIndex implements VectorIndex {
         const nb = arr[base + i]!;
         if (visited[nb] === mark) continue;
         visited[nb] = mark;
-        if (decoded && decoded[nb] === 0) this.decodeRow(nb);
+        if (decoded && decoded[nb] === 0) this.ensureDecoded(nb);
         const s = space.dot(q, rowsAt + nb * dim);
         if (results.size < ef) {
           results.push(s, nb);
@@ -594,8 +594,12 @@ export class HnswIndex implements VectorIndex {
     }
   }
 
-  /** Decodes row `id` of a loaded half-precision snapshot into the row space (once), dropping the snapshot's rows after the last. */
-  private decodeRow(id: number): void {
+  /**
+   * Decodes row `id` of a loaded half-precision snapshot into the row space unless it is already there, dropping the
+   * snapshot's rows after the last. The search loops test the flag themselves first, sparing a call per neighbour.
+   */
+  private ensureDecoded(id: number): void {
+    if (!this.decoded || this.decoded[id] !== 0) return;
     const dim = this.dim;
     const t = halfTable();
     const src = this.halfRows!;
@@ -610,7 +614,7 @@ export class HnswIndex implements VectorIndex {
     const decoded = this.decoded;
     if (!decoded) return;
     if (this.undecoded === decoded.length) decodeHalf(this.halfRows!, this.data.subarray(0, this.halfRows!.length));
-    else for (let id = 0; id < decoded.length; id++) if (decoded[id] === 0) this.decodeRow(id);
+    else for (let id = 0; id < decoded.length; id++) this.ensureDecoded(id);
     this.halfRows = this.decoded = undefined;
     this.undecoded = 0;
   }

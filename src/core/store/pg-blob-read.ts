@@ -78,11 +78,6 @@ export class BlobAssembly {
     return off;
   }
 
-  put(seq: number, bytes: Uint8Array): void {
-    this.out.set(bytes, this.slot(seq, bytes.byteLength));
-    this.filled(seq);
-  }
-
   /**
    * A slice of chunk `seq`, a chunk holding `length` bytes, starting at `at` within it. A chunk's slices arrive in
    * order and each starts where the previous one ended; the chunk counts once its last byte arrived.
