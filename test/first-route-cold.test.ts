@@ -94,12 +94,13 @@ describe("scaling sweep: firstRouteColdS counts the catalog build", () => {
 });
 
 describe("default progressive start", () => {
-  it("a 300-tool catalog with the default options routes lexically at once, before the encoder has embedded it", async () => {
+  it("a 300-tool catalog with the default options routes at once, before the encoder has embedded it", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "ta-first-route-"));
     const router = new ToolAttentionRouter(ToolCatalog.fromCatalogObject(expandCatalog(300, 7)), { cacheDir: dir, log: false });
     try {
       const first = await router.route("create a new branch in the git repository");
-      assert.deepEqual(first.channels, ["lexical"]);
+      // BM25, with the static channel when the encoder loaded within progressive.staticWaitMs (1.5 s by default).
+      assert.ok(["lexical", "static,lexical"].includes(first.channels.join()), first.channels.join());
       assert.equal(router.health().state, "building");
       assert.ok(first.active.some((a) => /branch/.test(a.name)), first.active.map((a) => a.name).join(", "));
     } finally {

@@ -67,7 +67,7 @@ test("nothing outside src/bench imports the benchmark, and the library imports n
   assert.deepEqual(offenders, []);
 });
 
-test("npm pack ships the library and CLI build, README, LICENSE and the demo catalog, nothing else", async () => {
+test("npm pack ships the library and CLI build, README, LICENSE, the demo catalog and the static token table, nothing else", async () => {
   const [info] = JSON.parse(await npm(["pack", "--dry-run", "--json", "--loglevel=error"])) as [{ files: { path: string; mode: number }[] }];
   const files = info.files.map((f) => f.path).sort();
 
@@ -77,6 +77,7 @@ test("npm pack ships the library and CLI build, README, LICENSE and the demo cat
     "README.md",
     "LICENSE",
     "data/demo-catalog.json",
+    "assets/use-lite-static.bin", // the static channel's token table (encoders/static-table.ts)
     "dist/cli/setup-faiss.mjs", // the script `tool-attention setup-faiss` runs
     ...library.flatMap((m) => [`dist/${m}.js`, `dist/${m}.d.ts`]),
   ]);

@@ -49,7 +49,8 @@ describe("progressive start (USE-lite, cold cache)", () => {
     const router = new ToolAttentionRouter(catalog, {
       cacheDir: tempDir(),
       multiVector: false,
-      progressive: { minTools: 100 },
+      // BM25 alone (the static channel is tested below).
+      progressive: { minTools: 100, staticChannel: false },
       log: false,
       onEvent: (e) => events.push(e),
     });
@@ -93,7 +94,7 @@ describe("progressive start (USE-lite, cold cache)", () => {
 
   it("with multi-vector rows, the whole-text rows join first and the multi-vector rows after", async () => {
     const catalog = ToolCatalog.fromCatalogObject(expandCatalog(150, 5));
-    const router = new ToolAttentionRouter(catalog, { cacheDir: tempDir(), progressive: { minTools: 0 }, log: false });
+    const router = new ToolAttentionRouter(catalog, { cacheDir: tempDir(), progressive: { minTools: 0, staticChannel: false }, log: false });
     assert.deepEqual((await router.route("send a message to the team channel")).channels, ["lexical"]);
     await until("the whole-text rows", () => router.health().channels.includes("dense"));
     const mid = router.health();
@@ -118,7 +119,7 @@ describe("progressive start (USE-lite, cold cache)", () => {
 
   it("a catalog change bringing many new texts is routable at once and embedded after; a small one is embedded before the swap", async () => {
     const base = expandCatalog(200, 7);
-    const router = new ToolAttentionRouter(ToolCatalog.fromCatalogObject(base), { cacheDir: tempDir(), multiVector: false, progressive: { minTools: 50 }, log: false });
+    const router = new ToolAttentionRouter(ToolCatalog.fromCatalogObject(base), { cacheDir: tempDir(), multiVector: false, progressive: { minTools: 50, staticChannel: false }, log: false });
     await router.prepare();
     const bigger = expandCatalog(320, 7);
     const big = await router.replaceCatalog(ToolCatalog.fromCatalogObject(bigger));
@@ -137,6 +138,70 @@ describe("progressive start (USE-lite, cold cache)", () => {
     assert.equal(small.added.length, 10);
     assert.equal(small.embedded, 10, "a small change is embedded before the swap");
     assert.deepEqual((await router.route("list open issues")).channels, ["dense", "server", "lexical"]);
+  });
+});
+
+describe("the static channel (progressive.staticChannel)", () => {
+  it("joins BM25 while the catalog embeds: scored against the encoder's query vector, on the lexical θ, named in decisions and health()", async () => {
+    const catalog = ToolCatalog.fromCatalogObject(expandCatalog(300, 7));
+    const options = { cacheDir: tempDir(), multiVector: false as const, log: false as const };
+    // A long wait: the first route waits for the channel (the encoder's load) however slow the machine.
+    const router = new ToolAttentionRouter(catalog, { ...options, progressive: { minTools: 100, staticWaitMs: 120_000 } });
+    const lexicalOnly = new ToolAttentionRouter(catalog, { ...options, cacheDir: tempDir(), progressive: { minTools: 100, staticChannel: false } });
+    try {
+      const query = "create a new branch in the git repository";
+      const d = await router.route(query);
+      assert.equal(router.health().state, "building", "routed before the build finished");
+      assert.deepEqual(d.channels, ["static", "lexical"]);
+      assert.deepEqual(router.health().channels, ["static", "lexical"]);
+      assert.equal(d.theta, 0.02, "the lexical θ: the static rows are not on the dense channel's scale");
+      assert.equal(d.degraded, undefined);
+      assert.equal(router.routesLexicallyWhileEmbedding(), true, "callers still plan on estimates");
+      assert.equal(router.denseIndex, undefined, "the static rows are not the dense index");
+      assert.ok(d.active.some((a) => /branch/.test(a.name)), d.active.map((a) => a.name).join(", "));
+      // The static channel changes the scores: BM25 alone ranks the same slate with other scores.
+      const l = await lexicalOnly.route(query);
+      assert.deepEqual(l.channels, ["lexical"]);
+      const scoresOf = (x: typeof d) => x.candidates.slice(0, 10).map((c) => `${c.name}:${c.score.toFixed(4)}`).join();
+      assert.notEqual(scoresOf(d), scoresOf(l));
+      await router.prepare();
+      assert.deepEqual((await router.route(query)).channels, ["dense", "server", "lexical"]);
+    } finally {
+      await Promise.all([router.close(), lexicalOnly.close()]);
+    }
+  });
+
+  it("only with the encoder it was distilled from: another encoder's progressive phase routes on BM25 alone", async () => {
+    // Another model as far as the router can tell (its id): the static table is not in its space.
+    const inner = new UseLiteEmbeddings();
+    const other = { modelId: "other-model", embedDocuments: (t: string[]) => inner.embedDocuments(t), embedQuery: (t: string) => inner.embedQuery(t) };
+    const router = new ToolAttentionRouter(ToolCatalog.fromCatalogObject(expandCatalog(300, 7)), {
+      encoder: other,
+      cacheDir: false,
+      multiVector: false,
+      progressive: { minTools: 100, staticWaitMs: 120_000 },
+      log: false,
+    });
+    try {
+      const d = await router.route("create a new branch in the git repository");
+      assert.deepEqual(d.channels, ["lexical"]);
+    } finally {
+      await router.close();
+    }
+  });
+
+  it("is dropped when the build stops: a closed router routes on BM25 alone", async () => {
+    const router = new ToolAttentionRouter(ToolCatalog.fromCatalogObject(expandCatalog(700, 17)), {
+      cacheDir: tempDir(),
+      multiVector: false,
+      progressive: { minTools: 0, staticWaitMs: 120_000 },
+      log: false,
+    });
+    assert.deepEqual((await router.route("list open issues")).channels, ["static", "lexical"]);
+    await router.close();
+    await until("the build to stop", () => router.health().state !== "building");
+    assert.deepEqual(router.health().channels, ["lexical"]);
+    assert.deepEqual((await router.route("list open issues")).channels, ["lexical"]);
   });
 });
 
@@ -179,7 +244,7 @@ describe("degraded, not dead", () => {
     const catalog = ToolCatalog.fromCatalogObject(expandCatalog(600, 11));
     const cacheDir = tempDir();
     const events: ToolAttentionEvent[] = [];
-    const router = new ToolAttentionRouter(catalog, { cacheDir, multiVector: false, progressive: { minTools: 0 }, log: false, onEvent: (e) => events.push(e) });
+    const router = new ToolAttentionRouter(catalog, { cacheDir, multiVector: false, progressive: { minTools: 0, staticChannel: false }, log: false, onEvent: (e) => events.push(e) });
     assert.deepEqual((await router.route("read a file")).channels, ["lexical"]);
     // The first chunk (256 texts) is written before the second one starts; kill the worker during the second.
     await until("the first chunk", () => router.health().embedded >= 256);
@@ -214,7 +279,7 @@ describe("close()", () => {
     const router = new ToolAttentionRouter(catalog, {
       cacheDir: tempDir(),
       multiVector: false,
-      progressive: { minTools: 0 },
+      progressive: { minTools: 0, staticChannel: false },
       log: (l) => logs.push(l),
       onEvent: (e) => events.push(e),
     });
@@ -237,6 +302,8 @@ describe("options", () => {
     assert.throws(() => new ToolAttentionRouter(catalog, { progressive: { minTool: 5 } as never }), /unknown option "minTool" \(did you mean "minTools"\?\)/);
     assert.throws(() => new ToolAttentionRouter(catalog, { progressive: { minTools: -1 } }), /Invalid progressive\.minTools: -1/);
     assert.throws(() => new ToolAttentionRouter(catalog, { progressive: "yes" as never }), /option "progressive" must be an object or a boolean/);
+    assert.throws(() => new ToolAttentionRouter(catalog, { progressive: { staticChannel: "yes" as never } }), /Invalid progressive\.staticChannel: "yes" \(expected a boolean\)/);
+    assert.throws(() => new ToolAttentionRouter(catalog, { progressive: { staticWaitMs: -1 } }), /Invalid progressive\.staticWaitMs: -1/);
     assert.throws(
       () => new ToolAttentionRouter(catalog, { progressive: true, encoderFallback: false }),
       /progressive needs the lexical fallback .* remove encoderFallback: false \(strict mode\) or progressive/,
@@ -269,7 +336,7 @@ describe("shared PostgreSQL store", () => {
     try {
       const routers = encoders.map(
         (encoder, i) =>
-          new ToolAttentionRouter(ToolCatalog.fromCatalogObject(file), { encoder, lexical: true, multiVector: false, progressive: { minTools: 0 }, store: stores[i]!, log: false }),
+          new ToolAttentionRouter(ToolCatalog.fromCatalogObject(file), { encoder, lexical: true, multiVector: false, progressive: { minTools: 0, staticChannel: false }, store: stores[i]!, log: false }),
       );
       const firsts = await Promise.all(routers.map((r) => r.route("create a branch in the repository")));
       for (const d of firsts) assert.deepEqual(d.channels, ["lexical"]);
@@ -298,7 +365,7 @@ describe("progressive start under createAgent", () => {
       s.tools.map((t) => tool(async () => `${t.name} ok`, { name: t.name, description: t.description ?? t.name, schema: z.object({ id: z.string().optional() }) })),
     );
     const events: ToolAttentionEvent[] = [];
-    const router = new ToolAttentionRouter(catalogFromLangChainTools(tools), { cacheDir: tempDir(), multiVector: false, progressive: { minTools: 100 }, log: false });
+    const router = new ToolAttentionRouter(catalogFromLangChainTools(tools), { cacheDir: tempDir(), multiVector: false, progressive: { minTools: 100, staticChannel: false }, log: false });
     const model = new ScriptedChatModel([new AIMessage("First."), new AIMessage("Second.")]);
     const agent = createAgent({ model, tools, middleware: [toolAttentionMiddleware({ router, onEvent: (e) => events.push(e) })] });
     try {

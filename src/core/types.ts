@@ -89,7 +89,7 @@ export interface GatedTool extends ScoredTool {
 
 /** The outcome of one routing decision. */
 /** A scoring channel of the router (see src/core/router/channels/). */
-export type RoutingChannel = "dense" | "multiVector" | "server" | "lexical";
+export type RoutingChannel = "dense" | "static" | "multiVector" | "server" | "lexical";
 
 export interface RoutingDecision {
   turnId: string;
@@ -125,8 +125,9 @@ export interface RoutingDecision {
    */
   latencyMs: { encode: number; search: number; fusion?: number; gate: number; tokens?: number; total: number };
   /**
-   * The scoring channels that served this route: `["lexical"]` while a progressive start (or a large catalog
-   * change) is still embedding, or when the encoder failed; `["dense", "multiVector", "server", "lexical"]` (those
+   * The scoring channels that served this route: `["lexical"]` or `["static", "lexical"]` while a progressive start
+   * (or a large catalog change) is still embedding (see `ProgressiveOptions.staticChannel`), `["lexical"]` when the
+   * encoder failed; `["dense", "multiVector", "server", "lexical"]` (those
    * the router has) once the hybrid is built.
    */
   channels: RoutingChannel[];

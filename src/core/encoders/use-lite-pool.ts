@@ -139,11 +139,19 @@ export class UseLiteWorkerPool {
   /**
    * Embeds `texts` exactly as given in ONE model call in a worker and returns the raw rows with the count the model
    * returned (callers assert it). An empty list only makes sure a worker has loaded the model.
+   *
+   * A request of one text (a route's query) goes before the batches waiting, after the other single texts: a route
+   * waits for it, and it costs one short forward pass, where a catalog build's batches queue by the dozen. It still
+   * waits for the forward pass a worker is running.
    */
   embed(texts: readonly string[]): Promise<UseLiteBatchResult> {
     this.continueStretch();
     return new Promise<UseLiteBatchResult>((resolve, reject) => {
-      this.queue.push({ texts: [...texts], resolve, reject });
+      const task = { texts: [...texts], resolve, reject };
+      if (texts.length === 1) {
+        const firstBatch = this.queue.findIndex((t) => t.texts.length !== 1);
+        this.queue.splice(firstBatch === -1 ? this.queue.length : firstBatch, 0, task);
+      } else this.queue.push(task);
       this.pump();
     });
   }

@@ -34,6 +34,7 @@ import type { ToolCatalog } from "../catalog/catalog.js";
 import { resolveEncoder } from "../encoders/index.js";
 import type { Bm25Index } from "../encoders/bm25.js";
 import { toolTextsOf } from "../encoders/dense-texts.js";
+import { loadStaticTable } from "../encoders/static-table.js";
 import { QueryEncodeFailure, RouterEncoder, type EncoderFailure, type QueryPart } from "../encoders/router-encoder.js";
 import { describeIndexFor, type VectorIndex } from "../index/vector-index.js";
 import { LazySchemaLoader } from "../loader/schema-loader.js";
@@ -63,6 +64,7 @@ import {
   DEFAULT_LEXICAL_THETA,
   routerSettingsOf,
   slateSize,
+  STATIC_CHANNEL_MAX_TOOLS,
   validateNumber,
   validateTheta,
   type RouteOptions,
@@ -73,6 +75,7 @@ import {
 } from "./options.js";
 import { clauseQueries, queryParts, scoreSlate, type ScoringRoute, type ScoringSettings, type Slate } from "./pipeline.js";
 import { coUsageOf } from "../anticipation/co-usage.js";
+import { buildStaticIndex, staticTableServes } from "./channels/static.js";
 import { selectActive } from "./select.js";
 
 export {
@@ -103,6 +106,14 @@ export type { RouterHealth, RouterBuildState } from "./health.js";
 
 /** Index and encoder lines already written (once per process and backend). */
 const loggedBackends = new Set<string>();
+
+/** Resolves when `promise` settles or after `ms`, whichever comes first (never rejects; the timer does not outlive it). */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  if (ms <= 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise.catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
 
 export class ToolAttentionRouter {
   readonly theta: number;
@@ -138,6 +149,8 @@ export class ToolAttentionRouter {
   private joinFailed?: unknown;
   /** Until the router can route (the first catalog's channels, or in a progressive start its lexical channel). */
   private starting?: Promise<void>;
+  /** The static channel being made for a progressive build (see `startStatic`): routes wait for it a while. */
+  private staticPending?: { catalog: ToolCatalog; done: Promise<void> };
   /** The dense build running in the background for the current catalog, if any (never rejects). */
   private pending?: Promise<void>;
   /** Dense builds one after another: two at once would evict each other's vectors (RouterEncoder.embedTexts). */
@@ -274,7 +287,7 @@ export class ToolAttentionRouter {
    * progressive start, or a large catalog change): what a caller may plan on estimates for, rather than wait.
    */
   routesLexicallyWhileEmbedding(): boolean {
-    return this.build.state === "building" && this.settings.progressive !== undefined && this.channels.lexical !== undefined && !this.channels.dense;
+    return this.build.state === "building" && this.settings.progressive !== undefined && this.channels.lexical !== undefined && (!this.channels.dense || this.channels.static === true);
   }
 
   /** The text embedded for each tool under the router's `toolText` options. */
@@ -435,12 +448,39 @@ export class ToolAttentionRouter {
   }
 
   /**
+   * The static channel of `catalog`'s progressive phase (see channels/static.ts), swapped in beside BM25 once the
+   * encoder has loaded (its query vectors are what the static rows are scored against), while `catalog` is still the
+   * router's and still without its dense channels. Another encoder, a catalog above `STATIC_CHANNEL_MAX_TOOLS`, or
+   * a table that cannot be used leaves the phase on BM25 alone; an encoder that fails to load is the build's to report.
+   */
+  private startStatic(catalog: ToolCatalog): void {
+    const p = this.settings.progressive;
+    if (!p?.staticChannel || catalog.size === 0 || catalog.size > STATIC_CHANNEL_MAX_TOOLS) return;
+    const stillLexical = () => !this.closed && this.catalog === catalog && !this.channels.dense;
+    // Informational, like logBackends: only to a log the user passed.
+    const note = (why: string) => typeof this.options.log === "function" && this.logLine(`tool-attention: no static channel while the catalog embeds (${why})`);
+    const make = async () => {
+      const [table] = await Promise.all([loadStaticTable(note), this.loadEncoder()]);
+      if (!table || !staticTableServes(this.encoder.denseModelId) || !stillLexical()) return;
+      const dense = await buildStaticIndex(table, this.toolTexts(catalog));
+      if (stillLexical()) this.channels = { lexical: this.channels.lexical, dense, static: true };
+    };
+    const done: Promise<void> = make()
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.staticPending?.done === done) this.staticPending = undefined;
+      });
+    this.staticPending = { catalog, done };
+  }
+
+  /**
    * Builds the dense channels of `catalog` in the background and swaps them in if it is still the router's catalog.
    * A catalog with multi-vector rows (about 4 short texts per tool) gets them in a second step: its whole-text rows,
    * one per tool, are embedded first and serve with the server and lexical channels (still one cosine scale), so the
    * lexical phase lasts about a fifth as long.
    */
   private completeLater(catalog: ToolCatalog, lexical: Bm25Index | undefined): void {
+    this.startStatic(catalog);
     const mv = this.settings.multiVector;
     const twoSteps = mv !== undefined && mv.weight > 0 && catalog.size > 0 && catalog.size <= mv.maxTools;
     const whole = twoSteps
@@ -457,6 +497,8 @@ export class ToolAttentionRouter {
       },
       (err) => {
         if (this.catalog !== catalog) return;
+        // A stopped or failed build routes on BM25 alone: the static channel only bridges a build that is coming.
+        if (this.channels.static) this.channels = { lexical: this.channels.lexical };
         // Stopped by close(): not an encoder failure (nothing to log), but the dense channels are not coming.
         if (this.closed) this.build.fail(catalog, err);
         else this.degrade(catalog, err);
@@ -519,11 +561,11 @@ export class ToolAttentionRouter {
 
   /** The whole-text dense index of the current catalog (read-only use: benchmarks, diagnostics), if any. */
   get denseIndex(): VectorIndex | undefined {
-    return this.channels.dense;
+    return this.channels.static ? undefined : this.channels.dense;
   }
 
   get indexKind(): string | undefined {
-    return this.channels.dense?.kind ?? (this.settings.lexicalOnly && this.channels.lexical ? "bm25" : undefined);
+    return (this.channels.static ? undefined : this.channels.dense?.kind) ?? (this.settings.lexicalOnly && this.channels.lexical ? "bm25" : undefined);
   }
 
   /** The Phase-1 summary pool (identical on every turn for the same catalog). */
@@ -591,6 +633,10 @@ export class ToolAttentionRouter {
   async route(query: RouteQuery, state: AgentStateView = emptyStateView(), opts: RouteOptions = {}): Promise<RoutingDecision> {
     // Only until the router can route: a progressive start's background build is not waited for.
     await this.start();
+    // Nor is its static channel, beyond a short wait: most of that wait is the encoder's load, which the query
+    // vector needs anyway.
+    const making = this.staticPending;
+    if (making && making.catalog === this.catalog) await settledWithin(making.done, this.settings.progressive?.staticWaitMs ?? 0);
     const k = opts.k ?? this.k;
     const theta = opts.theta ?? this.theta;
     const margin = opts.margin ?? this.margin;

@@ -27,6 +27,11 @@ export interface Channels {
   multi?: MultiVectorChannel;
   server?: ServerChannel;
   lexical?: Bm25Index;
+  /**
+   * Set while `dense` holds static vectors of the tool texts (encoders/static-table.ts), the bridge of a progressive
+   * build: scored like the dense channel against the encoder's query vector, but named "static", and on the lexical θ.
+   */
+  static?: true;
 }
 
 /** What a channel build uses from its router. */
@@ -65,7 +70,7 @@ export function buildLexicalChannel(catalog: ToolCatalog, cx: ChannelBuildContex
 /** The names of the channels a route scores on with `ch` (fusion order: dense ones first). */
 export function channelNamesOf(ch: Channels): RoutingChannel[] {
   const out: RoutingChannel[] = [];
-  if (ch.dense) out.push("dense");
+  if (ch.dense) out.push(ch.static ? "static" : "dense");
   if (ch.multi) out.push("multiVector");
   if (ch.server) out.push("server");
   if (ch.lexical) out.push("lexical");
