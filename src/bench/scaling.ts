@@ -207,7 +207,8 @@ interface ColdStart {
 /**
  * A cold router as an application meets it: constructed, then routed at once (the first routed call), then the
  * sample tasks routed while the build runs; then the whole build awaited (`coldMs`, as `timedPrepare` measures it) and
- * the tasks that were routed lexically routed again on the full hybrid.
+ * the tasks that were routed before the build finished (BM25, and the static channel once the encoder has loaded) routed
+ * again on the full hybrid.
  */
 async function coldStart(
   catalog: ToolCatalog,
@@ -224,7 +225,7 @@ async function coldStart(
   const early: { task: EvalTask; recall: number }[] = [];
   for (const task of tasks) {
     const d = await router.route(task.query, stateOf(task));
-    // Lexical because the build is still running (not because the router has no dense channel at all).
+    // Before the dense channels because the build is still running (not because the router has none at all).
     if (!d.channels.includes("dense") && router.health().state === "building") early.push({ task, recall: slateRecallAt10(d, task) });
   }
   await router.prepare();

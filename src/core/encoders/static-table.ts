@@ -95,11 +95,10 @@ export function decodeStaticTable(bytes: Uint8Array): StaticTableData {
   const expected = header + pieces * 4 + pieces * dim;
   if (bytes.byteLength !== expected) throw fail(`${bytes.byteLength} bytes, expected ${expected} for ${pieces} pieces × ${dim}`);
   const vocabularySha256 = Buffer.from(bytes.buffer, bytes.byteOffset + 20, 32).toString("hex");
-  // Copied out: the scales need 4-byte alignment, and the file's buffer need not be kept.
+  // The rows stay in the file's bytes (4 MB not copied); the scales are read out (a view needs 4-byte alignment).
   const scales = new Float32Array(pieces);
   for (let p = 0; p < pieces; p++) scales[p] = view.getFloat32(header + p * 4, true);
-  const values = new Int8Array(pieces * dim);
-  values.set(new Int8Array(bytes.buffer, bytes.byteOffset + header + pieces * 4, pieces * dim));
+  const values = new Int8Array(bytes.buffer, bytes.byteOffset + header + pieces * 4, pieces * dim);
   return { vocabularySha256, pieces, dim, scales, values };
 }
 
