@@ -460,8 +460,14 @@ export class ToolAttentionRouter {
     // Informational, like logBackends: only to a log the user passed.
     const note = (why: string) => typeof this.options.log === "function" && this.logLine(`tool-attention: no static channel while the catalog embeds (${why})`);
     const make = async () => {
-      const [table] = await Promise.all([loadStaticTable(note), this.loadEncoder()]);
-      if (!table || !staticTableServes(this.encoder.denseModelId) || !stillLexical()) return;
+      // The table (4 MB) is read beside the encoder's load for the built-in encoders, after it for an instance of
+      // the application's (only a USE-lite one can use it).
+      const builtIn = this.options.encoder === undefined || typeof this.options.encoder === "string";
+      const early = builtIn ? loadStaticTable(note) : undefined;
+      await this.loadEncoder();
+      if (!staticTableServes(this.encoder.denseModelId) || !stillLexical()) return;
+      const table = await (early ?? loadStaticTable(note));
+      if (!table || !stillLexical()) return;
       const dense = await buildStaticIndex(table, this.toolTexts(catalog));
       if (stillLexical()) this.channels = { lexical: this.channels.lexical, dense, static: true };
     };
