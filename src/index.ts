@@ -146,6 +146,8 @@ export { CoUsage, coUsageOf, transitionsOf, EDGE_WEIGHTS, type AnticipationInput
 // Progressive start: routable before the catalog is embedded; health() and the encoder event say how far it is
 export {
   DEFAULT_PROGRESSIVE_MIN_TOOLS,
+  DEFAULT_STATIC_WAIT_MS,
+  STATIC_CHANNEL_MAX_TOOLS,
   type ProgressiveOptions,
   type RouterHealth,
   type RouterBuildState,

@@ -220,9 +220,10 @@ export interface ProgressiveOptions {
    * The cost: each route of the phase waits for its query vector, behind the forward pass an encoder worker is running
    * for the build (a query goes before the build's waiting batches).
    *
-   * Measured 2026-11-26 (recall@10 of the progressive phase relative to the full hybrid's, same tasks): 0.92 with it
-   * against 0.82 on BM25 alone on the synthetic 500-tool catalog, 0.90 against 0.87 at 1,000 tools, 0.90 against 0.85
-   * on MetaTool's dev set (199 tools).
+   * Measured 2026-11-26 (recall@10 relative to the full hybrid's on the same tasks, each task routed once with the
+   * channel beside BM25 and once on BM25 alone): 0.92 against 0.82 on the bench's 100 scaling tasks at 500 synthetic
+   * tools, 0.90 against 0.87 at 1,000 tools, 0.90 against 0.85 on 300 of MetaTool's dev queries (199 tools). It is
+   * not a win on every subset: on the first 69 of those tasks at 1,000 tools, 0.82 against 0.83.
    */
   staticChannel?: boolean;
   /**
