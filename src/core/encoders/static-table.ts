@@ -9,9 +9,10 @@
  * BM25, which cannot see paraphrase ("pictures" for an image search). Tool texts get static vectors in
  * milliseconds, in the encoder's own space, so the real encoder's query vector can be scored against them while the
  * real tool vectors are computed (`RouterOptions.progressive`, the "static" channel). Measured (2026-11-26, the
- * synthetic 500- and 1,000-tool catalogs and MetaTool's dev set): recall@10 at 0.91–0.92 of the full hybrid's with
- * this channel beside BM25, against 0.82–0.87 for BM25 alone. Static vectors for the query side as well scored
- * below BM25 alone (0.72–0.81): only the tool side is static.
+ * synthetic 500- and 1,000-tool catalogs and MetaTool's dev set): recall@10 at 0.90–0.92 of the full hybrid's with
+ * this channel beside BM25, against 0.82–0.87 for BM25 alone (`ProgressiveOptions.staticChannel` has the sets, and a
+ * subset where it does not help). Static vectors for the query side as well scored below BM25 alone (0.72–0.81 of
+ * the hybrid's): only the tool side is static.
  *
  * The file holds per-piece int8 rows with one float scale each (4.1 MB for 8,000 pieces × 512) and the sha256 of the
  * vocabulary it was made from; the vocabulary itself is read from the installed model package, and a table made from
