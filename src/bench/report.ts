@@ -306,7 +306,9 @@ export function renderMarkdown(result: BenchResult): string {
         md.push(
           `- N=${p.n}: first routed call ${p.firstRouteColdS.toFixed(2)} s from the tool definitions, empty cache and store (\`firstRouteColdS\`; the catalog build ${p.catalogBuildS?.toFixed(2) ?? "—"} s of it, \`catalogBuildS\`)` +
             (p.progressiveRecall !== undefined && p.progressiveRecall !== null
-              ? `; routes made before the build finished (BM25 and the static channel) reached ${(p.progressiveRecall * 100).toFixed(1)} % of the full hybrid's recall@10 on the same tasks (\`progressiveRecall\`).`
+              ? `; routes made before the build finished (BM25 and the static channel) reached ${(p.progressiveRecall * 100).toFixed(1)} % of the full hybrid's recall@10 on the same tasks (\`progressiveRecall\`)` +
+                (p.progressiveRouteP50Ms !== undefined && p.progressiveRouteP50Ms !== null ? ` and took ${p.progressiveRouteP50Ms.toFixed(1)} ms p50 each (\`progressiveRouteP50Ms\`).` : ".") +
+                " The bench's encoder worker had loaded its model before: in a fresh process a first route that waits for the static channel also waits for that load (0.3–1 s)."
               : p.vectors === "derived"
                 ? "; at this size a router with the real encoder was built on the catalog and closed after its first route (no store; early recall not measured)."
                 : "; the catalog is below the progressive threshold, so the first route waits for the build."),

@@ -136,6 +136,11 @@ export interface ScalingPoint {
    */
   progressiveRecall?: number | null;
   progressiveRoutes?: number;
+  /**
+   * Median wall time of those routes, ms: on the static channel each waits for its query vector behind the build's
+   * forward passes (a route of the built router takes a few ms). Null when no task was routed before the build finished.
+   */
+  progressiveRouteP50Ms?: number | null;
 }
 
 /** The shared store of the sizes with an approximate index (see `ScalingOptions.warmStore`). */
@@ -202,6 +207,7 @@ interface ColdStart {
   firstRouteColdS: number;
   progressiveRecall: number | null;
   progressiveRoutes: number;
+  progressiveRouteP50Ms: number | null;
 }
 
 /**
@@ -222,11 +228,13 @@ async function coldStart(
   const t0 = performance.now();
   if (tasks.length > 0) await router.route(tasks[0]!.query, stateOf(tasks[0]!));
   const firstRouteColdS = (performance.now() - t0) / 1000;
-  const early: { task: EvalTask; recall: number }[] = [];
+  const early: { task: EvalTask; recall: number; ms: number }[] = [];
   for (const task of tasks) {
+    const t = performance.now();
     const d = await router.route(task.query, stateOf(task));
+    const ms = performance.now() - t;
     // Before the dense channels because the build is still running (not because the router has none at all).
-    if (!d.channels.includes("dense") && router.health().state === "building") early.push({ task, recall: slateRecallAt10(d, task) });
+    if (!d.channels.includes("dense") && router.health().state === "building") early.push({ task, recall: slateRecallAt10(d, task), ms });
   }
   await router.prepare();
   const coldMs = performance.now() - t0;
@@ -239,7 +247,15 @@ async function coldStart(
     lexical += e.recall;
     hybrid += slateRecallAt10(await router.route(e.task.query, stateOf(e.task)), e.task);
   }
-  return { router, coldMs, firstRouteColdS, progressiveRecall: early.length > 0 && hybrid > 0 ? lexical / hybrid : null, progressiveRoutes: early.length };
+  const ms = early.map((e) => e.ms).sort((a, b) => a - b);
+  return {
+    router,
+    coldMs,
+    firstRouteColdS,
+    progressiveRecall: early.length > 0 && hybrid > 0 ? lexical / hybrid : null,
+    progressiveRoutes: early.length,
+    progressiveRouteP50Ms: ms.length > 0 ? ms[Math.floor((ms.length - 1) / 2)]! : null,
+  };
 }
 
 /** Per-tool cold embedding time of the main encoder, measured on a sample of the catalog's routing texts. */
@@ -402,7 +418,8 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
           `scaling: N=${catalog.size} first routed call ${(catalogBuildS + cold.firstRouteColdS).toFixed(2)} s from the tool definitions (cold): ` +
             `catalog ${catalogBuildS.toFixed(2)} s (every tool screened at ${screeningS?.toFixed(2) ?? "?"} s), router construction to first route ${cold.firstRouteColdS.toFixed(2)} s; ` +
             `${cold.progressiveRoutes} tasks routed before the build finished` +
-            (cold.progressiveRecall !== null ? `, their recall@10 ${(cold.progressiveRecall * 100).toFixed(1)} % of the hybrid's` : ""),
+            (cold.progressiveRecall !== null ? `, their recall@10 ${(cold.progressiveRecall * 100).toFixed(1)} % of the hybrid's` : "") +
+            (cold.progressiveRouteP50Ms !== null ? `, ${cold.progressiveRouteP50Ms.toFixed(1)} ms p50 per route` : ""),
         );
       }
       // Memory right after this size's first router is built (the warm build below makes a second one).
@@ -508,7 +525,7 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
         ...(warmProcess ? { warmProcess } : {}),
         catalogBuildS,
         ...(screeningS !== undefined ? { screeningS } : {}),
-        ...(cold ? { firstRouteColdS: catalogBuildS + cold.firstRouteColdS, progressiveRecall: cold.progressiveRecall, progressiveRoutes: cold.progressiveRoutes } : {}),
+        ...(cold ? { firstRouteColdS: catalogBuildS + cold.firstRouteColdS, progressiveRecall: cold.progressiveRecall, progressiveRoutes: cold.progressiveRoutes, progressiveRouteP50Ms: cold.progressiveRouteP50Ms } : {}),
         ...(derivedFirstRouteS !== undefined ? { firstRouteColdS: catalogBuildS + derivedFirstRouteS, progressiveRecall: null, progressiveRoutes: 0 } : {}),
       });
       log(
