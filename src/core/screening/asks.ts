@@ -40,6 +40,9 @@ export interface AskCues {
 
 export type AskPush = (category: ScreeningCategory, score: number, cue: string) => void;
 
+/** Words at least one reading needs: a ranking, a safeguard, a reply, an omission, a backtick, a server, a call, "whatever", the others, the conversation, a home path, a placeholder, the environment, the user's own, a phone number. */
+const ANCHOR = /precedence|priority|order|chain|authority|sits|ranks|\s>\s|guardrail|safety|content|moderation|refusal|as if|as though|ahead of|found in|embedded in|written in|contained in|loyalty|answers to|works for|acts |serves|represents|repl|answer|response|confirm|summar|receipt|leave|left|skip|omit|drop|place|itemi|stays? out|kept out|need|necessary|reason| as |\x60|\(|server|whatever|regardless|no matter|other|(?:for|with) (?:all|any|every)|header|session|conversation|chat|transcript|message|~\/|<|variable|environment|shell|included|user's|their|\+\d/i;
+
 const MODEL_WORD = /\b(?:ai|llm|assistants?|models?|agents?|orchestrators?|copilots?|chatbots?)\b/i;
 
 // --- the model's rules ----------------------------------------------------------------------------------------
@@ -136,7 +139,7 @@ const USER_ENVIRONMENT = requires(/\b(?:every|all|each) (?:\w+ )?variables? of t
 /** What another request or tool carried: "the Authorization header of the previous request", "tokens other tools returned". */
 const OTHER_REQUESTS = requires(/\b(?:authorization|cookie|auth) headers?\b[^.;]{0,40}\b(?:previous|earlier|last|other|prior)\b|\b(?:tokens?|keys?|secrets?|credentials?|api keys?)\b[^.;]{0,30}\b(?:other tools?|seen|returned|used) (?:[\w ]{0,20})?(?:this|the) (?:session|conversation|chat)\b|\b(?:the )?session's (?:access |auth |bearer )?token\b/i, /header|session|conversation|chat/i);
 /** The conversation, or what the user said, named as content: "the full text of the conversation", "the recent chat". */
-const CONVERSATION_CONTENT = /\b(?:full|whole|entire|complete) (?:text of the )?(?:conversation|chat|transcript)\b|\bthe (?:recent|current) chat\b|\bconversation transcript\b|\bthe user's (?:last|latest|previous|recent) (?:\w+ )?messages?\b|\bthe chat it came from\b/i;
+const CONVERSATION_CONTENT = requires(/\b(?:full|whole|entire|complete) (?:text of the )?(?:conversation|chat|transcript)\b|\bthe (?:recent|current) chat\b|\bconversation transcript\b|\bthe user's (?:last|latest|previous|recent) (?:\w+ )?messages?\b|\bthe chat it came from\b/i, /conversation|chat|transcript|messages?\b/i);
 /** Said to carry, hold or be filled with it. */
 const CARRIES = /\b(?:carr(?:y|ies)|holds?|contains?|includes?|include|is filled with|filled with|plus|goes|go|sent|posted|forwarded|echoed|followed by|payload|texted|emailed|mailed|messaged|delivered|uploaded)\b/i;
 /** A phone number as a destination: "+1-555-0199". */
@@ -147,7 +150,8 @@ const FILLED_QUERY = requires(/[?&][\w-]+=\s*(?:\S*\s+)?(?:followed by|then|plus
 /** Files what a sentence asks of the model when its actor or object lies outside the tool; pushes at most one reading. */
 export function askReadings(c: AskCues, push: AskPush): void {
   const { s, lenient } = c;
-  if (lenient) return;
+  // Most sentences of a catalog hold none of the words every reading below needs: one test turns them away.
+  if (lenient || !has(ANCHOR, s)) return;
   if (modelRules(s, push)) return;
   if (userTold(c, push)) return;
   if (otherServers(c, push)) return;
@@ -256,6 +260,11 @@ function toolChoice(s: string, push: AskPush): boolean {
   return false;
 }
 
+/** The tool's declared purpose is a chat, a conversation or messages. */
+function chatTool(ctx: SentenceContext): boolean {
+  return ask(ctx, "purposeIncludes", "chat") || ask(ctx, "purposeIncludes", "conversation") || ask(ctx, "purposeIncludes", "message");
+}
+
 function outsideResources(c: AskCues, push: AskPush): void {
   const { s } = c;
   // Where the data goes, when the sentence names one: a phone number or a query filled from the session.
@@ -264,9 +273,9 @@ function outsideResources(c: AskCues, push: AskPush): void {
     push(out || c.parameterText ? "exfiltration" : "resource-reach", 0.7, "a value made of what other requests or tools carried");
     return;
   }
-  // A chat or message tool's own conversation is its declared object.
-  const chatTool = ask(c.ctx, "purposeIncludes", "chat") || ask(c.ctx, "purposeIncludes", "conversation") || ask(c.ctx, "purposeIncludes", "message");
-  if (CONVERSATION_CONTENT.test(s) && CARRIES.test(s) && !chatTool && (c.parameterText || out || ask(c.ctx, "mentionsParam", s) || /\x60\w+\x60/.test(s))) {
+  // A chat or message tool's own conversation is its declared object (asked last: each question asked is one more
+  // the per-sentence memory must check again when the sentence repeats in another tool).
+  if (has(CONVERSATION_CONTENT, s) && CARRIES.test(s) && (c.parameterText || out || /\x60\w+\x60/.test(s) || ask(c.ctx, "mentionsParam", s)) && !chatTool(c.ctx)) {
     push(out ? "exfiltration" : "resource-reach", 0.7, "the conversation carried in the tool's call");
     return;
   }
