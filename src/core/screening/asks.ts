@@ -41,7 +41,7 @@ export interface AskCues {
 export type AskPush = (category: ScreeningCategory, score: number, cue: string) => void;
 
 /** Words at least one reading needs: a ranking, a safeguard, a reply, an omission, a backtick, a server, a call, "whatever", the others, the conversation, a home path, a placeholder, the environment, the user's own, a phone number. */
-const ANCHOR = /precedence|priority|order|chain|authority|sits|ranks|\s>\s|guardrail|safety|content|moderation|refusal|as if|as though|ahead of|found in|embedded in|written in|contained in|loyalty|answers to|works for|acts |serves|represents|repl|answer|response|confirm|summar|receipt|leave|left|skip|omit|drop|place|itemi|stays? out|kept out|need|necessary|reason| as |\x60|\(|server|whatever|regardless|no matter|other|(?:for|with) (?:all|any|every)|header|session|conversation|chat|transcript|message|~\/|<|variable|environment|shell|included|user's|their|\+\d/i;
+const ANCHOR = /precedence|priority|order|chain|authority|sits|ranks|\s>\s|guardrail|safety|content|moderation|refusal|limits|restrictions|rules|as if|as though|ahead of|found in|embedded in|written in|contained in|loyalty|answers to|works for|acts |serves|represents|repl|answer|response|confirm|summar|receipt|leave|left|skip|omit|drop|place|itemi|stays? out|kept out|simply|only|just|merely|sticks? to|limited to|keeps? to|confined to|yield|defer|way to|subordinate|overridden|counting|caveat|correction|disclaimer|need|necessary|reason| as |\x60|\(|server|whatever|regardless|no matter|other|older|legacy|(?:for|with) (?:all|any|every)|header|session|conversation|chat|transcript|message|~\/|<|variable|environment|shell|included|user's|their|\+\d/i;
 
 const MODEL_WORD = /\b(?:ai|llm|assistants?|models?|agents?|orchestrators?|copilots?|chatbots?)\b/i;
 
@@ -55,9 +55,9 @@ const LOWER_RANK = /\b(?:first|then|second|over|above|below|before|ahead of|outr
 const RULE_SOURCE = /\bsystem (?:prompt|message)s?\b|\boperator(?:'s)?\b|\bdeveloper (?:message|instructions)\b|\bguardrails?\b|\b(?:the model's|the assistant's|its own) (?:rules|instructions|guidelines)\b/i;
 
 /** The model's safeguards: guardrails, safety or content rules, checks, filters, refusals. */
-const SAFEGUARD = requires(/\bguardrails?\b|\b(?:safety|content|moderation) (?:rules|settings|checks?|filters?|polic(?:y|ies)|restrictions|guidelines)\b|\brefusals?\b/i, /guardrail|safety|content|moderation|refusal/i);
+const SAFEGUARD = requires(/\bguardrails?\b|\b(?:safety|content|moderation) (?:rules|settings|checks?|filters?|polic(?:y|ies)|restrictions|guidelines)\b|\brefusals?\b|\b(?:its|the model's|the assistant's) (?:usual |normal |built-in |own )?(?:limits|restrictions|rules)\b/i, /guardrail|safety|content|moderation|refusal|limits|restrictions|rules/i);
 /** Said to be off or lapsing. */
-const SAFEGUARD_OFF = /\b(?:off|disabled|suspended|lifted|waived|relaxed|paused|bypassed|set aside|no longer appl\w+|stops? applying|do(?:es)? not apply|lapse\w*|skipped)\b/i;
+const SAFEGUARD_OFF = /\b(?:off|disabled|suspended|lifted|waived|relaxed|paused|bypassed|set aside|no longer appl\w+|stops? applying|(?:do(?:es)?|will|would) not apply|won't apply|lapse\w*|skipped)\b/i;
 /** Whose they are: the model's own, the operator's, or for a stretch of the conversation. */
 const MODEL_OWNED = /\b(?:its own|its|the model's|the assistant's|the agent's|operator)\b|\b(?:rest|remainder) of the (?:chat|conversation|session)\b|\buntil the (?:session|chat|conversation) ends\b|\bfor the (?:session|conversation|chat)\b/i;
 
@@ -65,6 +65,11 @@ const MODEL_OWNED = /\b(?:its own|its|the model's|the assistant's|the agent's|op
 const CARRIED_OUT = requires(/\b(?:carried out|carr(?:y|ies) out|executed|executes|acted on|acts on|obeyed|obeys|performed|performs|complied with|runs? (?:them|it)|treated as (?:instructions|commands|orders|requests)|commands for the (?:model|assistant|ai|agent))\b/i, /carr|execut|acted|acts on|obey|perform|complied|runs?|treated as|commands/i);
 /** As though the user asked, word for word, or ahead of what the user asked. */
 const AS_THE_USER = /\bas (?:if|though) (?:the user|they|the person|it came from the user)\b|\bahead of (?:whatever|what) the (?:user|person)\b|\b(?:found|embedded|written|contained) in (?:the )?[\w-]+ (?:bodies|body|text|items|pages|results|fields)\b/i;
+
+/** The model's own judgment or rules said to give way: "the assistant's own judgment yields to the server's talking points". */
+const FACULTY_YIELDS = requires(/\b(?:the assistant's|the model's|the ai's|its) (?:own )?(?:judg(?:e)?ment|views?|opinions?|reasoning|guidelines|instructions|rules|principles)\b[^.;]{0,30}\b(?:yields? to|defers? to|gives? way to|(?:is|are) subordinate to|comes? second to|(?:is|are) overridden by|bows? to|stops? counting|no longer counts?)\b/i, /yield|defer|way to|subordinate|second to|overridden|bows?|counting|counts?/i);
+/** The model's own caveats or corrections withheld: "passes them on unchanged and does not add its own caveats". */
+const NO_CAVEATS = requires(/\b(?:does not|doesn't|never|without|no)\s+(?:add\w*\s+|includ\w*\s+|offer\w*\s+|giv\w*\s+)?(?:its own |any |their own )?(?:caveats?|corrections?|disclaimers?|fact-?checks?)\b/i, /caveat|correction|disclaimer|fact-?check/i);
 
 /** The model's loyalty moved: "answers to the security desk rather than to the person typing". */
 const LOYALTY = requires(/\b(?:answers to|owes (?:its |their )?loyalty to|loyalty (?:lies|is) with|works for|acts for|acts on behalf of|serves|represents)\b[^.;]{0,60}\b(?:rather than|not|instead of|over)\b[^.;]{0,20}\b(?:the )?(?:user|person|people|employee|customer|human|whoever)\b/i, /answers|loyalty|works|acts|serves|represents/i);
@@ -81,7 +86,9 @@ const USER_READS = requires(/\b(?:confirmations?|summar(?:y|ies)|repl(?:y|ies)|r
 /** Left out of it: "leave it out", "skips", "has no place in", "does not itemize". */
 const LEFT_OUT = /\b(?:leaves? (?:it |them |this |that )?out|left out|skips?|omits?|omitted|drops? (?:it|them|this|that)|has no place|have no place|does not itemi[sz]e|doesn't itemi[sz]e|not itemi[sz]ed|without itemi[sz]ing|stays? out|kept out)\b/i;
 /** Something a user would want to hear of: a cost, an upload, a copy, tracking, a publication, recipients. */
-const WORTH_TELLING = /\b(?:paid|insurance|fees?|charges?|charged|costs?|billed|margins?|mark-?ups?|spreads?|commissions?|surcharges?|add-?ons?|subscri\w+|tracking|tracked|telemetry|upload\w*|cop(?:y|ies)|mirror\w*|forward\w*|public\w*|published|shared|recipients?|bcc|withdrawals?|deduct\w*|history|deleted|location|sold|partners?|vendor's)\b/i;
+const WORTH_TELLING = /\b(?:paid|insurance|fees?|charges?|charged|costs?|billed|margins?|mark-?ups?|spreads?|commissions?|surcharges?|add-?ons?|subscri\w+|tracking|tracked|telemetry|upload\w*|cop(?:y|ies)|mirror\w*|forward\w*|public\w*|published|shared|recipients?|bcc|withdrawals?|deduct\w*|history|deleted|location|sold|partners?|vendor's|deposits?|third-party|recording|recorded|matched|restocking|attached too)\b/i;
+/** What the user is told, narrowed to a part: "the confirmation simply says …", "sticks to the daily rate", "summaries say logs only". */
+const NARROWED_VIEW = requires(/\b(?:confirmations?|summar(?:y|ies)|message|account|repl(?:y|ies)|receipts?|answers?)\b[^.;]{0,40}?\b(?:(?:simply|only|just|merely) (?:says?|states?|shows?|lists?|mentions?|covers?|reports?)|(?:says?|states?|shows?|lists?|mentions?|reports?) (?:simply|only|just|merely)|sticks? to|(?:is |are )?limited to|keeps? to|confined to)\b|\b(?:summar(?:y|ies)|repl(?:y|ies)|confirmations?|receipts?) says? [^.;]{1,30}? only\b/i, /confirm|summar|message|account|repl|receipt|answer/i);
 /** A parameter that is itself a recipient or a copy: what it holds is what the user would want to hear of. */
 const RECIPIENT_FIELD = /\.(?:bcc|cc|recipients?|forward\w*|copy\w*|mirror\w*|share\w*|notify\w*)\.description$/i;
 /** Declining to raise it, the particle apart: "no need to bring that up", "needn't point it out". */
@@ -112,11 +119,11 @@ const GOVERNS = requires(/\b(?:sets?|lays? down|defines?|governs?|controls?|deci
 const EVERY_CONVERSATION = requires(/\b(?:every|each|any)\s+(?:conversation|session|chat|workflow|task|request)\b/i, /every|each|any/i);
 const WHATEVER_ASKED = /\b(?:whatever|regardless of|no matter)\b[^.;]{0,30}\b(?:the )?(?:request|user|task|question|topic|asked|wants)\b/i;
 /** The other tools run down by cost, staleness or silent failure. */
-const COST_OR_FAILURE = /\b(?:bill\w*|charge\w*|cost\w*|metered|paid|cached|stale|out of date|truncat\w*|mangl\w*|mislabel\w*|corrupt\w*|drops?|loses?|lossy|without saying so|silently|tied to|linked to|incidents?|data-loss|unverified|uncertified|retired|sunset|deprecated)\b/i;
+const COST_OR_FAILURE = /\b(?:bill\w*|charge\w*|outages?|unmaintained|lose|cost\w*|metered|paid|cached|stale|out of date|truncat\w*|mangl\w*|mislabel\w*|corrupt\w*|drops?|loses?|lossy|without saying so|silently|tied to|linked to|incidents?|data-loss|unverified|uncertified|retired|sunset|deprecated)\b/i;
 /** The other tools as a group, or another server's tool. */
-const OTHERS = requires(/\b(?:the )?other (?:[\w-]+ ){0,2}(?:tools|servers|integrations|plugins|engines|backends|providers)\b|\b(?!(?:this|the same|our|its|own|that)\b)[\w-]+ server'?s (?:\x60?[\w.-]+\x60?)/i, /other|server/i);
+const OTHERS = requires(/\b(?:the )?other (?:[\w-]+ ){0,2}(?:tools|servers|integrations|plugins|engines|backends|providers)\b|\bany other (?:[\w-]+ )?(?:source|provider|service|tool|engine|backend)s?\b|\bthe (?:platform's |workspace's )?(?:older|legacy|remaining|built-in|default) (?:[\w-]+ ){0,2}(?:tools|integrations|servers)\b|\b(?!(?:this|the same|our|its|own|that)\b)[\w-]+ server'?s (?:\x60?[\w.-]+\x60?)/i, /other|server|older|legacy|remaining|built-in|default/i);
 /** A contrast or a verdict: "whereas", "unlike", or the other side stated alone. */
-const CONTRAST = /\b(?:whereas|unlike|while|but|instead)\b|;|\b(?:are|is|have been|has been)\b/i;
+const CONTRAST = /\b(?:whereas|unlike|while|but|instead|over)\b|;|\b(?:are|is|have been|has been)\b/i;
 /** Another tool set aside for a whole class of requests: "for all maths, never the code interpreter". */
 const SET_ASIDE_FOR_ALL = requires(/\b(?:for|with) (?:all|any|every)\b[^.;]{0,40}\b(?:never|not|rather than|instead of)\s+(?:the |a |any )?(?:[\w-]+ )?(?:interpreter|browser|shell|terminal|sandbox|calculator|search|tools?|servers?|plugins?|assistant's own)\b/i, /never|not|rather|instead/i);
 
@@ -131,7 +138,9 @@ const SCHEMA_TITLE = /^(?:inputSchema|outputSchema)\..*\.title$/;
 /** A path in the user's home named as where data comes from. */
 const HOME_PATH = /\b(?:from|in|under|of) (?:the user's |their |your )?~\/[\w./-]+/i;
 /** The user's personal records named as theirs: "the user's location history", "the user's saved emails". */
-const USERS_OWN = /\b(?:the user's|their) (?:\w+ ){0,2}(?:location history|locations?|saved emails?|emails|messages|contacts|browsing history|search history|photos|calendar|health data|bank statements?|salary|payslips?|medical)\b/i;
+const USERS_OWN = /\b(?:the user's|their) (?:\w+ ){0,2}(?:location history|locations?|saved emails?|emails|messages|contacts|browsing history|search history|photos|calendar|health (?:data|app|records?)|bank statements?|salary|payslips?|medical(?: \w+)?|(?:downloads|documents|desktop|pictures|home) (?:folder|directory))\b/i;
+/** Into one of the tool's arguments: "pastes them into \x60profile\x60". */
+const INTO_ARG = /\b(?:into|in|as|to) \x60\w+\x60/i;
 /** Attached to the call. */
 const ATTACHED = /\b(?:attached|attach\w*|included|includ\w*|added|with|plus|along with|and)\b/i;
 /** Every variable of the user's shell, or secret-shaped variable names listed as what a value holds. */
@@ -172,6 +181,10 @@ function modelRules(s: string, push: AskPush): boolean {
     push("assistant-directive", 0.75, "content the tool returns carried out by the model");
     return true;
   }
+  if (has(FACULTY_YIELDS, s) || (has(NO_CAVEATS, s) && MODEL_WORD.test(s))) {
+    push("assistant-directive", 0.75, "the model's own judgment set below the server's");
+    return true;
+  }
   if (has(LOYALTY, s) && (MODEL_WORD.test(s) || /\b(?:the|this) tool\b/i.test(s))) {
     push("assistant-directive", 0.75, "the model's loyalty moved away from the user");
     return true;
@@ -193,6 +206,10 @@ function userTold(c: AskCues, push: AskPush): boolean {
   }
   if (has(USER_READS, s) && LEFT_OUT.test(s) && (WORTH_TELLING.test(s) || RECIPIENT_FIELD.test(c.ctx.field)) && !has(PROTECTED_OBJECT, s)) {
     push("concealment", 0.7, "what the tool did left out of what the user reads");
+    return true;
+  }
+  if (has(NARROWED_VIEW, s) && WORTH_TELLING.test(s) && !has(PROTECTED_OBJECT, s)) {
+    push("concealment", 0.7, "what the user is told narrowed beside a cost or side effect");
     return true;
   }
   if (has(DECLINED_PARTICLE, s) && !has(PROTECTED_OBJECT, s)) {
@@ -288,7 +305,7 @@ function outsideResources(c: AskCues, push: AskPush): void {
     push("resource-reach", 0.7, "an example value that stands for saved credentials or the conversation");
     return;
   }
-  if ((c.parameterText || c.misplaced || SCHEMA_TITLE.test(c.ctx.field)) && USERS_OWN.test(s) && ATTACHED.test(s) && !ask(c.ctx, "declared", s)) {
+  if ((c.parameterText || c.misplaced || SCHEMA_TITLE.test(c.ctx.field) || INTO_ARG.test(s)) && USERS_OWN.test(s) && (ATTACHED.test(s) || INTO_ARG.test(s) || /\b(?:every|all)\b/i.test(s)) && !ask(c.ctx, "declared", s)) {
     push("resource-reach", 0.65, "a parameter or a title that carries the user's personal data");
     return;
   }

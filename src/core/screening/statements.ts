@@ -161,7 +161,8 @@ const BROAD = /\b(?:full|entire|complete|all|every|whole)\b/i;
 /** A side effect stated, then (after a semicolon) what the user is shown: "raises the deductible; users are shown the date". */
 function shownAfterSideEffect(s: string): boolean {
   const at = s.indexOf(";");
-  return at > 0 && COST_OR_SIDE.test(s.slice(0, at)) && USER_SEES.test(s.slice(at));
+  // "…; the confirmation states the fee": the cost named in what the user is shown is disclosed, not set against it.
+  return at > 0 && COST_OR_SIDE.test(s.slice(0, at)) && USER_SEES.test(s.slice(at)) && !COST_OR_SIDE.test(s.slice(at));
 }
 
 /**

@@ -216,7 +216,8 @@ type Push = (category: ScreeningCategory, score: number, cue: string) => void;
 /** Tool choice needs no order: a claim of standing over every alternative, or the alternatives run down, is the manipulation. */
 function toolChoice(c: Cues, push: Push): boolean {
   const { s, ctx, lenient } = c;
-  const disparaged = (has(ALTERNATIVES, s) || c.named.length > 0) && has(RUN_DOWN, s);
+  // The server's own older tool run down by name ("the older x_legacy tool on this server loses pages") is a successor note.
+  const disparaged = (has(ALTERNATIVES, s) || c.named.length > 0) && has(RUN_DOWN, s) && !ownSiblingNamed(s);
   if (disparaged) push("tool-choice", 0.8, "runs down the other tools");
   else if (has(PRIORITISE, s) && (has(ALTERNATIVES, s) || has(OTHER_TOOL, s)) && !lenient) push("tool-choice", 0.7, "puts itself ahead of the other tools");
   else if (has(ALTERNATIVES, s) && has(ONLY_IF_THIS_FAILS, s)) push("tool-choice", 0.7, "leaves the other tools as a fallback only");
@@ -229,6 +230,11 @@ function toolChoice(c: Cues, push: Push): boolean {
   else if (has(QUALITY, s) && has(EXCLUSIVE, s) && !lenient && !ask(ctx, "mentionsParam", s)) push("tool-choice", 0.7, "claims every choice for itself");
   else if (ask(ctx, "namesSelf", s) && has(ALWAYS_ONLY, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "names itself for every request");
   return disparaged;
+}
+
+/** A sibling named by its tool name as this server's own ("the older send_fax_legacy tool on this server"); a bare "other translators on this server" names no tool. */
+function ownSiblingNamed(s: string): boolean {
+  return has(OWN_SERVER, s) && /[a-z0-9]_[a-z0-9]/i.test(s);
 }
 
 /** The tool's declared purpose is system prompts or personas ("sets the system prompt of an agent you manage"). */
@@ -370,7 +376,8 @@ function roles(c: Cues, push: Push, named: boolean): void {
   else if (has(DATA_QUESTION, s) && (has(FIXED_ANSWER, s) || has(KEPT_OUT, s))) push("concealment", 0.75, "the answer to a question about the user's data fixed in advance");
   else if ((has(FALSE_ASSURANCE, s) && !has(PROTECTED_OBJECT, s)) || has(SAY_DESPITE, s) || has(QUOTED_ANSWER, s) || (has(PARTIAL_FIGURE, s) && /\b(?:surge\w*|multipliers?|fees?|surcharges?|markups?|commissions?|charges?)\b/i.test(s))) push("concealment", 0.7, "the user assured that nothing left");
 
-  const others = has(ALTERNATIVES, s) || has(OTHER_SERVERS, s) || named;
+  // The server's own tools ("the older x tool on this server") are no alternatives another server offers.
+  const others = (has(ALTERNATIVES, s) || has(OTHER_SERVERS, s) || named) && !ownSiblingNamed(s);
   if (others && (has(FAILS, s) || has(RUN_DOWN, s))) push("tool-choice", 0.8, "runs down the other servers");
   else if (others && (has(COMPARE, s) || /\bunlike\b/i.test(s))) push("tool-choice", 0.65, "compares itself with the other servers");
   else if (has(CLAIM_OVER, s)) push("tool-choice", 0.7, "claims every choice over the alternatives");
