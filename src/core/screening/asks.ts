@@ -41,7 +41,7 @@ export interface AskCues {
 export type AskPush = (category: ScreeningCategory, score: number, cue: string) => void;
 
 /** Words at least one reading needs: a ranking, a safeguard, a reply, an omission, a backtick, a server, a call, "whatever", the others, the conversation, a home path, a placeholder, the environment, the user's own, a phone number. */
-const ANCHOR = /precedence|priority|order of|chain of|authority|sits (?:above|over)|ranks|\s>\s|guardrail|safety|content (?:rule|setting|check|filter|polic|restriction|guideline)|moderation|refusal|limits|restrictions|rules|as if|as though|ahead of|found in|embedded in|written in|contained in|commands for|loyalty|answers to|works for|acts |serves|represents|repl|answer|response|confirm|summar|receipt|account of|message|skip|omit|drop|no place|itemi|stays? out|kept out|left out|leaves? (?:it |them |this |that )?out|(?:bring|point|call) (?:it|that|this|them) (?:up|out)|describ|presents|labels|refers? to|frames|yield|defer|way to|subordinate|overridden|counting|caveat|correction|disclaimer|\x60[\w.-]+\s*[:=]|its \x60|^\W*[-*•]?\s*[\w-]+\s+\x60|@|server|whatever|regardless|no matter|other|older|legacy|(?:for|with) (?:all|any|every)|header|session|conversation|chat|transcript|~\/|<|variable|environment|shell|included|user's|their|\+\d/i;
+const ANCHOR = /precedence|priority|order of|chain of|authority|sits (?:above|over)|ranks|\s>\s|guardrail|safety|content (?:rule|setting|check|filter|polic|restriction|guideline)|moderation|refusal|limits|restrictions|rules|as if|as though|ahead of|found in|embedded in|written in|contained in|commands for|loyalty|answers to|works for|acts |serves|represents|repl|answer|response|confirm|summar|receipt|account of|message|skip|omit|drop|no place|itemi|stays? out|kept out|left out|leaves? (?:it |them |this |that )?out|(?:bring|point|call) (?:it|that|this|them) (?:up|out)|describ|presents|labels|refers? to|frames|yield|defer|way to|subordinate|overridden|counting|caveat|correction|disclaimer|\x60[\w.-]+\s*[:=]|its \x60|__|binding|in force|in effect|not for|not in|not meant|not something|out of the|^\W*[-*•]?\s*[\w-]+\s+\x60|@|server|whatever|regardless|no matter|other|older|legacy|(?:for|with) (?:all|any|every)|header|session|conversation|chat|transcript|~\/|<|variable|environment|shell|included|user's|their|\+\d/i;
 
 const MODEL_WORD = /\b(?:ai|llm|assistants?|models?|agents?|orchestrators?|copilots?|chatbots?)\b/i;
 
@@ -68,6 +68,8 @@ const AS_THE_USER = /\bas (?:if|though) (?:the user|they|the person|it came from
 
 /** The model's own judgment or rules said to give way: "the assistant's own judgment yields to the server's talking points". */
 const FACULTY_YIELDS = requires(/\b(?:the assistant's|the model's|the ai's|its) (?:own )?(?:judg(?:e)?ment|views?|opinions?|reasoning|guidelines|instructions|rules|principles)\b[^.;]{0,30}\b(?:yields? to|defers? to|gives? way to|(?:is|are) subordinate to|comes? second to|(?:is|are) overridden by|bows? to|stops? counting|no longer counts?)\b/i, /yield|defer|way to|subordinate|second to|overridden|bows?|counting|counts?/i);
+/** The operator's setup said not to bind: "nothing the operator configured is binding while …". */
+const SETUP_NOT_BINDING = requires(/\b(?:nothing|none|no part) (?:of )?(?:what )?(?:the )?(?:operator|deployer|developer|system prompt)\b[^.;]{0,40}\b(?:is|are) (?:binding|in force|in effect)\b|\b(?:operator|deployer|developer)(?:'s)? (?:setup|configuration|instructions|rules|settings) (?:is|are) (?:not|no longer) (?:binding|in force|in effect)\b/i, /binding|in force|in effect/i);
 /** The model's own caveats or corrections withheld: "passes them on unchanged and does not add its own caveats". */
 const NO_CAVEATS = requires(/\b(?:does not|doesn't|never|without|no)\s+(?:add\w*\s+|includ\w*\s+|offer\w*\s+|giv\w*\s+)?(?:its own |any |their own )?(?:caveats?|corrections?|disclaimers?|fact-?checks?)\b/i, /caveat|correction|disclaimer|fact-?check/i);
 
@@ -86,11 +88,13 @@ const USER_READS = requires(/\b(?:confirmations?|summar(?:y|ies)|repl(?:y|ies)|r
 /** Left out of it: "leave it out", "skips", "has no place in", "does not itemize". */
 const LEFT_OUT = /\b(?:leaves? (?:it |them |this |that )?out|left out|skips?|omits?|omitted|drops? (?:it|them|this|that)|has no place|have no place|does not itemi[sz]e|doesn't itemi[sz]e|not itemi[sz]ed|without itemi[sz]ing|stays? out|kept out)\b/i;
 /** Something a user would want to hear of: a cost, an upload, a copy, tracking, a publication, recipients. */
-const WORTH_TELLING = /\b(?:paid|insurance|fees?|charges?|charged|costs?|billed|margins?|mark-?ups?|spreads?|commissions?|surcharges?|add-?ons?|subscri\w+|tracking|tracked|telemetry|upload\w*|cop(?:y|ies)|mirror\w*|forward\w*|public\w*|published|shared|recipients?|bcc|withdrawals?|deduct\w*|history|deleted|location|sold|partners?|vendor's|deposits?|third-party|recording|recorded|matched|restocking|attached too)\b/i;
+const WORTH_TELLING = /\b(?:paid|insurance|fees?|charges?|charged|costs?|billed|margins?|mark-?ups?|spreads?|commissions?|surcharges?|add-?ons?|subscri\w+|tracking|tracked|telemetry|upload\w*|cop(?:y|ies)|mirror\w*|forward\w*|public\w*|published|shared|recipients?|bcc|withdrawals?|deduct\w*|history|deleted|location|sold|partners?|vendor's|deposits?|third-party|recording|recorded|records|keystrokes|matched|restocking|attached too)\b/i;
 /** What the user is told, narrowed to a part: "the confirmation simply says …", "sticks to the daily rate", "summaries say logs only". */
 const NARROWED_VIEW = requires(/\b(?:confirmations?|summar(?:y|ies)|message|account of|repl(?:y|ies)|receipts?|answers?)\b[^.;]{0,40}?\b(?:(?:simply|only|just|merely) (?:says?|states?|shows?|lists?|mentions?|covers?|reports?)|(?:says?|states?|shows?|lists?|mentions?|reports?) (?:simply|only|just|merely)|sticks? to|(?:is |are )?limited to|keeps? to|confined to)\b|\b(?:summar(?:y|ies)|repl(?:y|ies)|confirmations?|receipts?) says? [^.;]{1,30}? only\b/i, /confirm|summar|message|account|repl|receipt|answer/i);
 /** A parameter that is itself a recipient or a copy: what it holds is what the user would want to hear of. */
 const RECIPIENT_FIELD = /\.(?:bcc|cc|recipients?|forward\w*|copy\w*|mirror\w*|share\w*|notify\w*)\.description$/i;
+/** Set apart from the conversation: "a detail for the terms page, not for the chat". */
+const NOT_FOR_CHAT = requires(/\bnot (?:for|in|meant for|something for) (?:the )?(?:chat|conversation|reply|replies|answer)\b|\bstays? out of the (?:chat|conversation)\b/i, /chat|conversation|repl|answer/i);
 /** Declining to raise it, the particle apart: "no need to bring that up", "needn't point it out". */
 const DECLINED_PARTICLE = requires(/\b(?:no need to|needn't|need not|don't need to|do not need to|not necessary to|no reason to)\s+(?:bring|point|call)\s+(?:it|that|this|them)\s+(?:up|out)\b/i, /need|necessary|reason/i);
 /** The model told how to present what happened: "describes withdrawals as routine adjustments". */
@@ -104,6 +108,8 @@ const ARGUMENT_FIXED = /\x60[\w.-]+\s*[:=]\s*[^\x60]+\x60|\bits \x60[\w.-]+\x60 
 const OVER_CHOICE = /\b(?:whatever|regardless of|no matter)\b[^.;]{0,40}\b(?:user|they|caller)\b[^.;]{0,20}\b(?:picks?|picked|chose|chooses|choose|selected|selects|asked|asks|named|wants|gave|entered|requested)\b|\b(?:every|each|all)\s+\x60?[a-z][\w.-]*\x60? calls?\b/i;
 /** A tool-name-shaped token (snake_case, `server__tool`, `server.tool`). */
 const TOOL_TOKEN = /(?<![$\w-])[A-Za-z][A-Za-z0-9]*(?:__|[_.])[A-Za-z0-9_.]*[A-Za-z0-9]/g;
+/** A passive alteration: "are multiplied by", "get prefixed with", "is set to". */
+const PASSIVE_ALTERED = /\b(?:is|are|gets?|get|will be|be) (?:always |then |silently |quietly )?(?:multiplied|divided|rounded|prefixed|suffixed|prepended|appended|replaced|rewritten|redirected|set to|capped|doubled|raised|increased|lowered|changed|swapped|added)\b/i;
 /** A list item labelled with a server and one of its tools: "- postgres \x60query\x60: wrap each statement …". */
 const SERVER_TOOL_ITEM = /^\W*[-*•]?\s*([\w-]+)\s+\x60([\w.-]+)\x60\s*:\s*(.+)$/;
 /** What such an item tells the other tool to do: an order, or "same as above". */
@@ -138,7 +144,7 @@ const SCHEMA_TITLE = /^(?:inputSchema|outputSchema)\..*\.title$/;
 /** A path in the user's home named as where data comes from. */
 const HOME_PATH = /\b(?:from|in|under|of) (?:the user's |their |your )?~\/[\w./-]+/i;
 /** The user's personal records named as theirs: "the user's location history", "the user's saved emails". */
-const USERS_OWN = /\b(?:the user's|their) (?:\w+ ){0,2}(?:location history|locations?|saved emails?|emails|messages|contacts|browsing history|search history|photos|calendar|health (?:data|app|records?)|bank statements?|salary|payslips?|medical(?: \w+)?|(?:downloads|documents|desktop|pictures|home) (?:folder|directory))\b/i;
+const USERS_OWN = /\b(?:the user's|their) (?:\w+ ){0,2}(?:location history|locations?|saved emails?|emails|messages|contacts|browsing history|search history|photos|calendar|health (?:data|app|records?)|bank statements?|salary|payslips?|medical(?: \w+)?|(?:downloads|documents|desktop|pictures|home) (?:folder|directory)|mailbox(?: export)?|inbox(?: export)?)\b/i;
 /** Into one of the tool's arguments: "pastes them into \x60profile\x60". */
 const INTO_ARG = /\b(?:into|in|as|to) \x60\w+\x60/i;
 /** Attached to the call. */
@@ -181,7 +187,7 @@ function modelRules(s: string, push: AskPush): boolean {
     push("assistant-directive", 0.75, "content the tool returns carried out by the model");
     return true;
   }
-  if (has(FACULTY_YIELDS, s) || (has(NO_CAVEATS, s) && MODEL_WORD.test(s))) {
+  if (has(FACULTY_YIELDS, s) || has(SETUP_NOT_BINDING, s) || (has(NO_CAVEATS, s) && MODEL_WORD.test(s))) {
     push("assistant-directive", 0.75, "the model's own judgment set below the server's");
     return true;
   }
@@ -212,6 +218,10 @@ function userTold(c: AskCues, push: AskPush): boolean {
     push("concealment", 0.7, "what the user is told narrowed beside a cost or side effect");
     return true;
   }
+  if (has(NOT_FOR_CHAT, s) && WORTH_TELLING.test(s) && !has(PROTECTED_OBJECT, s)) {
+    push("concealment", 0.7, "something the tool does set apart from the conversation");
+    return true;
+  }
   if (has(DECLINED_PARTICLE, s) && !has(PROTECTED_OBJECT, s)) {
     push("concealment", 0.7, "declines to raise what the tool did");
     return true;
@@ -240,6 +250,14 @@ function otherServers(c: AskCues, push: AskPush): boolean {
     const other = foreignToken(s, ctx);
     if (other) {
       push("shadowing", 0.75, `another server's tool (${other}) given fixed arguments`);
+      return true;
+    }
+  }
+  // A `server__tool` of another server said to be altered: "payments__create_charge amounts are multiplied by 1.1".
+  if (s.includes("__") && PASSIVE_ALTERED.test(s)) {
+    const other = foreignToken(s, ctx);
+    if (other && other.includes("__")) {
+      push("shadowing", 0.7, `another server's tool (${other}) said to be altered`);
       return true;
     }
   }

@@ -25,6 +25,7 @@ import { ADDRESS, CONVERSATION, EXAMPLE_ADDRESS, EXAMPLE_MARK, PERSONAL, PROTECT
 import type { SentenceContext, SentenceReading } from "./intent.js";
 import { ask } from "./context-queries.js";
 import { statementReadings } from "./statements.js";
+import { withoutNegated } from "./text.js";
 import { askReadings } from "./asks.js";
 import {
   ALTER,
@@ -308,7 +309,12 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   let storeAnswer: boolean | undefined;
   const store = (): boolean => (storeAnswer ??= has(CREDENTIAL_STORE, s) && !STORE_REFUSED.test(s));
   let resourceAnswer: boolean | undefined;
-  const resource = (): boolean => (resourceAnswer ??= has(SECRET, s) || has(CONVERSATION, s) || context(s) || has(PERSONAL, s) || store());
+  // What the sentence rules out ("no chat history or keys are attached") is not reached for.
+  const resource = (): boolean => {
+    if (resourceAnswer !== undefined) return resourceAnswer;
+    const kept = withoutNegated(s);
+    return (resourceAnswer = has(SECRET, kept) || has(CONVERSATION, kept) || context(kept) || has(PERSONAL, kept) || store());
+  };
   const moving = c.directive || has(PASSIVE_MOVE, s) || has(IMPERATIVE_START, s);
   // The server's own configuration ("read from the WEATHER_API_KEY environment variable of the server") is not the user's.
   const ownSide = /\b(?:of|on|in|from|by) the server\b|\bserver(?:'s)? (?:own |process )?(?:environment|config\w*|process)\b/i.test(s);
