@@ -40,8 +40,15 @@ export interface AskCues {
 
 export type AskPush = (category: ScreeningCategory, score: number, cue: string) => void;
 
-/** Words at least one reading needs: a ranking, a safeguard, a reply, an omission, a backtick, a server, a call, "whatever", the others, the conversation, a home path, a placeholder, the environment, the user's own, a phone number. */
-const ANCHOR = /precedence|priority|order of|chain of|authority|sits (?:above|over)|ranks|\s>\s|guardrail|safety|content (?:rule|setting|check|filter|polic|restriction|guideline)|moderation|refusal|limits|restrictions|rules|as if|as though|ahead of|found in|embedded in|written in|contained in|commands for|loyalty|answers to|works for|acts |serves|represents|repl|answer|response|confirm|summar|receipt|account of|message|skip|omit|drop|no place|itemi|stays? out|kept out|left out|leaves? (?:it |them |this |that )?out|(?:bring|point|call) (?:it|that|this|them) (?:up|out)|describ|presents|labels|refers? to|frames|yield|defer|way to|subordinate|overridden|counting|caveat|correction|disclaimer|\x60[\w.-]+\s*[:=]|its \x60|__|binding|in force|in effect|not for|not in|not meant|not something|out of the|^\W*[-*•]?\s*[\w-]+\s+\x60|@|server|whatever|regardless|no matter|other|older|legacy|(?:for|with) (?:all|any|every)|header|session|conversation|chat|transcript|~\/|<|variable|environment|shell|included|user's|their|\+\d/i;
+/**
+ * Words each group of readings needs, tested before the group's own patterns: most sentences of a catalog hold none,
+ * and a plain test costs less than the per-sentence memory (memo.ts) of the dozen patterns behind it.
+ */
+const MODEL_RULES_WORDS = /precedence|priority|order of|chain of|authority|sits (?:above|over)|ranks|\s>\s|guardrail|safety|content (?:rule|setting|check|filter|polic|restriction|guideline)|moderation|refusal|limits|restrictions|rules|as if|as though|ahead of|(?:found|embedded|written|contained) in|commands for|loyalty|answers to|works for|acts |serves|represents|yield|defer|way to|subordinate|overridden|counting|caveat|correction|disclaimer|binding|in force|in effect/i;
+const USER_TOLD_WORDS = /repl|answer|response|confirm|summar|receipt|account of|message|(?:bring|point|call) \w+ (?:up|out)|describ|present|label|refer|frame|report|not (?:for|in|meant for|something for) (?:the )?(?:chat|conversation|repl|answer)|out of the (?:chat|conversation)/i;
+const OTHER_SERVERS_WORDS = /\x60|@|server|__/i;
+const TOOL_CHOICE_WORDS = /whatever|regardless|no matter|other|older|legacy|remaining|built-in|default|server'?s|(?:for|with) (?:all|any|every)/i;
+const OUTSIDE_WORDS = /header|session|conversation|chat|transcript|message|~\/|<|variable|environment|shell|included|user's|their|\+\d|https?:|[?&][\w-]+=|\.(?:io|dev|net|com|app|cc|xyz|top)\b/i;
 
 const MODEL_WORD = /\b(?:ai|llm|assistants?|models?|agents?|orchestrators?|copilots?|chatbots?)\b/i;
 
@@ -165,13 +172,12 @@ const FILLED_QUERY = requires(/[?&][\w-]+=\s*(?:\S*\s+)?(?:followed by|then|plus
 /** Files what a sentence asks of the model when its actor or object lies outside the tool; pushes at most one reading. */
 export function askReadings(c: AskCues, push: AskPush): void {
   const { s, lenient } = c;
-  // Most sentences of a catalog hold none of the words every reading below needs: one test turns them away.
-  if (lenient || !has(ANCHOR, s)) return;
-  if (modelRules(s, push)) return;
-  if (userTold(c, push)) return;
-  if (otherServers(c, push)) return;
-  if (toolChoice(s, push)) return;
-  outsideResources(c, push);
+  if (lenient) return;
+  if (MODEL_RULES_WORDS.test(s) && modelRules(s, push)) return;
+  if (USER_TOLD_WORDS.test(s) && userTold(c, push)) return;
+  if (OTHER_SERVERS_WORDS.test(s) && otherServers(c, push)) return;
+  if (TOOL_CHOICE_WORDS.test(s) && toolChoice(s, push)) return;
+  if (OUTSIDE_WORDS.test(s)) outsideResources(c, push);
 }
 
 function modelRules(s: string, push: AskPush): boolean {
