@@ -218,7 +218,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const self = has(SELF, s) || ask(ctx, "selfMentioned", s);
   // "Prefer it to calling insert_row in a loop" weighs a batch against repeated calls of a tool the catalog does not
   // hold (the server's own, unlisted): a note on how to call, not a choice between servers.
-  const batchAdvice = IN_A_LOOP.test(s) && named.every((t) => !ask(ctx, "knownForeign", t));
+  const batchAdvice = named.length > 0 && IN_A_LOOP.test(s) && named.every((t) => !ask(ctx, "knownForeign", t));
   const alternatives = (has(ALTERNATIVES, s) && !ownServer) || (named.length > 0 && !batchAdvice);
   const preference = has(PREFERENCE, s);
   const disparage = has(DISPARAGE, s);
