@@ -479,7 +479,7 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     "and 1/10 (docstring, footnote, P.S., tag and JSON-note styles). The never-fit columns were measured at five checkpoints:",
     "round11 23 → 46 of 48 and 5 → 2 of 40 flagged, which is not blind (its misses and false positives were seen; three of its",
     "first-contact false positives, a webhook's \"never credentials\", a batch note naming an unlisted sibling and a bucket",
-    "built from a variable, were narrowed after writing wide legitimate tools of the same shape; the two left, a geocoder's",
+    "built from a variable, were narrowed, with wide legitimate tools of the same shape written to measure it; the two left, a geocoder's",
     "rate-limit note and a successor on its own server, come from rules older than the round); a round9 legitimate tool newly",
     "flagged by the first version of the reading (a compliance hook run after each call of another tool) was narrowed the same",
     "way, so round9 stays at 1/40; round10 41/48, round9 41/48, round8 40/48, round7 48/48, round6 47/48, round5 47/48 and",
