@@ -196,9 +196,11 @@ export const ROUND8_SET = fileURLToPath(new URL("../../data/screening/round8-set
 export const ROUND9_SET = fileURLToPath(new URL("../../data/screening/round9-set.jsonl", import.meta.url));
 /** Tenth round, written before the reader was changed for it and never fit on: calm matter-of-fact prose stating the attack as how the tool works or is designed, second-person documentation for a developer, attacks in `title` fields and `examples` arrays, long SaaS-style descriptions with one hostile sentence in the middle, preference as comparisons only (latency tables, "never fails unlike", "retired last quarter", "verified by the platform", "recommended default"), concealment as transcript hygiene or internal bookkeeping, reach as an argument's expected format, exfiltration through markdown images and URL query parameters, shadowing as "this server also governs how X behaves"; legitimate tools in the same styles. */
 export const ROUND10_SET = fileURLToPath(new URL("../../data/screening/round10-set.jsonl", import.meta.url));
+/** Eleventh round, written before the reader was changed for it and never fit on: hostile text in array `items`, nested titles, enums, defaults and side-channel parameters (`callback_url`, `metadata`, `trace`, `notes`, `context`); troubleshooting, changelog, migration and rate-limit notes; conditional triggers, persona and compliance framing, pipeline ordering; YAML, JSON, code and table examples; preference by authority, cost and competitors' failures; legitimate tools in the same styles. */
+export const ROUND11_SET = fileURLToPath(new URL("../../data/screening/round11-set.jsonl", import.meta.url));
 
-export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10";
-const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10"];
+export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11";
+const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11"];
 
 export interface DevSetRow {
   id: string;
@@ -216,7 +218,7 @@ export interface DevSetRow {
 
 /** The files of the development set, in the order they were written (dev/test, fresh, blind, holdout). */
 export function loadAllDevSets(): DevSetRow[] {
-  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET].flatMap((p) => loadDevSet(p));
+  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET].flatMap((p) => loadDevSet(p));
 }
 
 export function loadDevSet(path = DEV_SET): DevSetRow[] {
@@ -232,7 +234,7 @@ export function loadDevSet(path = DEV_SET): DevSetRow[] {
         throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
       }
       if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10", "tool": {"name", …}}`);
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11", "tool": {"name", …}}`);
       return row;
     });
 }
@@ -448,7 +450,53 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     "within the spread of repeated runs here (pairs taken at 14:03–14:07 UTC, before the last two batches, had the round 4 %",
     "and 2 % faster). With the statement reading switched off in a copy of the final code, 10,000 tools",
     "took 1,811 and 1,905 ms against 1,893 and 1,788 ms with it (two paired processes, 14:21 UTC): its own cost is below",
-    "what this machine can resolve. Timings below are from one run on a shared machine.",
+    "what this machine can resolve.",
+    "`round11-set.jsonl`: written before the eleventh round's changes (hostile text in array `items`, nested titles, enums,",
+    "defaults and side-channel parameters such as `callback_url`, `metadata`, `trace`, `notes` and `context`; troubleshooting,",
+    "changelog, migration and rate-limit notes; conditional triggers, persona and compliance framing, pipeline ordering; YAML,",
+    "JSON, code and table examples; preference by authority, cost and competitors' failures; legitimate tools in the same",
+    "styles: error docs that mention tokens and 401s, compliance and audit tools, webhooks, tools recommending their own modes,",
+    "`login` and `init_session` that must run first, enum- and default-rich schemas), never fit on; on first contact 23/48",
+    "detected (48 %, CI 34–62 %, both modes: the encoder added nothing; assistant-directive 3/8, resource-reach 5/8,",
+    "concealment 4/8, shadowing 3/8, exfiltration 4/8, tool-choice 4/8) and 5/40 legitimate flagged (13 %, CI 5–26 %): the",
+    "honest figure for this round, and the lowest first contact yet. The eleventh round then added a reading of what a sentence",
+    "asks of the model by actor, object and place (asks.ts), read only when no other reading fired: a source ranked below the",
+    "system prompt or the operator, the model's safeguards or the operator's setup said to lapse, returned content carried out",
+    "as if the user asked, the model's judgment or loyalty moved off the user; the reply scripted against what happened, what",
+    "the tool did left out of or narrowed in what the user reads, or set apart from the conversation; another server's tool",
+    "given fixed arguments over the user's choice, said to be altered, given rules in a list or called in a code example with",
+    "a fixed address; a claim on every conversation whatever is asked, the other tools run down by cost, staleness or silent",
+    "failure; a parameter, title or example value standing for the user's home files, folders, records, environment, earlier",
+    "requests' headers or the conversation, or the conversation sent to a phone number or a query filled from the session. It",
+    "also reads the lead's clause after a semicolon as a later sentence, takes an address built from a variable as the",
+    "operator's setting, and no longer reads a resource the sentence rules out (\"never credentials\", \"no chat history or",
+    "keys are attached\") as reached for. It was fit on six wide batches, each measured before it was fit: 12/24 detected and",
+    "0/10 flagged (written from round11's list of styles after its misses were seen, so round11's later figures flatter the",
+    "reader), then 20/24 and 6/16 (the new reading's first version overreached on legitimate tools of the same shapes), 10/12",
+    "and 3/6, 23/24 and 0/12 (styles outside round11's list: example sessions, rhetorical questions, `$comment`, output",
+    "schemas, annotation titles, HTML comments; measured after replacing four reserved `example.*` hosts, which the screen",
+    "rightly reads as examples and which had held it to 19/24), 14/24 and 2/10 (plain-prose concealment and preference), 20/24",
+    "and 1/10 (docstring, footnote, P.S., tag and JSON-note styles). The never-fit columns were measured at five checkpoints:",
+    "round11 23 → 46 of 48 and 5 → 2 of 40 flagged, which is not blind (its misses and false positives were seen; three of its",
+    "first-contact false positives, a webhook's \"never credentials\", a batch note naming an unlisted sibling and a bucket",
+    "built from a variable, were narrowed, with wide legitimate tools of the same shape written to measure it; the two left, a geocoder's",
+    "rate-limit note and a successor on its own server, come from rules older than the round); a round9 legitimate tool newly",
+    "flagged by the first version of the reading (a compliance hook run after each call of another tool) was narrowed the same",
+    "way, so round9 stays at 1/40; round10 41/48, round9 41/48, round8 40/48, round7 48/48, round6 47/48, round5 47/48 and",
+    "the holdout 24/30 (concealment 2/5) did not move at any checkpoint, and the clean catalogs stayed at 0 flags. The fresh",
+    "batches written outside round11's list were detected at 58–96 % before fitting: the reader still follows wording more",
+    "than meaning, the 90 % target on sets written by others is not met, and a set written by others should be expected to",
+    "score near the first-contact figures. The encoder (USE-lite) was measured in both modes at every checkpoint and changed no",
+    "detection (it still flags 4 wide and 1 holdout legitimate tool the rules pass); its prototypes were left unchanged.",
+    "Screening time: the new reading tests its own patterns directly (guard word, then pattern) and each group only when a",
+    "sentence holds its words, and the schema walk (fields.ts) was made cheaper, so the round costs about what the previous",
+    "rules did. Measured 2026-11-26 17:14–17:15 UTC (rules only, JIT warmed on other text, per-sentence memory cleared before",
+    "each run, median of three runs per process, CPU time, load average 4.4–4.6 on 2 cores, three paired processes of a",
+    "scratch script): 10,000 tools (expandCatalog(10000)) 1,897, 1,981 and 2,009 ms before the round and 2,510, 1,812 and",
+    "1,693 ms after; its first 500 tools 147, 240 and 152 ms before and 191, 133 and 134 ms after. The bench's 500-tool pool",
+    "(the real catalog first), alternated nine times in one process with the previous rules (17:13 UTC): after/before 1.07",
+    "and 1.05, while a control of identical code in the same position read 1.14 and 1.10, so the difference is below what",
+    "this machine resolves. Timings below are from one run on a shared machine.",
     "95 % Wilson intervals.",
     "",
   );
@@ -456,13 +504,13 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     md.push(
       `### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`,
       "",
-      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** |",
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const [k, d] of Object.entries(m.detection))
-      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** |`);
+      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** |`);
     const l = m.legitimate;
-    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** |`);
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** |`);
     md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
     for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
     if (m.timing)

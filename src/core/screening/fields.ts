@@ -24,8 +24,10 @@ const NAME_MAPS = new Set(["properties", "patternProperties", "$defs", "definiti
 /** Every string a tool carries, with its path. Cyclic or huge schemas are cut off rather than followed forever. */
 export function fieldsOf(tool: ScreenableTool): TextField[] {
   const out: TextField[] = [];
-  const seen = new WeakSet<object>();
-  const walk = (v: unknown, path: string, depth: number, value: boolean) => {
+  // A Set rather than a WeakSet: it lives for one tool's walk, and lookups in a Set are cheaper.
+  const seen = new Set<object>();
+  // `key` is the last segment of `path`, passed along rather than sliced back out of it for every object.
+  const walk = (v: unknown, path: string, key: string, depth: number, value: boolean): void => {
     if (out.length >= MAX_STRINGS || depth > MAX_DEPTH) return;
     if (typeof v === "string") {
       out.push({ field: path, text: v, identifier: false, value });
@@ -35,36 +37,43 @@ export function fieldsOf(tool: ScreenableTool): TextField[] {
     if (seen.has(v)) return;
     seen.add(v);
     if (Array.isArray(v)) {
-      v.forEach((x, i) => walk(x, `${path}[${i}]`, depth + 1, value));
+      // An element's key is "x[i]", never a map of names: "" stands for it.
+      for (let i = 0; i < v.length; i++) walk(v[i], `${path}[${i}]`, "", depth + 1, value);
       return;
     }
-    const parentKey = path.slice(path.lastIndexOf(".") + 1);
-    for (const [k, x] of Object.entries(v)) {
-      if (NAME_MAPS.has(parentKey)) out.push({ field: `${path}.${k}`, text: k, identifier: true, value: false });
-      walk(x, `${path}.${k}`, depth + 1, value || VALUE_KEYS.has(k));
+    const names = NAME_MAPS.has(key);
+    const o = v as Record<string, unknown>;
+    for (const k of Object.keys(o)) {
+      const at = `${path}.${k}`;
+      if (names) out.push({ field: at, text: k, identifier: true, value: false });
+      walk(o[k], at, k, depth + 1, value || VALUE_KEYS.has(k));
     }
   };
   out.push({ field: "name", text: String(tool.name ?? ""), identifier: true, value: false });
-  walk(tool.title, "title", 0, false);
-  walk(tool.description, "description", 0, false);
-  walk(tool.annotations, "annotations", 0, false);
-  walk(tool.inputSchema, "inputSchema", 0, false);
-  walk(tool.outputSchema, "outputSchema", 0, false);
+  walk(tool.title, "title", "title", 0, false);
+  walk(tool.description, "description", "description", 0, false);
+  walk(tool.annotations, "annotations", "annotations", 0, false);
+  walk(tool.inputSchema, "inputSchema", "inputSchema", 0, false);
+  walk(tool.outputSchema, "outputSchema", "outputSchema", 0, false);
   // Vendor extensions ("x-llm-note") and `_meta` travel with the definition, and a client may show them to the model.
-  for (const [k, v] of Object.entries(tool as object)) if (/^(?:x-|_meta$)/i.test(k)) walk(v, k, 0, false);
+  for (const k of Object.keys(tool as object)) if (/^(?:x-|_meta$)/i.test(k)) walk((tool as unknown as Record<string, unknown>)[k], k, k, 0, false);
   return out;
 }
 
 /** Property names anywhere in a schema: a tool's own parameters are not other tools. */
-export function propertyNames(schema: unknown, out = new Set<string>(), depth = 0, seen = new WeakSet<object>()): Set<string> {
+export function propertyNames(schema: unknown, out = new Set<string>(), depth = 0, seen = new Set<object>()): Set<string> {
   if (!schema || typeof schema !== "object" || depth > MAX_DEPTH || seen.has(schema)) return out;
   seen.add(schema);
   if (Array.isArray(schema)) {
     for (const x of schema) propertyNames(x, out, depth + 1, seen);
     return out;
   }
-  for (const [k, v] of Object.entries(schema)) {
-    if (k === "properties" && v && typeof v === "object" && !Array.isArray(v)) for (const name of Object.keys(v)) out.add(name.toLowerCase());
+  const o = schema as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    const v = o[k];
+    // Strings, numbers and booleans hold no schema: only objects are walked.
+    if (!v || typeof v !== "object") continue;
+    if (k === "properties" && !Array.isArray(v)) for (const name of Object.keys(v)) out.add(name.toLowerCase());
     propertyNames(v, out, depth + 1, seen);
   }
   return out;

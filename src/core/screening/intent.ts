@@ -108,6 +108,14 @@ function tokensOf(sentence: string): string[] {
   return (sentence.match(/(?<![$\w-])[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]/g) ?? []).filter((t) => /[A-Za-z0-9][_][A-Za-z0-9]/.test(t));
 }
 
+/** A secret named only to be ruled out: "never tokens or credentials", "no passwords". */
+const NEGATED_SECRET = /\b(?:never|not|no|without|nor|excluding|except)\s+(?:any\s+)?(?:(?:api|access|auth|session)\s+)?(?:tokens?|credentials?|secrets?|passwords?|keys?)(?:\s+(?:or|and|nor)\s+(?:(?:api|access|auth|session)\s+)?(?:tokens?|credentials?|secrets?|passwords?|keys?))*\b/i;
+const NEGATED_SECRETS = new RegExp(NEGATED_SECRET.source, "gi");
+/** A source the tool says it does not read: "the user's shell environment is not read". */
+const NOT_READ = /\b(?:is|are) not (?:read|accessed|touched|collected|used|opened)\b|\bnever (?:read|accessed|touched|collected|opened)\b/i;
+/** Repeated calls weighed against one: "in a loop", "one at a time", "per row". */
+const IN_A_LOOP = /\bin a loop\b|\bone (?:at a time|by one)\b|\bper (?:row|item|record)\b|\brepeatedly\b/i;
+
 /**
  * The categories a sentence reads as, with a score each. Empty for a sentence that only describes the tool.
  */
@@ -126,7 +134,8 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const shaping = has(ANSWER_SHAPE, s);
   if (model && config && (vocative || !protective)) push("assistant-directive", vocative ? 0.95 : 0.85, "speaks to the model about its own instructions");
   else if (vocative && (shaping || has(OBLIGED, s))) push("assistant-directive", 0.8, "a note addressed to the model");
-  else if (model && shaping && !protective) push("assistant-directive", 0.7, "shapes the model's answers or behaviour");
+  // A tool that manages prompts or personas ("sets the system prompt of an agent you manage") has them as its object.
+  else if (model && shaping && !protective && !ask(ctx, "purposeIncludes", "system prompt") && !ask(ctx, "purposeIncludes", "persona")) push("assistant-directive", 0.7, "shapes the model's answers or behaviour");
   else if (config && has(INSTRUCTION_WORDS, s) && !protective) push("assistant-directive", 0.6, "changes the model's instructions");
 
   // Concealment: something kept from the user, unless what is kept back is a secret being protected.
@@ -146,7 +155,8 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   }
 
   // Resource reach: secrets, the conversation or personal data moved into the call, outside the declared purpose.
-  const secret = has(SECRET, s);
+  // "Never tokens or credentials" names a secret only to rule it out.
+  const secret = has(SECRET, s) && (!NEGATED_SECRET.test(s) || has(SECRET, s.replace(NEGATED_SECRETS, " ")));
   // A parameter described as secrets or the conversation ("Dump of all environment variables …") asks the model to fill it with them.
   const contentOf = /\b(?:dump|contents?|copy|verbatim|list|export|all|text)\s+(?:text\s+)?of\b|\bincluding (?:secret|private|hidden)\b|\bverbatim\b/i.test(s);
   if (inParameter && !value && (secret || has(CONVERSATION, s)) && contentOf && !protective && !ask(ctx, "declared", s)) push("resource-reach", 0.75, "a parameter meant to hold secrets or the conversation");
@@ -159,7 +169,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     const intoCall = has(INTO_CALL, s) || inParameter || value;
     const outside = !ask(ctx, "declared", s) || conversation;
     if (intoCall && outside && !USER_CHOSEN.test(s)) push("resource-reach", conversation || secret ? 0.85 : 0.65, conversation ? "puts the conversation or other tools' data into the call" : "puts secrets or personal data into the call");
-    else if (outside && has(COLLECT_VERB, s) && (secret || personal) && has(USER_PLACE, s))
+    else if (outside && has(COLLECT_VERB, s) && (secret || personal) && has(USER_PLACE, s) && !NOT_READ.test(s))
       push("resource-reach", 0.7, "collects the user's secrets");
   }
 
@@ -206,7 +216,10 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
 
   // Tool choice: this tool preferred over others in general, or the others disparaged.
   const self = has(SELF, s) || ask(ctx, "selfMentioned", s);
-  const alternatives = (has(ALTERNATIVES, s) && !ownServer) || named.length > 0;
+  // "Prefer it to calling insert_row in a loop" weighs a batch against repeated calls of a tool the catalog does not
+  // hold (the server's own, unlisted): a note on how to call, not a choice between servers.
+  const batchAdvice = named.length > 0 && IN_A_LOOP.test(s) && named.every((t) => !ask(ctx, "knownForeign", t));
+  const alternatives = (has(ALTERNATIVES, s) && !ownServer) || (named.length > 0 && !batchAdvice);
   const preference = has(PREFERENCE, s);
   const disparage = has(DISPARAGE, s);
   if (alternatives && disparage && !has(SELF_DEPRECATED, s)) push("tool-choice", 0.85, "disparages the other tools");

@@ -157,6 +157,12 @@ function sentencesOfText(text: string, value: boolean, description: boolean): re
       const sentence = s.slice(0, MAX_SENTENCE_CHARS);
       // Short lines carry no sentence, except a setting of the model's behaviour ("refusals: disabled").
       if (sentence.split(WHITESPACE).length >= 3 || BEHAVIOUR_SETTING.test(sentence)) out.push([sentence, description && i === 0]);
+      // Only the lead's first clause declares what the tool does: a clause after a semicolon ("Installs a plugin; it
+      // also enables tracking, which the summary skips") is read like any later sentence.
+      if (description && i === 0) {
+        const rest = laterClause(sentence);
+        if (rest !== undefined) out.push([rest, false]);
+      }
       // A sentence in Spanish, German or French is also read in English (foreign.ts); the gloss never leads.
       const gloss = foreign ? glossOf(sentence) : undefined;
       if (gloss !== undefined) out.push([gloss, false]);
@@ -164,6 +170,14 @@ function sentencesOfText(text: string, value: boolean, description: boolean): re
     for (const joined of joinedStatements(parts, description)) if (joined.split(WHITESPACE).length >= 3) out.push([joined.slice(0, MAX_SENTENCE_CHARS), false]);
     return out;
   });
+}
+
+/** The lead's text after its first semicolon, when it is a clause of its own (four words or more). */
+function laterClause(lead: string): string | undefined {
+  const at = lead.indexOf("; ");
+  if (at < 0) return undefined;
+  const rest = lead.slice(at + 2).trim();
+  return rest.split(WHITESPACE).length >= 4 ? rest : undefined;
 }
 
 /** Whether the catalog has a tool of this name (with or without a `server__` prefix). */

@@ -69,6 +69,9 @@ const OTHER_TOOL_ACTS = requires(
 /** Statements about another server's tool that describe it rather than alter it: what it is for, where it lives. */
 const OTHER_TOOL_DESCRIBED = /\bserver'?s \x60?[\w.-]+\x60?(?: tool)?,?\s+(?:is (?:for|the|a|an|better|used|meant|available|documented|described)|remains|exists|lives|belongs)\b/i;
 
+/** A failure stated of a tool: it drops, truncates, mangles or mislabels, or does so without saying. */
+const SILENT_FAILURE = /\b(?:drops?|truncat\w*|mangl\w*|mislabel\w*|corrupt\w*|without saying so|silently (?:drops?|fails?|loses?))\b/i;
+
 /** A query parameter whose value is a placeholder naming the user's data or a secret: "&h=<the user's full question>". */
 const DATA_QUERY = requires(
   /[?&][\w-]+=[<{[][^<>{}[\]]{0,80}\b(?:chat|conversation|messages?|prompt|history|summary|question|user|users|email|token|secret|key|api_?key|password|session|context|names?|account|card|phone|address|query)\b[^<>{}[\]]{0,80}[>}\]]/i,
@@ -158,7 +161,8 @@ const BROAD = /\b(?:full|entire|complete|all|every|whole)\b/i;
 /** A side effect stated, then (after a semicolon) what the user is shown: "raises the deductible; users are shown the date". */
 function shownAfterSideEffect(s: string): boolean {
   const at = s.indexOf(";");
-  return at > 0 && COST_OR_SIDE.test(s.slice(0, at)) && USER_SEES.test(s.slice(at));
+  // "…; the confirmation states the fee": the cost named in what the user is shown is disclosed, not set against it.
+  return at > 0 && COST_OR_SIDE.test(s.slice(0, at)) && USER_SEES.test(s.slice(at)) && !COST_OR_SIDE.test(s.slice(at));
 }
 
 /**
@@ -178,7 +182,8 @@ export function statementReadings(c: StatementCues, push: StatementPush): void {
     push("assistant-directive", 0.7, "states how the model that reads it conducts itself");
     return;
   }
-  if (!c.lenient && has(OTHER_TOOL_ACTS, s) && !OTHER_TOOL_DESCRIBED.test(s)) {
+  // Another server's tool said to fail ("drops every table without saying so") is run down, a claim about tool choice (asks.ts).
+  if (!c.lenient && has(OTHER_TOOL_ACTS, s) && !OTHER_TOOL_DESCRIBED.test(s) && !SILENT_FAILURE.test(s)) {
     push("shadowing", 0.7, "states how another server's tool behaves");
     return;
   }

@@ -76,6 +76,8 @@ export function foreignTool(token: string, ctx: SteerContext): boolean {
   if (prefix && ctx.server && sameServer(prefix, ctx.server)) return false;
   const servers = ctx.catalog?.get(name) ?? (prefix ? ctx.catalog?.get(name.slice(prefix.length + 2)) : undefined);
   if (servers) return ctx.server === undefined ? false : ![...servers].some((s) => sameServer(s, ctx.server as string));
+  // A `server__tool` name of another server is foreign by construction, known to the catalog or not.
+  if (prefix && ctx.server && !name.includes(".")) return true;
   // A name the catalog does not have: only snake_case or multi-hyphen names count. camelCase words are parameter
   // values (executionStats, autoEmbed), single hyphens are English (auto-embed, read-only), dots are fields or files.
   return /[A-Za-z0-9]_[A-Za-z0-9]/.test(name) || (name.match(/-/g)?.length ?? 0) >= 2 ? !name.includes(".") : false;

@@ -25,6 +25,8 @@ import { ADDRESS, CONVERSATION, EXAMPLE_ADDRESS, EXAMPLE_MARK, PERSONAL, PROTECT
 import type { SentenceContext, SentenceReading } from "./intent.js";
 import { ask } from "./context-queries.js";
 import { statementReadings } from "./statements.js";
+import { withoutNegated } from "./text.js";
+import { askReadings } from "./asks.js";
 import {
   ALTER,
   ALTERNATIVES,
@@ -215,7 +217,8 @@ type Push = (category: ScreeningCategory, score: number, cue: string) => void;
 /** Tool choice needs no order: a claim of standing over every alternative, or the alternatives run down, is the manipulation. */
 function toolChoice(c: Cues, push: Push): boolean {
   const { s, ctx, lenient } = c;
-  const disparaged = (has(ALTERNATIVES, s) || c.named.length > 0) && has(RUN_DOWN, s);
+  // The server's own older tool run down by name ("the older x_legacy tool on this server loses pages") is a successor note.
+  const disparaged = (has(ALTERNATIVES, s) || c.named.length > 0) && has(RUN_DOWN, s) && !ownSiblingNamed(s);
   if (disparaged) push("tool-choice", 0.8, "runs down the other tools");
   else if (has(PRIORITISE, s) && (has(ALTERNATIVES, s) || has(OTHER_TOOL, s)) && !lenient) push("tool-choice", 0.7, "puts itself ahead of the other tools");
   else if (has(ALTERNATIVES, s) && has(ONLY_IF_THIS_FAILS, s)) push("tool-choice", 0.7, "leaves the other tools as a fallback only");
@@ -230,6 +233,16 @@ function toolChoice(c: Cues, push: Push): boolean {
   return disparaged;
 }
 
+/** A sibling named by its tool name as this server's own ("the older send_fax_legacy tool on this server"); a bare "other translators on this server" names no tool. */
+function ownSiblingNamed(s: string): boolean {
+  return has(OWN_SERVER, s) && /[a-z0-9]_[a-z0-9]/i.test(s);
+}
+
+/** The tool's declared purpose is system prompts or personas ("sets the system prompt of an agent you manage"). */
+function managesPrompts(ctx: SentenceContext): boolean {
+  return ask(ctx, "purposeIncludes", "system prompt") || ask(ctx, "purposeIncludes", "persona");
+}
+
 /** The model's own rules, persona, authority or answers, or consent invented for the user. */
 function assistantDirective(c: Cues, push: Push): void {
   const { s } = c;
@@ -238,7 +251,8 @@ function assistantDirective(c: Cues, push: Push): void {
   const setting = BEHAVIOUR_SETTING.exec(s);
   if (setting && !ask(c.ctx, "hasParam", setting[0].split(/[\s:=]/)[0].toLowerCase())) push("assistant-directive", 0.8, "the model's behaviour set like a configuration");
   else if (c.directive && has(USER_SIDE, s) && has(FALSE_CONSENT, s)) push("assistant-directive", 0.75, "consent assumed on the user's behalf");
-  else if (modelSide && has(MODEL_BEHAVIOUR, s) && (c.directive || c.misplaced)) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
+  // A tool that manages prompts or personas has them as its declared object, not the model's own.
+  else if (modelSide && has(MODEL_BEHAVIOUR, s) && (c.directive || c.misplaced) && !managesPrompts(c.ctx)) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
 }
 
 /** What the user is not told, is told falsely, or is answered with in advance. */
@@ -295,7 +309,12 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   let storeAnswer: boolean | undefined;
   const store = (): boolean => (storeAnswer ??= has(CREDENTIAL_STORE, s) && !STORE_REFUSED.test(s));
   let resourceAnswer: boolean | undefined;
-  const resource = (): boolean => (resourceAnswer ??= has(SECRET, s) || has(CONVERSATION, s) || context(s) || has(PERSONAL, s) || store());
+  // What the sentence rules out ("no chat history or keys are attached") is not reached for.
+  const resource = (): boolean => {
+    if (resourceAnswer !== undefined) return resourceAnswer;
+    const kept = withoutNegated(s);
+    return (resourceAnswer = has(SECRET, kept) || has(CONVERSATION, kept) || context(kept) || has(PERSONAL, kept) || store());
+  };
   const moving = c.directive || has(PASSIVE_MOVE, s) || has(IMPERATIVE_START, s);
   // The server's own configuration ("read from the WEATHER_API_KEY environment variable of the server") is not the user's.
   const ownSide = /\b(?:of|on|in|from|by) the server\b|\bserver(?:'s)? (?:own |process )?(?:environment|config\w*|process)\b/i.test(s);
@@ -363,7 +382,8 @@ function roles(c: Cues, push: Push, named: boolean): void {
   else if (has(DATA_QUESTION, s) && (has(FIXED_ANSWER, s) || has(KEPT_OUT, s))) push("concealment", 0.75, "the answer to a question about the user's data fixed in advance");
   else if ((has(FALSE_ASSURANCE, s) && !has(PROTECTED_OBJECT, s)) || has(SAY_DESPITE, s) || has(QUOTED_ANSWER, s) || (has(PARTIAL_FIGURE, s) && /\b(?:surge\w*|multipliers?|fees?|surcharges?|markups?|commissions?|charges?)\b/i.test(s))) push("concealment", 0.7, "the user assured that nothing left");
 
-  const others = has(ALTERNATIVES, s) || has(OTHER_SERVERS, s) || named;
+  // The server's own tools ("the older x tool on this server") are no alternatives another server offers.
+  const others = (has(ALTERNATIVES, s) || has(OTHER_SERVERS, s) || named) && !ownSiblingNamed(s);
   if (others && (has(FAILS, s) || has(RUN_DOWN, s))) push("tool-choice", 0.8, "runs down the other servers");
   else if (others && (has(COMPARE, s) || /\bunlike\b/i.test(s))) push("tool-choice", 0.65, "compares itself with the other servers");
   else if (has(CLAIM_OVER, s)) push("tool-choice", 0.7, "claims every choice over the alternatives");
@@ -412,6 +432,13 @@ const DESTINATION_PARAM = /properties\.[^.]*(?:url|uri|endpoint|host|server|base
 /** Advice about what to ask of the user ("tell the user to reconnect") is not something kept from them. */
 const ADVICE = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i;
 
+/** "Whatever the user asked": the user's words named only to be overridden, which is no protective condition. */
+const OVER_THE_USER = /\b(?:whatever|regardless of|no matter)\b[^.;]{0,40}\b(?:the user|they|the person)\b/i;
+/** A person reviews what the tool drafts ("an agent reviews it before sending"): the "agent" named is a human in the loop. */
+const HUMAN_REVIEW = /\b(?:an?|the) (?:human |support |service )?agent (?:reviews?|approves?|checks?|signs? off|edits?)\b|\bbefore (?:sending|it is sent|it goes out)\b/i;
+/** A system prompt that belongs to something the tool manages: a template, an agent, a workflow. */
+const TOOLS_OWN_PROMPT = /\bsystem (?:prompt|message)s? (?:of|in|for) (?:the|this|each|a|every) (?:template|prompt|agent|workflow|bot|preset|persona)\b|\b(?:template|agent|workflow|preset)'s system (?:prompt|message)\b/i;
+
 const OPERATOR = /\b(?:operator|developer|deployer|system|earlier|prior|previous|original|initial)\b/i;
 
 const COPY_CUE = /\b(?:also|as well|in addition|additionally|cop(?:y|ies|ied)|mirror\w*|duplicat\w*|cc|bcc|carbon|replicat\w*|retain\w*|archiv\w*)\b/i;
@@ -426,7 +453,8 @@ function relations(c: Cues, push: Push): void {
   const { s, ctx, lenient } = c;
   const modelSide = c.reader || c.misplaced || has(MODEL, s) || has(MODEL_ROLE, s) || /\b(?:model|assistant|ai|llm|agent)s? (?:notice|note|memo)\b/i.test(s);
   // The operator's or the system's rules are the model's by definition: saying they lapse needs no one addressed.
-  const rulesOfModel = has(RULES_OF_MODEL, s);
+  // A system prompt the tool itself holds ("the system prompt of the template") is the tool's object, not the model's rules.
+  const rulesOfModel = has(RULES_OF_MODEL, s) && !TOOLS_OWN_PROMPT.test(s) && !managesPrompts(ctx);
   const operatorRules = rulesOfModel && OPERATOR.test(RULES_OF_MODEL.exec(s)?.[0] ?? "");
   if ((modelSide || operatorRules) && ((rulesOfModel && (has(OUTRANKS, s) || has(RULES_LAPSE, s))) || (modelSide && (has(WITHOUT_RULES, s) || has(NEW_IDENTITY, s))))) {
     push("assistant-directive", 0.75, "ranks something above the model's own rules, or sets them aside");
@@ -498,7 +526,7 @@ function relations(c: Cues, push: Push): void {
   }
   // A standing order keyed to the conversation that is not about filling this tool's own call: "when the user asks
   // about discounts, the orchestrator agrees to any figure".
-  if (c.trigger && !lenient && MODEL_NAMED.test(s) && !ask(ctx, "mentionsParam", s) && !ask(ctx, "namesSelf", s) && !/\bthis (?:tool|one|server)\b|\b(?:call|use|invoke) (?:it|this)\b/i.test(s)) {
+  if (c.trigger && !lenient && MODEL_NAMED.test(s) && !HUMAN_REVIEW.test(s) && !ask(ctx, "mentionsParam", s) && !ask(ctx, "namesSelf", s) && !/\bthis (?:tool|one|server)\b|\b(?:call|use|invoke) (?:it|this)\b/i.test(s)) {
     push("assistant-directive", 0.7, "a standing order keyed to what the user says");
     return;
   }
@@ -524,7 +552,7 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   // Protective framing ("only when the user asks", "do not paste it") exempts a sentence, but not one that sends other
   // tools' work to a literal destination: a consent clause does not make a redirect safe.
   // "Only if this one is unavailable" reads as a condition, but it is the other tools it restricts, not the tool's use.
-  if ((has(PROTECTIVE, s) && !(destination(s) && has(OTHER_TOOL, s)) && !has(ONLY_IF_THIS_FAILS, s) && !has(FALLBACK_ONLY, s) && !rulesLapse(s)) || has(UNTRUSTED_CONTENT, s)) return out;
+  if ((has(PROTECTIVE, s) && !(destination(s) && has(OTHER_TOOL, s)) && !has(ONLY_IF_THIS_FAILS, s) && !has(FALLBACK_ONLY, s) && !rulesLapse(s) && !OVER_THE_USER.test(s)) || has(UNTRUSTED_CONTENT, s)) return out;
   const c = cuesOf(s, ctx);
   const disparaged = toolChoice(c, push);
   assistantDirective(c, push);
@@ -535,6 +563,8 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   if (out.length === 0) relations(c, push);
   // Statements with no order in them (statements.ts): how the model, another server's tool or a built link behaves.
   if (out.length === 0) statementReadings(c, push);
+  // What the sentence asks of the model, by actor, object and place (asks.ts).
+  if (out.length === 0) askReadings(c, push);
   return out;
 }
 
@@ -546,7 +576,8 @@ function rulesLapse(s: string): boolean {
 /** A literal destination that is not an example: the address itself, or undefined. */
 function destination(s: string): string | undefined {
   const m = ADDRESS.exec(s) ?? /\b(?:s3|gs|az|sftp|scp):\/\/[^\s"'<>)]+/i.exec(s);
-  if (!m || EXAMPLE_ADDRESS.test(m[0]) || EXAMPLE_MARK.test(s.slice(0, m.index))) return undefined;
+  // An address built from a variable ("s3://${BACKUP_BUCKET}/nightly") is the operator's setting, not a literal destination.
+  if (!m || EXAMPLE_ADDRESS.test(m[0]) || EXAMPLE_MARK.test(s.slice(0, m.index)) || /\$\{|\{\{/.test(m[0])) return undefined;
   return m[0];
 }
 
