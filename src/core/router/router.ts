@@ -466,7 +466,8 @@ export class ToolAttentionRouter {
       // the application's (only a USE-lite one can use it).
       const builtIn = this.options.encoder === undefined || typeof this.options.encoder === "string";
       const early = builtIn ? loadStaticTable(note) : undefined;
-      await this.loadEncoder();
+      // An encoder that fails to load is the build's to report (degraded): the phase stays on BM25.
+      if (!(await this.loadEncoder().then(() => true, () => false))) return;
       if (!staticTableServes(this.encoder.denseModelId) || !stillLexical()) return;
       const table = await (early ?? loadStaticTable(note));
       if (!table || !stillLexical()) return;
@@ -474,7 +475,7 @@ export class ToolAttentionRouter {
       if (stillLexical()) this.channels = { lexical: this.channels.lexical, dense, static: true };
     };
     const done: Promise<void> = make()
-      .catch(() => undefined)
+      .catch((err: unknown) => void note((err as Error)?.message ?? String(err)))
       .finally(() => {
         if (this.staticPending?.done === done) this.staticPending = undefined;
       });
