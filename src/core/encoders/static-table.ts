@@ -23,6 +23,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { normalizeInPlace } from "../index/vector-index.js";
 import { TimeSlices } from "../util/time-slices.js";
 import { prepareUseLiteText } from "./use-lite.js";
 import { UseLiteTokenizer, type UseLiteVocabulary } from "./use-lite-tokenizer.js";
@@ -156,13 +157,7 @@ export class StaticTable {
         for (let d = 0; d < dim; d++) out[d] += f * values[base + d]!;
       }
     }
-    let norm = 0;
-    for (let d = 0; d < dim; d++) norm += out[d]! * out[d]!;
-    if (norm > 0) {
-      const inv = 1 / Math.sqrt(norm);
-      for (let d = 0; d < dim; d++) out[d] *= inv;
-    }
-    return out;
+    return normalizeInPlace(out);
   }
 
   /** Static vectors of many texts, in slices of about 10 ms with the event loop served between them. */

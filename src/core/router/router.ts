@@ -289,7 +289,7 @@ export class ToolAttentionRouter {
    * progressive start, or a large catalog change): what a caller may plan on estimates for, rather than wait.
    */
   routesLexicallyWhileEmbedding(): boolean {
-    return this.build.state === "building" && this.settings.progressive !== undefined && this.channels.lexical !== undefined && (!this.channels.dense || this.channels.static === true);
+    return this.build.state === "building" && this.settings.progressive !== undefined && this.channels.lexical !== undefined && !this.builtDense;
   }
 
   /** The text embedded for each tool under the router's `toolText` options. */
@@ -570,11 +570,16 @@ export class ToolAttentionRouter {
 
   /** The whole-text dense index of the current catalog (read-only use: benchmarks, diagnostics), if any. */
   get denseIndex(): VectorIndex | undefined {
+    return this.builtDense;
+  }
+
+  /** The dense channel of embedded tool texts: not the static channel's rows that bridge a build. */
+  private get builtDense(): VectorIndex | undefined {
     return this.channels.static ? undefined : this.channels.dense;
   }
 
   get indexKind(): string | undefined {
-    return (this.channels.static ? undefined : this.channels.dense?.kind) ?? (this.settings.lexicalOnly && this.channels.lexical ? "bm25" : undefined);
+    return this.builtDense?.kind ?? (this.settings.lexicalOnly && this.channels.lexical ? "bm25" : undefined);
   }
 
   /** The Phase-1 summary pool (identical on every turn for the same catalog). */
