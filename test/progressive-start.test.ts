@@ -190,6 +190,27 @@ describe("the static channel (progressive.staticChannel)", () => {
     }
   });
 
+  it("is not made on a warm start: with the catalog in the embedding cache the first route waits for the dense channels", async () => {
+    const catalog = ToolCatalog.fromCatalogObject(expandCatalog(300, 7));
+    const options = { cacheDir: tempDir(), progressive: { minTools: 100, staticWaitMs: 120_000 }, log: false as const };
+    const cold = new ToolAttentionRouter(catalog, options);
+    try {
+      assert.deepEqual((await cold.route("list open issues")).channels, ["static", "lexical"]);
+      await cold.prepare();
+    } finally {
+      await cold.close();
+    }
+    // A new router on the same cache: nothing is left to embed, so its progressive phase ends as soon as the
+    // encoder has loaded and the cached vectors are read, and the first route is on the dense channels.
+    const warm = new ToolAttentionRouter(catalog, options);
+    try {
+      const d = await warm.route("list open issues");
+      assert.ok(d.channels.includes("dense") && !d.channels.includes("static"), d.channels.join(", "));
+    } finally {
+      await warm.close();
+    }
+  });
+
   it("is dropped when the build stops: a closed router routes on BM25 alone", async () => {
     const router = new ToolAttentionRouter(ToolCatalog.fromCatalogObject(expandCatalog(700, 17)), {
       cacheDir: tempDir(),

@@ -201,6 +201,19 @@ export class RouterEncoder {
     return n;
   }
 
+  /**
+   * How many of these texts neither this router nor the embedding cache behind its encoder has a vector for: what a
+   * build would still send to the encoder. Behind any other encoder (a store's, the application's own) every text
+   * this router has no vector for counts.
+   */
+  async countUncached(texts: readonly string[]): Promise<number> {
+    this.keyUnkeyedRows();
+    if (this.embeddings instanceof LexicalEmbeddings) return texts.length;
+    const missing = [...new Set(texts)].filter((t) => !this.vectorByText.has(t));
+    if (missing.length === 0 || !(this.embeddings instanceof CachedEmbeddings)) return missing.length;
+    return (await this.embeddings.peek(missing)).filter((v) => v === undefined).length;
+  }
+
   /** Keys a snapshot's rows by their texts (see `keepUnkeyedRows`), once. */
   private keyUnkeyedRows(): void {
     if (!this.unkeyedRows) return;

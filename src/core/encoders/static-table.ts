@@ -182,16 +182,32 @@ export async function readStaticTable(tablePath = staticTablePath(), vocabularyP
   return new StaticTable(data, JSON.parse(vocabularyBytes.toString("utf8")) as UseLiteVocabulary);
 }
 
+/** The read in flight, shared by concurrent callers (a failed read is not kept: the next phase reads again). */
 let loading: Promise<StaticTable | Error> | undefined;
+/**
+ * The table once read, held weakly: it serves only a progressive phase (seconds, at most once per catalog change), so
+ * it is not kept for the process's lifetime (4 MB of rows and a word cache) once no phase uses it.
+ */
+let kept: WeakRef<StaticTable> | undefined;
 
 /**
- * The shipped table with the installed model's vocabulary, read once per process (about 4 MB, asynchronously);
+ * The shipped table with the installed model's vocabulary, read asynchronously (about 4 MB) and shared while in use;
  * `undefined`, with the reason given to `onMissing`, when the file is absent or damaged or the installed vocabulary is
  * not the one it was made from.
  */
 export async function loadStaticTable(onMissing: (why: string) => void = () => {}): Promise<StaticTable | undefined> {
-  loading ??= readStaticTable().catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
-  const table = await loading;
+  const held = kept?.deref();
+  if (held) return held;
+  loading ??= readStaticTable().then(
+    (table) => {
+      kept = new WeakRef(table);
+      return table;
+    },
+    (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+  );
+  const read = loading;
+  const table = await read;
+  if (loading === read) loading = undefined;
   if (table instanceof Error) {
     onMissing(table.message);
     return undefined;

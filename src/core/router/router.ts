@@ -455,23 +455,24 @@ export class ToolAttentionRouter {
    * router's and still without its dense channels. Another encoder, a catalog above `STATIC_CHANNEL_MAX_TOOLS`, or
    * a table that cannot be used leaves the phase on BM25 alone; an encoder that fails to load is the build's to report.
    */
-  private startStatic(catalog: ToolCatalog): void {
+  private startStatic(catalog: ToolCatalog, denseIn: Promise<unknown>): void {
     const p = this.settings.progressive;
     if (!p?.staticChannel || catalog.size === 0 || catalog.size > STATIC_CHANNEL_MAX_TOOLS) return;
     const stillLexical = () => !this.closed && this.catalog === catalog && !this.channels.dense;
     // Informational, like logBackends: only to a log the user passed.
     const note = (why: string) => typeof this.options.log === "function" && this.logLine(`tool-attention: no static channel while the catalog embeds (${why})`);
     const make = async () => {
-      // The table (4 MB) is read beside the encoder's load for the built-in encoders, after it for an instance of
-      // the application's (only a USE-lite one can use it).
-      const builtIn = this.options.encoder === undefined || typeof this.options.encoder === "string";
-      const early = builtIn ? loadStaticTable(note) : undefined;
       // An encoder that fails to load is the build's to report (degraded): the phase stays on BM25.
       if (!(await this.loadEncoder().then(() => true, () => false))) return;
       if (!staticTableServes(this.encoder.denseModelId) || !stillLexical()) return;
-      const table = await (early ?? loadStaticTable(note));
+      const texts = this.toolTexts(catalog);
+      // A warm start: the embedding cache holds (nearly) every vector, so the dense channels are a read away. Routes
+      // wait for them (the same bounded wait) instead of for static rows made only to be replaced.
+      if ((await this.encoder.countUncached(texts)) < Math.max(1, p.minTools)) return void (await denseIn.catch(() => undefined));
+      // Read only now (4 MB, 10–30 ms): a warm start never needs it.
+      const table = await loadStaticTable(note);
       if (!table || !stillLexical()) return;
-      const dense = await buildStaticIndex(table, this.toolTexts(catalog));
+      const dense = await buildStaticIndex(table, texts);
       if (stillLexical()) this.channels = { lexical: this.channels.lexical, dense, static: true };
     };
     const done: Promise<void> = make()
@@ -489,7 +490,6 @@ export class ToolAttentionRouter {
    * lexical phase lasts about a fifth as long.
    */
   private completeLater(catalog: ToolCatalog, lexical: Bm25Index | undefined): void {
-    this.startStatic(catalog);
     const mv = this.settings.multiVector;
     const twoSteps = mv !== undefined && mv.weight > 0 && catalog.size > 0 && catalog.size <= mv.maxTools;
     const whole = twoSteps
@@ -517,6 +517,8 @@ export class ToolAttentionRouter {
       if (this.pending === pending) this.pending = undefined;
     });
     this.pending = pending;
+    // The first dense channels: the whole-text rows of a two-step build.
+    this.startStatic(catalog, twoSteps ? whole : pending);
   }
 
   /** The encoder failed on `catalog`'s build: routes stay lexical, one log line and an encoder event say why. */
