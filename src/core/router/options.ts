@@ -223,7 +223,8 @@ export interface ProgressiveOptions {
    * Measured 2026-11-26 (recall@10 relative to the full hybrid's on the same tasks, each task routed once with the
    * channel beside BM25 and once on BM25 alone): 0.92 against 0.82 on the bench's 100 scaling tasks at 500 synthetic
    * tools, 0.90 against 0.87 at 1,000 tools, 0.90 against 0.85 on 300 of MetaTool's dev queries (199 tools). It is
-   * not a win on every subset: on the first 69 of those tasks at 1,000 tools, 0.82 against 0.83.
+   * not a win on every subset: on the first 69 of those tasks at 1,000 tools, 0.82 against 0.83; nor on every catalog:
+   * on the real 464-tool MCP catalog (85 tasks), 0.94 against 1.02 (BM25 beats the hybrid's own dense channel there).
    */
   staticChannel?: boolean;
   /**
