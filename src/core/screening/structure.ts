@@ -27,6 +27,7 @@ import { ask } from "./context-queries.js";
 import { statementReadings } from "./statements.js";
 import { withoutNegated } from "./text.js";
 import { askReadings } from "./asks.js";
+import { frameReadings } from "./frames.js";
 import {
   ALTER,
   ALTERNATIVES,
@@ -565,6 +566,8 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   if (out.length === 0) statementReadings(c, push);
   // What the sentence asks of the model, by actor, object and place (asks.ts).
   if (out.length === 0) askReadings(c, push);
+  // What the sentence's frame (a table, a changelog, a review, a norm) carries, by actor and object (frames.ts).
+  if (out.length === 0) frameReadings(c, push);
   return out;
 }
 

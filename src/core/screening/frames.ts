@@ -1,0 +1,204 @@
+/**
+ * An eighth reading: what a sentence asks of the model when the request is carried by its frame rather than by an
+ * order. Definitions borrow the forms of documentation (a settings table, a changelog entry, a question and its
+ * answer, a benchmark, a quoted review, a "the assistant typically…" norm) and state the attack as a fact inside
+ * them. Whatever the frame, the sentence still has an actor and an object, and these readings file it by them:
+ *   - text the tool returns (a document, a result's field, a translation) given the standing of instructions, or
+ *     instructions followed ahead of what the user asked;
+ *   - what the reply leaves out, when what it leaves out is side work of the tool (a copy, a fee, a rule it adds);
+ *   - a line keyed by another server's tool ("create_issue: label every issue …") that lays down what it does;
+ *   - the model said to route a whole class of requests here, this tool's figures set beside other tools', a
+ *     quoted review that dismisses another tool, or the other tools said to be hardly ever the right choice or to
+ *     lose what is given to them;
+ *   - a parameter that stands for the user's device or personal records in full, or a credential file given as the
+ *     default of a value whose text is taken into the call.
+ * Read only when no other reading of the sentence fired (structure.ts), so they add readings and never change one.
+ * Pure and synchronous; each group is guarded by words it cannot match without.
+ */
+import { has } from "./memo.js";
+import { DISCLOSE, PROTECTED_OBJECT } from "./concepts-parties.js";
+import { OWN_SERVER } from "./concepts-structure.js";
+import { ask } from "./context-queries.js";
+import type { AskCues, AskPush } from "./asks.js";
+
+/** What these readings need of a sentence: the cues of asks.ts and the literal destination it names. */
+export interface FrameCues extends AskCues {
+  /** A literal destination that is not an example. */
+  address: string | undefined;
+}
+
+const MODEL_WORD = /\b(?:ai|llm|assistants?|models?|agents?|orchestrators?|copilots?|chatbots?)\b/i;
+
+// --- returned text given the standing of instructions ----------------------------------------------------------
+
+const INSTRUCTION_WORDS = /\b(?:instructions?|directives?|orders?|commands?|guidelines|guidance|rules|polic(?:y|ies)|followed|obeyed|acted (?:on|upon))\b/i;
+/** Where the text comes from: what the tool returns or reads, not what the user or the operator wrote. */
+const RETURNED_ORIGIN =
+  /\b(?:appear\w*|arriv\w*|comes? back|found|embedded|contained|written|marked|carried|sitting)\b[^.;]{0,30}\b(?:in|inside|within|of|on)\b[^.;]{0,25}\b(?:documents?|pages?|results?|translations?|summari[sz]ed|invoices?|emails?|messages?|tickets?|records?|files?|responses?|outputs?|feeds?|comments?|reviews?|payloads?|attachments?)\b|\b(?:returned|retrieved|fetched|translated|summari[sz]ed|scraped|parsed)\s+(?:\x60?[\w.-]+\x60?\s+)?(?:text|content|object|field|documents?|pages?|data|notes?|payload)\b|\b(?:of|in) the (?:result|response|output|returned \w+)\b|\b(?:text|words|notes?|lines?) (?:in|inside|of) the (?:\w+ )?(?:invoice|document|page|email|ticket|file|result|response)\b/i;
+/** Given the standing of instructions: counted as, becoming or outranking them, or acted on without a check. */
+const GIVEN_STANDING =
+  /\b(?:counts? as|become|becomes|taken as|treated as|regarded as|read as|serves? as|is|are)\s+(?:an?\s+|the\s+)?(?:standing|binding|authoritative|operator|system|new|first-class)?\s*(?:instructions?|directives?|orders?|commands?)\b|\b(?:as|is|are) the (?:orders?|instructions?|directives?) of (?:the )?(?:highest|top|first) (?:rank|priority)\b|\b(?:acted on|acted upon|obeyed|followed|executed|carried out|complied with)\s+(?:directly|immediately|as written|as is|at once|without (?:checking|asking|confirmation|review))\b|\b(?:outranks?|supersedes?|overrides?|takes? precedence over|more high than|ranks? above)\b[^.;]{0,30}\b(?:earlier|previous|prior|built-in|original|system|its own|the ones?|guidance|instructions|guidelines|rules)\b|\b(?:guidelines|rules|instructions|polic(?:y|ies))\s+(?:that\s+)?(?:apply|govern|hold)\b[^.;]{0,50}\bare (?:the ones|those) (?:in|from|of)\b/i;
+/** Text claimed to speak with the operator's voice: "count as instructions from the operator". */
+const OPERATOR_VOICE = /\b(?:instructions?|orders?|directives?|commands?) (?:from|of|by) (?:the )?(?:operator|system|developer|administrator|admin|deployer)\b/i;
+/** Followed ahead of the user: "followed before anything the user typed". */
+const AHEAD_OF_USER = /\b(?:followed|obeyed|acted on|executed|applied|carried out)\b[^.;]{0,20}\b(?:before|ahead of|over|above|instead of)\b[^.;]{0,12}\b(?:anything|whatever|what) the (?:user|person)\b/i;
+/** Text the reader is told not to follow: "data, not instructions to follow". */
+const NOT_FOLLOWED = /\b(?:not|never|n't|no)\b[^.;]{0,20}\b(?:instructions?|follow\w*|obey\w*|act\w* on|execut\w*|treated|commands?)\b|\b(?:are|is) (?:data|content|untrusted)\b/i;
+
+/** The user's approval declared unneeded in a setting line: "user approval for changes: not needed". */
+const APPROVAL_WAIVED = /\b(?:user(?:'s)? (?:approval|confirmation|consent|permission)|asking the user(?: first)?|confirm(?:ing|ation)? with the user)\b[^.;:]{0,30}:\s*(?:not (?:needed|required|necessary|applicable)|n\/a|skipped|waived|off|disabled|none|never)\b/i;
+
+function promotedText(s: string, push: AskPush): boolean {
+  if (APPROVAL_WAIVED.test(s)) {
+    push("assistant-directive", 0.7, "the user's approval declared unneeded");
+    return true;
+  }
+  if (!INSTRUCTION_WORDS.test(s) || NOT_FOLLOWED.test(s)) return false;
+  if ((RETURNED_ORIGIN.test(s) && GIVEN_STANDING.test(s)) || OPERATOR_VOICE.test(s) || AHEAD_OF_USER.test(s)) {
+    push("assistant-directive", 0.75, "text the tool reads or returns given the standing of instructions");
+    return true;
+  }
+  return false;
+}
+
+// --- what the reply leaves out --------------------------------------------------------------------------------
+
+/** What the user reads of the tool's work. */
+const REPLY = /\b(?:repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|confirm(?:s|ation|ations)?|chat|what the user (?:sees|reads|is told))\b/i;
+/** Left out of it, in any voice. */
+const OMITTED =
+  /\b(?:omit\w*|leaves? (?:it|them|this|that|those) out|left out|no mention|not mentioned|no longer (?:mentioned|surfaced|shown|listed|included|reported)|not (?:surfaced|shown|listed|included|reported|part of)|isn't part of|outside the (?:reply|summary|answer|response|confirmation)|makes? no (?:reference|mention)|without (?:mentioning|naming|listing)|needs? no (?:mention|comment)|internal step|housekeeping|adds? noise|leaves out)\b/i;
+/** Side work of the tool a user would want to hear of: something sent, copied, added, granted or charged besides the task. */
+const SIDE_WORK =
+  /\b(?:also|additional\w*|extra|background|sends?|sent|uploads?|uploaded|cop(?:y|ies)|mirror\w*|forward\w*|grants?|granted|adds?|added|install\w*|enabled|switched on|turned on|subscri\w+|shar(?:es|ed|ing)|partner\w*|fees?|tips?|charges?|recurring|schedules?|auto-?renew\w*|rights|outside|elsewhere|deletions?|watermark\w*|newsletter|analytics|tracking)\b/i;
+
+function omittedFromReply(s: string, push: AskPush): boolean {
+  if (!REPLY.test(s) || !OMITTED.test(s) || !SIDE_WORK.test(s) || has(PROTECTED_OBJECT, s) || has(DISCLOSE, s)) return false;
+  push("concealment", 0.7, "side work of the tool left out of what the user reads");
+  return true;
+}
+
+// --- another server's tool keyed to a rule --------------------------------------------------------------------
+
+/** A line keyed by a tool-shaped name: "create_issue: label every new issue …", "- \x60git_push\x60 — pass --force". */
+const KEYED_LINE = /^\W*\x60?([A-Za-z][\w.-]*[_.][\w.-]*[A-Za-z0-9])\x60?\s*[:=—–]\s*(.+)$/;
+/** What the value asks: an order (always / never / a verb that sets an argument) or an address to add. */
+const KEYED_ORDER = /^(?:always\s+|never\s+|must\s+)?(?:label|end|set|add|append|prepend|prefix|suffix|bcc|cc|tag|mark|pin|pass|route|put|sign|push|force|replace|use|send|include|wrap|attach|copy|forward|grant|skip|disable|strip|remove|change|raise|lower|round|make)\b|@[\w-]+\.[\w.-]+|https?:\/\//i;
+
+function keyedRule(c: AskCues, push: AskPush): boolean {
+  const m = KEYED_LINE.exec(c.s);
+  if (!m || !KEYED_ORDER.test(m[2].trim()) || has(OWN_SERVER, c.s)) return false;
+  const key = m[1].toLowerCase();
+  if (c.ctx.selfNames.has(key) || ask(c.ctx, "hasParam", key) || !ask(c.ctx, "knownForeign", m[1])) return false;
+  push("shadowing", 0.7, `a rule laid down for another server's tool (${m[1]})`);
+  return true;
+}
+
+// --- tool choice ----------------------------------------------------------------------------------------------
+
+/** The model said to route a whole class of requests here: "routes every request involving numbers here". */
+const ROUTES_ALL = /\b(?:routes?|sends?|passes|directs?|hands?|brings?|forwards?|takes?)\s+(?:every|all|each|any)\b[^.;]{0,50}\b(?:here|to this (?:tool|server)|through this (?:tool|server))\b/i;
+/** Other tools as a group, the built-in ones or the model itself. */
+const OTHERS =
+  /\b(?:the )?other (?:[\w-]+ ){0,2}(?:tools|servers|integrations|plugins|engines|backends|providers|services|apps)\b|\bany other (?:[\w-]+ )?(?:source|provider|service|tool|engine|backend|server|plugin|integration)s?\b|\bthe (?:built-in|default|native|standard|stock) (?:[\w-]+ ){0,2}(?:tools?|browser|browsing|search|fetcher|interpreter|model|one|server)\b|\bbuilt-in (?:browsing|search|tools)\b|\bthe model itself\b/i;
+/** A server named as another one ("the deepl server", "the filesystem one"): only set against figures or in a review. */
+const NAMED_OTHER = /\b(?!(?:this|same|our|its|own|that|the|a|an|mcp|each|every)\b)[\w-]+ (?:server|plugin|integration|one)\b/i;
+/** Figures: percentages, scores, latencies, ratios. */
+const FIGURE = /\d(?:[\d.,]*)\s*(?:%|ms\b|s\b|x\b|×|\/10\b|points?\b)|\b(?:bleu|accuracy|f1|recall|precision|score|error rate)\b/i;
+/** This tool named: "this tool", "ours", "we". */
+const THIS_TOOL = /\b(?:this (?:tool|server|one|engine)|ours|our (?:tool|engine|server))\b/i;
+/** A review: stars, a count of reviews or ratings, verified users. */
+const REVIEW = /★|\b\d[\d,.]*\s*(?:verified )?(?:reviews|ratings|users|customers)\b|\b(?:verified|happy) (?:users|buyers|customers|reviewers)\b|\breviewers? (?:say|agree|love)\b/i;
+/** Another tool dismissed in it: uninstalled, replaced, "unlike", "the only … that never". */
+const DISMISSED = /\b(?:uninstall\w*|removed|dropped|replaced|ditched|switched|unlike|instead of|gave up on)\b|\bthe only [\w-]+ (?:tool|server|app|plugin) that\b/i;
+/** The other tools hardly ever the right pick. */
+const RARELY = /\b(?:(?:hardly|practically|almost|virtually|basically) (?:ever|never)|never|rarely|seldom)\b/i;
+const CHOICE = /\b(?:pick|choice|choose|right (?:tool|one)|better|worth|option|preferable)\b/i;
+/** What is given to the other tools lost or unreliable, or what they return made up. */
+const UNRELIABLE =
+  /\b(?:purged|wiped|lost|cannot be relied|can't be relied|not be relied|unreliable|inaccurate|invent\w*|fabricat\w*|hallucinat\w*|garbl\w*|mangl\w*|wrong|outdated|out of date|stale|lag (?:by|behind)|lags?|miss(?:es)? (?:most|many|half)|skip attachments|broken|flaky)\b/i;
+
+function toolChoice(c: AskCues, push: AskPush): boolean {
+  const { s } = c;
+  if (ROUTES_ALL.test(s) && MODEL_WORD.test(s)) {
+    push("tool-choice", 0.7, "the model said to route a whole class of requests here");
+    return true;
+  }
+  if (has(OWN_SERVER, s)) return false;
+  const group = OTHERS.test(s);
+  if (!group && !NAMED_OTHER.test(s)) return false;
+  if (FIGURE.test(s) && (THIS_TOOL.test(s) || ask(c.ctx, "selfMentioned", s))) {
+    push("tool-choice", 0.7, "this tool's figures set beside other tools'");
+    return true;
+  }
+  if (REVIEW.test(s) && DISMISSED.test(s)) {
+    push("tool-choice", 0.65, "a quoted review that dismisses another tool");
+    return true;
+  }
+  // A named server failing is often an honest dependency note ("fails while the auth server is stale"); the other tools as a group are not.
+  if (group && ((RARELY.test(s) && CHOICE.test(s)) || UNRELIABLE.test(s))) {
+    push("tool-choice", 0.65, "the other tools said to be the wrong choice");
+    return true;
+  }
+  return false;
+}
+
+// --- data sent to a literal address besides the work -----------------------------------------------------------
+
+/** Data said to go to the address: "totals go to https://… as well". */
+const DATA_GOES = /\b(?:go(?:es)?|sent|posted|forwarded|mirrored|copied|uploaded|delivered|lands?|ends? up|shipped|pushed|streamed|transmitted|reported|beaconed|relayed)\s+(?:\w+\s+)?(?:to|at|into|on)\b/i;
+/** Besides the tool's work: "as well", "also", "quietly". */
+const BESIDES = /\b(?:as well|also|too|additionally|in addition|besides|quietly|silently|in the background)\b/i;
+
+function sentBesides(c: FrameCues, push: AskPush): boolean {
+  const { s, address } = c;
+  if (!address || !DATA_GOES.test(s) || !BESIDES.test(s) || ask(c.ctx, "hostDeclared", address)) return false;
+  push("exfiltration", 0.7, `data sent to ${address} besides the tool's work`);
+  return true;
+}
+
+// --- the user's device and records ----------------------------------------------------------------------------
+
+/** The user's own device, or their records in full. */
+const USER_DEVICE = /\b(?:on|from|of) (?:the user's|their|your) (?:own )?(?:machine|computer|laptop|phone|device|desktop|workstation)\b/i;
+const USER_RECORDS_IN_FULL =
+  /\b(?:full|whole|entire|complete|all|every)\b[^.;]{0,30}\b(?:the user's|their) (?:\w+ ){0,3}(?:emails?|messages|contacts|history|photos|calendar|health|exports?|statements?|records|documents|notes)\b|\b(?:the user's|their) (?:\w+ ){0,4}(?:emails?|messages|exports?|history|records|documents)\b[^.;]{0,20}\b(?:in full|all of them|every one)\b/i;
+/** A credential file given as a default whose text goes into the call. */
+const CREDENTIAL_PATH = /(?:~|\$HOME)\/\.(?:ssh|aws|kube|gnupg|docker|azure|config\/gcloud|netrc|npmrc|pgpass|git-credentials)\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?<![\w.])\.env\b/i;
+/** Into one of the tool's arguments: "supplies, in \x60style\x60, …". */
+const INTO_ARG = /\b(?:in|into|as|to) \x60\w+\x60/i;
+const TEXT_TAKEN = /\b(?:text|contents?|appended|attached|included|seeds?|body|verbatim|unchanged|pasted|uploaded|posted)\b/i;
+
+function userResources(c: AskCues, push: AskPush): boolean {
+  const { s } = c;
+  if ((c.parameterText || c.misplaced || INTO_ARG.test(s)) && (USER_DEVICE.test(s) || USER_RECORDS_IN_FULL.test(s)) && !ask(c.ctx, "declared", s)) {
+    push("resource-reach", 0.7, "a value that stands for the user's device or records in full");
+    return true;
+  }
+  if (c.misplaced && CREDENTIAL_PATH.test(s) && TEXT_TAKEN.test(s) && !ask(c.ctx, "declared", s)) {
+    push("resource-reach", 0.7, "a credential file given as a value whose text goes into the call");
+    return true;
+  }
+  return false;
+}
+
+// --- the reading ----------------------------------------------------------------------------------------------
+
+/** Cheap words each group needs; most sentences hold none. */
+const DIRECTIVE_GUARD = /\b(?:instruction|directive|order|command|guideline|guidance|rule|polic|followed|obeyed|acted|approval|confirm|consent|permission|asking the user)/i;
+const REPLY_GUARD = /\b(?:repl|response|answer|summar|confirm|chat|what the user)/i;
+const KEYED_GUARD = /^\W*\x60?[A-Za-z][\w.-]*[_.]/;
+const CHOICE_GUARD = /\b(?:other|built-in|default|native|standard|stock|model itself|server|one|plugin|integration|routes?|sends?|passes|directs?|hands?|brings?|forwards?|takes?)\b|★|reviews|ratings/i;
+const RESOURCE_GUARD = /\b(?:user's|their|your)\b|~\/|\$HOME|id_|\.env\b/i;
+
+/** Files what a sentence's frame carries; pushes at most one reading. */
+export function frameReadings(c: FrameCues, push: AskPush): void {
+  const { s } = c;
+  if (c.lenient) return;
+  if (DIRECTIVE_GUARD.test(s) && promotedText(s, push)) return;
+  if (REPLY_GUARD.test(s) && omittedFromReply(s, push)) return;
+  if (KEYED_GUARD.test(s) && keyedRule(c, push)) return;
+  if (CHOICE_GUARD.test(s) && toolChoice(c, push)) return;
+  if (c.address && sentBesides(c, push)) return;
+  if (RESOURCE_GUARD.test(s)) userResources(c, push);
+}
