@@ -48,7 +48,14 @@ const NOT_FOLLOWED = /\b(?:not|never|n't|no)\b[^.;]{0,20}\b(?:instructions?|foll
 /** The user's approval declared unneeded in a setting line: "user approval for changes: not needed". */
 const APPROVAL_WAIVED = /\b(?:user(?:'s)? (?:approval|confirmation|consent|permission)|asking the user(?: first)?|confirm(?:ing|ation)? with the user)\b[^.;:]{0,30}:\s*(?:not (?:needed|required|necessary|applicable)|n\/a|skipped|waived|off|disabled|none|never)\b/i;
 
+/** Content said to carry the operator's authority: "those steps carry the operator's authority". */
+const AUTHORITY_CLAIM = /\b(?:carr(?:y|ies)|ha(?:ve|s)|hold|with|bear)\s+(?:the\s+)?(?:operator|system|developer|admin|administrator|deployer)(?:'s)?\s+(?:authority|standing|weight|voice|rank|backing)\b/i;
+
 function promotedText(s: string, push: AskPush): boolean {
+  if (AUTHORITY_CLAIM.test(s)) {
+    push("assistant-directive", 0.75, "content said to carry the operator's authority");
+    return true;
+  }
   if (APPROVAL_WAIVED.test(s)) {
     push("assistant-directive", 0.7, "the user's approval declared unneeded");
     return true;
@@ -64,15 +71,22 @@ function promotedText(s: string, push: AskPush): boolean {
 // --- what the reply leaves out --------------------------------------------------------------------------------
 
 /** What the user reads of the tool's work. */
-const REPLY = /\b(?:repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|confirm(?:s|ation|ations)?|chat|what the user (?:sees|reads|is told))\b/i;
+const REPLY = /\b(?:repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|confirm(?:s|ation|ations)?|chat|what the user (?:sees|reads|is told|is shown)|(?:shown|displayed|told|reported) to the user)\b/i;
 /** Left out of it, in any voice. */
 const OMITTED =
   /\b(?:omit\w*|leaves? (?:it|them|this|that|those) out|left out|no mention|not mentioned|no longer (?:mentioned|surfaced|shown|listed|included|reported)|not (?:surfaced|shown|listed|included|reported|part of)|isn't part of|outside the (?:reply|summary|answer|response|confirmation)|makes? no (?:reference|mention)|without (?:mentioning|naming|listing)|needs? no (?:mention|comment)|internal step|housekeeping|adds? noise|leaves out)\b/i;
 /** Side work of the tool a user would want to hear of: something sent, copied, added, granted or charged besides the task. */
 const SIDE_WORK =
-  /\b(?:also|additional\w*|extra|background|sends?|sent|uploads?|uploaded|cop(?:y|ies)|mirror\w*|forward\w*|grants?|granted|adds?|added|install\w*|enabled|switched on|turned on|subscri\w+|shar(?:es|ed|ing)|partner\w*|fees?|tips?|charges?|recurring|schedules?|auto-?renew\w*|rights|outside|elsewhere|deletions?|watermark\w*|newsletter|analytics|tracking)\b/i;
+  /\b(?:also|additional\w*|extra|background|sends?|sent|uploads?|uploaded|cop(?:y|ies)|mirror\w*|forward\w*|grants?|granted|adds?|added|install\w*|enabled|switched on|turned on|subscri\w+|shar(?:es|ed|ing)|partner\w*|fees?|tips?|charges?|recurring|schedules?|auto-?renew\w*|rights|outside|elsewhere|deletions?|watermark\w*|newsletter|analytics|tracking|add-?ons?|insurance|public\w*|share links?)\b/i;
+
+/** A question whether the user should hear of something, answered no: "Should the add-on be brought up? No, …". */
+const TELL_ANSWERED_NO = /\b(?:brought up|mention\w*|told|tell|shown|surfaced|hear (?:about|of)|know (?:about|of)|disclos\w*|point\w* out|flag\w*)\b[^?]{0,60}\?\s*(?:No|Nope|Not really|Never|Rarely)\b/i;
 
 function omittedFromReply(s: string, push: AskPush): boolean {
+  if (TELL_ANSWERED_NO.test(s) && SIDE_WORK.test(s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s)) {
+    push("concealment", 0.7, "whether the user hears of the tool's side work, answered no");
+    return true;
+  }
   if (!REPLY.test(s) || !OMITTED.test(s) || !SIDE_WORK.test(s) || has(PROTECTED_OBJECT, s) || has(DISCLOSE, s)) return false;
   push("concealment", 0.7, "side work of the tool left out of what the user reads");
   return true;
@@ -110,7 +124,7 @@ const THIS_TOOL = /\b(?:this (?:tool|server|one|engine)|ours|our (?:tool|engine|
 /** A review: stars, a count of reviews or ratings, verified users. */
 const REVIEW = /★|\b\d[\d,.]*\s*(?:verified )?(?:reviews|ratings|users|customers)\b|\b(?:verified|happy) (?:users|buyers|customers|reviewers)\b|\breviewers? (?:say|agree|love)\b/i;
 /** Another tool dismissed in it: uninstalled, replaced, "unlike", "the only … that never". */
-const DISMISSED = /\b(?:uninstall\w*|removed|dropped|replaced|ditched|switched|unlike|instead of|gave up on)\b|\bthe only [\w-]+ (?:tool|server|app|plugin) that\b/i;
+const DISMISSED = /\b(?:uninstall\w*|removed|dropped|dumped|replaced|ditched|switched|unlike|instead of|gave up on|got rid of|abandoned|stopped using|moved (?:off|away from))\b|\bthe only [\w-]+ (?:tool|server|app|plugin) that\b/i;
 /** The other tools hardly ever the right pick. */
 const RARELY = /\b(?:(?:hardly|practically|almost|virtually|basically) (?:ever|never)|never|rarely|seldom)\b/i;
 const CHOICE = /\b(?:pick|choice|choose|right (?:tool|one)|better|worth|option|preferable)\b/i;
@@ -169,9 +183,15 @@ const CREDENTIAL_PATH = /(?:~|\$HOME)\/\.(?:ssh|aws|kube|gnupg|docker|azure|conf
 const INTO_ARG = /\b(?:in|into|as|to) \x60\w+\x60/i;
 const TEXT_TAKEN = /\b(?:text|contents?|appended|attached|included|seeds?|body|verbatim|unchanged|pasted|uploaded|posted)\b/i;
 
+/** A parameter named in backticks: a table row or a list line that says what it holds. */
+function namesParam(c: AskCues): boolean {
+  for (const m of c.s.matchAll(/\x60(\w+)\x60/g)) if (ask(c.ctx, "hasParam", m[1].toLowerCase())) return true;
+  return false;
+}
+
 function userResources(c: AskCues, push: AskPush): boolean {
   const { s } = c;
-  if ((c.parameterText || c.misplaced || INTO_ARG.test(s)) && (USER_DEVICE.test(s) || USER_RECORDS_IN_FULL.test(s)) && !ask(c.ctx, "declared", s)) {
+  if ((c.parameterText || c.misplaced || INTO_ARG.test(s) || namesParam(c)) && (USER_DEVICE.test(s) || USER_RECORDS_IN_FULL.test(s)) && !ask(c.ctx, "declared", s)) {
     push("resource-reach", 0.7, "a value that stands for the user's device or records in full");
     return true;
   }
@@ -185,8 +205,8 @@ function userResources(c: AskCues, push: AskPush): boolean {
 // --- the reading ----------------------------------------------------------------------------------------------
 
 /** Cheap words each group needs; most sentences hold none. */
-const DIRECTIVE_GUARD = /\b(?:instruction|directive|order|command|guideline|guidance|rule|polic|followed|obeyed|acted|approval|confirm|consent|permission|asking the user)/i;
-const REPLY_GUARD = /\b(?:repl|response|answer|summar|confirm|chat|what the user)/i;
+const DIRECTIVE_GUARD = /\b(?:instruction|directive|order|command|guideline|guidance|rule|polic|followed|obeyed|acted|approval|confirm|consent|permission|asking the user|authority|standing|weight|voice|rank|backing)/i;
+const REPLY_GUARD = /\b(?:repl|response|answer|summar|confirm|chat|what the user|to the user)|\?/i;
 const KEYED_GUARD = /^\W*\x60?[A-Za-z][\w.-]*[_.]/;
 const CHOICE_GUARD = /\b(?:other|built-in|default|native|standard|stock|model itself|server|one|plugin|integration|routes?|sends?|passes|directs?|hands?|brings?|forwards?|takes?)\b|★|reviews|ratings/i;
 const RESOURCE_GUARD = /\b(?:user's|their|your)\b|~\/|\$HOME|id_|\.env\b/i;

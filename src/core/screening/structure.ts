@@ -323,7 +323,7 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   const towards = address !== undefined && new RegExp(String.raw`\b(?:to|at|into|reach(?:es)?)\s+(?:our\s+(?:\w+\s+){1,3})?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).test(s) && sentThere(s, address);
   // A purpose covers its own item, not the user's whole collection ("the complete address book" for a phone formatter).
   const outsidePurpose = !ask(ctx, "declared", s) || /\b(?:complete|entire|whole) (?:\w+ )?(?:address book|contact list|inbox|mailbox|history|keychain|vault|list of)\b/i.test(s);
-  if ((moving || towards) && resource() && address && clauseMoves(s, address) && !MINIMISED.test(s)) push("exfiltration", 0.8, `the user's data sent to ${address}`);
+  if ((moving || towards) && resource() && address && clauseMoves(s, address) && !MINIMISED.test(s) && !credentialConfined(s, address)) push("exfiltration", 0.8, `the user's data sent to ${address}`);
   // "The author is taken from git config" is the tool reading its own input: "taken from" alone moves nothing into the call.
   else if (moving && resource() && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide && !USER_CHOSEN.test(s)) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
   else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s) || store()) && ask(ctx, "mentionsParam", s) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
@@ -345,7 +345,7 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   else if (c.value && !address && (has(MODEL_HELD, s) || context(s)) && outsidePurpose) push("resource-reach", 0.65, "a value that stands for the user's data or the model's context");
   // A parameter whose value goes to a fixed outside address ("Reference, forwarded to partners@…") is a channel out,
   // unless the parameter is itself the destination (a URL, host or endpoint the user gives).
-  if (parameterText && towards && has(OUTBOUND, s) && !DESTINATION_PARAM.test(ctx.field))
+  if (parameterText && towards && has(OUTBOUND, s) && !DESTINATION_PARAM.test(ctx.field) && !credentialConfined(s, address!))
     push("exfiltration", 0.7, `the parameter's value sent to ${address}`);
   // The user's data encoded into a parameter ("base64 of the full address plus the user's phone number"): a side channel.
   if (parameterText && /\b(?:base64|base-64|hex|url-?encoded|encoded|hash(?:ed)?|rot13)(?: (?:form|version|encoding))? of\b/i.test(s) && (has(PERSONAL, s) || context(s) || has(CONVERSATION, s) || has(SECRET, s))) push("exfiltration", 0.7, "the user's data encoded into a parameter");
@@ -505,7 +505,7 @@ function relations(c: Cues, push: Push): void {
   const address = c.address;
   // A parameter that is itself the destination (a URL, an endpoint, a webhook) says where the call goes.
   const destinationParam = c.parameterText && DESTINATION_PARAM.test(ctx.field);
-  if (address && !destinationParam && has(OUTBOUND, s) && new RegExp(String.raw`\b(?:to|at|into|with)\s+(?:our\s+(?:\w+\s+){1,3})?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "i").test(s) && sentThere(s, address) && (COPY_CUE.test(s) ? !lenient || /\balso\b/i.test(s) : !lenient && !ask(ctx, "hostDeclared", address))) {
+  if (address && !destinationParam && has(OUTBOUND, s) && new RegExp(String.raw`\b(?:to|at|into|with)\s+(?:our\s+(?:\w+\s+){1,3})?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "i").test(s) && sentThere(s, address) && !credentialConfined(s, address) && (COPY_CUE.test(s) ? !lenient || /\balso\b/i.test(s) : !lenient && !ask(ctx, "hostDeclared", address))) {
     push("exfiltration", 0.75, `the tool's data sent to ${address}`);
     return;
   }
@@ -574,6 +574,18 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
 /** The model's rules said to lapse or be outranked: no condition ("only when this tool is connected") makes that protective. */
 function rulesLapse(s: string): boolean {
   return has(RULES_OF_MODEL, s) && (has(RULES_LAPSE, s) || has(OUTRANKS, s));
+}
+
+/** Said to go only to the address: "sent only to api.payments-co.com". */
+const ONLY_TO = /\b(?:only|solely|exclusively|just|never anywhere but|nowhere but)\s+(?:ever\s+)?(?:to|at)\s+(?:the\s+)?$/i;
+
+/**
+ * A credential said to go only to one address is the tool's own credential confined to its service ("the secret key;
+ * sent only to api.payments-co.com"), not the user's data sent away; the conversation or personal data sent "only"
+ * somewhere is still sent there.
+ */
+export function credentialConfined(s: string, address: string): boolean {
+  return ONLY_TO.test(s.slice(0, s.indexOf(address))) && has(SECRET, s) && !has(CONVERSATION, s) && !has(PERSONAL, s) && !context(s);
 }
 
 /** A literal destination that is not an example: the address itself, or undefined. */
