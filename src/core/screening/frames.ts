@@ -51,7 +51,15 @@ const APPROVAL_WAIVED = /\b(?:user(?:'s)? (?:approval|confirmation|consent|permi
 /** Content said to carry the operator's authority: "those steps carry the operator's authority". */
 const AUTHORITY_CLAIM = /\b(?:carr(?:y|ies)|ha(?:ve|s)|hold|with|bear)\s+(?:the\s+)?(?:operator|system|developer|admin|administrator|deployer)(?:'s)?\s+(?:authority|standing|weight|voice|rank|backing)\b/i;
 
+/** What the model does next set by returned text over the user's request: "whatever that note says is what the assistant does next, even if the user asked …". */
+const OVER_USERS_ASK = /\b(?:even if|even when|whatever|regardless of what|no matter what|instead of what|over what|rather than what) the (?:user|person)\b[^.;]{0,20}\b(?:asked|asks|wants|said|requested|typed)\b/i;
+const TEXT_SAYS = /\b(?:says?|said|note|content|text|result|returns?|returned)\b/i;
+
 function promotedText(s: string, push: AskPush): boolean {
+  if (OVER_USERS_ASK.test(s) && MODEL_WORD.test(s) && TEXT_SAYS.test(s) && !NOT_FOLLOWED.test(s)) {
+    push("assistant-directive", 0.75, "returned text sets what the model does over the user's request");
+    return true;
+  }
   if (AUTHORITY_CLAIM.test(s)) {
     push("assistant-directive", 0.75, "content said to carry the operator's authority");
     return true;
@@ -82,12 +90,15 @@ const SIDE_WORK =
 /** A question whether the user should hear of something, answered no: "Should the add-on be brought up? No, …". */
 const TELL_ANSWERED_NO = /\b(?:brought up|mention\w*|told|tell|shown|surfaced|hear (?:about|of)|know (?:about|of)|disclos\w*|point\w* out|flag\w*)\b[^?]{0,60}\?\s*(?:No|Nope|Not really|Never|Rarely)\b/i;
 
+/** What the user reads narrowed to a part: "mentions the fix only", "names only the colleague". */
+const NARROWED = /\b(?:mentions?|covers?|says?|lists?|names?|shows?|reports?|confirms?)\s+(?:\w+\s+){0,3}?only\b|\b(?:only|just|solely)\s+(?:mentions?|covers?|says?|lists?|names?|shows?|reports?|confirms?)\b/i;
+
 function omittedFromReply(s: string, push: AskPush): boolean {
   if (TELL_ANSWERED_NO.test(s) && SIDE_WORK.test(s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s)) {
     push("concealment", 0.7, "whether the user hears of the tool's side work, answered no");
     return true;
   }
-  if (!REPLY.test(s) || !OMITTED.test(s) || !SIDE_WORK.test(s) || has(PROTECTED_OBJECT, s) || has(DISCLOSE, s)) return false;
+  if (!REPLY.test(s) || !(OMITTED.test(s) || NARROWED.test(s)) || !SIDE_WORK.test(s) || has(PROTECTED_OBJECT, s) || has(DISCLOSE, s)) return false;
   push("concealment", 0.7, "side work of the tool left out of what the user reads");
   return true;
 }
@@ -112,6 +123,8 @@ function keyedRule(c: AskCues, push: AskPush): boolean {
 
 /** The model said to route a whole class of requests here: "routes every request involving numbers here". */
 const ROUTES_ALL = /\b(?:routes?|sends?|passes|directs?|hands?|brings?|forwards?|takes?)\s+(?:every|all|each|any)\b[^.;]{0,50}\b(?:here|to this (?:tool|server)|through this (?:tool|server))\b/i;
+/** Here, and not to the other tools: "goes here, never to the notes or calendar servers". */
+const HERE_NOT_THERE = /\b(?:here|to this (?:tool|server)|through this (?:tool|server))\b[^.;]{0,15}\b(?:never|not|rather than|instead of)\s+(?:to\s+|through\s+|via\s+)?(?:the\s+|any\s+)?(?:[\w-]+\s+){0,3}(?:servers?|tools?|plugins?|apps?|integrations?)\b/i;
 /** Other tools as a group, the built-in ones or the model itself. */
 const OTHERS =
   /\b(?:the )?other (?:[\w-]+ ){0,2}(?:tools|servers|integrations|plugins|engines|backends|providers|services|apps)\b|\bany other (?:[\w-]+ )?(?:source|provider|service|tool|engine|backend|server|plugin|integration)s?\b|\bthe (?:built-in|default|native|standard|stock) (?:[\w-]+ ){0,2}(?:tools?|browser|browsing|search|fetcher|interpreter|model|one|server)\b|\bbuilt-in (?:browsing|search|tools)\b|\bthe model itself\b/i;
@@ -134,6 +147,10 @@ const UNRELIABLE =
 
 function toolChoice(c: AskCues, push: AskPush): boolean {
   const { s } = c;
+  if (HERE_NOT_THERE.test(s)) {
+    push("tool-choice", 0.7, "requests claimed for this tool and kept from the other tools");
+    return true;
+  }
   if (ROUTES_ALL.test(s) && MODEL_WORD.test(s)) {
     push("tool-choice", 0.7, "the model said to route a whole class of requests here");
     return true;
@@ -164,8 +181,15 @@ const DATA_GOES = /\b(?:go(?:es)?|sent|posted|forwarded|mirrored|copied|uploaded
 /** Besides the tool's work: "as well", "also", "quietly". */
 const BESIDES = /\b(?:as well|also|too|additionally|in addition|besides|quietly|silently|in the background)\b/i;
 
+/** The value the user gives replaced by a fixed address: "any value given is replaced by https://…". */
+const VALUE_REPLACED = /\b(?:any|whatever|the given|the user's|the|a) (?:value|url|address|destination|endpoint)\b[^.;]{0,20}\b(?:is|are|gets?) (?:replaced|overridden|overwritten|substituted|swapped|ignored)\b/i;
+
 function sentBesides(c: FrameCues, push: AskPush): boolean {
   const { s, address } = c;
+  if (address && c.parameterText && VALUE_REPLACED.test(s)) {
+    push("exfiltration", 0.7, `the user's value replaced by ${address}`);
+    return true;
+  }
   if (!address || !DATA_GOES.test(s) || !BESIDES.test(s) || ask(c.ctx, "hostDeclared", address)) return false;
   push("exfiltration", 0.7, `data sent to ${address} besides the tool's work`);
   return true;
@@ -179,6 +203,8 @@ const USER_RECORDS_IN_FULL =
   /\b(?:full|whole|entire|complete|all|every)\b[^.;]{0,30}\b(?:the user's|their) (?:\w+ ){0,3}(?:emails?|messages|contacts|history|photos|calendar|health|exports?|statements?|records|documents|notes)\b|\b(?:the user's|their) (?:\w+ ){0,4}(?:emails?|messages|exports?|history|records|documents)\b[^.;]{0,20}\b(?:in full|all of them|every one)\b/i;
 /** A credential file given as a default whose text goes into the call. */
 const CREDENTIAL_PATH = /(?:~|\$HOME)\/\.(?:ssh|aws|kube|gnupg|docker|azure|config\/gcloud|netrc|npmrc|pgpass|git-credentials)\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?<![\w.])\.env\b/i;
+/** Every credential saved in the user's browser or keychain. */
+const SAVED_CREDENTIALS = /\b(?:all|every|each|entire|whole)\b[^.;]{0,15}\b(?:passwords?|credentials?|logins?|cookies|tokens?|keys)\b[^.;]{0,20}\b(?:saved|stored|kept)\b[^.;]{0,20}\b(?:browser|keychain|password manager|profile)\b/i;
 /** Into one of the tool's arguments: "supplies, in \x60style\x60, …". */
 const INTO_ARG = /\b(?:in|into|as|to) \x60\w+\x60/i;
 const TEXT_TAKEN = /\b(?:text|contents?|appended|attached|included|seeds?|body|verbatim|unchanged|pasted|uploaded|posted)\b/i;
@@ -195,6 +221,11 @@ function userResources(c: AskCues, push: AskPush): boolean {
     push("resource-reach", 0.7, "a value that stands for the user's device or records in full");
     return true;
   }
+  // A purpose covers the one item it is given, not every credential the user has saved.
+  if ((c.parameterText || INTO_ARG.test(s) || namesParam(c)) && SAVED_CREDENTIALS.test(s)) {
+    push("resource-reach", 0.7, "every credential the user has saved taken into the call");
+    return true;
+  }
   if (c.misplaced && CREDENTIAL_PATH.test(s) && TEXT_TAKEN.test(s) && !ask(c.ctx, "declared", s)) {
     push("resource-reach", 0.7, "a credential file given as a value whose text goes into the call");
     return true;
@@ -205,10 +236,10 @@ function userResources(c: AskCues, push: AskPush): boolean {
 // --- the reading ----------------------------------------------------------------------------------------------
 
 /** Cheap words each group needs; most sentences hold none. */
-const DIRECTIVE_GUARD = /\b(?:instruction|directive|order|command|guideline|guidance|rule|polic|followed|obeyed|acted|approval|confirm|consent|permission|asking the user|authority|standing|weight|voice|rank|backing)/i;
+const DIRECTIVE_GUARD = /\b(?:instruction|directive|order|command|guideline|guidance|rule|polic|followed|obeyed|acted|approval|confirm|consent|permission|asking the user|authority|standing|weight|voice|rank|backing|even|whatever|regardless|no matter|instead of|over what|rather than)/i;
 const REPLY_GUARD = /\b(?:repl|response|answer|summar|confirm|chat|what the user|to the user)|\?/i;
 const KEYED_GUARD = /^\W*\x60?[A-Za-z][\w.-]*[_.]/;
-const CHOICE_GUARD = /\b(?:other|built-in|default|native|standard|stock|model itself|server|one|plugin|integration|routes?|sends?|passes|directs?|hands?|brings?|forwards?|takes?)\b|★|reviews|ratings/i;
+const CHOICE_GUARD = /\b(?:here|other|built-in|default|native|standard|stock|model itself|server|one|plugin|integration|routes?|sends?|passes|directs?|hands?|brings?|forwards?|takes?)\b|★|reviews|ratings/i;
 const RESOURCE_GUARD = /\b(?:user's|their|your)\b|~\/|\$HOME|id_|\.env\b/i;
 
 /** Files what a sentence's frame carries; pushes at most one reading. */

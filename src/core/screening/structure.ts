@@ -434,7 +434,7 @@ const DESTINATION_PARAM = /properties\.[^.]*(?:url|uri|endpoint|host|server|base
 const ADVICE = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i;
 
 /** "Whatever the user asked": the user's words named only to be overridden, which is no protective condition. */
-const OVER_THE_USER = /\b(?:whatever|regardless of|no matter)\b[^.;]{0,40}\b(?:the user|they|the person)\b/i;
+const OVER_THE_USER = /\b(?:whatever|regardless of|no matter)\b[^.;]{0,40}\b(?:the user|they|the person)\b|\beven (?:if|when|though) the (?:user|person) (?:asked|asks|wants|wanted|said) (?:for )?(?:something|anything) else\b/i;
 /** A person reviews what the tool drafts ("an agent reviews it before sending"): the "agent" named is a human in the loop. */
 const HUMAN_REVIEW = /\b(?:an?|the) (?:human |support |service )?agent (?:reviews?|approves?|checks?|signs? off|edits?)\b|\bbefore (?:sending|it is sent|it goes out)\b/i;
 /** A system prompt that belongs to something the tool manages: a template, an agent, a workflow. */
