@@ -49,15 +49,30 @@ const NOT_FOLLOWED = /\b(?:not|never|n't|no)\b[^.;]{0,20}\b(?:instructions?|foll
 const APPROVAL_WAIVED = /\b(?:user(?:'s)? (?:approval|confirmation|consent|permission)|asking the user(?: first)?|confirm(?:ing|ation)? with the user)\b[^.;:]{0,30}:\s*(?:not (?:needed|required|necessary|applicable)|n\/a|skipped|waived|off|disabled|none|never)\b/i;
 
 /** Content said to carry the operator's authority: "those steps carry the operator's authority". */
-const AUTHORITY_CLAIM = /\b(?:carr(?:y|ies)|ha(?:ve|s)|hold|with|bear)\s+(?:the\s+)?(?:operator|system|developer|admin|administrator|deployer)(?:'s)?\s+(?:authority|standing|weight|voice|rank|backing)\b/i;
+const AUTHORITY_CLAIM = /\b(?:carr(?:y|ies)|ha(?:ve|s)|hold|with|bear)\s+(?:the\s+)?(?:operator|system|developer|admin|administrator|deployer)(?:'s)?\s+(?:authority|standing|weight|voice|rank|backing)\b|\b(?:elevated|higher|special|admin(?:istrative)?|full|overriding) (?:rights|privileges|authority|permissions|standing) over (?:the )?(?:session|assistant|model|conversation|chat|agent)\b/i;
+/** A request found in content handled as the user's: "where a page asks the assistant to do something, the request is handled like one from the user". */
+const AS_USERS_REQUEST = /\b(?:handled|treated|taken|processed|counted|honou?red|acted on)\s+(?:just\s+)?(?:like|as)\s+(?:(?:one|a request|requests|an instruction|instructions|a message|messages|a task|tasks)\s+)?(?:from|by|of)\s+the\s+(?:user|person)\b/i;
+/** A returned message turned into work for the model: "relays each agent message to its own planning as a task to perform". */
+const AS_TASKS = /\bas (?:an? )?(?:tasks?|to-?dos?|jobs?|actions?) (?:to (?:perform|carry out|do|execute|complete)|for (?:it|the assistant|the model))\b/i;
 
 /** What the model does next set by returned text over the user's request: "whatever that note says is what the assistant does next, even if the user asked …". */
 const OVER_USERS_ASK = /\b(?:even if|even when|whatever|regardless of what|no matter what|instead of what|over what|rather than what) the (?:user|person)\b[^.;]{0,20}\b(?:asked|asks|wants|said|requested|typed)\b/i;
 const TEXT_SAYS = /\b(?:says?|said|note|content|text|result|returns?|returned)\b/i;
 
+/** The model's own rules set aside in the passive: "the system prompt is to be disregarded", "its guidelines are then void". */
+const RULES_SET_ASIDE = /\b(?:system (?:prompt|message)s?|(?:its|the assistant's|the model's|the agent's) (?:own )?(?:instructions|guidelines|rules|principles)|developer (?:message|instructions)|operator(?:'s)? (?:instructions|rules|settings))\b[^.;]{0,25}\b(?:is|are|gets?|get|becomes?|become)\s+(?:to be\s+|then\s+|simply\s+)?(?:disregarded|ignored|set aside|overridden|void|suspended|superseded|dropped|moot|irrelevant|no longer (?:valid|binding|in force))\b/i;
+
 function promotedText(s: string, push: AskPush): boolean {
+  if (RULES_SET_ASIDE.test(s) && !NOT_FOLLOWED.test(s)) {
+    push("assistant-directive", 0.75, "the model's own rules set aside");
+    return true;
+  }
   if (OVER_USERS_ASK.test(s) && MODEL_WORD.test(s) && TEXT_SAYS.test(s) && !NOT_FOLLOWED.test(s)) {
     push("assistant-directive", 0.75, "returned text sets what the model does over the user's request");
+    return true;
+  }
+  if ((AS_USERS_REQUEST.test(s) || AS_TASKS.test(s)) && (MODEL_WORD.test(s) || RETURNED_ORIGIN.test(s) || /\b(?:pages?|documents?|articles?|messages?|emails?|results?)\b/i.test(s)) && !NOT_FOLLOWED.test(s)) {
+    push("assistant-directive", 0.75, "a request found in content handled as the user's");
     return true;
   }
   if (AUTHORITY_CLAIM.test(s)) {
@@ -236,7 +251,7 @@ function userResources(c: AskCues, push: AskPush): boolean {
 // --- the reading ----------------------------------------------------------------------------------------------
 
 /** Cheap words each group needs; most sentences hold none. */
-const DIRECTIVE_GUARD = /\b(?:instruction|directive|order|command|guideline|guidance|rule|polic|followed|obeyed|acted|approval|confirm|consent|permission|asking the user|authority|standing|weight|voice|rank|backing|even|whatever|regardless|no matter|instead of|over what|rather than)/i;
+const DIRECTIVE_GUARD = /\b(?:prompt|principle|instruction|directive|order|command|guideline|guidance|rule|polic|followed|obeyed|acted|approval|confirm|consent|permission|asking the user|authority|standing|weight|voice|rank|backing|even|whatever|regardless|no matter|instead of|over what|rather than|handled|treated|taken|processed|counted|honou?red|as an? |as tasks?|rights|privileges)/i;
 const REPLY_GUARD = /\b(?:repl|response|answer|summar|confirm|chat|what the user|to the user)|\?/i;
 const KEYED_GUARD = /^\W*\x60?[A-Za-z][\w.-]*[_.]/;
 const CHOICE_GUARD = /\b(?:here|other|built-in|default|native|standard|stock|model itself|server|one|plugin|integration|routes?|sends?|passes|directs?|hands?|brings?|forwards?|takes?)\b|★|reviews|ratings/i;
