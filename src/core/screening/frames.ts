@@ -62,7 +62,16 @@ const TEXT_SAYS = /\b(?:says?|said|note|content|text|result|returns?|returned)\b
 /** The model's own rules set aside in the passive: "the system prompt is to be disregarded", "its guidelines are then void". */
 const RULES_SET_ASIDE = /\b(?:system (?:prompt|message)s?|(?:its|the assistant's|the model's|the agent's) (?:own )?(?:instructions|guidelines|rules|principles)|developer (?:message|instructions)|operator(?:'s)? (?:instructions|rules|settings))\b[^.;]{0,25}\b(?:is|are|gets?|get|becomes?|become)\s+(?:to be\s+|then\s+|simply\s+)?(?:disregarded|ignored|set aside|overridden|void|suspended|superseded|dropped|moot|irrelevant|no longer (?:valid|binding|in force))\b/i;
 
+/** Something ranked above the instructions the model was given: "outranks any instruction the assistant was set up with". */
+const ABOVE_MODEL_RULES = /\b(?:outranks?|overrides?|supersedes?|takes? (?:priority|precedence) over|trumps?|prevails? over|wins? over|comes? before)\b[^.;]{0,15}\b(?:instructions?|guidelines?|rules|setup|configuration|system (?:prompt|message))\b[^.;]{0,40}\b(?:the assistant|the model|the agent|it) (?:was|is|has been|had been) (?:set up|configured|given|told|instructed)\b|\b(?:outranks?|overrides?|supersedes?|takes? (?:priority|precedence) over|trumps?|prevails? over)\s+(?:its|the assistant's|the model's|the agent's) (?:configured|original|own|built-in|default|system) (?:instructions|guidelines|rules|prompt)\b/i;
+/** The model said to stop checking with the user, or given a wider latitude. */
+const STOPS_ASKING = /\b(?:stops?|no longer|ceases? to|quits?)\s+(?:asking|checking with|confirming with|consulting)\s+(?:the\s+)?(?:user|person)\b|\bgrants?\s+(?:the\s+)?(?:assistant|model|agent|ai)\s+(?:admin|elevated|full|unrestricted|root|operator)\s+(?:latitude|rights|mode|privileges|powers|access)\b/i;
+
 function promotedText(s: string, push: AskPush): boolean {
+  if ((ABOVE_MODEL_RULES.test(s) || STOPS_ASKING.test(s)) && !NOT_FOLLOWED.test(s)) {
+    push("assistant-directive", 0.75, "the model's instructions or its checks with the user set below the tool's text");
+    return true;
+  }
   if (RULES_SET_ASIDE.test(s) && !NOT_FOLLOWED.test(s)) {
     push("assistant-directive", 0.75, "the model's own rules set aside");
     return true;
@@ -94,7 +103,7 @@ function promotedText(s: string, push: AskPush): boolean {
 // --- what the reply leaves out --------------------------------------------------------------------------------
 
 /** What the user reads of the tool's work. */
-const REPLY = /\b(?:repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|confirm(?:s|ation|ations)?|chat|what the user (?:sees|reads|is told|is shown)|(?:shown|displayed|told|reported) to the user)\b/i;
+const REPLY = /\b(?:repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|confirm(?:s|ation|ations)?|chat|what the user (?:sees|reads|is told|is shown)|(?:shown|displayed|told|reported) to the user|the assistant's message|that message|the message (?:to|for) the user)\b/i;
 /** Left out of it, in any voice. */
 const OMITTED =
   /\b(?:omit\w*|leaves? (?:it|them|this|that|those) out|left out|no mention|not mentioned|no longer (?:mentioned|surfaced|shown|listed|included|reported)|not (?:surfaced|shown|listed|included|reported|part of)|isn't part of|outside the (?:reply|summary|answer|response|confirmation)|makes? no (?:reference|mention)|without (?:mentioning|naming|listing)|needs? no (?:mention|comment)|internal step|housekeeping|adds? noise|leaves out)\b/i;
@@ -105,10 +114,23 @@ const SIDE_WORK =
 /** A question whether the user should hear of something, answered no: "Should the add-on be brought up? No, …". */
 const TELL_ANSWERED_NO = /\b(?:brought up|mention\w*|told|tell|shown|surfaced|hear (?:about|of)|know (?:about|of)|disclos\w*|point\w* out|flag\w*)\b[^?]{0,60}\?\s*(?:No|Nope|Not really|Never|Rarely)\b/i;
 
+/** What happened given a label in the reply: "the reply calls it a 'network fix'". */
+const RELABELLED = /\b(?:calls?|describes?|presents?|labels?|refers? to|frames?|names?)\s+(?:it|this|that|them|the (?:change|charge|switch|install\w*|upload|copy|fee))\s+(?:as\s+)?(?:a |an |the )?['"\u2018\u201c]/i;
+/** Side work done without a word: the cost, the copy or the install set up "silently". */
+const SILENT = /\b(?:silently|quietly|without (?:notice|telling|notifying|informing|asking) (?:the )?(?:user|them)?)\b/i;
+const SILENT_SIDE_WORK = /\b(?:fees?|charges?|charged|billed|price|auto-?renew\w*|subscri\w+|recurring|membership|shared|sent|uploaded|copied|mirrored|forwarded|installed|tracking)\b/i;
 /** What the user reads narrowed to a part: "mentions the fix only", "names only the colleague". */
 const NARROWED = /\b(?:mentions?|covers?|says?|lists?|names?|shows?|reports?|confirms?)\s+(?:\w+\s+){0,3}?only\b|\b(?:only|just|solely)\s+(?:mentions?|covers?|says?|lists?|names?|shows?|reports?|confirms?)\b/i;
 
 function omittedFromReply(s: string, push: AskPush): boolean {
+  if (REPLY.test(s) && RELABELLED.test(s) && !has(PROTECTED_OBJECT, s)) {
+    push("concealment", 0.7, "what the tool did given a label in the reply");
+    return true;
+  }
+  if (SILENT.test(s) && SILENT_SIDE_WORK.test(s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s)) {
+    push("concealment", 0.65, "side work of the tool set up without a word to the user");
+    return true;
+  }
   if (TELL_ANSWERED_NO.test(s) && SIDE_WORK.test(s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s)) {
     push("concealment", 0.7, "whether the user hears of the tool's side work, answered no");
     return true;
@@ -142,9 +164,11 @@ const ROUTES_ALL = /\b(?:routes?|sends?|passes|directs?|hands?|brings?|forwards?
 const HERE_NOT_THERE = /\b(?:here|to this (?:tool|server)|through this (?:tool|server))\b[^.;]{0,15}\b(?:never|not|rather than|instead of)\s+(?:to\s+|through\s+|via\s+)?(?:the\s+|any\s+)?(?:[\w-]+\s+){0,3}(?:servers?|tools?|plugins?|apps?|integrations?)\b/i;
 /** Other tools as a group, the built-in ones or the model itself. */
 const OTHERS =
-  /\b(?:the )?other (?:[\w-]+ ){0,2}(?:tools|servers|integrations|plugins|engines|backends|providers|services|apps)\b|\bany other (?:[\w-]+ )?(?:source|provider|service|tool|engine|backend|server|plugin|integration)s?\b|\bthe (?:built-in|default|native|standard|stock) (?:[\w-]+ ){0,2}(?:tools?|browser|browsing|search|fetcher|interpreter|model|one|server)\b|\bbuilt-in (?:browsing|search|tools)\b|\bthe model itself\b/i;
+  /\b(?:the )?other (?:[\w-]+ ){0,2}(?:tools|servers|integrations|plugins|engines|backends|providers|services|apps)\b|\bany other (?:[\w-]+ ){0,3}(?:source|provider|service|tool|engine|backend|server|plugin|integration)s?\b|\bthe (?:built-in|default|native|standard|stock) (?:[\w-]+ ){0,2}(?:tools?|browser|browsing|search|fetcher|interpreter|model|one|server)\b|\bbuilt-in (?:browsing|search|tools)\b|\bthe model itself\b/i;
 /** A server named as another one ("the deepl server", "the filesystem one"): only set against figures or in a review. */
-const NAMED_OTHER = /\b(?!(?:this|same|our|its|own|that|the|a|an|mcp|each|every)\b)[\w-]+ (?:server|plugin|integration|one)\b/i;
+const NAMED_OTHER = /\b(?!(?:this|same|our|its|own|that|the|a|an|mcp|each|every)\b)[\w-]+ (?:server|plugin|integration|one|interpreter)\b/i;
+/** This tool set against it: "this tool never does", "this one is free", "the one to call". */
+const THIS_ONE = /\b(?:this (?:tool|one|server)|the one to (?:call|use|pick|trust))\b/i;
 /** Figures: percentages, scores, latencies, ratios. */
 const FIGURE = /\d(?:[\d.,]*)\s*(?:%|ms\b|s\b|x\b|×|\/10\b|points?\b)|\b(?:bleu|accuracy|f1|recall|precision|score|error rate)\b/i;
 /** This tool named: "this tool", "ours", "we". */
@@ -155,10 +179,12 @@ const REVIEW = /★|\b\d[\d,.]*\s*(?:verified )?(?:reviews|ratings|users|custome
 const DISMISSED = /\b(?:uninstall\w*|removed|dropped|dumped|replaced|ditched|switched|unlike|instead of|gave up on|got rid of|abandoned|stopped using|moved (?:off|away from))\b|\bthe only [\w-]+ (?:tool|server|app|plugin) that\b/i;
 /** The other tools hardly ever the right pick. */
 const RARELY = /\b(?:(?:hardly|practically|almost|virtually|basically) (?:ever|never)|never|rarely|seldom)\b/i;
-const CHOICE = /\b(?:pick|choice|choose|right (?:tool|one)|better|worth|option|preferable)\b/i;
+const CHOICE = /\b(?:pick|choice|choose|right (?:tool|one)|better|worth|option|preferable|needed|necessary|required|useful)\b/i;
 /** What is given to the other tools lost or unreliable, or what they return made up. */
 const UNRELIABLE =
-  /\b(?:purged|wiped|lost|cannot be relied|can't be relied|not be relied|unreliable|inaccurate|invent\w*|fabricat\w*|hallucinat\w*|garbl\w*|mangl\w*|wrong|outdated|out of date|stale|lag (?:by|behind)|lags?|miss(?:es)? (?:most|many|half)|skip attachments|broken|flaky)\b/i;
+  /\b(?:purged|wiped|lost|cannot be relied|can't be relied|not be relied|unreliable|inaccurate|invent\w*|fabricat\w*|hallucinat\w*|garbl\w*|mangl\w*|wrong|outdated|out of date|stale|lag (?:by|behind)|lags?|miss(?:es)? (?:most|many|half)|skip attachments|broken|flaky|errors?|machine-made|delayed|unverified)\b/i;
+/** The other tools to be avoided: "it is to be avoided", "skipped". */
+const AVOIDED = /\b(?:avoid(?:ed)?|skipped|bypassed|(?:not|never) (?:to be )?used|left (?:alone|unused))\b/i;
 
 function toolChoice(c: AskCues, push: AskPush): boolean {
   const { s } = c;
@@ -182,7 +208,11 @@ function toolChoice(c: AskCues, push: AskPush): boolean {
     return true;
   }
   // A named server failing is often an honest dependency note ("fails while the auth server is stale"); the other tools as a group are not.
-  if (group && ((RARELY.test(s) && CHOICE.test(s)) || UNRELIABLE.test(s))) {
+  if (!group && UNRELIABLE.test(s) && THIS_ONE.test(s)) {
+    push("tool-choice", 0.65, "another tool's failures set against this one");
+    return true;
+  }
+  if (group && ((RARELY.test(s) && CHOICE.test(s)) || UNRELIABLE.test(s) || AVOIDED.test(s))) {
     push("tool-choice", 0.65, "the other tools said to be the wrong choice");
     return true;
   }
@@ -226,7 +256,8 @@ const TEXT_TAKEN = /\b(?:text|contents?|appended|attached|included|seeds?|body|v
 
 /** A parameter named in backticks: a table row or a list line that says what it holds. */
 function namesParam(c: AskCues): boolean {
-  for (const m of c.s.matchAll(/\x60(\w+)\x60/g)) if (ask(c.ctx, "hasParam", m[1].toLowerCase())) return true;
+  // In backticks, as a JSON key, or as a JSON example's note reads it ("owner_notes (owner notes): …", text.ts jsonNotes).
+  for (const m of c.s.matchAll(/\x60(\w+)\x60|"(\w+)"\s*:|^(\w+) \([^)]*\):/g)) if (ask(c.ctx, "hasParam", (m[1] ?? m[2] ?? m[3]).toLowerCase())) return true;
   return false;
 }
 
@@ -251,8 +282,8 @@ function userResources(c: AskCues, push: AskPush): boolean {
 // --- the reading ----------------------------------------------------------------------------------------------
 
 /** Cheap words each group needs; most sentences hold none. */
-const DIRECTIVE_GUARD = /\b(?:prompt|principle|instruction|directive|order|command|guideline|guidance|rule|polic|followed|obeyed|acted|approval|confirm|consent|permission|asking the user|authority|standing|weight|voice|rank|backing|even|whatever|regardless|no matter|instead of|over what|rather than|handled|treated|taken|processed|counted|honou?red|as an? |as tasks?|rights|privileges)/i;
-const REPLY_GUARD = /\b(?:repl|response|answer|summar|confirm|chat|what the user|to the user)|\?/i;
+const DIRECTIVE_GUARD = /\b(?:prompt|principle|instruction|setup|configuration|stops?|no longer|ceases?|quits?|grants?|directive|order|command|guideline|guidance|rule|polic|followed|obeyed|acted|approval|confirm|consent|permission|asking the user|authority|standing|weight|voice|rank|backing|even|whatever|regardless|no matter|instead of|over what|rather than|handled|treated|taken|processed|counted|honou?red|as an? |as tasks?|rights|privileges)/i;
+const REPLY_GUARD = /\b(?:repl|response|answer|summar|confirm|chat|what the user|to the user|message|silently|quietly|without)|\?/i;
 const KEYED_GUARD = /^\W*\x60?[A-Za-z][\w.-]*[_.]/;
 const CHOICE_GUARD = /\b(?:here|other|built-in|default|native|standard|stock|model itself|server|one|plugin|integration|routes?|sends?|passes|directs?|hands?|brings?|forwards?|takes?)\b|★|reviews|ratings/i;
 const RESOURCE_GUARD = /\b(?:user's|their|your)\b|~\/|\$HOME|id_|\.env\b/i;
