@@ -67,28 +67,46 @@ const ABOVE_MODEL_RULES = /\b(?:outranks?|overrides?|supersedes?|takes? (?:prior
 /** The model said to stop checking with the user, or given a wider latitude. */
 const STOPS_ASKING = /\b(?:stops?|no longer|ceases? to|quits?)\s+(?:asking|checking with|confirming with|consulting)\s+(?:the\s+)?(?:user|person)\b|\bgrants?\s+(?:the\s+)?(?:assistant|model|agent|ai)\s+(?:admin|elevated|full|unrestricted|root|operator)\s+(?:latitude|rights|mode|privileges|powers|access)\b/i;
 
+/**
+ * A pattern and a cheap word it cannot match without: most sentences of a catalog reach this reading (it runs where no
+ * other fired), so each check first tests a short guard rather than its whole pattern.
+ */
+interface Guarded {
+  re: RegExp;
+  guard: RegExp;
+}
+const pattern = (re: RegExp, guard: RegExp): Guarded => ({ re, guard });
+const matches = (p: Guarded, s: string): boolean => p.guard.test(s) && p.re.test(s);
+
+const ABOVE_RULES = pattern(ABOVE_MODEL_RULES, /outrank|overrid|supersed|precedence|priority|trump|prevail|wins? over|comes? before/i);
+const STOPS = pattern(STOPS_ASKING, /\b(?:stops?|no longer|ceases?|quits?|grants?)\b/i);
+const SET_ASIDE = pattern(RULES_SET_ASIDE, /disregard|ignored|set aside|overridden|void|suspended|superseded|dropped|moot|irrelevant|no longer/i);
+const OVER_ASK = pattern(OVER_USERS_ASK, /\b(?:even|whatever|regardless|no matter|instead of what|over what|rather than what)\b/i);
+const AS_USERS = pattern(AS_USERS_REQUEST, /\b(?:like|as)\b[^.;]{0,40}\bthe (?:user|person)\b/i);
+const TASKS = pattern(AS_TASKS, /\bas (?:an? )?(?:tasks?|to-?dos?|jobs?|actions?)\b/i);
+const AUTHORITY = pattern(AUTHORITY_CLAIM, /authority|standing|weight|voice|\brank|backing|rights|privileges|permissions/i);
+const WAIVED = pattern(APPROVAL_WAIVED, /approval|confirm|consent|permission|asking the user/i);
+/** Content words that make a handled-as-the-user's request one found in returned text. */
+const CONTENT_NOUN = /\b(?:pages?|documents?|articles?|messages?|emails?|results?)\b/i;
+
 function promotedText(s: string, push: AskPush): boolean {
-  if ((ABOVE_MODEL_RULES.test(s) || STOPS_ASKING.test(s)) && !NOT_FOLLOWED.test(s)) {
-    push("assistant-directive", 0.75, "the model's instructions or its checks with the user set below the tool's text");
+  if ((matches(ABOVE_RULES, s) || matches(STOPS, s) || matches(SET_ASIDE, s)) && !NOT_FOLLOWED.test(s)) {
+    push("assistant-directive", 0.75, "the model's own instructions, or its checks with the user, set aside for the tool's text");
     return true;
   }
-  if (RULES_SET_ASIDE.test(s) && !NOT_FOLLOWED.test(s)) {
-    push("assistant-directive", 0.75, "the model's own rules set aside");
-    return true;
-  }
-  if (OVER_USERS_ASK.test(s) && MODEL_WORD.test(s) && TEXT_SAYS.test(s) && !NOT_FOLLOWED.test(s)) {
+  if (matches(OVER_ASK, s) && MODEL_WORD.test(s) && TEXT_SAYS.test(s) && !NOT_FOLLOWED.test(s)) {
     push("assistant-directive", 0.75, "returned text sets what the model does over the user's request");
     return true;
   }
-  if ((AS_USERS_REQUEST.test(s) || AS_TASKS.test(s)) && (MODEL_WORD.test(s) || RETURNED_ORIGIN.test(s) || /\b(?:pages?|documents?|articles?|messages?|emails?|results?)\b/i.test(s)) && !NOT_FOLLOWED.test(s)) {
+  if ((matches(AS_USERS, s) || matches(TASKS, s)) && (MODEL_WORD.test(s) || CONTENT_NOUN.test(s) || RETURNED_ORIGIN.test(s)) && !NOT_FOLLOWED.test(s)) {
     push("assistant-directive", 0.75, "a request found in content handled as the user's");
     return true;
   }
-  if (AUTHORITY_CLAIM.test(s)) {
+  if (matches(AUTHORITY, s)) {
     push("assistant-directive", 0.75, "content said to carry the operator's authority");
     return true;
   }
-  if (APPROVAL_WAIVED.test(s)) {
+  if (matches(WAIVED, s)) {
     push("assistant-directive", 0.7, "the user's approval declared unneeded");
     return true;
   }
@@ -123,19 +141,21 @@ const SILENT_SIDE_WORK = /\b(?:fees?|charges?|charged|billed|price|auto-?renew\w
 const NARROWED = /\b(?:mentions?|covers?|says?|lists?|names?|shows?|reports?|confirms?)\s+(?:\w+\s+){0,3}?only\b|\b(?:only|just|solely)\s+(?:mentions?|covers?|says?|lists?|names?|shows?|reports?|confirms?)\b/i;
 
 function omittedFromReply(s: string, push: AskPush): boolean {
-  if (REPLY.test(s) && RELABELLED.test(s) && !has(PROTECTED_OBJECT, s)) {
+  if (has(PROTECTED_OBJECT, s)) return false;
+  const reply = REPLY.test(s);
+  if (reply && RELABELLED.test(s)) {
     push("concealment", 0.7, "what the tool did given a label in the reply");
     return true;
   }
-  if (SILENT.test(s) && SILENT_SIDE_WORK.test(s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s)) {
+  if (SILENT.test(s) && SILENT_SIDE_WORK.test(s) && !has(DISCLOSE, s)) {
     push("concealment", 0.65, "side work of the tool set up without a word to the user");
     return true;
   }
-  if (TELL_ANSWERED_NO.test(s) && SIDE_WORK.test(s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s)) {
+  if (s.includes("?") && TELL_ANSWERED_NO.test(s) && SIDE_WORK.test(s) && !has(DISCLOSE, s)) {
     push("concealment", 0.7, "whether the user hears of the tool's side work, answered no");
     return true;
   }
-  if (!REPLY.test(s) || !(OMITTED.test(s) || NARROWED.test(s)) || !SIDE_WORK.test(s) || has(PROTECTED_OBJECT, s) || has(DISCLOSE, s)) return false;
+  if (!reply || !(OMITTED.test(s) || NARROWED.test(s)) || !SIDE_WORK.test(s) || has(DISCLOSE, s)) return false;
   push("concealment", 0.7, "side work of the tool left out of what the user reads");
   return true;
 }
@@ -151,7 +171,8 @@ function keyedRule(c: AskCues, push: AskPush): boolean {
   const m = KEYED_LINE.exec(c.s);
   if (!m || !KEYED_ORDER.test(m[2].trim()) || has(OWN_SERVER, c.s)) return false;
   const key = m[1].toLowerCase();
-  if (c.ctx.selfNames.has(key) || ask(c.ctx, "hasParam", key) || !ask(c.ctx, "knownForeign", m[1])) return false;
+  // Asked through the context questions (not ctx.selfNames), so the reading stays one the per-sentence memory can keep.
+  if (ask(c.ctx, "namesSelf", key) || ask(c.ctx, "hasParam", key) || !ask(c.ctx, "knownForeign", m[1])) return false;
   push("shadowing", 0.7, `a rule laid down for another server's tool (${m[1]})`);
   return true;
 }
@@ -188,17 +209,17 @@ const AVOIDED = /\b(?:avoid(?:ed)?|skipped|bypassed|(?:not|never) (?:to be )?use
 
 function toolChoice(c: AskCues, push: AskPush): boolean {
   const { s } = c;
-  if (HERE_NOT_THERE.test(s)) {
+  if (HERE_GUARD.test(s) && HERE_NOT_THERE.test(s)) {
     push("tool-choice", 0.7, "requests claimed for this tool and kept from the other tools");
     return true;
   }
-  if (ROUTES_ALL.test(s) && MODEL_WORD.test(s)) {
+  if (MODEL_WORD.test(s) && ROUTES_ALL.test(s)) {
     push("tool-choice", 0.7, "the model said to route a whole class of requests here");
     return true;
   }
+  const group = OTHERS_GUARD.test(s) && OTHERS.test(s);
+  if (!group && !(NAMED_GUARD.test(s) && NAMED_OTHER.test(s))) return false;
   if (has(OWN_SERVER, s)) return false;
-  const group = OTHERS.test(s);
-  if (!group && !NAMED_OTHER.test(s)) return false;
   if (FIGURE.test(s) && (THIS_TOOL.test(s) || ask(c.ctx, "selfMentioned", s))) {
     push("tool-choice", 0.7, "this tool's figures set beside other tools'");
     return true;
@@ -207,7 +228,7 @@ function toolChoice(c: AskCues, push: AskPush): boolean {
     push("tool-choice", 0.65, "a quoted review that dismisses another tool");
     return true;
   }
-  // A named server failing is often an honest dependency note ("fails while the auth server is stale"); the other tools as a group are not.
+  // A named server failing is often an honest dependency note ("fails while the auth server is stale"): only set against this one.
   if (!group && UNRELIABLE.test(s) && THIS_ONE.test(s)) {
     push("tool-choice", 0.65, "another tool's failures set against this one");
     return true;
@@ -218,6 +239,10 @@ function toolChoice(c: AskCues, push: AskPush): boolean {
   }
   return false;
 }
+
+const HERE_GUARD = /\bhere\b|\bthis (?:tool|server)\b/i;
+const OTHERS_GUARD = /\b(?:other|built-in|default|native|standard|stock|itself)\b/i;
+const NAMED_GUARD = /\b(?:server|plugin|integration|one|interpreter)\b/i;
 
 // --- data sent to a literal address besides the work -----------------------------------------------------------
 
@@ -263,12 +288,14 @@ function namesParam(c: AskCues): boolean {
 
 function userResources(c: AskCues, push: AskPush): boolean {
   const { s } = c;
-  if ((c.parameterText || c.misplaced || INTO_ARG.test(s) || namesParam(c)) && (USER_DEVICE.test(s) || USER_RECORDS_IN_FULL.test(s)) && !ask(c.ctx, "declared", s)) {
+  // Asked in this order: what the sentence names first, where it sits (namesParam asks about the tool) last.
+  const inCall = () => c.parameterText || c.misplaced || INTO_ARG.test(s) || namesParam(c);
+  if ((USER_DEVICE.test(s) || USER_RECORDS_IN_FULL.test(s)) && inCall() && !ask(c.ctx, "declared", s)) {
     push("resource-reach", 0.7, "a value that stands for the user's device or records in full");
     return true;
   }
   // A purpose covers the one item it is given, not every credential the user has saved.
-  if ((c.parameterText || INTO_ARG.test(s) || namesParam(c)) && SAVED_CREDENTIALS.test(s)) {
+  if (SAVED_CREDENTIALS.test(s) && inCall()) {
     push("resource-reach", 0.7, "every credential the user has saved taken into the call");
     return true;
   }
@@ -281,21 +308,47 @@ function userResources(c: AskCues, push: AskPush): boolean {
 
 // --- the reading ----------------------------------------------------------------------------------------------
 
-/** Cheap words each group needs; most sentences hold none. */
-const DIRECTIVE_GUARD = /\b(?:prompt|principle|instruction|setup|configuration|stops?|no longer|ceases?|quits?|grants?|directive|order|command|guideline|guidance|rule|polic|followed|obeyed|acted|approval|confirm|consent|permission|asking the user|authority|standing|weight|voice|rank|backing|even|whatever|regardless|no matter|instead of|over what|rather than|handled|treated|taken|processed|counted|honou?red|as an? |as tasks?|rights|privileges)/i;
-const REPLY_GUARD = /\b(?:repl|response|answer|summar|confirm|chat|what the user|to the user|message|silently|quietly|without)|\?/i;
+// Which groups a sentence may concern, read from its words in one pass: a sentence reaches this reading whenever no
+// other reading fired (nearly every sentence of a clean catalog), and one split and a few lookups cost less than
+// testing a guard pattern per group. Each group's own patterns still decide; a word here only lets them run.
+const DIRECTIVE_GROUP = 1;
+const REPLY_GROUP = 2;
+const CHOICE_GROUP = 4;
+const RESOURCE_GROUP = 8;
+const GROUP_WORDS: readonly (readonly [number, string])[] = [
+  [DIRECTIVE_GROUP, "prompt prompts principle principles instruction instructions setup configured configuration stop stops longer cease ceases quit quits grant grants granted directive directives order orders command commands guideline guidelines guidance rules policy policies followed obeyed acted approval consent permission permissions asking authority standing weight voice rank backing even whatever regardless matter rather instead user person task tasks todo todos job jobs action actions rights privileges"],
+  [DIRECTIVE_GROUP | REPLY_GROUP, "confirm confirms confirmation confirmations"],
+  [REPLY_GROUP, "reply replies replied response responses answer answers summary summaries summarized summarised chat message silently quietly without user"],
+  [CHOICE_GROUP, "here other others built-in default native standard stock itself server servers server's one plugin plugins integration integrations interpreter reviews ratings instead rather never"],
+  [RESOURCE_GROUP, "user's their your saved stored kept"],
+];
+const GROUPS_OF = new Map<string, number>();
+for (const [group, words] of GROUP_WORDS) for (const w of words.split(" ")) GROUPS_OF.set(w, (GROUPS_OF.get(w) ?? 0) | group);
+const WORD_SPLIT = /[^a-z0-9'★-]+/;
+
+function groupsOf(s: string): number {
+  let groups = 0;
+  for (const w of s.toLowerCase().split(WORD_SPLIT)) {
+    const g = GROUPS_OF.get(w);
+    if (g !== undefined) groups |= g;
+  }
+  if (s.includes("?")) groups |= REPLY_GROUP;
+  if (s.includes("★")) groups |= CHOICE_GROUP;
+  if (s.includes("~/") || s.includes("$HOME")) groups |= RESOURCE_GROUP;
+  return groups;
+}
+/** A line keyed by a tool-shaped name (anchored: a failing test costs a character or two). */
 const KEYED_GUARD = /^\W*\x60?[A-Za-z][\w.-]*[_.]/;
-const CHOICE_GUARD = /\b(?:here|other|built-in|default|native|standard|stock|model itself|server|one|plugin|integration|routes?|sends?|passes|directs?|hands?|brings?|forwards?|takes?)\b|★|reviews|ratings/i;
-const RESOURCE_GUARD = /\b(?:user's|their|your)\b|~\/|\$HOME|id_|\.env\b/i;
 
 /** Files what a sentence's frame carries; pushes at most one reading. */
 export function frameReadings(c: FrameCues, push: AskPush): void {
   const { s } = c;
   if (c.lenient) return;
-  if (DIRECTIVE_GUARD.test(s) && promotedText(s, push)) return;
-  if (REPLY_GUARD.test(s) && omittedFromReply(s, push)) return;
+  const groups = groupsOf(s);
+  if (groups & DIRECTIVE_GROUP && promotedText(s, push)) return;
+  if (groups & REPLY_GROUP && omittedFromReply(s, push)) return;
   if (KEYED_GUARD.test(s) && keyedRule(c, push)) return;
-  if (CHOICE_GUARD.test(s) && toolChoice(c, push)) return;
+  if (groups & CHOICE_GROUP && toolChoice(c, push)) return;
   if (c.address && sentBesides(c, push)) return;
-  if (RESOURCE_GUARD.test(s)) userResources(c, push);
+  if (groups & RESOURCE_GROUP || (c.misplaced && /\bid_|\.env\b/.test(s))) userResources(c, push);
 }
