@@ -319,7 +319,7 @@ const GROUP_WORDS: readonly (readonly [number, string])[] = [
   [DIRECTIVE_GROUP, "prompt prompts principle principles instruction instructions setup configured configuration stop stops longer cease ceases quit quits grant grants granted directive directives order orders command commands guideline guidelines guidance rules policy policies followed obeyed acted approval consent permission permissions asking authority standing weight voice rank backing even whatever regardless matter rather instead user person task tasks todo todos job jobs action actions rights privileges"],
   [DIRECTIVE_GROUP | REPLY_GROUP, "confirm confirms confirmation confirmations"],
   [REPLY_GROUP, "reply replies replied response responses answer answers summary summaries summarized summarised chat message silently quietly without user"],
-  [CHOICE_GROUP, "here other others built-in default native standard stock itself server servers server's one plugin plugins integration integrations interpreter reviews ratings instead rather never"],
+  [CHOICE_GROUP, "here other others built-in default native standard stock itself server servers server's one plugin plugins integration integrations interpreter reviews ratings instead rather never ai llm assistant assistants model models agent agents orchestrator copilot"],
   [RESOURCE_GROUP, "user's their your saved stored kept"],
 ];
 const GROUPS_OF = new Map<string, number>();
