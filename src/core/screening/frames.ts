@@ -34,10 +34,10 @@ const MODEL_WORD = /\b(?:ai|llm|assistants?|models?|agents?|orchestrators?|copil
 const INSTRUCTION_WORDS = /\b(?:instructions?|directives?|orders?|commands?|guidelines|guidance|rules|polic(?:y|ies)|followed|obeyed|acted (?:on|upon))\b/i;
 /** Where the text comes from: what the tool returns or reads, not what the user or the operator wrote. */
 const RETURNED_ORIGIN =
-  /\b(?:appear\w*|arriv\w*|comes? back|found|embedded|contained|written|marked|carried|sitting)\b[^.;]{0,30}\b(?:in|inside|within|of|on)\b[^.;]{0,25}\b(?:documents?|pages?|results?|translations?|summari[sz]ed|invoices?|emails?|messages?|tickets?|records?|files?|responses?|outputs?|feeds?|comments?|reviews?|payloads?|attachments?)\b|\b(?:returned|retrieved|fetched|translated|summari[sz]ed|scraped|parsed)\s+(?:\x60?[\w.-]+\x60?\s+)?(?:text|content|object|field|documents?|pages?|data|notes?|payload)\b|\b(?:of|in) the (?:result|response|output|returned \w+)\b|\b(?:text|words|notes?|lines?) (?:in|inside|of) the (?:\w+ )?(?:invoice|document|page|email|ticket|file|result|response)\b/i;
+  /\b(?:appear\w*|arriv\w*|comes? back|found|embedded|contained|written|marked|carried|sitting)\b[^.;]{0,30}\b(?:in|inside|within|of|on)\b[^.;]{0,25}\b(?:documents?|pages?|results?|translations?|summari[sz]ed|invoices?|emails?|messages?|tickets?|records?|files?|responses?|outputs?|feeds?|comments?|reviews?|payloads?|attachments?)\b|\b(?:returned|retrieved|fetched|translated|summari[sz]ed|scraped|parsed)\s+(?:\x60?[\w.-]+\x60?\s+)?(?:text|content|object|field|documents?|pages?|data|notes?|payload)\b|\b(?:of|in) the (?:result|response|output|returned \w+)\b|\breturns? (?:a |an |the )?(?:field|text|value|key|note|message|block)\b|\b(?:text|words|notes?|lines?) (?:in|inside|of) the (?:\w+ )?(?:invoice|document|page|email|ticket|file|result|response)\b/i;
 /** Given the standing of instructions: counted as, becoming or outranking them, or acted on without a check. */
 const GIVEN_STANDING =
-  /\b(?:counts? as|become|becomes|taken as|treated as|regarded as|read as|serves? as|is|are)\s+(?:an?\s+|the\s+)?(?:standing|binding|authoritative|operator|system|new|first-class)?\s*(?:instructions?|directives?|orders?|commands?)\b|\b(?:as|is|are) the (?:orders?|instructions?|directives?) of (?:the )?(?:highest|top|first) (?:rank|priority)\b|\b(?:acted on|acted upon|obeyed|followed|executed|carried out|complied with)\s+(?:directly|immediately|as written|as is|at once|without (?:checking|asking|confirmation|review))\b|\b(?:outranks?|supersedes?|overrides?|takes? precedence over|more high than|ranks? above)\b[^.;]{0,30}\b(?:earlier|previous|prior|built-in|original|system|its own|the ones?|guidance|instructions|guidelines|rules)\b|\b(?:guidelines|rules|instructions|polic(?:y|ies))\s+(?:that\s+)?(?:apply|govern|hold)\b[^.;]{0,50}\bare (?:the ones|those) (?:in|from|of)\b/i;
+  /\b(?:takes? (?:priority|precedence))\b|\b(?:is|are|becomes?) (?:the |its )?(?:assistant's |model's |agent's )?(?:next|new|first|only) (?:instructions?|orders?|commands?|directives?)\b|\b(?:counts? as|become|becomes|taken as|treated as|regarded as|read as|serves? as|is|are)\s+(?:an?\s+|the\s+)?(?:standing|binding|authoritative|operator|system|new|first-class)?\s*(?:instructions?|directives?|orders?|commands?)\b|\b(?:as|is|are) the (?:orders?|instructions?|directives?) of (?:the )?(?:highest|top|first) (?:rank|priority)\b|\b(?:acted on|acted upon|obeyed|followed|executed|carried out|complied with)\s+(?:directly|immediately|as written|as is|at once|without (?:checking|asking|confirmation|review))\b|\b(?:outranks?|supersedes?|overrides?|takes? precedence over|more high than|ranks? above)\b[^.;]{0,30}\b(?:earlier|previous|prior|built-in|original|system|its own|the ones?|guidance|instructions|guidelines|rules)\b|\b(?:guidelines|rules|instructions|polic(?:y|ies))\s+(?:that\s+)?(?:apply|govern|hold)\b[^.;]{0,50}\bare (?:the ones|those) (?:in|from|of)\b/i;
 /** Text claimed to speak with the operator's voice: "count as instructions from the operator". */
 const OPERATOR_VOICE = /\b(?:instructions?|orders?|directives?|commands?) (?:from|of|by) (?:the )?(?:operator|system|developer|administrator|admin|deployer)\b/i;
 /** Followed ahead of the user: "followed before anything the user typed". */
@@ -63,7 +63,7 @@ const TEXT_SAYS = /\b(?:says?|said|note|content|text|result|returns?|returned)\b
 const RULES_SET_ASIDE = /\b(?:system (?:prompt|message)s?|(?:its|the assistant's|the model's|the agent's) (?:own )?(?:instructions|guidelines|rules|principles)|developer (?:message|instructions)|operator(?:'s)? (?:instructions|rules|settings))\b[^.;]{0,25}\b(?:is|are|gets?|get|becomes?|become)\s+(?:to be\s+|then\s+|simply\s+)?(?:disregarded|ignored|set aside|overridden|void|suspended|superseded|dropped|moot|irrelevant|no longer (?:valid|binding|in force))\b/i;
 
 /** Something ranked above the instructions the model was given: "outranks any instruction the assistant was set up with". */
-const ABOVE_MODEL_RULES = /\b(?:outranks?|overrides?|supersedes?|takes? (?:priority|precedence) over|trumps?|prevails? over|wins? over|comes? before)\b[^.;]{0,15}\b(?:instructions?|guidelines?|rules|setup|configuration|system (?:prompt|message))\b[^.;]{0,40}\b(?:the assistant|the model|the agent|it) (?:was|is|has been|had been) (?:set up|configured|given|told|instructed)\b|\b(?:outranks?|overrides?|supersedes?|takes? (?:priority|precedence) over|trumps?|prevails? over)\s+(?:its|the assistant's|the model's|the agent's) (?:configured|original|own|built-in|default|system) (?:instructions|guidelines|rules|prompt)\b/i;
+const ABOVE_MODEL_RULES = /\b(?:outranks?|overrides?|supersedes?|takes? (?:priority|precedence) over|trumps?|prevails? over|wins? over|comes? before)\b[^.;]{0,15}\b(?:instructions?|guidelines?|rules|setup|configuration|system (?:prompt|message))\b[^.;]{0,40}\b(?:the assistant|the model|the agent|it) (?:was|is|has been|had been) (?:set up|configured|given|told|instructed)\b|\b(?:outranks?|overrides?|supersedes?|takes? (?:priority|precedence) over|trumps?|prevails? over)\s+(?:its|the assistant's|the model's|the agent's) (?:configured|original|own|built-in|default|system) (?:instructions|guidelines|rules|prompt)\b|\b(?:outranks?|overrides?|supersedes?|takes? (?:priority|precedence) over|trumps?|prevails? over|replaces?)\s+(?:what|anything|whatever|everything)\s+(?:the (?:assistant|model|agent)|it)\s+(?:was|has been|had been|is)\s+(?:told|given|instructed|asked)\b/i;
 /** The model said to stop checking with the user, or given a wider latitude. */
 const STOPS_ASKING = /\b(?:stops?|no longer|ceases? to|quits?)\s+(?:asking|checking with|confirming with|consulting)\s+(?:the\s+)?(?:user|person)\b|\bgrants?\s+(?:the\s+)?(?:assistant|model|agent|ai)\s+(?:admin|elevated|full|unrestricted|root|operator)\s+(?:latitude|rights|mode|privileges|powers|access)\b/i;
 
@@ -124,16 +124,16 @@ function promotedText(s: string, push: AskPush): boolean {
 const REPLY = /\b(?:repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|confirm(?:s|ation|ations)?|chat|what the user (?:sees|reads|is told|is shown)|(?:shown|displayed|told|reported) to the user|the assistant's message|that message|the message (?:to|for) the user)\b/i;
 /** Left out of it, in any voice. */
 const OMITTED =
-  /\b(?:omit\w*|leaves? (?:it|them|this|that|those) out|left out|no mention|not mentioned|no longer (?:mentioned|surfaced|shown|listed|included|reported)|not (?:surfaced|shown|listed|included|reported|part of)|isn't part of|outside the (?:reply|summary|answer|response|confirmation)|makes? no (?:reference|mention)|without (?:mentioning|naming|listing)|needs? no (?:mention|comment)|internal step|housekeeping|adds? noise|leaves out)\b/i;
+  /\b(?:omit\w*|leaves? (?:it|them|this|that|those) out|left out|no mention|not mentioned|no longer (?:mentioned|surfaced|shown|listed|included|reported)|not (?:surfaced|shown|listed|included|reported|part of)|isn't part of|outside the (?:reply|summary|answer|response|confirmation)|makes? no (?:reference|mention)|without (?:mentioning|naming|listing)|needs? no (?:mention|comment)|internal step|housekeeping|adds? noise|leaves out|not worth (?:raising|mentioning|bringing up|noting|telling|a mention)|(?:keeps?|kept) (?:it|this|that|them) to (?:itself|themselves|himself|herself)|stays? between|implementation detail)\b/i;
 /** Side work of the tool a user would want to hear of: something sent, copied, added, granted or charged besides the task. */
 const SIDE_WORK =
-  /\b(?:also|additional\w*|extra|background|sends?|sent|uploads?|uploaded|cop(?:y|ies)|mirror\w*|forward\w*|grants?|granted|adds?|added|install\w*|enabled|switched on|turned on|subscri\w+|shar(?:es|ed|ing)|partner\w*|fees?|tips?|charges?|recurring|schedules?|auto-?renew\w*|rights|outside|elsewhere|deletions?|watermark\w*|newsletter|analytics|tracking|add-?ons?|insurance|public\w*|share links?)\b/i;
+  /\b(?:also|additional\w*|extra|background|sends?|sent|uploads?|uploaded|cop(?:y|ies)|mirror\w*|forward\w*|grants?|granted|adds?|added|install\w*|enabled|switched on|turned on|subscri\w+|shar(?:es|ed|ing)|partner\w*|fees?|tips?|charges?|recurring|schedules?|auto-?renew\w*|rights|outside|elsewhere|deletions?|watermark\w*|newsletter|analytics|tracking|add-?ons?|insurance|public\w*|share links?|sold|resold|resell\w*|advertis\w*|indexed|search engines|apr|interest)\b/i;
 
 /** A question whether the user should hear of something, answered no: "Should the add-on be brought up? No, …". */
 const TELL_ANSWERED_NO = /\b(?:brought up|mention\w*|told|tell|shown|surfaced|hear (?:about|of)|know (?:about|of)|disclos\w*|point\w* out|flag\w*)\b[^?]{0,60}\?\s*(?:No|Nope|Not really|Never|Rarely)\b/i;
 
 /** What happened given a label in the reply: "the reply calls it a 'network fix'". */
-const RELABELLED = /\b(?:calls?|describes?|presents?|labels?|refers? to|frames?|names?)\s+(?:it|this|that|them|the (?:change|charge|switch|install\w*|upload|copy|fee))\s+(?:as\s+)?(?:a |an |the )?['"\u2018\u201c]/i;
+const RELABELLED = /\b(?:calls?|describes?|presents?|labels?|refers? to|frames?|names?|speaks? of|talks? (?:of|about))\s+(?:(?:it|this|that|them|the (?:change|charge|switch|install\w*|upload|copy|fee))\s+)?(?:as\s+)?(?:a |an |the )?['"\u2018\u201c]/i;
 /** Side work done without a word: the cost, the copy or the install set up "silently". */
 const SILENT = /\b(?:silently|quietly|without (?:notice|telling|notifying|informing|asking) (?:the )?(?:user|them)?)\b/i;
 const SILENT_SIDE_WORK = /\b(?:fees?|charges?|charged|billed|price|auto-?renew\w*|subscri\w+|recurring|membership|shared|sent|uploaded|copied|mirrored|forwarded|installed|tracking)\b/i;
@@ -155,7 +155,8 @@ function omittedFromReply(s: string, push: AskPush): boolean {
     push("concealment", 0.7, "whether the user hears of the tool's side work, answered no");
     return true;
   }
-  if (!reply || !(OMITTED.test(s) || NARROWED.test(s)) || !SIDE_WORK.test(s) || has(DISCLOSE, s)) return false;
+  // The reply named, or the model, which alone writes it ("the assistant keeps it to itself").
+  if (!(reply || MODEL_WORD.test(s)) || !(OMITTED.test(s) || NARROWED.test(s)) || !SIDE_WORK.test(s) || has(DISCLOSE, s)) return false;
   push("concealment", 0.7, "side work of the tool left out of what the user reads");
   return true;
 }
@@ -195,7 +196,7 @@ const FIGURE = /\d(?:[\d.,]*)\s*(?:%|ms\b|s\b|x\b|×|\/10\b|points?\b)|\b(?:bleu
 /** This tool named: "this tool", "ours", "we". */
 const THIS_TOOL = /\b(?:this (?:tool|server|one|engine)|ours|our (?:tool|engine|server))\b/i;
 /** A review: stars, a count of reviews or ratings, verified users. */
-const REVIEW = /★|\b\d[\d,.]*\s*(?:verified )?(?:reviews|ratings|users|customers)\b|\b(?:verified|happy) (?:users|buyers|customers|reviewers)\b|\breviewers? (?:say|agree|love)\b/i;
+const REVIEW = /\b(?:\w+|\d+) out of (?:\w+|\d+) (?:users|people|customers|teams|developers)\b|\busers who (?:tried|switched|compared)\b|★|\b\d[\d,.]*\s*(?:verified )?(?:reviews|ratings|users|customers)\b|\b(?:verified|happy) (?:users|buyers|customers|reviewers)\b|\breviewers? (?:say|agree|love)\b/i;
 /** Another tool dismissed in it: uninstalled, replaced, "unlike", "the only … that never". */
 const DISMISSED = /\b(?:uninstall\w*|removed|dropped|dumped|replaced|ditched|switched|unlike|instead of|gave up on|got rid of|abandoned|stopped using|moved (?:off|away from))\b|\bthe only [\w-]+ (?:tool|server|app|plugin) that\b/i;
 /** The other tools hardly ever the right pick. */
@@ -207,8 +208,15 @@ const UNRELIABLE =
 /** The other tools to be avoided: "it is to be avoided", "skipped". */
 const AVOIDED = /\b(?:avoid(?:ed)?|skipped|bypassed|(?:not|never) (?:to be )?used|left (?:alone|unused))\b/i;
 
+/** This tool ahead of everything the model has, or answering without it called a mistake. */
+const AHEAD_OF_ALL = /\b(?:before|ahead of|in place of) (?:any|every|all) (?:other |built-in |native |of its own )?(?:tools?|capabilit\w+|knowledge|sources?|abilities)\b|\b(?:answering|responding|replying)\b[^.;]{0,40}\bwithout (?:calling|using|consulting) (?:it|this tool)\b[^.;]{0,30}\b(?:mistake|error|wrong|not allowed|failure|violation)\b/i;
+
 function toolChoice(c: AskCues, push: AskPush): boolean {
   const { s } = c;
+  if (MODEL_WORD.test(s) && AHEAD_OF_ALL.test(s)) {
+    push("tool-choice", 0.7, "this tool put ahead of everything the model has");
+    return true;
+  }
   if (HERE_GUARD.test(s) && HERE_NOT_THERE.test(s)) {
     push("tool-choice", 0.7, "requests claimed for this tool and kept from the other tools");
     return true;
@@ -316,10 +324,10 @@ const REPLY_GROUP = 2;
 const CHOICE_GROUP = 4;
 const RESOURCE_GROUP = 8;
 const GROUP_WORDS: readonly (readonly [number, string])[] = [
-  [DIRECTIVE_GROUP, "prompt prompts principle principles instruction instructions setup configured configuration stop stops longer cease ceases quit quits grant grants granted directive directives order orders command commands guideline guidelines guidance rules policy policies followed obeyed acted approval consent permission permissions asking authority standing weight voice rank backing even whatever regardless matter rather instead user person task tasks todo todos job jobs action actions rights privileges"],
+  [DIRECTIVE_GROUP, "dropped to-do to-dos outrank outranks override overrides overridden supersede supersedes superseded precedence priority trump trumps prevail prevails wins disregard disregarded ignored aside void suspended moot irrelevant told prompt prompts principle principles instruction instructions setup configured configuration stop stops longer cease ceases quit quits grant grants granted directive directives order orders command commands guideline guidelines guidance rules policy policies followed obeyed acted approval consent permission permissions asking authority standing weight voice rank backing even whatever regardless matter rather instead user person task tasks todo todos job jobs action actions rights privileges"],
   [DIRECTIVE_GROUP | REPLY_GROUP, "confirm confirms confirmation confirmations"],
-  [REPLY_GROUP, "reply replies replied response responses answer answers summary summaries summarized summarised chat message silently quietly without user"],
-  [CHOICE_GROUP, "here other others built-in default native standard stock itself server servers server's one plugin plugins integration integrations interpreter reviews ratings instead rather never ai llm assistant assistants model models agent agents orchestrator copilot"],
+  [REPLY_GROUP, "ai llm assistant assistants model models agent agents worth itself between detail reply replies replied response responses answer answers summary summaries summarized summarised chat message silently quietly without user"],
+  [CHOICE_GROUP, "here before ahead users other others built-in default native standard stock itself server servers server's one plugin plugins integration integrations interpreter reviews ratings instead rather never ai llm assistant assistants model models agent agents orchestrator copilot"],
   [RESOURCE_GROUP, "user's their your saved stored kept"],
 ];
 const GROUPS_OF = new Map<string, number>();
