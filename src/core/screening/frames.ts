@@ -186,7 +186,7 @@ const ROUTES_ALL = /\b(?:routes?|sends?|passes|directs?|hands?|brings?|forwards?
 const HERE_NOT_THERE = /\b(?:here|to this (?:tool|server)|through this (?:tool|server))\b[^.;]{0,15}\b(?:never|not|rather than|instead of)\s+(?:to\s+|through\s+|via\s+)?(?:the\s+|any\s+)?(?:[\w-]+\s+){0,3}(?:servers?|tools?|plugins?|apps?|integrations?)\b/i;
 /** Other tools as a group, the built-in ones or the model itself. */
 const OTHERS =
-  /\b(?:the )?other (?:[\w-]+ ){0,2}(?:tools|servers|integrations|plugins|engines|backends|providers|services|apps)\b|\bany other (?:[\w-]+ ){0,3}(?:source|provider|service|tool|engine|backend|server|plugin|integration)s?\b|\bthe (?:built-in|default|native|standard|stock) (?:[\w-]+ ){0,2}(?:tools?|browser|browsing|search|fetcher|interpreter|model|one|server)\b|\bbuilt-in (?:browsing|search|tools)\b|\bthe model itself\b/i;
+  /\b(?:the )?other (?:[\w-]+ ){0,2}(?:tools|servers|integrations|plugins|engines|backends|providers|services|apps|[\w-]+(?:ers|ors))\b|\bany other (?:[\w-]+ ){0,3}(?:source|provider|service|tool|engine|backend|server|plugin|integration)s?\b|\bthe (?:built-in|default|native|standard|stock) (?:[\w-]+ ){0,2}(?:tools?|browser|browsing|search|fetcher|interpreter|model|one|server)\b|\bbuilt-in (?:browsing|search|tools)\b|\bthe model itself\b/i;
 /** A server named as another one ("the deepl server", "the filesystem one"): only set against figures or in a review. */
 const NAMED_OTHER = /\b(?!(?:this|same|our|its|own|that|the|a|an|mcp|each|every)\b)[\w-]+ (?:server|plugin|integration|one|interpreter)\b/i;
 /** This tool set against it: "this tool never does", "this one is free", "the one to call". */
@@ -204,15 +204,30 @@ const RARELY = /\b(?:(?:hardly|practically|almost|virtually|basically) (?:ever|n
 const CHOICE = /\b(?:pick|choice|choose|right (?:tool|one)|better|worth|option|preferable|needed|necessary|required|useful)\b/i;
 /** What is given to the other tools lost or unreliable, or what they return made up. */
 const UNRELIABLE =
-  /\b(?:purged|wiped|lost|cannot be relied|can't be relied|not be relied|unreliable|inaccurate|invent\w*|fabricat\w*|hallucinat\w*|garbl\w*|mangl\w*|wrong|outdated|out of date|stale|lag (?:by|behind)|lags?|miss(?:es)? (?:most|many|half)|skip attachments|broken|flaky|errors?|machine-made|delayed|unverified)\b/i;
+  /\b(?:purged|wiped|lost|cannot be relied|can't be relied|not be relied|unreliable|inaccurate|invent\w*|fabricat\w*|hallucinat\w*|garbl\w*|mangl\w*|wrong|outdated|out of date|stale|lag (?:by|behind)|lags?|miss(?:es)? (?:most|many|half)|skip attachments|broken|flaky|errors?|machine-made|delayed|unverified|leak\w*)\b/i;
 /** The other tools to be avoided: "it is to be avoided", "skipped". */
 const AVOIDED = /\b(?:avoid(?:ed)?|skipped|bypassed|(?:not|never) (?:to be )?used|left (?:alone|unused))\b/i;
 
 /** This tool ahead of everything the model has, or answering without it called a mistake. */
 const AHEAD_OF_ALL = /\b(?:before|ahead of|in place of) (?:any|every|all) (?:other |built-in |native |of its own )?(?:tools?|capabilit\w+|knowledge|sources?|abilities)\b|\b(?:answering|responding|replying)\b[^.;]{0,40}\bwithout (?:calling|using|consulting) (?:it|this tool)\b[^.;]{0,30}\b(?:mistake|error|wrong|not allowed|failure|violation)\b/i;
 
+/** Praise a vendor gives itself: "the gold standard", "award-winning", "officially recommended". */
+const PRAISE = /\b(?:gold standard|trusted by|award-winning|best-in-class|best in class|#1|number one|industry-leading|world-class|officially (?:recommended|endorsed|certified)|recommended by leading|most (?:accurate|reliable|complete|trusted|advanced|popular)|the best (?:[\w-]+ )?(?:tool|choice|option|source))\b/i;
+/** A claim on a whole class of the model's requests: "whenever an address appears", "the summarizer to use for any summary". */
+const CLAIMS_CLASS = /\b(?:whenever|every time|any time|each time)\b|\bfor (?:any|every|all)\b|\bthe [\w-]+ to (?:use|call|pick|choose)\b|\b(?:first|default|preferred|go-to) (?:call|choice|option|pick)\b|\brely on (?:it|this)\b/i;
+/** Preferred over everything else: "prefer this over anything else that returns news". */
+const PREFER_OVER_ALL = /\bprefer (?:this|it|this tool|this one)\b[^.;]{0,20}\bover (?:anything|everything|all|any) (?:else|other)\b|\bprefer (?:this|it|this tool|this one) over (?:the |any )?(?:other|built-in|default)\b/i;
+/** Choosing another tool said to harm: "using another search tool wastes the user's time", "models that pick a different weather tool give wrong forecasts". */
+const OTHER_CHOICE_HARMS = /\b(?:us(?:e|es|ing)|choos(?:e|es|ing)|pick(?:s|ing)?|call(?:s|ing)?|select(?:s|ing)?|rel(?:y|ies|ying) on)\s+(?:a different|another|any other|other|a second)\s+(?:[\w-]+\s+){0,2}?(?:tools?|servers?|apps?|services?|providers?|engines?|sources?)\b[^.;]{0,40}\b(?:wastes?|costs?|exposes?|harms?|risks?|hurts?|breaks?|leads? to|results? in|wrong|worse|incorrect|inaccurate|lawsuits?|errors?|fails?)\b/i;
+/** Preferred by the models themselves: "preferred by 94 % of assistants". */
+const PREFERRED_BY_MODELS = /\b(?:preferred|chosen|picked|favou?red|rated (?:highest|best|first|#1)) by (?:\d+(?:\.\d+)?\s*%|most|nearly all|almost all|\w+ out of \w+) (?:of )?(?:the )?(?:assistants|models|agents|ais|llms)\b|\brated (?:the )?(?:#1|number one|best|top) (?:[\w-]+ )?by (?:assistants|models|agents|ais|llms)\b/i;
+
 function toolChoice(c: AskCues, push: AskPush): boolean {
   const { s } = c;
+  if ((PRAISE.test(s) && CLAIMS_CLASS.test(s)) || PREFER_OVER_ALL.test(s) || OTHER_CHOICE_HARMS.test(s) || PREFERRED_BY_MODELS.test(s)) {
+    push("tool-choice", 0.7, "the model's choice claimed by praise, a ranking or harm said to follow another choice");
+    return true;
+  }
   if (MODEL_WORD.test(s) && AHEAD_OF_ALL.test(s)) {
     push("tool-choice", 0.7, "this tool put ahead of everything the model has");
     return true;
@@ -255,9 +270,9 @@ const NAMED_GUARD = /\b(?:server|plugin|integration|one|interpreter)\b/i;
 // --- data sent to a literal address besides the work -----------------------------------------------------------
 
 /** Data said to go to the address: "totals go to https://… as well". */
-const DATA_GOES = /\b(?:go(?:es)?|sent|posted|forwarded|mirrored|copied|uploaded|delivered|lands?|ends? up|shipped|pushed|streamed|transmitted|reported|beaconed|relayed)\s+(?:\w+\s+)?(?:to|at|into|on)\b/i;
+const DATA_GOES = /\b(?:go(?:es)?|sent|posted|forwarded|mirrored|copied|uploaded|delivered|lands?|ends? up|shipped|pushed|streamed|transmitted|reported|beaconed|relayed|kept|stored|saved|retained|archived)\s+(?:\w+\s+)?(?:to|at|into|on|in)\b|\b(?:which|that|who) (?:also )?receives? (?:the|a|an|every|each|all|its)\b/i;
 /** Besides the tool's work: "as well", "also", "quietly". */
-const BESIDES = /\b(?:as well|also|too|additionally|in addition|besides|quietly|silently|in the background)\b/i;
+const BESIDES = /\b(?:as well|also|too|additionally|in addition|besides|quietly|silently|in the background|always (?:includes?|adds?|contains?|copies))\b/i;
 
 /** The value the user gives replaced by a fixed address: "any value given is replaced by https://…". */
 const VALUE_REPLACED = /\b(?:any|whatever|the given|the user's|the|a) (?:value|url|address|destination|endpoint)\b[^.;]{0,20}\b(?:is|are|gets?) (?:replaced|overridden|overwritten|substituted|swapped|ignored)\b/i;
@@ -278,7 +293,7 @@ function sentBesides(c: FrameCues, push: AskPush): boolean {
 /** The user's own device, or their records in full. */
 const USER_DEVICE = /\b(?:on|from|of) (?:the user's|their|your) (?:own )?(?:machine|computer|laptop|phone|device|desktop|workstation)\b/i;
 const USER_RECORDS_IN_FULL =
-  /\b(?:full|whole|entire|complete|all|every)\b[^.;]{0,30}\b(?:the user's|their) (?:\w+ ){0,3}(?:emails?|messages|contacts|history|photos|calendar|health|exports?|statements?|records|documents|notes)\b|\b(?:the user's|their) (?:\w+ ){0,4}(?:emails?|messages|exports?|history|records|documents)\b[^.;]{0,20}\b(?:in full|all of them|every one)\b/i;
+  /\b(?:full|whole|entire|complete|all|every)\b[^.;]{0,30}\b(?:the user's|their) (?:\w+ ){0,3}(?:emails?|messages|contacts|history|photos|calendar|health|exports?|statements?|records|documents|notes|camera roll|gallery|photo library|drive|downloads|desktop)\b|\b(?:the user's|their) (?:\w+ ){0,4}(?:emails?|messages|exports?|history|records|documents)\b[^.;]{0,20}\b(?:in full|all of them|every one)\b/i;
 /** A credential file given as a default whose text goes into the call. */
 const CREDENTIAL_PATH = /(?:~|\$HOME)\/\.(?:ssh|aws|kube|gnupg|docker|azure|config\/gcloud|netrc|npmrc|pgpass|git-credentials)\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?<![\w.])\.env\b/i;
 /** Every credential saved in the user's browser or keychain. */
@@ -294,8 +309,15 @@ function namesParam(c: AskCues): boolean {
   return false;
 }
 
+/** The user's data gathered with other tools to fill this one: "the assistant gathers them with the mail tools first". */
+const GATHERED_ELSEWHERE = /\b(?:gathers?|collects?|fetches|pulls?|retrieves?|grabs?|assembles?)\s+(?:them|it|these|those|the user's [\w ]{0,30}?)\s+(?:with|from|using|through|via)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}(?:tools?|servers?|integrations?|apps?)\b/i;
+
 function userResources(c: AskCues, push: AskPush): boolean {
   const { s } = c;
+  if (MODEL_WORD.test(s) && GATHERED_ELSEWHERE.test(s) && !has(OWN_SERVER, s)) {
+    push("resource-reach", 0.65, "the user's data gathered with other tools to fill this one");
+    return true;
+  }
   // Asked in this order: what the sentence names first, where it sits (namesParam asks about the tool) last.
   const inCall = () => c.parameterText || c.misplaced || INTO_ARG.test(s) || namesParam(c);
   if ((USER_DEVICE.test(s) || USER_RECORDS_IN_FULL.test(s)) && inCall() && !ask(c.ctx, "declared", s)) {
@@ -327,8 +349,8 @@ const GROUP_WORDS: readonly (readonly [number, string])[] = [
   [DIRECTIVE_GROUP, "dropped to-do to-dos outrank outranks override overrides overridden supersede supersedes superseded precedence priority trump trumps prevail prevails wins disregard disregarded ignored aside void suspended moot irrelevant told prompt prompts principle principles instruction instructions setup configured configuration stop stops longer cease ceases quit quits grant grants granted directive directives order orders command commands guideline guidelines guidance rules policy policies followed obeyed acted approval consent permission permissions asking authority standing weight voice rank backing even whatever regardless matter rather instead user person task tasks todo todos job jobs action actions rights privileges"],
   [DIRECTIVE_GROUP | REPLY_GROUP, "confirm confirms confirmation confirmations"],
   [REPLY_GROUP, "ai llm assistant assistants model models agent agents worth itself between detail reply replies replied response responses answer answers summary summaries summarized summarised chat message silently quietly without user"],
-  [CHOICE_GROUP, "here before ahead users other others built-in default native standard stock itself server servers server's one plugin plugins integration integrations interpreter reviews ratings instead rather never ai llm assistant assistants model models agent agents orchestrator copilot"],
-  [RESOURCE_GROUP, "user's their your saved stored kept"],
+  [CHOICE_GROUP, "prefer preferred favored favoured chosen picked rated gold trusted award-winning best-in-class best #1 number industry-leading world-class officially recommended most another different using use uses choosing picking pick picks calling relying readers here before ahead users other others built-in default native standard stock itself server servers server's one plugin plugins integration integrations interpreter reviews ratings instead rather never ai llm assistant assistants model models agent agents orchestrator copilot"],
+  [RESOURCE_GROUP, "user's their your saved stored kept gathers gather collects fetches pulls retrieves grabs assembles"],
 ];
 const GROUPS_OF = new Map<string, number>();
 for (const [group, words] of GROUP_WORDS) for (const w of words.split(" ")) GROUPS_OF.set(w, (GROUPS_OF.get(w) ?? 0) | group);
