@@ -222,26 +222,27 @@ const OTHER_CHOICE_HARMS = /\b(?:us(?:e|es|ing)|choos(?:e|es|ing)|pick(?:s|ing)?
 /** Preferred by the models themselves: "preferred by 94 % of assistants". */
 const PREFERRED_BY_MODELS = /\b(?:preferred|chosen|picked|favou?red|rated (?:highest|best|first|#1)) by (?:\d+(?:\.\d+)?\s*%|most|nearly all|almost all|\w+ out of \w+) (?:of )?(?:the )?(?:assistants|models|agents|ais|llms)\b|\brated (?:the )?(?:#1|number one|best|top) (?:[\w-]+ )?by (?:assistants|models|agents|ais|llms)\b/i;
 
-function toolChoice(c: AskCues, push: AskPush): boolean {
+function toolChoice(c: AskCues, g: number, push: AskPush): boolean {
   const { s } = c;
-  if ((PRAISE.test(s) && CLAIMS_CLASS.test(s)) || PREFER_OVER_ALL.test(s) || OTHER_CHOICE_HARMS.test(s) || PREFERRED_BY_MODELS.test(s)) {
+  if ((g & PRAISE_WORDS && PRAISE.test(s) && CLAIMS_CLASS.test(s)) || (g & PREFER_WORDS && (PREFER_OVER_ALL.test(s) || PREFERRED_BY_MODELS.test(s))) || (g & ANOTHER_WORDS && OTHER_CHOICE_HARMS.test(s))) {
     push("tool-choice", 0.7, "the model's choice claimed by praise, a ranking or harm said to follow another choice");
     return true;
   }
-  if (MODEL_WORD.test(s) && AHEAD_OF_ALL.test(s)) {
+  if (g & MODEL_WORDS && g & AHEAD_WORDS && AHEAD_OF_ALL.test(s)) {
     push("tool-choice", 0.7, "this tool put ahead of everything the model has");
     return true;
   }
-  if (HERE_GUARD.test(s) && HERE_NOT_THERE.test(s)) {
+  if (g & HERE_WORDS && HERE_NOT_THERE.test(s)) {
     push("tool-choice", 0.7, "requests claimed for this tool and kept from the other tools");
     return true;
   }
-  if (MODEL_WORD.test(s) && ROUTES_ALL.test(s)) {
+  if (g & MODEL_WORDS && g & ROUTE_WORDS && ROUTES_ALL.test(s)) {
     push("tool-choice", 0.7, "the model said to route a whole class of requests here");
     return true;
   }
-  const group = OTHERS_GUARD.test(s) && OTHERS.test(s);
-  if (!group && !(NAMED_GUARD.test(s) && NAMED_OTHER.test(s))) return false;
+  if (!(g & OTHERS_WORDS)) return false;
+  const group = OTHERS.test(s);
+  if (!group && !NAMED_OTHER.test(s)) return false;
   if (has(OWN_SERVER, s)) return false;
   if (FIGURE.test(s) && (THIS_TOOL.test(s) || ask(c.ctx, "selfMentioned", s))) {
     push("tool-choice", 0.7, "this tool's figures set beside other tools'");
@@ -262,10 +263,6 @@ function toolChoice(c: AskCues, push: AskPush): boolean {
   }
   return false;
 }
-
-const HERE_GUARD = /\bhere\b|\bthis (?:tool|server)\b/i;
-const OTHERS_GUARD = /\b(?:other|built-in|default|native|standard|stock|itself)\b/i;
-const NAMED_GUARD = /\b(?:server|plugin|integration|one|interpreter)\b/i;
 
 // --- data sent to a literal address besides the work -----------------------------------------------------------
 
@@ -312,14 +309,15 @@ function namesParam(c: AskCues): boolean {
 /** The user's data gathered with other tools to fill this one: "the assistant gathers them with the mail tools first". */
 const GATHERED_ELSEWHERE = /\b(?:gathers?|collects?|fetches|pulls?|retrieves?|grabs?|assembles?)\s+(?:them|it|these|those|the user's [\w ]{0,30}?)\s+(?:with|from|using|through|via)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}(?:tools?|servers?|integrations?|apps?)\b/i;
 
-function userResources(c: AskCues, push: AskPush): boolean {
+function userResources(c: AskCues, g: number, push: AskPush): boolean {
   const { s } = c;
-  if (MODEL_WORD.test(s) && GATHERED_ELSEWHERE.test(s) && !has(OWN_SERVER, s)) {
+  if (g & GATHER_WORDS && g & MODEL_WORDS && GATHERED_ELSEWHERE.test(s) && !has(OWN_SERVER, s)) {
     push("resource-reach", 0.65, "the user's data gathered with other tools to fill this one");
     return true;
   }
   // Asked in this order: what the sentence names first, where it sits (namesParam asks about the tool) last.
   const inCall = () => c.parameterText || c.misplaced || INTO_ARG.test(s) || namesParam(c);
+  if (!(g & RESOURCE_WORDS) && !c.misplaced) return false;
   if ((USER_DEVICE.test(s) || USER_RECORDS_IN_FULL.test(s)) && inCall() && !ask(c.ctx, "declared", s)) {
     push("resource-reach", 0.7, "a value that stands for the user's device or records in full");
     return true;
@@ -341,20 +339,40 @@ function userResources(c: AskCues, push: AskPush): boolean {
 // Which groups a sentence may concern, read from its words in one pass: a sentence reaches this reading whenever no
 // other reading fired (nearly every sentence of a clean catalog), and one split and a few lookups cost less than
 // testing a guard pattern per group. Each group's own patterns still decide; a word here only lets them run.
-const DIRECTIVE_GROUP = 1;
-const REPLY_GROUP = 2;
-const CHOICE_GROUP = 4;
-const RESOURCE_GROUP = 8;
+const DIRECTIVE_WORDS = 1;
+const REPLY_WORDS = 1 << 1;
+const MODEL_WORDS = 1 << 2;
+const OTHERS_WORDS = 1 << 3;
+const PRAISE_WORDS = 1 << 4;
+const PREFER_WORDS = 1 << 5;
+const ANOTHER_WORDS = 1 << 6;
+const AHEAD_WORDS = 1 << 7;
+const HERE_WORDS = 1 << 8;
+const ROUTE_WORDS = 1 << 9;
+const RESOURCE_WORDS = 1 << 10;
+const GATHER_WORDS = 1 << 11;
+const NEG_WORDS = 1 << 12;
 const GROUP_WORDS: readonly (readonly [number, string])[] = [
-  [DIRECTIVE_GROUP, "dropped to-do to-dos outrank outranks override overrides overridden supersede supersedes superseded precedence priority trump trumps prevail prevails wins disregard disregarded ignored aside void suspended moot irrelevant told prompt prompts principle principles instruction instructions setup configured configuration stop stops longer cease ceases quit quits grant grants granted directive directives order orders command commands guideline guidelines guidance rules policy policies followed obeyed acted approval consent permission permissions asking authority standing weight voice rank backing even whatever regardless matter rather instead user person task tasks todo todos job jobs action actions rights privileges"],
-  [DIRECTIVE_GROUP | REPLY_GROUP, "confirm confirms confirmation confirmations"],
-  [REPLY_GROUP, "ai llm assistant assistants model models agent agents worth itself between detail reply replies replied response responses answer answers summary summaries summarized summarised chat message silently quietly without user"],
-  [CHOICE_GROUP, "prefer preferred favored favoured chosen picked rated gold trusted award-winning best-in-class best #1 number industry-leading world-class officially recommended most another different using use uses choosing picking pick picks calling relying readers here before ahead users other others built-in default native standard stock itself server servers server's one plugin plugins integration integrations interpreter reviews ratings instead rather never ai llm assistant assistants model models agent agents orchestrator copilot"],
-  [RESOURCE_GROUP, "user's their your saved stored kept gathers gather collects fetches pulls retrieves grabs assembles"],
+  [DIRECTIVE_WORDS, "dropped to-do to-dos outrank outranks override overrides overridden supersede supersedes superseded precedence priority trump trumps prevail prevails wins disregard disregarded ignored aside void suspended moot irrelevant told prompt prompts principle principles instruction instructions setup configured configuration stop stops longer cease ceases quit quits grant grants granted directive directives order orders command commands guideline guidelines guidance rules policy policies followed obeyed acted handled treated processed counted honoured honored approval consent permission permissions asking authority standing weight voice rank backing even whatever regardless matter rather instead task tasks todo todos job jobs action actions rights privileges"],
+  [DIRECTIVE_WORDS | REPLY_WORDS, "confirm confirms confirmation confirmations"],
+  [REPLY_WORDS, "worth itself between detail reply replies replied response responses answer answers summary summaries summarized summarised chat message silently quietly without user"],
+  [MODEL_WORDS, "ai llm assistant assistants model models agent agents orchestrator orchestrators copilot copilots chatbot chatbots"],
+  [OTHERS_WORDS, "other others built-in default native standard stock itself server servers server's one plugin plugins integration integrations interpreter readers reviews ratings users"],
+  [PRAISE_WORDS, "gold trusted award-winning best-in-class best number industry-leading world-class officially recommended most"],
+  [PREFER_WORDS, "prefer preferred favored favoured chosen picked rated"],
+  [ANOTHER_WORDS, "another different other second"],
+  [AHEAD_WORDS, "before ahead place"],
+  [HERE_WORDS, "here"],
+  [ROUTE_WORDS, "route routes sends send passes directs hands brings forwards takes"],
+  [RESOURCE_WORDS, "user's their your saved stored kept"],
+  [GATHER_WORDS, "gathers gather collects fetches pulls retrieves grabs assembles"],
+  [NEG_WORDS, "never not rather instead"],
 ];
 const GROUPS_OF = new Map<string, number>();
 for (const [group, words] of GROUP_WORDS) for (const w of words.split(" ")) GROUPS_OF.set(w, (GROUPS_OF.get(w) ?? 0) | group);
-const WORD_SPLIT = /[^a-z0-9'★-]+/;
+const WORD_SPLIT = /[^a-z0-9'★#-]+/;
+/** "this tool" / "this server": HERE_NOT_THERE's other way of naming the tool. */
+const THIS_TOOL_WORDS = /\bthis (?:tool|server)\b/i;
 
 function groupsOf(s: string): number {
   let groups = 0;
@@ -362,9 +380,11 @@ function groupsOf(s: string): number {
     const g = GROUPS_OF.get(w);
     if (g !== undefined) groups |= g;
   }
-  if (s.includes("?")) groups |= REPLY_GROUP;
-  if (s.includes("★")) groups |= CHOICE_GROUP;
-  if (s.includes("~/") || s.includes("$HOME")) groups |= RESOURCE_GROUP;
+  if (s.includes("?")) groups |= REPLY_WORDS;
+  if (s.includes("★")) groups |= OTHERS_WORDS;
+  if (s.includes("#1")) groups |= PRAISE_WORDS;
+  if (s.includes("~/") || s.includes("$HOME")) groups |= RESOURCE_WORDS;
+  if (groups & (NEG_WORDS | ROUTE_WORDS) && THIS_TOOL_WORDS.test(s)) groups |= HERE_WORDS;
   return groups;
 }
 /** A line keyed by a tool-shaped name (anchored: a failing test costs a character or two). */
@@ -374,11 +394,11 @@ const KEYED_GUARD = /^\W*\x60?[A-Za-z][\w.-]*[_.]/;
 export function frameReadings(c: FrameCues, push: AskPush): void {
   const { s } = c;
   if (c.lenient) return;
-  const groups = groupsOf(s);
-  if (groups & DIRECTIVE_GROUP && promotedText(s, push)) return;
-  if (groups & REPLY_GROUP && omittedFromReply(s, push)) return;
+  const g = groupsOf(s);
+  if (g & DIRECTIVE_WORDS && promotedText(s, push)) return;
+  if (g & (REPLY_WORDS | MODEL_WORDS) && omittedFromReply(s, push)) return;
   if (KEYED_GUARD.test(s) && keyedRule(c, push)) return;
-  if (groups & CHOICE_GROUP && toolChoice(c, push)) return;
+  if (g && toolChoice(c, g, push)) return;
   if (c.address && sentBesides(c, push)) return;
-  if (groups & RESOURCE_GROUP || (c.misplaced && /\bid_|\.env\b/.test(s))) userResources(c, push);
+  if (g || c.misplaced) userResources(c, g, push);
 }

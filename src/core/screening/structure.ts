@@ -244,6 +244,9 @@ function managesPrompts(ctx: SentenceContext): boolean {
   return ask(ctx, "purposeIncludes", "system prompt") || ask(ctx, "purposeIncludes", "persona");
 }
 
+/** The model's checks kept in force: the user asked to confirm, refusals final. */
+const CHECKS_KEPT = /\bask(?:s|ing)? the user (?:to confirm|for (?:confirmation|approval|permission))\b|\brefusals? (?:are|is|stays?|remains?) (?:final|in force|binding)\b/i;
+
 /** The model's own rules, persona, authority or answers, or consent invented for the user. */
 function assistantDirective(c: Cues, push: Push): void {
   const { s } = c;
@@ -253,7 +256,8 @@ function assistantDirective(c: Cues, push: Push): void {
   if (setting && !ask(c.ctx, "hasParam", setting[0].split(/[\s:=]/)[0].toLowerCase())) push("assistant-directive", 0.8, "the model's behaviour set like a configuration");
   else if (c.directive && has(USER_SIDE, s) && has(FALSE_CONSENT, s)) push("assistant-directive", 0.75, "consent assumed on the user's behalf");
   // A tool that manages prompts or personas has them as its declared object, not the model's own.
-  else if (modelSide && has(MODEL_BEHAVIOUR, s) && (c.directive || c.misplaced) && !managesPrompts(c.ctx)) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
+  // Keeping the model's checks ("asks the user to confirm each command; refusals are final") is a safeguard, not a change to it.
+  else if (modelSide && has(MODEL_BEHAVIOUR, s) && (c.directive || c.misplaced) && !managesPrompts(c.ctx) && !CHECKS_KEPT.test(s)) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
 }
 
 /** What the user is not told, is told falsely, or is answered with in advance. */
