@@ -69,8 +69,10 @@ const POINTS_BACK = /\b(?:it|this|that|them|these|those)\b/i;
  * The statements a field's sentences make beyond themselves: a question joined with its answer, an aside of the first
  * sentence read on its own, and a short sentence that points back ("put it in `x`") read with the one before it.
  */
-function joinedStatements(parts: readonly string[], description: boolean): string[] {
+function joinedStatements(parts: readonly string[], description: boolean, text: string): string[] {
   const out: string[] = [];
+  // Asked of the whole text once: most texts hold no review and no table.
+  const reviews = REVIEW_MARK.test(text);
   parts.forEach((s, i) => {
     const next = parts[i + 1];
     if (next !== undefined && QUESTION.test(s) && ANSWER.test(next)) out.push(`${s.replace(QUESTION, "")} ${next.replace(ANSWER, "")}`);
@@ -85,9 +87,9 @@ function joinedStatements(parts: readonly string[], description: boolean): strin
     const row = TABLE_RULE.exec(s);
     if (row) out.push(`${row[2]} ${row[1].trim()}`);
     // A quoted review is read whole, with the sentences around its stars or its count of reviews.
-    if (REVIEW_MARK.test(s) && parts.length > 1) out.push(parts.slice(Math.max(0, i - 2), i + 3).join(" "));
+    if (reviews && parts.length > 1 && REVIEW_MARK.test(s)) out.push(parts.slice(Math.max(0, i - 2), i + 3).join(" "));
   });
-  out.push(...tableStatements(parts));
+  if (text.includes("|")) out.push(...tableStatements(parts));
   return out;
 }
 
@@ -218,7 +220,7 @@ function sentencesOfText(text: string, value: boolean, description: boolean): re
       const gloss = foreign ? glossOf(sentence) : undefined;
       if (gloss !== undefined) out.push([gloss, false]);
     });
-    for (const joined of joinedStatements(parts, description)) if (joined.split(WHITESPACE).length >= 3) out.push([joined.slice(0, MAX_SENTENCE_CHARS), false]);
+    for (const joined of joinedStatements(parts, description, plain)) if (joined.split(WHITESPACE).length >= 3) out.push([joined.slice(0, MAX_SENTENCE_CHARS), false]);
     return out;
   });
 }
