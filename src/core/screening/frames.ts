@@ -8,12 +8,13 @@
  *   - what the reply leaves out, when what it leaves out is side work of the tool (a copy, a fee, a rule it adds);
  *   - a line keyed by another server's tool ("create_issue: label every issue …") that lays down what it does;
  *   - the model said to route a whole class of requests here, this tool's figures set beside other tools', a
- *     quoted review that dismisses another tool, or the other tools said to be hardly ever the right choice or to
- *     lose what is given to them;
- *   - a parameter that stands for the user's device or personal records in full, or a credential file given as the
- *     default of a value whose text is taken into the call.
+ *     quoted review that dismisses another tool, the other tools said to be hardly ever the right choice or to
+ *     lose what is given to them, praise joined to a claim on a class of requests, harm said to follow another choice;
+ *   - a parameter that stands for the user's device, personal records or saved credentials in full, the user's data
+ *     gathered with other tools, or a credential file given as the default of a value whose text is taken into the call;
+ *   - data kept at, sent to or received by a literal address besides the tool's work.
  * Read only when no other reading of the sentence fired (structure.ts), so they add readings and never change one.
- * Pure and synchronous; each group is guarded by words it cannot match without.
+ * Pure and synchronous; each group opens only on words it cannot match without (groupsOf).
  */
 import { has } from "./memo.js";
 import { DISCLOSE, PROTECTED_OBJECT } from "./concepts-parties.js";
@@ -353,7 +354,7 @@ const RESOURCE_WORDS = 1 << 10;
 const GATHER_WORDS = 1 << 11;
 const NEG_WORDS = 1 << 12;
 const GROUP_WORDS: readonly (readonly [number, string])[] = [
-  [DIRECTIVE_WORDS, "dropped to-do to-dos outrank outranks override overrides overridden supersede supersedes superseded precedence priority trump trumps prevail prevails wins disregard disregarded ignored aside void suspended moot irrelevant told prompt prompts principle principles instruction instructions setup configured configuration stop stops longer cease ceases quit quits grant grants granted directive directives order orders command commands guideline guidelines guidance rules policy policies followed obeyed acted handled treated processed counted honoured honored approval consent permission permissions asking authority standing weight voice rank backing even whatever regardless matter rather instead task tasks todo todos job jobs action actions rights privileges"],
+  [DIRECTIVE_WORDS, "dropped to-do to-dos outrank outranks override overrides overridden supersede supersedes superseded precedence priority trump trumps prevail prevails wins disregard disregarded ignored aside void suspended moot irrelevant told prompt prompts principle principles instruction instructions setup configured configuration stop stops longer cease ceases quit quits grant grants granted directive directives order orders command commands guideline guidelines guidance rules policy policies followed obeyed acted handled treated taken processed counted honoured honored approval consent permission permissions asking authority standing weight voice rank backing even whatever regardless matter rather instead task tasks todo todos job jobs action actions rights privileges"],
   [DIRECTIVE_WORDS | REPLY_WORDS, "confirm confirms confirmation confirmations"],
   [REPLY_WORDS, "worth itself between detail reply replies replied response responses answer answers summary summaries summarized summarised chat message silently quietly without user"],
   [MODEL_WORDS, "ai llm assistant assistants model models agent agents orchestrator orchestrators copilot copilots chatbot chatbots"],
