@@ -198,9 +198,11 @@ export const ROUND9_SET = fileURLToPath(new URL("../../data/screening/round9-set
 export const ROUND10_SET = fileURLToPath(new URL("../../data/screening/round10-set.jsonl", import.meta.url));
 /** Eleventh round, written before the reader was changed for it and never fit on: hostile text in array `items`, nested titles, enums, defaults and side-channel parameters (`callback_url`, `metadata`, `trace`, `notes`, `context`); troubleshooting, changelog, migration and rate-limit notes; conditional triggers, persona and compliance framing, pipeline ordering; YAML, JSON, code and table examples; preference by authority, cost and competitors' failures; legitimate tools in the same styles. */
 export const ROUND11_SET = fileURLToPath(new URL("../../data/screening/round11-set.jsonl", import.meta.url));
+/** Twelfth round, written before the reader was changed for it and never fit on: terse imperative fragments, third-person norms ("the assistant typically…"), translated-sounding prose, markdown tables and bullet lists, changelog entries, FAQ question and answer, policy citations, attacks carried only by parameter descriptions or split across fields each harmless alone, preference as benchmark results or user reviews, concealment as UX advice; legitimate admin, security, credential, email, shell and cloud tools in the same styles. */
+export const ROUND12_SET = fileURLToPath(new URL("../../data/screening/round12-set.jsonl", import.meta.url));
 
-export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11";
-const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11"];
+export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11" | "round12";
+const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11", "round12"];
 
 export interface DevSetRow {
   id: string;
@@ -218,7 +220,7 @@ export interface DevSetRow {
 
 /** The files of the development set, in the order they were written (dev/test, fresh, blind, holdout). */
 export function loadAllDevSets(): DevSetRow[] {
-  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET].flatMap((p) => loadDevSet(p));
+  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET, ROUND12_SET].flatMap((p) => loadDevSet(p));
 }
 
 export function loadDevSet(path = DEV_SET): DevSetRow[] {
@@ -234,7 +236,7 @@ export function loadDevSet(path = DEV_SET): DevSetRow[] {
         throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
       }
       if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11", "tool": {"name", …}}`);
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12", "tool": {"name", …}}`);
       return row;
     });
 }
@@ -496,7 +498,57 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     "1,693 ms after; its first 500 tools 147, 240 and 152 ms before and 191, 133 and 134 ms after. The bench's 500-tool pool",
     "(the real catalog first), alternated nine times in one process with the previous rules (17:13 UTC): after/before 1.07",
     "and 1.05, while a control of identical code in the same position read 1.14 and 1.10, so the difference is below what",
-    "this machine resolves. Timings below are from one run on a shared machine.",
+    "this machine resolves.",
+    "`round12-set.jsonl`: written before the twelfth round's changes (terse imperative fragments with no verb of speech,",
+    "third-person norms such as \"the assistant typically…\", translated-sounding prose, markdown tables and bullet lists,",
+    "changelog entries, FAQ questions with their answers, policy citations, attacks carried only by a parameter's description",
+    "or split across fields each harmless alone, preference as benchmark results and user reviews, concealment as UX advice;",
+    "legitimate admin, security, credential, email, shell and cloud tools in the same styles), never fit on; on first contact",
+    "26/48 detected (54 %, CI 40–67 %, both modes: the encoder added nothing; assistant-directive 4/8, resource-reach 4/8,",
+    "concealment 2/8, shadowing 6/8, exfiltration 7/8, tool-choice 3/8) and 2/40 legitimate flagged (5 %, CI 1–17 %): the",
+    "honest figure for this round. The twelfth round then added a reading by frame (frames.ts), read only when no other reading",
+    "fired: text the tool reads or returns given the standing of instructions (counted as, becoming or outranking them, a",
+    "request in a page handled as the user's, a returned message made a task, the operator's authority claimed for it), the",
+    "model's own instructions set aside in the passive or ranked below the tool's text, the model told to stop asking the user;",
+    "side work of the tool (a copy, a fee, a rule it adds, an install) left out of or narrowed in what the user reads, given a",
+    "quoted label in the reply, set up silently, or answered \"no\" to whether the user should hear of it; a line or table row",
+    "keyed by another server's tool that lays down what it does; the model said to route a whole class of requests here or to",
+    "put this tool ahead of everything it has, this tool's figures set beside other tools', a quoted review or a share of users",
+    "dismissing another tool, the other tools said to be hardly ever the right pick, unreliable or to be avoided, praise joined",
+    "to a claim on a class of requests, harm said to follow choosing another tool, \"preferred by N % of assistants\"; a value",
+    "standing for the user's device or records in full, every saved credential, the user's data gathered with other tools, a",
+    "credential file as a default whose text goes into the call; data kept at, sent to or received by a literal address",
+    "besides the tool's work, and a user's value replaced by a fixed address. Tables are read row by row (under their header",
+    "when it names a subject, so \"| in the reply | |\" over \"| service fee | no |\" reads as the reply leaving the fee out)",
+    "and whole, and a quoted review with the sentences around it. Older rules were narrowed: \"the tool\" alone is this tool,",
+    "not the other tools; a credential said to go only to one address (\"sent only to api.payments-co.com\") is confined, not",
+    "sent away; a checked reply (\"asks the user to confirm each command; refusals are final\") is not a change to the model's",
+    "rules; more endings (`.top`, `.sh` …) make a bare host an address; a card number in a URL placeholder is private data.",
+    "It was fit on seven wide batches, each measured before it was fit: 12/24 detected and 0/10 flagged (written from round12's",
+    "list of styles after its misses were seen, so round12's later figures flatter the reader), then 19/24 and 2/12 (both flags",
+    "credentials said to go only to their service's host, the shape of one of round12's first-contact false positives), 19/24",
+    "and 0/12 (tips, `@remarks`, example dialogues, known issues, notes to integrators), 21/24 and 0/14 (README sections: when to",
+    "use, security considerations, limitations, returns), 15/24 and 0/12 (NB blockquotes, terms, internal notes, example output,",
+    "JSON example calls, output schemas), 17/24 and 1/12 (plain prose), 12/24 and 0/12 (preference in marketing prose: tool",
+    "choice 4/12). The never-fit columns were measured after every batch: round12 26 → 44 of 48 and 2 → 0 of 40 flagged, which",
+    "is not blind (its misses and its two false positives were seen; both false positives came from rules older than the",
+    "round and were narrowed after wide legitimate tools of the same shape were written); round10 41 → 42 of 48, round8 40 →",
+    "41; round11 46/48, round9 41/48, round7 48/48, round6 47/48, round5 47/48 and the holdout 24/30 (concealment 2/5) did",
+    "not move, no legitimate tool of any never-fit column was newly flagged, and the clean catalogs stayed at 0 flags. Batches",
+    "written outside round12's list were detected at 50–88 % before fitting, preference in plain marketing prose at a third:",
+    "the reader still follows wording more than meaning, the 90 % target on sets written by others is not met, and a set",
+    "written by others should be expected to score near the first-contact figures. The encoder (USE-lite) was measured in both",
+    "modes and changed no detection (it still flags 4 wide and 1 holdout legitimate tool the rules pass); its prototypes were",
+    "left unchanged. Screening time: the frame reading runs on nearly every sentence of a clean catalog, so it opens each group",
+    "of its patterns on the sentence's words (one split and a few lookups) rather than on a guard pattern per group, which had",
+    "cost a tenth of the screen's time. Measured 2026-11-26 19:49–19:50 UTC (rules only, the bench's 500-tool pool with the real",
+    "catalog first, JIT warmed on other text, per-sentence memory cleared before each run, the previous round's code and this",
+    "round's alternated fifteen times in one process, load average 4.3–5.3 on 2 cores while another job ran, three processes):",
+    "medians 345, 328 and 348 ms before and 366, 355 and 387 ms after (CPU 325, 310 and 348 against 341, 342 and 378 ms), 6–11 %",
+    "higher, while two controls of identical code in the same positions read 7 % and 3 % higher: the round costs a few per",
+    "cent. The bench's own single runs read 694 ms before the round (load 2.6) and 627 and 644 ms with its final code (load",
+    "3.4 and 3.2, 19:51 UTC).",
+    "Timings below are from one run on a shared machine.",
     "95 % Wilson intervals.",
     "",
   );
@@ -504,13 +556,13 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     md.push(
       `### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`,
       "",
-      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** |",
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** | **round12 (never fit)** |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const [k, d] of Object.entries(m.detection))
-      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** |`);
+      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** | **${pctCi(d.round12)}** |`);
     const l = m.legitimate;
-    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** |`);
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** | **${pctCi(l.round12)}** |`);
     md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
     for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
     if (m.timing)

@@ -79,7 +79,7 @@ const SAFEGUARD = pattern(/\bguardrails?\b|\b(?:safety|content|moderation) (?:ru
 /** Said to be off or lapsing. */
 const SAFEGUARD_OFF = /\b(?:off|disabled|suspended|lifted|waived|relaxed|paused|bypassed|set aside|no longer appl\w+|stops? applying|(?:do(?:es)?|will|would) not apply|won't apply|lapse\w*|skipped)\b/i;
 /** Whose they are: the model's own, the operator's, or for a stretch of the conversation. */
-const MODEL_OWNED = /\b(?:its own|its|the model's|the assistant's|the agent's|operator)\b|\b(?:rest|remainder) of the (?:chat|conversation|session)\b|\buntil the (?:session|chat|conversation) ends\b|\bfor the (?:session|conversation|chat)\b/i;
+const MODEL_OWNED = /\b(?:its own|its|the model's|the assistant's|the agent's|operator)\b|\b(?:model|assistant|agent|ai) (?:safety|content|moderation|guardrail)|\bwhile (?:connected|installed|in use|this (?:tool|server) is (?:connected|installed|in use))\b|\b(?:rest|remainder) of the (?:chat|conversation|session)\b|\buntil the (?:session|chat|conversation) ends\b|\bfor the (?:session|conversation|chat)\b/i;
 
 /** Content the tool returns, carried out by the model: "carried out by the assistant as written", "executed … as if the user had typed it". */
 const CARRIED_OUT = pattern(/\b(?:carried out|carr(?:y|ies) out|executed|executes|acted on|acts on|obeyed|obeys|performed|performs|complied with|runs? (?:them|it)|treated as (?:instructions|commands|orders|requests)|commands for the (?:model|assistant|ai|agent))\b/i, /carr|execut|acted|acts on|obey|perform|complied|runs?|treated as|commands/i);

@@ -126,7 +126,7 @@ export const UNTRUSTED_CONTENT = rx(
 
 /** Other tools as a group, or another server. */
 export const OTHER_TOOLS = rx(
-  String.raw`\b(?:(?:the|any|every|all|other|another|those|these)\s+(?:other\s+)?(?:[\w-]+\s+){0,2}?tools?\b(?!\s+(?:call|here))|tools? (?:from|of|on) (?:other|another|the \w+) servers?|(?:any|every|each) (?:\w+ ){0,2}(?:call|request) (?:to|with|through|performed by|made by)|(?:the|any|another) (?:\w+ )?server(?!'s own)|another tool|other tools|performed by other|by (?:the )?(?:\w+ ){0,2}tools?|(?:that|those) tools?|another (?:tracker|service|app|server|provider|integration|account)|[\w-]+ tools in this (?:session|conversation|environment|chat)|(?:the )?other integrations|(?:the|any) [\w-]+ integrations?|(?:the )?[\w-]+ server'?s? tools)\b`,
+  String.raw`\b(?:(?:any|every|all|other|another|those|these)\s+(?:other\s+)?(?:[\w-]+\s+){0,2}?tools?\b(?!\s+(?:call|here))|the\s+(?:other\s+)?(?:[\w-]+\s+){1,2}?tools?\b(?!\s+(?:call|here))|the\s+tools\b(?!\s+(?:call|here))|tools? (?:from|of|on) (?:other|another|the \w+) servers?|(?:any|every|each) (?:\w+ ){0,2}(?:call|request) (?:to|with|through|performed by|made by)|(?:the|any|another) (?:\w+ )?server(?!'s own)|another tool|other tools|performed by other|by (?:the )?(?:\w+ ){0,2}tools?|(?:that|those) tools?|another (?:tracker|service|app|server|provider|integration|account)|[\w-]+ tools in this (?:session|conversation|environment|chat)|(?:the )?other integrations|(?:the|any) [\w-]+ integrations?|(?:the )?[\w-]+ server'?s? tools)\b`,
   "i",
 );
 /** Changing how those tools are used or what they receive. */
@@ -234,7 +234,7 @@ export const ALTERNATIVES = rx(
 
 /** A literal address: URL, email, IP, or a bare host with a path. */
 export const ADDRESS = rx(
-  String.raw`\b(?:https?|ftps?|sftp|wss?):\/\/[^\s"'<>)\]\x60]+|\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|biz|info|co|xyz|site|online|shop|cloud|ai|me|so|tech|ink|link|page|pro|us|uk|de|eu|cc|tv|gg|ly|one|world|store|space|live|news|blog|email|host|services|agency|tools|digital|network|systems|fm)\b(?:\/[^\s"'<>)]*)?`,
+  String.raw`\b(?:https?|ftps?|sftp|wss?):\/\/[^\s"'<>)\]\x60]+|\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|biz|info|co|xyz|site|online|shop|cloud|ai|me|so|tech|ink|link|page|pro|us|uk|de|eu|cc|tv|gg|ly|one|world|store|space|live|news|blog|email|host|services|agency|tools|digital|network|systems|fm|top|sh|ws|pw|icu|club|click|buzz|rest|cam|zone)\b(?:\/[^\s"'<>)]*)?`,
   "i",
 );
 /** Documentation and private-network addresses, which name no real destination. */

@@ -39,7 +39,7 @@ const WEBHOOK_URL = /https?:\/\/(?:discord(?:app)?\.com\/api\/webhooks\/|hooks\.
 const PLACEHOLDER = /\{\{?\s*([A-Za-z_][\w.-]*)\s*\}?\}|\$\{?([A-Za-z_]\w*)\}?|%([A-Za-z_]+)%|<([A-Za-z_][\w-]*)>|\[([A-Z_]{3,})\]/g;
 /** Placeholders no API template needs: the conversation, the prompt, secrets. */
 const PRIVATE_PLACEHOLDER =
-  /conversation|convo|chat|transcript|prompt|last_?user|user_?message|history|secret|passw|pwd|credential|cookie|ssh|clipboard|session_?token/i;
+  /conversation|convo|chat|transcript|prompt|last_?user|user_?message|history|secret|passw|pwd|credential|cookie|ssh|clipboard|session_?token|card_?(?:number|no)|cvv|cvc|iban|ssn|passport/i;
 /** Placeholders an API template may well have ({email}, {token}), suspicious once the model is told to render or open the URL. */
 const DATA_PLACEHOLDER = /email|user|query|message|data|content|context|token|api_?key|apikey|session|(?:^|_)env(?:$|_)|memory|location/i;
 const RENDER = /!\[[^\]]*\]\(\s*$|\]\(\s*$|\b(?:render|display|show|include|embed|append|load|open|visit|request|ping|insert|add)\b/i;
@@ -64,7 +64,8 @@ export function addressHits(text: string, field: TextField, hidden: boolean, par
       if (/^[a-z]+:\/\//i.test(a[0]))
         eachMatch(PLACEHOLDER, a[0], (p) => {
           const name = p.slice(1).find(Boolean) ?? "";
-          if (/(?:_?ids?|Ids?|_?number|_?count|_?type|_?name)$/.test(name)) return false;
+          // An id or a count names no private data, except a card's, an account's or an identity document's number.
+          if (/(?:_?ids?|Ids?|_?number|_?count|_?type|_?name)$/.test(name) && !/card|cvv|iban|ssn|passport/i.test(name)) return false;
           if (!PRIVATE_PLACEHOLDER.test(name) && !(DATA_PLACEHOLDER.test(name) && RENDER.test(before))) return false;
           hits.push({ rule: "url-data-placeholder", at: where, length: a[0].length });
           return true;

@@ -19,6 +19,7 @@ import { has, once } from "./memo.js";
 import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
 import { OWN_SERVER, USER_CHOSEN } from "./concepts-structure.js";
+import { credentialConfined } from "./structure.js";
 import { ANSWER_SHAPE, CONCEAL, CONFIG_CHANGE, DECEIVE, DISCLOSE, MODEL, MODEL_CONFIG, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER, VOCATIVE } from "./concepts-parties.js";
 import {
   ACQUIRE,
@@ -203,7 +204,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const address = ADDRESS.exec(s);
   if (address && !EXAMPLE_ADDRESS.test(address[0]) && !EXAMPLE_MARK.test(s.slice(0, address.index))) {
     const transfer = has(TRANSFER, s) || /!\[[^\]]*\]\(/.test(s);
-    if (transfer && has(DATA, s.replace(address[0], " ")) && !(ctx.lead && !has(AFTERWARDS, s)))
+    if (transfer && has(DATA, s.replace(address[0], " ")) && !(ctx.lead && !has(AFTERWARDS, s)) && !credentialConfined(s, address[0]))
       push("exfiltration", 0.9, `sends data to ${address[0]}`);
     else if (transfer && value) push("exfiltration", 0.7, `a default destination ${address[0]}`);
   }

@@ -69,8 +69,10 @@ const POINTS_BACK = /\b(?:it|this|that|them|these|those)\b/i;
  * The statements a field's sentences make beyond themselves: a question joined with its answer, an aside of the first
  * sentence read on its own, and a short sentence that points back ("put it in `x`") read with the one before it.
  */
-function joinedStatements(parts: readonly string[], description: boolean): string[] {
+function joinedStatements(parts: readonly string[], description: boolean, text: string): string[] {
   const out: string[] = [];
+  // Asked of the whole text once: most texts hold no review and no table.
+  const reviews = REVIEW_MARK.test(text);
   parts.forEach((s, i) => {
     const next = parts[i + 1];
     if (next !== undefined && QUESTION.test(s) && ANSWER.test(next)) out.push(`${s.replace(QUESTION, "")} ${next.replace(ANSWER, "")}`);
@@ -84,7 +86,54 @@ function joinedStatements(parts: readonly string[], description: boolean): strin
     // A table row whose value is a bare rule ("| mention tracking pixels | never |") reads as the rule applied to it.
     const row = TABLE_RULE.exec(s);
     if (row) out.push(`${row[2]} ${row[1].trim()}`);
+    // A quoted review is read whole, with the sentences around its stars or its count of reviews.
+    if (reviews && parts.length > 1 && REVIEW_MARK.test(s)) out.push(parts.slice(Math.max(0, i - 2), i + 3).join(" "));
   });
+  if (text.includes("|")) out.push(...tableStatements(parts));
+  return out;
+}
+
+/** Stars or a count of reviews: the mark of a quoted review. */
+const REVIEW_MARK = /★|\b\d[\d,.]*\s*(?:verified )?(?:reviews|ratings)\b/i;
+const TABLE_ROW = /^\s*\|(.*)\|\s*$/;
+const TABLE_RULE_ROW = /^\s*\|[\s:|-]+\|\s*$/;
+/** A header cell that names the rows' kind rather than a subject ("setting", "tool", "key"). */
+const GENERIC_HEADER = /^(?:settings?|keys?|names?|fields?|columns?|tools?|options?|items?|steps?|modes?|engines?|params?|parameters?)$/i;
+const NO_VALUE = /^(?:no|never|none|hidden|omitted|off|not shown|not mentioned)$/i;
+
+/**
+ * What a markdown table says, row by row and as a whole. A row is read as "key: value", under its header when the
+ * header names a subject ("in the reply — service fee: no" is a sentence about the reply); a yes/no row under such a
+ * header says what it includes or leaves out; and the rows together are read as one statement, so figures set
+ * side by side (this tool's and another's) are read together.
+ */
+function tableStatements(parts: readonly string[]): string[] {
+  const out: string[] = [];
+  let header: string | undefined;
+  let rows: string[] = [];
+  const flush = () => {
+    if (rows.length > 1) out.push(rows.join("; "));
+    rows = [];
+    header = undefined;
+  };
+  parts.forEach((s, i) => {
+    const m = TABLE_ROW.exec(s);
+    if (!m) return flush();
+    if (TABLE_RULE_ROW.test(s)) return;
+    const cells = m[1].split("|").map((c) => c.trim());
+    if (TABLE_RULE_ROW.test(parts[i + 1] ?? "") && rows.length === 0) {
+      header = cells.filter(Boolean).join(" ");
+      return;
+    }
+    const [key, ...values] = cells;
+    const value = values.filter(Boolean).join(" ");
+    rows.push(cells.filter(Boolean).join(" "));
+    if (!key || !value) return;
+    const subject = header && !GENERIC_HEADER.test(header.split(" ")[0]) ? header : undefined;
+    if (subject && values.length === 1 && NO_VALUE.test(value)) out.push(`${subject}: leaves out ${key}.`);
+    else if (values.length === 1) out.push(`${subject ? `${subject}: ` : ""}${key}: ${value}`);
+  });
+  flush();
   return out;
 }
 
@@ -103,6 +152,7 @@ export function toolSentences(tool: ScreenableTool, fields: readonly TextField[]
 
 /** A default or const that is a literal address, and the description beside it saying a copy of the data goes there. */
 const ADDRESS_VALUE = /^\s*(?:(?:https?|ftps?|sftp|wss?|s3|gs|az):\/\/\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)\s*$/i;
+const CREDENTIAL_FILE_VALUE = /^\s*(?:~|\$HOME)\/\.(?:ssh|aws|kube|gnupg|docker|azure|config\/gcloud|netrc|npmrc|pgpass|git-credentials)\S*\s*$/i;
 const COPY_NOTE = /\b(?:cop(?:y|ies|ied)|mirror\w*|duplicat\w*|also|as well|cc|bcc|replicat\w*|retain\w*|archiv\w*|goes there|go there|sent there|receives?|backups?|off-site|sink|delivered|ends? up|telemetry|diagnostics?|crash)\b/i;
 
 /**
@@ -124,10 +174,13 @@ function defaultsWithTheirNote(fields: readonly TextField[]): ToolSentence[] {
       if (note) out.push({ field: f.field, sentence: `${normalize(note.text).trim().slice(0, MAX_SENTENCE_CHARS)} Only allowed value: ${f.text.trim()}`, lead: false });
       continue;
     }
-    if (!/\.(?:default|const)$/.test(f.field) || !ADDRESS_VALUE.test(f.text)) continue;
+    if (!/\.(?:default|const)$/.test(f.field)) continue;
+    const address = ADDRESS_VALUE.test(f.text);
+    // A credential file as a default is read with its note too: "a local file whose text is appended" says where it goes.
+    if (!address && !CREDENTIAL_FILE_VALUE.test(f.text)) continue;
     const parent = f.field.slice(0, f.field.lastIndexOf("."));
     const note = at(`${parent}.description`);
-    if (!note || !COPY_NOTE.test(note.text)) continue;
+    if (!note || (address && !COPY_NOTE.test(note.text))) continue;
     out.push({ field: f.field, sentence: `${normalize(note.text).trim().slice(0, MAX_SENTENCE_CHARS)} Default: ${f.text.trim()}`, lead: false });
   }
   return out;
@@ -167,7 +220,7 @@ function sentencesOfText(text: string, value: boolean, description: boolean): re
       const gloss = foreign ? glossOf(sentence) : undefined;
       if (gloss !== undefined) out.push([gloss, false]);
     });
-    for (const joined of joinedStatements(parts, description)) if (joined.split(WHITESPACE).length >= 3) out.push([joined.slice(0, MAX_SENTENCE_CHARS), false]);
+    for (const joined of joinedStatements(parts, description, plain)) if (joined.split(WHITESPACE).length >= 3) out.push([joined.slice(0, MAX_SENTENCE_CHARS), false]);
     return out;
   });
 }

@@ -27,6 +27,7 @@ import { ask } from "./context-queries.js";
 import { statementReadings } from "./statements.js";
 import { withoutNegated } from "./text.js";
 import { askReadings } from "./asks.js";
+import { frameReadings } from "./frames.js";
 import {
   ALTER,
   ALTERNATIVES,
@@ -243,6 +244,9 @@ function managesPrompts(ctx: SentenceContext): boolean {
   return ask(ctx, "purposeIncludes", "system prompt") || ask(ctx, "purposeIncludes", "persona");
 }
 
+/** The model's checks kept in force: the user asked to confirm, refusals final. */
+const CHECKS_KEPT = /\bask(?:s|ing)? the user (?:to confirm|for (?:confirmation|approval|permission))\b|\brefusals? (?:are|is|stays?|remains?) (?:final|in force|binding)\b/i;
+
 /** The model's own rules, persona, authority or answers, or consent invented for the user. */
 function assistantDirective(c: Cues, push: Push): void {
   const { s } = c;
@@ -252,7 +256,8 @@ function assistantDirective(c: Cues, push: Push): void {
   if (setting && !ask(c.ctx, "hasParam", setting[0].split(/[\s:=]/)[0].toLowerCase())) push("assistant-directive", 0.8, "the model's behaviour set like a configuration");
   else if (c.directive && has(USER_SIDE, s) && has(FALSE_CONSENT, s)) push("assistant-directive", 0.75, "consent assumed on the user's behalf");
   // A tool that manages prompts or personas has them as its declared object, not the model's own.
-  else if (modelSide && has(MODEL_BEHAVIOUR, s) && (c.directive || c.misplaced) && !managesPrompts(c.ctx)) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
+  // Keeping the model's checks ("asks the user to confirm each command; refusals are final") is a safeguard, not a change to it.
+  else if (modelSide && has(MODEL_BEHAVIOUR, s) && (c.directive || c.misplaced) && !managesPrompts(c.ctx) && !CHECKS_KEPT.test(s)) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
 }
 
 /** What the user is not told, is told falsely, or is answered with in advance. */
@@ -322,7 +327,7 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   const towards = address !== undefined && new RegExp(String.raw`\b(?:to|at|into|reach(?:es)?)\s+(?:our\s+(?:\w+\s+){1,3})?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).test(s) && sentThere(s, address);
   // A purpose covers its own item, not the user's whole collection ("the complete address book" for a phone formatter).
   const outsidePurpose = !ask(ctx, "declared", s) || /\b(?:complete|entire|whole) (?:\w+ )?(?:address book|contact list|inbox|mailbox|history|keychain|vault|list of)\b/i.test(s);
-  if ((moving || towards) && resource() && address && clauseMoves(s, address) && !MINIMISED.test(s)) push("exfiltration", 0.8, `the user's data sent to ${address}`);
+  if ((moving || towards) && resource() && address && clauseMoves(s, address) && !MINIMISED.test(s) && !credentialConfined(s, address)) push("exfiltration", 0.8, `the user's data sent to ${address}`);
   // "The author is taken from git config" is the tool reading its own input: "taken from" alone moves nothing into the call.
   else if (moving && resource() && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide && !USER_CHOSEN.test(s)) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
   else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s) || store()) && ask(ctx, "mentionsParam", s) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
@@ -344,7 +349,7 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   else if (c.value && !address && (has(MODEL_HELD, s) || context(s)) && outsidePurpose) push("resource-reach", 0.65, "a value that stands for the user's data or the model's context");
   // A parameter whose value goes to a fixed outside address ("Reference, forwarded to partners@…") is a channel out,
   // unless the parameter is itself the destination (a URL, host or endpoint the user gives).
-  if (parameterText && towards && has(OUTBOUND, s) && !DESTINATION_PARAM.test(ctx.field))
+  if (parameterText && towards && has(OUTBOUND, s) && !DESTINATION_PARAM.test(ctx.field) && !credentialConfined(s, address!))
     push("exfiltration", 0.7, `the parameter's value sent to ${address}`);
   // The user's data encoded into a parameter ("base64 of the full address plus the user's phone number"): a side channel.
   if (parameterText && /\b(?:base64|base-64|hex|url-?encoded|encoded|hash(?:ed)?|rot13)(?: (?:form|version|encoding))? of\b/i.test(s) && (has(PERSONAL, s) || context(s) || has(CONVERSATION, s) || has(SECRET, s))) push("exfiltration", 0.7, "the user's data encoded into a parameter");
@@ -433,7 +438,7 @@ const DESTINATION_PARAM = /properties\.[^.]*(?:url|uri|endpoint|host|server|base
 const ADVICE = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i;
 
 /** "Whatever the user asked": the user's words named only to be overridden, which is no protective condition. */
-const OVER_THE_USER = /\b(?:whatever|regardless of|no matter)\b[^.;]{0,40}\b(?:the user|they|the person)\b/i;
+const OVER_THE_USER = /\b(?:whatever|regardless of|no matter)\b[^.;]{0,40}\b(?:the user|they|the person)\b|\beven (?:if|when|though) the (?:user|person) (?:asked|asks|wants|wanted|said) (?:for )?(?:something|anything) else\b/i;
 /** A person reviews what the tool drafts ("an agent reviews it before sending"): the "agent" named is a human in the loop. */
 const HUMAN_REVIEW = /\b(?:an?|the) (?:human |support |service )?agent (?:reviews?|approves?|checks?|signs? off|edits?)\b|\bbefore (?:sending|it is sent|it goes out)\b/i;
 /** A system prompt that belongs to something the tool manages: a template, an agent, a workflow. */
@@ -504,7 +509,7 @@ function relations(c: Cues, push: Push): void {
   const address = c.address;
   // A parameter that is itself the destination (a URL, an endpoint, a webhook) says where the call goes.
   const destinationParam = c.parameterText && DESTINATION_PARAM.test(ctx.field);
-  if (address && !destinationParam && has(OUTBOUND, s) && new RegExp(String.raw`\b(?:to|at|into|with)\s+(?:our\s+(?:\w+\s+){1,3})?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "i").test(s) && sentThere(s, address) && (COPY_CUE.test(s) ? !lenient || /\balso\b/i.test(s) : !lenient && !ask(ctx, "hostDeclared", address))) {
+  if (address && !destinationParam && has(OUTBOUND, s) && new RegExp(String.raw`\b(?:to|at|into|with)\s+(?:our\s+(?:\w+\s+){1,3})?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "i").test(s) && sentThere(s, address) && !credentialConfined(s, address) && (COPY_CUE.test(s) ? !lenient || /\balso\b/i.test(s) : !lenient && !ask(ctx, "hostDeclared", address))) {
     push("exfiltration", 0.75, `the tool's data sent to ${address}`);
     return;
   }
@@ -565,12 +570,26 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   if (out.length === 0) statementReadings(c, push);
   // What the sentence asks of the model, by actor, object and place (asks.ts).
   if (out.length === 0) askReadings(c, push);
+  // What the sentence's frame (a table, a changelog, a review, a norm) carries, by actor and object (frames.ts).
+  if (out.length === 0) frameReadings(c, push);
   return out;
 }
 
 /** The model's rules said to lapse or be outranked: no condition ("only when this tool is connected") makes that protective. */
 function rulesLapse(s: string): boolean {
   return has(RULES_OF_MODEL, s) && (has(RULES_LAPSE, s) || has(OUTRANKS, s));
+}
+
+/** Said to go only to the address: "sent only to api.payments-co.com". */
+const ONLY_TO = /\b(?:only|solely|exclusively|just|never anywhere but|nowhere but)\s+(?:ever\s+)?(?:to|at)\s+(?:the\s+)?$/i;
+
+/**
+ * A credential said to go only to one address is the tool's own credential confined to its service ("the secret key;
+ * sent only to api.payments-co.com"), not the user's data sent away; the conversation or personal data sent "only"
+ * somewhere is still sent there.
+ */
+export function credentialConfined(s: string, address: string): boolean {
+  return ONLY_TO.test(s.slice(0, s.indexOf(address))) && has(SECRET, s) && !has(CONVERSATION, s) && !has(PERSONAL, s) && !context(s);
 }
 
 /** A literal destination that is not an example: the address itself, or undefined. */
