@@ -38,8 +38,16 @@ export interface WarmStartResult {
   rssMiB: number;
   heapUsedMiB: number;
   index: string;
-  /** Route p50 in the child with the given query vectors (encoder excluded), ms. */
+  /**
+   * Route p50 in the child with the given query vectors (encoder excluded), ms: the second pass over the queries, a
+   * deployment process's steady state.
+   */
   routeP50Ms?: number;
+  /**
+   * The same over the first pass, ms: its routes also decode the index rows they reach for the first time (a
+   * half-precision snapshot's rows are decoded lazily) and run code not yet optimized.
+   */
+  firstPassRouteP50Ms?: number;
   /**
    * Wall time of the child's first route, ms: it also renders the catalog's summary pool and waits for the catalog's
    * full-schema token count (read from the store, where the first process left it).
@@ -79,18 +87,23 @@ async function child(req: WarmStartRequest): Promise<WarmStartResult> {
   await router.prepare();
   const warmStartS = (performance.now() - t0) / 1000;
   let routeP50Ms: number | undefined;
+  let firstPassRouteP50Ms: number | undefined;
   let firstRouteMs: number | undefined;
   if (req.queriesPath) {
     const queries = JSON.parse(readFileSync(req.queriesPath, "utf8")) as { query: string; vector: number[] }[];
-    const ms: number[] = [];
-    for (const q of queries) {
-      const t = performance.now();
-      ms.push((await router.route(q.query, undefined, { queryVector: q.vector, decompose: false })).latencyMs.total);
-      // The first route also renders the catalog's summary pool and waits for its full-schema token count.
-      firstRouteMs ??= performance.now() - t;
-    }
-    ms.sort((a, b) => a - b);
-    routeP50Ms = ms.length ? ms[Math.floor((ms.length - 1) / 2)] : undefined;
+    const pass = async (): Promise<number | undefined> => {
+      const ms: number[] = [];
+      for (const q of queries) {
+        const t = performance.now();
+        ms.push((await router.route(q.query, undefined, { queryVector: q.vector, decompose: false })).latencyMs.total);
+        // The first route also renders the catalog's summary pool and waits for its full-schema token count.
+        firstRouteMs ??= performance.now() - t;
+      }
+      ms.sort((a, b) => a - b);
+      return ms.length ? ms[Math.floor((ms.length - 1) / 2)] : undefined;
+    };
+    firstPassRouteP50Ms = await pass();
+    routeP50Ms = await pass();
   }
   const mem = process.memoryUsage();
   const result: WarmStartResult = {
@@ -100,6 +113,7 @@ async function child(req: WarmStartRequest): Promise<WarmStartResult> {
     heapUsedMiB: mem.heapUsed / 2 ** 20,
     index: router.indexKind ?? "none",
     ...(routeP50Ms !== undefined ? { routeP50Ms } : {}),
+    ...(firstPassRouteP50Ms !== undefined ? { firstPassRouteP50Ms } : {}),
     ...(firstRouteMs !== undefined ? { firstRouteMs } : {}),
     ...(router.catalogVersion ? { catalogVersion: router.catalogVersion.version } : {}),
   };
