@@ -426,6 +426,10 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
       const mem = process.memoryUsage();
       if (fixed) [, warmMs] = await timedPrepare(catalog, fixed, opts, shared ? false : dir, { lexical, ...(shared ? { store: shared.store } : {}) });
       else [, warmMs] = await timedPrepare(catalog, encoder, opts, dir, shared ? { store: shared.store } : {});
+      // The latency queries' vectors: the encoder's, in the index's space; derived random vectors (no measured size
+      // to derive from) are in a space of their own, so their queries are probes near their rows.
+      const queryVector = (i: number): ArrayLike<number> =>
+        (fixed && !sourceRows ? fixed.probe(i) : (latencyVectors?.[i] ?? fixed?.probe(i))) ?? [];
       let warmProcess: WarmStartResult | undefined;
       if (shared) {
         const catalogPath = join(dir, "catalog.json");
@@ -433,7 +437,7 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
         const queriesPath = join(dir, "queries.json");
         writeFileSync(
           queriesPath,
-          JSON.stringify(latencyTasks.map((t, i) => ({ query: t.query, vector: Array.from(latencyVectors?.[i] ?? fixed?.probe(i) ?? []) }))),
+          JSON.stringify(latencyTasks.map((t, i) => ({ query: t.query, vector: Array.from(queryVector(i)) }))),
         );
         const modelId = fixed ? fixed.modelId : mainEncoder.modelId;
         // The deployment's first process has counted the catalog's full-schema tokens (kept in the store) by now.
@@ -486,7 +490,7 @@ export async function runScaling(opts: ScalingOptions): Promise<ScalingPoint[]> 
         for (const task of latencyTasks) lat.push((await router.route(task.query, stateOf(task))).latencyMs.total);
       }
       // Without the encoder: the same queries with their precomputed vectors.
-      const queries: RouterCostQuery[] = latencyTasks.map((t, i) => ({ query: t.query, state: stateOf(t), vector: latencyVectors?.[i] ?? fixed?.probe(i) ?? [] }));
+      const queries: RouterCostQuery[] = latencyTasks.map((t, i) => ({ query: t.query, state: stateOf(t), vector: queryVector(i) }));
       const cost = await measureRouterCost(router, queries);
       let exactAgreement: ScalingPoint["exactAgreement"];
       if (cost.index === "hnsw") {
