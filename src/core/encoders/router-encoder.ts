@@ -194,11 +194,7 @@ export class RouterEncoder {
 
   /** How many of these texts have no vector in this router yet (what a build of them would send to the encoder). */
   countMissing(texts: readonly string[]): number {
-    this.keyUnkeyedRows();
-    if (this.embeddings instanceof LexicalEmbeddings) return texts.length;
-    let n = 0;
-    for (const t of new Set(texts)) if (!this.vectorByText.has(t)) n++;
-    return n;
+    return this.missingTexts(texts).length;
   }
 
   /**
@@ -207,11 +203,16 @@ export class RouterEncoder {
    * this router has no vector for counts.
    */
   async countUncached(texts: readonly string[]): Promise<number> {
-    this.keyUnkeyedRows();
-    if (this.embeddings instanceof LexicalEmbeddings) return texts.length;
-    const missing = [...new Set(texts)].filter((t) => !this.vectorByText.has(t));
+    const missing = this.missingTexts(texts);
     if (missing.length === 0 || !(this.embeddings instanceof CachedEmbeddings)) return missing.length;
     return (await this.embeddings.peek(missing)).filter((v) => v === undefined).length;
+  }
+
+  /** The distinct texts this router has no vector for (every text for the hashed lexical encoder, which keeps none). */
+  private missingTexts(texts: readonly string[]): readonly string[] {
+    this.keyUnkeyedRows();
+    if (this.embeddings instanceof LexicalEmbeddings) return texts;
+    return [...new Set(texts)].filter((t) => !this.vectorByText.has(t));
   }
 
   /** Keys a snapshot's rows by their texts (see `keepUnkeyedRows`), once. */

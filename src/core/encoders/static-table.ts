@@ -161,8 +161,8 @@ export class StaticTable {
   }
 
   /** Static vectors of many texts, in slices of about 10 ms with the event loop served between them. */
-  async embedAll(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
-    const slices = new TimeSlices(10, signal);
+  async embedAll(texts: readonly string[]): Promise<Float32Array[]> {
+    const slices = new TimeSlices(10);
     const rows: Float32Array[] = [];
     for (const text of texts) {
       rows.push(this.embedInto(text, new Float32Array(this.dim)));

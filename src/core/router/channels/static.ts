@@ -15,10 +15,10 @@ export function staticTableServes(denseModelId: string): boolean {
 
 /**
  * The static rows of `texts` in an exact (flat) index: it lives only for the build, and a scan of at most
- * `STATIC_CHANNEL_MAX_TOOLS` rows takes a few milliseconds. `signal` stops it between slices.
+ * `STATIC_CHANNEL_MAX_TOOLS` rows takes a few milliseconds.
  */
-export async function buildStaticIndex(table: StaticTable, texts: readonly string[], signal?: AbortSignal): Promise<VectorIndex> {
-  const rows = await table.embedAll(texts, signal);
+export async function buildStaticIndex(table: StaticTable, texts: readonly string[]): Promise<VectorIndex> {
+  const rows = await table.embedAll(texts);
   const index = await createVectorIndex(table.dim, "flat");
   if (rows.length > 0) index.add(rows);
   return index;
