@@ -140,6 +140,42 @@ describe("UseLiteWorkerPool", () => {
   });
 });
 
+describe("urgent requests (a route's few texts during a build)", () => {
+  it("go before the batches waiting, after the one a worker is running", async () => {
+    const pool = new UseLiteWorkerPool({ size: 1 });
+    try {
+      await pool.warmUp();
+      const batch = (tag: string) => Array.from({ length: 8 }, (_, i) => `${tag} batch text ${i}`);
+      const done: string[] = [];
+      const track = (name: string, p: Promise<unknown>) => p.then(() => void done.push(name));
+      await Promise.all([
+        track("running", pool.embed(batch("a"))),
+        track("waiting 1", pool.embed(batch("b"))),
+        track("waiting 2", pool.embed(batch("c"))),
+        track("urgent", pool.embed(["create a git branch", "list the files"], true)),
+      ]);
+      assert.deepEqual(done, ["running", "urgent", "waiting 1", "waiting 2"]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("make the rows a longer call's later batches take instead of embedding those texts again", async () => {
+    const enc = new UseLiteEmbeddings({ workers: 1 });
+    // Distinct lengths: the call embeds them shortest first, so the longest 8 are in its last batch.
+    const texts = Array.from({ length: 64 }, (_, i) => `tool ${i} ${"does something useful ".repeat(1 + Math.floor(i / 8))}`.trim());
+    const longest = texts.slice(-8);
+    const build = enc.embedDocuments(texts);
+    const urgent = await enc.embedDocumentsUrgently(longest);
+    const rows = await build;
+    assert.deepEqual(enc.stats, { embedded: 64, reused: 8 }, "64 texts sent once each; 8 rows taken from the urgent call");
+    // The rows taken are the urgent call's, at their texts' positions; every row is the text's own vector.
+    longest.forEach((_, i) => assert.deepEqual(Float32Array.from(rows[56 + i]!), Float32Array.from(urgent[i]!)));
+    const fresh = await new UseLiteEmbeddings({ workers: 1 }).embedDocuments(texts);
+    rows.forEach((r, i) => r.forEach((x, d) => assert.ok(Math.abs(x - fresh[i]![d]!) < 1e-5, `text ${i}, dimension ${d}`)));
+  });
+});
+
 describe("UseLiteWorkerPool failures", () => {
   it("a bad batch rejects with a message naming the encoder; the worker keeps serving", async () => {
     const pool = sharedUseLiteWorkerPool();

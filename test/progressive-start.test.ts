@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { ToolCatalog } from "../src/core/catalog/catalog.js";
 import { CachedEmbeddings } from "../src/core/encoders/cache.js";
+import { resolveEncoder } from "../src/core/encoders/index.js";
 import { UseLiteEmbeddings } from "../src/core/encoders/use-lite.js";
 import { sharedUseLiteWorkerPool } from "../src/core/encoders/use-lite-pool.js";
 import type { EncoderEvent, ToolAttentionEvent } from "../src/core/events/events.js";
@@ -211,6 +212,61 @@ describe("the static channel (progressive.staticChannel)", () => {
     }
   });
 
+  it("reorders a route's best tools by their real vectors, embedded ahead of the build's queue and not again by the build", async () => {
+    const catalog = ToolCatalog.fromCatalogObject(expandCatalog(300, 7));
+    const query = "create a new branch in the git repository";
+    // Whole-text rows and BM25 only, so that the built router scores every tool the way the reorder keys them.
+    const options = { multiVector: false as const, servers: false as const, log: false as const };
+    const top = 20;
+    const plain = new ToolAttentionRouter(catalog, { ...options, cacheDir: tempDir(), progressive: { minTools: 100, staticWaitMs: 120_000, rerankTop: 0 } });
+    let before: { name: string; score: number }[];
+    try {
+      const d = await plain.route(query);
+      assert.deepEqual(d.channels, ["static", "lexical"]);
+      before = d.candidates.slice(0, top);
+    } finally {
+      await plain.close();
+    }
+    const cacheDir = tempDir();
+    const router = new ToolAttentionRouter(catalog, { ...options, cacheDir, progressive: { minTools: 100, staticWaitMs: 120_000, rerankTop: top, rerankWaitMs: 120_000 } });
+    // The router's embedding cache (one per model and directory): what it holds, and how many texts it sent the encoder.
+    const cache = (await resolveEncoder("use-lite", { cacheDir })).embeddings as CachedEmbeddings;
+    try {
+      const d = await router.route(query);
+      assert.equal(router.health().state, "building", "routed before the build finished");
+      assert.deepEqual(d.channels, ["static", "lexical"]);
+      const after = d.candidates.slice(0, top);
+      // Only the order of the best tools changes: the same tools, the same scores slot by slot (the static phase's scale).
+      assert.deepEqual(after.map((c) => c.score), before.map((c) => c.score));
+      assert.deepEqual(after.map((c) => c.name).sort(), before.map((c) => c.name).sort());
+      assert.notDeepEqual(after.map((c) => c.name), before.map((c) => c.name), "the real vectors reorder them");
+      const texts = router.toolTexts();
+      const textOf = new Map(catalog.tools.map((t, i) => [t.name, texts[i]!]));
+      // The texts of the best tools went ahead of the build's batches: they have vectors, most of the catalog not yet.
+      assert.ok((await cache.peek(after.map((c) => textOf.get(c.name)!))).every((v) => v !== undefined));
+      const embeddedSoFar = (await cache.peek(texts)).filter((v) => v !== undefined).length;
+      assert.ok(embeddedSoFar < texts.length / 2, `${embeddedSoFar} of ${texts.length} texts embedded at the first route`);
+      await router.prepare();
+      // The built router (cos(q, whole text) + lexical weight · BM25) ranks those tools in the order the route gave them.
+      const built = await router.route(query, undefined, { k: 100 });
+      assert.deepEqual(built.channels, ["dense", "lexical"]);
+      const scoreOf = new Map(built.candidates.map((c) => [c.name, c.score]));
+      assert.equal(scoreOf.size, catalog.size, "every tool scored");
+      for (let i = 1; i < top; i++) {
+        const [a, b] = [after[i - 1]!.name, after[i]!.name];
+        assert.ok(scoreOf.get(a)! >= scoreOf.get(b)! - 1e-5, `${a} (${scoreOf.get(a)}) before ${b} (${scoreOf.get(b)})`);
+      }
+      // The build took the rows the route had made instead of sending those texts again. Only texts in the batches
+      // the worker was already running when the route asked may have been embedded twice; plus the one query.
+      const encoder = cache.inner as UseLiteEmbeddings;
+      assert.ok(encoder.stats.reused > 0, JSON.stringify(encoder.stats));
+      const twice = encoder.stats.embedded - 1 - new Set(texts).size;
+      assert.ok(twice >= 0 && twice <= sharedUseLiteWorkerPool().size * encoder.batchSize, JSON.stringify(encoder.stats));
+    } finally {
+      await router.close();
+    }
+  });
+
   it("is dropped when the build stops: a closed router routes on BM25 alone", async () => {
     const router = new ToolAttentionRouter(ToolCatalog.fromCatalogObject(expandCatalog(700, 17)), {
       cacheDir: tempDir(),
@@ -325,6 +381,8 @@ describe("options", () => {
     assert.throws(() => new ToolAttentionRouter(catalog, { progressive: "yes" as never }), /option "progressive" must be an object or a boolean/);
     assert.throws(() => new ToolAttentionRouter(catalog, { progressive: { staticChannel: "yes" as never } }), /Invalid progressive\.staticChannel: "yes" \(expected a boolean\)/);
     assert.throws(() => new ToolAttentionRouter(catalog, { progressive: { staticWaitMs: -1 } }), /Invalid progressive\.staticWaitMs: -1/);
+    assert.throws(() => new ToolAttentionRouter(catalog, { progressive: { rerankTop: 2.5 } }), /Invalid progressive\.rerankTop: 2\.5 \(expected an integer from 0 to 1000\)/);
+    assert.throws(() => new ToolAttentionRouter(catalog, { progressive: { rerankWaitMs: -1 } }), /Invalid progressive\.rerankWaitMs: -1/);
     assert.throws(
       () => new ToolAttentionRouter(catalog, { progressive: true, encoderFallback: false }),
       /progressive needs the lexical fallback .* remove encoderFallback: false \(strict mode\) or progressive/,

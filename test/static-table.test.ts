@@ -22,6 +22,7 @@ import { UseLiteTokenizer, type UseLiteVocabulary } from "../src/core/encoders/u
 import { UseLiteEmbeddings, prepareUseLiteText } from "../src/core/encoders/use-lite.js";
 import { UseLiteWorkerPool } from "../src/core/encoders/use-lite-pool.js";
 import { ToolCatalog } from "../src/core/catalog/catalog.js";
+import { rerankByRealRows } from "../src/core/router/channels/static.js";
 import { toolTextsOf } from "../src/core/encoders/dense-texts.js";
 import { expandCatalog } from "../src/bench/synthetic/expand.js";
 import { embedPieces } from "../src/bench/static-table-write.js";
@@ -146,5 +147,42 @@ describe("the encoder's worker pool", () => {
     } finally {
       await pool.close();
     }
+  });
+});
+
+describe("rerankByRealRows (a static-channel route's best tools in the order of their real vectors)", () => {
+  // Six tools; the query is the first axis. Static scores rank them 0..5; real rows and BM25 say otherwise.
+  const query = [2, 0, 0];
+  const rows: (number[] | undefined)[] = [
+    [0.1, 1, 0], // tool 0: real cosine 0.1
+    [0.9, 0.1, 0], // tool 1: 0.9
+    undefined, // tool 2: not embedded yet
+    [0.5, 0.5, 0], // tool 3: 0.5
+    [1, 0, 0], // tool 4: 1.0 (but outside the top 4)
+    [0.2, 0.9, 0], // tool 5
+  ];
+  const staticScores = () => Float32Array.from([0.96, 0.95, 0.94, 0.93, 0.92, 0.91]);
+
+  it("reorders the top tools with rows among their slots, keeping the slots' scores; the rest stay put", async () => {
+    const scores = staticScores();
+    const asked: number[][] = [];
+    await rerankByRealRows(scores, query, undefined, 4, async (ids) => (asked.push([...ids]), ids.map((i) => rows[i])));
+    assert.deepEqual(asked, [[0, 1, 2, 3]]);
+    // Tools 1 (0.9), 3 (0.5), 0 (0.1) take slots 0, 1, 3 in that order; tool 2 (no row) keeps slot 2; 4 and 5 unchanged.
+    assert.deepEqual([...scores], [...Float32Array.from([0.93, 0.96, 0.94, 0.95, 0.92, 0.91])]);
+  });
+
+  it("adds the lexical channel at its weight, as the built router's fusion does", async () => {
+    const scores = staticScores();
+    // BM25 lifts tool 0 (0.1 + 0.5 · 1.0 = 0.6) above tool 3 (0.5), not above tool 1 (0.9).
+    const lexical = { scores: [1, 0, 0, 0, 0, 0], weight: 0.5 };
+    await rerankByRealRows(scores, query, lexical, 4, async (ids) => ids.map((i) => rows[i]));
+    assert.deepEqual([...scores], [...Float32Array.from([0.95, 0.96, 0.94, 0.93, 0.92, 0.91])]);
+  });
+
+  it("changes nothing with fewer than two rows to order", async () => {
+    const scores = staticScores();
+    await rerankByRealRows(scores, query, undefined, 4, async (ids) => ids.map((i) => (i === 1 ? rows[i] : undefined)));
+    assert.deepEqual([...scores], [...staticScores()]);
   });
 });

@@ -85,6 +85,14 @@ export function embeddingCacheFileName(modelId: string): string {
 /** Default size of the in-memory query LRU. */
 export const DEFAULT_QUERY_CACHE_SIZE = 4096;
 
+/**
+ * An encoder that can embed a few texts ahead of the work it has queued (`UseLiteEmbeddings`: ahead of a catalog
+ * build's batches in its worker pool).
+ */
+export interface UrgentEmbeddings {
+  embedDocumentsUrgently(documents: string[]): Promise<number[][]>;
+}
+
 export class CachedEmbeddings extends Embeddings implements QueryBatchEmbeddings {
   readonly inner: EmbeddingsInterface;
   readonly modelId: string;
@@ -132,9 +140,13 @@ export class CachedEmbeddings extends Embeddings implements QueryBatchEmbeddings
    * (a router keys its tool vectors by text). They are the cache's own arrays, shared with every later caller: read
    * them, never write to them. A catalog's vectors are then held once in memory instead of once here and once more
    * by each caller, and no `number[]` per vector (twice the bytes) is made on the way.
+   *
+   * `urgent`: a few texts a route waits for, embedded ahead of the work the encoder has queued when it can
+   * (`UrgentEmbeddings`), and kept in memory until the next write of the file instead of writing it now.
    */
-  async embedDocumentVectors(documents: readonly string[]): Promise<Float32Array[]> {
+  async embedDocumentVectors(documents: readonly string[], opts: { urgent?: boolean } = {}): Promise<Float32Array[]> {
     if (documents.length === 0) return [];
+    const urgent = opts.urgent === true;
     await this.ensureLoaded();
     const keys = documents.map((d) => embeddingCacheKey(this.modelId, d));
     const missIndex = new Map<string, number>(); // key → position in missTexts
@@ -148,7 +160,8 @@ export class CachedEmbeddings extends Embeddings implements QueryBatchEmbeddings
         missTexts.push(documents[i]!);
       }
     }
-    if (missTexts.length > 0 && (await this.mergeNewerDisk())) {
+    // An urgent call reads and writes no file: its few vectors go out with the next write (the build's next chunk).
+    if (missTexts.length > 0 && !urgent && (await this.mergeNewerDisk())) {
       // Another process wrote the file since we read it: it may hold some of the misses already.
       const still = [...missIndex].filter(([k]) => !this.memory.has(k));
       this.stats.hits += missIndex.size - still.length;
@@ -159,7 +172,8 @@ export class CachedEmbeddings extends Embeddings implements QueryBatchEmbeddings
     }
     if (missTexts.length > 0) {
       this.stats.misses += missTexts.length;
-      const vectors = await this.inner.embedDocuments(missTexts);
+      const inner = this.inner as EmbeddingsInterface & Partial<UrgentEmbeddings>;
+      const vectors = urgent && typeof inner.embedDocumentsUrgently === "function" ? await inner.embedDocumentsUrgently(missTexts) : await inner.embedDocuments(missTexts);
       if (!Array.isArray(vectors) || vectors.length !== missTexts.length) {
         throw new Error(
           `CachedEmbeddings(${this.modelId}): inner encoder returned ${Array.isArray(vectors) ? vectors.length : typeof vectors} vectors for ${missTexts.length} texts.`,
@@ -168,7 +182,7 @@ export class CachedEmbeddings extends Embeddings implements QueryBatchEmbeddings
       for (const [k, j] of missIndex) this.memory.set(k, Float32Array.from(vectors[j]!));
       if (this.cacheFile) {
         this.dirty = true;
-        await this.flush();
+        if (!urgent) await this.flush();
       }
     }
     return keys.map((k) => this.memory.get(k)!);

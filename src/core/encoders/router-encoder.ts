@@ -15,6 +15,7 @@ import { toolTextsOf } from "./dense-texts.js";
 import { LexicalEmbeddings } from "./lexical.js";
 import { embedQueryBatch } from "./query-batch.js";
 import { sharedUseLiteWorkerPool } from "./use-lite-pool.js";
+import { settledWithin } from "../util/settled-within.js";
 
 /** One part of a route's query with its weight (empty parts removed, weights defaulted). */
 export interface QueryPart {
@@ -86,6 +87,8 @@ export class RouterEncoder {
    * the next `embedTexts` keys them by text first, so a catalog change reuses them like embedded vectors.
    */
   private unkeyedRows?: { catalog: ToolCatalog; rowAt: (i: number) => Float32Array };
+  /** Tool texts being embedded ahead of the build for a route (see `toolVectorsWithin`): the embedding under way. */
+  private readonly ahead = new Map<string, Promise<unknown>>();
   /** How many texts the last `embedTexts` calls sent to the encoder since `countEmbedded`. */
   private lastEmbedded = 0;
   /** The current encoder failure episode, if the last query encode failed. */
@@ -190,6 +193,38 @@ export class RouterEncoder {
     if (emb instanceof CachedEmbeddings) return emb.embedDocumentVectors(texts);
     const vectors = await emb.embedDocuments(texts);
     return Array.isArray(vectors) ? vectors.map((v) => Float32Array.from(v)) : vectors;
+  }
+
+  /**
+   * Vectors of a few tool texts a route is ranking while the catalog is still being embedded (see
+   * `ProgressiveOptions.rerankTop`): the ones this router or its embedding cache has, and the others embedded ahead of
+   * the build's queued batches, waited for at most `waitMs`. A text still without a vector then is `undefined`; its
+   * embedding goes on and lands in the cache, where the build finds it (no text is embedded twice). Only behind the
+   * embedding cache: behind a store or an encoder of the application's, a text not embedded yet stays `undefined`.
+   * An encoder error leaves the texts `undefined` (the build reports it).
+   */
+  async toolVectorsWithin(texts: readonly string[], waitMs: number): Promise<(Float32Array | undefined)[]> {
+    const cache = this.embeddings instanceof CachedEmbeddings ? this.embeddings : undefined;
+    const lookup = async () => {
+      const cached = cache ? await cache.peek(texts) : undefined;
+      return texts.map((t, i) => this.vectorByText.get(t) ?? cached?.[i]);
+    };
+    const found = await lookup();
+    if (!cache || found.every((v) => v !== undefined)) return found;
+    const missing = texts.filter((t, i) => found[i] === undefined && !this.ahead.has(t));
+    if (missing.length > 0) {
+      const embedding = cache.embedDocumentVectors(missing, { urgent: true }).then(
+        () => undefined,
+        () => undefined,
+      );
+      for (const t of missing) this.ahead.set(t, embedding);
+      void embedding.then(() => {
+        for (const t of missing) if (this.ahead.get(t) === embedding) this.ahead.delete(t);
+      });
+    }
+    const waiting = new Set(texts.flatMap((t, i) => (found[i] === undefined && this.ahead.has(t) ? [this.ahead.get(t)!] : [])));
+    await settledWithin(Promise.all(waiting), waitMs);
+    return lookup();
   }
 
   /** How many of these texts have no vector in this router yet (what a build of them would send to the encoder). */

@@ -81,6 +81,8 @@ export const USE_LITE_WORKER_LABEL = 'UseLiteEmbeddings (encoder "use-lite", Uni
 
 interface Task {
   texts: string[];
+  /** Goes before the batches waiting (see `embed`). */
+  urgent: boolean;
   resolve: (r: UseLiteBatchResult) => void;
   reject: (err: Error) => void;
 }
@@ -140,16 +142,16 @@ export class UseLiteWorkerPool {
    * Embeds `texts` exactly as given in ONE model call in a worker and returns the raw rows with the count the model
    * returned (callers assert it). An empty list only makes sure a worker has loaded the model.
    *
-   * A request of one text (a route's query) goes before the batches waiting, after the other single texts: a route
-   * waits for it, and it costs one short forward pass, where a catalog build's batches queue by the dozen. It still
-   * waits for the forward pass a worker is running.
+   * An urgent request goes before the requests waiting that are not, after the other urgent ones: a route waits for
+   * it, and it costs one short forward pass, where a catalog build's batches queue by the dozen. It still waits for
+   * the forward pass a worker is running. Default: urgent for a request of one text (a route's query).
    */
-  embed(texts: readonly string[]): Promise<UseLiteBatchResult> {
+  embed(texts: readonly string[], urgent = texts.length === 1): Promise<UseLiteBatchResult> {
     this.continueStretch();
     return new Promise<UseLiteBatchResult>((resolve, reject) => {
-      const task = { texts: [...texts], resolve, reject };
-      if (texts.length === 1) {
-        const firstBatch = this.queue.findIndex((t) => t.texts.length !== 1);
+      const task = { texts: [...texts], urgent, resolve, reject };
+      if (urgent) {
+        const firstBatch = this.queue.findIndex((t) => !t.urgent);
         this.queue.splice(firstBatch === -1 ? this.queue.length : firstBatch, 0, task);
       } else this.queue.push(task);
       this.pump();
@@ -206,8 +208,8 @@ export class UseLiteWorkerPool {
       if (!slot) {
         if (this.slots.length >= this.maxSize) return;
         // A further worker (a further model copy) only for a build's batch in a stretch of work long enough to pay
-        // for it; a query waits for the running worker (one forward pass) rather than load a model copy.
-        if (this.slots.length > 0 && this.growAfterTexts > 0 && (this.stretchTexts < this.growAfterTexts || this.queue[0]!.texts.length < 2)) return;
+        // for it; an urgent request (a query) waits for the running worker (one forward pass) rather than load a model copy.
+        if (this.slots.length > 0 && this.growAfterTexts > 0 && (this.stretchTexts < this.growAfterTexts || this.queue[0]!.urgent || this.queue[0]!.texts.length < 2)) return;
         try {
           slot = this.spawn();
         } catch (err) {

@@ -16,7 +16,7 @@
 import { availableParallelism } from "node:os";
 import { Embeddings, type EmbeddingsParams } from "@langchain/core/embeddings";
 import { initUseLiteModel, type UseLiteModel } from "./use-lite-model.js";
-import { closeUseLiteWorkers, sharedUseLiteWorkerPool, type UseLiteBatchResult } from "./use-lite-pool.js";
+import { closeUseLiteWorkers, sharedUseLiteWorkerPool, type UseLiteBatchResult, type UseLiteWorkerPool } from "./use-lite-pool.js";
 
 /** Default truncation length, in characters (UTF-16 code units) after whitespace collapsing. */
 export const USE_LITE_DEFAULT_MAX_CHARS = 400;
@@ -30,6 +30,11 @@ export const USE_LITE_DEFAULT_BATCH_SIZE = 8;
  * texts up to 150 characters) keeps it at 63 MiB.
  */
 export const USE_LITE_DEFAULT_BATCH_CHARS = 1200;
+/**
+ * How many vectors of urgent calls an instance keeps for the batches after them (2 KB each): a route asks for about
+ * 20, and the build takes them within seconds.
+ */
+export const USE_LITE_AHEAD_ROWS = 128;
 /**
  * What an empty / whitespace-only input is embedded as. Chosen because its vector is about equally (and weakly)
  * similar to unrelated queries (cosine ≈ 0.2–0.35), unlike words such as "empty" (0.7 with "empty the trash").
@@ -174,6 +179,13 @@ export class UseLiteEmbeddings extends Embeddings {
   readonly inProcess: boolean;
   /** Output dimension, known after the first embedding call (512 for this model). */
   dimension: number | undefined;
+  /** Texts this instance sent the model, and texts a batch took from an urgent call's rows instead. */
+  readonly stats = { embedded: 0, reused: 0 };
+  /**
+   * The vectors of texts embedded lately by `embedDocumentsUrgently`, by prepared text. A route's few texts are often
+   * part of the build that is running: the build's later batches take these rows instead of sending the texts again.
+   */
+  private readonly ahead = new Map<string, Float32Array>();
 
   constructor(options: UseLiteEmbeddingsOptions = {}) {
     const {
@@ -216,6 +228,18 @@ export class UseLiteEmbeddings extends Embeddings {
   }
 
   async embedDocuments(documents: string[]): Promise<number[][]> {
+    return this.embedAll(documents, false);
+  }
+
+  /**
+   * `embedDocuments` ahead of the work waiting in the worker pool (a catalog build's batches): for a few texts a
+   * route is waiting for (see `ProgressiveOptions.rerankTop`). In process there is no queue to jump.
+   */
+  embedDocumentsUrgently(documents: string[]): Promise<number[][]> {
+    return this.embedAll(documents, true);
+  }
+
+  private async embedAll(documents: string[], urgent: boolean): Promise<number[][]> {
     if (documents.length === 0) return [];
     const prepared = documents.map((d) => prepareUseLiteText(d, this.maxChars));
     // Batches of texts of similar length: a batch is padded to its longest text, so mixing short and long texts
@@ -231,14 +255,16 @@ export class UseLiteEmbeddings extends Embeddings {
       for (let b = 0; b < batches.length; b++) {
         const batch = batches[b]!;
         const vectors = await model.embed(batch);
+        this.stats.embedded += batch.length;
         const count = Array.isArray(vectors) ? vectors.length : typeof vectors;
         this.collect(out, positions[b]!, count, (i) => vectors[i]!);
       }
     } else {
-      const results = await this.embedBatchesInWorkers(batches);
+      const results = await this.embedBatchesInWorkers(batches, urgent);
       results.forEach((r, b) => {
         this.collect(out, positions[b]!, r.count, (i) => r.data.subarray(i * r.dim, (i + 1) * r.dim));
       });
+      if (urgent) this.keepAhead(prepared, out);
     }
     if (out.length !== documents.length || out.some((v) => v === undefined)) {
       throw new Error(`UseLiteEmbeddings: produced ${out.length} vectors for ${documents.length} texts.`);
@@ -250,7 +276,7 @@ export class UseLiteEmbeddings extends Embeddings {
    * Sends the batches to the shared pool, at most one per worker at a time: batches of concurrent calls then
    * interleave in the pool's queue (a query is not stuck behind a whole catalog), as they did in-process.
    */
-  private async embedBatchesInWorkers(batches: string[][]): Promise<UseLiteBatchResult[]> {
+  private async embedBatchesInWorkers(batches: string[][], urgent: boolean): Promise<UseLiteBatchResult[]> {
     const pool = sharedUseLiteWorkerPool(this.workers);
     const results: UseLiteBatchResult[] = new Array(batches.length);
     let next = 0;
@@ -259,7 +285,7 @@ export class UseLiteEmbeddings extends Embeddings {
       while (!failed && next < batches.length) {
         const b = next++;
         try {
-          results[b] = await pool.embed(batches[b]!);
+          results[b] = await this.embedBatch(pool, batches[b]!, urgent);
         } catch (err) {
           failed = true;
           throw err;
@@ -268,6 +294,40 @@ export class UseLiteEmbeddings extends Embeddings {
     };
     await Promise.all(Array.from({ length: Math.min(pool.size, batches.length) }, lane));
     return results;
+  }
+
+  /**
+   * One batch in the pool. A batch that is not urgent takes the rows of texts embedded ahead (`keepAhead`) and sends
+   * only the others; an urgent one goes before the batches waiting.
+   */
+  private async embedBatch(pool: UseLiteWorkerPool, batch: string[], urgent: boolean): Promise<UseLiteBatchResult> {
+    const taken = urgent || this.ahead.size === 0 ? undefined : batch.map((t) => this.ahead.get(t));
+    const rest = taken ? batch.filter((_, i) => !taken[i]) : batch;
+    if (!taken || rest.length === batch.length) {
+      const r = await (urgent ? pool.embed(batch, true) : pool.embed(batch));
+      this.stats.embedded += batch.length;
+      return r;
+    }
+    for (const t of batch) this.ahead.delete(t);
+    this.stats.reused += batch.length - rest.length;
+    const r = rest.length > 0 ? await pool.embed(rest) : undefined;
+    this.stats.embedded += rest.length;
+    // A wrong count is the caller's to report, as for any batch.
+    if (r && r.count !== rest.length) return r;
+    const dim = r?.dim ?? taken.find((v) => v !== undefined)!.length;
+    const data = new Float64Array(batch.length * dim);
+    let next = 0; // the next row of `r`
+    taken.forEach((row, i) => data.set(row ?? r!.data.subarray(next * dim, (next += 1) * dim), i * dim));
+    return { count: batch.length, dim, data };
+  }
+
+  /** Keeps the vectors of an urgent call (at most `USE_LITE_AHEAD_ROWS`, oldest out first) for the batches after it. */
+  private keepAhead(prepared: readonly string[], vectors: readonly number[][]): void {
+    prepared.forEach((t, i) => {
+      this.ahead.delete(t);
+      this.ahead.set(t, Float32Array.from(vectors[i]!));
+    });
+    while (this.ahead.size > USE_LITE_AHEAD_ROWS) this.ahead.delete(this.ahead.keys().next().value!);
   }
 
   /** Checks one batch's output (count, dimension) and stores its rows, normalized, at their input positions. */

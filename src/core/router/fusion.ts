@@ -40,6 +40,8 @@ export interface FusedScores {
   fusionMs?: number;
   /** Gives `scores` back for reuse (the approximate path): call it once nothing reads them any more. */
   release?: () => void;
+  /** The lexical channel's scores of every tool, before weighting (the exact path). */
+  lexical?: Float32Array;
 }
 
 /**
@@ -67,7 +69,7 @@ export function fuseChannels(ch: Channels, qv: ArrayLike<number>, parts: readonl
   if (maxSim) blendMaxSim(scores, maxSim, w.multiVector);
   if (ch.server) ch.server.addTo(scores, qv, w.server);
   if (lexical) addWeighted(scores, lexical, w.lexical);
-  return { scores, fusionMs: performance.now() - t };
+  return { scores, fusionMs: performance.now() - t, lexical };
 }
 
 /** Scores without a dense channel (the lexical encoder, or a failed dense encoder): `weight` · BM25 of every tool. */

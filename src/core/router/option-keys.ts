@@ -34,7 +34,7 @@ export const ROUTER_OPTION_KEYS = {
   progressive: true,
 } as const satisfies OptionKeys<RouterOptions>;
 
-export const PROGRESSIVE_OPTION_KEYS = { minTools: true, staticChannel: true, staticWaitMs: true } as const satisfies OptionKeys<ProgressiveOptions>;
+export const PROGRESSIVE_OPTION_KEYS = { minTools: true, staticChannel: true, staticWaitMs: true, rerankTop: true, rerankWaitMs: true } as const satisfies OptionKeys<ProgressiveOptions>;
 
 export const POOL_OPTION_KEYS = {
   groupByServer: true,

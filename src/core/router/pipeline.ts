@@ -11,6 +11,7 @@
 import type { RouterEncoder, QueryPart } from "../encoders/router-encoder.js";
 import type { ToolRecord } from "../types.js";
 import type { Channels } from "./channels/build.js";
+import { rerankByRealRows } from "./channels/static.js";
 import { splitClauses } from "./clauses.js";
 import { fuseChannels, fuseLexical, type FusedScores, type FusionWeights } from "./fusion.js";
 import type { DecomposeSettings, RouteOptions, RouteQuery, TagFilter } from "./options.js";
@@ -22,6 +23,8 @@ export interface ScoringSettings {
   fusion: FusionWeights;
   /** Score added to tools matching a route's `tags.boost`. */
   tagBoost: number;
+  /** A static-channel route's reorder of its best tools by their real vectors (`ProgressiveOptions.rerankTop`). */
+  staticRerank?: { top: number; waitMs: number };
 }
 
 /** A route's options as scoring reads them: the caller's, plus the anticipation boost per tool position. */
@@ -122,6 +125,12 @@ export async function scoreQuery(
     const qv = queryVector && queryVector.length > 0 ? queryVector : await s.encoder.encodeQuery(parts, ch.dense.dim);
     slate.encodedAt = performance.now();
     fused = fuseChannels(ch, qv, parts, s.fusion, slateN);
+    const stat = ch.static;
+    if (stat && s.staticRerank && s.staticRerank.top > 1) {
+      const { top, waitMs } = s.staticRerank;
+      const lexical = fused.lexical && { scores: fused.lexical, weight: s.fusion.lexical };
+      await rerankByRealRows(fused.scores, qv, lexical, top, (ids) => s.encoder.toolVectorsWithin(ids.map((i) => stat.texts[i]!), waitMs));
+    }
   } else {
     slate.encodedAt = performance.now();
     fused = fuseLexical(ch, parts, tools.length, lexicalOnly ? 1 : s.fusion.lexical);

@@ -105,17 +105,10 @@ export {
 } from "./options.js";
 export type { CatalogUpdate } from "../store/catalog-follower.js";
 export type { RouterHealth, RouterBuildState } from "./health.js";
+import { settledWithin } from "../util/settled-within.js";
 
 /** Index and encoder lines already written (once per process and backend). */
 const loggedBackends = new Set<string>();
-
-/** Resolves when `promise` settles or after `ms`, whichever comes first (never rejects; the timer does not outlive it). */
-async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
-  if (ms <= 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([promise.catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
-}
 
 export class ToolAttentionRouter {
   readonly theta: number;
@@ -183,6 +176,7 @@ export class ToolAttentionRouter {
       encoder: this.encoder,
       fusion: { lexical: s.lexicalWeight, multiVector: s.multiVector?.weight ?? 0, server: s.serverWeight, annCandidates: s.annCandidates },
       tagBoost: s.tagBoost,
+      ...(s.progressive ? { staticRerank: { top: s.progressive.rerankTop, waitMs: s.progressive.rerankWaitMs } } : {}),
     };
     this.encoding = options.encoding ?? DEFAULT_ENCODING;
     this.loader = options.schemas instanceof LazySchemaLoader ? options.schemas : new LazySchemaLoader(catalog, options.schemas);
@@ -473,7 +467,7 @@ export class ToolAttentionRouter {
       const table = await loadStaticTable(note);
       if (!table || !stillLexical()) return;
       const dense = await buildStaticIndex(table, texts);
-      if (stillLexical()) this.channels = { lexical: this.channels.lexical, dense, static: true };
+      if (stillLexical()) this.channels = { lexical: this.channels.lexical, dense, static: { texts } };
     };
     const done: Promise<void> = make()
       .catch((err: unknown) => void note((err as Error)?.message ?? String(err)))

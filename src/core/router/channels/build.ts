@@ -30,8 +30,9 @@ export interface Channels {
   /**
    * Set while `dense` holds static vectors of the tool texts (encoders/static-table.ts), the bridge of a progressive
    * build: scored like the dense channel against the encoder's query vector, but named "static", and on the lexical θ.
+   * `texts`: the tool texts of the rows, in catalog order (a route reorders its best tools by their real vectors).
    */
-  static?: true;
+  static?: { texts: readonly string[] };
 }
 
 /** What a channel build uses from its router. */
