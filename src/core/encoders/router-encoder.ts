@@ -199,7 +199,8 @@ export class RouterEncoder {
    * Vectors of a few tool texts a route is ranking while the catalog is still being embedded (see
    * `ProgressiveOptions.rerankTop`): the ones this router or its embedding cache has, and the others embedded ahead of
    * the build's queued batches, waited for at most `waitMs`. A text still without a vector then is `undefined`; its
-   * embedding goes on and lands in the cache, where the build finds it (no text is embedded twice). Only behind the
+   * embedding goes on and lands in the cache, where the build finds it (only a batch the encoder was already running
+   * embeds such a text a second time). Only behind the
    * embedding cache: behind a store or an encoder of the application's, a text not embedded yet stays `undefined`.
    * An encoder error leaves the texts `undefined` (the build reports it).
    */
