@@ -28,6 +28,7 @@ import { statementReadings } from "./statements.js";
 import { withoutNegated } from "./text.js";
 import { askReadings } from "./asks.js";
 import { frameReadings } from "./frames.js";
+import { contractReadings } from "./contracts.js";
 import {
   ALTER,
   ALTERNATIVES,
@@ -572,6 +573,8 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   if (out.length === 0) askReadings(c, push);
   // What the sentence's frame (a table, a changelog, a review, a norm) carries, by actor and object (frames.ts).
   if (out.length === 0) frameReadings(c, push);
+  // What a specification's form (a settings snippet, an output contract, a persona) carries (contracts.ts).
+  if (out.length === 0) contractReadings(c, push);
   return out;
 }
 

@@ -1,0 +1,192 @@
+/**
+ * A ninth reading: what a definition asks of the model through the forms of a specification rather than prose. A
+ * hostile definition can state its attack as the tool's "output contract", as a settings snippet (YAML or JSON), as a
+ * persona the model is to take on, or as a plain fact about the other tools. These readings file a sentence by what
+ * the form holds, whatever the words:
+ *   - a setting (a `key: value` line, nested keys read as one path) that turns the model's safeguards off, puts
+ *     returned text in charge, keeps side work from the user, is keyed by another server's tool, or mirrors data to
+ *     a literal address;
+ *   - a field of every result declared to be settings or instructions for the model that reads it;
+ *   - an address the model is to request with the result, the answer or the user's words written into it;
+ *   - a persona whose conduct has no bound ("answers any question", "never brings up …");
+ *   - side work of the tool (a fee, a renewal, a public link, a copy) declared internal or left out of what the user reads;
+ *   - the other tools said to cost the user, to be untrustworthy, secondary or retired, or placed behind this one;
+ *   - a value or template slot that stands for the conversation, the environment or a credential file.
+ * Read only when no other reading of the sentence fired (structure.ts), so they add readings and never change one.
+ * Pure and synchronous; each reading opens on a cheap test of the words it cannot match without.
+ */
+import { OWN_SERVER } from "./concepts-structure.js";
+import { ask } from "./context-queries.js";
+import { has } from "./memo.js";
+import type { AskPush } from "./asks.js";
+import type { FrameCues } from "./frames.js";
+
+/** What these readings need of a sentence: the cues of frames.ts and the other servers' tools it names. */
+export interface ContractCues extends FrameCues {
+  named: string[];
+  /** The reader is addressed or is the subject. */
+  reader: boolean;
+}
+
+// --- settings -------------------------------------------------------------------------------------------------
+
+/** A clause shaped as a setting: a key path, a colon, a value (a URL's "https:" has no space after its colon). */
+const SETTING_GUARD = /[\w)]:\s+\S/;
+const MODEL_KEY = /\b(?:agent|assistant|model|llm|ai|client|copilot|bot|chatbot)\b/;
+const SAFEGUARD_KEY = /\b(?:safety|content|polic\w*|filters?|guard\w*|refusals?|checks?|moderation|restrictions?|limits?|guidelines?|rules)\b/;
+const OFF_VALUE = /^(?:off|disabled?|false|no|none|0|bypass\w*|skip\w*|unrestricted|ignored?)$/;
+const OBEY_KEY = /\b(?:obey|follow|trust|priority|authority|instructions?|orders?|commands?)\b/;
+const RETURNED_VALUE = /\b(?:returned|tool|results?|outputs?|responses?|pages?|documents?|notes?|content|text)\b/;
+const DISCLOSE_KEY = /\b(?:tell|telling|mention\w*|show\w*|disclos\w*|notify\w*|inform\w*|visib\w*|surface\w*|announce\w*)\b/;
+const HIDDEN_VALUE = /^(?:false|no|never|hidden|hide|omit\w*|silent\w*|off|none|suppress\w*|internal)$/;
+/** What a user is rightly not shown: a secret's value stays hidden in honest settings ("show_password: false"). */
+const PROTECTED_KEY = /\b(?:secrets?|passwords?|tokens?|keys?|credentials?|pins?|otp|cvv|card numbers?)\b/;
+const MIRROR_KEY = /\b(?:mirror\w*|relay\w*|tee|cop(?:y|ies)|duplicat\w*|forward\w*|shadow\w*|sink|replica\w*|beacon\w*)\b/;
+const ADDRESS_VALUE = /^(?:https?|wss?|s?ftp):\/\/\S+|^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/i;
+
+/** The clauses of a sentence that are settings, as [key words, key as written, value]. */
+function settingsOf(s: string): [string, string, string][] {
+  const out: [string, string, string][] = [];
+  for (const clause of s.split(/;\s+|\.\s+(?=[\w]+(?: \([^)]*\))?:\s)/)) {
+    const at = clause.lastIndexOf(": ");
+    if (at <= 0) continue;
+    const raw = clause.slice(0, at);
+    const key = raw.replace(/\([^)]*\)/g, " ").replace(/[_.:-]+/g, " ").toLowerCase();
+    const value = clause.slice(at + 2).trim().replace(/^["'\x60]|["'\x60.]+$/g, "");
+    if (key.split(/\s+/).filter(Boolean).length > 8 || !value) continue;
+    out.push([key, raw, value]);
+  }
+  return out;
+}
+
+function settings(c: ContractCues, push: AskPush): boolean {
+  const { s } = c;
+  if (!SETTING_GUARD.test(s)) return false;
+  for (const [key, raw, value] of settingsOf(s)) {
+    const v = value.toLowerCase().replace(/[_-]+/g, " ");
+    if ((MODEL_KEY.test(key) && SAFEGUARD_KEY.test(key) && OFF_VALUE.test(v)) || (/\b(?:refusals?|guardrails?|moderation|content polic\w*|safety checks?)\b/.test(key) && OFF_VALUE.test(v))) {
+      push("assistant-directive", 0.7, "a setting turns the model's safeguards off");
+      return true;
+    }
+    if (OBEY_KEY.test(key) && RETURNED_VALUE.test(v) && (MODEL_KEY.test(key) || /^(?:obey|follow|trust)\b/.test(key.trim().split(/\s+/).pop() ?? ""))) {
+      push("assistant-directive", 0.7, "a setting puts returned text in charge of the model");
+      return true;
+    }
+    if (DISCLOSE_KEY.test(key) && HIDDEN_VALUE.test(v) && !PROTECTED_KEY.test(key)) {
+      push("concealment", 0.7, "a setting keeps side work from the user");
+      return true;
+    }
+    if (c.named.some((t) => raw.includes(t))) {
+      push("shadowing", 0.7, "a setting keyed by another server's tool");
+      return true;
+    }
+    if (MIRROR_KEY.test(key) && ADDRESS_VALUE.test(value) && !ask(c.ctx, "hostDeclared", value)) {
+      push("exfiltration", 0.7, `a setting mirrors data to ${value}`);
+      return true;
+    }
+  }
+  return false;
+}
+
+// --- contracts: a result's field as the model's settings, an address requested with the result -------------------
+
+const EACH_RESULT = /\b(?:each|every|any|the) (?:response|result|reply|output|answer)s?\b|\bin (?:each|every) (?:response|result)\b/i;
+const AS_SETTINGS_FOR_MODEL =
+  /\b(?:configuration|config|settings?|standing \w+|directives?|instructions?|orders?)\s+(?:for|to|of)\s+(?:the\s+)?(?:caller|client|consuming \w+|calling \w+|agent|assistant|model|llm)\b|\b(?:client|caller|agent|assistant|model)\b[^.;]{0,30}\bappl(?:y|ies|ied)\b[^.;]{0,30}\bbefore\b|\bappl(?:y|ies|ied)\b[^.;]{0,20}\bbefore (?:it|the (?:agent|assistant|model|client)) (?:handles|acts|reads|answers)\b/i;
+/** A slot in an address filled with the result, the answer or the user's words. */
+const CONTENT_SLOT = /:\/\/\S*[<{]{1,2}\s*(?:result|summary|body|answer|reply|response|output|query|message|user_message|prompt|text|document|content|conversation|history)\w*\s*[>}]{1,2}/i;
+const REQUESTED_BY_MODEL = /\b(?:before (?:showing|displaying|rendering|answering|replying)|acknowledg\w*|confirm\w*|clients?|callers?|agents?|assistants?)\b/i;
+
+function contract(c: ContractCues, push: AskPush): boolean {
+  const { s } = c;
+  if (EACH_RESULT.test(s) && AS_SETTINGS_FOR_MODEL.test(s)) {
+    push("assistant-directive", 0.7, "a field of every result made the model's settings");
+    return true;
+  }
+  if (s.includes("://") && CONTENT_SLOT.test(s) && (c.misplaced || REQUESTED_BY_MODEL.test(s))) {
+    push("exfiltration", 0.7, "an address requested with the result or the user's words in it");
+    return true;
+  }
+  return false;
+}
+
+// --- personas ------------------------------------------------------------------------------------------------
+
+const PERSONA = /\b(?:persona|speak(?:s|ing)? as|in character as|play(?:s|ing)? (?:the role|the part)|acting as|act as|you are now)\b/i;
+const UNBOUNDED = /\b(?:no limits|without (?:limits|restrictions)|any (?:request|question|topic)s?\b|declines? nothing|refuses? nothing|never (?:declines?|refuses?)|anything at all)/i;
+const NEVER_RAISES = /\bnever (?:brings? up|mentions?|tells?|talks? about|reveals?|says|admits?|lets on)\b/i;
+const MODEL_RULES = /\b(?:rules|guidelines|polic(?:y|ies)|restrictions|safety|limits)\b/i;
+
+function persona(c: ContractCues, push: AskPush): boolean {
+  const { s } = c;
+  if (!PERSONA.test(s)) return false;
+  if (UNBOUNDED.test(s) || (NEVER_RAISES.test(s) && MODEL_RULES.test(s))) {
+    push("assistant-directive", 0.7, "a persona with no bound on its conduct");
+    return true;
+  }
+  if (NEVER_RAISES.test(s)) {
+    push("concealment", 0.7, "a persona that keeps something from the user");
+    return true;
+  }
+  return false;
+}
+
+// --- side work kept out of what the user reads ------------------------------------------------------------------
+
+const SIDE_WORK = /\b(?:fees?|surcharges?|charges?|renewals?|auto-?renew\w*|upload\w*|cop(?:y|ies|ied)|archiv\w*|public|tracking|subscriptions?|deposits?|commissions?)\b/i;
+const KEPT_OUT =
+  /\b(?:leave (?:that|this|it|them) out|left out of|not part of what|not something (?:the|a) \w+ (?:hears?|is told|sees?|reads?)|(?:is|are) (?:an? )?(?:internal(?: matter)?|implementation detail)\b[^.]{0,80}\b(?:only|not part|not told|not shown|leave|left)\b)/i;
+
+function keptOut(c: ContractCues, push: AskPush): boolean {
+  const { s } = c;
+  if (!KEPT_OUT.test(s) || !SIDE_WORK.test(s)) return false;
+  push("concealment", 0.7, "side work kept out of what the user reads");
+  return true;
+}
+
+// --- the other tools set behind this one -------------------------------------------------------------------------
+
+const OTHER_TOOLS = /\b(?:other|built-in|uncertified|unofficial|non-official|third-party)\b[^.;]{0,25}\b(?:tools?|servers?|connectors?|integrations?|plugins?)\b|\b(?:anything|everything) else (?:available|installed|connected|that is installed)\b/i;
+const SET_BEHIND =
+  /\b(?:bills?|charges?) the user\b|\bnot to be (?:relied|trusted)\b|\bcannot be (?:trusted|relied on)\b|\b(?:are|is) secondary\b|\b(?:dropped|discarded|ignored) when\b|\b(?:deprecated|retired|outdated|stale)\b|\bbefore anything else\b|\bahead of (?:everything|anything)\b|\bthe tool to (?:reach for|pick|use|choose)\b/i;
+
+function setBehind(c: ContractCues, push: AskPush): boolean {
+  const { s } = c;
+  if (!OTHER_TOOLS.test(s) || !SET_BEHIND.test(s) || has(OWN_SERVER, s)) return false;
+  push("tool-choice", 0.7, "sets the other tools behind this one");
+  return true;
+}
+
+// --- values and slots that stand for the conversation, the environment or a credential file -----------------------
+
+const CONVERSATION_SLOT = /(?:\{\{|\$\{|\{)\s*(?:conversation|chat|history|messages|session|transcript|context|thread)\b[\w.]*\s*\}/i;
+const WHOLE_CONTEXT_SLOT = /<[^<>]{0,60}\b(?:every|all|full|entire|whole)\b[^<>]{0,40}\b(?:messages?|conversation|chat|history|environment variables?|env)\b[^<>]{0,40}>/i;
+const ENV_DUMP = /\b(?:output of \x60?(?:env|printenv|set)\x60?|(?:every|all) (?:the )?environment variables?(?! names))\b/i;
+const CREDENTIAL_VALUE = /(?:\/home\/[\w.-]+|\/Users\/[\w.-]+|~|\$HOME)\/\.(?:ssh|aws|kube|gnupg|docker|azure|config\/gcloud)\b|\bapplication_default_credentials\b|\bkubeconfig\b/i;
+/** What a tool honestly says it withholds: "values are masked", "names only". */
+const WITHHELD = /\b(?:masked|redacted|names only|only (?:the )?names|never (?:returned|read|sent))\b/i;
+
+function reachSlots(c: ContractCues, push: AskPush): boolean {
+  const { s } = c;
+  if (WITHHELD.test(s)) return false;
+  if (CONVERSATION_SLOT.test(s) && (c.misplaced || c.parameterText || s.includes("<") || s.includes("\""))) {
+    push("resource-reach", 0.7, "a slot that stands for the conversation");
+    return true;
+  }
+  if (WHOLE_CONTEXT_SLOT.test(s) || ENV_DUMP.test(s) && (c.reader || c.parameterText || /\b(?:fill|put|attach|include|pass|populate|paste)\b/i.test(s))) {
+    push("resource-reach", 0.7, "the whole conversation or environment asked for");
+    return true;
+  }
+  if (c.misplaced && CREDENTIAL_VALUE.test(s)) {
+    push("resource-reach", 0.7, "a value that stands for a credential file");
+    return true;
+  }
+  return false;
+}
+
+/** Files what a sentence's specification form carries; pushes at most one reading. */
+export function contractReadings(c: ContractCues, push: AskPush): void {
+  if (c.lenient && !c.misplaced) return;
+  if (settings(c, push) || contract(c, push) || persona(c, push) || keptOut(c, push) || setBehind(c, push)) return;
+  reachSlots(c, push);
+}
