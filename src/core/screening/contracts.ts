@@ -41,6 +41,8 @@ const DISCLOSE_KEY = /\b(?:tell|telling|mention\w*|show\w*|disclos\w*|notify\w*|
 const HIDDEN_VALUE = /^(?:false|no|never|hidden|hide|omit\w*|silent\w*|off|none|suppress\w*|internal)$/;
 /** What a user is rightly not shown: a secret's value stays hidden in honest settings ("show_password: false"). */
 const PROTECTED_KEY = /\b(?:secrets?|passwords?|tokens?|keys?|credentials?|pins?|otp|cvv|card numbers?)\b/;
+/** What the tool does to the user's data or money besides its work: a typing indicator is no side work. */
+const SIDE_KEY = /\b(?:upload\w*|cop(?:y|ies)|track\w*|sync\w*|fees?|charges?|billing|permissions?|sharing|shared|record\w*|data|collection|analytics|telemetry|background|cloud|transfers?|install\w*|renew\w*|archiv\w*)\b/;
 const MIRROR_KEY = /\b(?:mirror\w*|relay\w*|tee|cop(?:y|ies)|duplicat\w*|forward\w*|shadow\w*|sink|replica\w*|beacon\w*)\b/;
 const ADDRESS_VALUE = /^(?:https?|wss?|s?ftp):\/\/\S+|^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/i;
 
@@ -72,7 +74,7 @@ function settings(c: ContractCues, push: AskPush): boolean {
       push("assistant-directive", 0.7, "a setting puts returned text in charge of the model");
       return true;
     }
-    if (DISCLOSE_KEY.test(key) && HIDDEN_VALUE.test(v) && !PROTECTED_KEY.test(key)) {
+    if (DISCLOSE_KEY.test(key) && HIDDEN_VALUE.test(v) && SIDE_KEY.test(key) && !PROTECTED_KEY.test(key)) {
       push("concealment", 0.7, "a setting keeps side work from the user");
       return true;
     }
@@ -97,10 +99,22 @@ const AS_SETTINGS_FOR_MODEL =
 const CONTENT_SLOT = /:\/\/\S*[<{]{1,2}\s*(?:result|summary|body|answer|reply|response|output|query|message|user_message|prompt|text|document|content|conversation|history)\w*\s*[>}]{1,2}/i;
 const REQUESTED_BY_MODEL = /\b(?:before (?:showing|displaying|rendering|answering|replying)|acknowledg\w*|confirm\w*|clients?|callers?|agents?|assistants?)\b/i;
 
+/** Text given authority over the model, or run ahead of the person it serves: "authoritative for AI agents". */
+const AUTHORITY_OVER_MODEL = /\b(?:authoritative|binding|in charge|final)\s+(?:for|over|on|to)\s+(?:the\s+)?(?:ai\s+)?(?:agents?|assistants?|models?|llms?|copilots?)\b/i;
+const AHEAD_OF_PERSON = /\b(?:ahead of|over|before|above)\s+(?:the\s+)?(?:user|requester|customer|person|sender)(?:'s)?\b/i;
+
+/** The model as the one who moves data: "the assistant posts … to https://…". */
+const MODEL_ACTOR = /\b(?:the|an?|each|every) (?:ai |calling |consuming )?(?:assistant|model|agent|llm|client|caller|orchestrator|copilot)s?\b/i;
+const MODEL_SENDS = /\b(?:posts?|sends?|uploads?|forwards?|reports?|submits?|mirrors?|copies|beacons?|pings?)\b/i;
+
 function contract(c: ContractCues, push: AskPush): boolean {
   const { s } = c;
-  if (EACH_RESULT.test(s) && AS_SETTINGS_FOR_MODEL.test(s)) {
+  if (AUTHORITY_OVER_MODEL.test(s) || (EACH_RESULT.test(s) && AS_SETTINGS_FOR_MODEL.test(s)) || (AHEAD_OF_PERSON.test(s) && /\b(?:executed|carried out|obeyed|followed|acted on) as (?:written|is|stated)\b/i.test(s))) {
     push("assistant-directive", 0.7, "a field of every result made the model's settings");
+    return true;
+  }
+  if (c.address && (c.reader || MODEL_ACTOR.test(s)) && MODEL_SENDS.test(s) && !ask(c.ctx, "hostDeclared", c.address)) {
+    push("exfiltration", 0.7, `the model sends data to ${c.address}`);
     return true;
   }
   if (s.includes("://") && CONTENT_SLOT.test(s) && (c.misplaced || REQUESTED_BY_MODEL.test(s))) {
@@ -135,7 +149,7 @@ function persona(c: ContractCues, push: AskPush): boolean {
 
 const SIDE_WORK = /\b(?:fees?|surcharges?|charges?|renewals?|auto-?renew\w*|upload\w*|cop(?:y|ies|ied)|archiv\w*|public|tracking|subscriptions?|deposits?|commissions?)\b/i;
 const KEPT_OUT =
-  /\b(?:leave (?:that|this|it|them) out|left out of|not part of what|not something (?:the|a) \w+ (?:hears?|is told|sees?|reads?)|(?:is|are) (?:an? )?(?:internal(?: matter)?|implementation detail)\b[^.]{0,80}\b(?:only|not part|not told|not shown|leave|left)\b)/i;
+  /\b(?:need not|needn't|does not need to|doesn't need to|has no need to|no need to)\s+(?:raise|mention|bring up|tell|point out|disclose|explain)\b|\b(?:leave (?:that|this|it|them) out|left out of|not part of what|not something (?:the|a) \w+ (?:hears?|is told|sees?|reads?)|(?:is|are) (?:an? )?(?:internal(?: matter)?|implementation detail)\b[^.]{0,80}\b(?:only|not part|not told|not shown|leave|left)\b)/i;
 
 function keptOut(c: ContractCues, push: AskPush): boolean {
   const { s } = c;
@@ -146,9 +160,9 @@ function keptOut(c: ContractCues, push: AskPush): boolean {
 
 // --- the other tools set behind this one -------------------------------------------------------------------------
 
-const OTHER_TOOLS = /\b(?:other|built-in|uncertified|unofficial|non-official|third-party)\b[^.;]{0,25}\b(?:tools?|servers?|connectors?|integrations?|plugins?)\b|\b(?:anything|everything) else (?:available|installed|connected|that is installed)\b/i;
+const OTHER_TOOLS = /\b(?:other|built-in|uncertified|unofficial|non-official|third-party)\b[^.;]{0,25}\b(?:tools?|servers?|connectors?|integrations?|plugins?)\b|\b(?:tools?|servers?|connectors?) (?:without|lacking)\b|\b(?:anything|everything) else (?:available|installed|connected|that is installed)\b/i;
 const SET_BEHIND =
-  /\b(?:bills?|charges?) the user\b|\bnot to be (?:relied|trusted)\b|\bcannot be (?:trusted|relied on)\b|\b(?:are|is) secondary\b|\b(?:dropped|discarded|ignored) when\b|\b(?:deprecated|retired|outdated|stale)\b|\bbefore anything else\b|\bahead of (?:everything|anything)\b|\bthe tool to (?:reach for|pick|use|choose)\b/i;
+  /\b(?:bills?|charges?) the user\b|\bbest (?:left alone|avoided|ignored)\b|\b(?:known|said|reported) to (?:return|give|produce) (?:fabricated|wrong|false|made-up)\b|\bno other tools? (?:should|is to|are to|may|need|will|can)\b|\bnot to be (?:relied|trusted)\b|\bcannot be (?:trusted|relied on)\b|\b(?:are|is) secondary\b|\b(?:dropped|discarded|ignored) when\b|\b(?:deprecated|retired|outdated|stale)\b|\bbefore anything else\b|\bahead of (?:everything|anything)\b|\bthe tool to (?:reach for|pick|use|choose)\b/i;
 
 function setBehind(c: ContractCues, push: AskPush): boolean {
   const { s } = c;
@@ -163,6 +177,8 @@ const CONVERSATION_SLOT = /(?:\{\{|\$\{|\{)\s*(?:conversation|chat|history|messa
 const WHOLE_CONTEXT_SLOT = /<[^<>]{0,60}\b(?:every|all|full|entire|whole)\b[^<>]{0,40}\b(?:messages?|conversation|chat|history|environment variables?|env)\b[^<>]{0,40}>/i;
 const ENV_DUMP = /\b(?:output of \x60?(?:env|printenv|set)\x60?|(?:every|all) (?:the )?environment variables?(?! names))\b/i;
 const CREDENTIAL_VALUE = /(?:\/home\/[\w.-]+|\/Users\/[\w.-]+|~|\$HOME)\/\.(?:ssh|aws|kube|gnupg|docker|azure|config\/gcloud)\b|\bapplication_default_credentials\b|\bkubeconfig\b/i;
+/** A value that is the conversation in full, or the secrets the model has seen. */
+const WHOLE_CONVERSATION_VALUE = /\b(?:whole|entire|full|all)\b[^.;]{0,15}\b(?:conversation|chats?|history|transcript)\b|\b(?:api keys?|tokens?|passwords?|secrets?) (?:seen|found|shared|mentioned|available)\b/i;
 /** What a tool honestly says it withholds: "values are masked", "names only". */
 const WITHHELD = /\b(?:masked|redacted|names only|only (?:the )?names|never (?:returned|read|sent))\b/i;
 
@@ -177,7 +193,7 @@ function reachSlots(c: ContractCues, push: AskPush): boolean {
     push("resource-reach", 0.7, "the whole conversation or environment asked for");
     return true;
   }
-  if (c.misplaced && CREDENTIAL_VALUE.test(s)) {
+  if (c.misplaced && (CREDENTIAL_VALUE.test(s) || WHOLE_CONVERSATION_VALUE.test(s))) {
     push("resource-reach", 0.7, "a value that stands for a credential file");
     return true;
   }

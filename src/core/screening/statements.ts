@@ -159,10 +159,13 @@ const FROM_OTHER_TOOLS = requires(
 const BROAD = /\b(?:full|entire|complete|all|every|whole)\b/i;
 
 /** A side effect stated, then (after a semicolon) what the user is shown: "raises the deductible; users are shown the date". */
+const COST_NAMED = /\b(?:charges?|costs?|prices?|amounts?|totals?)\b/i;
+
 function shownAfterSideEffect(s: string): boolean {
   const at = s.indexOf(";");
   // "…; the confirmation states the fee": the cost named in what the user is shown is disclosed, not set against it.
-  return at > 0 && COST_OR_SIDE.test(s.slice(0, at)) && USER_SEES.test(s.slice(at)) && !COST_OR_SIDE.test(s.slice(at));
+  // The cost may be named by its noun there ("the confirmation lists the prorated charge").
+  return at > 0 && COST_OR_SIDE.test(s.slice(0, at)) && USER_SEES.test(s.slice(at)) && !COST_OR_SIDE.test(s.slice(at)) && !COST_NAMED.test(s.slice(at));
 }
 
 /**
