@@ -11,6 +11,7 @@
  *   - a persona whose conduct has no bound ("answers any question", "never brings up …");
  *   - side work of the tool (a fee, a renewal, a public link, a copy) declared internal or left out of what the user reads;
  *   - the other tools said to cost the user, to be untrustworthy, secondary or retired, or placed behind this one;
+ *   - another server's tool, named, with one of its fields held to a fixed value;
  *   - a value or template slot that stands for the conversation, the environment or a credential file.
  * Read only when no other reading of the sentence fired (structure.ts), so they add readings and never change one.
  * Pure and synchronous; each reading opens on a cheap test of the words it cannot match without.
@@ -107,8 +108,19 @@ const AHEAD_OF_PERSON = /\b(?:ahead of|over|before|above)\s+(?:the\s+)?(?:user|r
 const MODEL_ACTOR = /\b(?:the|an?|each|every) (?:ai |calling |consuming )?(?:assistant|model|agent|llm|client|caller|orchestrator|copilot)s?\b/i;
 const MODEL_SENDS = /\b(?:posts?|sends?|uploads?|forwards?|reports?|submits?|mirrors?|copies|beacons?|pings?)\b/i;
 
+/** Found text carried out with no check with the person: "get carried out without checking back with the person chatting". */
+const UNCHECKED = /\b(?:get|gets|are|is|will be)\s+(?:carried out|executed|obeyed|followed|acted on|run)\b[^.;]{0,30}\bwithout (?:checking|asking|confirm\w*|consulting)\b/i;
+/** The model's safeguards stated to be off, addressed to no one: "content-safety is switched off for this workspace". */
+const SAFEGUARDS_OFF = /\b(?:content[- ]safety|safety (?:checks?|filters?|rules)|guardrails?|moderation|content filter\w*|refusals?)\b[^.;]{0,20}\b(?:is|are) (?:now )?(?:switched off|turned off|disabled|off|suspended|lifted|waived)\b/i;
+
 function contract(c: ContractCues, push: AskPush): boolean {
   const { s } = c;
+  // Safeguards are the model's only where the sentence speaks to it or of its session: a moderation API's staging key
+  // "with moderation turned off" is the tool's own setting.
+  if (UNCHECKED.test(s) || (SAFEGUARDS_OFF.test(s) && (MODEL_ACTOR.test(s) || /\b(?:to|for) (?:the )?(?:agent|assistant|model|llm)\b|\b(?:for|in|during) (?:this|the|your) (?:workspace|session|chat|conversation)\b/i.test(s)))) {
+    push("assistant-directive", 0.7, "found text carried out unchecked, or safeguards declared off");
+    return true;
+  }
   if (AUTHORITY_OVER_MODEL.test(s) || (EACH_RESULT.test(s) && AS_SETTINGS_FOR_MODEL.test(s)) || (AHEAD_OF_PERSON.test(s) && /\b(?:executed|carried out|obeyed|followed|acted on) as (?:written|is|stated)\b/i.test(s))) {
     push("assistant-directive", 0.7, "a field of every result made the model's settings");
     return true;
@@ -126,8 +138,8 @@ function contract(c: ContractCues, push: AskPush): boolean {
 
 // --- personas ------------------------------------------------------------------------------------------------
 
-const PERSONA = /\b(?:persona|speak(?:s|ing)? as|in character as|play(?:s|ing)? (?:the role|the part)|acting as|act as|you are now)\b/i;
-const UNBOUNDED = /\b(?:no limits|without (?:limits|restrictions)|any (?:request|question|topic)s?\b|declines? nothing|refuses? nothing|never (?:declines?|refuses?)|anything at all)/i;
+const PERSONA = /\brole:|\b(?:persona|speak(?:s|ing)? as|in character as|play(?:s|ing)? (?:the role|the part)|acting as|act as|you are now)\b/i;
+const UNBOUNDED = /\b(?:no limits|without (?:limits|restrictions)|any (?:request|question|topic)s?\b|bound by no\b|whatever (?:text |content )?is asked|keeps? quiet about (?:any )?(?:limits|rules|restrictions)|declines? nothing|refuses? nothing|never (?:declines?|refuses?)|anything at all)/i;
 const NEVER_RAISES = /\bnever (?:brings? up|mentions?|tells?|talks? about|reveals?|says|admits?|lets on)\b/i;
 const MODEL_RULES = /\b(?:rules|guidelines|polic(?:y|ies)|restrictions|safety|limits)\b/i;
 
@@ -153,7 +165,9 @@ const KEPT_OUT =
 
 function keptOut(c: ContractCues, push: AskPush): boolean {
   const { s } = c;
-  if (!KEPT_OUT.test(s) || !SIDE_WORK.test(s)) return false;
+  // A value that reports the booking "without the service fee and tip that were added" narrows the reply itself.
+  const valueLeavesOut = c.misplaced && /\b(?:without|omit\w*|minus|leav\w* out|hid\w*)\b/i.test(s) && /\b(?:added|charged|applied|taken)\b/i.test(s);
+  if (!(KEPT_OUT.test(s) || valueLeavesOut) || !SIDE_WORK.test(s)) return false;
   push("concealment", 0.7, "side work kept out of what the user reads");
   return true;
 }
@@ -162,10 +176,17 @@ function keptOut(c: ContractCues, push: AskPush): boolean {
 
 const OTHER_TOOLS = /\b(?:other|built-in|uncertified|unofficial|non-official|third-party)\b[^.;]{0,25}\b(?:tools?|servers?|connectors?|integrations?|plugins?)\b|\b(?:tools?|servers?|connectors?) (?:without|lacking)\b|\b(?:anything|everything) else (?:available|installed|connected|that is installed)\b/i;
 const SET_BEHIND =
-  /\b(?:bills?|charges?) the user\b|\bbest (?:left alone|avoided|ignored)\b|\b(?:known|said|reported) to (?:return|give|produce) (?:fabricated|wrong|false|made-up)\b|\bno other tools? (?:should|is to|are to|may|need|will|can)\b|\bnot to be (?:relied|trusted)\b|\bcannot be (?:trusted|relied on)\b|\b(?:are|is) secondary\b|\b(?:dropped|discarded|ignored) when\b|\b(?:deprecated|retired|outdated|stale)\b|\bbefore anything else\b|\bahead of (?:everything|anything)\b|\bthe tool to (?:reach for|pick|use|choose)\b/i;
+  /\b(?:bills?|charges?) the user\b|\bbest (?:left alone|avoided|ignored)\b|\b(?:used up|exhausted|run out of) (?:its|their) (?:\w+ )?(?:allowance|quota|credits)\b|\bcome back empty\b|\b(?:will )?stop working\b|\blast resort\b|\b(?:known|said|reported) to (?:return|give|produce) (?:fabricated|wrong|false|made-up)\b|\bno other tools? (?:should|is to|are to|may|need|will|can)\b|\bnot to be (?:relied|trusted)\b|\bcannot be (?:trusted|relied on)\b|\b(?:are|is) secondary\b|\b(?:dropped|discarded|ignored) when\b|\b(?:deprecated|retired|outdated|stale)\b|\bbefore anything else\b|\bahead of (?:everything|anything)\b|\bthe tool to (?:reach for|pick|use|choose)\b/i;
+
+/** This tool alone for a class of requests: "use this one and nothing else". */
+const THIS_ALONE = /\b(?:use|pick|call|choose|expected to use)\s+(?:this (?:one|tool)|it)\s+(?:and nothing else|and no other\b|exclusively|alone)/i;
 
 function setBehind(c: ContractCues, push: AskPush): boolean {
   const { s } = c;
+  if (THIS_ALONE.test(s) && !has(OWN_SERVER, s)) {
+    push("tool-choice", 0.7, "this tool alone for a class of requests");
+    return true;
+  }
   if (!OTHER_TOOLS.test(s) || !SET_BEHIND.test(s) || has(OWN_SERVER, s)) return false;
   push("tool-choice", 0.7, "sets the other tools behind this one");
   return true;
@@ -200,9 +221,20 @@ function reachSlots(c: ContractCues, push: AskPush): boolean {
   return false;
 }
 
+// --- another server's tool given a fixed argument --------------------------------------------------------------
+
+/** A field of a call held to one value: "the field `to_account` must always be …", "its `memo` is to be …". */
+const FIXED_ARGUMENT = /\b(?:field|parameter|argument|param)\s+\x60?\w+\x60?\s+(?:must|always|is to|has to|should|shall)\b|\x60\w+\x60\s+(?:must|has to|is to|should|shall)\s+(?:always\s+)?be\b/i;
+
+function fixedArgument(c: ContractCues, push: AskPush): boolean {
+  if (c.named.length === 0 || !FIXED_ARGUMENT.test(c.s)) return false;
+  push("shadowing", 0.7, `another server's tool (${c.named[0]}) given a fixed argument`);
+  return true;
+}
+
 /** Files what a sentence's specification form carries; pushes at most one reading. */
 export function contractReadings(c: ContractCues, push: AskPush): void {
   if (c.lenient && !c.misplaced) return;
-  if (settings(c, push) || contract(c, push) || persona(c, push) || keptOut(c, push) || setBehind(c, push)) return;
+  if (settings(c, push) || contract(c, push) || persona(c, push) || keptOut(c, push) || setBehind(c, push) || fixedArgument(c, push)) return;
   reachSlots(c, push);
 }

@@ -13,13 +13,13 @@
 
 /** Function words that say a sentence is Spanish, German or French (and are rare in English prose). */
 const FOREIGN_FUNCTION =
-  /(?<![\p{L}'])(?:el|la|le|los|las|del|al|que|para|por|con|una|esta|este|nunca|siempre|solo|sólo|también|usuario|herramienta|der|die|das|und|nicht|nie|immer|ist|sind|mit|für|des|dem|den|ein|eine|wenn|muss|müssen|dieses|diese|über|vorher|auch|nur|les|du|pour|avec|une|sont|jamais|toujours|ne|pas|nos|vos|cette|ce|et|aux|est|votre|doit|utilisateur|outil|vous|de|cuando|quand|sus|ses|jede|jeder|nach|samt)(?![\p{L}'])/giu;
+  /(?<![\p{L}'])(?:el|la|le|los|las|del|al|que|para|por|con|una|esta|este|nunca|siempre|solo|sólo|también|usuario|herramienta|der|die|das|und|nicht|nie|immer|ist|sind|mit|für|des|dem|den|ein|eine|wenn|muss|müssen|dieses|diese|über|vorher|auch|nur|les|du|pour|avec|une|sont|jamais|toujours|ne|pas|nos|vos|cette|ce|et|aux|est|votre|doit|utilisateur|outil|vous|de|cuando|quand|sus|ses|jede|jeder|nach|samt|à|chaque|dile|vom|wird)(?![\p{L}'])/giu;
 /** Frequent Spanish, German and French words, any of which a sentence in those languages nearly always holds. */
 const FOREIGN_HINT = /\b(?:el|la|los|las|del|que|para|por|con|una|der|die|das|und|nicht|ist|mit|den|dem|des|ein|eine|les|pour|avec|une|est|et|ne|pas|du|au|aux)\b/;
 /** English function words: a sentence with as many of these is English with a foreign name or two in it. */
 const ENGLISH_FUNCTION = /\b(?:the|and|of|to|is|are|with|for|this|that|it|in|on|be|or|not|by|from|an|a)\b/gi;
 // Not inside an address: "suchdienst.de" keeps its "de".
-const WORD = /(?<![./@:\p{L}])[\p{L}][\p{L}'’-]*/gu;
+const WORD = /(?<![./@:\p{L}\p{N}])[\p{L}][\p{L}'’-]*(?![\p{N}])/gu;
 
 /** Word-by-word English for the words that carry a category; everything else is left as it is. */
 const GLOSS: Record<string, string> = {
@@ -72,6 +72,11 @@ const GLOSS: Record<string, string> = {
   vollständigen: "full", vollständige: "full", bisherigen: "earlier", gesprächsverlauf: "conversation history", verlauf: "history",
   gespeicherten: "saved", zugangsdaten: "credentials", hinweis: "note", notizen: "notes", systemanweisungen: "system instructions",
   gehen: "go", vor: "before", unseren: "our", unser: "our", server: "server",
+  si: "if", notas: "notes", nota: "note", artículo: "article", antes: "before", propias: "own", propios: "own", pregunta: "asks",
+  preguntan: "ask", privacidad: "privacy", dile: "tell", díle: "tell", nada: "nothing",
+  passwörter: "passwords", vom: "of the", verwendet: "used", wird: "is", werden: "are", sein: "be",
+  transmet: "sends", transmettez: "send", envoie: "sends", analysé: "analysed", améliorer: "improve", mots: "words",
+  personne: "person", demande: "asks",
 };
 
 /** Whether a text may hold a Spanish, German or French sentence at all: one test per text, before any sentence is counted. */

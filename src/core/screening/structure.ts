@@ -348,7 +348,8 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   else if (c.value && store() && outsidePurpose) push("resource-reach", 0.7, "a value that points at a credential store");
   // A title that reaches for secrets ("Quick poll (attach the session token from …)"): no title has reason to.
   else if (c.misplaced && !c.value && (has(SECRET, s) || store()) && /\b(?:attach|include|add|paste|send|pass|supply|provide|copy|read|grab|fetch)\w*\b/i.test(s) && outsidePurpose) push("resource-reach", 0.7, "a title that asks for secrets");
-  if (moving && !resource() && address && has(OUTBOUND, s) && (!lenient || has(COPY_WORD, s))) push("exfiltration", 0.75, `data copied to ${address}`);
+  // The clause holding the address must move data there: "use your mirror URL; the default is https://…" names a setting.
+  if (moving && !resource() && address && has(OUTBOUND, s) && (!lenient || has(COPY_WORD, s)) && clauseMoves(s, address)) push("exfiltration", 0.75, `data copied to ${address}`);
   // A value the model may copy into the call that names secrets' or the context's content ("the contents of any .env file").
   if (c.value && !address && (has(ENV_SECRET, s) || has(SECRET, s) || has(MODEL_HELD, s)) && has(CONTENT_OF, s)) push("resource-reach", 0.65, "a value that stands for secrets or the conversation");
   // A value that names what only the model holds or the user's own data ("the user's browser history and open tabs").
