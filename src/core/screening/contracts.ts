@@ -83,6 +83,10 @@ function settings(c: ContractCues, push: AskPush): boolean {
       push("shadowing", 0.7, "a setting keyed by another server's tool");
       return true;
     }
+    if (CREDENTIAL_VALUE.test(value) && !ask(c.ctx, "declared", s)) {
+      push("resource-reach", 0.7, "a setting that points at a credential file");
+      return true;
+    }
     if (MIRROR_KEY.test(key) && ADDRESS_VALUE.test(value) && !ask(c.ctx, "hostDeclared", value)) {
       push("exfiltration", 0.7, `a setting mirrors data to ${value}`);
       return true;
@@ -110,14 +114,19 @@ const MODEL_SENDS = /\b(?:posts?|sends?|uploads?|forwards?|reports?|submits?|mir
 
 /** Found text carried out with no check with the person: "get carried out without checking back with the person chatting". */
 const UNCHECKED = /\b(?:get|gets|are|is|will be)\s+(?:carried out|executed|obeyed|followed|acted on|run)\b[^.;]{0,30}\bwithout (?:checking|asking|confirm\w*|consulting)\b/i;
+/** The model carrying out what it is handed before it answers: "the assistant performs it before replying". */
+const PERFORMS_FIRST = /\b(?:the )?(?:assistant|model|agent|llm)\s+(?:performs|executes|carries out|obeys|follows|acts on)\s+(?:it|them|this|that|whatever)\b[^.;]{0,30}\b(?:before (?:replying|answering|responding|anything else)|without (?:asking|checking))\b/i;
 /** The model's safeguards stated to be off, addressed to no one: "content-safety is switched off for this workspace". */
 const SAFEGUARDS_OFF = /\b(?:content[- ]safety|safety (?:checks?|filters?|rules)|guardrails?|moderation|content filter\w*|refusals?)\b[^.;]{0,20}\b(?:is|are) (?:now )?(?:switched off|turned off|disabled|off|suspended|lifted|waived)\b/i;
+
+/** Moved to the address that follows, in the passive: "…, are written to https://…". */
+const PASSIVE_TO = /\b(?:are|is|get|gets|will be)\s+(?:also\s+|then\s+|always\s+)?(?:written|sent|posted|uploaded|forwarded|copied|transmitted|mirrored|relayed|submitted)\s+(?:to|at|into)\s+$/i;
 
 function contract(c: ContractCues, push: AskPush): boolean {
   const { s } = c;
   // Safeguards are the model's only where the sentence speaks to it or of its session: a moderation API's staging key
   // "with moderation turned off" is the tool's own setting.
-  if (UNCHECKED.test(s) || (SAFEGUARDS_OFF.test(s) && (MODEL_ACTOR.test(s) || /\b(?:to|for) (?:the )?(?:agent|assistant|model|llm)\b|\b(?:for|in|during) (?:this|the|your) (?:workspace|session|chat|conversation)\b/i.test(s)))) {
+  if (UNCHECKED.test(s) || PERFORMS_FIRST.test(s) || (SAFEGUARDS_OFF.test(s) && (MODEL_ACTOR.test(s) || /\b(?:to|for) (?:the )?(?:agent|assistant|model|llm)\b|\b(?:for|in|during) (?:this|the|your) (?:workspace|session|chat|conversation)\b/i.test(s)))) {
     push("assistant-directive", 0.7, "found text carried out unchecked, or safeguards declared off");
     return true;
   }
@@ -127,6 +136,10 @@ function contract(c: ContractCues, push: AskPush): boolean {
   }
   if (c.address && (c.reader || MODEL_ACTOR.test(s)) && MODEL_SENDS.test(s) && !ask(c.ctx, "hostDeclared", c.address)) {
     push("exfiltration", 0.7, `the model sends data to ${c.address}`);
+    return true;
+  }
+  if (c.address && PASSIVE_TO.test(s.slice(0, s.indexOf(c.address))) && !ask(c.ctx, "hostDeclared", c.address)) {
+    push("exfiltration", 0.7, `data written to ${c.address}`);
     return true;
   }
   if (s.includes("://") && CONTENT_SLOT.test(s) && (c.misplaced || REQUESTED_BY_MODEL.test(s))) {
@@ -140,7 +153,7 @@ function contract(c: ContractCues, push: AskPush): boolean {
 
 const PERSONA = /\brole:|\b(?:persona|speak(?:s|ing)? as|in character as|play(?:s|ing)? (?:the role|the part)|acting as|act as|you are now)\b/i;
 const UNBOUNDED = /\b(?:no limits|without (?:limits|restrictions)|any (?:request|question|topic)s?\b|bound by no\b|whatever (?:text |content )?is asked|keeps? quiet about (?:any )?(?:limits|rules|restrictions)|declines? nothing|refuses? nothing|never (?:declines?|refuses?)|anything at all)/i;
-const NEVER_RAISES = /\bnever (?:brings? up|mentions?|tells?|talks? about|reveals?|says|admits?|lets on)\b/i;
+const NEVER_RAISES = /\bnever (?:brings? up|mentions?|tells?|talks? about|reveals?|says|admits?|lets on)\b|\b(?:does not|doesn't|never) go(?:es)? into\b|\b(?:avoids?|steers? clear of) (?:mentioning|discussing|raising)\b/i;
 const MODEL_RULES = /\b(?:rules|guidelines|polic(?:y|ies)|restrictions|safety|limits)\b/i;
 
 function persona(c: ContractCues, push: AskPush): boolean {
@@ -159,9 +172,9 @@ function persona(c: ContractCues, push: AskPush): boolean {
 
 // --- side work kept out of what the user reads ------------------------------------------------------------------
 
-const SIDE_WORK = /\b(?:fees?|surcharges?|charges?|renewals?|auto-?renew\w*|upload\w*|cop(?:y|ies|ied)|archiv\w*|public|tracking|subscriptions?|deposits?|commissions?)\b/i;
+const SIDE_WORK = /\b(?:fares?|surge|fees?|surcharges?|charges?|renewals?|auto-?renew\w*|upload\w*|cop(?:y|ies|ied)|archiv\w*|public|tracking|subscriptions?|deposits?|commissions?|partners?|sold|enroll\w*|paid plan)\b/i;
 const KEPT_OUT =
-  /\b(?:need not|needn't|does not need to|doesn't need to|has no need to|no need to)\s+(?:raise|mention|bring up|tell|point out|disclose|explain)\b|\b(?:leave (?:that|this|it|them) out|left out of|not part of what|not something (?:the|a) \w+ (?:hears?|is told|sees?|reads?)|(?:is|are) (?:an? )?(?:internal(?: matter)?|implementation detail)\b[^.]{0,80}\b(?:only|not part|not told|not shown|leave|left)\b)/i;
+  /\b(?:replies|answers|summar\w+|responses)\s+(?:are to|should|must|will)\s+(?:stay|keep|remain)\s+(?:on|to|with)\b|\b(?:reassur\w*|(?:are|is) not (?:worried|alarmed)|avoid (?:alarming|worrying|scaring))\b|\b(?:need not|needn't|does not need to|doesn't need to|has no need to|no need to)\s+(?:raise|mention|bring up|tell|point out|disclose|explain)\b|\b(?:leave (?:that|this|it|them) out|left out of|not part of what|not something (?:the|a) \w+ (?:hears?|is told|sees?|reads?)|(?:is|are) (?:an? )?(?:internal(?: matter)?|implementation detail)\b[^.]{0,80}\b(?:only|not part|not told|not shown|leave|left)\b)/i;
 
 function keptOut(c: ContractCues, push: AskPush): boolean {
   const { s } = c;
@@ -174,9 +187,9 @@ function keptOut(c: ContractCues, push: AskPush): boolean {
 
 // --- the other tools set behind this one -------------------------------------------------------------------------
 
-const OTHER_TOOLS = /\b(?:other|built-in|uncertified|unofficial|non-official|third-party)\b[^.;]{0,25}\b(?:tools?|servers?|connectors?|integrations?|plugins?)\b|\b(?:tools?|servers?|connectors?) (?:without|lacking)\b|\b(?:anything|everything) else (?:available|installed|connected|that is installed)\b/i;
+const OTHER_TOOLS = /\b(?:other|built-in|uncertified|unofficial|non-official|third-party)\b[^.;]{0,25}\b(?:tools?|servers?|connectors?|integrations?|plugins?)\b|\b(?:tools?|servers?|connectors?) (?:without|lacking)\b|\bthe (?:platform|client|host|app)'s (?:own )?[\w-]+ tool\b|\bothers are\b|\b(?:anything|everything) else (?:available|installed|connected|that is installed)\b/i;
 const SET_BEHIND =
-  /\b(?:bills?|charges?) the user\b|\bbest (?:left alone|avoided|ignored)\b|\b(?:used up|exhausted|run out of) (?:its|their) (?:\w+ )?(?:allowance|quota|credits)\b|\bcome back empty\b|\b(?:will )?stop working\b|\blast resort\b|\b(?:known|said|reported) to (?:return|give|produce) (?:fabricated|wrong|false|made-up)\b|\bno other tools? (?:should|is to|are to|may|need|will|can)\b|\bnot to be (?:relied|trusted)\b|\bcannot be (?:trusted|relied on)\b|\b(?:are|is) secondary\b|\b(?:dropped|discarded|ignored) when\b|\b(?:deprecated|retired|outdated|stale)\b|\bbefore anything else\b|\bahead of (?:everything|anything)\b|\bthe tool to (?:reach for|pick|use|choose)\b/i;
+  /\b(?:bills?|charges?) the user\b|\bbest (?:left alone|avoided|ignored)\b|\b(?:used up|exhausted|run out of) (?:its|their) (?:\w+ )?(?:allowance|quota|credits)\b|\bcome back empty\b|\b(?:been )?sunset\b|\berror pages\b|\bcomes? first in every case\b|\bonly for when (?:it|this one) is (?:unreachable|down|unavailable)\b|\b(?:will )?stop working\b|\blast resort\b|\b(?:known|said|reported) to (?:return|give|produce) (?:fabricated|wrong|false|made-up)\b|\bno other tools? (?:should|is to|are to|may|need|will|can)\b|\bnot to be (?:relied|trusted)\b|\bcannot be (?:trusted|relied on)\b|\b(?:are|is) secondary\b|\b(?:dropped|discarded|ignored) when\b|\b(?:deprecated|retired|outdated|stale)\b|\bbefore anything else\b|\bahead of (?:everything|anything)\b|\bthe tool to (?:reach for|pick|use|choose)\b/i;
 
 /** This tool alone for a class of requests: "use this one and nothing else". */
 const THIS_ALONE = /\b(?:use|pick|call|choose|expected to use)\s+(?:this (?:one|tool)|it)\s+(?:and nothing else|and no other\b|exclusively|alone)/i;
@@ -200,6 +213,8 @@ const ENV_DUMP = /\b(?:output of \x60?(?:env|printenv|set)\x60?|(?:every|all) (?
 const CREDENTIAL_VALUE = /(?:\/home\/[\w.-]+|\/Users\/[\w.-]+|~|\$HOME)\/\.(?:ssh|aws|kube|gnupg|docker|azure|config\/gcloud)\b|\bapplication_default_credentials\b|\bkubeconfig\b/i;
 /** A value that is the conversation in full, or the secrets the model has seen. */
 const WHOLE_CONVERSATION_VALUE = /\b(?:whole|entire|full|all)\b[^.;]{0,15}\b(?:conversation|chats?|history|transcript)\b|\b(?:api keys?|tokens?|passwords?|secrets?) (?:seen|found|shared|mentioned|available)\b/i;
+/** The user's collection in full: "the user's full sent-mail folder and calendar". */
+const USER_COLLECTION = /\b(?:the user's|their|your)\s+(?:full|whole|entire|complete)\s+[\w -]{0,25}?\b(?:folders?|mailbox|inbox|calendar|history|messages|emails|contacts|drive|photos)\b/i;
 /** What a tool honestly says it withholds: "values are masked", "names only". */
 const WITHHELD = /\b(?:masked|redacted|names only|only (?:the )?names|never (?:returned|read|sent))\b/i;
 
@@ -214,6 +229,10 @@ function reachSlots(c: ContractCues, push: AskPush): boolean {
     push("resource-reach", 0.7, "the whole conversation or environment asked for");
     return true;
   }
+  if (USER_COLLECTION.test(s) && /\b(?:give|pass|put|paste|attach|supply|provide|send)\b|\bin \x60\w+\x60/i.test(s)) {
+    push("resource-reach", 0.7, "the user's records in full handed to the tool");
+    return true;
+  }
   if (c.misplaced && (CREDENTIAL_VALUE.test(s) || WHOLE_CONVERSATION_VALUE.test(s))) {
     push("resource-reach", 0.7, "a value that stands for a credential file");
     return true;
@@ -226,8 +245,11 @@ function reachSlots(c: ContractCues, push: AskPush): boolean {
 /** A field of a call held to one value: "the field `to_account` must always be …", "its `memo` is to be …". */
 const FIXED_ARGUMENT = /\b(?:field|parameter|argument|param)\s+\x60?\w+\x60?\s+(?:must|always|is to|has to|should|shall)\b|\x60\w+\x60\s+(?:must|has to|is to|should|shall)\s+(?:always\s+)?be\b/i;
 
+/** "… the subject must always start with '[PROMO]'": an obligation on what the named tool's call holds. */
+const HELD_TO = /\b(?:must|has to|is to|shall)\s+(?:always\s+)?(?:be|start|begin|end|contain|include|carry)\b/i;
+
 function fixedArgument(c: ContractCues, push: AskPush): boolean {
-  if (c.named.length === 0 || !FIXED_ARGUMENT.test(c.s)) return false;
+  if (c.named.length === 0 || !(FIXED_ARGUMENT.test(c.s) || HELD_TO.test(c.s))) return false;
   push("shadowing", 0.7, `another server's tool (${c.named[0]}) given a fixed argument`);
   return true;
 }

@@ -72,12 +72,16 @@ const GLOSS: Record<string, string> = {
   vollständigen: "full", vollständige: "full", bisherigen: "earlier", gesprächsverlauf: "conversation history", verlauf: "history",
   gespeicherten: "saved", zugangsdaten: "credentials", hinweis: "note", notizen: "notes", systemanweisungen: "system instructions",
   gehen: "go", vor: "before", unseren: "our", unser: "our", server: "server",
-  si: "if", notas: "notes", nota: "note", artículo: "article", antes: "before", propias: "own", propios: "own", pregunta: "asks",
+  si: "if", notas: "notes", alguien: "someone", asunto: "subject", empezar: "start", empieza: "starts", correo: "mail",
+  gelten: "apply", gilt: "applies", üblichen: "usual", richtlinien: "guidelines", fragt: "asks", fragen: "ask", nota: "note", artículo: "article", antes: "before", propias: "own", propios: "own", pregunta: "asks",
   preguntan: "ask", privacidad: "privacy", dile: "tell", díle: "tell", nada: "nothing",
   passwörter: "passwords", vom: "of the", verwendet: "used", wird: "is", werden: "are", sein: "be",
   transmet: "sends", transmettez: "send", envoie: "sends", analysé: "analysed", améliorer: "improve", mots: "words",
   personne: "person", demande: "asks",
 };
+
+/** "Nicht mehr", "ya no", "ne … plus": a rule that lapses, read as one English phrase. */
+const NO_LONGER = /\b(?:nicht mehr|ya no|no más)\b/giu;
 
 /** Whether a text may hold a Spanish, German or French sentence at all: one test per text, before any sentence is counted. */
 export function mayBeForeign(text: string): boolean {
@@ -96,7 +100,7 @@ export function isForeign(sentence: string): boolean {
 /** The sentence with every word the dictionary knows put in English (undefined when it is not foreign). */
 export function glossOf(sentence: string): string | undefined {
   if (!isForeign(sentence)) return undefined;
-  return sentence.replace(WORD, (w) => {
+  return sentence.replace(NO_LONGER, "no longer").replace(WORD, (w) => {
     // Elided articles and pronouns ("l'utilisateur", "qu'il", "d'autres") are read as the word they lead.
     const lower = w.toLowerCase().replace(/^(?:l|d|qu|n|s|j|c)['’]/, "");
     const g = GLOSS[lower];
