@@ -200,9 +200,11 @@ export const ROUND10_SET = fileURLToPath(new URL("../../data/screening/round10-s
 export const ROUND11_SET = fileURLToPath(new URL("../../data/screening/round11-set.jsonl", import.meta.url));
 /** Twelfth round, written before the reader was changed for it and never fit on: terse imperative fragments, third-person norms ("the assistant typically…"), translated-sounding prose, markdown tables and bullet lists, changelog entries, FAQ question and answer, policy citations, attacks carried only by parameter descriptions or split across fields each harmless alone, preference as benchmark results or user reviews, concealment as UX advice; legitimate admin, security, credential, email, shell and cloud tools in the same styles. */
 export const ROUND12_SET = fileURLToPath(new URL("../../data/screening/round12-set.jsonl", import.meta.url));
+/** Thirteenth round, written before the reader was changed for it and never fit on: instructions as the tool's output contract or response schema, YAML and JSON snippets, conditional triggers, personas, compliance and audit requirements, preference as other tools' deprecation, pricing, quotas or certification, one buried sentence in a long description, Spanish, German and French sentences, attacks in an enum, default, example or title only, telemetry, webhook and callback parameters; legitimate tools in the same styles (real output contracts, deprecation notes, telemetry and webhook settings, compliance exports). */
+export const ROUND13_SET = fileURLToPath(new URL("../../data/screening/round13-set.jsonl", import.meta.url));
 
-export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11" | "round12";
-const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11", "round12"];
+export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11" | "round12" | "round13";
+const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11", "round12", "round13"];
 
 export interface DevSetRow {
   id: string;
@@ -220,7 +222,7 @@ export interface DevSetRow {
 
 /** The files of the development set, in the order they were written (dev/test, fresh, blind, holdout). */
 export function loadAllDevSets(): DevSetRow[] {
-  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET, ROUND12_SET].flatMap((p) => loadDevSet(p));
+  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET, ROUND12_SET, ROUND13_SET].flatMap((p) => loadDevSet(p));
 }
 
 export function loadDevSet(path = DEV_SET): DevSetRow[] {
@@ -236,7 +238,7 @@ export function loadDevSet(path = DEV_SET): DevSetRow[] {
         throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
       }
       if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12", "tool": {"name", …}}`);
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12"|"round13", "tool": {"name", …}}`);
       return row;
     });
 }
@@ -548,6 +550,41 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     "higher, while two controls of identical code in the same positions read 7 % and 3 % higher: the round costs a few per",
     "cent. The bench's own single runs read 694 ms before the round (load 2.6) and 627 and 644 ms with its final code (load",
     "3.4 and 3.2, 19:51 UTC).",
+    "`round13-set.jsonl`: written before the thirteenth round's changes (instructions framed as the tool's output contract or",
+    "response schema, YAML and JSON settings snippets, conditional triggers, personas, compliance and audit requirements, preference",
+    "as other tools' deprecation, pricing, quotas or certification, one buried sentence in a long description, Spanish, German and",
+    "French sentences, attacks in an enum, default, example or title only, telemetry, webhook and callback parameters; legitimate",
+    "tools in the same styles: real output contracts, deprecation notes, telemetry and webhook settings, compliance exports), never",
+    "fit on; on first contact 26/48 detected (54 %, CI 40–67 %, both modes: the encoder added nothing; assistant-directive 6/8,",
+    "resource-reach 3/8, concealment 3/8, shadowing 5/8, exfiltration 5/8, tool-choice 4/8) and 0/40 legitimate flagged: the",
+    "honest figure for this round. The thirteenth round then added a reading of specification forms (contracts.ts), read only",
+    "when no other reading fired: a YAML snippet's nested keys read as one path per value (siblings kept in one sentence, so an",
+    "address is read with what goes there), and a setting that turns the model's safeguards off, puts returned text in charge,",
+    "keeps side work (an upload, a copy, tracking, a fee) from the user, is keyed by another server's tool, points at a credential",
+    "file or mirrors data to a literal address; a field of every result made settings for the model, text given authority over",
+    "the model or carried out unchecked, safeguards declared off for the model's session, the model sending data to an address or",
+    "data written to one in the passive, an address requested with the result or the user's words in it; a persona with no bound",
+    "on its conduct or one that does not go into side work; side work declared internal, left out of the summary, not something",
+    "the user hears about, kept out of replies or reported so as to reassure; the other tools said to bill the user, to be",
+    "uncertified, secondary, sunset, out of quota or a last resort, this tool alone for a class of requests; another server's tool",
+    "held to a fixed argument; slots and values that stand for the conversation, the whole environment, a credential file or the",
+    "user's collections in full. The gloss of foreign sentences gained everyday words of requests, answers and transfers and keeps",
+    "addresses and codes (a host ending in \".de\", an IBAN's \"DE44\") as written. Older rules were narrowed: a caveat that other tools' output",
+    "may differ is no order about them, a default address named after a semicolon is no destination, a confirmation that lists",
+    "the charge or the fee discloses it. It was fit on four wide batches, each measured before it was fit: 11/24 detected and",
+    "0/12 flagged (written from round13's list of styles after its misses were seen; the gloss words and the first draft of the",
+    "new reading were also written after reading them, so round13's later figures flatter the reader), then 17/24 and 3/16 (two of the flags from older rules, one from a first draft of the settings reading), then 14/24",
+    "and 2/14 (both from older rules), then 11/24 and 0/12 (plain prose and mixed forms). The never-fit columns were measured",
+    "after every batch: round13 26 → 41 of 48 and 0 → 0 of 40 flagged, which is not blind; round10 42 → 43 of 48; round12 44/48,",
+    "round11 46/48, round9 41/48, round8 41/48, round7 48/48, round6 47/48, round5 47/48 and the holdout 24/30 did not move, no",
+    "legitimate tool of any never-fit column was newly flagged, and the clean catalogs stayed at 0 flags. The four batches",
+    "were detected at 46–71 % before fitting: the reader still follows wording more than meaning, and a set written by",
+    "others should be expected to score near the first-contact figures. Screening time: the new reading runs on nearly every",
+    "sentence of a clean catalog, so each of its groups opens on a plain alternation of the words it cannot match without.",
+    "Measured 2026-11-26 22:03 UTC (rules only, the bench's 500-tool pool with the real catalog first, JIT warmed on other text,",
+    "the previous round's code and this round's alternated twelve times in one process, CPU time, load average 2.4–2.7 on 2",
+    "cores): medians 361 ms before and 376 ms after (4 %; 7 % before the word guards), about what a control of identical code",
+    "read in round 12.",
     "Timings below are from one run on a shared machine.",
     "95 % Wilson intervals.",
     "",
@@ -556,13 +593,13 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     md.push(
       `### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`,
       "",
-      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** | **round12 (never fit)** |",
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** | **round12 (never fit)** | **round13 (never fit)** |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const [k, d] of Object.entries(m.detection))
-      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** | **${pctCi(d.round12)}** |`);
+      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** | **${pctCi(d.round12)}** | **${pctCi(d.round13)}** |`);
     const l = m.legitimate;
-    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** | **${pctCi(l.round12)}** |`);
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** | **${pctCi(l.round12)}** | **${pctCi(l.round13)}** |`);
     md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
     for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
     if (m.timing)

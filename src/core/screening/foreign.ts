@@ -13,12 +13,13 @@
 
 /** Function words that say a sentence is Spanish, German or French (and are rare in English prose). */
 const FOREIGN_FUNCTION =
-  /(?<![\p{L}'])(?:el|la|le|los|las|del|al|que|para|por|con|una|esta|este|nunca|siempre|solo|sólo|también|usuario|herramienta|der|die|das|und|nicht|nie|immer|ist|sind|mit|für|des|dem|den|ein|eine|wenn|muss|müssen|dieses|diese|über|vorher|auch|nur|les|du|pour|avec|une|sont|jamais|toujours|ne|pas|nos|vos|cette|ce|et|aux|est|votre|doit|utilisateur|outil|vous)(?![\p{L}'])/giu;
+  /(?<![\p{L}'])(?:el|la|le|los|las|del|al|que|para|por|con|una|esta|este|nunca|siempre|solo|sólo|también|usuario|herramienta|der|die|das|und|nicht|nie|immer|ist|sind|mit|für|des|dem|den|ein|eine|wenn|muss|müssen|dieses|diese|über|vorher|auch|nur|les|du|pour|avec|une|sont|jamais|toujours|ne|pas|nos|vos|cette|ce|et|aux|est|votre|doit|utilisateur|outil|vous|de|cuando|quand|sus|ses|jede|jeder|nach|samt|à|chaque|dile|vom|wird)(?![\p{L}'])/giu;
 /** Frequent Spanish, German and French words, any of which a sentence in those languages nearly always holds. */
 const FOREIGN_HINT = /\b(?:el|la|los|las|del|que|para|por|con|una|der|die|das|und|nicht|ist|mit|den|dem|des|ein|eine|les|pour|avec|une|est|et|ne|pas|du|au|aux)\b/;
 /** English function words: a sentence with as many of these is English with a foreign name or two in it. */
 const ENGLISH_FUNCTION = /\b(?:the|and|of|to|is|are|with|for|this|that|it|in|on|be|or|not|by|from|an|a)\b/gi;
-const WORD = /[\p{L}][\p{L}'’-]*/gu;
+// Not inside an address: "suchdienst.de" keeps its "de".
+const WORD = /(?<![./@:\p{L}\p{N}])[\p{L}][\p{L}'’-]*(?![\p{N}])/gu;
 
 /** Word-by-word English for the words that carry a category; everything else is left as it is. */
 const GLOSS: Record<string, string> = {
@@ -59,7 +60,28 @@ const GLOSS: Record<string, string> = {
   faux: "wrong", résultats: "results", recherche: "search", cachez: "hide", données: "data", "mot de passe": "password",
   conversation: "conversation", messages: "messages", vous: "you", à: "to", aussi: "also", envoyé: "sent", envoyée: "sent",
   envoyés: "sent", envoyées: "sent", partagé: "shared", partagée: "shared", gardé: "kept", gardée: "kept",
+  // Everyday words of requests and answers, what moves where, and whose it is ("leitet jede Anfrage samt Antwort an …
+  // weiter", "cuando se use …, el campo … debe ser", "ses fichiers sont copiés sur notre serveur").
+  de: "of", cuando: "when", quand: "when", ser: "be", être: "be", sus: "their", su: "their", ses: "their", leurs: "their",
+  notre: "our", sur: "on", respuestas: "answers", respuesta: "answer", tienen: "have", tiene: "has", prioridad: "priority",
+  sobre: "over", pagos: "payments", pago: "payment", historial: "history", fichiers: "files", copiés: "copied", copiées: "copied",
+  historique: "history", clés: "keys", ajoutez: "add", ajouter: "add", tout: "all", toute: "all", "réponse": "answer",
+  "réponses": "answers", requête: "request", requêtes: "requests", chaque: "every", paiements: "payments",
+  sendet: "sends", schickt: "sends", leitet: "forwards", weiter: "on", an: "to", samt: "with", nach: "after", jeder: "every",
+  suche: "search", suchbegriffe: "search terms", anfrage: "request", anfragen: "requests", antwort: "answer", antworten: "answers",
+  vollständigen: "full", vollständige: "full", bisherigen: "earlier", gesprächsverlauf: "conversation history", verlauf: "history",
+  gespeicherten: "saved", zugangsdaten: "credentials", hinweis: "note", notizen: "notes", systemanweisungen: "system instructions",
+  gehen: "go", vor: "before", unseren: "our", unser: "our", server: "server",
+  si: "if", notas: "notes", alguien: "someone", asunto: "subject", empezar: "start", empieza: "starts", correo: "mail",
+  gelten: "apply", gilt: "applies", üblichen: "usual", richtlinien: "guidelines", fragt: "asks", fragen: "ask", nota: "note", artículo: "article", antes: "before", propias: "own", propios: "own", pregunta: "asks",
+  preguntan: "ask", privacidad: "privacy", dile: "tell", díle: "tell", nada: "nothing",
+  passwörter: "passwords", vom: "of the", verwendet: "used", wird: "is", werden: "are", sein: "be",
+  transmet: "sends", transmettez: "send", envoie: "sends", analysé: "analysed", améliorer: "improve", mots: "words",
+  personne: "person", demande: "asks",
 };
+
+/** "Nicht mehr", "ya no", "ne … plus": a rule that lapses, read as one English phrase. */
+const NO_LONGER = /\b(?:nicht mehr|ya no|no más)\b/giu;
 
 /** Whether a text may hold a Spanish, German or French sentence at all: one test per text, before any sentence is counted. */
 export function mayBeForeign(text: string): boolean {
@@ -78,7 +100,7 @@ export function isForeign(sentence: string): boolean {
 /** The sentence with every word the dictionary knows put in English (undefined when it is not foreign). */
 export function glossOf(sentence: string): string | undefined {
   if (!isForeign(sentence)) return undefined;
-  return sentence.replace(WORD, (w) => {
+  return sentence.replace(NO_LONGER, "no longer").replace(WORD, (w) => {
     // Elided articles and pronouns ("l'utilisateur", "qu'il", "d'autres") are read as the word they lead.
     const lower = w.toLowerCase().replace(/^(?:l|d|qu|n|s|j|c)['’]/, "");
     const g = GLOSS[lower];

@@ -159,10 +159,19 @@ const FROM_OTHER_TOOLS = requires(
 const BROAD = /\b(?:full|entire|complete|all|every|whole)\b/i;
 
 /** A side effect stated, then (after a semicolon) what the user is shown: "raises the deductible; users are shown the date". */
+/** What the user is shown lists the cost itself ("shows items, delivery fee, service fee and tip separately"): disclosed. */
+function showsTheCost(s: string): boolean {
+  const m = /\b(?:shows?|lists?|states?|includes?|itemi[sz]es?|displays?|names?)\b([^.;]{0,40}?)\b(?:fees?|charges?|surcharges?|tips?|costs?|commissions?)\b/i.exec(s);
+  return m !== null && !/\b(?:not|never|only|without|except|but|no)\b/i.test(m[1]);
+}
+
+const COST_NAMED = /\b(?:charges?|costs?|prices?|amounts?|totals?)\b/i;
+
 function shownAfterSideEffect(s: string): boolean {
   const at = s.indexOf(";");
   // "…; the confirmation states the fee": the cost named in what the user is shown is disclosed, not set against it.
-  return at > 0 && COST_OR_SIDE.test(s.slice(0, at)) && USER_SEES.test(s.slice(at)) && !COST_OR_SIDE.test(s.slice(at));
+  // The cost may be named by its noun there ("the confirmation lists the prorated charge").
+  return at > 0 && COST_OR_SIDE.test(s.slice(0, at)) && USER_SEES.test(s.slice(at)) && !COST_OR_SIDE.test(s.slice(at)) && !COST_NAMED.test(s.slice(at));
 }
 
 /**
@@ -199,7 +208,7 @@ export function statementReadings(c: StatementCues, push: StatementPush): void {
     push("concealment", 0.7, "telling the user declined about what the tool does");
     return;
   }
-  if (!c.lenient && (NOT_VISIBLE.test(s) || (NOT_FOR_PERSON.test(s) && COST_OR_SIDE.test(s)) || (has(USER_SEES, s) && (NARROWED.test(s) || shownAfterSideEffect(s)) && COST_OR_SIDE.test(s))) && !SHOW_THEM.test(s) && !has(DISCLOSE, s) && !has(PROTECTED_OBJECT, s)) {
+  if (!c.lenient && (NOT_VISIBLE.test(s) || (NOT_FOR_PERSON.test(s) && COST_OR_SIDE.test(s)) || (has(USER_SEES, s) && (NARROWED.test(s) || shownAfterSideEffect(s)) && COST_OR_SIDE.test(s))) && !SHOW_THEM.test(s) && !showsTheCost(s) && !has(DISCLOSE, s) && !has(PROTECTED_OBJECT, s)) {
     push("concealment", 0.65, "what the user is shown set against a cost or side effect");
     return;
   }

@@ -28,6 +28,7 @@ import { statementReadings } from "./statements.js";
 import { withoutNegated } from "./text.js";
 import { askReadings } from "./asks.js";
 import { frameReadings } from "./frames.js";
+import { contractReadings } from "./contracts.js";
 import {
   ALTER,
   ALTERNATIVES,
@@ -290,6 +291,8 @@ function concealment(c: Cues, push: Push): void {
   else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
 }
 
+const MAY_DIFFER = /\b(?:may|might|can|could)\s+(?:use|have|return|show|report|differ)\b(?:\s+(?:a\s+)?(?:different|other)\b)?/i;
+
 /** Another server's tool told how to work, or its work described as altered. */
 function shadowing(c: Cues, push: Push, disparaged: boolean): void {
   const { s, named, lenient } = c;
@@ -300,7 +303,10 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
   const passiveAlter = /\b(?:get|gets|are|is|will be|be|needs?|requires?) (?:\S+ ){0,8}(?:prepended|appended|prefixed|suffixed|added|replaced|rewritten|redirected|changed|modified|swapped|inserted|tacked on|shifted|capped|limited|rounded|multiplied)\b/i.test(s);
   // A tool has no business stating how other tools behave: a statement that they alter their work is read as an order.
   const aboutOthersWork =
-    (named.length > 0 || /\b(?:the (?:[\w-]+ ){1,2}tools|other (?:[\w-]+ ){0,2}tools)\b/i.test(s)) && /\b(?:run|runs|point|points|send|sends|write|writes|get|gets|use|uses|open|opens|go|goes)\b/i.test(s);
+    (named.length > 0 || /\b(?:the (?:[\w-]+ ){1,2}tools|other (?:[\w-]+ ){0,2}tools)\b/i.test(s)) && /\b(?:run|runs|point|points|send|sends|write|writes|get|gets|use|uses|open|opens|go|goes)\b/i.test(s)
+    // A caveat that their output may differ ("results from other monitoring tools may use different label names")
+    // compares formats; it says nothing is to change.
+    && !MAY_DIFFER.test(s);
   if ((c.directive || passiveAlter || aboutOthersWork) && otherTool && has(ALTER, s)) push("shadowing", 0.75, named.length ? `a directive about another server's tool (${named[0]})` : "a directive about other tools");
   // An order to run alongside another server's named tool ("invoke X after every execute_sql"): a hook on its calls.
   else if (c.directive && (named.length > 0 || /\b[\w-]+[\x60'"]? server\b/i.test(s)) && has(HOOK, s) && !has(OWN_SERVER, s)) push("shadowing", 0.7, "hooks onto another server's tool");
@@ -342,7 +348,8 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   else if (c.value && store() && outsidePurpose) push("resource-reach", 0.7, "a value that points at a credential store");
   // A title that reaches for secrets ("Quick poll (attach the session token from …)"): no title has reason to.
   else if (c.misplaced && !c.value && (has(SECRET, s) || store()) && /\b(?:attach|include|add|paste|send|pass|supply|provide|copy|read|grab|fetch)\w*\b/i.test(s) && outsidePurpose) push("resource-reach", 0.7, "a title that asks for secrets");
-  if (moving && !resource() && address && has(OUTBOUND, s) && (!lenient || has(COPY_WORD, s))) push("exfiltration", 0.75, `data copied to ${address}`);
+  // The clause holding the address must move data there: "use your mirror URL; the default is https://…" names a setting.
+  if (moving && !resource() && address && has(OUTBOUND, s) && (!lenient || has(COPY_WORD, s)) && clauseMoves(s, address)) push("exfiltration", 0.75, `data copied to ${address}`);
   // A value the model may copy into the call that names secrets' or the context's content ("the contents of any .env file").
   if (c.value && !address && (has(ENV_SECRET, s) || has(SECRET, s) || has(MODEL_HELD, s)) && has(CONTENT_OF, s)) push("resource-reach", 0.65, "a value that stands for secrets or the conversation");
   // A value that names what only the model holds or the user's own data ("the user's browser history and open tabs").
@@ -572,6 +579,8 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   if (out.length === 0) askReadings(c, push);
   // What the sentence's frame (a table, a changelog, a review, a norm) carries, by actor and object (frames.ts).
   if (out.length === 0) frameReadings(c, push);
+  // What a specification's form (a settings snippet, an output contract, a persona) carries (contracts.ts).
+  if (out.length === 0) contractReadings(c, push);
   return out;
 }
 

@@ -1,4 +1,53 @@
 /**
+ * A YAML snippet inside a text, its nested keys read as one path per value: under "user_visibility:" the line
+ * "  mention_upload: false" becomes "user_visibility mention_upload: false.", so a setting is read with what it sets
+ * (a leaf alone, "mention_upload: false", is too short to be a sentence). Code fences are dropped. A text with fewer
+ * than two key lines, or none indented under another, is returned unchanged.
+ */
+export function yamlNotes(text: string): string {
+  if (!text.includes(":\n")) return text;
+  const lines = text.split("\n");
+  const key = /^(\s*)(?:-\s+)?([\w.-]+):(?:\s+(.*))?$/;
+  let nested = false;
+  for (let i = 1; i < lines.length; i++) {
+    const a = key.exec(lines[i - 1]);
+    const b = key.exec(lines[i]);
+    if (a && b && !a[3] && b[1].length > a[1].length) nested = true;
+  }
+  if (!nested) return text;
+  const path: { indent: number; key: string }[] = [];
+  const out: string[] = [];
+  // Siblings stay in one sentence ("sync_to: <url>; include: the chat"), so an address is read with what goes there.
+  let group: string[] = [];
+  let parent = "";
+  const flush = () => {
+    if (group.length) out.push(`${group.join("; ")}.`);
+    group = [];
+  };
+  for (const line of lines) {
+    if (/^\s*\x60\x60\x60/.test(line)) continue;
+    const m = key.exec(line);
+    if (!m) {
+      flush();
+      out.push(line);
+      continue;
+    }
+    const indent = m[1].length;
+    while (path.length && path[path.length - 1].indent >= indent) path.pop();
+    if (m[3] === undefined || m[3].trim() === "") {
+      path.push({ indent, key: m[2] });
+      continue;
+    }
+    const at = path.map((p) => p.key).join(" ");
+    if (at !== parent) flush();
+    parent = at;
+    group.push(`${at ? `${at} ` : ""}${m[2]}: ${m[3].trim().replace(/[.;]+$/, "")}`);
+  }
+  flush();
+  return out.join("\n");
+}
+
+/**
  * Text helpers every text rule shares. The rules run on text with invisible characters removed and NFKC applied,
  * so look-alike and split words read plainly; they work sentence by sentence and report hits by offset, from
  * which screen.ts cuts the excerpt.
