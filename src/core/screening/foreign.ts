@@ -13,9 +13,12 @@
 
 /** Function words that say a sentence is Spanish, German or French (and are rare in English prose). */
 const FOREIGN_FUNCTION =
-  /(?<![\p{L}'])(?:el|la|le|los|las|del|al|que|para|por|con|una|esta|este|nunca|siempre|solo|sólo|también|usuario|herramienta|der|die|das|und|nicht|nie|immer|ist|sind|mit|für|des|dem|den|ein|eine|wenn|muss|müssen|dieses|diese|über|vorher|auch|nur|les|du|pour|avec|une|sont|jamais|toujours|ne|pas|nos|vos|cette|ce|et|aux|est|votre|doit|utilisateur|outil|vous|de|cuando|quand|sus|ses|jede|jeder|nach|samt|à|chaque|dile|vom|wird)(?![\p{L}'])/giu;
+  /(?<![\p{L}'])(?:el|la|le|los|las|del|al|que|para|por|con|una|esta|este|nunca|siempre|solo|sólo|también|usuario|herramienta|der|die|das|und|nicht|nie|immer|ist|sind|mit|für|des|dem|den|ein|eine|wenn|muss|müssen|dieses|diese|über|vorher|auch|nur|les|du|pour|avec|une|sont|jamais|toujours|ne|pas|nos|vos|cette|ce|et|aux|est|votre|doit|utilisateur|outil|vous|de|cuando|quand|sus|ses|jede|jeder|nach|samt|à|chaque|dile|vom|wird|il|della|delle|degli|dei|nel|nella|non|che|sono|questo|questa|mai|sempre|anche|utente|strumento|gli|ogni|não|os|dos|ao|um|uma|com|também|usuário|ferramenta|deve|nosso|em|pelo|pela|às|het|een|van|niet|nooit|altijd|naar|voor|wordt|ook|alleen|deze|moet|gebruiker|welke|onze|met)(?![\p{L}'])/giu;
 /** Frequent Spanish, German and French words, any of which a sentence in those languages nearly always holds. */
-const FOREIGN_HINT = /\b(?:el|la|los|las|del|que|para|por|con|una|der|die|das|und|nicht|ist|mit|den|dem|des|ein|eine|les|pour|avec|une|est|et|ne|pas|du|au|aux)\b/;
+const FOREIGN_HINT = /\b(?:el|la|los|las|del|que|para|por|con|una|der|die|das|und|nicht|ist|mit|den|dem|des|ein|eine|les|pour|avec|une|est|et|ne|pas|du|au|aux|il|della|non|che|per|sono|het|een|van|niet|naar|voor|wordt|ook|de|os|dos|ao|uma|com|deve|ogni|dell)\b|(?:não|também|usuário|às)/;
+/** An elided article or preposition ("l'assistente", "dell'utente", "qu'il") counts as a function word of its sentence. */
+const ELIDED = /(?<![\p{L}])(?:l|dell|all|nell|sull|dall|qu|d|n|c|j)['’](?=\p{L})/giu;
+const ELIDED_GLOSS: Record<string, string> = { dell: "of the", all: "to the", nell: "in the", sull: "on the", dall: "from the" };
 /** English function words: a sentence with as many of these is English with a foreign name or two in it. */
 const ENGLISH_FUNCTION = /\b(?:the|and|of|to|is|are|with|for|this|that|it|in|on|be|or|not|by|from|an|a)\b/gi;
 // Not inside an address: "suchdienst.de" keeps its "de".
@@ -78,7 +81,52 @@ const GLOSS: Record<string, string> = {
   passwörter: "passwords", vom: "of the", verwendet: "used", wird: "is", werden: "are", sein: "be",
   transmet: "sends", transmettez: "send", envoie: "sends", analysé: "analysed", améliorer: "improve", mots: "words",
   personne: "person", demande: "asks",
+  // Italian
+  il: "the", gli: "the", della: "of the", delle: "of the", degli: "of the", dei: "of the", nel: "in the", nella: "in the",
+  che: "that", non: "not", mai: "never", sempre: "always", soltanto: "only", anche: "also", questo: "this", questa: "this",
+  utente: "user", utenti: "users", assistente: "assistant", strumento: "tool", strumenti: "tools", regole: "rules",
+  istruzioni: "instructions", segui: "follow", seguire: "follow", dimentica: "forget", ignorare: "ignore", deve: "must",
+  devono: "must", dovrebbe: "should", includere: "include", includa: "include", contenuto: "contents", altrimenti: "otherwise",
+  archivio: "archive", caricato: "uploaded", caricati: "uploaded", nostro: "our", nostri: "our", viene: "is", vengono: "are",
+  inviare: "send", invia: "send", inoltri: "forward", inoltrare: "forward", ogni: "every", messaggio: "message", messaggi: "messages",
+  altri: "other", altre: "other", ricerca: "search", obsoleti: "deprecated", obsoleto: "deprecated", chiave: "key", chiavi: "keys",
+  conversazione: "conversation", cronologia: "history", precedenza: "before", precedenti: "earlier", ricevute: "received",
+  restituito: "returned", restituisce: "returns", indirizzo: "address", telefono: "phone", sono: "are", è: "is",
+  // Portuguese
+  os: "the", dos: "of the", ao: "to the", às: "to the", um: "a", uma: "a", com: "with", em: "in", não: "not",
+  também: "also", usuário: "user", usuários: "users", utilizador: "user", ferramenta: "tool", ferramentas: "tools",
+  regras: "rules", instruções: "instructions", anteriores: "earlier", obedecer: "obey", texto: "text", devolvido: "returned",
+  incluir: "include", copie: "copy", copiar: "copy", privada: "private", diga: "tell", dizer: "tell", arquivo: "file",
+  arquivos: "files", enviados: "sent", enviado: "sent", envie: "send", nosso: "our", nossa: "our", histórico: "history",
+  conversa: "conversation", depois: "after", cada: "every", prefere: "prefers", outras: "other", demais: "others", busca: "search",
+  senha: "password", senhas: "passwords", "frase-senha": "passphrase", chaves: "keys", pelo: "by the", pela: "by the",
+  // Dutch
+  het: "the", een: "a", van: "of", niet: "not", nooit: "never", altijd: "always", moet: "must", moeten: "must", wordt: "is",
+  worden: "are", naar: "to", voor: "for", met: "with", deze: "this", dit: "this", ook: "also", alleen: "only",
+  gebruiker: "user", gebruikers: "users", hulpmiddel: "tool", tools: "tools", instructies: "instructions", regels: "rules",
+  eerdere: "earlier", negeert: "ignores", negeer: "ignore", volgt: "follows", volg: "follow", vertel: "tell", vertelt: "tells",
+  zeg: "tell", gebruik: "use", gebruikt: "used", zoektools: "search tools", verkeerde: "wrong", resultaten: "results",
+  wachtwoord: "password", wachtwoorden: "passwords", sleutel: "key", sleutels: "keys", gesprek: "conversation", veld: "field",
+  plakt: "puts", plak: "put", stuur: "send", stuurt: "sends", gestuurd: "sent", verstuurd: "sent", sturen: "send", onze: "our",
+  mappen: "folders", buiten: "outside", wanneer: "when", eerst: "first", bestand: "file", bestanden: "files", inhoud: "contents",
+  uit: "from", welke: "which", elk: "every", elke: "every", horen: "should", hoort: "should", commando: "command", beginnen: "start",
+  gebruikelijk: "usual", leeggemaakt: "emptied", verwijderd: "deleted", terugstuurt: "returns", teruggeeft: "returns",
+  // Italian, more
+  modello: "model", testo: "text", e: "and", da: "from", arrivano: "come", arriva: "comes", valgono: "apply", vale: "applies",
+  considerare: "treat", nulle: "void", nulla: "void", funziona: "works", dica: "tell", inoltra: "forwards",
 };
+
+/**
+ * Dutch shares "de", "en", "die" and "dat" with the other languages but means "the", "and", "that": a sentence with
+ * two words only Dutch has reads them the Dutch way.
+ */
+const DUTCH = /(?<![\p{L}'])(?:het|een|niet|nooit|naar|wordt|worden|gebruiker|gebruikers|ook|altijd|moet|welke|onze|alleen|zijn|uit|wanneer|dit|deze|wat|voortaan)(?![\p{L}'])/giu;
+const DUTCH_GLOSS: Record<string, string> = { de: "the", en: "and", die: "that", dat: "that", te: "to", zijn: "be", van: "of" };
+/** "Non valgono più", "niet meer", "não … mais": a rule that lapses, as the English readers know it. */
+const NO_LONGER_ROMANCE = /\b(?:non|não)\s+(\p{L}+)\s+(?:più|mais)(?![\p{L}])|\bniet (?:meer|langer)\b/giu;
+
+/** "Al posto di", "em vez de", "in plaats van": "instead of", which the readers know as one phrase. */
+const INSTEAD_OF = /\b(?:al posto (?:di|del|della|degli|dei|delle)|invece di|em vez d[eoa]s?|ao invés d[eoa]s?|in plaats van)\b/giu;
 
 /** "Nicht mehr", "ya no", "ne … plus": a rule that lapses, read as one English phrase. */
 const NO_LONGER = /\b(?:nicht mehr|ya no|no más)\b/giu;
@@ -92,7 +140,7 @@ export function mayBeForeign(text: string): boolean {
 export function isForeign(sentence: string): boolean {
   // Nearly every sentence is English and holds none of these: one non-global test turns it away before counting.
   if (!FOREIGN_HINT.test(sentence)) return false;
-  const foreign = sentence.match(FOREIGN_FUNCTION)?.length ?? 0;
+  const foreign = (sentence.match(FOREIGN_FUNCTION)?.length ?? 0) + (sentence.match(ELIDED)?.length ?? 0);
   if (foreign < 3) return false;
   return foreign > (sentence.match(ENGLISH_FUNCTION)?.length ?? 0);
 }
@@ -100,13 +148,18 @@ export function isForeign(sentence: string): boolean {
 /** The sentence with every word the dictionary knows put in English (undefined when it is not foreign). */
 export function glossOf(sentence: string): string | undefined {
   if (!isForeign(sentence)) return undefined;
-  return sentence.replace(NO_LONGER, "no longer").replace(WORD, (w) => {
-    // Elided articles and pronouns ("l'utilisateur", "qu'il", "d'autres") are read as the word they lead.
-    const lower = w.toLowerCase().replace(/^(?:l|d|qu|n|s|j|c)['’]/, "");
-    const g = GLOSS[lower];
-    if (g !== undefined) return g;
+  const dutch = (sentence.match(DUTCH)?.length ?? 0) >= 2;
+  const lapsed = sentence.replace(NO_LONGER, "no longer").replace(NO_LONGER_ROMANCE, (_m, verb: string | undefined) => (verb ? `no longer ${verb}` : "no longer"));
+  return lapsed.replace(INSTEAD_OF, "instead of").replace(WORD, (w) => {
+    // Elided articles and pronouns ("l'utilisateur", "qu'il", "d'autres", "dell'utente") are read as the word they lead.
+    const elided = /^(l|d|qu|n|s|j|c|all|dell|nell|sull|dall|un)['’]/.exec(w.toLowerCase());
+    const lower = w.toLowerCase().slice(elided?.[0].length ?? 0);
+    const g = (dutch ? DUTCH_GLOSS[lower] : undefined) ?? GLOSS[lower];
+    // "dell'utente" is "of the user": the preposition a contraction carries is kept.
+    const lead = elided ? ELIDED_GLOSS[elided[1]!] ?? "" : "";
+    if (g !== undefined) return lead ? `${lead} ${g}` : g;
     // "des Bank-Servers", "du serveur-paiements": a server named by a compound.
-    const server = /^([\p{L}]+)-(?:servers?|servern|serveurs?|servidor(?:es)?)$/u.exec(lower);
+    const server = /^([\p{L}]+)-?(?:servers?|servern|serveurs?|servidor(?:es)?)$/u.exec(lower);
     return server ? `${server[1]} server` : w;
   }).replace(/\s{2,}/g, " ");
 }
