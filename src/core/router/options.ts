@@ -235,16 +235,17 @@ export interface ProgressiveOptions {
   staticWaitMs?: number;
   /**
    * How many of a static-channel route's best tools are reordered by their real vectors (channels/static.ts). The
-   * encoder embeds the ones it has not embedded yet ahead of the build's queued batches, so the build does not embed
-   * them again. 0 or 1: off. Default 20.
+   * encoder embeds the ones it has not embedded yet ahead of the build's queued batches, and the build takes those
+   * vectors instead of embedding the texts again. 0 or 1: off. Default 20.
    *
    * Static rows place a query's tools in the right neighbourhood and rank within it poorly. Measured 2026-11-26 on
    * 2 cores, the bench's scaling tasks at 1,000 synthetic tools, recall@10 of the routes made during the build
    * relative to the full hybrid's on the same tasks: on the first 51 tasks, 0.74 without the reorder and 0.94 with
-   * it; in the bench's scaling run (21:43 UTC) 0.94 over the 45 tasks routed during the build, against 0.82 over 72
-   * without it (20:18 UTC). On the real 464-tool MCP catalog's first 30 tasks: 0.96 without, 1.00 with. The cost: a
-   * route of the phase took about 0.3–0.4 s at the median instead of 0.11–0.15, and the build 1–3 % longer (texts
-   * embedded in small batches; about 2 % of them twice, when the batch that held them was already running).
+   * it. In `npm run bench` of 22:30 UTC, 1.00 over the 42 tasks routed during the build at 1,000 tools and 1.33 over
+   * 30 at 500, against 0.82 over 72 and 0.92 over 49 without it (20:18 UTC run). On the real 464-tool MCP catalog's
+   * first 30 tasks: 0.96 without, 1.00 with. The cost: a route of the phase took about 0.3–0.4 s at the median
+   * instead of 0.11–0.15, and the build 1–3 % longer (texts embedded in small batches; about 2 % of them twice, when
+   * the batch that held them was already running).
    */
   rerankTop?: number;
   /**
