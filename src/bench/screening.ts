@@ -204,9 +204,11 @@ export const ROUND12_SET = fileURLToPath(new URL("../../data/screening/round12-s
 export const ROUND13_SET = fileURLToPath(new URL("../../data/screening/round13-set.jsonl", import.meta.url));
 /** Fourteenth round, written before the reader was changed for it and never fit on: conversational prose with no imperative mood ("it's best if the assistant…", "users generally expect…"), attacks as error-handling or retry advice, instructions in a parameter's `examples`, markdown links and images whose URLs carry data, quoted earlier messages and fake tool results, synonyms for secrets (passphrase, bearer, session cookie, seed phrase, .npmrc, kubeconfig), workflow and ordering rules, "this tool replaces tool Z", Italian, Portuguese and Dutch sentences, one-line attacks in a parameter title; legitimate tools in the same styles (real retry advice, deprecation and replacement notes, badges, quoted threads, secrets managers). */
 export const ROUND14_SET = fileURLToPath(new URL("../../data/screening/round14-set.jsonl", import.meta.url));
+/** Fifteenth round, written before the reader was changed for it and never fit on: second-person narratives ("you will notice…"), numbered step lists where one step is the attack, attacks in a tool's output schema, notes for maintainers and TODO comments, terms-of-service wording, accessibility and localization framing, rhetorical questions and sarcasm, zero-width characters inside words, base64 and URL-encoded "configuration", passive voice ("it is expected that…"), memory and persistence ("remember for all future sessions"), Chinese, Japanese, Russian and Polish sentences; legitimate tools in the same styles (real output schemas, step lists, maintainers' notes, terms acceptance, memory tools, config decoders, localization and accessibility tools). */
+export const ROUND15_SET = fileURLToPath(new URL("../../data/screening/round15-set.jsonl", import.meta.url));
 
-export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11" | "round12" | "round13" | "round14";
-const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11", "round12", "round13", "round14"];
+export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11" | "round12" | "round13" | "round14" | "round15";
+const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11", "round12", "round13", "round14", "round15"];
 
 export interface DevSetRow {
   id: string;
@@ -224,7 +226,7 @@ export interface DevSetRow {
 
 /** The files of the development set, in the order they were written (dev/test, fresh, blind, holdout). */
 export function loadAllDevSets(): DevSetRow[] {
-  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET, ROUND12_SET, ROUND13_SET, ROUND14_SET].flatMap((p) => loadDevSet(p));
+  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET, ROUND12_SET, ROUND13_SET, ROUND14_SET, ROUND15_SET].flatMap((p) => loadDevSet(p));
 }
 
 export function loadDevSet(path = DEV_SET): DevSetRow[] {
@@ -240,7 +242,7 @@ export function loadDevSet(path = DEV_SET): DevSetRow[] {
         throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
       }
       if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12"|"round13"|"round14", "tool": {"name", …}}`);
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12"|"round13"|"round14"|"round15", "tool": {"name", …}}`);
       return row;
     });
 }
@@ -612,6 +614,31 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     "measured 2026-11-26 22:23 UTC (rules only, 500 legitimate tools of the development sets, warmed on 300 others, the",
     "previous round's code and this round's in alternating fresh processes six times each, load average 0.7–1.0 on 2",
     "cores): CPU medians 259 ms before and 271 ms after (5 %), wall 179 and 184 ms (3 %).",
+    "`round15-set.jsonl`: written before the fifteenth round's changes (second-person narratives, \"you will notice…\"; numbered",
+    "steps with one hostile step; attacks in a tool's output schema; notes for maintainers and TODO comments; terms-of-service",
+    "wording; accessibility and localization framing; rhetorical questions and sarcasm; zero-width characters inside words;",
+    "base64 and URL-encoded \"configuration\"; passive voice; \"remember for all future sessions\"; Chinese, Japanese, Russian",
+    "and Polish sentences; legitimate tools in the same styles: real output schemas, step lists with the user's approval,",
+    "maintainers' notes, terms acceptance, memory tools, config decoders, localization and accessibility tools), never fit on;",
+    "on first contact 37/48 detected (77 %, CI 63–87 %, both modes: the encoder added nothing; assistant-directive 5/8,",
+    "resource-reach 7/8, concealment 6/8, shadowing 8/8, exfiltration 4/8, tool-choice 7/8) and 1/40 legitimate flagged (a",
+    "refund tool: \"it is expected that the customer is told about the refund\"): the honest figure for this round. The",
+    "fifteenth round then read a base64 or percent-encoded run that decodes to prose as what it says (encoding alone is no",
+    "finding); glossed Chinese and Japanese sentences by the longest known word at each place and Russian and Polish ones by the",
+    "longest known stem of each inflected word; read a rhetorical question (\"why would anyone use…?\", \"why bother asking…?\",",
+    "\"who still needs…?\") also as the negated order it stands for; read confirmation skipped and speech withheld in the",
+    "passive (\"without the user being consulted\", \"must never be read out to the user\"), the conversation sent to a",
+    "documentation host, and persistence across future sessions as a standing rule. It was fit on two wide batches, each",
+    "measured before it was fit: 6/18 detected and 0/12 flagged (encoded configuration, step lists, passive voice, rhetorical",
+    "questions, the four languages; written after round15's misses were read), then 10/16 and 0/10 (rhetorical questions,",
+    "persistence, output schemas, TODO notes, licence wording). The never-fit columns were measured after every change:",
+    "round15 37 → 42 of 48 and 1 → 1 of 40 flagged, which is not blind; round14 42/48, round13 41/48, round12 44/48, round11",
+    "46/48, round10 43/48, round9 41/48, round8 41/48, round7 48/48, round6 47/48, round5 47/48 and the holdout 24/30 did not",
+    "move, no legitimate tool of any never-fit column was newly flagged, and the clean catalogs stayed at 0 flags. Screening",
+    "time: measured 2026-11-26 23:09 UTC (rules only, the bench's 500-tool pool with the real catalog first, warmed on 300",
+    "legitimate wide tools, the previous round's code and this round's in alternating fresh processes five times each, load",
+    "average about 1.0 on 2 cores): CPU medians 799 ms before and 803 ms after, wall 553 and 557 ms (under 1 %; 8 % and 4 %",
+    "before the decoded runs were remembered per text and the script test began with one look for a non-ASCII letter).",
     "Timings below are from one run on a shared machine.",
     "95 % Wilson intervals.",
     "",
@@ -620,13 +647,13 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     md.push(
       `### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`,
       "",
-      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** | **round12 (never fit)** | **round13 (never fit)** | **round14 (never fit)** |",
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** | **round12 (never fit)** | **round13 (never fit)** | **round14 (never fit)** | **round15 (never fit)** |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const [k, d] of Object.entries(m.detection))
-      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** | **${pctCi(d.round12)}** | **${pctCi(d.round13)}** | **${pctCi(d.round14)}** |`);
+      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** | **${pctCi(d.round12)}** | **${pctCi(d.round13)}** | **${pctCi(d.round14)}** | **${pctCi(d.round15)}** |`);
     const l = m.legitimate;
-    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** | **${pctCi(l.round12)}** | **${pctCi(l.round13)}** | **${pctCi(l.round14)}** |`);
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** | **${pctCi(l.round12)}** | **${pctCi(l.round13)}** | **${pctCi(l.round14)}** | **${pctCi(l.round15)}** |`);
     md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
     for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
     if (m.timing)

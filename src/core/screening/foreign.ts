@@ -11,6 +11,8 @@
  * enough. Pure and synchronous.
  */
 
+import { mayBeOtherScript, scriptGlossOf } from "./foreign-scripts.js";
+
 /** Function words that say a sentence is Spanish, German or French (and are rare in English prose). */
 const FOREIGN_FUNCTION =
   /(?<![\p{L}'])(?:el|la|le|los|las|del|al|que|para|por|con|una|esta|este|nunca|siempre|solo|sólo|también|usuario|herramienta|der|die|das|und|nicht|nie|immer|ist|sind|mit|für|des|dem|den|ein|eine|wenn|muss|müssen|dieses|diese|über|vorher|auch|nur|les|du|pour|avec|une|sont|jamais|toujours|ne|pas|nos|vos|cette|ce|et|aux|est|votre|doit|utilisateur|outil|vous|de|cuando|quand|sus|ses|jede|jeder|nach|samt|à|chaque|dile|vom|wird|il|della|delle|degli|dei|nel|nella|non|che|sono|questo|questa|mai|sempre|anche|utente|strumento|gli|ogni|não|os|dos|ao|um|uma|com|também|usuário|ferramenta|deve|nosso|em|pelo|pela|às|het|een|van|niet|nooit|altijd|naar|voor|wordt|ook|alleen|deze|moet|gebruiker|welke|onze|met)(?![\p{L}'])/giu;
@@ -131,9 +133,9 @@ const INSTEAD_OF = /\b(?:al posto (?:di|del|della|degli|dei|delle)|invece di|em 
 /** "Nicht mehr", "ya no", "ne … plus": a rule that lapses, read as one English phrase. */
 const NO_LONGER = /\b(?:nicht mehr|ya no|no más)\b/giu;
 
-/** Whether a text may hold a Spanish, German or French sentence at all: one test per text, before any sentence is counted. */
+/** Whether a text may hold a foreign sentence at all: one test per text, before any sentence is counted. */
 export function mayBeForeign(text: string): boolean {
-  return FOREIGN_HINT.test(text);
+  return FOREIGN_HINT.test(text) || mayBeOtherScript(text);
 }
 
 /** Whether a sentence reads as Spanish, German or French: three of their function words, and more than English ones. */
@@ -147,7 +149,7 @@ export function isForeign(sentence: string): boolean {
 
 /** The sentence with every word the dictionary knows put in English (undefined when it is not foreign). */
 export function glossOf(sentence: string): string | undefined {
-  if (!isForeign(sentence)) return undefined;
+  if (!isForeign(sentence)) return mayBeOtherScript(sentence) ? scriptGlossOf(sentence) : undefined;
   const dutch = (sentence.match(DUTCH)?.length ?? 0) >= 2;
   const lapsed = sentence.replace(NO_LONGER, "no longer").replace(NO_LONGER_ROMANCE, (_m, verb: string | undefined) => (verb ? `no longer ${verb}` : "no longer"));
   return lapsed.replace(INSTEAD_OF, "instead of").replace(WORD, (w) => {

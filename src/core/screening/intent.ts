@@ -202,7 +202,9 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
 
   // Exfiltration: a literal destination with a transfer, or a parameter that carries data away.
   const address = ADDRESS.exec(s);
-  if (address && !EXAMPLE_ADDRESS.test(address[0]) && !EXAMPLE_MARK.test(s.slice(0, address.index))) {
+  // A documentation host ("api.example.com") is an example of where the tool's own request goes; the conversation sent
+  // to one is still the conversation sent away, whatever the host is called.
+  if (address && (!EXAMPLE_ADDRESS.test(address[0]) || has(CONVERSATION, s)) && !EXAMPLE_MARK.test(s.slice(0, address.index))) {
     const transfer = has(TRANSFER, s) || /!\[[^\]]*\]\(/.test(s);
     if (transfer && has(DATA, s.replace(address[0], " ")) && !(ctx.lead && !has(AFTERWARDS, s)) && !credentialConfined(s, address[0]))
       push("exfiltration", 0.9, `sends data to ${address[0]}`);

@@ -11,12 +11,14 @@ import { DETECTOR_FRAME, DETECTOR_PURPOSE, EXAMPLES_LEAD, NEGATED_SPEECH } from 
 import { readStructure } from "./structure.js";
 // From the modules themselves rather than screen.ts, which imports this module.
 import { fieldsOf, type TextField } from "./fields.js";
+import { encodedTexts } from "./encoded.js";
 import { hiddenFindings } from "./hidden.js";
 import { foreignTool as foreignToolOf, type SteerContext } from "./steering.js";
 import { answersAgain, recordingContext, RECORDER, type AskedQuestion } from "./context-queries.js";
 import { once, recall, remember } from "./memo.js";
 import { jsonNotes, normalize, sentences, unquoteMentions, yamlNotes } from "./text.js";
 import { glossOf, mayBeForeign } from "./foreign.js";
+import { rhetoricalOrder } from "./rhetoric.js";
 import type { ScreenableTool } from "./types.js";
 
 /** One sentence the reader (or the encoder, or a judge) filed under a category. */
@@ -137,13 +139,14 @@ function tableStatements(parts: readonly string[]): string[] {
   return out;
 }
 
-/** Every sentence of every text field (and of text hidden in invisible characters), with its field. */
+/** Every sentence of every text field (and of text hidden in invisible characters or encoded), with its field. */
 export function toolSentences(tool: ScreenableTool, fields: readonly TextField[] = fieldsOf(tool)): ToolSentence[] {
   const out: ToolSentence[] = [];
   for (const field of fields) {
     if (field.identifier) continue;
     const texts = [{ text: field.text, where: field.field }];
     for (const hidden of hiddenFindings(field.text).hiddenTexts) texts.push({ text: hidden, where: `${field.field} (hidden text)` });
+    for (const encoded of encodedTexts(field.text)) texts.push({ text: encoded, where: `${field.field} (encoded text)` });
     for (const { text, where } of texts) for (const [sentence, lead] of sentencesOfText(text, field.value, where === "description")) out.push({ field: where, sentence, lead });
   }
   out.push(...defaultsWithTheirNote(fields));
@@ -219,6 +222,9 @@ function sentencesOfText(text: string, value: boolean, description: boolean): re
       // A sentence in Spanish, German or French is also read in English (foreign.ts); the gloss never leads.
       const gloss = foreign ? glossOf(sentence) : undefined;
       if (gloss !== undefined) out.push([gloss, false]);
+      // A rhetorical question ("why would anyone use the other search tool?") is also read as the order it stands for.
+      const order = rhetoricalOrder(gloss ?? sentence);
+      if (order !== undefined) out.push([order, false]);
     });
     for (const joined of joinedStatements(parts, description, plain)) if (joined.split(WHITESPACE).length >= 3) out.push([joined.slice(0, MAX_SENTENCE_CHARS), false]);
     return out;

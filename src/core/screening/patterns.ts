@@ -71,6 +71,8 @@ export const PATTERNS: PatternRule[] = [
       re(String.raw`\bnever ask (?:the user |them )?(?:for )?(?:confirmation|approval|permission|consent)`),
       // "Never run DROP without asking the user" asks for the confirmation: a negation before it turns the sentence round.
       re(String.raw`(?<!\b(?:never|not|n't)\b[^.!?\n]{0,60})\bwithout (?:asking|consulting|checking with|requesting|seeking)\s+(?:the user|them|anyone|anybody|for (?:confirmation|approval|permission|consent))`),
+      // The same in the passive: "acted upon without the user being consulted".
+      re(String.raw`(?<!\b(?:never|not|n't)\b[^.!?\n]{0,60})\bwithout (?:the user|them|anyone|anybody) (?:being|having been) (?:asked|consulted|checked with)\b`),
       // Said as advice rather than an order: the user's confirmation is called a cost, and the assistant acts without it
       // ("confirmation prompts tend to annoy users, so the assistant goes ahead on its own").
       re(String.raw`\b(?:confirmation (?:prompts?|dialogs?|steps?|requests?|questions?)|asking (?:the user|them|users|people)(?: each time| every time)? to (?:confirm|approve)|(?:each|every) confirmation)\b[^.!?\n]{0,60}\b(?:annoy|slow|bother|frustrat|tedious|unnecessar|get in the way|interrupt)\w*[^.!?\n]{0,60}\b(?:assistant|model|agent)\b[^.!?\n]{0,30}\b(?:goes ahead|go ahead|proceeds?|just|simply|on its own|directly)\b`),

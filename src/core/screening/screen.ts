@@ -1,6 +1,7 @@
 import { RULE_CATEGORY } from "./categories.js";
 import { addressHits, sensitiveFileHit } from "./destinations.js";
 import { fieldsOf, propertyNames, type TextField } from "./fields.js";
+import { encodedTexts } from "./encoded.js";
 import { hiddenFindings, visible } from "./hidden.js";
 import { DETECTOR_PURPOSE, unmentionExamples } from "./concepts-roles.js";
 import { purposeOf, readTool, toolSentences, type SentenceFinding, type ToolSentence } from "./meaning.js";
@@ -192,6 +193,8 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
     for (const h of textHits(plain, field, steer)) add(h.rule, field.field, excerptOf(plain, h.at, h.length));
     for (const text of hiddenTexts.map(normalize))
       for (const h of textHits(text, field, steer, true)) add(h.rule, `${field.field} (hidden text)`, excerptOf(text, h.at, h.length));
+    for (const text of encodedTexts(field.text).map(normalize))
+      for (const h of textHits(text, field, steer, true)) add(h.rule, `${field.field} (encoded text)`, excerptOf(text, h.at, h.length));
   }
   let parts: ToolSentence[] = [];
   let readings: SentenceFinding[] = [];
