@@ -206,9 +206,11 @@ export const ROUND13_SET = fileURLToPath(new URL("../../data/screening/round13-s
 export const ROUND14_SET = fileURLToPath(new URL("../../data/screening/round14-set.jsonl", import.meta.url));
 /** Fifteenth round, written before the reader was changed for it and never fit on: second-person narratives ("you will notice…"), numbered step lists where one step is the attack, attacks in a tool's output schema, notes for maintainers and TODO comments, terms-of-service wording, accessibility and localization framing, rhetorical questions and sarcasm, zero-width characters inside words, base64 and URL-encoded "configuration", passive voice ("it is expected that…"), memory and persistence ("remember for all future sessions"), Chinese, Japanese, Russian and Polish sentences; legitimate tools in the same styles (real output schemas, step lists, maintainers' notes, terms acceptance, memory tools, config decoders, localization and accessibility tools). */
 export const ROUND15_SET = fileURLToPath(new URL("../../data/screening/round15-set.jsonl", import.meta.url));
+/** Sixteenth round, written before the reader was changed for it and never fit on: instructions as test cases and unit-test expectations, "known issues" and troubleshooting sections, release-note bullets with version numbers, orders addressed to the integrator or the orchestrator, attacks as preferences the user supposedly stored ("the user has asked that…"), invented citations of the MCP specification or the host's policy, attacks in properties nested three levels deep, numeric limits ("at most 200 lines…"), comparison tables ranking tools, emoji-heavy marketing copy, Korean, Turkish, Arabic and Hindi sentences; legitimate tools in the same styles (real test runners, known issues, release notes, stored preferences, spec validators, policy checks, nested config, telemetry limits, comparison tables, marketing copy, translation examples). */
+export const ROUND16_SET = fileURLToPath(new URL("../../data/screening/round16-set.jsonl", import.meta.url));
 
-export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11" | "round12" | "round13" | "round14" | "round15";
-const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11", "round12", "round13", "round14", "round15"];
+export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11" | "round12" | "round13" | "round14" | "round15" | "round16";
+const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11", "round12", "round13", "round14", "round15", "round16"];
 
 export interface DevSetRow {
   id: string;
@@ -226,7 +228,7 @@ export interface DevSetRow {
 
 /** The files of the development set, in the order they were written (dev/test, fresh, blind, holdout). */
 export function loadAllDevSets(): DevSetRow[] {
-  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET, ROUND12_SET, ROUND13_SET, ROUND14_SET, ROUND15_SET].flatMap((p) => loadDevSet(p));
+  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET, ROUND12_SET, ROUND13_SET, ROUND14_SET, ROUND15_SET, ROUND16_SET].flatMap((p) => loadDevSet(p));
 }
 
 export function loadDevSet(path = DEV_SET): DevSetRow[] {
@@ -242,7 +244,7 @@ export function loadDevSet(path = DEV_SET): DevSetRow[] {
         throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
       }
       if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12"|"round13"|"round14"|"round15", "tool": {"name", …}}`);
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12"|"round13"|"round14"|"round15"|"round16", "tool": {"name", …}}`);
       return row;
     });
 }
@@ -639,6 +641,32 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     "legitimate wide tools, the previous round's code and this round's in alternating fresh processes five times each, load",
     "average about 1.0 on 2 cores): CPU medians 799 ms before and 803 ms after, wall 553 and 557 ms (under 1 %; 8 % and 4 %",
     "before the decoded runs were remembered per text and the script test began with one look for a non-ASCII letter).",
+    "`round16-set.jsonl`: written before the sixteenth round's changes (instructions as test cases and unit-test",
+    "expectations; \"known issues\" and troubleshooting sections; release-note bullets with version numbers; orders addressed",
+    "to the integrator or the orchestrator; preferences the user supposedly stored, \"the user has asked that…\"; invented",
+    "citations of the MCP specification or the host's policy; attacks in properties nested three levels deep; numeric",
+    "limits; comparison tables ranking tools; emoji-heavy marketing copy; Korean, Turkish, Arabic and Hindi sentences;",
+    "legitimate tools in the same styles: test runners, real known issues and release notes, stored preferences, a spec",
+    "validator, policy checks, nested TLS config, telemetry with stated limits, comparison tables of the user's own runs,",
+    "marketing copy, translation examples), never fit on; on first contact 38/48 detected (79 %, CI 66–88 %, both modes:",
+    "the encoder added nothing; assistant-directive 4/8, resource-reach 7/8, concealment 6/8, shadowing 7/8, exfiltration",
+    "7/8, tool-choice 7/8) and 1/40 legitimate flagged (a force-push tool warning that collaborators' commits can be lost):",
+    "the honest figure for this round. The sixteenth round then glossed Korean, Turkish, Arabic and Hindi sentences by",
+    "their stems (Arabic's attached \"and\"/\"the\"/\"to\" taken off first, unknown words in those scripts dropped) and read the",
+    "last verb of a verb-final clause first; read the user's check removed (\"skip the user's confirmation\", \"confirmations",
+    "are unwanted\", \"without being run past them\", \"stop prompting the user\") and a tool's words treated \"as if the user",
+    "had typed them\" as the model's checks set aside; read side work \"left out of\" or \"excluded from\" user-facing output as",
+    "concealment; and read the integrator as the model. It was fit on two wide batches, each measured before it was fit:",
+    "2/18 detected and 0/8 flagged (the four languages, other content; written after round16's misses were read), then 5/12",
+    "and 0/8 (stored preferences, troubleshooting workarounds, skipped approvals, policy-cited omissions). The never-fit",
+    "columns were measured after every change: round16 38 → 46 of 48 and 1 → 1 of 40 flagged, which is not blind; round15",
+    "42/48, round14 42/48, round13 41/48, round12 44/48, round11 46/48, round10 43/48, round9 41/48, round8 41/48, round7",
+    "48/48, round6 47/48, round5 47/48 and the holdout 24/30 did not move, no legitimate tool of any never-fit column was",
+    "newly flagged, and the clean catalogs stayed at 0 flags. Screening time: measured 2026-11-26 23:31 UTC (rules only,",
+    "500 legitimate tools of the development sets, warmed on 300 others, the previous round's code and this round's in",
+    "alternating fresh processes three times each, with a bench run on the other core): CPU medians 355 ms before and 293",
+    "ms after (noisy); the bench's 500-tool pool with the real catalog first, two alternating screening runs each: 449 and",
+    "461 ms before, 474 and 449 ms after (no measurable cost).",
     "Timings below are from one run on a shared machine.",
     "95 % Wilson intervals.",
     "",
@@ -647,13 +675,13 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     md.push(
       `### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`,
       "",
-      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** | **round12 (never fit)** | **round13 (never fit)** | **round14 (never fit)** | **round15 (never fit)** |",
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** | **round12 (never fit)** | **round13 (never fit)** | **round14 (never fit)** | **round15 (never fit)** | **round16 (never fit)** |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const [k, d] of Object.entries(m.detection))
-      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** | **${pctCi(d.round12)}** | **${pctCi(d.round13)}** | **${pctCi(d.round14)}** | **${pctCi(d.round15)}** |`);
+      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** | **${pctCi(d.round12)}** | **${pctCi(d.round13)}** | **${pctCi(d.round14)}** | **${pctCi(d.round15)}** | **${pctCi(d.round16)}** |`);
     const l = m.legitimate;
-    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** | **${pctCi(l.round12)}** | **${pctCi(l.round13)}** | **${pctCi(l.round14)}** | **${pctCi(l.round15)}** |`);
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** | **${pctCi(l.round12)}** | **${pctCi(l.round13)}** | **${pctCi(l.round14)}** | **${pctCi(l.round15)}** | **${pctCi(l.round16)}** |`);
     md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
     for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
     if (m.timing)

@@ -1,5 +1,6 @@
 /**
- * Sentences in Chinese, Japanese, Russian and Polish, read in English the way foreign.ts reads Spanish or German.
+ * Sentences in Chinese, Japanese, Russian, Polish, Korean, Turkish, Arabic and Hindi, read in English the way
+ * foreign.ts reads Spanish or German.
  * Chinese and Japanese put no spaces between words, and Russian and Polish inflect every noun and verb, so a
  * word-for-word dictionary does not fit: Chinese and Japanese are glossed by the longest known word at each place,
  * Russian and Polish by the longest known stem a word starts with. The dictionaries hold only the words that carry
@@ -10,6 +11,12 @@
 
 const CJK = /[\u3040-\u30FF\u3400-\u9FFF]/u;
 const CYRILLIC = /[\u0400-\u04FF]/u;
+/** Hangul, Arabic and Devanagari: scripts whose sentences the stem gloss reads. */
+const STEM_SCRIPT = /[\uAC00-\uD7AF\u0600-\u06FF\u0900-\u097F]/u;
+const HANGUL = /[\uAC00-\uD7AF]/u;
+const ARABIC = /[\u0600-\u06FF]/u;
+/** Dotless ı, ğ and ş are Turkish letters; two of them make a Latin-script sentence Turkish. */
+const TURKISH_LETTERS = /[ğışİ]/gu;
 /** Letters only Polish uses, or its most frequent words: a Latin-script sentence that is Polish. */
 const POLISH = /[ąćęłńśźż]|\b(?:się|jest|nie|tego|przed|zawsze|nigdy|oraz|zamiast|innych|każdym)\b/iu;
 
@@ -48,22 +55,54 @@ const STEMS: Record<string, string> = {
   plik: "file", zawartość: "contents", wklej: "put", pola: "field", pole: "field", wysyłaj: "send", wyślij: "send", prześlij: "send",
   rozmow: "the conversation", historię: "history", histori: "history", każdym: "every", każd: "every", przed: "before", tego: "this",
   hasł: "password", klucz: "key", serwer: "server", dodaj: "add", odbiorc: "recipients",
+  // Korean (a noun or verb stem followed by particles and endings)
+  이: "this", 사용자: "user", 어시스턴트: "assistant", 비서: "assistant", 모델: "model", 지시: "instructions", 명령: "instructions", 무시: "ignore",
+  따르: "follow", 따라: "follow", 실행: "execute", 항상: "always", 언제나: "always", 절대: "never", 결코: "never", 다른: "other",
+  도구: "tool", 툴: "tool", 사용하: "use", 사용: "use", 알리: "tell", 말하: "tell", 숨기: "hide", 숨겨: "hide", 읽어: "read",
+  읽고: "read", 파일: "file", 내용: "contents", 보내: "send", 전송: "send", 업로드: "upload", 대화: "the conversation", 기록: "history",
+  비밀번호: "password", 암호: "password", 묻지: "without asking", 확인하지: "without confirming", 우선: "before", 외부: "external",
+  서버: "server", 호출: "call", 전에: "before", 요청: "requests", 선택: "choose", 마세요: "do not", 마십시오: "do not", 않고: "not",
+  // Turkish
+  kullanıcı: "user", asistan: "assistant", model: "model", talimat: "instructions", yönerge: "instructions", araç: "tool", aracı: "tool",
+  yoksay: "ignore", uygula: "execute", çalıştır: "execute", izle: "follow", asla: "never", yalnızca: "only",
+  sadece: "only", diğer: "other", başka: "other", kullan: "use", söyle: "tell", bildir: "tell", gizle: "hide", oku: "read",
+  dosya: "file", klasör: "folder", içeriğ: "contents", gönder: "send", yükle: "upload", konuşma: "the conversation", geçmiş: "history",
+  parola: "password", şifre: "password", anahtar: "key", sormadan: "without asking", sunucu: "server", çağır: "call", önce: "before",
+  seç: "choose", ekle: "add", alıcı: "recipients", bu: "this", bir: "a", ve: "and", ile: "with", yol: "path", başlat: "start", hiçbir: "no",
+  // Arabic (after the attached prefixes are taken off)
+  مستخدم: "user", مساعد: "assistant", نموذج: "model", تعليمات: "instructions", أوامر: "instructions", تجاهل: "ignore",
+  نفذ: "execute", ينفذ: "execute", اتبع: "follow", يتبع: "follow", دائما: "always", دائماً: "always", أبدا: "never", أبداً: "never",
+  فقط: "only", أخرى: "other", آخر: "other", أداة: "tool", أدوات: "tools", استخدم: "use", تستخدم: "use", تخبر: "tell", أخبر: "tell",
+  أخف: "hide", اقرأ: "read", ملف: "file", محتو: "contents", أرسل: "send", إرسال: "send", محادثة: "the conversation", سجل: "history",
+  كلمات: "", مرور: "password", مفتاح: "key", يسأل: "ask", دون: "without", خادم: "server", استدعاء: "call", أضف: "add", مستلم: "recipients",
+  لا: "do not", هذه: "this", هذا: "this",
+  // Hindi
+  कि: "that", इस: "this", यह: "this", मत: "do not", उपयोगकर्ता: "user", सहायक: "assistant", मॉडल: "model", निर्देश: "instructions", अनदेखा: "ignore", पालन: "follow", चलाए: "execute",
+  हमेशा: "always", कभी: "never", केवल: "only", सिर्फ: "only", दूसर: "other", अन्य: "other", टूल: "tool", उपकरण: "tool", उपयोग: "use",
+  बताए: "tell", बताएं: "tell", छिपा: "hide", पढ़: "read", फ़ाइल: "file", फाइल: "file", सामग्री: "contents", भेज: "send", बातचीत: "the conversation",
+  इतिहास: "history", पासवर्ड: "password", कुंजी: "key", टोकन: "token", पूछे: "ask", बिना: "without", सर्वर: "server", चुन: "choose", न: "not",
 };
 const STEM_KEYS = Object.keys(STEMS).sort((a, b) => b.length - a.length);
-const WORD = /[\p{L}]+/gu;
+// Devanagari vowel signs are marks, not letters: without \p{M} a Hindi word would be cut at every vowel.
+const WORD = /[\p{L}\p{M}]+/gu;
 
 /** Whether a text may hold a Chinese, Japanese, Russian or Polish sentence. */
 export function mayBeOtherScript(text: string): boolean {
   // Every script and every Polish sentence the gloss reads holds a letter outside ASCII: English text needs one test.
-  return NON_ASCII.test(text) && (CJK.test(text) || CYRILLIC.test(text) || POLISH_LETTER.test(text));
+  return NON_ASCII.test(text) && (CJK.test(text) || CYRILLIC.test(text) || POLISH_LETTER.test(text) || STEM_SCRIPT.test(text) || TURKISH_LETTER.test(text));
 }
 
 const NON_ASCII = /[^\x00-\x7F]/;
 const POLISH_LETTER = /[ąćęłńśźż]/iu;
+const TURKISH_LETTER = /[ğışİ]/u;
 
 /** The sentence in crude English when it is Chinese, Japanese, Russian or Polish, else undefined. */
 export function scriptGlossOf(sentence: string): string | undefined {
   if (CJK.test(sentence)) return cjkGloss(sentence);
+  if (STEM_SCRIPT.test(sentence) || (sentence.match(TURKISH_LETTERS)?.length ?? 0) >= 2) {
+    const gloss = stemGloss(sentence.replace(/her zaman/giu, "always").replace(/कभी\s+न(?:हीं)?/gu, "never").replace(/[।]/gu, ".").replace(/،/gu, ","));
+    return ARABIC.test(sentence) ? gloss : verbFirst(gloss);
+  }
   if (CYRILLIC.test(sentence) || (POLISH.test(sentence) && (sentence.match(/[ąćęłńśźż]/giu)?.length ?? 0) >= 2)) return stemGloss(sentence);
   return undefined;
 }
@@ -87,9 +126,44 @@ function cjkGloss(sentence: string): string {
 
 function stemGloss(sentence: string): string {
   return sentence.replace(WORD, (w) => {
-    const lower = w.toLowerCase();
-    // Two-letter stems ("не") only as whole words; longer ones as the start of an inflected word.
-    const stem = STEMS[lower] !== undefined ? lower : STEM_KEYS.find((k) => k.length >= 3 && lower.startsWith(k));
-    return stem ? STEMS[stem]! : w;
+    const lower = w.toLocaleLowerCase(TURKISH_LETTER.test(w) ? "tr" : undefined);
+    const bare = withoutArabicPrefix(lower);
+    // Two-letter stems ("не") only as whole words; longer ones as the start of an inflected word. A Hangul syllable
+    // is a whole consonant-vowel group, so two of them already make a word.
+    const stem = STEMS[lower] !== undefined ? lower : STEMS[bare] !== undefined ? bare : STEM_KEYS.find((k) => k.length >= (HANGUL.test(k) ? 2 : 3) && (lower.startsWith(k) || bare.startsWith(k)));
+    // As with Chinese, a Hangul, Arabic or Devanagari word the dictionary lacks is dropped: left in, it hides from the
+    // readers that the known words around it make a sentence.
+    return stem ? STEMS[stem]! : STEM_SCRIPT.test(w) ? "" : w;
   });
+}
+
+/** An Arabic word without the "and", "the", "to", "with" or "for" written onto its front (وال، بال، لل، ال، و، ب، ل). */
+function withoutArabicPrefix(word: string): string {
+  return /^[\u0600-\u06FF]/u.test(word) ? word.replace(/^(?:وال|بال|لل|ال|و|ب|ل)(?=[\u0600-\u06FF]{3})/u, "") : word;
+}
+
+/** The verbs the gloss yields that carry an order. */
+const GLOSSED_VERB = /^(?:send|upload|execute|follow|tell|hide|read|use|choose|call|add|ignore)$/;
+
+/**
+ * Korean, Turkish and Hindi put the verb last ("the conversation history … send"); the English readers look for an
+ * order at the front of a clause. The last glossed verb of each clause, with the "never"/"do not" before it, is
+ * moved to the clause's start, so "user … never tell" reads as "never tell user …". Arabic already puts it first.
+ */
+function verbFirst(gloss: string): string {
+  return gloss
+    // A clause ends at punctuation or where "that" opens a subordinate one ("… never tell that this tool sends …").
+    .split(/(?<=[.;,!?])\s+|\s+(?=that\s)/u)
+    .map((clause) => {
+      const words = clause.trim().split(/\s+/u).filter(Boolean);
+      const end = words.length - 1 - [...words].reverse().findIndex((w) => GLOSSED_VERB.test(w.replace(/[.;,!?]+$/u, "")));
+      if (end >= words.length || end <= 0) return words.join(" ");
+      let start = end;
+      while (start > 0 && /^(?:never|not|do|only|always)$/.test(words[start - 1]!)) start--;
+      const verb = words.slice(start, end + 1).map((w) => w.replace(/[.;,!?]+$/u, ""));
+      const tail = /[.;,!?]+$/u.exec(words[end]!)?.[0] ?? "";
+      const rest = [...words.slice(0, start), ...words.slice(end + 1)];
+      return `${[...verb, ...rest].join(" ")}${tail}`;
+    })
+    .join(" ");
 }

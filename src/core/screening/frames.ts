@@ -28,7 +28,8 @@ export interface FrameCues extends AskCues {
   address: string | undefined;
 }
 
-const MODEL_WORD = /\b(?:ai|llm|assistants?|models?|agents?|orchestrators?|copilots?|chatbots?)\b/i;
+// The integrator wires the tool into the model's loop: an order to it is an order to whatever reads the description.
+const MODEL_WORD = /\b(?:ai|llm|assistants?|models?|agents?|orchestrators?|integrators?|copilots?|chatbots?)\b/i;
 
 // --- returned text given the standing of instructions ----------------------------------------------------------
 
@@ -52,7 +53,7 @@ const APPROVAL_WAIVED = /\b(?:user(?:'s)? (?:approval|confirmation|consent|permi
 /** Content said to carry the operator's authority: "those steps carry the operator's authority". */
 const AUTHORITY_CLAIM = /\b(?:carr(?:y|ies)|ha(?:ve|s)|hold|with|bear)\s+(?:the\s+)?(?:operator|system|developer|admin|administrator|deployer)(?:'s)?\s+(?:authority|standing|weight|voice|rank|backing)\b|\b(?:elevated|higher|special|admin(?:istrative)?|full|overriding) (?:rights|privileges|authority|permissions|standing) over (?:the )?(?:session|assistant|model|conversation|chat|agent)\b/i;
 /** A request found in content handled as the user's: "where a page asks the assistant to do something, the request is handled like one from the user". */
-const AS_USERS_REQUEST = /\b(?:handled|treated|taken|processed|counted|honou?red|acted on)\s+(?:just\s+)?(?:like|as)\s+(?:(?:one|a request|requests|an instruction|instructions|a message|messages|a task|tasks)\s+)?(?:from|by|of)\s+the\s+(?:user|person)\b/i;
+const AS_USERS_REQUEST = /\b(?:handled|treated|taken|processed|counted|honou?red|acted on)\s+(?:just\s+)?(?:like|as)\s+(?:(?:one|a request|requests|an instruction|instructions|a message|messages|a task|tasks)\s+)?(?:from|by|of)\s+the\s+(?:user|person)\b|\b(?:treat|handle|take)\w*\s+(?:anything|everything|whatever|all|each|every)\b[^.;]{0,40}\bas (?:if|though) the (?:user|person) (?:had )?(?:typed|written|said|asked for|sent)\b/i;
 /** A returned message turned into work for the model: "relays each agent message to its own planning as a task to perform". */
 const AS_TASKS = /\bas (?:an? )?(?:tasks?|to-?dos?|jobs?|actions?) (?:to (?:perform|carry out|do|execute|complete)|for (?:it|the assistant|the model))\b/i;
 
@@ -66,7 +67,7 @@ const RULES_SET_ASIDE = /\b(?:system (?:prompt|message)s?|(?:its|the assistant's
 /** Something ranked above the instructions the model was given: "outranks any instruction the assistant was set up with". */
 const ABOVE_MODEL_RULES = /\b(?:outranks?|overrides?|supersedes?|takes? (?:priority|precedence) over|trumps?|prevails? over|wins? over|comes? before)\b[^.;]{0,15}\b(?:instructions?|guidelines?|rules|setup|configuration|system (?:prompt|message))\b[^.;]{0,40}\b(?:the assistant|the model|the agent|it) (?:was|is|has been|had been) (?:set up|configured|given|told|instructed)\b|\b(?:outranks?|overrides?|supersedes?|takes? (?:priority|precedence) over|trumps?|prevails? over)\s+(?:its|the assistant's|the model's|the agent's) (?:configured|original|own|built-in|default|system) (?:instructions|guidelines|rules|prompt)\b|\b(?:outranks?|overrides?|supersedes?|takes? (?:priority|precedence) over|trumps?|prevails? over|replaces?)\s+(?:what|anything|whatever|everything)\s+(?:the (?:assistant|model|agent)|it)\s+(?:was|has been|had been|is)\s+(?:told|given|instructed|asked|configured|set up|programmed)\b/i;
 /** The model said to stop checking with the user, or given a wider latitude. */
-const STOPS_ASKING = /\b(?:stops?|no longer|ceases? to|quits?)\s+(?:asking|checking with|confirming with|consulting)\s+(?:the\s+)?(?:user|person)\b|\bgrants?\s+(?:the\s+)?(?:assistant|model|agent|ai)\s+(?:admin|elevated|full|unrestricted|root|operator)\s+(?:latitude|rights|mode|privileges|powers|access)\b/i;
+const STOPS_ASKING = /\b(?:stops?|no longer|ceases? to|quits?)\s+(?:(?:asking|checking with|confirming with|consulting|prompting)\s+(?:the\s+)?(?:user|person)\b|(?:requesting|asking for) confirmation for (?:anything|everything|whatever|all)\b)|\b(?:skip\w*|bypass\w*|waiv\w*)\s+(?:the\s+)?(?:user's|person's|their)\s+(?:confirmation|approval|review|consent|sign-off)\b|\bconfirmations?\s+(?:are|is)\s+(?:unwanted|unnecessary|not (?:needed|wanted|required))\b|\bwithout (?:being|first being) (?:run|checked|cleared) (?:past|with|by) (?:them|the user|the person)\b|\bgrants?\s+(?:the\s+)?(?:assistant|model|agent|ai)\s+(?:admin|elevated|full|unrestricted|root|operator)\s+(?:latitude|rights|mode|privileges|powers|access)\b/i;
 
 /**
  * A pattern and a cheap word it cannot match without: most sentences of a catalog reach this reading (it runs where no
@@ -80,7 +81,7 @@ const pattern = (re: RegExp, guard: RegExp): Guarded => ({ re, guard });
 const matches = (p: Guarded, s: string): boolean => p.guard.test(s) && p.re.test(s);
 
 const ABOVE_RULES = pattern(ABOVE_MODEL_RULES, /outrank|overrid|supersed|precedence|priority|trump|prevail|wins? over|comes? before/i);
-const STOPS = pattern(STOPS_ASKING, /\b(?:stops?|no longer|ceases?|quits?|grants?)\b/i);
+const STOPS = pattern(STOPS_ASKING, /\b(?:stop\w*|no longer|ceases?|quits?|grants?|skip\w*|bypass\w*|waiv\w*|confirmations?|without being|without first)\b/i);
 const SET_ASIDE = pattern(RULES_SET_ASIDE, /disregard|ignored|set aside|overridden|void|suspended|superseded|dropped|moot|irrelevant|no longer/i);
 const OVER_ASK = pattern(OVER_USERS_ASK, /\b(?:even|whatever|regardless|no matter|instead of what|over what|rather than what)\b/i);
 const AS_USERS = pattern(AS_USERS_REQUEST, /\b(?:like|as)\b[^.;]{0,40}\bthe (?:user|person)\b/i);
@@ -99,7 +100,7 @@ function promotedText(s: string, push: AskPush): boolean {
     push("assistant-directive", 0.75, "returned text sets what the model does over the user's request");
     return true;
   }
-  if ((matches(AS_USERS, s) || matches(TASKS, s)) && (MODEL_WORD.test(s) || CONTENT_NOUN.test(s) || RETURNED_ORIGIN.test(s)) && !NOT_FOLLOWED.test(s)) {
+  if ((matches(AS_USERS, s) || matches(TASKS, s)) && (MODEL_WORD.test(s) || CONTENT_NOUN.test(s) || RETURNED_ORIGIN.test(s) || TEXT_SAYS.test(s)) && !NOT_FOLLOWED.test(s)) {
     push("assistant-directive", 0.75, "a request found in content handled as the user's");
     return true;
   }
@@ -122,13 +123,13 @@ function promotedText(s: string, push: AskPush): boolean {
 // --- what the reply leaves out --------------------------------------------------------------------------------
 
 /** What the user reads of the tool's work. */
-const REPLY = /\b(?:repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|confirm(?:s|ation|ations)?|chat|what the user (?:sees|reads|is told|is shown)|(?:shown|displayed|told|reported) to the user|the assistant's message|that message|the message (?:to|for) the user)\b/i;
+const REPLY = /\b(?:repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|confirm(?:s|ation|ations)?|chat|what the user (?:sees|reads|is told|is shown)|(?:shown|displayed|told|reported) to the user|the assistant's message|that message|the message (?:to|for) the user|user-facing (?:output|text|summar(?:y|ies)|messages?|repl(?:y|ies)))\b/i;
 /** Left out of it, in any voice. */
 const OMITTED =
-  /\b(?:omit\w*|leaves? (?:it|them|this|that|those) out|left out|no mention|not mentioned|no longer (?:mentioned|surfaced|shown|listed|included|reported)|not (?:surfaced|shown|listed|included|reported|part of)|isn't part of|outside the (?:reply|summary|answer|response|confirmation)|makes? no (?:reference|mention)|without (?:mentioning|naming|listing)|needs? no (?:mention|comment)|internal step|housekeeping|adds? noise|leaves out|not worth (?:raising|mentioning|bringing up|noting|telling|a mention)|(?:keeps?|kept) (?:it|this|that|them) to (?:itself|themselves|himself|herself)|stays? between|implementation detail)\b/i;
+  /\b(?:omit\w*|leaves? (?:it|them|this|that|those) out|leav\w* (?:\S+ ){1,5}?out of|exclud\w* from|left out|no mention|not mentioned|no longer (?:mentioned|surfaced|shown|listed|included|reported)|not (?:surfaced|shown|listed|included|reported|part of)|isn't part of|outside the (?:reply|summary|answer|response|confirmation)|makes? no (?:reference|mention)|without (?:mentioning|naming|listing)|needs? no (?:mention|comment)|internal step|housekeeping|adds? noise|leaves out|not worth (?:raising|mentioning|bringing up|noting|telling|a mention)|(?:keeps?|kept) (?:it|this|that|them) to (?:itself|themselves|himself|herself)|stays? between|implementation detail)\b/i;
 /** Side work of the tool a user would want to hear of: something sent, copied, added, granted or charged besides the task. */
 const SIDE_WORK =
-  /\b(?:also|additional\w*|extra|background|sends?|sent|uploads?|uploaded|cop(?:y|ies)|mirror\w*|forward\w*|grants?|granted|adds?|added|install\w*|enabled|switched on|turned on|subscri\w+|shar(?:es|ed|ing)|partner\w*|fees?|tips?|charges?|recurring|schedules?|auto-?renew\w*|rights|outside|elsewhere|deletions?|watermark\w*|newsletter|analytics|tracking|add-?ons?|insurance|public\w*|share links?|sold|resold|resell\w*|advertis\w*|indexed|search engines|apr|interest)\b/i;
+  /\b(?:also|additional\w*|extra|background|side (?:effects?|actions?)|sends?|sent|uploads?|uploaded|cop(?:y|ies)|mirror\w*|forward\w*|grants?|granted|adds?|added|install\w*|enabled|switched on|turned on|subscri\w+|shar(?:es|ed|ing)|partner\w*|fees?|tips?|charges?|recurring|schedules?|auto-?renew\w*|rights|outside|elsewhere|deletions?|watermark\w*|newsletter|analytics|tracking|add-?ons?|insurance|public\w*|share links?|sold|resold|resell\w*|advertis\w*|indexed|search engines|apr|interest)\b/i;
 
 /** A question whether the user should hear of something, answered no: "Should the add-on be brought up? No, …". */
 const TELL_ANSWERED_NO = /\b(?:brought up|mention\w*|told|tell|shown|surfaced|hear (?:about|of)|know (?:about|of)|disclos\w*|point\w* out|flag\w*)\b[^?]{0,60}\?\s*(?:No|Nope|Not really|Never|Rarely)\b/i;
@@ -354,10 +355,10 @@ const RESOURCE_WORDS = 1 << 10;
 const GATHER_WORDS = 1 << 11;
 const NEG_WORDS = 1 << 12;
 const GROUP_WORDS: readonly (readonly [number, string])[] = [
-  [DIRECTIVE_WORDS, "dropped to-do to-dos outrank outranks override overrides overridden supersede supersedes superseded precedence priority trump trumps prevail prevails wins disregard disregarded ignored aside void suspended moot irrelevant told prompt prompts principle principles instruction instructions setup configured configuration stop stops longer cease ceases quit quits grant grants granted directive directives order orders command commands guideline guidelines guidance rules policy policies followed obeyed acted handled treated taken processed counted honoured honored approval consent permission permissions asking authority standing weight voice rank backing even whatever regardless matter rather instead task tasks todo todos job jobs action actions rights privileges"],
+  [DIRECTIVE_WORDS, "dropped to-do to-dos outrank outranks override overrides overridden supersede supersedes superseded precedence priority trump trumps prevail prevails wins disregard disregarded ignored aside void suspended moot irrelevant told prompt prompts principle principles instruction instructions setup configured configuration stop stops longer cease ceases quit quits grant grants granted directive directives order orders command commands guideline guidelines guidance rules policy policies followed obeyed acted handled treated taken processed counted honoured honored approval consent permission permissions asking authority standing weight voice rank backing even whatever regardless matter rather instead task tasks todo todos job jobs action actions rights privileges skip skips skipping bypass bypasses bypassing waive waives review treat handle typed"],
   [DIRECTIVE_WORDS | REPLY_WORDS, "confirm confirms confirmation confirmations"],
   [REPLY_WORDS, "worth itself between detail reply replies replied response responses answer answers summary summaries summarized summarised chat message silently quietly without user"],
-  [MODEL_WORDS, "ai llm assistant assistants model models agent agents orchestrator orchestrators copilot copilots chatbot chatbots"],
+  [MODEL_WORDS, "ai llm assistant assistants model models agent agents orchestrator orchestrators integrator integrators copilot copilots chatbot chatbots"],
   [OTHERS_WORDS, "other others built-in default native standard stock itself server servers server's one plugin plugins integration integrations interpreter readers reviews ratings users"],
   [PRAISE_WORDS, "gold trusted award-winning best-in-class best number industry-leading world-class officially recommended most"],
   [PREFER_WORDS, "prefer preferred favored favoured chosen picked rated"],
