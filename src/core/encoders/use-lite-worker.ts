@@ -19,7 +19,8 @@ const port = parentPort;
 let model: Promise<UseLiteModel> | undefined;
 function loadModel(): Promise<UseLiteModel> {
   if (!model) {
-    model = initUseLiteModel();
+    // This thread owns the runtime: the packed weights' own copies can go (see compactPackedWeights).
+    model = initUseLiteModel({ compactWeights: true });
     // Not memoized on failure: the next request retries.
     model.catch(() => {
       model = undefined;
