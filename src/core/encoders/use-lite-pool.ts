@@ -42,7 +42,7 @@ export interface UseLiteBatchResult {
 }
 
 export interface UseLiteWorkerPoolOptions {
-  /** Maximum number of worker threads (each holds its own model copy, about 100–130 MB resident). Default 1. */
+  /** Maximum number of worker threads (each holds its own model copy, about 65–75 MiB resident). Default 1. */
   size?: number;
   /**
    * V8 heap limits of each worker (Node's `Worker` option), over {@link USE_LITE_WORKER_RESOURCE_LIMITS} (fields
@@ -53,7 +53,7 @@ export interface UseLiteWorkerPoolOptions {
    * A worker beyond the first starts only in a stretch of work (no idle pause longer than
    * `USE_LITE_STRETCH_PAUSE_MS`) of at least this many texts, embedded so far or announced by `expectTexts`, and only
    * for a waiting batch of more than one text (a build's, not a query's). Each worker costs its own model copy
-   * (about 100–130 MB resident); one worker embeds a few thousand texts in seconds to tens of seconds, while a build
+   * (about 65–75 MiB resident); one worker embeds a few thousand texts in seconds to tens of seconds, while a build
    * announced as larger gets its second worker at once. 0 = grow as soon as any request waits. Default
    * {@link USE_LITE_GROW_AFTER_TEXTS}.
    */

@@ -69,7 +69,7 @@ export interface UseLiteEmbeddingsOptions extends EmbeddingsParams {
   batchChars?: number;
   /**
    * Worker threads running the model. Every instance shares one process-wide pool, sized to the largest value any
-   * instance asked for; each worker holds its own model copy (about 100–130 MB resident) and runs one batch at a
+   * instance asked for; each worker holds its own model copy (about 65–75 MiB resident) and runs one batch at a
    * time, so more than one only helps with spare cores. A second worker starts only for builds of thousands of texts
    * (`USE_LITE_GROW_AFTER_TEXTS`), never for queries.
    * Default: 2 on machines with 2 or more cores, else 1 (`defaultUseLiteWorkers()`).
