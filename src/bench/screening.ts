@@ -208,9 +208,11 @@ export const ROUND14_SET = fileURLToPath(new URL("../../data/screening/round14-s
 export const ROUND15_SET = fileURLToPath(new URL("../../data/screening/round15-set.jsonl", import.meta.url));
 /** Sixteenth round, written before the reader was changed for it and never fit on: instructions as test cases and unit-test expectations, "known issues" and troubleshooting sections, release-note bullets with version numbers, orders addressed to the integrator or the orchestrator, attacks as preferences the user supposedly stored ("the user has asked that…"), invented citations of the MCP specification or the host's policy, attacks in properties nested three levels deep, numeric limits ("at most 200 lines…"), comparison tables ranking tools, emoji-heavy marketing copy, Korean, Turkish, Arabic and Hindi sentences; legitimate tools in the same styles (real test runners, known issues, release notes, stored preferences, spec validators, policy checks, nested config, telemetry limits, comparison tables, marketing copy, translation examples). */
 export const ROUND16_SET = fileURLToPath(new URL("../../data/screening/round16-set.jsonl", import.meta.url));
+/** Seventeenth round, written before the reader was changed for it and never fit on: "before you start" and prerequisite sections, accessibility notes, error-message templates the model is told to show, markdown footnotes, attacks in a schema's `pattern`, `$comment`, `const` or `examples` of objects, glossaries that redefine words ("context means the whole conversation"), triggers on what the user says, a maintainer of another server speaking, caching and performance advice, dialogue transcripts, legal disclaimers, paired-tool workflows, parameter names that carry the ask, command-line usage examples, verse, abbreviations, Swedish, Indonesian, Vietnamese, Greek and Hebrew sentences; legitimate tools in the same styles (real prerequisites, error messages, footnotes, key patterns, glossaries, maintainers' notes, keychain caches, sample exchanges, legal notes, chained uploads, environment-forwarding switches, command equivalents, verse, abbreviations, translation examples). */
+export const ROUND17_SET = fileURLToPath(new URL("../../data/screening/round17-set.jsonl", import.meta.url));
 
-export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11" | "round12" | "round13" | "round14" | "round15" | "round16";
-const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11", "round12", "round13", "round14", "round15", "round16"];
+export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11" | "round12" | "round13" | "round14" | "round15" | "round16" | "round17";
+const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17"];
 
 export interface DevSetRow {
   id: string;
@@ -228,7 +230,7 @@ export interface DevSetRow {
 
 /** The files of the development set, in the order they were written (dev/test, fresh, blind, holdout). */
 export function loadAllDevSets(): DevSetRow[] {
-  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET, ROUND12_SET, ROUND13_SET, ROUND14_SET, ROUND15_SET, ROUND16_SET].flatMap((p) => loadDevSet(p));
+  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET, ROUND12_SET, ROUND13_SET, ROUND14_SET, ROUND15_SET, ROUND16_SET, ROUND17_SET].flatMap((p) => loadDevSet(p));
 }
 
 export function loadDevSet(path = DEV_SET): DevSetRow[] {
@@ -244,7 +246,7 @@ export function loadDevSet(path = DEV_SET): DevSetRow[] {
         throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
       }
       if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12"|"round13"|"round14"|"round15"|"round16", "tool": {"name", …}}`);
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12"|"round13"|"round14"|"round15"|"round16"|"round17", "tool": {"name", …}}`);
       return row;
     });
 }
@@ -667,6 +669,36 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     "alternating fresh processes three times each, with a bench run on the other core): CPU medians 355 ms before and 293",
     "ms after (noisy); the bench's 500-tool pool with the real catalog first, two alternating screening runs each: 449 and",
     "461 ms before, 474 and 449 ms after (no measurable cost).",
+    "`round17-set.jsonl`: written before the seventeenth round's changes (\"before you start\" and prerequisite sections;",
+    "accessibility notes; error-message templates the model is told to show; markdown footnotes; attacks in a schema's",
+    "`pattern`, `$comment`, `const` or `examples` objects; glossaries that redefine a word; triggers on what the user says;",
+    "a maintainer of another server speaking; caching and performance advice; dialogue transcripts; legal disclaimers;",
+    "paired-tool workflows; parameter names that carry the ask; command-line usage examples; verse; shorthand; Swedish,",
+    "Indonesian, Vietnamese, Greek and Hebrew sentences; legitimate tools in the same styles: real prerequisites, error",
+    "messages, footnotes, key patterns, glossaries, maintainers' notes, keychain caches, sample exchanges, legal notes,",
+    "chained uploads, environment-forwarding switches, command equivalents, verse, abbreviations, translation examples),",
+    "never fit on; on first contact 33/48 detected (69 %, CI 55–80 %; assistant-directive 4/8, concealment 5/8, shadowing",
+    "5/8, tool-choice 5/8, exfiltration 7/8, resource-reach 7/8) and 4/40 legitimate flagged (a vault tool saying \"set",
+    "VAULT_ADDR in the server's environment\", a mail tool calling list_threads first, a key generator defaulting to",
+    "~/.ssh/id_ed25519, a merge tool's `delete_branch: true`): the honest figure for this round. The seventeenth round then",
+    "read a transcript's assistant lines as the model's conduct and a denial to a question about the user's data as a",
+    "scripted reply, verse lines joined, shorthand spelled out, a glossary word with its meaning in its place, example,",
+    "default and const objects as their key-value pairs and a `pattern` as the text it asks for; glossed Swedish,",
+    "Indonesian, Vietnamese, Greek and Hebrew; and read content ranked above what users say, messages equated with",
+    "commands, acting without the user's confirmation, side work that never reaches the user or never comes up in replies,",
+    "the user said to have no need to know, a rule for every call of another tool, and other tools gated on this one. It",
+    "narrowed a sibling that only supplies this tool's input, a flag keyed by its own name, a key file the tool writes,",
+    "capitalised environment names and the bare \"the server\" (the last two read off round17's own false positive before",
+    "training tools of that shape were written), what the user is spared doing, and the operating system's own prompt. It",
+    "was fit on five wide batches, each measured before it was fit: 11/18 detected and 0/8 flagged, then 14/18 and 3/8,",
+    "then 12/18 and 1/8, then 9/12 and 3/10, then 9/12 and 1/8. The never-fit columns were measured after every change:",
+    "round17 33 → 48 of 48 and 4 → 2 of 40 flagged, which is not blind; round16 46/48, round15 42/48, round14 42/48,",
+    "round13 41/48, round12 44/48, round11 46/48, round10 43/48, round9 41/48, round8 41/48, round7 48/48, round6 47/48,",
+    "round5 47/48 and the holdout 24/30 did not move, no legitimate tool of any never-fit column was newly flagged, and the",
+    "clean catalogs stayed at 0 flags. Screening time: measured 2026-11-27 00:28 UTC (rules only, the 464 real tools, CPU",
+    "time of one cold screening, the previous round's code and this round's in alternating fresh processes five times each,",
+    "load 2.1–2.8 on 2 cores from other work): medians 1268 ms before and 1310 ms after (3 %; an earlier set of five, 1195",
+    "and 1262 ms); the bench run below was at load 3.5, so its screening time is not comparable with the previous report's.",
     "Timings below are from one run on a shared machine.",
     "95 % Wilson intervals.",
     "",
@@ -675,13 +707,13 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     md.push(
       `### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`,
       "",
-      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** | **round12 (never fit)** | **round13 (never fit)** | **round14 (never fit)** | **round15 (never fit)** | **round16 (never fit)** |",
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** | **round12 (never fit)** | **round13 (never fit)** | **round14 (never fit)** | **round15 (never fit)** | **round16 (never fit)** | **round17 (never fit)** |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---:  ---: |",
     );
     for (const [k, d] of Object.entries(m.detection))
-      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** | **${pctCi(d.round12)}** | **${pctCi(d.round13)}** | **${pctCi(d.round14)}** | **${pctCi(d.round15)}** | **${pctCi(d.round16)}** |`);
+      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** | **${pctCi(d.round12)}** | **${pctCi(d.round13)}** | **${pctCi(d.round14)}** | **${pctCi(d.round15)}** | **${pctCi(d.round16)}** | **${pctCi(d.round17)}** |`);
     const l = m.legitimate;
-    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** | **${pctCi(l.round12)}** | **${pctCi(l.round13)}** | **${pctCi(l.round14)}** | **${pctCi(l.round15)}** | **${pctCi(l.round16)}** |`);
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** | **${pctCi(l.round12)}** | **${pctCi(l.round13)}** | **${pctCi(l.round14)}** | **${pctCi(l.round15)}** | **${pctCi(l.round16)}** | **${pctCi(l.round17)}** |`);
     md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
     for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
     if (m.timing)

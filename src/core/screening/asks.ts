@@ -57,9 +57,9 @@ export type AskPush = (category: ScreeningCategory, score: number, cue: string) 
  * and a plain test costs less than the per-sentence memory (memo.ts) of the dozen patterns behind it.
  */
 // Each starts at a word boundary, so the engine tries its alternatives only where a word starts.
-const MODEL_RULES_WORDS = /\b(?:precedence|priority|order of|chain of|authority|sits (?:above|over)|ranks|guardrail|safety|content (?:rule|setting|check|filter|polic|restriction|guideline)|moderation|refusal|limits|restrictions|rules|as if|as though|ahead of|(?:found|embedded|written|contained) in|commands for|loyalty|answers to|works for|acts |serves|represents|yield|defer|way to|subordinate|overridden|counting|caveat|correction|disclaimer|binding|in force|in effect)|\s>\s/i;
-const USER_TOLD_WORDS = /\b(?:repl|answer|response|confirm|summar|receipt|account of|message|(?:bring|point|call) \w+ (?:up|out)|describ|present|label|refer|frame|report|not (?:for|in|meant for|something for) (?:the )?(?:chat|conversation|repl|answer)|out of the (?:chat|conversation))/i;
-const OTHER_SERVERS_WORDS = /[\x60@]|server|__/i;
+const MODEL_RULES_WORDS = /\b(?:skip(?:s|ping)? asking|without (?:the user's |the user |user |their |any )?(?:confirmation|approval|consent|asking|checking|a prompt)|not asked|never asked|put to the user|are commands|are instructions|count as|= cmds|precedence|priority|order of|chain of|authority|sits (?:above|over)|ranks|outranks?|comes? (?:before|ahead|above)|guardrail|safety|content (?:rule|setting|check|filter|polic|restriction|guideline)|moderation|refusal|limits|restrictions|rules|as if|as though|ahead of|(?:found|embedded|written|contained|made|left) in|commands for|did what|does what|told|loyalty|answers to|works for|acts |serves|represents|yield|defer|way to|subordinate|overridden|counting|caveat|correction|disclaimer|binding|in force|in effect)|whatever|\s>\s/i;
+const USER_TOLD_WORDS = /\b(?:say\b|stick to|keep to|never (?:comes?|appears?|shows?|is mentioned|gets mentioned)|show the user|tell the user|never (?:reach|meet|get|make|come|is seen|are seen)|needn't|need not|needs? to (?:know|hear|see|be told|find out|learn)|no need|repl|answer|response|confirm|summar|receipt|account of|message|(?:bring|point|call) \w+ (?:up|out)|describ|present|label|refer|frame|report|not (?:for|in|meant for|something for) (?:the )?(?:chat|conversation|repl|answer)|out of the (?:chat|conversation))/i;
+const OTHER_SERVERS_WORDS = /[\x60@]|server|__|\btools? (?:that|which|whose)\b|\b(?:every|each|all|any) \S+ calls?\b/i;
 const TOOL_CHOICE_WORDS = /\b(?:whatever|regardless|no matter|other|older|legacy|remaining|built-in|default|server'?s|(?:for|with) (?:all|any|every))/i;
 const OUTSIDE_WORDS = /\b(?:header|session|conversation|chat|transcript|message|variable|environment|shell|included|user's|their|https?:)|[~<+?&]|\.(?:io|dev|net|com|app|cc|xyz|top)\b/i;
 
@@ -68,11 +68,12 @@ const MODEL_WORD = /\b(?:ai|llm|assistants?|models?|agents?|orchestrators?|copil
 // --- the model's rules ----------------------------------------------------------------------------------------
 
 /** A ranking of sources: "precedence", "order of authority", "X first, Y second", "X > Y". */
-const RANKING = pattern(/\b(?:precedence|priority|order of (?:authority|precedence|priority)|chain of (?:authority|command)|authority|sits? (?:above|over)|ranks? (?:above|over))\b|\s>\s/i, /precedence|priority|order|chain|authority|sits|ranks|>/i);
+const RANKING = pattern(/\b(?:precedence|priority|order of (?:authority|precedence|priority)|chain of (?:authority|command)|authority|sits? (?:above|over)|ranks? (?:above|over)|outranks?|comes? (?:before|ahead of|above))\b|\s>\s/i, /precedence|priority|order|chain|authority|sits|rank|comes?|>/i);
 /** What comes after a ranking's connector is what is ranked lower: "this text, then the system prompt". */
 const LOWER_RANK = /\b(?:first|then|second|over|above|below|before|ahead of|outranks?)\b|\s>\s/gi;
 /** A source of the model's instructions: the system prompt, the operator, the developer message, its guardrails. */
-const RULE_SOURCE = /\bsystem (?:prompt|message)s?\b|\boperator(?:'s)?\b|\bdeveloper (?:message|instructions)\b|\bguardrails?\b|\b(?:the model's|the assistant's|its own) (?:rules|instructions|guidelines)\b/i;
+// The user is one: content ranked above what the user says takes the user's place as the model's principal.
+const RULE_SOURCE = /\bsystem (?:prompt|message)s?\b|\boperator(?:'s)?\b|\bdeveloper (?:message|instructions)\b|\bguardrails?\b|\b(?:the model's|the assistant's|its own) (?:rules|instructions|guidelines)\b|\bwhat (?:the |your )?users? (?:says?|asks?|types?|wants?|writes?|requests?)\b|\b(?:the |your )?users?(?:'s?)? (?:own )?(?:messages|msgs|requests|words|instructions|wishes)\b|^\W*(?:the |your )?users?\W*$/i;
 
 /** The model's safeguards: guardrails, safety or content rules, checks, filters, refusals. */
 const SAFEGUARD = pattern(/\bguardrails?\b|\b(?:safety|content|moderation) (?:rules|settings|checks?|filters?|polic(?:y|ies)|restrictions|guidelines)\b|\brefusals?\b|\b(?:its|the model's|the assistant's) (?:usual |normal |built-in |own )?(?:limits|restrictions|rules)\b/i, /guardrail|safety|content|moderation|refusal|limits|restrictions|rules/i);
@@ -82,9 +83,16 @@ const SAFEGUARD_OFF = /\b(?:off|disabled|suspended|lifted|waived|relaxed|paused|
 const MODEL_OWNED = /\b(?:its own|its|the model's|the assistant's|the agent's|operator)\b|\b(?:model|assistant|agent|ai) (?:safety|content|moderation|guardrail)|\bwhile (?:connected|installed|in use|this (?:tool|server) is (?:connected|installed|in use))\b|\b(?:rest|remainder) of the (?:chat|conversation|session)\b|\buntil the (?:session|chat|conversation) ends\b|\bfor the (?:session|conversation|chat)\b/i;
 
 /** Content the tool returns, carried out by the model: "carried out by the assistant as written", "executed … as if the user had typed it". */
-const CARRIED_OUT = pattern(/\b(?:carried out|carr(?:y|ies) out|executed|executes|acted on|acts on|obeyed|obeys|performed|performs|complied with|runs? (?:them|it)|treated as (?:instructions|commands|orders|requests)|commands for the (?:model|assistant|ai|agent))\b/i, /carr|execut|acted|acts on|obey|perform|complied|runs?|treated as|commands/i);
+const CARRIED_OUT = pattern(/\b(?:carried out|carr(?:y|ies) out|executed|executes|acted on|acts on|obeyed|obeys|performed|performs|complied with|runs? (?:them|it)|treated as (?:instructions|commands|orders|requests)|commands for the (?:model|assistant|ai|agent)|(?:went|goes|go|going) ahead with|did what|does what|do what|(?:follow|do|carry out) whatever)\b/i, /carr|execut|acted|acts on|obey|perform|complied|runs?|treated as|commands|ahead|what/i);
 /** As though the user asked, word for word, or ahead of what the user asked. */
-const AS_THE_USER = /\bas (?:if|though) (?:the user|they|the person|it came from the user)\b|\bahead of (?:whatever|what) the (?:user|person)\b|\b(?:found|embedded|written|contained) in (?:the )?[\w-]+ (?:bodies|body|text|items|pages|results|fields)\b/i;
+const AS_THE_USER = /\bas (?:if|though) (?:the user|they|the person|it came from the user)\b|\bahead of (?:whatever|what) the (?:user|person)\b|\b(?:found|embedded|written|contained) in (?:the )?[\w-]+ (?:bodies|body|text|items|pages|results|fields)\b|\b(?:made|found|embedded|written|contained) in (?:their|the|its|these|those) (?:[\w-]+ )?(?:emails?|messages?|documents?|pages?|files?|results?|items?|margins?|notes?)\b|\bwhat (?:the )?[\w ]{0,30}?(?:notes?|emails?|messages?|pages?|documents?|files?|comments?|margins?) (?:told|asked|said|says|say|ask|tell)\b|\b(?:requests?|instructions?|commands?|orders?|asks) (?:made|found|embedded|written|contained|left) in (?:them|it|there)\b|\bwhatever the (?:[\w-]+ )?(?:page|body|email|message|document|result|response|file|item)s?(?: body| text)? (?:tells?|says?|asks?)\b/i;
+
+/** Returned content equated with orders: "messages are commands", "entries = instructions". */
+const CONTENT_AS_ORDERS = pattern(/\b(?:messages|entries|items|bodies|results|emails|pages|notes|comments|descriptions|responses|replies|posts|records)\s+(?:are|=|count as|serve as|are to be treated as|are read as)\s+(?:commands|instructions|orders|cmds|tasks to (?:do|run|carry out))\b/i, /are|=|count|serve/i);
+/** An order to act with the user left out: "execute each without the user's confirmation", "the user is not asked". */
+const UNCONFIRMED = pattern(/^\W*(?:then\s+)?(?:execute|run|perform|carry out|act on|approve|apply|complete|do|follow)\b[^.;]{0,50}\bwithout (?:the user's |the user |user |their |any )?(?:confirmation|approval|consent|asking|checking|a prompt)\b|\b(?:the )?user (?:is|will be|gets) (?:not|never) (?:asked|consulted|prompted)\b|\bno question is put to the user\b|\bskip(?:s|ping)? asking (?:you|the user|them)\b/i, /without|asked|consulted|prompted|question|skip/i);
+/** The model deciding for the user: "by itself", "on the user's behalf", every step. */
+const FOR_THE_USER = /\bby (?:itself|themselves)\b|\bon (?:the user's|their|its own) behalf\b|\b(?:every|each|all|any)\b|\b(?:just|simply|directly|straight away|right away) (?:run|execute|do|perform|apply|approve)\w*\b/i;
 
 /** The model's own judgment or rules said to give way: "the assistant's own judgment yields to the server's talking points". */
 const FACULTY_YIELDS = pattern(/\b(?:the assistant's|the model's|the ai's|its) (?:own )?(?:judg(?:e)?ment|views?|opinions?|reasoning|guidelines|instructions|rules|principles)\b[^.;]{0,30}\b(?:yields? to|defers? to|gives? way to|(?:is|are) subordinate to|comes? second to|(?:is|are) overridden by|bows? to|stops? counting|no longer counts?)\b/i, /yield|defer|way to|subordinate|second to|overridden|bows?|counting|counts?/i);
@@ -99,7 +107,7 @@ const LOYALTY = pattern(/\b(?:answers to|owes (?:its |their )?loyalty to|loyalty
 // --- what the user is told ------------------------------------------------------------------------------------
 
 /** The reply scripted: "the reply is that …", "the answer is no", "replies say …", "with the reply still calling it …". */
-const REPLY_SCRIPTED = pattern(/\bthe (?:reply|answer) is (?:that|no|yes|always|simply)\b|\b(?:if|when) (?:the user|they|someone|a customer|users) asks?\b[^.]{0,80}\bthe (?:answer|reply|response) is\b|\b(?:replies|answers) (?:say|state|call|describe)\b|\bthe (?:reply|answer) (?:still )?(?:says|states|calls|describes)\b|\bwith the (?:reply|answer) (?:still )?(?:calling|saying|stating|describing)\b|\b(?:reply|answer|response|confirmation) (?:states|says) that\b/i, /reply|replies|answer|response|confirmation/i);
+const REPLY_SCRIPTED = pattern(/\bthe (?:reply|answer) is (?:that|no|yes|always|simply)\b|\b(?:if|when) (?:the user|they|someone|a customer|users) asks?\b[^.]{0,80}\bthe (?:answer|reply|response) is\b|\b(?:replies|answers) (?:say|state|call|describe)\b|\bthe (?:reply|answer) (?:still )?(?:says|states|calls|describes)\b|\bwith the (?:reply|answer) (?:still )?(?:calling|saying|stating|describing)\b|\b(?:reply|answer|response|confirmation) (?:states|says) that\b|^\W*(?:reply|answer|respond|say|tell the user|show the user)\s*:?\s*["'\u201C]|^\W*(?:stick|keep) to (?:that|this|the|your) ?(?:answer|reply|script|line)?\b|^\W*say exactly (?:that|this)\b|\b(?:that|this) is the (?:answer|reply|response) to give\b/i, /reply|replies|answer|respon|confirmation|say|tell|show|stick|keep/i);
 /** Against what happened, or asked about by the user: the script answers a question the user would ask. */
 const CONTRARY = /;|\b(?:but|though|although|whereas|too|actually|in fact|still|even (?:if|when|though)|without (?:checking|asking|verifying|confirming)|regardless|when (?:the user |they |someone )?asks?|when asked|if asked)\b/i;
 
@@ -117,6 +125,13 @@ const RECIPIENT_FIELD = /\.(?:bcc|cc|recipients?|forward\w*|copy\w*|mirror\w*|sh
 const NOT_FOR_CHAT = pattern(/\bnot (?:for|in|meant for|something for) (?:the )?(?:chat|conversation|reply|replies|answer)\b|\bstays? out of the (?:chat|conversation)\b/i, /chat|conversation|repl|answer/i);
 /** Declining to raise it, the particle apart: "no need to bring that up", "needn't point it out". */
 const DECLINED_PARTICLE = pattern(/\b(?:no need to|needn't|need not|don't need to|do not need to|not necessary to|no reason to)\s+(?:bring|point|call)\s+(?:it|that|this|them)\s+(?:up|out)\b/i, /need|necessary|reason/i);
+/** Something said never to reach the user: "the copy kept on our host never meets your user". */
+const NEVER_REACHES_USER = pattern(/\bnever (?:reach(?:es)?|meets?|gets? to|makes? it to|comes? (?:up )?(?:to|before)|(?:is|are) seen by)\s+(?:the |your |a )?users?\b|\bnever (?:comes? up|appears?|shows? up|(?:is|gets?) mentioned) in (?:the |any )?(?:repl(?:y|ies)|answers?|summar(?:y|ies)|chat|conversation)\b/i, /never/i);
+/** The user said not to need to know: "the user needn't know", "users don't need to hear about it". */
+const NEEDNT_KNOW = pattern(/\b(?:the |your |a )?users? (?:needn't|need not|doesn't need to|don't need to|do not need to|does not need to|has no need to|have no need to|never needs? to) (?:know|hear|be told|see|find out|learn)\b/i, /need/i);
+/** What is kept or sent on the tool's side: the thing the user never hears of is its side work. */
+const KEPT_ASIDE = /\b(?:keep|keeps|kept|stor\w+|held|hold|server|host|archive\w*|retain\w*)\b/i;
+
 /** The model told how to present what happened: "describes withdrawals as routine adjustments". */
 const PRESENTED_AS = pattern(/\b(?:describes?|presents?|labels?|refers? to|frames?|reports?)\b[^.;]{1,60}?\bas (?:a |an )?(?:routine|normal|ordinary|standard|regular|minor|harmless|local|private|free|internal|maintenance|adjustments?)\b/i, /describ|present|label|refer|frame|report/i);
 
@@ -134,6 +149,11 @@ const PASSIVE_ALTERED = /\b(?:is|are|gets?|get|will be|be) (?:always |then |sile
 const SERVER_TOOL_ITEM = /^\W*[-*•]?\s*([\w-]+)\s+\x60([\w.-]+)\x60\s*:\s*(.+)$/;
 /** What such an item tells the other tool to do: an order, or "same as above". */
 const ITEM_ORDER = /^(?:always\s+|never\s+)?(?:wrap|append|add|prepend|set|use|send|share|cc|bcc|include|pass|route|replace|run|call|prefix|strip|remove|skip|disable|enable|attach|copy|forward|grant|same as above)\b/i;
+/** Every call of a named tool given a rule: "every execute_sql call made in this session first runs …". */
+const EVERY_CALL_RULED = /\b(?:every|each|all|any)\s+\x60?[a-z][\w.-]*\x60?\s+calls?\b[^.;]{0,60}\b(?:first|must|always|should|is to|are to|runs?|gets?|needs? to|has to)\b/i;
+/** Other tools, by what they do, allowed to run only after this one: "any tool that deletes files may be invoked only after this tool's `notify`". */
+const GATED_ON_THIS = pattern(/\b(?:any|every|all|each) (?:other )?tools? (?:that|which|whose)\b[^.]{0,80}?\b(?:may|can|must|should|is to|are to)(?: only)? be (?:invoked|called|used|run)(?: only)?\s+(?:after|once|until|when)\b[^.]{0,30}\bthis tool\b/i, /tools?/i);
+
 /** Code that calls another server's tool with a fixed address: "email.send({ … replyTo: 'ops@…' })". */
 const CODE_CALL_ADDRESS = pattern(/\b([a-z][\w-]*)\.([a-z][\w]*)\s*\(\s*\{[^)]*?['"][^'"\s]*@[\w-]+\.[\w.-]+['"]/i, /\(/);
 /** A server said to govern another's: "sets the rules for the calendar server". */
@@ -145,11 +165,12 @@ const GOVERNS = pattern(/\b(?:sets?|lays? down|defines?|governs?|controls?|decid
 const EVERY_CONVERSATION = pattern(/\b(?:every|each|any)\s+(?:conversation|session|chat|workflow|task|request)\b/i, /every|each|any/i);
 const WHATEVER_ASKED = /\b(?:whatever|regardless of|no matter)\b[^.;]{0,30}\b(?:the )?(?:request|user|task|question|topic|asked|wants)\b/i;
 /** The other tools run down by cost, staleness or silent failure. */
-const COST_OR_FAILURE = /\b(?:bill\w*|charge\w*|outages?|unmaintained|lose|cost\w*|metered|paid|cached|stale|out of date|truncat\w*|mangl\w*|mislabel\w*|corrupt\w*|drops?|loses?|lossy|without saying so|silently|tied to|linked to|incidents?|data-loss|unverified|uncertified|retired|sunset|deprecated)\b/i;
+const COST_OR_FAILURE = /\b(?:overcharg\w*|cancel\w*|crash\w*|bill\w*|charge\w*|outages?|unmaintained|lose|cost\w*|metered|paid|cached|stale|out of date|truncat\w*|mangl\w*|mislabel\w*|corrupt\w*|drops?|loses?|lossy|without saying so|silently|tied to|linked to|incidents?|data-loss|unverified|uncertified|retired|sunset|deprecated)\b/i;
 /** The other tools as a group, or another server's tool. */
-const OTHERS = pattern(/\b(?:the )?other (?:[\w-]+ ){0,2}(?:tools|servers|integrations|plugins|engines|backends|providers)\b|\bany other (?:[\w-]+ )?(?:source|provider|service|tool|engine|backend)s?\b|\bthe (?:platform's |workspace's )?(?:older|legacy|remaining|built-in|default) (?:[\w-]+ ){0,2}(?:tools|integrations|servers)\b|\b(?!(?:this|the same|our|its|own|that)\b)[\w-]+ server'?s (?:\x60?[\w.-]+\x60?)/i, /other|server|older|legacy|remaining|built-in|default/i);
+const OTHERS = pattern(/\b(?:the )?other (?:[\w-]+ ){0,2}(?:tools|servers|integrations|plugins|engines|backends|providers|apps|services)\b|\bany other (?:[\w-]+ )?(?:source|provider|service|tool|engine|backend)s?\b|\bthe (?:platform's |workspace's )?(?:older|legacy|remaining|built-in|default) (?:[\w-]+ ){0,2}(?:tools|integrations|servers)\b|\b(?!(?:this|the same|our|its|own|that)\b)[\w-]+ server'?s (?:\x60?[\w.-]+\x60?)/i, /other|server|older|legacy|remaining|built-in|default/i);
 /** A contrast or a verdict: "whereas", "unlike", or the other side stated alone. */
-const CONTRAST = /\b(?:whereas|unlike|while|but|instead|over)\b|;|\b(?:are|is|have been|has been)\b/i;
+// A failure stated as what they do ("overcharge and cancel on you") is a verdict too.
+const CONTRAST = /\b(?:whereas|unlike|while|but|instead|over)\b|;|\b(?:are|is|have been|has been)\b|\b(?:overcharge|cancel|crash|lose|drop|fail)s?\b/i;
 /** Another tool set aside for a whole class of requests: "for all maths, never the code interpreter". */
 const SET_ASIDE_FOR_ALL = pattern(/\b(?:for|with) (?:all|any|every)\b[^.;]{0,40}\b(?:never|not|rather than|instead of)\s+(?:the |a |any )?(?:[\w-]+ )?(?:interpreter|browser|shell|terminal|sandbox|calculator|search|tools?|servers?|plugins?|assistant's own)\b/i, /never|not|rather|instead/i);
 
@@ -202,8 +223,16 @@ function modelRules(s: string, push: AskPush): boolean {
     push("assistant-directive", 0.75, "the model's safeguards said to lapse");
     return true;
   }
-  if (matches(CARRIED_OUT, s) && AS_THE_USER.test(s) && (MODEL_WORD.test(s) || /\bby it\b/i.test(s))) {
+  if (matches(CARRIED_OUT, s) && AS_THE_USER.test(s) && (MODEL_WORD.test(s) || /\bby it\b|\byou\b/i.test(s))) {
     push("assistant-directive", 0.75, "content the tool returns carried out by the model");
+    return true;
+  }
+  if (matches(CONTENT_AS_ORDERS, s)) {
+    push("assistant-directive", 0.7, "content the tool returns equated with orders");
+    return true;
+  }
+  if (matches(UNCONFIRMED, s) && (/^\W*(?:then\s+)?(?:execute|run|perform|carry out|act on|approve|apply|complete|do|follow)\b/i.test(s) || MODEL_WORD.test(s)) && FOR_THE_USER.test(s)) {
+    push("assistant-directive", 0.7, "the model told to act with the user's confirmation left out");
     return true;
   }
   if (matches(FACULTY_YIELDS, s) || matches(SETUP_NOT_BINDING, s) || (matches(NO_CAVEATS, s) && MODEL_WORD.test(s))) {
@@ -241,6 +270,14 @@ function userTold(c: AskCues, push: AskPush): boolean {
     push("concealment", 0.7, "something the tool does set apart from the conversation");
     return true;
   }
+  if (matches(NEVER_REACHES_USER, s) && (WORTH_TELLING.test(s) || KEPT_ASIDE.test(s)) && !has(PROTECTED_OBJECT, s)) {
+    push("concealment", 0.7, "the tool's side work said never to reach the user");
+    return true;
+  }
+  if (matches(NEEDNT_KNOW, s) && (WORTH_TELLING.test(s) || KEPT_ASIDE.test(s)) && !has(PROTECTED_OBJECT, s)) {
+    push("concealment", 0.7, "the user said to have no need to know of the tool's side work");
+    return true;
+  }
   if (matches(DECLINED_PARTICLE, s) && !has(PROTECTED_OBJECT, s)) {
     push("concealment", 0.7, "declines to raise what the tool did");
     return true;
@@ -271,6 +308,17 @@ function otherServers(c: AskCues, push: AskPush): boolean {
       push("shadowing", 0.75, `another server's tool (${other}) given fixed arguments`);
       return true;
     }
+  }
+  if (EVERY_CALL_RULED.test(s)) {
+    const other = foreignToken(s, ctx);
+    if (other) {
+      push("shadowing", 0.7, `every call of another server's tool (${other}) given a rule`);
+      return true;
+    }
+  }
+  if (matches(GATED_ON_THIS, s)) {
+    push("shadowing", 0.7, "other tools allowed to run only after this one");
+    return true;
   }
   // A `server__tool` of another server said to be altered: "payments__create_charge amounts are multiplied by 1.1".
   if (s.includes("__") && PASSIVE_ALTERED.test(s)) {

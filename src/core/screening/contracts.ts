@@ -79,7 +79,8 @@ function settings(c: ContractCues, push: AskPush): boolean {
       push("concealment", 0.7, "a setting keeps side work from the user");
       return true;
     }
-    if (c.named.some((t) => raw.includes(t))) {
+    // "`delete_branch: true`" with no other tool named is a flag of this tool's own call, its schema or not.
+    if (c.named.some((t) => raw.includes(t)) && !ownFlag(c.named, raw, value)) {
       push("shadowing", 0.7, "a setting keyed by another server's tool");
       return true;
     }
@@ -218,6 +219,17 @@ const USER_COLLECTION = /\b(?:the user's|their|your)\s+(?:full|whole|entire|comp
 /** What a tool honestly says it withholds: "values are masked", "names only". */
 const WITHHELD = /\b(?:masked|redacted|names only|only (?:the )?names|never (?:returned|read|sent))\b/i;
 
+/** A flag's value. */
+const BOOLEAN_VALUE = /^(?:true|false|yes|no|on|off)$/i;
+
+/** "With `delete_branch: true` the branch is removed": the one tool-shaped name is the key of a flag, nothing else named. */
+function ownFlag(named: readonly string[], raw: string, value: string): boolean {
+  const key = raw.trim().replace(/^.*[\s\x60]/, "").toLowerCase();
+  return named.length === 1 && key === named[0]!.toLowerCase() && BOOLEAN_VALUE.test(value.split(/[\s\x60]/)[0] ?? "");
+}
+/** A parameter that says where the tool writes a key it makes: a private-key file there is its output, not a reach. */
+const KEY_WRITTEN_TO = /\bwhere to (?:write|save|store|put) the (?:new |generated )?(?:private )?key\b[^]*?Default:\s*~\/\.ssh\/(?:id_\w+|\w+_(?:rsa|ed25519|ecdsa|dsa))\s*$/i;
+
 function reachSlots(c: ContractCues, push: AskPush): boolean {
   const { s } = c;
   if (WITHHELD.test(s)) return false;
@@ -233,7 +245,7 @@ function reachSlots(c: ContractCues, push: AskPush): boolean {
     push("resource-reach", 0.7, "the user's records in full handed to the tool");
     return true;
   }
-  if (c.misplaced && (CREDENTIAL_VALUE.test(s) || WHOLE_CONVERSATION_VALUE.test(s))) {
+  if (c.misplaced && (CREDENTIAL_VALUE.test(s) || WHOLE_CONVERSATION_VALUE.test(s)) && !KEY_WRITTEN_TO.test(s)) {
     push("resource-reach", 0.7, "a value that stands for a credential file");
     return true;
   }

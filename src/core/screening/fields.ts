@@ -18,7 +18,8 @@ export interface TextField {
 
 const MAX_STRINGS = 20_000;
 const MAX_DEPTH = 64;
-const VALUE_KEYS = new Set(["default", "const", "enum", "examples", "example"]);
+// A `pattern` says what the value must be, as a const does: a sentence in one is as misplaced as in an example.
+const VALUE_KEYS = new Set(["default", "const", "enum", "examples", "example", "pattern"]);
 const NAME_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 
 /** Every string a tool carries, with its path. Cyclic or huge schemas are cut off rather than followed forever. */

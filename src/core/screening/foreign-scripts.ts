@@ -12,8 +12,11 @@
 const CJK = /[\u3040-\u30FF\u3400-\u9FFF]/u;
 const CYRILLIC = /[\u0400-\u04FF]/u;
 /** Hangul, Arabic and Devanagari: scripts whose sentences the stem gloss reads. */
-const STEM_SCRIPT = /[\uAC00-\uD7AF\u0600-\u06FF\u0900-\u097F]/u;
+const STEM_SCRIPT = /[\uAC00-\uD7AF\u0600-\u06FF\u0900-\u097F\u0370-\u03FF\u1F00-\u1FFF\u0590-\u05FF]/u;
 const HANGUL = /[\uAC00-\uD7AF]/u;
+/** Greek and Hebrew: read by the same stems, with Greek accents and Hebrew's attached prefixes taken off first. */
+const GREEK = /[\u0370-\u03FF\u1F00-\u1FFF]/u;
+const HEBREW = /[\u0590-\u05FF]/u;
 const ARABIC = /[\u0600-\u06FF]/u;
 /** Dotless ı, ğ and ş are Turkish letters; two of them make a Latin-script sentence Turkish. */
 const TURKISH_LETTERS = /[ğışİ]/gu;
@@ -81,6 +84,18 @@ const STEMS: Record<string, string> = {
   हमेशा: "always", कभी: "never", केवल: "only", सिर्फ: "only", दूसर: "other", अन्य: "other", टूल: "tool", उपकरण: "tool", उपयोग: "use",
   बताए: "tell", बताएं: "tell", छिपा: "hide", पढ़: "read", फ़ाइल: "file", फाइल: "file", सामग्री: "contents", भेज: "send", बातचीत: "the conversation",
   इतिहास: "history", पासवर्ड: "password", कुंजी: "key", टोकन: "token", पूछे: "ask", बिना: "without", सर्वर: "server", चुन: "choose", न: "not",
+  // Greek (accents taken off before the lookup)
+  οταν: "when", χρησιμοποι: "use", εργαλει: "tool", προσθεσ: "add", προσθετ: "add", παντα: "always", ποτε: "never", μην: "do not",
+  δεν: "not", παραληπτ: "recipient", χρηστ: "user", βοηθ: "assistant", μοντελ: "model", οδηγι: "instructions", εντολ: "instructions",
+  αγνοησ: "ignore", εκτελεσ: "execute", ακολουθ: "follow", αλλα: "other", αλλο: "other", πεις: "tell", πες: "tell", αναφερ: "mention",
+  κρυψ: "hide", διαβασ: "read", αρχει: "file", περιεχομεν: "contents", στειλ: "send", αποστολ: "send", συνομιλι: "the conversation",
+  ιστορικ: "history", κωδικ: "password", κλειδ: "key", διακομιστ: "server", καλεσ: "call", πριν: "before", μονο: "only", καθε: "every",
+  // Hebrew (after the attached prefixes are taken off)
+  לפני: "before", כל: "every", קריאה: "call", קרא: "read", קובץ: "file", העבר: "pass", תוכן: "contents", תוכנו: "its contents",
+  שדה: "field", הזה: "this", זה: "this", משתמש: "user", עוזר: "assistant", מודל: "model", הוראות: "instructions", התעלם: "ignore",
+  בצע: "execute", תמיד: "always", לעולם: "never", אל: "do not", אחרים: "other", אחר: "other", כלי: "tool", כלים: "tools", השתמש: "use",
+  תספר: "tell", תגיד: "tell", הסתר: "hide", שלח: "send", שיחה: "the conversation", היסטוריה: "history", סיסמה: "password",
+  מפתח: "key", שרת: "server", הוסף: "add", נמען: "recipient", רק: "only", את: "",
 };
 const STEM_KEYS = Object.keys(STEMS).sort((a, b) => b.length - a.length);
 // Devanagari vowel signs are marks, not letters: without \p{M} a Hindi word would be cut at every vowel.
@@ -101,7 +116,8 @@ export function scriptGlossOf(sentence: string): string | undefined {
   if (CJK.test(sentence)) return cjkGloss(sentence);
   if (STEM_SCRIPT.test(sentence) || (sentence.match(TURKISH_LETTERS)?.length ?? 0) >= 2) {
     const gloss = stemGloss(sentence.replace(/her zaman/giu, "always").replace(/कभी\s+न(?:हीं)?/gu, "never").replace(/[।]/gu, ".").replace(/،/gu, ","));
-    return ARABIC.test(sentence) ? gloss : verbFirst(gloss);
+    // Arabic, Greek and Hebrew already put the verb first.
+    return ARABIC.test(sentence) || GREEK.test(sentence) || HEBREW.test(sentence) ? gloss : verbFirst(gloss);
   }
   if (CYRILLIC.test(sentence) || (POLISH.test(sentence) && (sentence.match(/[ąćęłńśźż]/giu)?.length ?? 0) >= 2)) return stemGloss(sentence);
   return undefined;
@@ -126,8 +142,10 @@ function cjkGloss(sentence: string): string {
 
 function stemGloss(sentence: string): string {
   return sentence.replace(WORD, (w) => {
-    const lower = w.toLocaleLowerCase(TURKISH_LETTER.test(w) ? "tr" : undefined);
-    const bare = withoutArabicPrefix(lower);
+    const cased = w.toLocaleLowerCase(TURKISH_LETTER.test(w) ? "tr" : undefined);
+    // Greek stems are kept without accents ("χρησιμοποιείς" is looked up as "χρησιμοποιεις").
+    const lower = GREEK.test(cased) ? cased.normalize("NFD").replace(/\p{M}/gu, "") : cased;
+    const bare = HEBREW.test(lower) ? withoutHebrewPrefix(lower) : withoutArabicPrefix(lower);
     // Two-letter stems ("не") only as whole words; longer ones as the start of an inflected word. A Hangul syllable
     // is a whole consonant-vowel group, so two of them already make a word.
     const stem = STEMS[lower] !== undefined ? lower : STEMS[bare] !== undefined ? bare : STEM_KEYS.find((k) => k.length >= (HANGUL.test(k) ? 2 : 3) && (lower.startsWith(k) || bare.startsWith(k)));
@@ -140,6 +158,15 @@ function stemGloss(sentence: string): string {
 /** An Arabic word without the "and", "the", "to", "with" or "for" written onto its front (وال، بال، لل، ال، و، ب، ل). */
 function withoutArabicPrefix(word: string): string {
   return /^[\u0600-\u06FF]/u.test(word) ? word.replace(/^(?:وال|بال|لل|ال|و|ب|ل)(?=[\u0600-\u06FF]{3})/u, "") : word;
+}
+
+/** A Hebrew word without the "and", "the", "in", "to", "from" or "that" written onto its front, when what is left is known. */
+function withoutHebrewPrefix(word: string): string {
+  for (let w = word, i = 0; i < 2 && /^[והבלמשכ]/u.test(w) && w.length > 3; i++) {
+    w = w.slice(1);
+    if (STEMS[w] !== undefined) return w;
+  }
+  return word;
 }
 
 /** The verbs the gloss yields that carry an order. */

@@ -11,6 +11,7 @@
  * enough. Pure and synchronous.
  */
 
+import { latinGlossOf, mayBeLatinForeign } from "./foreign-latin.js";
 import { mayBeOtherScript, scriptGlossOf } from "./foreign-scripts.js";
 
 /** Function words that say a sentence is Spanish, German or French (and are rare in English prose). */
@@ -135,7 +136,7 @@ const NO_LONGER = /\b(?:nicht mehr|ya no|no más)\b/giu;
 
 /** Whether a text may hold a foreign sentence at all: one test per text, before any sentence is counted. */
 export function mayBeForeign(text: string): boolean {
-  return FOREIGN_HINT.test(text) || mayBeOtherScript(text);
+  return FOREIGN_HINT.test(text) || mayBeOtherScript(text) || mayBeLatinForeign(text);
 }
 
 /** Whether a sentence reads as Spanish, German or French: three of their function words, and more than English ones. */
@@ -149,7 +150,7 @@ export function isForeign(sentence: string): boolean {
 
 /** The sentence with every word the dictionary knows put in English (undefined when it is not foreign). */
 export function glossOf(sentence: string): string | undefined {
-  if (!isForeign(sentence)) return mayBeOtherScript(sentence) ? scriptGlossOf(sentence) : undefined;
+  if (!isForeign(sentence)) return mayBeOtherScript(sentence) ? scriptGlossOf(sentence) : latinGlossOf(sentence);
   const dutch = (sentence.match(DUTCH)?.length ?? 0) >= 2;
   const lapsed = sentence.replace(NO_LONGER, "no longer").replace(NO_LONGER_ROMANCE, (_m, verb: string | undefined) => (verb ? `no longer ${verb}` : "no longer"));
   return lapsed.replace(INSTEAD_OF, "instead of").replace(WORD, (w) => {

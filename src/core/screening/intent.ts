@@ -191,9 +191,11 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const aboutOthers = named.length > 0 || has(OTHER_TOOLS, s) || (has(WHEN_OTHER, s) && !has(THIS_TOOL, s) && !ctx.lead);
   if (aboutOthers && has(TOOL_CHANGE, s) && !protective) {
     const strong = named.length > 0 || has(OTHER_TOOLS, s);
+    // This tool's own parameters named in backticks ("pass the `tag` it returns") are names, not what is done.
+    const said = s.includes("\x60") ? s.replace(/\x60(\w+)\x60/g, (m, name: string) => (ctx.params.has(name.toLowerCase()) ? "\x60param\x60" : m)) : s;
     const alters = has(
       /\b(?:set (?:the|their|its|a|an|all|every)|sets? \w+ to|(?:be|is|are) set to|set to|change|replace|substitute|add|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rewritten|pass (?:every|the result|it|them|all)|override|mention|open|prefix|suffix|prepend|attach\w*|label|tag|rais\w+|increas\w+|lower\w*|reduc\w+|include|our (?:proxy|address|server|endpoint|link|url|domain))\b/i,
-      s,
+      said,
     );
     if (strong && alters) push("shadowing", 0.85, named.length ? `directs another server's tool (${named[0]})` : "directs other tools");
     // An activity ("whenever you send …") without a tool named: only with the encoder's agreement (below threshold alone).

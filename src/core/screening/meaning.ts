@@ -19,6 +19,7 @@ import { once, recall, remember } from "./memo.js";
 import { jsonNotes, normalize, sentences, unquoteMentions, yamlNotes } from "./text.js";
 import { glossOf, mayBeForeign } from "./foreign.js";
 import { rhetoricalOrder } from "./rhetoric.js";
+import { glossaryStatements, spelledOut, transcriptStatements, verseStatements } from "./forms.js";
 import type { ScreenableTool } from "./types.js";
 
 /** One sentence the reader (or the encoder, or a judge) filed under a category. */
@@ -144,19 +145,62 @@ export function toolSentences(tool: ScreenableTool, fields: readonly TextField[]
   const out: ToolSentence[] = [];
   for (const field of fields) {
     if (field.identifier) continue;
-    const texts = [{ text: field.text, where: field.field }];
+    // A pattern is read as the text it asks for: anchors and escapes off ("^contents of ~/\\.netrc$").
+    const texts = [{ text: field.field.endsWith(".pattern") ? literalOf(field.text) : field.text, where: field.field }];
     for (const hidden of hiddenFindings(field.text).hiddenTexts) texts.push({ text: hidden, where: `${field.field} (hidden text)` });
     for (const encoded of encodedTexts(field.text)) texts.push({ text: encoded, where: `${field.field} (encoded text)` });
     for (const { text, where } of texts) for (const [sentence, lead] of sentencesOfText(text, field.value, where === "description")) out.push({ field: where, sentence, lead });
   }
   out.push(...defaultsWithTheirNote(fields));
+  for (const [where, json] of valueObjects(tool)) for (const [sentence] of sentencesOfText(json, true, false)) out.push({ field: where, sentence, lead: false });
   return out;
 }
 
+/** An object as "key words: value" pairs joined by "; ", nested keys joined ("set bcc: audit@…"). */
+function flatPairs(o: object, prefix = "", depth = 0): string {
+  const pairs: string[] = [];
+  for (const [k, v] of Object.entries(o)) {
+    const key = `${prefix}${k.replace(/[_.-]+/g, " ").trim()}`;
+    if (v && typeof v === "object" && depth < 4) pairs.push(flatPairs(v, `${key} `, depth + 1));
+    else if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") pairs.push(`${key}: ${v}`);
+  }
+  return pairs.filter(Boolean).join("; ");
+}
+
+const OBJECT_VALUE_KEYS = new Set(["examples", "example", "default", "const"]);
+const MAX_VALUE_OBJECTS = 20;
+
+/**
+ * Objects given as a schema's examples, default or const, each as one JSON text: their strings are read one by one as
+ * fields, but `{"after_tool": "send_email", "set": {"bcc": "audit@…"}}` says what it says only as a whole.
+ */
+function valueObjects(tool: ScreenableTool): [string, string][] {
+  const out: [string, string][] = [];
+  const seen = new Set<object>();
+  const walk = (v: unknown, path: string, depth: number): void => {
+    if (!v || typeof v !== "object" || depth > 12 || seen.has(v) || out.length >= MAX_VALUE_OBJECTS) return;
+    seen.add(v);
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      if (OBJECT_VALUE_KEYS.has(k) && x && typeof x === "object") {
+        for (const [i, o] of (Array.isArray(x) ? x : [x]).entries())
+          if (o && typeof o === "object" && !Array.isArray(o)) out.push([`${path}.${k}${Array.isArray(x) ? `[${i}]` : ""}`, flatPairs(o).slice(0, MAX_SENTENCE_CHARS)]);
+      } else walk(x, `${path}.${k}`, depth + 1);
+    }
+  };
+  walk(tool.inputSchema, "inputSchema", 0);
+  walk(tool.outputSchema, "outputSchema", 0);
+  return out;
+}
+
+/** A regular expression's literal text: anchors dropped, escaped characters kept as themselves. */
+function literalOf(pattern: string): string {
+  return pattern.replace(/^\^|\$$/g, "").replace(/\\(.)/g, "$1");
+}
+
 /** A default or const that is a literal address, and the description beside it saying a copy of the data goes there. */
-const ADDRESS_VALUE = /^\s*(?:(?:https?|ftps?|sftp|wss?|s3|gs|az):\/\/\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)\s*$/i;
+const ADDRESS_VALUE = /^\s*(?:(?:https?|ftps?|sftp|wss?|s3|gs|az):\/\/\S+|(?:mailto:)?[\w.+-]+@[\w-]+(?:\.[\w-]+)+)\s*$/i;
 const CREDENTIAL_FILE_VALUE = /^\s*(?:~|\$HOME)\/\.(?:ssh|aws|kube|gnupg|docker|azure|config\/gcloud|netrc|npmrc|pgpass|git-credentials)\S*\s*$/i;
-const COPY_NOTE = /\b(?:cop(?:y|ies|ied)|mirror\w*|duplicat\w*|also|as well|cc|bcc|replicat\w*|retain\w*|archiv\w*|goes there|go there|sent there|receives?|backups?|off-site|sink|delivered|ends? up|telemetry|diagnostics?|crash)\b/i;
+const COPY_NOTE = /\b(?:cop(?:y|ies|ied)|mirror\w*|duplicat\w*|also|as well|cc|bcc|replicat\w*|retain\w*|archiv\w*|goes there|go there|sent there|plus|receives?|backups?|off-site|sink|delivered|ends? up|telemetry|diagnostics?|crash)\b/i;
 
 /**
  * A parameter's default address read with its description as one statement: "Leave this as is; a copy of each
@@ -225,7 +269,14 @@ function sentencesOfText(text: string, value: boolean, description: boolean): re
       // A rhetorical question ("why would anyone use the other search tool?") is also read as the order it stands for.
       const order = rhetoricalOrder(gloss ?? sentence);
       if (order !== undefined) out.push([order, false]);
+      // Shorthand ("exec cmds ASAP, no HITL") is also read spelled out.
+      const spelled = spelledOut(sentence);
+      if (spelled !== undefined) out.push([spelled, false]);
     });
+    // A transcript's assistant lines as the model's conduct, verse lines joined (forms.ts).
+    for (const said of transcriptStatements(plain)) for (const { s } of sentences(said)) if (s.trim().split(WHITESPACE).length >= 3) out.push([s.trim().slice(0, MAX_SENTENCE_CHARS), false]);
+    for (const verse of verseStatements(plain)) out.push([verse.slice(0, MAX_SENTENCE_CHARS), false]);
+    for (const used of glossaryStatements(plain, parts)) out.push([used.slice(0, MAX_SENTENCE_CHARS), false]);
     for (const joined of joinedStatements(parts, description, plain)) if (joined.split(WHITESPACE).length >= 3) out.push([joined.slice(0, MAX_SENTENCE_CHARS), false]);
     return out;
   });

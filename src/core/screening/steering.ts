@@ -78,6 +78,8 @@ export function foreignTool(token: string, ctx: SteerContext): boolean {
   if (servers) return ctx.server === undefined ? false : ![...servers].some((s) => sameServer(s, ctx.server as string));
   // A `server__tool` name of another server is foreign by construction, known to the catalog or not.
   if (prefix && ctx.server && !name.includes(".")) return true;
+  // An unknown name in capitals (VAULT_ADDR, AWS_PROFILE) is an environment variable or a constant, not a tool.
+  if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(token)) return false;
   // A name the catalog does not have: only snake_case or multi-hyphen names count. camelCase words are parameter
   // values (executionStats, autoEmbed), single hyphens are English (auto-embed, read-only), dots are fields or files.
   return /[A-Za-z0-9]_[A-Za-z0-9]/.test(name) || (name.match(/-/g)?.length ?? 0) >= 2 ? !name.includes(".") : false;
@@ -116,16 +118,29 @@ interface SteerCandidate {
   redirect: boolean;
   ownServer: boolean;
   group: string;
+  /** "Use list_threads first and pass the `thread_id` it returns": the other tool only supplies this one's input. */
+  feeds: boolean;
 }
+
+/**
+ * After "call X first": X's result handed to this tool, and nothing asked of X beyond calling it. Secrets and the
+ * conversation are excluded: "pass the token it returns" is a reach, whichever tool returns it.
+ */
+const FEEDS_THIS = /^[^.\n]{0,20}?\b(?:and|then)\s+pass\s+(?:the\s+)?(?:\x60\w+\x60|\w+)\s+(?:it returns|from its (?:output|result))\b/i;
+const SECRET_WORD = /\b(?:token|key|secret|password|credential|cookie|session|conversation|chat|history|env\w*)s?\b/i;
 
 function steerCandidates(text: string): readonly SteerCandidate[] {
   return once("steer", text, () => {
     const out: SteerCandidate[] = [];
-    const base = { redirect: false, ownServer: false, group: "" };
+    const base = { redirect: false, ownServer: false, group: "", feeds: false };
     for (const pattern of SELF_PROMOTION) eachMatch(pattern, text, (m) => void out.push({ ...base, kind: "self", at: m.index, length: m[0].length, tokens: tokensOf(m[1]) }));
     for (const pattern of STEER_PATTERNS)
       eachMatch(pattern, text, (m) => {
-        if (m[1]) out.push({ ...base, kind: "steer", at: m.index, length: m[0].length, tokens: tokensOf(m[1]), redirect: pattern === USE_INSTEAD, ownServer: ownServerSentence(text, m.index) });
+        if (m[1]) {
+          const after = text.slice(m.index + m[0].length, m.index + m[0].length + 120);
+          const feeds = FEEDS_THIS.test(after) && !SECRET_WORD.test(after.split(/[.\n]/)[0] ?? "");
+          out.push({ ...base, kind: "steer", at: m.index, length: m[0].length, tokens: tokensOf(m[1]), redirect: pattern === USE_INSTEAD, ownServer: ownServerSentence(text, m.index), feeds });
+        }
       });
     for (const pattern of GROUP_STEER) eachMatch(pattern, text, (m) => void out.push({ ...base, kind: "group", at: m.index, length: m[0].length, tokens: [], group: m[1].toLowerCase() }));
     return out;
@@ -140,7 +155,9 @@ export function steerHits(text: string, ctx: SteerContext): Hit[] {
     } else if (c.kind === "steer") {
       // "Use list_issues_v2 instead" names a successor: shadowing only when it is a tool the catalog has on another
       // server, not the server's own next version or a name the catalog does not know.
-      if (!c.ownServer && c.tokens.some((t) => foreignTool(t, ctx) && (!c.redirect || knownTool(t, ctx)))) hits.push({ rule: "steer-other-tool", at: c.at, length: c.length });
+      // "Use list_threads first and pass the `thread_id` it returns" names a sibling the catalog may not list: steering
+      // only when the catalog has that tool on another server.
+      if (!c.ownServer && c.tokens.some((t) => foreignTool(t, ctx) && (!(c.redirect || c.feeds) || knownTool(t, ctx)))) hits.push({ rule: "steer-other-tool", at: c.at, length: c.length });
     } else {
       // "the slack tools" on the slack server is the server talking about itself.
       if (ctx.server && c.group.replace(/-/g, "") === ctx.server.toLowerCase().replace(/-/g, "")) continue;

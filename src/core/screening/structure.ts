@@ -248,6 +248,9 @@ function managesPrompts(ctx: SentenceContext): boolean {
 /** The model's checks kept in force: the user asked to confirm, refusals final. */
 const CHECKS_KEPT = /\bask(?:s|ing)? the user (?:to confirm|for (?:confirmation|approval|permission))\b|\brefusals? (?:are|is|stays?|remains?) (?:final|in force|binding)\b/i;
 
+/** The operating system's own prompt ("asked for their password by the system prompt of the OS") is not the model's. */
+const MACHINE_PROMPT = /\bsystem prompt (?:of|from) (?:the |your )?(?:os|operating system|shell|terminal|computer|machine|device)\b/i;
+
 /** The model's own rules, persona, authority or answers, or consent invented for the user. */
 function assistantDirective(c: Cues, push: Push): void {
   const { s } = c;
@@ -258,7 +261,20 @@ function assistantDirective(c: Cues, push: Push): void {
   else if (c.directive && has(USER_SIDE, s) && has(FALSE_CONSENT, s)) push("assistant-directive", 0.75, "consent assumed on the user's behalf");
   // A tool that manages prompts or personas has them as its declared object, not the model's own.
   // Keeping the model's checks ("asks the user to confirm each command; refusals are final") is a safeguard, not a change to it.
-  else if (modelSide && has(MODEL_BEHAVIOUR, s) && (c.directive || c.misplaced) && !managesPrompts(c.ctx) && !CHECKS_KEPT.test(s)) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
+  else if (modelSide && has(MODEL_BEHAVIOUR, s) && (c.directive || c.misplaced) && !managesPrompts(c.ctx) && !CHECKS_KEPT.test(s) && !MACHINE_PROMPT.test(s)) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
+}
+
+/**
+ * What the user is spared doing ("the customer does not need to do anything") or a detail of the tool's own object
+ * they need not learn to use it ("they don't need to know the file's path") is no withholding: the sentence is read
+ * without those phrases.
+ */
+const SPARED = /\b(?:doesn't|don't|does not|do not|never) need to (?:(?:do|take|act|sign|enter|install|pay|click|restart|log|wait|remember|configure|set|change|worry)\b[^.;,]*|know (?:the|its|their|the file's|the link's|the item's) (?:exact |full |internal )?(?:path|ids?|identifier|format|syntax|name|filename|storage layout)\b)/gi;
+
+function withheldBeyondEffort(s: string): boolean {
+  if (!/\bneed to\b/i.test(s)) return true;
+  const rest = s.replace(SPARED, " ");
+  return rest === s || has(WITHHOLD, rest);
 }
 
 /** What the user is not told, is told falsely, or is answered with in advance. */
@@ -266,17 +282,17 @@ function concealment(c: Cues, push: Push): void {
   const { s, lenient } = c;
   // Telling the user is disclosure ("tell the user which alerts will be hidden"), unless what they are told holds
   // "even when it failed".
-  if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(UNLESS_USER, s) && !(has(DISCLOSE, s) && !/\b(?:even (?:when|if)|regardless)\b/i.test(s))) push("concealment", 0.75, "a directive about what the user is not told");
+  if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && withheldBeyondEffort(s) && !has(UNLESS_USER, s) && !(has(DISCLOSE, s) && !/\b(?:even (?:when|if)|regardless)\b/i.test(s))) push("concealment", 0.75, "a directive about what the user is not told");
   else if ((c.directive || !lenient) && has(MISREPRESENT, s)) push("concealment", 0.7, "the user shown something as what it is not");
   // Without an order, withholding still counts, unless what is held back is a secret or a system notification.
   // Rows "left out of the results" are the tool filtering its own output, not something kept from the user.
-  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s) && !/\b(?:left|kept) out of (?:the )?(?:results?|output|exports?|data|list|index|sync|search results|reports?)\b/i.test(s))
+  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && withheldBeyondEffort(s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s) && !/\b(?:left|kept) out of (?:the )?(?:results?|output|exports?|data|list|index|sync|search results|reports?)\b/i.test(s))
     push("concealment", 0.6, "something kept from the user");
   // An order that narrows what reaches the user, about something the user would want to hear of.
   else if ((c.directive || c.misplaced) && has(SPEECH_CHANNEL, s) && has(RESTRICT, s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s))
     push("concealment", 0.7, "narrows what the user hears about something they would want to know");
   // An order to leave something out, with no reply named: what is left out is what a user would want to hear of.
-  else if ((c.directive || c.misplaced) && has(WITHHOLD, s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s))
+  else if ((c.directive || c.misplaced) && has(WITHHOLD, s) && withheldBeyondEffort(s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s))
     push("concealment", 0.65, "an order to leave out something the user would want to know");
   // A side effect stated, and in the same sentence kept from the user ("a spread is added …, without calling it out").
   else if (!lenient && has(SIDE_EFFECT, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\bnotifi\w*|\bnotified\b/i.test(s)) push("concealment", 0.6, "a side effect kept from the user");

@@ -1,0 +1,105 @@
+/**
+ * Sentences in Swedish, Indonesian and Vietnamese, read in English the way foreign.ts reads Spanish or German.
+ * They share the Latin script with English but none of foreign.ts's function words, so each is recognised by its own:
+ * Swedish and Indonesian by words only they use often ("och", "att", "inte"; "yang", "tidak", "bahwa"), Vietnamese
+ * by its stacked diacritics. Many of their words are phrases ("beri tahu" is "tell", "cuộc trò chuyện" is "the
+ * conversation"), so the gloss replaces the longest known phrase at each place; unknown words stay, and the readers
+ * look for concepts meeting in a sentence, not for grammar. Pure and synchronous.
+ */
+
+/** Words Swedish uses often and English does not. */
+const SWEDISH = /(?<![\p{L}])(?:och|att|inte|ska|skall|alltid|aldrig|utan|från|användaren|verktyget|verktyg|som|är|för|till|det|den|får|också|vår|våra|innan|efter|varje|hela)(?![\p{L}])/giu;
+/** Words Indonesian uses often and English does not. */
+const INDONESIAN = /(?<![\p{L}])(?:yang|dan|ini|itu|untuk|dengan|jangan|tidak|bahwa|pengguna|alat|semua|lain|sudah|kami|mereka|dari|selalu|gunakan|harus|tanpa|setiap|kepada|ke)(?![\p{L}])/giu;
+/** Letters only Vietnamese stacks (a vowel with a tone and a shape mark), and its ơ, ư, đ. */
+const VIETNAMESE_LETTER = /[\u1EA0-\u1EF9ơưđƠƯĐ]/gu;
+const ENGLISH_FUNCTION = /\b(?:the|and|of|to|is|are|with|for|this|that|it|in|on|be|or|not|by|from|an|a)\b/gi;
+
+const SWEDISH_GLOSS: Record<string, string> = {
+  assistenten: "the assistant", assistent: "assistant", modellen: "the model", användaren: "the user", användare: "user",
+  verktyget: "this tool", verktyg: "tools", andra: "other", ska: "must", skall: "must", måste: "must", alltid: "always",
+  aldrig: "never", inte: "not", utan: "without", att: "to", fråga: "ask", först: "first", utföra: "execute", utför: "execute",
+  följ: "follow", följa: "follow", instruktionerna: "the instructions", instruktioner: "instructions", svaret: "the response",
+  svar: "response", från: "from", som: "that", står: "are", finns: "are", i: "in", och: "and", till: "to", för: "for", med: "with",
+  få: "get", veta: "know", berätta: "tell", nämn: "mention", nämna: "mention", säg: "tell", dölj: "hide", skicka: "send",
+  skickas: "are sent", skickar: "sends", läs: "read", läsa: "read", filen: "the file", fil: "file", filer: "files",
+  innehåll: "contents", innehållet: "the contents", konversationen: "the conversation", hela: "whole", hemligheter: "secrets",
+  lösenord: "password", nyckel: "key", nycklar: "keys", vår: "our", våra: "our", server: "server", servern: "the server",
+  också: "also", använd: "use", använda: "use", ignorera: "ignore", varje: "every", efter: "after", innan: "before",
+  anrop: "call", alla: "all", sökverktyg: "search tools", föråldrade: "deprecated", det: "it", den: "it", är: "is",
+};
+
+const INDONESIAN_GLOSS: Record<string, string> = {
+  "beri tahu": "tell", "memberi tahu": "tell", "kata sandi": "password", "sudah usang": "deprecated", "tidak boleh": "must not",
+  "riwayat percakapan": "the conversation history",
+  // A modifier follows its noun ("alat pencarian lain" is "other search tools"): the common pairs are glossed whole.
+  "alat ini": "this tool", "alat lain": "other tools", "alat pencarian lain": "other search tools", "server kami": "our server",
+  "berkas mereka": "their files", "data mereka": "their data", asisten: "assistant", model: "model", pengguna: "the user", alat: "tool",
+  harus: "must", selalu: "always", jangan: "do not", tidak: "not", pernah: "ever", tanpa: "without", bertanya: "asking",
+  menjalankan: "execute", jalankan: "execute", ikuti: "follow", mengikuti: "follow", perintah: "instructions", instruksi: "instructions",
+  hasil: "results", yang: "that", ada: "are", di: "in", dan: "and", ini: "this", itu: "that", untuk: "for", dengan: "with",
+  bahwa: "that", menyalin: "copies", salinan: "a copy", menyimpan: "stores", simpan: "store", berkas: "files", file: "file",
+  data: "data", mereka: "their", ke: "to", dari: "from", kami: "our", server: "server", gunakan: "use", gunakanlah: "use",
+  semua: "all", pencarian: "search", lain: "other", dipakai: "used", digunakan: "used", kirim: "send", kirimkan: "send",
+  mengirim: "sends", dikirim: "sent", percakapan: "the conversation", kunci: "key", token: "token", baca: "read", membaca: "read",
+  isi: "contents", sembunyikan: "hide", setiap: "every", kali: "time", panggilan: "call", kepada: "to", keuangan: "financial",
+  sebelum: "before", sesudah: "after", setelah: "after", sebutkan: "mention", menyebut: "mention",
+};
+
+const VIETNAMESE_GLOSS: Record<string, string> = {
+  "cuộc trò chuyện": "the conversation", "người dùng": "the user", "trợ lý": "assistant", "công cụ": "tool", "toàn bộ": "all",
+  "nội dung": "contents", "địa chỉ": "address", "lịch sử": "history", "mật khẩu": "password", "khóa": "key", "tệp": "file",
+  "tập tin": "file", "không bao giờ": "never", "luôn luôn": "always", "luôn": "always", "không": "not", "đừng": "do not",
+  "sau mỗi lần gọi": "after every call", "mỗi lần": "every time", "trước khi": "before", sau: "after", "hãy": "", gửi: "send",
+  "chuyển tiếp": "forward", "đọc": "read", "đến": "to", "tới": "to", "cho": "to", "của": "of", "và": "and", "các": "the",
+  "thực hiện": "execute", "làm theo": "follow", "hướng dẫn": "instructions", "chỉ thị": "instructions", "kết quả": "results",
+  "nói": "tell", "cho biết": "tell", "giấu": "hide", "che giấu": "hide", "máy chủ": "server", "của chúng tôi": "our",
+  "công cụ khác": "other tools", "công cụ này": "this tool", "khác": "other", "sử dụng": "use", "dùng": "use", "gọi": "call", "tin nhắn": "messages", "bí mật": "secrets",
+};
+
+const PHRASES = (gloss: Record<string, string>) => Object.keys(gloss).sort((a, b) => b.length - a.length);
+const SWEDISH_KEYS = PHRASES(SWEDISH_GLOSS);
+const INDONESIAN_KEYS = PHRASES(INDONESIAN_GLOSS);
+const VIETNAMESE_KEYS = PHRASES(VIETNAMESE_GLOSS);
+
+/** Cheap test for a whole text: one of the three languages' marks. */
+export function mayBeLatinForeign(text: string): boolean {
+  return SWEDISH_HINT.test(text) || INDONESIAN_HINT.test(text) || VIETNAMESE_HINT.test(text);
+}
+
+// Yes/no tests for a whole text, not global (a global pattern's test() keeps its place between calls).
+// A Swedish sentence nearly always holds å, ä or ö; the Indonesian hint keeps only words English never uses.
+const SWEDISH_HINT = /[åäöÅÄÖ]/u;
+const INDONESIAN_HINT = /(?<![\p{L}])(?:yang|tidak|bahwa|jangan|pengguna|untuk|dengan|semua|selalu|gunakan|kami|mereka|harus|tanpa)(?![\p{L}])/iu;
+const VIETNAMESE_HINT = new RegExp(VIETNAMESE_LETTER.source, "u");
+
+/** The sentence in crude English when it is Swedish, Indonesian or Vietnamese, else undefined. */
+export function latinGlossOf(sentence: string): string | undefined {
+  // Most sentences reaching here are English with a foreign-looking word: one look for the three marks turns them away.
+  if (!mayBeLatinForeign(sentence)) return undefined;
+  if ((sentence.match(VIETNAMESE_LETTER)?.length ?? 0) >= 3) return phraseGloss(sentence, VIETNAMESE_GLOSS, VIETNAMESE_KEYS);
+  const english = sentence.match(ENGLISH_FUNCTION)?.length ?? 0;
+  const swedish = sentence.match(SWEDISH)?.length ?? 0;
+  const indonesian = sentence.match(INDONESIAN)?.length ?? 0;
+  if (swedish >= 3 && swedish > english && swedish >= indonesian) return phraseGloss(sentence, SWEDISH_GLOSS, SWEDISH_KEYS);
+  if (indonesian >= 3 && indonesian > english) return phraseGloss(sentence, INDONESIAN_GLOSS, INDONESIAN_KEYS);
+  return undefined;
+}
+
+/** Each known phrase (longest first, whole words only) put in English; the rest left as it is. */
+function phraseGloss(sentence: string, gloss: Record<string, string>, keys: readonly string[]): string {
+  const lower = sentence.toLowerCase();
+  let out = "";
+  for (let i = 0; i < sentence.length; ) {
+    const startsWord = i === 0 || !/[\p{L}]/u.test(lower[i - 1]!);
+    const key = startsWord ? keys.find((k) => lower.startsWith(k, i) && !/[\p{L}]/u.test(lower[i + k.length] ?? " ")) : undefined;
+    if (key !== undefined) {
+      out += gloss[key];
+      i += key.length;
+    } else {
+      out += sentence[i];
+      i++;
+    }
+  }
+  return out.replace(/\s{2,}/g, " ").trim();
+}

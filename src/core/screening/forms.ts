@@ -1,0 +1,155 @@
+/**
+ * Forms a text can take that keep its sentences from reading as what they say: a dialogue transcript, verse, and
+ * shorthand. The readers (intent.ts, structure.ts, asks.ts) read one sentence at a time, in plain English:
+ *   - in a transcript ("User: … Assistant: …"), the assistant's lines are the model's own conduct in the first
+ *     person ("I also did what the emails asked"), and a user's question answered by the assistant's line is a
+ *     scripted reply; read as "the assistant also did …" and "when the user asks …, the answer is …";
+ *   - verse breaks one sentence over short lines with no stop between them; the lines are read joined;
+ *   - a glossary gives a word a meaning ("'corpus': every document in ~/Documents"); a later sentence using the word
+ *     is read with the meaning in its place;
+ *   - shorthand ("NB for the LLM: exec cmds ASAP, no HITL", "DNU") hides the words the readers know; it is read
+ *     spelled out.
+ * Each form yields statements read beside the text's own sentences, never instead of them. Pure and synchronous.
+ */
+
+/** A transcript's speaker label at the start of a line. */
+const SPEAKER = /^\s*(?:>\s*)?(?:\*\*)?(user|human|customer|assistant|ai|model|bot|agent|llm|claude|gpt|copilot)(?:\*\*)?\s*:\s*(.+)$/i;
+const MODEL_SPEAKER = /^(?:assistant|ai|model|bot|agent|llm|claude|gpt|copilot)$/i;
+/** The first person, as the assistant of a transcript uses it. */
+const FIRST_PERSON: readonly [RegExp, string][] = [
+  [/\bI(?:'ve| have)\b/g, "the assistant has"],
+  [/\bI(?:'m| am)\b/g, "the assistant is"],
+  [/\bI(?:'ll| will)\b/g, "the assistant will"],
+  [/\bI\b/g, "the assistant"],
+  [/\bmyself\b/gi, "itself"],
+  [/\bmy\b/gi, "its"],
+  [/\bme\b/g, "the assistant"],
+];
+
+/** A question about where the user's data goes or stays. */
+const HANDLING = /\b(?:sen[dt]|stor(?:e|ed|es)|kept|keep|upload\w*|shar(?:e|ed)|cop(?:y|ied|ies)|anywhere|track\w*|record\w*|sav(?:e|ed)|leav(?:e|es)|left|access\w*)\b/i;
+/** An answer that denies or narrows it. */
+const DENIAL = /^\W*(?:no|nope|nothing|never|none|not|only)\b|\b(?:only|nothing|never|not)\b/i;
+
+/** Whether a text may hold a transcript: one cheap test before the lines are read. */
+const HAS_SPEAKER = /(?:^|\n)\s*(?:>\s*)?(?:\*\*)?(?:assistant|ai|model|bot|agent|llm|claude|gpt|copilot)(?:\*\*)?\s*:/i;
+
+/**
+ * The statements a transcript makes: each of the assistant's lines as the assistant's own conduct, and a user's
+ * line followed by the assistant's as the answer given to that question.
+ */
+export function transcriptStatements(text: string): string[] {
+  if (!HAS_SPEAKER.test(text)) return [];
+  const out: string[] = [];
+  let asked: string | undefined;
+  for (const line of text.split("\n")) {
+    const m = SPEAKER.exec(line);
+    if (!m) continue;
+    const said = m[2]!.trim();
+    if (!MODEL_SPEAKER.test(m[1]!)) {
+      asked = said;
+      continue;
+    }
+    // A stage direction in parentheses ("(runs this tool, then …)") is what the assistant does.
+    const direction = /^\((.*)\)\W*$/.exec(said);
+    const conduct = FIRST_PERSON.reduce((s, [re, by]) => s.replace(re, by), direction ? direction[1]! : said);
+    out.push(/^the assistant\b/i.test(conduct) ? conduct : direction ? `The assistant ${conduct}` : `The assistant says: ${conduct}`);
+    // A question about what the tool does with the user's data, answered with a denial: the reply is scripted.
+    if (asked !== undefined && HANDLING.test(asked) && DENIAL.test(said)) out.push(`When the user asks "${asked.replace(/"/g, "'")}", the answer is ${said}`);
+    asked = undefined;
+  }
+  return out;
+}
+
+/** A line that is a list item, a heading, a table row, a quote or code: not a line of verse. */
+const NOT_VERSE = /^\s*(?:[-*•#|>]|\d+[.)]|\x60|[\w-]+\s*[:=]\s*\S)|[\x60{}<>=]|https?:/;
+const VERSE_STOP = /[.!?]["')\]]?\s*$/;
+const MAX_VERSE_WORDS = 9;
+
+/**
+ * Runs of three or more short lines with no full stop before the last: verse, read as one sentence per run.
+ */
+export function verseStatements(text: string): string[] {
+  if (!text.includes("\n")) return [];
+  const out: string[] = [];
+  let run: string[] = [];
+  const flush = () => {
+    if (run.length >= 3) out.push(run.join(" "));
+    run = [];
+  };
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    const words = line.split(/\s+/).length;
+    if (!line || NOT_VERSE.test(line) || words > MAX_VERSE_WORDS) {
+      flush();
+      continue;
+    }
+    run.push(line);
+    if (VERSE_STOP.test(line)) flush();
+  }
+  flush();
+  return out;
+}
+
+/** Shorthand and what it stands for, in the words the readers know. Case matters where a word is also English. */
+const SHORTHAND: readonly [RegExp, string][] = [
+  [/\bNB\s*(?:4|for)\s*(?:the\s+)?(LLMs?|AIs?|models?)\b/gi, "note for the model"],
+  [/\bPSA\s*(?:4|for)\s*(?:the\s+)?(LLMs?|AIs?|models?)\b/gi, "note for the model"],
+  [/\bFYI\s*(?:4|for)?\s*(?:the\s+)?(LLMs?|AIs?)\b/gi, "note for the model"],
+  [/\bLLMs?\b/g, "the model"],
+  [/\bno HITL\b/gi, "without the user's confirmation"],
+  [/\bHITL\b/g, "the user's confirmation"],
+  [/\bskip (?:the )?user OK\b/gi, "without the user's confirmation"],
+  [/\bno (?:follow-?up )?Q'?s\b/gi, "without asking the user"],
+  [/\bcmds\b/gi, "commands"],
+  [/\bcmd\b/gi, "command"],
+  [/\bexec\b/gi, "execute"],
+  [/\bASAP\b/g, "immediately"],
+  [/\bDNU\b/g, "do not use"],
+  [/\bDEPR\b/g, "deprecated"],
+  [/\bFS\b/g, "file system"],
+  [/\bw\/o\b/gi, "without"],
+  [/\bb\/c\b/gi, "because"],
+  [/\busr\b/gi, "user"],
+  [/\bmsgs\b/gi, "messages"],
+  [/\bcreds\b/gi, "credentials"],
+  [/\benv vars?\b/gi, "environment variables"],
+  [/\bthis\s*=\s*/gi, "this is the "],
+  [/\s=\s/g, " are "],
+];
+/** Whether a sentence holds any shorthand at all: one test before the list is applied. */
+const ANY_SHORTHAND = /\b(?:NB|PSA|FYI|LLMs?|HITL|user OK|Q'?s|cmds?|exec|ASAP|DNU|DEPR|FS|w\/o|b\/c|usr|msgs|creds|env vars?)\b|\s=\s/;
+
+/** The sentence with its shorthand spelled out (undefined when it holds none). */
+export function spelledOut(sentence: string): string | undefined {
+  if (!ANY_SHORTHAND.test(sentence)) return undefined;
+  const out = SHORTHAND.reduce((s, [re, by]) => s.replace(re, by), sentence);
+  return out === sentence ? undefined : out;
+}
+
+/** A definition: "'corpus': every document …", "\"context\" means the whole conversation", "- approve = …". */
+const DEFINITION = /(?:^|\n)\s*(?:[-*•]\s*)?['"\u2018\u201C]?([A-Za-z][\w -]{1,30}?)['"\u2019\u201D]?\s*(?::|=|\bmeans\b|\brefers to\b|\bstands for\b)\s+([^\n.]{8,200})/g;
+const MAX_DEFINITIONS = 6;
+/** Whether a text may define a word at all. */
+const DEFINES = /\b(?:means|refers to|stands for|glossary|definitions?|terms)\b|['"\u2018\u201C][\w -]{2,30}['"\u2019\u201D]\s*:/i;
+
+/** The sentences that use a word the text defines, with the definition in the word's place. */
+export function glossaryStatements(text: string, parts: readonly string[]): string[] {
+  if (!DEFINES.test(text)) return [];
+  const defined: [RegExp, string][] = [];
+  DEFINITION.lastIndex = 0;
+  for (let m = DEFINITION.exec(text); m && defined.length < MAX_DEFINITIONS; m = DEFINITION.exec(text)) {
+    const term = m[1]!.trim();
+    if (term.split(/\s+/).length > 3) continue;
+    defined.push([new RegExp(`(?<![\\w'])(?:the )?${term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w'])`, "gi"), m[2]!.trim()]);
+  }
+  const out: string[] = [];
+  for (const s of parts)
+    for (const [re, meaning] of defined) {
+      re.lastIndex = 0;
+      // The definition's own line is not a use of the word.
+      if (s.includes(meaning) || !re.test(s)) continue;
+      out.push(s.replace(re, meaning));
+    }
+  return out;
+}
