@@ -52,7 +52,13 @@ export async function initUseLiteModel(options: InitUseLiteModelOptions = {}): P
   if (compaction) options.onCompaction?.(compaction);
   releaseWeightFile(model);
   if (compaction?.ok !== false) return model;
-  // The check found a changed vector: this copy may have read a freed weight. A fresh one, kept whole, is right.
+  // The check found a changed vector: this copy may have read a freed weight. Its tensors go (every record points at
+  // a block of its own), and a fresh copy, kept whole, takes its place.
+  try {
+    (model as unknown as { model?: { dispose?: () => void } }).model?.dispose?.();
+  } catch {
+    // Nothing more to free: the fresh copy is what matters.
+  }
   return initUseLiteModel({ ...options, compactWeights: false });
 }
 
