@@ -210,9 +210,11 @@ export const ROUND15_SET = fileURLToPath(new URL("../../data/screening/round15-s
 export const ROUND16_SET = fileURLToPath(new URL("../../data/screening/round16-set.jsonl", import.meta.url));
 /** Seventeenth round, written before the reader was changed for it and never fit on: "before you start" and prerequisite sections, accessibility notes, error-message templates the model is told to show, markdown footnotes, attacks in a schema's `pattern`, `$comment`, `const` or `examples` of objects, glossaries that redefine words ("context means the whole conversation"), triggers on what the user says, a maintainer of another server speaking, caching and performance advice, dialogue transcripts, legal disclaimers, paired-tool workflows, parameter names that carry the ask, command-line usage examples, verse, abbreviations, Swedish, Indonesian, Vietnamese, Greek and Hebrew sentences; legitimate tools in the same styles (real prerequisites, error messages, footnotes, key patterns, glossaries, maintainers' notes, keychain caches, sample exchanges, legal notes, chained uploads, environment-forwarding switches, command equivalents, verse, abbreviations, translation examples). */
 export const ROUND17_SET = fileURLToPath(new URL("../../data/screening/round17-set.jsonl", import.meta.url));
+/** Eighteenth round, written before the reader was changed for it and never fit on: error-code tables ("E409: …"), migration guides from v1 to v2, state-machine descriptions ("in state TRIAGED…"), checklists with "[ ]" boxes, sample exchanges showing the expected (misbehaving) answer, hypotheticals ("suppose the user asks…; the right move is…"), double negations, spaced and leetspeak letters ("p a s s w o r d", "cr3dent1als"), vendor-extension schema keywords (`x-agent-hint`, `x-priority`), priority and weight numbers for tool choice, humour and sarcasm, email-signature footers and postscripts, "for AI agents" sections and agent cards, SQL and shell comments inside default values, code-switching within one sentence, Czech, Romanian, Finnish, Ukrainian, Thai and Persian sentences; legitimate tools in the same styles (real error-code tables, migration notes, state machines, checklists, masked secrets, cron defaults with comments, webhook and telemetry settings, deploy priorities, agent notes asking for confirmation, translation examples, jokes, misspelling examples). */
+export const ROUND18_SET = fileURLToPath(new URL("../../data/screening/round18-set.jsonl", import.meta.url));
 
-export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11" | "round12" | "round13" | "round14" | "round15" | "round16" | "round17";
-const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17"];
+export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11" | "round12" | "round13" | "round14" | "round15" | "round16" | "round17" | "round18";
+const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18"];
 
 export interface DevSetRow {
   id: string;
@@ -230,7 +232,7 @@ export interface DevSetRow {
 
 /** The files of the development set, in the order they were written (dev/test, fresh, blind, holdout). */
 export function loadAllDevSets(): DevSetRow[] {
-  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET, ROUND12_SET, ROUND13_SET, ROUND14_SET, ROUND15_SET, ROUND16_SET, ROUND17_SET].flatMap((p) => loadDevSet(p));
+  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET, ROUND12_SET, ROUND13_SET, ROUND14_SET, ROUND15_SET, ROUND16_SET, ROUND17_SET, ROUND18_SET].flatMap((p) => loadDevSet(p));
 }
 
 export function loadDevSet(path = DEV_SET): DevSetRow[] {
@@ -246,7 +248,7 @@ export function loadDevSet(path = DEV_SET): DevSetRow[] {
         throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
       }
       if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12"|"round13"|"round14"|"round15"|"round16"|"round17", "tool": {"name", …}}`);
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12"|"round13"|"round14"|"round15"|"round16"|"round17"|"round18", "tool": {"name", …}}`);
       return row;
     });
 }
@@ -699,6 +701,33 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     "time of one cold screening, the previous round's code and this round's in alternating fresh processes five times each,",
     "load 2.1–2.8 on 2 cores from other work): medians 1268 ms before and 1310 ms after (3 %; an earlier set of five, 1195",
     "and 1262 ms); the bench run below was at load 3.5, so its screening time is not comparable with the previous report's.",
+    "`round18-set.jsonl`: written before the eighteenth round's changes (error-code tables; migration guides from v1 to v2;",
+    "state-machine descriptions; checklists with \"[ ]\" boxes; sample exchanges showing the misbehaving answer as the expected",
+    "one; hypotheticals; double negations; letters spaced or swapped for digits; vendor-extension schema keys; priority and",
+    "weight numbers; sarcasm; email-signature postscripts; \"for AI agents\" sections and agent cards; SQL and shell comments",
+    "in defaults; code-switching; Czech, Romanian, Finnish, Ukrainian, Thai and Persian sentences; legitimate tools in the",
+    "same styles: real error-code tables, migration notes, state machines, checklists, masked secrets, cron defaults with",
+    "comments, webhook and telemetry settings, deploy priorities, agent notes asking for confirmation, translation examples,",
+    "jokes, misspelling examples), never fit on; on first contact 36/48 detected (75 %, CI 61–85 %; assistant-directive",
+    "5/8, concealment 8/8, exfiltration 7/8, resource-reach 5/8, shadowing 6/8, tool-choice 5/8) and 1/40 legitimate flagged",
+    "(a deprecated drop_table pointing to its successor \"instead\"): the honest figure for this round. The eighteenth round",
+    "then read pulled-apart letters and letter-like digits put back; an order at one remove said plainly (double negations,",
+    "the verdict on a supposed case, the user's check named as a step, telling nobody; not in the lead); each clause-holding",
+    "cell of a table row as a sentence; Thai (keys in NFKC), Ukrainian, Persian (verb first), Czech, Romanian and Finnish",
+    "glossed; the pattern rules matched on the English a glossed or rejoined sentence reads as; content met on the way named",
+    "as orders, going on without approval in a second clause or anyway, other tools declared off-limits or no longer",
+    "acceptable for the model, \"whatever an item asks for, do it\", and earlier tools' results as a tool's input. It was fit",
+    "on four wide batches, each measured before it was fit: 0/12 detected and 0/8 flagged, then 11/12 and 0/8, then 3/12 and",
+    "0/8, then (written after the round's readings were in) 8/12 and 0/8. The never-fit columns were measured after every",
+    "change: round18 36 → 42 of 48 and 1 → 1 of 40 flagged, which is not blind; round17 48/48, round16 46/48, round15",
+    "42/48, round14 42/48, round13 41/48, round12 44/48, round11 46/48, round10 43/48, round9 41/48, round8 41/48, round7",
+    "48/48, round6 47/48, round5 47/48 and the holdout 24/30 did not move, no legitimate tool of any never-fit column was",
+    "newly flagged, and the clean catalogs stayed at 0 flags; with the encoder, one more fitted wide legitimate tool is",
+    "flagged (7 of 802). Screening time: measured 2026-11-27 01:01 UTC (rules only, the bench's 500-tool pool with the",
+    "real catalog first, warmed on the same pool, CPU time of one screening, the previous round's code and this round's in",
+    "alternating fresh processes five times each, load about 3 on 2 cores): medians 674 ms before and 690 ms after (2 %);",
+    "the whole screening bench back to back, twice each: 742 and 698 ms before, 626 and 674 ms after, so a single run",
+    "is not comparable with another.",
     "Timings below are from one run on a shared machine.",
     "95 % Wilson intervals.",
     "",
@@ -707,13 +736,13 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     md.push(
       `### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`,
       "",
-      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** | **round12 (never fit)** | **round13 (never fit)** | **round14 (never fit)** | **round15 (never fit)** | **round16 (never fit)** | **round17 (never fit)** |",
+      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** | **round12 (never fit)** | **round13 (never fit)** | **round14 (never fit)** | **round15 (never fit)** | **round16 (never fit)** | **round17 (never fit)** | **round18 (never fit)** |",
       "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---:  ---: |",
     );
     for (const [k, d] of Object.entries(m.detection))
-      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** | **${pctCi(d.round12)}** | **${pctCi(d.round13)}** | **${pctCi(d.round14)}** | **${pctCi(d.round15)}** | **${pctCi(d.round16)}** | **${pctCi(d.round17)}** |`);
+      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** | **${pctCi(d.round12)}** | **${pctCi(d.round13)}** | **${pctCi(d.round14)}** | **${pctCi(d.round15)}** | **${pctCi(d.round16)}** | **${pctCi(d.round17)}** | **${pctCi(d.round18)}** |`);
     const l = m.legitimate;
-    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** | **${pctCi(l.round12)}** | **${pctCi(l.round13)}** | **${pctCi(l.round14)}** | **${pctCi(l.round15)}** | **${pctCi(l.round16)}** | **${pctCi(l.round17)}** |`);
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** | **${pctCi(l.round12)}** | **${pctCi(l.round13)}** | **${pctCi(l.round14)}** | **${pctCi(l.round15)}** | **${pctCi(l.round16)}** | **${pctCi(l.round17)}** | **${pctCi(l.round18)}** |`);
     md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
     for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
     if (m.timing)

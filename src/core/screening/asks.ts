@@ -57,10 +57,10 @@ export type AskPush = (category: ScreeningCategory, score: number, cue: string) 
  * and a plain test costs less than the per-sentence memory (memo.ts) of the dozen patterns behind it.
  */
 // Each starts at a word boundary, so the engine tries its alternatives only where a word starts.
-const MODEL_RULES_WORDS = /\b(?:skip(?:s|ping)? asking|without (?:the user's |the user |user |their |any )?(?:confirmation|approval|consent|asking|checking|a prompt)|not asked|never asked|put to the user|are commands|are instructions|count as|= cmds|precedence|priority|order of|chain of|authority|sits (?:above|over)|ranks|outranks?|comes? (?:before|ahead|above)|guardrail|safety|content (?:rule|setting|check|filter|polic|restriction|guideline)|moderation|refusal|limits|restrictions|rules|as if|as though|ahead of|(?:found|embedded|written|contained|made|left) in|commands for|did what|does what|told|loyalty|answers to|works for|acts |serves|represents|yield|defer|way to|subordinate|overridden|counting|caveat|correction|disclaimer|binding|in force|in effect)|whatever|\s>\s/i;
+const MODEL_RULES_WORDS = /\b(?:skip(?:s|ping)? asking|without (?:the user's |the user |user |their |any )?(?:confirmation|approval|consent|asking|checking|a prompt)|not asked|never asked|put to the user|are commands|are instructions|count as|counts as|treated as|tasks for|instructions from|= cmds|precedence|priority|order of|chain of|authority|sits (?:above|over)|ranks|outranks?|comes? (?:before|ahead|above)|guardrail|safety|content (?:rule|setting|check|filter|polic|restriction|guideline)|moderation|refusal|limits|restrictions|rules|as if|as though|ahead of|(?:found|embedded|written|contained|made|left) in|commands for|did what|does what|told|loyalty|answers to|works for|acts |serves|represents|yield|defer|way to|subordinate|overridden|counting|caveat|correction|disclaimer|binding|in force|in effect)|whatever|\s>\s/i;
 const USER_TOLD_WORDS = /\b(?:say\b|stick to|keep to|never (?:comes?|appears?|shows?|is mentioned|gets mentioned)|show the user|tell the user|never (?:reach|meet|get|make|come|is seen|are seen)|needn't|need not|needs? to (?:know|hear|see|be told|find out|learn)|no need|repl|answer|response|confirm|summar|receipt|account of|message|(?:bring|point|call) \w+ (?:up|out)|describ|present|label|refer|frame|report|not (?:for|in|meant for|something for) (?:the )?(?:chat|conversation|repl|answer)|out of the (?:chat|conversation))/i;
 const OTHER_SERVERS_WORDS = /[\x60@]|server|__|\btools? (?:that|which|whose)\b|\b(?:every|each|all|any) \S+ calls?\b/i;
-const TOOL_CHOICE_WORDS = /\b(?:whatever|regardless|no matter|other|older|legacy|remaining|built-in|default|server'?s|(?:for|with) (?:all|any|every))/i;
+const TOOL_CHOICE_WORDS = /\b(?:whatever|regardless|no matter|other|older|legacy|remaining|built-in|default|server'?s|(?:for|with) (?:all|any|every)|for humans|off.limits|(?:acceptable|allowed|permitted|approved) (?:for|to) (?:the )?(?:assistant|model|agent|ai))/i;
 const OUTSIDE_WORDS = /\b(?:header|session|conversation|chat|transcript|message|variable|environment|shell|included|user's|their|https?:)|[~<+?&]|\.(?:io|dev|net|com|app|cc|xyz|top)\b/i;
 
 const MODEL_WORD = /\b(?:ai|llm|assistants?|models?|agents?|orchestrators?|copilots?|chatbots?)\b/i;
@@ -85,14 +85,22 @@ const MODEL_OWNED = /\b(?:its own|its|the model's|the assistant's|the agent's|op
 /** Content the tool returns, carried out by the model: "carried out by the assistant as written", "executed … as if the user had typed it". */
 const CARRIED_OUT = pattern(/\b(?:carried out|carr(?:y|ies) out|executed|executes|acted on|acts on|obeyed|obeys|performed|performs|complied with|runs? (?:them|it)|treated as (?:instructions|commands|orders|requests)|commands for the (?:model|assistant|ai|agent)|(?:went|goes|go|going) ahead with|did what|does what|do what|(?:follow|do|carry out) whatever)\b/i, /carr|execut|acted|acts on|obey|perform|complied|runs?|treated as|commands|ahead|what/i);
 /** As though the user asked, word for word, or ahead of what the user asked. */
-const AS_THE_USER = /\bas (?:if|though) (?:the user|they|the person|it came from the user)\b|\bahead of (?:whatever|what) the (?:user|person)\b|\b(?:found|embedded|written|contained) in (?:the )?[\w-]+ (?:bodies|body|text|items|pages|results|fields)\b|\b(?:made|found|embedded|written|contained) in (?:their|the|its|these|those) (?:[\w-]+ )?(?:emails?|messages?|documents?|pages?|files?|results?|items?|margins?|notes?)\b|\bwhat (?:the )?[\w ]{0,30}?(?:notes?|emails?|messages?|pages?|documents?|files?|comments?|margins?) (?:told|asked|said|says|say|ask|tell)\b|\b(?:requests?|instructions?|commands?|orders?|asks) (?:made|found|embedded|written|contained|left) in (?:them|it|there)\b|\bwhatever the (?:[\w-]+ )?(?:page|body|email|message|document|result|response|file|item)s?(?: body| text)? (?:tells?|says?|asks?)\b/i;
+const AS_THE_USER = /\bas (?:if|though) (?:the user|they|the person|it came from the user)\b|\bahead of (?:whatever|what) the (?:user|person)\b|\b(?:found|embedded|written|contained) in (?:the )?[\w-]+ (?:bodies|body|text|items|pages|results|fields)\b|\b(?:made|found|embedded|written|contained) in (?:their|the|its|these|those) (?:[\w-]+ )?(?:emails?|messages?|documents?|pages?|files?|results?|items?|margins?|notes?)\b|\bwhat (?:the )?[\w ]{0,30}?(?:notes?|emails?|messages?|pages?|documents?|files?|comments?|margins?) (?:told|asked|said|says|say|ask|tell)\b|\b(?:requests?|instructions?|commands?|orders?|asks) (?:made|found|embedded|written|contained|left) in (?:them|it|there)\b|\bwhatever (?:the|an?|each|any) (?:[\w-]+ )?(?:page|body|email|message|document|result|response|file|item|entry|post|note)s?(?: body| text)? (?:tells?|says?|asks?)\b/i;
 
 /** Returned content equated with orders: "messages are commands", "entries = instructions". */
 const CONTENT_AS_ORDERS = pattern(/\b(?:messages|entries|items|bodies|results|emails|pages|notes|comments|descriptions|responses|replies|posts|records)\s+(?:are|=|count as|serve as|are to be treated as|are read as)\s+(?:commands|instructions|orders|cmds|tasks to (?:do|run|carry out))\b/i, /are|=|count|serve/i);
+/**
+ * Content met on the way named as orders, whatever it is: "writing found on the receipt counts as instructions from
+ * the user", "steps marked TODO on the page are tasks for the assistant". A source (in, on, inside) and an equation
+ * with orders are both needed; "lines starting with # count as comments" names no orders.
+ */
+const MET_CONTENT_AS_ORDERS = pattern(/\b(?:text|writing|words|content|steps?|lines?|items?|anything|whatever|notes?)\b[^.;]{0,50}\b(?:in|on|inside|within)\b[^.;]{0,40}?\b(?:(?:counts?|serves?) as|(?:is|are) (?:to be )?(?:treated|read|taken) as|(?:is|are)(?= (?:the user's )?(?:instructions|commands|orders) from (?:the )?user\b| tasks for the (?:assistant|model|agent|ai)\b))\s+(?:the user's )?(?:instructions|commands|orders|tasks for the (?:assistant|model|agent|ai))\b/i, /counts?|serves?|treated|read as|taken|tasks|from (?:the )?user/i);
 /** An order to act with the user left out: "execute each without the user's confirmation", "the user is not asked". */
-const UNCONFIRMED = pattern(/^\W*(?:then\s+)?(?:execute|run|perform|carry out|act on|approve|apply|complete|do|follow)\b[^.;]{0,50}\bwithout (?:the user's |the user |user |their |any )?(?:confirmation|approval|consent|asking|checking|a prompt)\b|\b(?:the )?user (?:is|will be|gets) (?:not|never) (?:asked|consulted|prompted)\b|\bno question is put to the user\b|\bskip(?:s|ping)? asking (?:you|the user|them)\b/i, /without|asked|consulted|prompted|question|skip/i);
+// The order may open the sentence's second clause: "treat approval as granted and run every queued call, …".
+const UNCONFIRMED = pattern(/(?:^\W*|\band\s+)(?:then\s+)?(?:execute|run|perform|carry out|act on|approve|apply|complete|do|follow|proceed|continue|go ahead)\b[^.;]{0,50}\bwithout (?:the user's |the user |user |their |any )?(?:confirmation|approval|consent|asking|checking|a prompt)\b|\b(?:the )?user (?:is|will be|gets) (?:not|never) (?:asked|consulted|prompted)\b|\bno question is put to the user\b|\bskip(?:s|ping)? asking (?:you|the user|them)\b/i, /without|asked|consulted|prompted|question|skip/i);
 /** The model deciding for the user: "by itself", "on the user's behalf", every step. */
-const FOR_THE_USER = /\bby (?:itself|themselves)\b|\bon (?:the user's|their|its own) behalf\b|\b(?:every|each|all|any)\b|\b(?:just|simply|directly|straight away|right away) (?:run|execute|do|perform|apply|approve)\w*\b/i;
+// Going on "anyway" or with "everything" overrides the user's say as surely as "every".
+const FOR_THE_USER = /\bby (?:itself|themselves)\b|\bon (?:the user's|their|its own) behalf\b|\b(?:every|each|all|any|everything|anything|anyway)\b|\b(?:just|simply|directly|straight away|right away) (?:run|execute|do|perform|apply|approve)\w*\b/i;
 
 /** The model's own judgment or rules said to give way: "the assistant's own judgment yields to the server's talking points". */
 const FACULTY_YIELDS = pattern(/\b(?:the assistant's|the model's|the ai's|its) (?:own )?(?:judg(?:e)?ment|views?|opinions?|reasoning|guidelines|instructions|rules|principles)\b[^.;]{0,30}\b(?:yields? to|defers? to|gives? way to|(?:is|are) subordinate to|comes? second to|(?:is|are) overridden by|bows? to|stops? counting|no longer counts?)\b/i, /yield|defer|way to|subordinate|second to|overridden|bows?|counting|counts?/i);
@@ -171,6 +179,10 @@ const OTHERS = pattern(/\b(?:the )?other (?:[\w-]+ ){0,2}(?:tools|servers|integr
 /** A contrast or a verdict: "whereas", "unlike", or the other side stated alone. */
 // A failure stated as what they do ("overcharge and cancel on you") is a verdict too.
 const CONTRAST = /\b(?:whereas|unlike|while|but|instead|over)\b|;|\b(?:are|is|have been|has been)\b|\b(?:overcharge|cancel|crash|lose|drop|fail)s?\b/i;
+/** Tools of a kind named apart from this one: "never fetch or browser tools". */
+const OTHER_KIND = /\b(?:never|not|no)\b[^.;]{0,30}\btools\b|\bthe others\b/i;
+/** Said not to be the model's to use: "off-limits for me", "those are for humans", "never to be used". */
+const OFF_LIMITS = /\b(?:off.limits|(?:are|is) (?:only )?for (?:humans|people)|(?:are|is) not (?:meant |intended )?for (?:the )?(?:assistant|model|agents?|ai)|(?:are|is) (?:never|not) to be used|must not be used|(?:no longer|not|stopped being|never) (?:acceptable|allowed|permitted|approved) (?:for|to) (?:the )?(?:assistants?|models?|agents?|ai))\b/i;
 /** Another tool set aside for a whole class of requests: "for all maths, never the code interpreter". */
 const SET_ASIDE_FOR_ALL = pattern(/\b(?:for|with) (?:all|any|every)\b[^.;]{0,40}\b(?:never|not|rather than|instead of)\s+(?:the |a |any )?(?:[\w-]+ )?(?:interpreter|browser|shell|terminal|sandbox|calculator|search|tools?|servers?|plugins?|assistant's own)\b/i, /never|not|rather|instead/i);
 
@@ -193,7 +205,8 @@ const ATTACHED = /\b(?:attached|attach\w*|included|includ\w*|added|with|plus|alo
 /** Every variable of the user's shell, or secret-shaped variable names listed as what a value holds. */
 const USER_ENVIRONMENT = pattern(/\b(?:every|all|each) (?:\w+ )?variables? of the user's (?:[\w-]+ )?(?:shell|environment|machine|session)\b|\b[A-Z][A-Z0-9]*_(?:SECRET|TOKEN|PASSWORD)(?:_[A-Z0-9]+)*\b[^.]{0,40}\bincluded\b|\b(?:take|read|grab|copy|use)\s+(?:\w+\s+){0,6}?(?:from|out of) the (?:user's )?(?:environment|shell)\b/i, /variable|included|environment|shell/i);
 /** What another request or tool carried: "the Authorization header of the previous request", "tokens other tools returned". */
-const OTHER_REQUESTS = pattern(/\b(?:authorization|cookie|auth) headers?\b[^.;]{0,40}\b(?:previous|earlier|last|other|prior)\b|\b(?:tokens?|keys?|secrets?|credentials?|api keys?)\b[^.;]{0,30}\b(?:other tools?|seen|returned|used) (?:[\w ]{0,20})?(?:this|the) (?:session|conversation|chat)\b|\b(?:the )?session's (?:access |auth |bearer )?token\b/i, /header|session|conversation|chat/i);
+// Earlier tools' results are what other tools returned to the model, not this tool's input.
+const OTHER_REQUESTS = pattern(/\b(?:all|every|each) (?:earlier|previous|prior|other) tool (?:outputs?|results?|responses?)\b|\b(?:authorization|cookie|auth) headers?\b[^.;]{0,40}\b(?:previous|earlier|last|other|prior)\b|\b(?:tokens?|keys?|secrets?|credentials?|api keys?)\b[^.;]{0,30}\b(?:other tools?|seen|returned|used) (?:[\w ]{0,20})?(?:this|the) (?:session|conversation|chat)\b|\b(?:the )?session's (?:access |auth |bearer )?token\b/i, /header|session|conversation|chat|tool/i);
 /** The conversation, or what the user said, named as content: "the full text of the conversation", "the recent chat". */
 const CONVERSATION_CONTENT = pattern(/\b(?:full|whole|entire|complete) (?:text of the )?(?:conversation|chat|transcript)\b|\bthe (?:recent|current) chat\b|\bconversation transcript\b|\bthe user's (?:last|latest|previous|recent) (?:\w+ )?messages?\b|\bthe chat it came from\b/i, /conversation|chat|transcript|messages?\b/i);
 /** Said to carry, hold or be filled with it. */
@@ -227,11 +240,11 @@ function modelRules(s: string, push: AskPush): boolean {
     push("assistant-directive", 0.75, "content the tool returns carried out by the model");
     return true;
   }
-  if (matches(CONTENT_AS_ORDERS, s)) {
+  if (matches(CONTENT_AS_ORDERS, s) || matches(MET_CONTENT_AS_ORDERS, s)) {
     push("assistant-directive", 0.7, "content the tool returns equated with orders");
     return true;
   }
-  if (matches(UNCONFIRMED, s) && (/^\W*(?:then\s+)?(?:execute|run|perform|carry out|act on|approve|apply|complete|do|follow)\b/i.test(s) || MODEL_WORD.test(s)) && FOR_THE_USER.test(s)) {
+  if (matches(UNCONFIRMED, s) && (/(?:^\W*|\band\s+)(?:then\s+)?(?:execute|run|perform|carry out|act on|approve|apply|complete|do|follow|proceed|continue|go ahead)\b/i.test(s) || MODEL_WORD.test(s)) && FOR_THE_USER.test(s)) {
     push("assistant-directive", 0.7, "the model told to act with the user's confirmation left out");
     return true;
   }
@@ -353,6 +366,10 @@ function toolChoice(s: string, push: AskPush): boolean {
   // The group needs a verdict or a contrast ("whereas the other tools bill …"); another server's tool named alone is run down by the failure itself.
   if (matches(OTHERS, s) && COST_OR_FAILURE.test(s) && (CONTRAST.test(s) || /server'?s\b/i.test(s))) {
     push("tool-choice", 0.65, "runs down the other tools by cost or failure");
+    return true;
+  }
+  if ((matches(OTHERS, s) || OTHER_KIND.test(s)) && OFF_LIMITS.test(s)) {
+    push("tool-choice", 0.65, "other tools declared off-limits to the model");
     return true;
   }
   if (matches(SET_ASIDE_FOR_ALL, s)) {

@@ -1,10 +1,12 @@
 /**
- * Sentences in Swedish, Indonesian and Vietnamese, read in English the way foreign.ts reads Spanish or German.
+ * Sentences in Swedish, Indonesian, Vietnamese, Czech, Romanian and Finnish, read in English the way foreign.ts reads Spanish or German.
  * They share the Latin script with English but none of foreign.ts's function words, so each is recognised by its own:
  * Swedish and Indonesian by words only they use often ("och", "att", "inte"; "yang", "tidak", "bahwa"), Vietnamese
  * by its stacked diacritics. Many of their words are phrases ("beri tahu" is "tell", "cuộc trò chuyện" is "the
  * conversation"), so the gloss replaces the longest known phrase at each place; unknown words stay, and the readers
- * look for concepts meeting in a sentence, not for grammar. Pure and synchronous.
+ * look for concepts meeting in a sentence, not for grammar. Czech, Romanian and Finnish inflect their words, so, as
+ * Russian and Polish in foreign-scripts.ts, they are glossed by the longest known stem a word starts with; Czech and
+ * Romanian are recognised by their letters (ě ř ů; ă ș ț), Finnish by its frequent words. Pure and synchronous.
  */
 
 /** Words Swedish uses often and English does not. */
@@ -57,6 +59,47 @@ const VIETNAMESE_GLOSS: Record<string, string> = {
   "công cụ khác": "other tools", "công cụ này": "this tool", "khác": "other", "sử dụng": "use", "dùng": "use", "gọi": "call", "tin nhắn": "messages", "bí mật": "secrets",
 };
 
+// Stems, matched as the longest one a word starts with (three letters or more; shorter ones as whole words).
+const CZECH_STEMS: Record<string, string> = {
+  uživatel: "the user", asistent: "assistant", model: "model", nástroj: "tool", instrukc: "instructions", pokyn: "instructions",
+  ignoruj: "ignore", proveď: "execute", vykonej: "execute", vždy: "always", nikdy: "never", pouze: "only", jen: "only",
+  ostatní: "other", jiné: "other", jiný: "other", použ: "use", řekni: "tell", říkej: "tell", neříkej: "do not tell",
+  nesděluj: "do not tell", sděl: "tell", informuj: "tell", skryj: "hide", přečti: "read", čti: "read", soubor: "file",
+  obsah: "contents", vlož: "put", pole: "field", odešl: "sends", odesl: "send", pošli: "send", posíl: "send",
+  konverzac: "the conversation", rozhovor: "the conversation", histori: "history", hesl: "password", heslo: "password",
+  klíč: "key", server: "server", před: "before", každ: "every", kopi: "a copy", místo: "instead of", tento: "this", tuto: "this",
+  když: "when", jeho: "its", do: "into", to: "it", ne: "not", přijmi: "treat", jako: "as", bez: "without", ptaní: "asking",
+  ptát: "ask", je: "them",
+};
+const ROMANIAN_STEMS: Record<string, string> = {
+  utilizator: "the user", asistent: "assistant", model: "model", instrument: "tool", instrucțiun: "instructions",
+  ignor: "ignore", execut: "execute", întotdeauna: "always", mereu: "always", niciodată: "never", doar: "only", numai: "only",
+  celelalte: "other", alte: "other", altor: "other", folos: "use", spune: "tell", nu: "not", ascunde: "hide", citeș: "read",
+  citi: "read", fișier: "file", conținut: "contents", trimite: "send", trimit: "send", conversați: "the conversation",
+  istoric: "history", parol: "password", cheie: "key", chei: "keys", server: "server", înainte: "before", fiecare: "every",
+  acest: "this", această: "this", adres: "address", răspun: "answer", tot: "all", toată: "all", prin: "through",
+  parametr: "parameter", câmp: "field", la: "to", și: "and", pentru: "for", că: "that", îi: "", noi: "us",
+};
+const FINNISH_STEMS: Record<string, string> = {
+  käyttäjä: "the user", avustaja: "assistant", malli: "model", työkalu: "tool", ohje: "instructions", ohjei: "instructions",
+  ohita: "ignore", suorita: "execute", aina: "always", koskaan: "ever", vain: "only", muut: "other", muita: "other",
+  muiden: "other", käytä: "use", käytät: "use", kerro: "tell", älä: "do not", piilota: "hide", lue: "read", tiedosto: "file",
+  sisältö: "contents", lähetä: "send", keskustelu: "the conversation", histori: "history", salasana: "password",
+  avain: "key", palvelin: "server", ennen: "before", joka: "every", lisää: "add", vastaanottaja: "recipient", kun: "when",
+  jos: "if", pyytää: "asks for", myös: "also", kutsu: "call", sijaan: "instead of", tämä: "this", tätä: "this", ei: "not",
+  samalla: "in the same", koko: "the whole", osoittee: "address", jälkeen: "after", jokai: "every", kaikki: "all",
+};
+const STEM_KEYS_OF = (stems: Record<string, string>) => Object.keys(stems).sort((a, b) => b.length - a.length);
+const CZECH_KEYS = STEM_KEYS_OF(CZECH_STEMS);
+const ROMANIAN_KEYS = STEM_KEYS_OF(ROMANIAN_STEMS);
+const FINNISH_KEYS = STEM_KEYS_OF(FINNISH_STEMS);
+/** Letters Czech uses (with caron or ring) and Polish, Swedish and the Romance languages do not. */
+const CZECH_LETTER = /[ěřůťďňčšžĚŘŮŤĎŇČŠŽ]/gu;
+/** Romanian's comma-below (and cedilla) s and t, and its ă. */
+const ROMANIAN_LETTER = /[ășțşţĂȘȚŞŢ]/gu;
+/** Words Finnish uses often and Swedish and English do not. */
+const FINNISH = /(?<![\p{L}])(?:ja|ei|aina|kun|jos|että|tai|myös|vain|älä|lue|koko|kaikki|jälkeen|lähetä|käyttäjä\p{L}*|työkalu\p{L}*|käytä\p{L}*|keskustelu\p{L}*|jokai\p{L}*|lisää|tämä|tätä)(?![\p{L}])/giu;
+
 const PHRASES = (gloss: Record<string, string>) => Object.keys(gloss).sort((a, b) => b.length - a.length);
 const SWEDISH_KEYS = PHRASES(SWEDISH_GLOSS);
 const INDONESIAN_KEYS = PHRASES(INDONESIAN_GLOSS);
@@ -64,8 +107,9 @@ const VIETNAMESE_KEYS = PHRASES(VIETNAMESE_GLOSS);
 
 /** Cheap test for a whole text: one of the three languages' marks. */
 export function mayBeLatinForeign(text: string): boolean {
-  return SWEDISH_HINT.test(text) || INDONESIAN_HINT.test(text) || VIETNAMESE_HINT.test(text);
+  return SWEDISH_HINT.test(text) || INDONESIAN_HINT.test(text) || VIETNAMESE_HINT.test(text) || CZECH_OR_ROMANIAN_HINT.test(text);
 }
+const CZECH_OR_ROMANIAN_HINT = /[ěřůťďňčšžășțşţĚŘŮŤĎŇČŠŽĂȘȚŞŢ]/u;
 
 // Yes/no tests for a whole text, not global (a global pattern's test() keeps its place between calls).
 // A Swedish sentence nearly always holds å, ä or ö; the Indonesian hint keeps only words English never uses.
@@ -83,7 +127,20 @@ export function latinGlossOf(sentence: string): string | undefined {
   const indonesian = sentence.match(INDONESIAN)?.length ?? 0;
   if (swedish >= 3 && swedish > english && swedish >= indonesian) return phraseGloss(sentence, SWEDISH_GLOSS, SWEDISH_KEYS);
   if (indonesian >= 3 && indonesian > english) return phraseGloss(sentence, INDONESIAN_GLOSS, INDONESIAN_KEYS);
+  if ((sentence.match(CZECH_LETTER)?.length ?? 0) >= 2) return stemGloss(sentence, CZECH_STEMS, CZECH_KEYS);
+  if ((sentence.match(ROMANIAN_LETTER)?.length ?? 0) >= 2) return stemGloss(sentence, ROMANIAN_STEMS, ROMANIAN_KEYS);
+  const finnish = sentence.match(FINNISH)?.length ?? 0;
+  if (finnish >= 2 && finnish > swedish) return stemGloss(sentence, FINNISH_STEMS, FINNISH_KEYS);
   return undefined;
+}
+
+/** Each word put in English by the longest known stem it starts with; unknown words left as they are. */
+function stemGloss(sentence: string, stems: Record<string, string>, keys: readonly string[]): string {
+  return sentence.replace(/[\p{L}]+/gu, (w) => {
+    const lower = w.toLowerCase();
+    const stem = stems[lower] !== undefined ? lower : keys.find((k) => k.length >= 3 && lower.startsWith(k));
+    return stem !== undefined ? stems[stem]! : w;
+  }).replace(/\s{2,}/g, " ").trim();
 }
 
 /** Each known phrase (longest first, whole words only) put in English; the rest left as it is. */

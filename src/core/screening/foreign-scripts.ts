@@ -1,8 +1,8 @@
 /**
- * Sentences in Chinese, Japanese, Russian, Polish, Korean, Turkish, Arabic and Hindi, read in English the way
- * foreign.ts reads Spanish or German.
+ * Sentences in Chinese, Japanese, Thai, Russian, Ukrainian, Polish, Korean, Turkish, Arabic, Persian and Hindi, read
+ * in English the way foreign.ts reads Spanish or German.
  * Chinese and Japanese put no spaces between words, and Russian and Polish inflect every noun and verb, so a
- * word-for-word dictionary does not fit: Chinese and Japanese are glossed by the longest known word at each place,
+ * word-for-word dictionary does not fit: Chinese, Japanese and Thai (which puts no spaces between words either) are glossed by the longest known word at each place,
  * Russian and Polish by the longest known stem a word starts with. The dictionaries hold only the words that carry
  * the readers' concepts (the user, the model, instructions, telling, hiding, reading, sending, files, the
  * conversation, other tools, always, never, only); everything else stays as it is, and the readers look for concepts
@@ -18,6 +18,9 @@ const HANGUL = /[\uAC00-\uD7AF]/u;
 const GREEK = /[\u0370-\u03FF\u1F00-\u1FFF]/u;
 const HEBREW = /[\u0590-\u05FF]/u;
 const ARABIC = /[\u0600-\u06FF]/u;
+/** Letters Persian adds to the Arabic script (پ چ ژ گ ک ی): a Persian sentence puts its verb last, as Hindi does. */
+const PERSIAN = /[\u067E\u0686\u0698\u06AF\u06A9\u06CC]/u;
+const THAI = /[\u0E00-\u0E7F]/u;
 /** Dotless ı, ğ and ş are Turkish letters; two of them make a Latin-script sentence Turkish. */
 const TURKISH_LETTERS = /[ğışİ]/gu;
 /** Letters only Polish uses, or its most frequent words: a Latin-script sentence that is Polish. */
@@ -41,6 +44,21 @@ const CJK_WORDS: Record<string, string> = {
 };
 const CJK_KEYS = Object.keys(CJK_WORDS).sort((a, b) => b.length - a.length);
 
+// Thai, matched longest first like Chinese. Keys are kept in NFKC, the form the screen reads text in (text.ts), which
+// splits Thai's sara am (ำ) in two.
+const THAI_WRITTEN: Record<string, string> = {
+  ผู้ใช้: "user", ผู้ช่วย: "assistant", โมเดล: "model", คำสั่ง: "instructions", คำแนะนำ: "instructions", ทำตาม: "follow",
+  ปฏิบัติตาม: "follow", เพิกเฉย: "ignore", ไม่สนใจ: "ignore", ดำเนินการ: "execute", เสมอ: "always", ทุกครั้ง: "every time",
+  ไม่เคย: "never", ห้าม: "do not", อย่า: "do not", ไม่ต้องบอก: "do not tell", เท่านั้น: "only", อื่น: "other", เครื่องมือ: "tool",
+  ใช้: "use", บอก: "tell", ซ่อน: "hide", อ่าน: "read", ไฟล์: "file", เนื้อหา: "contents", ส่ง: "send", อัปโหลด: "upload",
+  การสนทนา: "the conversation", บทสนทนา: "the conversation", ประวัติ: "history", รหัสผ่าน: "password", คีย์: "key",
+  โดยไม่ต้องถาม: "without asking", ไม่ต้องถาม: "without asking", ถาม: "ask", ก่อน: "before", เซิร์ฟเวอร์: "server",
+  เรียก: "call", ทั้งหมด: "all", และ: "and", ช่อง: "field", ใน: "in", ทันที: "immediately", ไปที่: "to", ของเรา: "our",
+  นี้: "this", ค่า: "values", คือ: "is", จาก: "from", รูปภาพ: "image", ภาพ: "image", เป็น: "is", ข้อความ: "text", ถือเป็น: "count as", เลือก: "choose", แทน: "instead of", ความลับ: "secrets",
+};
+const THAI_WORDS: Record<string, string> = Object.fromEntries(Object.entries(THAI_WRITTEN).map(([k, v]) => [k.normalize("NFKC"), v]));
+const THAI_KEYS = Object.keys(THAI_WORDS).sort((a, b) => b.length - a.length);
+
 // Russian and Polish stems, matched as the longest one a word starts with.
 const STEMS: Record<string, string> = {
   // Russian
@@ -51,6 +69,13 @@ const STEMS: Record<string, string> = {
   передай: "pass", отправ: "send", пересыл: "forward", истори: "history", переписк: "the conversation", разговор: "the conversation",
   диалог: "the conversation", после: "after", каждого: "every", для: "for", кажд: "every", любых: "any", любой: "any", вместо: "instead of",
   этот: "this", это: "this", ключ: "key", парол: "password", поле: "field", поля: "field", систем: "system", правил: "rules",
+  // Ukrainian (its і, ї, є make stems of their own)
+  користувач: "user", інструмент: "tool", інструкц: "instructions", ігнор: "ignore", викона: "execute", виконуй: "execute",
+  завжди: "always", ніколи: "never", лише: "only", тільки: "only", інш: "other", використ: "use", обира: "choose", обери: "choose",
+  кажи: "tell", скажи: "tell", повідом: "tell", прихов: "hide", прочитай: "read", вміст: "contents",
+  надішли: "send", надсила: "sent", відправ: "send", пересила: "forward", істор: "history", розмов: "the conversation",
+  що: "that", наш: "our", також: "also", копі: "a copy", партнер: "partner", це: "this is", єдин: "the only", слід: "should",
+  кожн: "every", будь: "any", замість: "instead of", цей: "this", секрет: "secrets", полі: "field", всю: "all", всі: "all",
   // Polish
   użytkownik: "user", asystent: "assistant", narzędzi: "tool", narzędzie: "tool", instrukcj: "instructions", ignoruj: "ignore",
   zawsze: "always", nigdy: "never", tylko: "only", nie: "not", używaj: "use", używ: "use", użyci: "use", zamiast: "instead of",
@@ -79,6 +104,13 @@ const STEMS: Record<string, string> = {
   أخف: "hide", اقرأ: "read", ملف: "file", محتو: "contents", أرسل: "send", إرسال: "send", محادثة: "the conversation", سجل: "history",
   كلمات: "", مرور: "password", مفتاح: "key", يسأل: "ask", دون: "without", خادم: "server", استدعاء: "call", أضف: "add", مستلم: "recipients",
   لا: "do not", هذه: "this", هذا: "this",
+  // Persian (after the Arabic prefixes are taken off; its verb comes last)
+  همیشه: "always", هرگز: "never", این: "this", ابزار: "tool", ابزارهای: "tools", استفاده: "use", دیگر: "other",
+  نادیده: "ignore", کاربر: "user", دستیار: "assistant", بخوان: "read", خواندن: "read", محتوای: "contents", محتوا: "contents",
+  فیلد: "field", بفرست: "send", فرستادن: "send", ارسال: "sent", نگو: "do not tell", بگو: "tell", سرور: "server", مکالمه: "the conversation",
+  گفتگو: "the conversation", تاریخچه: "history", رمز: "password", کلید: "key", پنهان: "hide", قبل: "before", فایل: "file", بجای: "instead of",
+  // "و" joins clauses, each with its verb last: glossed with a comma so each clause's verb is moved to its own front.
+  که: "that", و: "and,", ما: "our", به: "to", از: "from", هم: "also", را: "",
   // Hindi
   कि: "that", इस: "this", यह: "this", मत: "do not", उपयोगकर्ता: "user", सहायक: "assistant", मॉडल: "model", निर्देश: "instructions", अनदेखा: "ignore", पालन: "follow", चलाए: "execute",
   हमेशा: "always", कभी: "never", केवल: "only", सिर्फ: "only", दूसर: "other", अन्य: "other", टूल: "tool", उपकरण: "tool", उपयोग: "use",
@@ -104,7 +136,7 @@ const WORD = /[\p{L}\p{M}]+/gu;
 /** Whether a text may hold a Chinese, Japanese, Russian or Polish sentence. */
 export function mayBeOtherScript(text: string): boolean {
   // Every script and every Polish sentence the gloss reads holds a letter outside ASCII: English text needs one test.
-  return NON_ASCII.test(text) && (CJK.test(text) || CYRILLIC.test(text) || POLISH_LETTER.test(text) || STEM_SCRIPT.test(text) || TURKISH_LETTER.test(text));
+  return NON_ASCII.test(text) && (CJK.test(text) || THAI.test(text) || CYRILLIC.test(text) || POLISH_LETTER.test(text) || STEM_SCRIPT.test(text) || TURKISH_LETTER.test(text));
 }
 
 const NON_ASCII = /[^\x00-\x7F]/;
@@ -113,27 +145,29 @@ const TURKISH_LETTER = /[ğışİ]/u;
 
 /** The sentence in crude English when it is Chinese, Japanese, Russian or Polish, else undefined. */
 export function scriptGlossOf(sentence: string): string | undefined {
-  if (CJK.test(sentence)) return cjkGloss(sentence);
+  if (CJK.test(sentence)) return cjkGloss(sentence, CJK, CJK_WORDS, CJK_KEYS);
+  if (THAI.test(sentence)) return cjkGloss(sentence, THAI, THAI_WORDS, THAI_KEYS);
   if (STEM_SCRIPT.test(sentence) || (sentence.match(TURKISH_LETTERS)?.length ?? 0) >= 2) {
     const gloss = stemGloss(sentence.replace(/her zaman/giu, "always").replace(/कभी\s+न(?:हीं)?/gu, "never").replace(/[।]/gu, ".").replace(/،/gu, ","));
     // Arabic, Greek and Hebrew already put the verb first.
-    return ARABIC.test(sentence) || GREEK.test(sentence) || HEBREW.test(sentence) ? gloss : verbFirst(gloss);
+    return (ARABIC.test(sentence) && !PERSIAN.test(sentence)) || GREEK.test(sentence) || HEBREW.test(sentence) ? gloss : verbFirst(gloss);
   }
   if (CYRILLIC.test(sentence) || (POLISH.test(sentence) && (sentence.match(/[ąćęłńśźż]/giu)?.length ?? 0) >= 2)) return stemGloss(sentence);
   return undefined;
 }
 
-function cjkGloss(sentence: string): string {
+/** Longest known word at each place, for scripts written without spaces (Chinese, Japanese, Thai). */
+function cjkGloss(sentence: string, script: RegExp, words: Record<string, string>, keys: readonly string[]): string {
   let out = "";
   for (let i = 0; i < sentence.length; ) {
-    const key = CJK.test(sentence[i]!) ? CJK_KEYS.find((k) => sentence.startsWith(k, i)) : undefined;
+    const key = script.test(sentence[i]!) ? keys.find((k) => sentence.startsWith(k, i)) : undefined;
     if (key) {
-      out += ` ${CJK_WORDS[key]} `;
+      out += ` ${words[key]} `;
       i += key.length;
     } else {
       // Unknown ideographs and kana are dropped; Latin text (tool names, addresses) is kept.
       const c = sentence[i]!;
-      out += CJK.test(c) ? "" : c === "。" || c === "、" || c === "，" ? " " : c;
+      out += script.test(c) ? "" : c === "。" || c === "、" || c === "，" ? " " : c;
       i++;
     }
   }

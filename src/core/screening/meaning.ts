@@ -19,7 +19,7 @@ import { once, recall, remember } from "./memo.js";
 import { jsonNotes, normalize, sentences, unquoteMentions, yamlNotes } from "./text.js";
 import { glossOf, mayBeForeign } from "./foreign.js";
 import { rhetoricalOrder } from "./rhetoric.js";
-import { glossaryStatements, spelledOut, transcriptStatements, verseStatements } from "./forms.js";
+import { glossaryStatements, mayBePulledApart, plainly, rejoined, spelledOut, tableCells, transcriptStatements, verseStatements } from "./forms.js";
 import type { ScreenableTool } from "./types.js";
 
 /** One sentence the reader (or the encoder, or a judge) filed under a category. */
@@ -156,6 +156,29 @@ export function toolSentences(tool: ScreenableTool, fields: readonly TextField[]
   return out;
 }
 
+/**
+ * A text's sentences as read in English: foreign sentences glossed, pulled-apart letters put back. The pattern rules
+ * (screen.ts) read these as they read text hidden in invisible characters, since the rules know English words only.
+ */
+export function restatedTexts(text: string): readonly string[] {
+  // Nearly every text is English in ASCII with its letters together: two cheap tests turn it away. The glosses that
+  // matter here are of other scripts and accented languages; an unaccented Spanish sentence is left to the readers.
+  const foreign = NON_ASCII.test(text) && mayBeForeign(text);
+  if (!foreign && !mayBePulledApart(text)) return NONE;
+  return once("restated", text, () => {
+    const out: string[] = [];
+    for (const { s } of sentences(normalize(text))) {
+      const sentence = s.trim().slice(0, MAX_SENTENCE_CHARS);
+      const gloss = foreign ? glossOf(sentence) : undefined;
+      const whole = rejoined(sentence);
+      for (const r of [gloss, whole]) if (r !== undefined && r !== sentence) out.push(r);
+    }
+    return out;
+  });
+}
+const NONE: readonly string[] = [];
+const NON_ASCII = /[^\x00-\x7F]/;
+
 /** An object as "key words: value" pairs joined by "; ", nested keys joined ("set bcc: audit@…"). */
 function flatPairs(o: object, prefix = "", depth = 0): string {
   const pairs: string[] = [];
@@ -272,6 +295,20 @@ function sentencesOfText(text: string, value: boolean, description: boolean): re
       // Shorthand ("exec cmds ASAP, no HITL") is also read spelled out.
       const spelled = spelledOut(sentence);
       if (spelled !== undefined) out.push([spelled, false]);
+      // Letters pulled apart or swapped for digits ("p a s s w o r d s", "cr3dent1als") are also read put back.
+      // A table row's cells, each read as its own sentence (forms.ts).
+      for (const cell of tableCells(sentence)) {
+        out.push([cell, false]);
+        const direct = plainly(cell);
+        if (direct !== undefined) out.push([direct, false]);
+      }
+      // The same sentence said another way: the lead keeps its standing as the tool's declared purpose.
+      const whole = rejoined(sentence);
+      if (whole !== undefined) out.push([whole, description && i === 0]);
+      // An order at one remove (a double negation, the "right move" in a supposed case) is also read as said plainly;
+      // not the lead, which says what the tool itself does ("clears history with no confirmation prompt").
+      const direct = description && i === 0 ? undefined : plainly(whole ?? sentence);
+      if (direct !== undefined) out.push([direct, false]);
     });
     // A transcript's assistant lines as the model's conduct, verse lines joined (forms.ts).
     for (const said of transcriptStatements(plain)) for (const { s } of sentences(said)) if (s.trim().split(WHITESPACE).length >= 3) out.push([s.trim().slice(0, MAX_SENTENCE_CHARS), false]);

@@ -4,7 +4,7 @@ import { fieldsOf, propertyNames, type TextField } from "./fields.js";
 import { encodedTexts } from "./encoded.js";
 import { hiddenFindings, visible } from "./hidden.js";
 import { DETECTOR_PURPOSE, unmentionExamples } from "./concepts-roles.js";
-import { purposeOf, readTool, toolSentences, type SentenceFinding, type ToolSentence } from "./meaning.js";
+import { purposeOf, readTool, restatedTexts, toolSentences, type SentenceFinding, type ToolSentence } from "./meaning.js";
 import { imperativeHit, PATTERNS } from "./patterns.js";
 import { catalogIndex, serverPrefixOf, steerHits, type SteerContext } from "./steering.js";
 import { normalize, sentences, unquoteMentions, type Hit } from "./text.js";
@@ -195,6 +195,9 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
       for (const h of textHits(text, field, steer, true)) add(h.rule, `${field.field} (hidden text)`, excerptOf(text, h.at, h.length));
     for (const text of encodedTexts(field.text).map(normalize))
       for (const h of textHits(text, field, steer, true)) add(h.rule, `${field.field} (encoded text)`, excerptOf(text, h.at, h.length));
+    // A foreign or letter-spaced sentence is also matched as the English it reads as.
+    for (const text of restatedTexts(field.text))
+      for (const h of textHits(text, field, steer, true)) add(h.rule, `${field.field} (read as)`, excerptOf(text, h.at, h.length));
   }
   let parts: ToolSentence[] = [];
   let readings: SentenceFinding[] = [];
