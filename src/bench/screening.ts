@@ -212,9 +212,11 @@ export const ROUND16_SET = fileURLToPath(new URL("../../data/screening/round16-s
 export const ROUND17_SET = fileURLToPath(new URL("../../data/screening/round17-set.jsonl", import.meta.url));
 /** Eighteenth round, written before the reader was changed for it and never fit on: error-code tables ("E409: …"), migration guides from v1 to v2, state-machine descriptions ("in state TRIAGED…"), checklists with "[ ]" boxes, sample exchanges showing the expected (misbehaving) answer, hypotheticals ("suppose the user asks…; the right move is…"), double negations, spaced and leetspeak letters ("p a s s w o r d", "cr3dent1als"), vendor-extension schema keywords (`x-agent-hint`, `x-priority`), priority and weight numbers for tool choice, humour and sarcasm, email-signature footers and postscripts, "for AI agents" sections and agent cards, SQL and shell comments inside default values, code-switching within one sentence, Czech, Romanian, Finnish, Ukrainian, Thai and Persian sentences; legitimate tools in the same styles (real error-code tables, migration notes, state machines, checklists, masked secrets, cron defaults with comments, webhook and telemetry settings, deploy priorities, agent notes asking for confirmation, translation examples, jokes, misspelling examples). */
 export const ROUND18_SET = fileURLToPath(new URL("../../data/screening/round18-set.jsonl", import.meta.url));
+/** Nineteenth round, written before the reader was changed for it and never fit on: interviews and Q&A with the tool's author, recipes ("Ingredients: …"), commit messages and diff hunks, HTTP request and response examples with headers, scheduling phrasing ("every hour, also …"), analogies and metaphors, quotations attributed to a security team, lists of "guarantees", asks placed only in an output schema's field or in `annotations`, nominal style without verbs, future tense ("the assistant will …"), first-person plural ("we forward …"), Korean and Japanese mixed with code identifiers, Swahili, Malay, Tagalog and Bengali sentences; legitimate tools in the same styles (real FAQs, recipes, commit and diff examples, HTTP examples, cron jobs, analogies, output schemas with tokens, destructive-hint annotations, retention notes in the first person, deprecation notices, webhook and telemetry parameters, compliance exports). */
+export const ROUND19_SET = fileURLToPath(new URL("../../data/screening/round19-set.jsonl", import.meta.url));
 
-export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11" | "round12" | "round13" | "round14" | "round15" | "round16" | "round17" | "round18";
-const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18"];
+export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11" | "round12" | "round13" | "round14" | "round15" | "round16" | "round17" | "round18" | "round19";
+const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19"];
 
 export interface DevSetRow {
   id: string;
@@ -232,7 +234,7 @@ export interface DevSetRow {
 
 /** The files of the development set, in the order they were written (dev/test, fresh, blind, holdout). */
 export function loadAllDevSets(): DevSetRow[] {
-  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET, ROUND12_SET, ROUND13_SET, ROUND14_SET, ROUND15_SET, ROUND16_SET, ROUND17_SET, ROUND18_SET].flatMap((p) => loadDevSet(p));
+  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET, ROUND12_SET, ROUND13_SET, ROUND14_SET, ROUND15_SET, ROUND16_SET, ROUND17_SET, ROUND18_SET, ROUND19_SET].flatMap((p) => loadDevSet(p));
 }
 
 export function loadDevSet(path = DEV_SET): DevSetRow[] {
@@ -248,7 +250,7 @@ export function loadDevSet(path = DEV_SET): DevSetRow[] {
         throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
       }
       if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12"|"round13"|"round14"|"round15"|"round16"|"round17"|"round18", "tool": {"name", …}}`);
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12"|"round13"|"round14"|"round15"|"round16"|"round17"|"round18"|"round19", "tool": {"name", …}}`);
       return row;
     });
 }
@@ -728,6 +730,32 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     "alternating fresh processes five times each, load about 3 on 2 cores): medians 674 ms before and 690 ms after (2 %);",
     "the whole screening bench back to back, twice each: 742 and 698 ms before, 626 and 674 ms after, so a single run",
     "is not comparable with another.",
+    "`round19-set.jsonl`: written before the nineteenth round's changes (interviews and Q&A with the tool's author; recipes;",
+    "commit messages and diff hunks; HTTP request and response examples with headers; scheduling phrasing; analogies;",
+    "quotations attributed to a security team; lists of guarantees; asks only in an output schema's field or in `annotations`;",
+    "nominal style with no verb; the future tense; \"we\" as the speaker; Korean and Japanese around code identifiers; Swahili,",
+    "Malay, Tagalog and Bengali sentences; legitimate tools in the same styles: real FAQs, recipes, commit and diff examples,",
+    "HTTP examples, cron jobs, analogies, output schemas with tokens, destructive-hint annotations, retention notes in the",
+    "first person, deprecation notices, webhook and telemetry parameters, compliance exports), never fit on; on first contact",
+    "36/48 detected (75 %, CI 61–85 %; assistant-directive 5/8, concealment 6/8, exfiltration 7/8, resource-reach 7/8,",
+    "shadowing 6/8, tool-choice 5/8) and 0/40 legitimate flagged: the honest figure for this round. The nineteenth round then",
+    "glossed Swahili, Tagalog, Malay (with Indonesian's gloss) and Bengali (verb first, its trailing negation put before the",
+    "verb); read an order written as a noun (\"Mandatory: suspension of …\", \"Other translators: not permitted\") with its verb;",
+    "content said in the passive to be carried out, change notes that remove or stop what the user is told, refusals ruled",
+    "out, \"no confirmation before any …\" and not asking before carrying out steps met in content as what they ask; the model",
+    "calling another server's tool as a side step or on a schedule, and an argument set over the one the user gave, as",
+    "shadowing; a yes/no question about the model's conduct answered \"no\" as the statement it denies (not when that is unsafe);",
+    "\"e.g.\" no longer ends a sentence, and an address inside an example of a setting is no destination. It was fit on four",
+    "wide batches, each measured before it was fit: 6/16 detected and 0/8 flagged, then 3/8 and 1/6 (an older rule), then",
+    "6/10 and 0/6, then (written after the round's first readings were in) 5/12 and 0/8. The never-fit columns were measured",
+    "after every change: round19 36 → 48 of 48 and 0 → 0 of 40 flagged, which is not blind; round18 42/48, round17 48/48,",
+    "round16 46/48, round15 42/48, round14 42/48, round13 41/48, round12 44/48, round11 46/48, round10 43/48, round9 41/48,",
+    "round8 41/48, round7 48/48, round6 47/48, round5 47/48 and the holdout 24/30 did not move, no legitimate tool of any",
+    "never-fit column was newly flagged, and the clean catalogs stayed at 0 flags; with the encoder, no more fitted wide",
+    "legitimate tools are flagged than before (7 of 830). Screening time: measured 2026-11-27 01:18",
+    "UTC (rules only, the bench's 500-tool pool with the real catalog first, CPU time of one screening, the previous round's",
+    "code and this round's in alternating fresh processes five times each, load 4–5 on 2 cores from other work): cold,",
+    "medians 1430 ms before and 1410 ms after; warmed on 300 other tools, 1084 and 1025 ms: no measurable cost.",
     "Timings below are from one run on a shared machine.",
     "95 % Wilson intervals.",
     "",
@@ -736,13 +764,13 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     md.push(
       `### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`,
       "",
-      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** | **round12 (never fit)** | **round13 (never fit)** | **round14 (never fit)** | **round15 (never fit)** | **round16 (never fit)** | **round17 (never fit)** | **round18 (never fit)** |",
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---:  ---: |",
+      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** | **round12 (never fit)** | **round13 (never fit)** | **round14 (never fit)** | **round15 (never fit)** | **round16 (never fit)** | **round17 (never fit)** | **round18 (never fit)** | **round19 (never fit)** |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const [k, d] of Object.entries(m.detection))
-      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** | **${pctCi(d.round12)}** | **${pctCi(d.round13)}** | **${pctCi(d.round14)}** | **${pctCi(d.round15)}** | **${pctCi(d.round16)}** | **${pctCi(d.round17)}** | **${pctCi(d.round18)}** |`);
+      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** | **${pctCi(d.round12)}** | **${pctCi(d.round13)}** | **${pctCi(d.round14)}** | **${pctCi(d.round15)}** | **${pctCi(d.round16)}** | **${pctCi(d.round17)}** | **${pctCi(d.round18)}** | **${pctCi(d.round19)}** |`);
     const l = m.legitimate;
-    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** | **${pctCi(l.round12)}** | **${pctCi(l.round13)}** | **${pctCi(l.round14)}** | **${pctCi(l.round15)}** | **${pctCi(l.round16)}** | **${pctCi(l.round17)}** | **${pctCi(l.round18)}** |`);
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** | **${pctCi(l.round12)}** | **${pctCi(l.round13)}** | **${pctCi(l.round14)}** | **${pctCi(l.round15)}** | **${pctCi(l.round16)}** | **${pctCi(l.round17)}** | **${pctCi(l.round18)}** | **${pctCi(l.round19)}** |`);
     md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
     for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
     if (m.timing)

@@ -57,9 +57,9 @@ export type AskPush = (category: ScreeningCategory, score: number, cue: string) 
  * and a plain test costs less than the per-sentence memory (memo.ts) of the dozen patterns behind it.
  */
 // Each starts at a word boundary, so the engine tries its alternatives only where a word starts.
-const MODEL_RULES_WORDS = /\b(?:skip(?:s|ping)? asking|without (?:the user's |the user |user |their |any )?(?:confirmation|approval|consent|asking|checking|a prompt)|not asked|never asked|put to the user|are commands|are instructions|count as|counts as|treated as|tasks for|instructions from|= cmds|precedence|priority|order of|chain of|authority|sits (?:above|over)|ranks|outranks?|comes? (?:before|ahead|above)|guardrail|safety|content (?:rule|setting|check|filter|polic|restriction|guideline)|moderation|refusal|limits|restrictions|rules|as if|as though|ahead of|(?:found|embedded|written|contained|made|left) in|commands for|did what|does what|told|loyalty|answers to|works for|acts |serves|represents|yield|defer|way to|subordinate|overridden|counting|caveat|correction|disclaimer|binding|in force|in effect)|whatever|\s>\s/i;
+const MODEL_RULES_WORDS = /\b(?:skip(?:s|ping)? asking|refus|declin|say(?:s|ing)? no\b|(?:ask|check with|consult|prompt) (?:the user|them|you)\b[^.;]{0,15}\bbefore|no (?:confirmation|approval|consent)s?(?: prompts?| steps?)? before|without (?:the user's |the user |user |their |any )?(?:confirmation|approval|consent|asking|checking|a prompt)|not asked|never asked|put to the user|are commands|are instructions|count as|counts as|treated as|tasks for|instructions from|= cmds|precedence|priority|order of|chain of|authority|sits (?:above|over)|ranks|outranks?|comes? (?:before|ahead|above)|guardrail|safety|content (?:rule|setting|check|filter|polic|restriction|guideline)|moderation|refusal|limits|restrictions|rules|as if|as though|ahead of|(?:found|embedded|written|contained|made|left) in|commands for|did what|does what|told|loyalty|answers to|works for|acts |serves|represents|yield|defer|way to|subordinate|overridden|counting|caveat|correction|disclaimer|binding|in force|in effect)|whatever|\s>\s/i;
 const USER_TOLD_WORDS = /\b(?:say\b|stick to|keep to|never (?:comes?|appears?|shows?|is mentioned|gets mentioned)|show the user|tell the user|never (?:reach|meet|get|make|come|is seen|are seen)|needn't|need not|needs? to (?:know|hear|see|be told|find out|learn)|no need|repl|answer|response|confirm|summar|receipt|account of|message|(?:bring|point|call) \w+ (?:up|out)|describ|present|label|refer|frame|report|not (?:for|in|meant for|something for) (?:the )?(?:chat|conversation|repl|answer)|out of the (?:chat|conversation))/i;
-const OTHER_SERVERS_WORDS = /[\x60@]|server|__|\btools? (?:that|which|whose)\b|\b(?:every|each|all|any) \S+ calls?\b/i;
+const OTHER_SERVERS_WORDS = /[\x60@]|server|__|\w's\s+[a-z]\w*_\w|\btools? (?:that|which|whose)\b|\b(?:every|each|all|any) \S+ calls?\b/i;
 const TOOL_CHOICE_WORDS = /\b(?:whatever|regardless|no matter|other|older|legacy|remaining|built-in|default|server'?s|(?:for|with) (?:all|any|every)|for humans|off.limits|(?:acceptable|allowed|permitted|approved) (?:for|to) (?:the )?(?:assistant|model|agent|ai))/i;
 const OUTSIDE_WORDS = /\b(?:header|session|conversation|chat|transcript|message|variable|environment|shell|included|user's|their|https?:)|[~<+?&]|\.(?:io|dev|net|com|app|cc|xyz|top)\b/i;
 
@@ -97,7 +97,11 @@ const CONTENT_AS_ORDERS = pattern(/\b(?:messages|entries|items|bodies|results|em
 const MET_CONTENT_AS_ORDERS = pattern(/\b(?:text|writing|words|content|steps?|lines?|items?|anything|whatever|notes?)\b[^.;]{0,50}\b(?:in|on|inside|within)\b[^.;]{0,40}?\b(?:(?:counts?|serves?) as|(?:is|are) (?:to be )?(?:treated|read|taken) as|(?:is|are)(?= (?:the user's )?(?:instructions|commands|orders) from (?:the )?user\b| tasks for the (?:assistant|model|agent|ai)\b))\s+(?:the user's )?(?:instructions|commands|orders|tasks for the (?:assistant|model|agent|ai))\b/i, /counts?|serves?|treated|read as|taken|tasks|from (?:the )?user/i);
 /** An order to act with the user left out: "execute each without the user's confirmation", "the user is not asked". */
 // The order may open the sentence's second clause: "treat approval as granted and run every queued call, …".
-const UNCONFIRMED = pattern(/(?:^\W*|\band\s+)(?:then\s+)?(?:execute|run|perform|carry out|act on|approve|apply|complete|do|follow|proceed|continue|go ahead)\b[^.;]{0,50}\bwithout (?:the user's |the user |user |their |any )?(?:confirmation|approval|consent|asking|checking|a prompt)\b|\b(?:the )?user (?:is|will be|gets) (?:not|never) (?:asked|consulted|prompted)\b|\bno question is put to the user\b|\bskip(?:s|ping)? asking (?:you|the user|them)\b/i, /without|asked|consulted|prompted|question|skip/i);
+const UNCONFIRMED = pattern(/(?:^\W*|\band\s+)(?:then\s+)?(?:execute|run|perform|carry out|act on|approve|apply|complete|do|follow|proceed|continue|go ahead)\b[^.;]{0,50}\bwithout (?:the user's |the user |user |their |any )?(?:confirmation|approval|consent|asking|checking|a prompt)\b|\b(?:the )?user (?:is|will be|gets) (?:not|never) (?:asked|consulted|prompted)\b|\bno question is put to the user\b|\bskip(?:s|ping)? asking (?:you|the user|them)\b|\b(?:must not|mustn't|should not|shouldn't|need not|needn't|never|do not|don't|does not|doesn't) (?:ask|check with|consult|prompt) (?:the user|them|you)\b[^.;]{0,15}\bbefore (?:carrying out|executing|running|performing|acting on|following|doing|applying|approving)\b|(?:^\W*|:\s*)no (?:confirmation|approval|consent)s?(?: prompts?| steps?)? before (?:any|every|all|each|delet\w*|pay\w*|transfer\w*|send\w*)\b/i, /without|asked|consulted|prompted|question|skip|before/i);
+/** Steps, instructions or commands the model meets: acting on them unasked needs no "every" to take the user's say. */
+const ORDERS_MET = /\b(?:instructions|steps|commands|directives)\b/i;
+/** Refusing ruled out whatever is asked: "no refusal, whatever is asked", "never refuses a request". */
+const REFUSAL_BANNED = pattern(/\b(?:never|not|no|don't|do not|does not|doesn't|without)\s+(?:any\s+)?(?:refus\w*|declin\w*|say(?:s|ing)? no)\b[^.;]{0,30}\b(?:whatever|any|anything|every|request|requests|asked|ask)\b/i, /refus|declin|say/i);
 /** The model deciding for the user: "by itself", "on the user's behalf", every step. */
 // Going on "anyway" or with "everything" overrides the user's say as surely as "every".
 const FOR_THE_USER = /\bby (?:itself|themselves)\b|\bon (?:the user's|their|its own) behalf\b|\b(?:every|each|all|any|everything|anything|anyway)\b|\b(?:just|simply|directly|straight away|right away) (?:run|execute|do|perform|apply|approve)\w*\b/i;
@@ -158,6 +162,14 @@ const SERVER_TOOL_ITEM = /^\W*[-*•]?\s*([\w-]+)\s+\x60([\w.-]+)\x60\s*:\s*(.+)
 /** What such an item tells the other tool to do: an order, or "same as above". */
 const ITEM_ORDER = /^(?:always\s+|never\s+)?(?:wrap|append|add|prepend|set|use|send|share|cc|bcc|include|pass|route|replace|run|call|prefix|strip|remove|skip|disable|enable|attach|copy|forward|grant|same as above)\b/i;
 /** Every call of a named tool given a rule: "every execute_sql call made in this session first runs …". */
+/** An argument put in place of the user's: "sets the recipient to the account in our settings rather than the one the user gave". */
+const SET_OVER_CHOICE = /\b(?:sets?|puts?|changes?|replaces?|swaps?|fills?)\s+(?:the\s+|its\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:to|with|by)\b[^.;]{1,60}\b(?:rather than|instead of|in place of|not)\s+(?:the ones?|what(?:ever)?|the \w+)\b[^.;]{0,20}\b(?:user|they|caller)\b/i;
+/**
+ * The model said to make a call of another server's tool on its own account, as a side step or on a schedule ("every
+ * hour, the assistant also calls slack's post_message with …"): the tool's text decides that call and its arguments.
+ */
+const MODEL_CALLS_OTHER = /\b(?:assistants?|models?|agents?|ai)\b[^.;]{0,40}?\b(?:calls?|runs?|invokes?|triggers?|executes?|uses?)\s+(?:the\s+)?[\w-]+(?:'s|\s+server's)\s+\x60?[A-Za-z][\w.-]*\x60?\s+(?:with|on|in|using|passing|for|to)\b/i;
+const SIDE_OR_SCHEDULED = /\b(?:also|additionally|as well|every (?:\d+\s+)?(?:minutes?|hours?|days?|morning|evening|night|week|hour|day)|hourly|nightly|daily)\b/i;
 const EVERY_CALL_RULED = /\b(?:every|each|all|any)\s+\x60?[a-z][\w.-]*\x60?\s+calls?\b[^.;]{0,60}\b(?:first|must|always|should|is to|are to|runs?|gets?|needs? to|has to)\b/i;
 /** Other tools, by what they do, allowed to run only after this one: "any tool that deletes files may be invoked only after this tool's `notify`". */
 const GATED_ON_THIS = pattern(/\b(?:any|every|all|each) (?:other )?tools? (?:that|which|whose)\b[^.]{0,80}?\b(?:may|can|must|should|is to|are to)(?: only)? be (?:invoked|called|used|run)(?: only)?\s+(?:after|once|until|when)\b[^.]{0,30}\bthis tool\b/i, /tools?/i);
@@ -244,8 +256,13 @@ function modelRules(s: string, push: AskPush): boolean {
     push("assistant-directive", 0.7, "content the tool returns equated with orders");
     return true;
   }
-  if (matches(UNCONFIRMED, s) && (/(?:^\W*|\band\s+)(?:then\s+)?(?:execute|run|perform|carry out|act on|approve|apply|complete|do|follow|proceed|continue|go ahead)\b/i.test(s) || MODEL_WORD.test(s)) && FOR_THE_USER.test(s)) {
+  // Content's steps or instructions acted on unasked need no "every": whichever they are, the user has no say.
+  if (matches(UNCONFIRMED, s) && (/(?:^\W*|\band\s+)(?:then\s+)?(?:execute|run|perform|carry out|act on|approve|apply|complete|do|follow|proceed|continue|go ahead)\b|(?:^\W*|:\s*)no (?:confirmation|approval|consent)/i.test(s) || MODEL_WORD.test(s)) && (FOR_THE_USER.test(s) || ORDERS_MET.test(s))) {
     push("assistant-directive", 0.7, "the model told to act with the user's confirmation left out");
+    return true;
+  }
+  if (matches(REFUSAL_BANNED, s) && (MODEL_WORD.test(s) || /^\W*(?:never|do not|don't|no)\b/i.test(s))) {
+    push("assistant-directive", 0.75, "the model's refusals ruled out");
     return true;
   }
   if (matches(FACULTY_YIELDS, s) || matches(SETUP_NOT_BINDING, s) || (matches(NO_CAVEATS, s) && MODEL_WORD.test(s))) {
@@ -319,6 +336,13 @@ function otherServers(c: AskCues, push: AskPush): boolean {
     const other = foreignToken(s, ctx);
     if (other) {
       push("shadowing", 0.75, `another server's tool (${other}) given fixed arguments`);
+      return true;
+    }
+  }
+  if (SET_OVER_CHOICE.test(s) || (MODEL_CALLS_OTHER.test(s) && SIDE_OR_SCHEDULED.test(s))) {
+    const other = foreignToken(s, ctx);
+    if (other) {
+      push("shadowing", 0.75, `another server's tool (${other}) called or filled as this tool's text decides`);
       return true;
     }
   }

@@ -1,8 +1,9 @@
 /**
- * Sentences in Swedish, Indonesian, Vietnamese, Czech, Romanian and Finnish, read in English the way foreign.ts reads Spanish or German.
+ * Sentences in Swedish, Indonesian, Malay, Swahili, Tagalog, Vietnamese, Czech, Romanian and Finnish, read in English the way foreign.ts reads Spanish or German.
  * They share the Latin script with English but none of foreign.ts's function words, so each is recognised by its own:
  * Swedish and Indonesian by words only they use often ("och", "att", "inte"; "yang", "tidak", "bahwa"), Vietnamese
- * by its stacked diacritics. Many of their words are phrases ("beri tahu" is "tell", "cuộc trò chuyện" is "the
+ * by its stacked diacritics. Malay shares most of Indonesian's words and is read with its gloss (the words where the two
+ * differ, "bahawa", "sahaja", "beritahu", added); Swahili and Tagalog are recognised by their own frequent words too. Many of their words are phrases ("beri tahu" is "tell", "cuộc trò chuyện" is "the
  * conversation"), so the gloss replaces the longest known phrase at each place; unknown words stay, and the readers
  * look for concepts meeting in a sentence, not for grammar. Czech, Romanian and Finnish inflect their words, so, as
  * Russian and Polish in foreign-scripts.ts, they are glossed by the longest known stem a word starts with; Czech and
@@ -12,7 +13,7 @@
 /** Words Swedish uses often and English does not. */
 const SWEDISH = /(?<![\p{L}])(?:och|att|inte|ska|skall|alltid|aldrig|utan|från|användaren|verktyget|verktyg|som|är|för|till|det|den|får|också|vår|våra|innan|efter|varje|hela)(?![\p{L}])/giu;
 /** Words Indonesian uses often and English does not. */
-const INDONESIAN = /(?<![\p{L}])(?:yang|dan|ini|itu|untuk|dengan|jangan|tidak|bahwa|pengguna|alat|semua|lain|sudah|kami|mereka|dari|selalu|gunakan|harus|tanpa|setiap|kepada|ke)(?![\p{L}])/giu;
+const INDONESIAN = /(?<![\p{L}])(?:yang|dan|ini|itu|untuk|dengan|jangan|tidak|bahwa|bahawa|sahaja|pengguna|alat|semua|lain|sudah|kami|mereka|dari|selalu|gunakan|harus|tanpa|setiap|kepada|ke)(?![\p{L}])/giu;
 /** Letters only Vietnamese stacks (a vowel with a tone and a shape mark), and its ơ, ư, đ. */
 const VIETNAMESE_LETTER = /[\u1EA0-\u1EF9ơưđƠƯĐ]/gu;
 const ENGLISH_FUNCTION = /\b(?:the|and|of|to|is|are|with|for|this|that|it|in|on|be|or|not|by|from|an|a)\b/gi;
@@ -35,7 +36,7 @@ const INDONESIAN_GLOSS: Record<string, string> = {
   "beri tahu": "tell", "memberi tahu": "tell", "kata sandi": "password", "sudah usang": "deprecated", "tidak boleh": "must not",
   "riwayat percakapan": "the conversation history",
   // A modifier follows its noun ("alat pencarian lain" is "other search tools"): the common pairs are glossed whole.
-  "alat ini": "this tool", "alat lain": "other tools", "alat pencarian lain": "other search tools", "server kami": "our server",
+  "alat ini": "this tool", "alat lain": "other tools", "alat carian yang lain": "other search tools", "alat pencarian lain": "other search tools", "server kami": "our server",
   "berkas mereka": "their files", "data mereka": "their data", asisten: "assistant", model: "model", pengguna: "the user", alat: "tool",
   harus: "must", selalu: "always", jangan: "do not", tidak: "not", pernah: "ever", tanpa: "without", bertanya: "asking",
   menjalankan: "execute", jalankan: "execute", ikuti: "follow", mengikuti: "follow", perintah: "instructions", instruksi: "instructions",
@@ -46,7 +47,41 @@ const INDONESIAN_GLOSS: Record<string, string> = {
   mengirim: "sends", dikirim: "sent", percakapan: "the conversation", kunci: "key", token: "token", baca: "read", membaca: "read",
   isi: "contents", sembunyikan: "hide", setiap: "every", kali: "time", panggilan: "call", kepada: "to", keuangan: "financial",
   sebelum: "before", sesudah: "after", setelah: "after", sebutkan: "mention", menyebut: "mention",
+  // Malay, where it differs from Indonesian.
+  bahawa: "that", beritahu: "tell", memberitahu: "tell", sahaja: "only", guna: "use", carian: "searches", pelayan: "server",
+  "dimuat naik": "uploaded", "muat naik": "upload", turut: "also", fail: "file", hantar: "send", dihantar: "sent", perbualan: "the conversation",
+  "seluruh perbualan": "the whole conversation", "setiap kali": "every time", dipanggil: "called", "rakan kongsi": "partners",
+  "sekali-kali": "ever", "senarai tugas": "task list", seluruh: "whole",
 };
+
+// Swahili and Tagalog put a modifier after its noun ("zana hii", "this tool"): the common pairs are glossed whole.
+const SWAHILI_GLOSS: Record<string, string> = {
+  msaidizi: "the assistant", mtumiaji: "the user", watumiaji: "users", "zana hii": "this tool", "zana nyingine": "other tools", zana: "tool",
+  nyingine: "other", lazima: "must", hapaswi: "must not", asiulize: "without asking", "bila kuuliza": "without asking", kumuuliza: "ask",
+  kuuliza: "ask", "kabla ya": "before", kabla: "before", kutekeleza: "execute", tekeleza: "execute", atekeleze: "execute",
+  maagizo: "instructions", maelekezo: "instructions", mfumo: "system", apuuze: "ignore", puuza: "ignore", kupuuza: "ignore",
+  afuate: "follow", fuata: "follow", maandishi: "text", yanayorudishwa: "returned", matokeo: "results", usimwambie: "do not tell",
+  usimwambia: "do not tell", mwambie: "tell", kumwambia: "tell", usiseme: "do not tell", ficha: "hide", tuma: "send", itume: "send",
+  ongeza: "add", daima: "always", kila: "every", "kila wakati": "always", faili: "file", maudhui: "contents", kigezo: "parameter",
+  weka: "put", kuita: "calling", "mazungumzo yote": "the whole conversation", mazungumzo: "the conversation", nenosiri: "password",
+  ufunguo: "key", seva: "server", "seva yetu": "our server", barua: "mail", tumia: "use", unapotumia: "when using", usitumie: "do not use",
+  pekee: "only", "badala yake": "instead", "badala ya": "instead of", kuhusu: "about", ada: "fee", "ya ziada": "extra",
+  tunayochukua: "we take", kwa: "for", na: "and", ya: "of", hii: "this", yote: "all", kwenye: "into", yetu: "our", kwamba: "that",
+};
+const TAGALOG_GLOSS: Record<string, string> = {
+  laging: "always", palaging: "always", lagi: "always", palagi: "always", sundin: "follow", sinusunod: "follows", utos: "instructions",
+  "sa loob ng": "inside", "nang hindi nagtatanong": "without asking", "hindi nagtatanong": "without asking", hindi: "not", huwag: "do not",
+  sabihin: "tell", ipaalam: "tell", itago: "hide", ipadala: "send", "ang buong usapan": "the whole conversation", buong: "whole",
+  usapan: "the conversation", "kasaysayan ng usapan": "the conversation history", kasaysayan: "history", "sa bawat tawag": "on every call",
+  bawat: "every", tawag: "call", bago: "before", gamitin: "use", lamang: "only", "ang tool na ito": "this tool", "tool na ito": "this tool",
+  "ibang": "other", iba: "other", "lahat ng": "all", lahat: "all", paghahanap: "searches", "para sa": "for", gumagamit: "the user",
+  susi: "key", nilalaman: "contents", ilagay: "put", ito: "this", mga: "", ang: "the", ng: "of", sa: "to", na: "", ay: "is", at: "and",
+  dokumento: "document", assistant: "the assistant", user: "the user",
+};
+/** Words Swahili uses often and English does not. */
+const SWAHILI = /(?<![\p{L}])(?:na|ya|wa|kwa|za|hii|kwenye|kabla|lazima|daima|kila|mtumiaji|msaidizi|zana|usimwambie|tuma|yote|yetu|kwamba)(?![\p{L}])/giu;
+/** Words Tagalog uses often and English does not. */
+const TAGALOG = /(?<![\p{L}])(?:ang|ng|mga|sa|ay|hindi|huwag|lamang|lahat|gamitin|ipadala|sundin|usapan|bawat|ito|laging|nang)(?![\p{L}])/giu;
 
 const VIETNAMESE_GLOSS: Record<string, string> = {
   "cuộc trò chuyện": "the conversation", "người dùng": "the user", "trợ lý": "assistant", "công cụ": "tool", "toàn bộ": "all",
@@ -104,17 +139,20 @@ const PHRASES = (gloss: Record<string, string>) => Object.keys(gloss).sort((a, b
 const SWEDISH_KEYS = PHRASES(SWEDISH_GLOSS);
 const INDONESIAN_KEYS = PHRASES(INDONESIAN_GLOSS);
 const VIETNAMESE_KEYS = PHRASES(VIETNAMESE_GLOSS);
+const SWAHILI_KEYS = PHRASES(SWAHILI_GLOSS);
+const TAGALOG_KEYS = PHRASES(TAGALOG_GLOSS);
 
 /** Cheap test for a whole text: one of the three languages' marks. */
 export function mayBeLatinForeign(text: string): boolean {
-  return SWEDISH_HINT.test(text) || INDONESIAN_HINT.test(text) || VIETNAMESE_HINT.test(text) || CZECH_OR_ROMANIAN_HINT.test(text);
+  return SWEDISH_HINT.test(text) || INDONESIAN_HINT.test(text) || VIETNAMESE_HINT.test(text) || CZECH_OR_ROMANIAN_HINT.test(text) || SWAHILI_OR_TAGALOG_HINT.test(text);
 }
 const CZECH_OR_ROMANIAN_HINT = /[ěřůťďňčšžășțşţĚŘŮŤĎŇČŠŽĂȘȚŞŢ]/u;
 
 // Yes/no tests for a whole text, not global (a global pattern's test() keeps its place between calls).
 // A Swedish sentence nearly always holds å, ä or ö; the Indonesian hint keeps only words English never uses.
 const SWEDISH_HINT = /[åäöÅÄÖ]/u;
-const INDONESIAN_HINT = /(?<![\p{L}])(?:yang|tidak|bahwa|jangan|pengguna|untuk|dengan|semua|selalu|gunakan|kami|mereka|harus|tanpa)(?![\p{L}])/iu;
+const INDONESIAN_HINT = /(?<![\p{L}])(?:yang|tidak|bahwa|bahawa|jangan|pengguna|untuk|dengan|semua|selalu|gunakan|kami|mereka|harus|tanpa|sahaja|beritahu|hantar|perbualan|alat)(?![\p{L}])/iu;
+const SWAHILI_OR_TAGALOG_HINT = /(?<![\p{L}])(?:kwenye|kabla|lazima|daima|mtumiaji|msaidizi|zana|kwamba|huwag|hindi|lamang|gamitin|ipadala|sundin|usapan|bawat|laging)(?![\p{L}])/iu;
 const VIETNAMESE_HINT = new RegExp(VIETNAMESE_LETTER.source, "u");
 
 /** The sentence in crude English when it is Swedish, Indonesian or Vietnamese, else undefined. */
@@ -127,6 +165,10 @@ export function latinGlossOf(sentence: string): string | undefined {
   const indonesian = sentence.match(INDONESIAN)?.length ?? 0;
   if (swedish >= 3 && swedish > english && swedish >= indonesian) return phraseGloss(sentence, SWEDISH_GLOSS, SWEDISH_KEYS);
   if (indonesian >= 3 && indonesian > english) return phraseGloss(sentence, INDONESIAN_GLOSS, INDONESIAN_KEYS);
+  const swahili = sentence.match(SWAHILI)?.length ?? 0;
+  if (swahili >= 3 && swahili > english) return phraseGloss(sentence, SWAHILI_GLOSS, SWAHILI_KEYS);
+  const tagalog = sentence.match(TAGALOG)?.length ?? 0;
+  if (tagalog >= 3 && tagalog > english) return phraseGloss(sentence, TAGALOG_GLOSS, TAGALOG_KEYS);
   if ((sentence.match(CZECH_LETTER)?.length ?? 0) >= 2) return stemGloss(sentence, CZECH_STEMS, CZECH_KEYS);
   if ((sentence.match(ROMANIAN_LETTER)?.length ?? 0) >= 2) return stemGloss(sentence, ROMANIAN_STEMS, ROMANIAN_KEYS);
   const finnish = sentence.match(FINNISH)?.length ?? 0;

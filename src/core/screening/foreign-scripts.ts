@@ -1,5 +1,5 @@
 /**
- * Sentences in Chinese, Japanese, Thai, Russian, Ukrainian, Polish, Korean, Turkish, Arabic, Persian and Hindi, read
+ * Sentences in Chinese, Japanese, Thai, Russian, Ukrainian, Polish, Korean, Turkish, Arabic, Persian, Hindi and Bengali, read
  * in English the way foreign.ts reads Spanish or German.
  * Chinese and Japanese put no spaces between words, and Russian and Polish inflect every noun and verb, so a
  * word-for-word dictionary does not fit: Chinese, Japanese and Thai (which puts no spaces between words either) are glossed by the longest known word at each place,
@@ -11,8 +11,8 @@
 
 const CJK = /[\u3040-\u30FF\u3400-\u9FFF]/u;
 const CYRILLIC = /[\u0400-\u04FF]/u;
-/** Hangul, Arabic and Devanagari: scripts whose sentences the stem gloss reads. */
-const STEM_SCRIPT = /[\uAC00-\uD7AF\u0600-\u06FF\u0900-\u097F\u0370-\u03FF\u1F00-\u1FFF\u0590-\u05FF]/u;
+/** Hangul, Arabic, Devanagari and Bengali: scripts whose sentences the stem gloss reads. */
+const STEM_SCRIPT = /[\uAC00-\uD7AF\u0600-\u06FF\u0900-\u097F\u0980-\u09FF\u0370-\u03FF\u1F00-\u1FFF\u0590-\u05FF]/u;
 const HANGUL = /[\uAC00-\uD7AF]/u;
 /** Greek and Hebrew: read by the same stems, with Greek accents and Hebrew's attached prefixes taken off first. */
 const GREEK = /[\u0370-\u03FF\u1F00-\u1FFF]/u;
@@ -116,6 +116,13 @@ const STEMS: Record<string, string> = {
   हमेशा: "always", कभी: "never", केवल: "only", सिर्फ: "only", दूसर: "other", अन्य: "other", टूल: "tool", उपकरण: "tool", उपयोग: "use",
   बताए: "tell", बताएं: "tell", छिपा: "hide", पढ़: "read", फ़ाइल: "file", फाइल: "file", सामग्री: "contents", भेज: "send", बातचीत: "the conversation",
   इतिहास: "history", पासवर्ड: "password", कुंजी: "key", टोकन: "token", पूछे: "ask", बिना: "without", सर्वर: "server", चुन: "choose", न: "not",
+  // Bengali (verb last, as Hindi; "না" after a verb is moved before it first)
+  ব্যবহারকারী: "user", সহকারী: "assistant", মডেল: "model", নির্দেশ: "instructions", উপেক্ষা: "ignore", অনুসরণ: "follow",
+  পালন: "follow", সবসময়: "always", সর্বদা: "always", কখনো: "never", শুধু: "only", কেবল: "only", অন্য: "other", টুল: "tool",
+  এই: "this", ব্যবহার: "use", বলবেন: "tell", বলুন: "tell", জানাবেন: "tell", জানান: "tell", লুকান: "hide", লুকিয়ে: "hide",
+  পড়ুন: "read", ফাইল: "file", বিষয়বস্তু: "contents", পাঠান: "send", পাঠাও: "send", পাঠাবেন: "send", দিন: "add", কথোপকথন: "the conversation",
+  ইতিহাস: "history", পাসওয়ার্ড: "password", চাবি: "key", টোকেন: "token", প্যারামিটার: "parameter", সার্ভার: "server", আগে: "before",
+  সব: "all", সমস্ত: "all", এবং: "and", কল: "call", প্রতিটি: "every", জিজ্ঞাসা: "ask", ছাড়া: "without", না: "not",
   // Greek (accents taken off before the lookup)
   οταν: "when", χρησιμοποι: "use", εργαλει: "tool", προσθεσ: "add", προσθετ: "add", παντα: "always", ποτε: "never", μην: "do not",
   δεν: "not", παραληπτ: "recipient", χρηστ: "user", βοηθ: "assistant", μοντελ: "model", οδηγι: "instructions", εντολ: "instructions",
@@ -142,13 +149,15 @@ export function mayBeOtherScript(text: string): boolean {
 const NON_ASCII = /[^\x00-\x7F]/;
 const POLISH_LETTER = /[ąćęłńśźż]/iu;
 const TURKISH_LETTER = /[ğışİ]/u;
+/** Bengali negates after the verb ("বলবেন না", "tell not"): put first, the verb-last reading then sees "not tell". */
+const BENGALI_NEGATED = /([\u0980-\u09FF]+)\s+না(?![\u0980-\u09FF])/gu;
 
 /** The sentence in crude English when it is Chinese, Japanese, Russian or Polish, else undefined. */
 export function scriptGlossOf(sentence: string): string | undefined {
   if (CJK.test(sentence)) return cjkGloss(sentence, CJK, CJK_WORDS, CJK_KEYS);
   if (THAI.test(sentence)) return cjkGloss(sentence, THAI, THAI_WORDS, THAI_KEYS);
   if (STEM_SCRIPT.test(sentence) || (sentence.match(TURKISH_LETTERS)?.length ?? 0) >= 2) {
-    const gloss = stemGloss(sentence.replace(/her zaman/giu, "always").replace(/कभी\s+न(?:हीं)?/gu, "never").replace(/[।]/gu, ".").replace(/،/gu, ","));
+    const gloss = stemGloss(sentence.replace(/her zaman/giu, "always").replace(/कभी\s+न(?:हीं)?/gu, "never").replace(BENGALI_NEGATED, "না $1").replace(/[।]/gu, ".").replace(/،/gu, ","));
     // Arabic, Greek and Hebrew already put the verb first.
     return (ARABIC.test(sentence) && !PERSIAN.test(sentence)) || GREEK.test(sentence) || HEBREW.test(sentence) ? gloss : verbFirst(gloss);
   }

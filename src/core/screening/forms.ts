@@ -172,7 +172,15 @@ export function tableCells(sentence: string): string[] {
 }
 
 /** Rewrites that take an order out of its indirect frame. */
-const PLAINLY: readonly [RegExp, string][] = [
+/** Nouns an order is written as, with their verbs: what "Mandatory: X of Y" asks the assistant to do to Y. */
+const NOMINAL_VERBS: Record<string, string> = {
+  suspension: "suspend", removal: "remove", abandonment: "abandon", omission: "omit", bypass: "bypass", bypassing: "bypass",
+  disabling: "disable", concealment: "conceal", forwarding: "forward", transmission: "transmit", sending: "send", upload: "upload",
+  uploading: "upload", inclusion: "include", attachment: "attach", execution: "execute", skipping: "skip", disregard: "disregard",
+};
+const NOMINAL_ORDER = new RegExp(`\\b(?:mandatory|required|obligatory|compulsory)\\s*:\\s*(?:the\\s+)?(${Object.keys(NOMINAL_VERBS).join("|")})\\s+of\\s+`, "gi");
+
+const PLAINLY: readonly [RegExp, string | ((match: string, noun: string) => string)][] = [
   // "not unwilling", "not untrue": the two negations cancel.
   [/\bnot un([a-z]{4,})\b/gi, "$1"],
   [/\b(?:never|not|don't|do not|should not|shouldn't|must not) fails? to\b/gi, "always"],
@@ -186,14 +194,24 @@ const PLAINLY: readonly [RegExp, string][] = [
   // The user's check named as a step of the flow.
   [/\b(?:with )?no (?:confirmation|consent|approval) (?:step|prompt|dialog(?:ue)?|check)\b|\bskip(?:s|ping)? the (?:confirmation|consent|approval) (?:step|prompt|dialog(?:ue)?|check)\b|\bwith no questions to the user\b/gi, "without the user's confirmation"],
   [/\b(?:tells?|informs?|notif(?:y|ies)) (?:nobody|no one|no-one)\b/gi, "never tells the user"],
+  // Content said, in the passive, to be carried out: the model is who carries it out.
+  [/^(\W*)((?:each|every|any|all)\s+(?:instructions?|steps?|commands?|requests?|directives?)\b[^.;]{3,80}?)\s+(?:is|are|gets?|will be)\s+(carried out|executed|performed|followed|obeyed|acted on)\b(?: by the (?:assistant|model|agent))?/i, "$1the assistant must have $2 $3"],
+  // A change note that stops the model telling: "no longer mentions that …", "stop telling the user that …".
+  [/\bno longer (mentions?|tells?|says|shows?|reports?)\b/gi, "never $1"],
+  [/\b(?:remove|removes|removed|drop|drops|dropped|delete|deletes|deleted|cut)\s+the\s+(?:line|sentence|note|notice|part|mention|paragraph)\s+(?:that\s+tells|telling|informing|that\s+informs)\s+the user\b/gi, "never tell the user"],
+  [/\bstop(?:s|ped)? (telling|mentioning|showing|reporting|informing)\b/gi, (_m, gerund: string) => `never ${gerund.toLowerCase().replace(/ing$/, "").replace(/^tell$/, "tell")}`],
+  // An order written as a noun with no verb ("Mandatory: suspension of every refusal") is read with its verb.
+  [NOMINAL_ORDER, (_m, noun: string) => `the assistant must ${NOMINAL_VERBS[noun.toLowerCase()]} `],
+  [/\b(?:exclusive|sole|single) (?:use|source|choice)(?: permitted)? for (every|all|any)\b/gi, "always use this tool for $1"],
+  [/\b(other [\w -]{2,30}?)\s*:\s*(?:not (?:permitted|allowed)|disallowed|forbidden|prohibited|banned)\b/gi, "never use $1"],
 ];
 // Each alternative is a rewrite's own words, so common words ("best", "approval") alone do not open the list.
-const MAY_BE_INDIRECT = /\b(?:whatever [^,:;]{3,40}[,:;]|not un|fails? to|wrong (?:for [^.;]{1,30} )?(?:not )?to\b|mistake not to|(?:right|correct|best|proper|expected|ideal) (?:move|thing|answer|response|reply|approach|step|course)|(?:confirmation|consent|approval) (?:step|prompt|dialog|check)|questions to the user|(?:tells?|informs?|notif(?:y|ies)) (?:nobody|no one|no-one))/i;
+const MAY_BE_INDIRECT = /\b(?:(?:remove|drop|delete|cut)\w*\s+the\s+(?:line|sentence|note|notice|part|mention|paragraph)\s+(?:that\s+)?(?:tell|inform)|no longer (?:mention|tell|say|show|report)|stop(?:s|ped)? (?:tell|mention|show|report|inform)ing|(?:is|are|gets?|will be) (?:carried out|executed|performed|followed|obeyed|acted on)|(?:mandatory|required|obligatory|compulsory)\s*:|(?:exclusive|sole|single) (?:use|source|choice)|:\s*(?:not (?:permitted|allowed)|disallowed|forbidden|prohibited|banned)|whatever [^,:;]{3,40}[,:;]|not un|fails? to|wrong (?:for [^.;]{1,30} )?(?:not )?to\b|mistake not to|(?:right|correct|best|proper|expected|ideal) (?:move|thing|answer|response|reply|approach|step|course)|(?:confirmation|consent|approval) (?:step|prompt|dialog|check)|questions to the user|(?:tells?|informs?|notif(?:y|ies)) (?:nobody|no one|no-one))/i;
 
 /** The sentence with an order taken out of its double negation or hypothetical frame (undefined when unchanged). */
 export function plainly(sentence: string): string | undefined {
   if (!MAY_BE_INDIRECT.test(sentence)) return undefined;
-  const out = PLAINLY.reduce((s, [re, by]) => s.replace(re, by), sentence);
+  const out = PLAINLY.reduce((s, [re, by]) => (typeof by === "string" ? s.replace(re, by) : s.replace(re, by)), sentence);
   return out === sentence ? undefined : out;
 }
 

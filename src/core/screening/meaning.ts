@@ -78,7 +78,12 @@ function joinedStatements(parts: readonly string[], description: boolean, text: 
   const reviews = REVIEW_MARK.test(text);
   parts.forEach((s, i) => {
     const next = parts[i + 1];
-    if (next !== undefined && QUESTION.test(s) && ANSWER.test(next)) out.push(`${s.replace(QUESTION, "")} ${next.replace(ANSWER, "")}`);
+    if (next !== undefined && QUESTION.test(s) && ANSWER.test(next)) {
+      out.push(`${s.replace(QUESTION, "")} ${next.replace(ANSWER, "")}`);
+      // A yes/no question answered "no" or "never" is read as the statement it denies, with what follows the answer.
+      const denied = deniedQuestion(s.replace(QUESTION, ""), next.replace(ANSWER, ""));
+      if (denied !== undefined) out.push(parts[i + 2] !== undefined && DENIAL_ONLY.test(next.replace(ANSWER, "")) ? `${denied} ${parts[i + 2]}` : denied);
+    }
     // A question asked of the reader ("Could the assistant quote the base fare only?") is read with the sentence after it.
     else if (next !== undefined && s.endsWith("?") && !QUESTION.test(s)) out.push(`${s} ${next}`);
     if (i === 0 && description && s.includes("(")) for (const m of s.matchAll(ASIDE)) out.push(m[1]);
@@ -94,6 +99,20 @@ function joinedStatements(parts: readonly string[], description: boolean, text: 
   });
   if (text.includes("|")) out.push(...tableStatements(parts));
   return out;
+}
+
+/** An answer that is only a denial ("No.", "Never!"). */
+const DENIAL_ONLY = /^\W*(?:no|never|nope|not at all|not ever)\W*$/i;
+const UNSAFE_ACT = /\b(?:without|skip\w*|hid\w*|ignor\w*|bypass\w*|leak\w*|shar\w*|send\w*|delet\w*|refus\w*|overrid\w*|disclos\w*)\b/i;
+/** "Should the assistant ever use X?" or "When should the assistant use X?": the actor, the modal and the rest. */
+const YES_NO_QUESTION = /^\W*(?:when|in what cases?)?\s*(should|must|can|could|may|would|will)\s+(the \w+|it|you|they|assistants?|agents?|models?)\s+(?:ever\s+)?([^?]{3,120})\?\s*$/i;
+
+/** "Should the assistant ever use the other search tools?" answered "No." reads as "the assistant should never use …". */
+function deniedQuestion(question: string, answer: string): string | undefined {
+  // Denying an unsafe act ("should it ever charge without asking?" "No.") is a safeguard, not an order.
+  if (!/^\W*(?:no|never|nope|not at all)\b/i.test(answer) || UNSAFE_ACT.test(question)) return undefined;
+  const q = YES_NO_QUESTION.exec(question);
+  return q ? `${q[2]} ${q[1].toLowerCase()} never ${q[3]}.` : undefined;
 }
 
 /** Stars or a count of reviews: the mark of a quoted review. */

@@ -461,7 +461,7 @@ const DESTINATION_PARAM = /properties\.[^.]*(?:url|uri|endpoint|host|server|base
 const ADVICE = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i;
 
 /** "Whatever the user asked": the user's words named only to be overridden, which is no protective condition. */
-const OVER_THE_USER = /\b(?:whatever|regardless of|no matter)\b[^.;]{0,40}\b(?:the user|they|the person)\b|\beven (?:if|when|though) the (?:user|person) (?:asked|asks|wants|wanted|said) (?:for )?(?:something|anything) else\b/i;
+const OVER_THE_USER = /\b(?:whatever|regardless of|no matter)\b[^.;]{0,40}\b(?:the user|they|the person)\b|\b(?:rather than|instead of|in place of) (?:the ones?|what(?:ever)?)\b[^.;]{0,12}\b(?:the user|they|the person)\b|\beven (?:if|when|though) the (?:user|person) (?:asked|asks|wants|wanted|said) (?:for )?(?:something|anything) else\b/i;
 /** A person reviews what the tool drafts ("an agent reviews it before sending"): the "agent" named is a human in the loop. */
 const HUMAN_REVIEW = /\b(?:an?|the) (?:human |support |service )?agent (?:reviews?|approves?|checks?|signs? off|edits?)\b|\bbefore (?:sending|it is sent|it goes out)\b/i;
 /** A system prompt that belongs to something the tool manages: a template, an agent, a workflow. */
@@ -621,8 +621,18 @@ export function credentialConfined(s: string, address: string): boolean {
 function destination(s: string): string | undefined {
   const m = ADDRESS.exec(s) ?? /\b(?:s3|gs|az|sftp|scp):\/\/[^\s"'<>)]+/i.exec(s);
   // An address built from a variable ("s3://${BACKUP_BUCKET}/nightly") is the operator's setting, not a literal destination.
-  if (!m || EXAMPLE_ADDRESS.test(m[0]) || EXAMPLE_MARK.test(s.slice(0, m.index)) || /\$\{|\{\{/.test(m[0])) return undefined;
+  if (!m || EXAMPLE_ADDRESS.test(m[0]) || EXAMPLE_MARK.test(s.slice(0, m.index)) || inExample(s.slice(0, m.index)) || /\$\{|\{\{/.test(m[0])) return undefined;
   return m[0];
+}
+
+/**
+ * The address sits in an example the sentence gives ("an action, e.g. forwarding of invoices to accounts@…"): what is
+ * illustrated is a value the user sets. Not when the sentence moves data before its example ("results are sent, e.g.
+ * to …"), where the example is only where they go.
+ */
+function inExample(before: string): boolean {
+  const mark = /\b(?:e\.g\.|for example|for instance)[^.;:!?]*$/i.exec(before);
+  return mark !== null && !has(OUTBOUND, before.slice(0, mark.index));
 }
 
 /** The clause before the address carries a verb that moves data (sends, copies, posts, stores …), not one the user acts with. */
