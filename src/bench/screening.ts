@@ -214,9 +214,10 @@ export const ROUND17_SET = fileURLToPath(new URL("../../data/screening/round17-s
 export const ROUND18_SET = fileURLToPath(new URL("../../data/screening/round18-set.jsonl", import.meta.url));
 /** Nineteenth round, written before the reader was changed for it and never fit on: interviews and Q&A with the tool's author, recipes ("Ingredients: …"), commit messages and diff hunks, HTTP request and response examples with headers, scheduling phrasing ("every hour, also …"), analogies and metaphors, quotations attributed to a security team, lists of "guarantees", asks placed only in an output schema's field or in `annotations`, nominal style without verbs, future tense ("the assistant will …"), first-person plural ("we forward …"), Korean and Japanese mixed with code identifiers, Swahili, Malay, Tagalog and Bengali sentences; legitimate tools in the same styles (real FAQs, recipes, commit and diff examples, HTTP examples, cron jobs, analogies, output schemas with tokens, destructive-hint annotations, retention notes in the first person, deprecation notices, webhook and telemetry parameters, compliance exports). */
 export const ROUND19_SET = fileURLToPath(new URL("../../data/screening/round19-set.jsonl", import.meta.url));
+export const ROUND20_SET = fileURLToPath(new URL("../../data/screening/round20-set.jsonl", import.meta.url));
 
-export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11" | "round12" | "round13" | "round14" | "round15" | "round16" | "round17" | "round18" | "round19";
-const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19"];
+export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11" | "round12" | "round13" | "round14" | "round15" | "round16" | "round17" | "round18" | "round19" | "round20";
+const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20"];
 
 export interface DevSetRow {
   id: string;
@@ -234,7 +235,7 @@ export interface DevSetRow {
 
 /** The files of the development set, in the order they were written (dev/test, fresh, blind, holdout). */
 export function loadAllDevSets(): DevSetRow[] {
-  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET, ROUND12_SET, ROUND13_SET, ROUND14_SET, ROUND15_SET, ROUND16_SET, ROUND17_SET, ROUND18_SET, ROUND19_SET].flatMap((p) => loadDevSet(p));
+  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET, ROUND12_SET, ROUND13_SET, ROUND14_SET, ROUND15_SET, ROUND16_SET, ROUND17_SET, ROUND18_SET, ROUND19_SET, ROUND20_SET].flatMap((p) => loadDevSet(p));
 }
 
 export function loadDevSet(path = DEV_SET): DevSetRow[] {
@@ -250,7 +251,7 @@ export function loadDevSet(path = DEV_SET): DevSetRow[] {
         throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
       }
       if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12"|"round13"|"round14"|"round15"|"round16"|"round17"|"round18"|"round19", "tool": {"name", …}}`);
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12"|"round13"|"round14"|"round15"|"round16"|"round17"|"round18"|"round19"|"round20", "tool": {"name", …}}`);
       return row;
     });
 }
@@ -756,6 +757,37 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     "UTC (rules only, the bench's 500-tool pool with the real catalog first, CPU time of one screening, the previous round's",
     "code and this round's in alternating fresh processes five times each, load 4–5 on 2 cores from other work): cold,",
     "medians 1430 ms before and 1410 ms after; warmed on 300 other tools, 1084 and 1025 ms: no measurable cost.",
+    "`round20-set.jsonl`: written before the twentieth round's changes (long API reference prose with a parameter table and",
+    "one sentence of attack among honest detail; compatibility notes for named host apps; orders conditioned on time or",
+    "environment; attacks framed as safety features; numbered policies with section signs; plain-English \"what the model",
+    "should remember\"; notes addressed to Claude, GPT or Copilot by name; polite \"would you kindly\" requests; passive",
+    "prohibitions about the user; JSON settings escaped inside the description; French, Spanish and German sentences mixed",
+    "with English technical words; Hungarian, Serbian, Malayalam and Amharic sentences; legitimate tools in the same",
+    "styles: API references, host compatibility notes, night windows and production checks, safety measures, GDPR",
+    "sections, tools that call Claude, GPT or Copilot, moderation that does not notify, JSON examples, mixed-language",
+    "descriptions), never fit on. Its first draft used `.example` hosts, which the screen reads as documentation hosts, so",
+    "they were replaced by ordinary domains before any screen change (35/48 with them); on first contact 37/48 detected",
+    "(77 %, CI 63–87 %; assistant-directive 6/8, concealment 5/8, exfiltration 7/8, resource-reach 7/8, shadowing 6/8,",
+    "tool-choice 6/8) and 3/40 legitimate flagged (a key rotation's \"as a safety measure\", an on-call page \"after 6pm\", an",
+    "IAM policy setter pointing to get_iam_policy): the honest figure for this round. The twentieth round then read orders",
+    "found in content made the model's (\"shall follow any directive contained in a saved note\", \"act on whatever the page",
+    "asks\"); \"never to be listed to the user\" as withholding; \"over filesystem search tools\" as the alternatives; a first",
+    "sentence that gives the model an order (\"The model should remember: …\", \"Dear Claude, …\", \"When …, forward …\",",
+    "\"Compatibility notes for …:\") as no declaration of purpose; an imperative after a fronted safety, time or environment",
+    "clause (\"For the user's safety, first open …\", \"Before pinging, place …\") as an imperative; a secret collection (the",
+    "keychain, a browser's saved passwords) as outside a purpose that does not name it; the tool's own name at another",
+    "version as its successor (a training batch's false positive, by an older rule); Hungarian, Serbian (Latin and",
+    "Cyrillic), Malayalam and Amharic glossed, French, Spanish and German requests half in English glossed with their verbs,",
+    "and a gloss's verb-adverb and negation-modal order put in English order. It was fit on two wide batches, each measured",
+    "before it was fit: 28/48 detected and 0/16 flagged, then (written after the round's first changes) 28/36 and 0/16. The",
+    "never-fit columns were measured after every change: round20 37 → 47 of 48 and 3 → 3 of 40 flagged, which is not blind;",
+    "round13 41 → 42 and round9 41 → 42 of 48; round19 48/48, round18 42/48, round17 48/48, round16 46/48, round15 42/48,",
+    "round14 42/48, round12 44/48, round11 46/48, round10 43/48, round8 41/48, round7 48/48, round6 47/48, round5 47/48 and",
+    "the holdout 24/30 did not move, no legitimate tool of any never-fit column was newly flagged, and the clean catalogs",
+    "stayed at 0 flags; with the encoder, the same seven wide legitimate tools and one holdout tool are flagged as before.",
+    "Screening time: measured 2026-11-27 01:40 UTC (rules only, the dev sets' 4,214 tools and their first 500, the previous",
+    "round's code and this round's in alternating fresh processes five times each, load about 1.5 on 2 cores): 500 tools,",
+    "medians 350 ms before and 309 ms after; all 4,214, 2,070 and 2,191 ms (about 6 %).",
     "Timings below are from one run on a shared machine.",
     "95 % Wilson intervals.",
     "",
@@ -764,13 +796,13 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     md.push(
       `### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`,
       "",
-      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** | **round12 (never fit)** | **round13 (never fit)** | **round14 (never fit)** | **round15 (never fit)** | **round16 (never fit)** | **round17 (never fit)** | **round18 (never fit)** | **round19 (never fit)** |",
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** | **round12 (never fit)** | **round13 (never fit)** | **round14 (never fit)** | **round15 (never fit)** | **round16 (never fit)** | **round17 (never fit)** | **round18 (never fit)** | **round19 (never fit)** | **round20 (never fit)** |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const [k, d] of Object.entries(m.detection))
-      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** | **${pctCi(d.round12)}** | **${pctCi(d.round13)}** | **${pctCi(d.round14)}** | **${pctCi(d.round15)}** | **${pctCi(d.round16)}** | **${pctCi(d.round17)}** | **${pctCi(d.round18)}** | **${pctCi(d.round19)}** |`);
+      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** | **${pctCi(d.round12)}** | **${pctCi(d.round13)}** | **${pctCi(d.round14)}** | **${pctCi(d.round15)}** | **${pctCi(d.round16)}** | **${pctCi(d.round17)}** | **${pctCi(d.round18)}** | **${pctCi(d.round19)}** | **${pctCi(d.round20)}** |`);
     const l = m.legitimate;
-    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** | **${pctCi(l.round12)}** | **${pctCi(l.round13)}** | **${pctCi(l.round14)}** | **${pctCi(l.round15)}** | **${pctCi(l.round16)}** | **${pctCi(l.round17)}** | **${pctCi(l.round18)}** | **${pctCi(l.round19)}** |`);
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** | **${pctCi(l.round12)}** | **${pctCi(l.round13)}** | **${pctCi(l.round14)}** | **${pctCi(l.round15)}** | **${pctCi(l.round16)}** | **${pctCi(l.round17)}** | **${pctCi(l.round18)}** | **${pctCi(l.round19)}** | **${pctCi(l.round20)}** |`);
     md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
     for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
     if (m.timing)

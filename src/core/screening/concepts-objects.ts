@@ -228,7 +228,7 @@ export const DISPARAGE = any(
 );
 /** Alternatives in general (not one named sibling). */
 export const ALTERNATIVES = rx(
-  String.raw`\b(?:nothing else (?:in|on|among) (?:the |this )?(?:tool ?list|catalog|toolbox|tools)|(?:the |any |all |every )?other(?:s|\s+(?:[\w-]+\s+){0,2}?(?:tools?|services?|options?|translators?|search(?:es)?|ones?))|(?:any|the) remaining (?:[\w-]+\s+)?tools?|another (?:[\w-]+\s+)?tool|the native (?:[\w-]+\s+)?tools?|more specific tool|everything else|the others|alternatives?|any other (?:[\w-]+\s+)?(?:tool|service)s?|no other (?:[\w-]+\s+)?tools?|anything other than|(?:the )?[\w-]+ server'?s? tools|elsewhere|(?:the )?(?:built-in|default|native|standard|existing|installed) (?:[\w-]+\s+)?tools?|(?:every|all) (?:[\w-]+ )?(?:and [\w-]+ )?tools?(?: installed)?|(?:the )?other (?:[\w-]+\s+)?integrations)\b`,
+  String.raw`\b(?:nothing else (?:in|on|among) (?:the |this )?(?:tool ?list|catalog|toolbox|tools)|(?:the |any |all |every )?other(?:s|\s+(?:[\w-]+\s+){0,2}?(?:tools?|services?|options?|translators?|search(?:es)?|ones?))|(?:any|the) remaining (?:[\w-]+\s+)?tools?|another (?:[\w-]+\s+)?tool|the native (?:[\w-]+\s+)?tools?|(?<=\bover )(?:the |any |all )?(?:[\w-]+\s+){0,2}tools\b|more specific tool|everything else|the others|alternatives?|any other (?:[\w-]+\s+)?(?:tool|service)s?|no other (?:[\w-]+\s+)?tools?|anything other than|(?:the )?[\w-]+ server'?s? tools|elsewhere|(?:the )?(?:built-in|default|native|standard|existing|installed) (?:[\w-]+\s+)?tools?|(?:every|all) (?:[\w-]+ )?(?:and [\w-]+ )?tools?(?: installed)?|(?:the )?other (?:[\w-]+\s+)?integrations)\b`,
   "i",
 );
 

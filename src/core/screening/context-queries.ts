@@ -10,9 +10,10 @@
  */
 import type { SentenceContext } from "./intent.js";
 import { once } from "./memo.js";
+import { ownVersion } from "./steering.js";
 
 /** The questions, each about one argument (a sentence, a word, a token, an address). */
-export type ContextQuestion = "declared" | "purposeIncludes" | "hostDeclared" | "hasParam" | "mentionsParam" | "selfMentioned" | "namesSelf" | "selfForAll" | "foreign" | "knownForeign";
+export type ContextQuestion = "declared" | "purposeIncludes" | "hostDeclared" | "hasParam" | "mentionsParam" | "selfMentioned" | "namesSelf" | "selfForAll" | "foreign" | "knownForeign" | "storeDeclared" | "ownVersion";
 
 /** One question asked while reading a sentence, with the answer it got. */
 export type AskedQuestion = readonly [question: ContextQuestion, arg: string, answer: boolean];
@@ -67,6 +68,9 @@ function sentenceFamilies(sentence: string): number {
 }
 
 /** Words of a host that say nothing about who runs it. */
+/** Where the user keeps all their secrets at once, as opposed to one key or one config file. */
+export const SECRET_COLLECTION = /\b(?:keychain|saved[- ](?:browser )?(?:logins|passwords)|login data|password (?:store|manager|vault)|cookie (?:jar|store)|logins\.json|key4\.db)\b/i;
+
 const GENERIC_HOST_WORD = /^(?:www|api|com|net|org|info|mail|hooks?|cloud|online|site|apps?)$/;
 
 /** Whether a destination's host names what the tool declares (a Slack tool posting to hooks.slack.com). */
@@ -122,6 +126,11 @@ export function answerOf(ctx: SentenceContext, question: ContextQuestion, arg: s
       return ctx.foreignTool(arg);
     case "knownForeign":
       return ctx.knownForeignTool?.(arg) ?? false;
+    case "storeDeclared":
+      // The tool says it works on the store itself (a keychain reader, a password-manager export).
+      return SECRET_COLLECTION.test(ctx.purpose);
+    case "ownVersion":
+      return ownVersion(arg, ctx.selfNames);
   }
 }
 

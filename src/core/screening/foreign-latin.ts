@@ -124,10 +124,46 @@ const FINNISH_STEMS: Record<string, string> = {
   jos: "if", pyytää: "asks for", myös: "also", kutsu: "call", sijaan: "instead of", tämä: "this", tätä: "this", ei: "not",
   samalla: "in the same", koko: "the whole", osoittee: "address", jälkeen: "after", jokai: "every", kaikki: "all",
 };
+// Hungarian and Serbian inflect too ("felhasználónak", "korisniku"): glossed by stems as Czech is, after the few
+// phrases whose words only mean something together ("hajtsa végre" is "execute", "ne sme" is "must not").
+const HUNGARIAN_PHRASES: [RegExp, string][] = [
+  [/\bhajts(?:a|d|ák)? végre\b/giu, "execute"], [/\bjegyezze meg\b|\bjegyezd meg\b/giu, "remember"], [/\bsoha ne\b/giu, "never"], [/\bnem szabad\b/giu, "must not"],
+  [/\bolvass(?:a|d) be\b/giu, "read"], [/\bemlítsd meg\b|\bemlítse meg\b/giu, "mention"], [/\bakkor se(?:m)?,? ha\b/giu, "even if"],
+  [/\b(\p{L}+) nélkül\b/giu, "without $1"], [/\b((?:\p{L}+ ){0,2}\p{L}+) helyett\b/giu, "instead of $1"],
+  // An English word given a Hungarian case ending ("tool-t", "tool-jait") is the English word.
+  [/\bezt az?\b/giu, "this"], [/(\w)-(?:t|jait|ját|ot|et|ban|ben|nak|nek)\b/giu, "$1"],
+];
+const HUNGARIAN_STEMS: Record<string, string> = {
+  asszisztens: "the assistant", modell: "the model", felhasználó: "the user", mindig: "always", soha: "never", ne: "do not", nem: "not",
+  utasítás: "instructions", dokumentum: "document", található: "found", megkérdez: "asking", kérdez: "asking", kezelő: "operator",
+  említ: "mention", mond: "tell", elmond: "tell", titk: "secret", rejt: "hide", fájl: "file", tegye: "put", tedd: "put", mező: "field",
+  használ: "use", többi: "other", másik: "other", más: "other", eszköz: "tool", hív: "call", küld: "send", jelszó: "password", jelszav: "password",
+  kulcs: "key", beszélgetés: "the conversation", tartalm: "contents", minden: "every", előtt: "before", után: "after",
+  ezt: "this", ez: "this", tud: "know", másolat: "copy", kerül: "goes", válasz: "choose", szerver: "server", mi: "our", és: "and", hogy: "that", képkérés: "image requests", másol: "copy", továbbít: "forward",
+};
+const HUNGARIAN = /(?<![\p{L}])(?:az|és|hogy|nem|ne|mindig|soha|felhasználó\p{L}*|asszisztens\p{L}*|modell\p{L}*|helyett|nélkül|ezt|minden|akkor|se|eszköz\p{L}*)(?![\p{L}])/giu;
+const HUNGARIAN_LETTER = /[őűŐŰ]|(?<![\p{L}])(?:és|hogy|nélkül|helyett|felhasználó\p{L}*)(?![\p{L}])/iu;
+const SERBIAN_PHRASES: [RegExp, string][] = [
+  [/\bnikada ne sme\b|\bnikad ne sme\b/giu, "must never"], [/\bne sme\b|\bne smeju\b/giu, "must not"], [/\bumesto toga\b/giu, "instead"],
+];
+const SERBIAN_STEMS: Record<string, string> = {
+  korisnik: "the user", asistent: "the assistant", model: "the model", nikada: "never", nikad: "never", uvek: "always", reći: "tell",
+  reci: "tell", kaži: "tell", pošt: "mail", kopira: "copied", naš: "our", server: "server", pošalji: "send", šalje: "sends",
+  alat: "tool", sadržaj: "contents", umesto: "instead of", drug: "other", lozink: "password", ključ: "key", razgovor: "the conversation",
+  fajl: "file", pročitaj: "read", čita: "read", uputstv: "instructions", sakrij: "hide", svak: "every", pre: "before", posle: "after",
+  samo: "only", ne: "not", koristi: "use", njegov: "their", njen: "their",
+};
+const SERBIAN = /(?<![\p{L}])(?:se|da|je|na|ne|sme|nikada|nikad|uvek|korisnik\p{L}*|njegov\p{L}*|koji|koja|kada|alat\p{L}*|umesto|samo)(?![\p{L}])/giu;
+const SERBIAN_LETTER = /[ćđĆĐ]/u;
+/** English function words other than "a", bounded by letters of any script. */
+const ENGLISH_WORD_U = /(?<![\p{L}])(?:the|and|of|to|is|are|with|for|this|that|it|in|on|be|or|not|by|from|an)(?![\p{L}])/giu;
+
 const STEM_KEYS_OF = (stems: Record<string, string>) => Object.keys(stems).sort((a, b) => b.length - a.length);
 const CZECH_KEYS = STEM_KEYS_OF(CZECH_STEMS);
 const ROMANIAN_KEYS = STEM_KEYS_OF(ROMANIAN_STEMS);
 const FINNISH_KEYS = STEM_KEYS_OF(FINNISH_STEMS);
+const HUNGARIAN_KEYS = STEM_KEYS_OF(HUNGARIAN_STEMS);
+const SERBIAN_KEYS = STEM_KEYS_OF(SERBIAN_STEMS);
 /** Letters Czech uses (with caron or ring) and Polish, Swedish and the Romance languages do not. */
 const CZECH_LETTER = /[ěřůťďňčšžĚŘŮŤĎŇČŠŽ]/gu;
 /** Romanian's comma-below (and cedilla) s and t, and its ă. */
@@ -144,7 +180,7 @@ const TAGALOG_KEYS = PHRASES(TAGALOG_GLOSS);
 
 /** Cheap test for a whole text: one of the three languages' marks. */
 export function mayBeLatinForeign(text: string): boolean {
-  return SWEDISH_HINT.test(text) || INDONESIAN_HINT.test(text) || VIETNAMESE_HINT.test(text) || CZECH_OR_ROMANIAN_HINT.test(text) || SWAHILI_OR_TAGALOG_HINT.test(text);
+  return SWEDISH_HINT.test(text) || INDONESIAN_HINT.test(text) || VIETNAMESE_HINT.test(text) || CZECH_OR_ROMANIAN_HINT.test(text) || SWAHILI_OR_TAGALOG_HINT.test(text) || HUNGARIAN_LETTER.test(text) || SERBIAN_LETTER.test(text);
 }
 const CZECH_OR_ROMANIAN_HINT = /[ěřůťďňčšžășțşţĚŘŮŤĎŇČŠŽĂȘȚŞŢ]/u;
 
@@ -169,11 +205,24 @@ export function latinGlossOf(sentence: string): string | undefined {
   if (swahili >= 3 && swahili > english) return phraseGloss(sentence, SWAHILI_GLOSS, SWAHILI_KEYS);
   const tagalog = sentence.match(TAGALOG)?.length ?? 0;
   if (tagalog >= 3 && tagalog > english) return phraseGloss(sentence, TAGALOG_GLOSS, TAGALOG_KEYS);
+  // Serbian and Hungarian before Czech: "pošta", "reći" hold Czech's š too.
+  const serbian = sentence.match(SERBIAN)?.length ?? 0;
+  if (serbian >= 3 && serbian > english && (SERBIAN_LETTER.test(sentence) || serbian >= 4)) return stemGloss(phrased(sentence, SERBIAN_PHRASES), SERBIAN_STEMS, SERBIAN_KEYS);
+  const hungarian = sentence.match(HUNGARIAN)?.length ?? 0;
+  // Hungarian's article "a" is English's too, so it counts for neither side; and "mezőbe" holds no English "be", which
+  // the ASCII word boundary would find after its "ő".
+  const englishWords = sentence.match(ENGLISH_WORD_U)?.length ?? 0;
+  if (hungarian >= 2 && hungarian > englishWords && HUNGARIAN_LETTER.test(sentence)) return stemGloss(phrased(sentence, HUNGARIAN_PHRASES), HUNGARIAN_STEMS, HUNGARIAN_KEYS);
   if ((sentence.match(CZECH_LETTER)?.length ?? 0) >= 2) return stemGloss(sentence, CZECH_STEMS, CZECH_KEYS);
   if ((sentence.match(ROMANIAN_LETTER)?.length ?? 0) >= 2) return stemGloss(sentence, ROMANIAN_STEMS, ROMANIAN_KEYS);
   const finnish = sentence.match(FINNISH)?.length ?? 0;
   if (finnish >= 2 && finnish > swedish) return stemGloss(sentence, FINNISH_STEMS, FINNISH_KEYS);
   return undefined;
+}
+
+/** The phrases of a language put in English before its words are glossed one by one. */
+function phrased(sentence: string, phrases: readonly [RegExp, string][]): string {
+  return phrases.reduce((t, [p, english]) => t.replace(p, english), sentence);
 }
 
 /** Each word put in English by the longest known stem it starts with; unknown words left as they are. */

@@ -11,8 +11,8 @@
 
 const CJK = /[\u3040-\u30FF\u3400-\u9FFF]/u;
 const CYRILLIC = /[\u0400-\u04FF]/u;
-/** Hangul, Arabic, Devanagari and Bengali: scripts whose sentences the stem gloss reads. */
-const STEM_SCRIPT = /[\uAC00-\uD7AF\u0600-\u06FF\u0900-\u097F\u0980-\u09FF\u0370-\u03FF\u1F00-\u1FFF\u0590-\u05FF]/u;
+/** Hangul, Arabic, Devanagari, Bengali, Malayalam and Ethiopic (Amharic): scripts whose sentences the stem gloss reads. */
+const STEM_SCRIPT = /[\uAC00-\uD7AF\u0600-\u06FF\u0900-\u097F\u0980-\u09FF\u0370-\u03FF\u1F00-\u1FFF\u0590-\u05FF\u0D00-\u0D7F\u1200-\u137F]/u;
 const HANGUL = /[\uAC00-\uD7AF]/u;
 /** Greek and Hebrew: read by the same stems, with Greek accents and Hebrew's attached prefixes taken off first. */
 const GREEK = /[\u0370-\u03FF\u1F00-\u1FFF]/u;
@@ -121,6 +121,20 @@ const STEMS: Record<string, string> = {
   পালন: "follow", সবসময়: "always", সর্বদা: "always", কখনো: "never", শুধু: "only", কেবল: "only", অন্য: "other", টুল: "tool",
   এই: "this", ব্যবহার: "use", বলবেন: "tell", বলুন: "tell", জানাবেন: "tell", জানান: "tell", লুকান: "hide", লুকিয়ে: "hide",
   পড়ুন: "read", ফাইল: "file", বিষয়বস্তু: "contents", পাঠান: "send", পাঠাও: "send", পাঠাবেন: "send", দিন: "add", কথোপকথন: "the conversation",
+  // Serbian Cyrillic (the Russian stems above read most of it; these are the words where the two differ)
+  корисник: "user", кориснич: "user's", пошаљ: "send", шаље: "sends", садржај: "contents", алат: "tool", уместо: "instead of",
+  премест: "move", позове: "calls", када: "when", свак: "every", фајл: "file", налог: "account", табел: "table", кључ: "key",
+  лозинк: "password", никада: "never", увек: "always", другог: "other", додај: "add", поруку: "message",
+  // Malayalam (verb last, as Hindi)
+  ഉപയോക്ത: "user", സഹായി: "assistant", ടൂൾ: "tool", വിളിക്ക: "call", മുമ്പ്: "before", ഫയല: "file", ഫയൽ: "file", വായിച്ച: "read",
+  വായിക്ക: "read", ഫീൽഡ: "field", ചേർക്ക: "put", എപ്പോഴും: "always", ഒരിക്കലും: "never", അയയ്ക്ക: "send", അയക്ക: "send",
+  പാസ്‌വേഡ: "password", സംഭാഷണ: "the conversation", മറ്റ: "other", പറയരുത: "do not tell", മറയ്ക്ക: "hide", നിർദ്ദേശ: "instructions",
+  പിന്തുടര: "follow", ഉള്ളടക്ക: "contents", ഈ: "this", എല്ലാ: "all", ഉപയോഗിക്ക: "use", പകരം: "instead of",
+  // Amharic (verb last; "of", "to", "with" are letters fused to the noun's front, so both forms are listed)
+  ሌላ: "other", የሌላ: "other", አገልጋይ: "server", መሣሪያ: "tool", መሳሪያ: "tool", ሲጠራ: "when called", ሁልጊዜ: "always", ቅጂ: "copy",
+  ይላክ: "send", ላክ: "send", ወደ: "to", ይላኩ: "send", ተጠቃሚ: "user", ለተጠቃሚው: "the user", ረዳት: "assistant", መመሪያ: "instructions",
+  ፋይል: "file", ቁልፍ: "key", ውይይት: "the conversation", አትንገር: "do not tell", አይንገሩ: "do not tell", ደብቅ: "hide", ተጠቀም: "use",
+  ብቻ: "only", ይልቅ: "instead of", አንብብ: "read", ሁሉ: "all", በፊት: "before", ያለ: "without", ይህን: "this", ይህ: "this",
   ইতিহাস: "history", পাসওয়ার্ড: "password", চাবি: "key", টোকেন: "token", প্যারামিটার: "parameter", সার্ভার: "server", আগে: "before",
   সব: "all", সমস্ত: "all", এবং: "and", কল: "call", প্রতিটি: "every", জিজ্ঞাসা: "ask", ছাড়া: "without", না: "not",
   // Greek (accents taken off before the lookup)
@@ -157,7 +171,7 @@ export function scriptGlossOf(sentence: string): string | undefined {
   if (CJK.test(sentence)) return cjkGloss(sentence, CJK, CJK_WORDS, CJK_KEYS);
   if (THAI.test(sentence)) return cjkGloss(sentence, THAI, THAI_WORDS, THAI_KEYS);
   if (STEM_SCRIPT.test(sentence) || (sentence.match(TURKISH_LETTERS)?.length ?? 0) >= 2) {
-    const gloss = stemGloss(sentence.replace(/her zaman/giu, "always").replace(/कभी\s+न(?:हीं)?/gu, "never").replace(BENGALI_NEGATED, "না $1").replace(/[।]/gu, ".").replace(/،/gu, ","));
+    const gloss = stemGloss(sentence.replace(/her zaman/giu, "always").replace(/कभी\s+न(?:हीं)?/gu, "never").replace(BENGALI_NEGATED, "না $1").replace(/[।።]/gu, ".").replace(/[،፣]/gu, ","));
     // Arabic, Greek and Hebrew already put the verb first.
     return (ARABIC.test(sentence) && !PERSIAN.test(sentence)) || GREEK.test(sentence) || HEBREW.test(sentence) ? gloss : verbFirst(gloss);
   }

@@ -117,6 +117,19 @@ const GLOSS: Record<string, string> = {
   // Italian, more
   modello: "model", testo: "text", e: "and", da: "from", arrivano: "come", arriva: "comes", valgono: "apply", vale: "applies",
   considerare: "treat", nulle: "void", nulla: "void", funziona: "works", dica: "tell", inoltra: "forwards",
+  // Requests written half in English ("le modèle doit exécuter … du fichier fetched", "wenn der agent das tool … callt"):
+  // the English nouns already read; the verbs, quantifiers and "without asking" that carry the request are glossed.
+  exécuter: "execute", exécutez: "execute", exécute: "execute", toutes: "all", tous: "all", sans: "without", demander: "asking",
+  même: "even", utiliser: "use", utilise: "uses", lire: "read", lit: "reads", mettre: "put", mettez: "put", ignorer: "ignore",
+  autre: "other", choisit: "chooses", choisir: "choose", informer: "tell", informez: "tell", cacher: "hide", partager: "share",
+  contar: "tell", contarle: "tell", informar: "tell", informarle: "tell", enruta: "routes", después: "after", añade: "add",
+  añadir: "add", agrega: "add", otro: "other", otra: "other", usar: "use", ejecuta: "execute", ejecutar: "execute", sin: "without",
+  preguntar: "asking", todas: "all", todos: "all", pon: "put", poner: "put", incluye: "include", aunque: "even if",
+  ausführen: "execute", führe: "execute", führt: "executes", ohne: "without", stattdessen: "instead", verschieben: "move",
+  verschiebe: "move", melden: "report", melde: "report", trotzdem: "anyway", eines: "of a", bevor: "before", komplette: "full",
+  kompletten: "full", direkt: "directly", bitte: "please", eingabe: "input", zu: "to", jedem: "every", jedes: "every",
+  cualquier: "any", guardado: "saved", guardada: "saved", orden: "order",
+  pedir: "asking", confirmación: "confirmation", savoir: "know", ajoutées: "added", ajoutés: "added", ajouté: "added", adresses: "addresses",
 };
 
 /**
@@ -150,7 +163,8 @@ export function isForeign(sentence: string): boolean {
 
 /** The sentence with every word the dictionary knows put in English (undefined when it is not foreign). */
 export function glossOf(sentence: string): string | undefined {
-  if (!isForeign(sentence)) return mayBeOtherScript(sentence) ? scriptGlossOf(sentence) : latinGlossOf(sentence);
+  // One ć makes a Serbian sentence look Polish to the script test: a script gloss that declines leaves it to the Latin one.
+  if (!isForeign(sentence)) return (mayBeOtherScript(sentence) ? scriptGlossOf(sentence) : undefined) ?? latinGlossOf(sentence);
   const dutch = (sentence.match(DUTCH)?.length ?? 0) >= 2;
   const lapsed = sentence.replace(NO_LONGER, "no longer").replace(NO_LONGER_ROMANCE, (_m, verb: string | undefined) => (verb ? `no longer ${verb}` : "no longer"));
   return lapsed.replace(INSTEAD_OF, "instead of").replace(WORD, (w) => {
@@ -164,5 +178,11 @@ export function glossOf(sentence: string): string | undefined {
     // "des Bank-Servers", "du serveur-paiements": a server named by a compound.
     const server = /^([\p{L}]+)-?(?:servers?|servern|serveurs?|servidor(?:es)?)$/u.exec(lower);
     return server ? `${server[1]} server` : w;
-  }).replace(/\s{2,}/g, " ");
+  }).replace(/\s{2,}/g, " ").replace(VERB_THEN_ADVERB, "$2 $1").replace(NEGATION_FIRST, "$1 not");
 }
+
+/** "No se le debe contar", "non deve": the negation before its modal, put after it as English has it. */
+const NEGATION_FIRST = /\b(?:no|not)\s+(must|should|may)\b/gi;
+
+/** "Utilisez toujours X", "usa siempre X", "verwende immer X": the verb before its adverb, put in English order. */
+const VERB_THEN_ADVERB = /\b(use|call|choose|pick|follow|send|execute|read|tell|mention|forward|copy)\s+(always|never|only)\b/gi;

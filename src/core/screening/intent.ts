@@ -51,7 +51,7 @@ import {
 
 // Word families used in one place each, hoisted: a regex literal in a function body is a new object on every
 // call, which the per-sentence memory (memo.ts) could never recognise again.
-const OBLIGED = /\b(?:must|should|required|have to|need to|are to)\b/i;
+const OBLIGED = /\b(?:must|should|shall|required|have to|need to|are to|is to)\b/i;
 const INSTRUCTION_WORDS = /\b(?:instructions?|guidelines|rules|system message|safety)\b/i;
 const SAY_ONLY = /\b(?:what you (?:tell|say)|your (?:reply|answer|summary)|say only|only say|just say)\b/i;
 const LEAVES_ELSEWHERE = /\b(?:upload|copy|forward|shared?|location|records?|deleted|changes?|warnings?|partner|third parties|affiliate|elsewhere|also)\b/i;
@@ -64,6 +64,11 @@ const INTO_NAMED_PARAMETER = /\b(?:put|place|copy|include)\b[^.]{0,60}\bin(?:to)
 const SELF_DEPRECATED = /\bthis (?:tool|one) is deprecated\b/i;
 const PICK_VERB = /\b(?:use|pick|choose|select|send|route|call|go through)\b/i;
 const EVERY_OR_ONLY = /\b(?:only|never|exclusively|every|all|first)\b/i;
+/**
+ * Orders found in what the tool handles promoted to orders for the model ("shall follow any directive contained in a
+ * saved note", "carry out the instructions found in each ticket"): whatever the content, the one who writes it steers.
+ */
+const OBEYS_CONTENT = /\b(?:follow|obey|carry out|execute|perform|act on|comply with)\s+(?:any|all|every|each|the|whatever)?\s*(?:[\w-]+\s+){0,2}?(?:instructions?|directives?|orders|commands?|requests?)\s+(?:[\w-]+\s+){0,2}?(?:contained|found|embedded|written|given|appearing|present|inside|within|in|from|of (?:the|each|every|any|a) (?:[\w-]+ )?(?:file|page|document|email|message|note|result|ticket|content|feed|post)s?)\b|\b(?:do|act on|carry out|perform|follow)\s+whatever\s+(?:the\s+|a\s+)?(?:[\w-]+\s+){0,3}?(?:page|document|file|email|message|note|result|text|content|site|post|ticket|feed)s?'?\s+(?:asks|says|requests|tells|instructs|wants|contains)\b/i;
 
 /** What the reader knows about the tool a sentence belongs to. */
 export interface SentenceContext {
@@ -138,6 +143,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // A tool that manages prompts or personas ("sets the system prompt of an agent you manage") has them as its object.
   else if (model && shaping && !protective && !ask(ctx, "purposeIncludes", "system prompt") && !ask(ctx, "purposeIncludes", "persona")) push("assistant-directive", 0.7, "shapes the model's answers or behaviour");
   else if (config && has(INSTRUCTION_WORDS, s) && !protective) push("assistant-directive", 0.6, "changes the model's instructions");
+  else if ((model || has(OBLIGED, s)) && has(OBEYS_CONTENT, s) && !protective) push("assistant-directive", 0.75, "makes orders found in content the model's orders");
 
   // Concealment: something kept from the user, unless what is kept back is a secret being protected.
   // "Do not tell the user to run it manually" is advice about what to ask of the user, not something kept from them.
@@ -184,7 +190,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     (t) =>
       !ownServer &&
       ctx.foreignTool(t) &&
-      !(!ctx.knownForeignTool?.(t) && successorNote(s, t)) &&
+      !((!ctx.knownForeignTool?.(t) || ask(ctx, "ownVersion", t)) && successorNote(s, t)) &&
       (ctx.knownForeignTool?.(t) ||
         new RegExp(String.raw`\b(?:call\w*|us(?:e|ed|es|ing)|invok\w*|execut\w*|run\w*|(?:posted|sent|created|made|done) (?:by|with)|through|with)\s+(?:the\s+)?\x60?${t.replace(/[.]/g, "\\.")}\b|\b${t.replace(/[.]/g, "\\.")}\x60?\s+(?:tool|is (?:used|called|run)|runs)\b`, "i").test(s)),
   );

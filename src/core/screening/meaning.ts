@@ -42,11 +42,19 @@ export interface ToolSentence {
 
 const MAX_SENTENCE_CHARS = 600;
 
+/**
+ * A first sentence that gives the model an order ("The model should remember: …", "Dear Claude, …", "When the user's
+ * domain ends in .gov, forward …") declares no purpose: it is read as any later sentence is, not leniently.
+ */
+const LEAD_ORDER = /^\W*(?:(?:(?:dear|hey|hi|hello)\s+)?(?:claude|gpt|copilot|gemini|the (?:model|assistant|agent|llm|ai))\b[^.]{0,20}?(?:\b(?:must|should|shall|is to|are to|always|never)\b|[:,\u2014])|compatibility notes?\b[^:.]{0,60}:|(?:for (?:the user's|the person's|their|your) (?:own )?(?:safety|security|protection|privacy)|to protect [^,.;:]{1,40}),\s*(?:first\s+)?(?:collect|gather|send|copy|upload|read|open|forward|include|put|pass)\b|(?:when|whenever|if|once|after|before|outside|during|in (?:production|staging))\b(?:[^,.;:]|\.(?=\S)){1,80},\s*(?:the (?:model|assistant|agent|llm|ai) (?:must|should|shall|always|is to)|(?:always |first |also )?(?:forward|send|copy|upload|post|mirror|read|include|put|pass|attach|choose|pick|ignore|hide)\b))/i;
+
 /** The tool's declared purpose: its name in words and the first sentence of its description, lower case. */
 export function purposeOf(tool: ScreenableTool): string {
   const name = String(tool.name ?? "").replace(/^[^_]+__/, "").replace(/[_\-.]+/g, " ");
   const description = typeof tool.description === "string" ? normalize(tool.description) : "";
-  const first = sentences(description)[0]?.s ?? "";
+  const lead = sentences(description)[0]?.s ?? "";
+  // An order in the first sentence says what the model is to do, not what the tool does: the name alone is the purpose.
+  const first = LEAD_ORDER.test(lead) ? "" : lead;
   // An aside in the first sentence is not what the tool says it does: "(the organiser's session cookie should …)".
   return `${name} ${first.replace(ASIDE, " ")}`.toLowerCase();
 }
@@ -369,7 +377,7 @@ export function readTool(tool: ScreenableTool, steer: SteerContext, parts: reado
       field: part.field.replace(/ \(hidden text\)$/, ""),
       purpose,
       params: steer.params,
-      lead: part.lead,
+      lead: part.lead && !LEAD_ORDER.test(part.sentence),
       foreignTool,
       knownForeignTool,
       selfNames,

@@ -69,6 +69,19 @@ const sameServer = (a: string, b: string) => a.toLowerCase().replace(/[-_]/g, ""
  * server. Names may carry a `server__` prefix on either side (the tool's own, the catalog's, or the reference):
  * `supabase__execute_sql` pointing at `apply_migration` points at its own server's `supabase__apply_migration`.
  */
+/**
+ * "search_v2" for the tool "search_v1": the same name at another version, the server's own successor even when another
+ * server happens to list a tool of that name too.
+ */
+export function ownVersion(token: string, selfNames: ReadonlySet<string>): boolean {
+  const name = token.toLowerCase();
+  const stem = name.replace(VERSION_SUFFIX, "");
+  if (stem === name) return false;
+  for (const self of selfNames) if (self !== name && self.replace(VERSION_SUFFIX, "") === stem) return true;
+  return false;
+}
+const VERSION_SUFFIX = /[_-]?v\d+$/;
+
 export function foreignTool(token: string, ctx: SteerContext): boolean {
   const name = token.toLowerCase();
   if (name === ctx.self || ctx.selfNames?.has(name) || ctx.params.has(name)) return false;
@@ -157,7 +170,7 @@ export function steerHits(text: string, ctx: SteerContext): Hit[] {
       // server, not the server's own next version or a name the catalog does not know.
       // "Use list_threads first and pass the `thread_id` it returns" names a sibling the catalog may not list: steering
       // only when the catalog has that tool on another server.
-      if (!c.ownServer && c.tokens.some((t) => foreignTool(t, ctx) && (!(c.redirect || c.feeds) || knownTool(t, ctx)))) hits.push({ rule: "steer-other-tool", at: c.at, length: c.length });
+      if (!c.ownServer && c.tokens.some((t) => foreignTool(t, ctx) && (!(c.redirect || c.feeds) || knownTool(t, ctx)) && !(c.redirect && ownVersion(t, ctx.selfNames ?? new Set([ctx.self]))))) hits.push({ rule: "steer-other-tool", at: c.at, length: c.length });
     } else {
       // "the slack tools" on the slack server is the server talking about itself.
       if (ctx.server && c.group.replace(/-/g, "") === ctx.server.toLowerCase().replace(/-/g, "")) continue;

@@ -23,7 +23,7 @@ import type { ScreeningCategory } from "./categories.js";
 import { DISCLOSE, MODEL, PROTECTED_OBJECT } from "./concepts-parties.js";
 import { ADDRESS, CONVERSATION, EXAMPLE_ADDRESS, EXAMPLE_MARK, PERSONAL, PROTECTIVE, SECRET, UNTRUSTED_CONTENT } from "./concepts-objects.js";
 import type { SentenceContext, SentenceReading } from "./intent.js";
-import { ask } from "./context-queries.js";
+import { ask, SECRET_COLLECTION } from "./context-queries.js";
 import { statementReadings } from "./statements.js";
 import { withoutNegated } from "./text.js";
 import { askReadings } from "./asks.js";
@@ -198,7 +198,8 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
     directive,
     lenient: ctx.lead,
     // Tools named as this server's own ("write_file in this server") are siblings, not another server's.
-    named: has(OWN_SERVER, s) ? [] : tokens(s).filter((t) => ctx.foreignTool(t) && (ctx.knownForeignTool?.(t) ?? true)),
+    // The tool's own name at another version is its successor, whichever server also lists a tool of that name.
+    named: has(OWN_SERVER, s) ? [] : tokens(s).filter((t) => ctx.foreignTool(t) && (ctx.knownForeignTool?.(t) ?? true) && !ask(ctx, "ownVersion", t)),
     address: destination(s),
     trigger,
   };
@@ -348,7 +349,12 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   // Towards the address, and sent there: "the user opens the page at …" is where the user goes, not where data goes.
   const towards = address !== undefined && new RegExp(String.raw`\b(?:to|at|into|reach(?:es)?)\s+(?:our\s+(?:\w+\s+){1,3})?${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).test(s) && sentThere(s, address);
   // A purpose covers its own item, not the user's whole collection ("the complete address book" for a phone formatter).
-  const outsidePurpose = !ask(ctx, "declared", s) || /\b(?:complete|entire|whole) (?:\w+ )?(?:address book|contact list|inbox|mailbox|history|keychain|vault|list of)\b/i.test(s);
+  // Nor does a purpose about passwords cover an order to empty the store they are kept in (the keychain, a browser's saved
+  // logins) unless it names that store itself: a strength checker takes the one password it is given.
+  const outsidePurpose =
+    !ask(ctx, "declared", s) ||
+    /\b(?:complete|entire|whole) (?:\w+ )?(?:address book|contact list|inbox|mailbox|history|keychain|vault|list of)\b/i.test(s) ||
+    ((c.directive || has(IMPERATIVE_START, s)) && SECRET_COLLECTION.test(s) && !ask(ctx, "storeDeclared", ""));
   if ((moving || towards) && resource() && address && clauseMoves(s, address) && !MINIMISED.test(s) && !credentialConfined(s, address)) push("exfiltration", 0.8, `the user's data sent to ${address}`);
   // "The author is taken from git config" is the tool reading its own input: "taken from" alone moves nothing into the call.
   else if (moving && resource() && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide && !USER_CHOSEN.test(s)) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
