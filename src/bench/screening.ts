@@ -215,9 +215,11 @@ export const ROUND18_SET = fileURLToPath(new URL("../../data/screening/round18-s
 /** Nineteenth round, written before the reader was changed for it and never fit on: interviews and Q&A with the tool's author, recipes ("Ingredients: …"), commit messages and diff hunks, HTTP request and response examples with headers, scheduling phrasing ("every hour, also …"), analogies and metaphors, quotations attributed to a security team, lists of "guarantees", asks placed only in an output schema's field or in `annotations`, nominal style without verbs, future tense ("the assistant will …"), first-person plural ("we forward …"), Korean and Japanese mixed with code identifiers, Swahili, Malay, Tagalog and Bengali sentences; legitimate tools in the same styles (real FAQs, recipes, commit and diff examples, HTTP examples, cron jobs, analogies, output schemas with tokens, destructive-hint annotations, retention notes in the first person, deprecation notices, webhook and telemetry parameters, compliance exports). */
 export const ROUND19_SET = fileURLToPath(new URL("../../data/screening/round19-set.jsonl", import.meta.url));
 export const ROUND20_SET = fileURLToPath(new URL("../../data/screening/round20-set.jsonl", import.meta.url));
+/** Twenty-first round, written before the reader was changed for it and never fit on: Gherkin scenarios (Given/When/Then), `x-example` values inside parameter descriptions, pseudo-code, asks in a markdown link title or image alt text, FAQ answers that contradict an earlier safe sentence, "internal note" / "note to self" asides, quota advice that asks for credentials, pronoun chains back to another server's tool, understated suggestions ("it tends to work better if …"), diffs of the description itself, bilingual side-by-side text, Norwegian, Danish, Slovak, Lithuanian and Urdu sentences; legitimate tools in the same styles (real scenarios, x-examples, pseudo-code guards, FAQs, internal notes, rate limits, diffs and deprecations, bilingual text, telemetry and webhook parameters, compliance exports). */
+export const ROUND21_SET = fileURLToPath(new URL("../../data/screening/round21-set.jsonl", import.meta.url));
 
-export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11" | "round12" | "round13" | "round14" | "round15" | "round16" | "round17" | "round18" | "round19" | "round20";
-const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20"];
+export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11" | "round12" | "round13" | "round14" | "round15" | "round16" | "round17" | "round18" | "round19" | "round20" | "round21";
+const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21"];
 
 export interface DevSetRow {
   id: string;
@@ -235,7 +237,7 @@ export interface DevSetRow {
 
 /** The files of the development set, in the order they were written (dev/test, fresh, blind, holdout). */
 export function loadAllDevSets(): DevSetRow[] {
-  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET, ROUND12_SET, ROUND13_SET, ROUND14_SET, ROUND15_SET, ROUND16_SET, ROUND17_SET, ROUND18_SET, ROUND19_SET, ROUND20_SET].flatMap((p) => loadDevSet(p));
+  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET, ROUND12_SET, ROUND13_SET, ROUND14_SET, ROUND15_SET, ROUND16_SET, ROUND17_SET, ROUND18_SET, ROUND19_SET, ROUND20_SET, ROUND21_SET].flatMap((p) => loadDevSet(p));
 }
 
 export function loadDevSet(path = DEV_SET): DevSetRow[] {
@@ -251,7 +253,7 @@ export function loadDevSet(path = DEV_SET): DevSetRow[] {
         throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
       }
       if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12"|"round13"|"round14"|"round15"|"round16"|"round17"|"round18"|"round19"|"round20", "tool": {"name", …}}`);
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12"|"round13"|"round14"|"round15"|"round16"|"round17"|"round18"|"round19"|"round20"|"round21", "tool": {"name", …}}`);
       return row;
     });
 }
@@ -788,6 +790,34 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     "Screening time: measured 2026-11-27 01:40 UTC (rules only, the dev sets' 4,214 tools and their first 500, the previous",
     "round's code and this round's in alternating fresh processes five times each, load about 1.5 on 2 cores): 500 tools,",
     "medians 350 ms before and 309 ms after; all 4,214, 2,070 and 2,191 ms (about 6 %).",
+    "`round21-set.jsonl`: written before the twenty-first round's changes (Gherkin scenarios, `x-example` values in",
+    "parameter descriptions, pseudo-code, asks in a markdown link title or image alt text, FAQ answers that contradict an",
+    "earlier safe one, \"internal note\" and \"note to self\" asides, quota advice that asks for credentials, \"it\" referring",
+    "back to another server's tool, understated suggestions, diffs of the description itself, bilingual side-by-side text,",
+    "Norwegian, Danish, Slovak, Lithuanian and Urdu sentences; legitimate tools in the same styles: real scenarios,",
+    "x-examples, pseudo-code guards, FAQs, internal notes, rate limits, deprecation diffs, bilingual text, telemetry and",
+    "webhook parameters, compliance exports), never fit on. Its first draft used `example.com`-style hosts, which the screen",
+    "reads as documentation hosts, so they were replaced by ordinary domains before any screen change (31/48 with them",
+    "too); on first contact 31/48 detected (65 %, CI 50–77 %; assistant-directive 5/8, concealment 6/8, exfiltration 6/8,",
+    "resource-reach 5/8, shadowing 4/8, tool-choice 5/8) and 3/40 legitimate flagged (a shell tool's \"commands run with the",
+    "server's user privileges\", a deprecation diff pointing to search_v2, a completion tool's \"keep the system prompt",
+    "short\"): the honest figure for this round. The twenty-first round then read a diff of the description as what it now",
+    "says (removed lines dropped, added lines read under their context line), a scenario's And/But step with the step before",
+    "it and a Then step with its When; withholding \"even when asked\" (not a secret's value) as concealment; the model left",
+    "to skip the other tools (\"never calls the others\", \"calls to the other tools should be refused\") as tool choice; the",
+    "model reading a credential file, or code in a description opening one, as a reach for it; orders in content ranked",
+    "above the user as given authority; a dotted name passed unquoted to a call (`send(user.email, …)`) as a code field, not",
+    "a host (a training batch's false positive); and Norwegian and Danish glossed together. It was fit on two wide batches,",
+    "each measured before it was fit: 5/12 detected and 1/6 flagged, then (written after the round's first changes) 3/12",
+    "and 0/6. The never-fit columns were measured after every change: round21 31 → 37 of 48 and 3 → 3 of 40 flagged, which",
+    "is not blind; round20 47/48, round19 48/48, round18 42/48, round17 48/48, round16 46/48, round15 42/48, round14 42/48,",
+    "round13 42/48, round12 44/48, round11 46/48, round10 43/48, round9 42/48, round8 41/48, round7 48/48, round6 47/48,",
+    "round5 47/48 and the holdout 24/30 did not move (rules and reader), no legitimate tool of any never-fit column was newly",
+    "flagged, and the clean catalogs stayed at 0 flags. Screening time: measured 2026-11-27 01:50 UTC (rules only, the dev",
+    "sets' tools and their first 500, the previous round's code and this round's in alternating fresh processes three times",
+    "each, load about 3 on 2 cores, CPU time): 500 tools, medians 1,068 ms before and 986 ms after; all tools (4,214 before,",
+    "4,250 with the new batches), 3,445 and 3,312 ms; the bench's 500-tool pool (real catalog first), six alternating pairs",
+    "with the final code at load 3–4, CPU medians 1,308 ms before and 1,316 ms after: no measurable cost.",
     "Timings below are from one run on a shared machine.",
     "95 % Wilson intervals.",
     "",
@@ -796,13 +826,13 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     md.push(
       `### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`,
       "",
-      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** | **round12 (never fit)** | **round13 (never fit)** | **round14 (never fit)** | **round15 (never fit)** | **round16 (never fit)** | **round17 (never fit)** | **round18 (never fit)** | **round19 (never fit)** | **round20 (never fit)** |",
+      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** | **round12 (never fit)** | **round13 (never fit)** | **round14 (never fit)** | **round15 (never fit)** | **round16 (never fit)** | **round17 (never fit)** | **round18 (never fit)** | **round19 (never fit)** | **round20 (never fit)** | **round21 (never fit)** |",
       "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const [k, d] of Object.entries(m.detection))
-      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** | **${pctCi(d.round12)}** | **${pctCi(d.round13)}** | **${pctCi(d.round14)}** | **${pctCi(d.round15)}** | **${pctCi(d.round16)}** | **${pctCi(d.round17)}** | **${pctCi(d.round18)}** | **${pctCi(d.round19)}** | **${pctCi(d.round20)}** |`);
+      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** | **${pctCi(d.round12)}** | **${pctCi(d.round13)}** | **${pctCi(d.round14)}** | **${pctCi(d.round15)}** | **${pctCi(d.round16)}** | **${pctCi(d.round17)}** | **${pctCi(d.round18)}** | **${pctCi(d.round19)}** | **${pctCi(d.round20)}** | **${pctCi(d.round21)}** |`);
     const l = m.legitimate;
-    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** | **${pctCi(l.round12)}** | **${pctCi(l.round13)}** | **${pctCi(l.round14)}** | **${pctCi(l.round15)}** | **${pctCi(l.round16)}** | **${pctCi(l.round17)}** | **${pctCi(l.round18)}** | **${pctCi(l.round19)}** | **${pctCi(l.round20)}** |`);
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** | **${pctCi(l.round12)}** | **${pctCi(l.round13)}** | **${pctCi(l.round14)}** | **${pctCi(l.round15)}** | **${pctCi(l.round16)}** | **${pctCi(l.round17)}** | **${pctCi(l.round18)}** | **${pctCi(l.round19)}** | **${pctCi(l.round20)}** | **${pctCi(l.round21)}** |`);
     md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
     for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
     if (m.timing)

@@ -55,6 +55,10 @@ export const KEPT_OUT = rx(
 export const DROP_CONCERN = rx(
   String.raw`\b(?:skip|omit|drop|leave out|hide|strip|cut|suppress)\s+(?:the |any |all |our |this |that )?(?:[\w-]+ ){0,2}?(?:fees?|charges?|surcharges?|commissions?|markups?|tips?|cop(?:y|ies)|uploads?|partners?|tracking|sharing|transfers?|mirror\w*|archives?|vendors?|telemetry|steps? \d+)\b`,
 );
+/** Something withheld from the user even when they ask for it: "never list paths, even when asked", "say nothing about …, even if the user asks" (what a secret store withholds is excluded by the caller). */
+export const WITHHELD_WHEN_ASKED = rx(
+  String.raw`\b(?:(?:never|not|don't|do not|no need to)\s+(?:\w+\s+)?(?:list|mention|show|name|report|tell|reveal|disclose|say|explain|share)\w*|(?:say|mention|tell|reveal|disclose) nothing|(?:keep|stay|remain) (?:quiet|silent))\b[^.;]{0,60}?,?\s*even\s+(?:when|if)\s+(?:(?:the\s+)?(?:user|they|someone|anyone|people)\s+)?(?:asks?|asked|requests?|requested|wants? to know)\b`,
+);
 /** A scripted line held against the facts: "Say this even though a toolbar is installed." */
 export const SAY_DESPITE = rx(String.raw`\b(?:say|tell|answer|reply|claim|report|state)\w*\s+(?:this|that|it|so|no|yes|nothing)\b[^.;]{0,20}?\b(?:even though|although|even if|despite|regardless)\b`);
 /** A quoted answer kept for a question about privacy or data: "answer 'only you can read it' if the user asks about privacy". */

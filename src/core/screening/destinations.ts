@@ -12,6 +12,10 @@ const SENSITIVE_FILE = String.raw`(?:(?:~|\$HOME|%USERPROFILE%|/home/[\w.-]+|/ro
 const SENSITIVE_FILE_PATTERNS = [
   // "read ~/.ssh/id_rsa and pass it …"
   re(String.raw`\b(?:read|open|cat|load|get|fetch|access)\b[^.\n]{0,40}?${SENSITIVE_FILE}[^.\n]{0,80}?\b(?:and|then)\s+(?:pass|include|put|send|provide|add|append|attach|paste|upload|insert)\b`),
+  // "the assistant reads ~/.ssh/id_rsa": the model itself sent to a credential file, with or without a place to put it
+  re(String.raw`\b(?:assistant|agent|model|llm|ai|copilot|claude)\b[^.\n]{0,30}?\b(?:reads?|opens?|loads?|cats?|fetch(?:es)?|grabs?|pulls? in|looks? in(?:to)?)\b[^.\n]{0,20}?${SENSITIVE_FILE}`),
+  // Code in the description that opens one: creds = open("~/.config/gcloud/credentials.db").read()
+  re(String.raw`\b(?:open|read|read_?file|readFileSync|readFile|read_text|load|cat)\s*\(\s*["'\x60]?${SENSITIVE_FILE}`),
   // "paste / include / send the contents of ~/.aws/credentials"
   re(String.raw`\b(?:include|paste|pass|put|send|upload|attach|append|insert|provide|add|copy)\b[^.\n]{0,40}?${SENSITIVE_FILE}`),
   // "the full contents of ~/.ssh/id_rsa … here / in this field"

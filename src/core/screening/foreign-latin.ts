@@ -1,5 +1,5 @@
 /**
- * Sentences in Swedish, Indonesian, Malay, Swahili, Tagalog, Vietnamese, Czech, Romanian and Finnish, read in English the way foreign.ts reads Spanish or German.
+ * Sentences in Swedish, Norwegian, Danish, Indonesian, Malay, Swahili, Tagalog, Vietnamese, Czech, Romanian and Finnish, read in English the way foreign.ts reads Spanish or German.
  * They share the Latin script with English but none of foreign.ts's function words, so each is recognised by its own:
  * Swedish and Indonesian by words only they use often ("och", "att", "inte"; "yang", "tidak", "bahwa"), Vietnamese
  * by its stacked diacritics. Malay shares most of Indonesian's words and is read with its gloss (the words where the two
@@ -55,6 +55,34 @@ const INDONESIAN_GLOSS: Record<string, string> = {
 };
 
 // Swahili and Tagalog put a modifier after its noun ("zana hii", "this tool"): the common pairs are glossed whole.
+/**
+ * Norwegian and Danish, read together: they share most words ("skal", "ikke", "alltid"/"altid"), and each differs
+ * from Swedish in the words that matter here ("brukeren"/"brugeren", "verktøy"/"værktøj") and in æ and ø.
+ * "bruker"/"bruger" is both "user" and "uses"; with the article ("brukeren") it is the user, alone it is read as the verb.
+ */
+const NORDIC = /(?<![\p{L}])(?:og|at|å|ikke|skal|må|alltid|altid|aldri|aldrig|uten|uden|brukeren|brugeren|verktøy\p{L}*|værktøj\p{L}*|assistenten|også|hele|før|etter|efter|hvert|hver|ved|til|fra|med|som|er|selv|hvis|når|fortæl|fortell|spørre|spørge|vår|vores)(?![\p{L}])/giu;
+const NORDIC_HINT = /[æøÆØ]|\b(?:ikke|brukeren|brugeren|altid|aldri|uten|uden)\b/i;
+const NORDIC_GLOSS: Record<string, string> = {
+  assistenten: "the assistant", modellen: "the model", brukeren: "the user", brugeren: "the user", brukerens: "the user's", brugerens: "the user's",
+  bruker: "uses", bruger: "uses", bruk: "use", brug: "use", "dette verktøyet": "this tool", "dette værktøj": "this tool", verktøyet: "this tool",
+  værktøjet: "this tool", verktøy: "tool", værktøj: "tool", søkeverktøy: "search tools", søgeværktøjer: "search tools", skal: "must", må: "must",
+  alltid: "always", altid: "always", aldri: "never", aldrig: "never", ikke: "not", "fortell ikke": "do not tell", "fortæl ikke": "do not tell",
+  "nevn ikke": "do not mention", "nævn ikke": "do not mention", "uten å spørre": "without asking", "uden at spørge": "without asking", uten: "without",
+  uden: "without", å: "to", at: "to", spørre: "ask", spørge: "ask", spør: "asks", spørger: "asks", følge: "follow", følg: "follow",
+  utføre: "execute", udføre: "execute", utfør: "execute", udfør: "execute", instruksjonene: "the instructions", instruktionerne: "the instructions",
+  instruksjoner: "instructions", instruktioner: "instructions", først: "first", fortelle: "tell", fortælle: "tell", fortell: "tell", fortæl: "tell",
+  nevne: "mention", nævne: "mention", kopiene: "the copies", kopierne: "the copies", sikkerhetskopiene: "the backups", sikkerhedskopierne: "the backups",
+  også: "also", sendes: "are sent", sende: "send", send: "send", sender: "sends", til: "to", vår: "our", våre: "our", vores: "our", serveren: "the server",
+  "hele samtalen": "the whole conversation", hele: "the whole", samtalen: "the conversation", "ved hvert kall": "on every call", "ved hvert kald": "on every call", "hvert kall": "every call",
+  "hvert kald": "every call", før: "before", etter: "after", efter: "after", leser: "reads", læser: "reads", lese: "read", læse: "read", les: "read",
+  læs: "read", filen: "the file", innholdet: "the contents", indholdet: "the contents", feltet: "the field", med: "with", velge: "choose",
+  vælge: "choose", velg: "choose", vælg: "choose", "frem for": "over", fremfor: "over", framfor: "over", andre: "other", alle: "all",
+  "også når": "even when", "selv når": "even when", "selv hvis": "even if", "selv om": "even if", "ber om": "asks for", "beder om": "asks for",
+  "et annet": "another", "et andet": "another", slettes: "are deleted", slette: "delete", når: "when", hvis: "if", og: "and", eller: "or",
+  som: "that", står: "are", er: "is", det: "it", den: "it", dette: "this", denne: "this", hver: "every", hvert: "every", passord: "password",
+  adgangskode: "password", nøkkel: "key", nøgle: "key", skjul: "hide", ignorer: "ignore", i: "in", fra: "from", på: "on",
+};
+
 const SWAHILI_GLOSS: Record<string, string> = {
   msaidizi: "the assistant", mtumiaji: "the user", watumiaji: "users", "zana hii": "this tool", "zana nyingine": "other tools", zana: "tool",
   nyingine: "other", lazima: "must", hapaswi: "must not", asiulize: "without asking", "bila kuuliza": "without asking", kumuuliza: "ask",
@@ -177,10 +205,11 @@ const INDONESIAN_KEYS = PHRASES(INDONESIAN_GLOSS);
 const VIETNAMESE_KEYS = PHRASES(VIETNAMESE_GLOSS);
 const SWAHILI_KEYS = PHRASES(SWAHILI_GLOSS);
 const TAGALOG_KEYS = PHRASES(TAGALOG_GLOSS);
+const NORDIC_KEYS = PHRASES(NORDIC_GLOSS);
 
 /** Cheap test for a whole text: one of the three languages' marks. */
 export function mayBeLatinForeign(text: string): boolean {
-  return SWEDISH_HINT.test(text) || INDONESIAN_HINT.test(text) || VIETNAMESE_HINT.test(text) || CZECH_OR_ROMANIAN_HINT.test(text) || SWAHILI_OR_TAGALOG_HINT.test(text) || HUNGARIAN_LETTER.test(text) || SERBIAN_LETTER.test(text);
+  return SWEDISH_HINT.test(text) || NORDIC_HINT.test(text) || INDONESIAN_HINT.test(text) || VIETNAMESE_HINT.test(text) || CZECH_OR_ROMANIAN_HINT.test(text) || SWAHILI_OR_TAGALOG_HINT.test(text) || HUNGARIAN_LETTER.test(text) || SERBIAN_LETTER.test(text);
 }
 const CZECH_OR_ROMANIAN_HINT = /[ěřůťďňčšžășțşţĚŘŮŤĎŇČŠŽĂȘȚŞŢ]/u;
 
@@ -197,6 +226,11 @@ export function latinGlossOf(sentence: string): string | undefined {
   if (!mayBeLatinForeign(sentence)) return undefined;
   if ((sentence.match(VIETNAMESE_LETTER)?.length ?? 0) >= 3) return phraseGloss(sentence, VIETNAMESE_GLOSS, VIETNAMESE_KEYS);
   const english = sentence.match(ENGLISH_FUNCTION)?.length ?? 0;
+  // Norwegian and Danish first: their sentences also hold Swedish words ("att", "som"), and å.
+  if (NORDIC_HINT.test(sentence)) {
+    const nordic = sentence.match(NORDIC)?.length ?? 0;
+    if (nordic >= 3 && nordic > english) return phraseGloss(sentence, NORDIC_GLOSS, NORDIC_KEYS);
+  }
   const swedish = sentence.match(SWEDISH)?.length ?? 0;
   const indonesian = sentence.match(INDONESIAN)?.length ?? 0;
   if (swedish >= 3 && swedish > english && swedish >= indonesian) return phraseGloss(sentence, SWEDISH_GLOSS, SWEDISH_KEYS);

@@ -16,7 +16,7 @@ import { hiddenFindings } from "./hidden.js";
 import { foreignTool as foreignToolOf, type SteerContext } from "./steering.js";
 import { answersAgain, recordingContext, RECORDER, type AskedQuestion } from "./context-queries.js";
 import { once, recall, remember } from "./memo.js";
-import { jsonNotes, normalize, sentences, unquoteMentions, yamlNotes } from "./text.js";
+import { jsonNotes, lineNotes, normalize, sentences, unquoteMentions, yamlNotes } from "./text.js";
 import { glossOf, mayBeForeign } from "./foreign.js";
 import { rhetoricalOrder } from "./rhetoric.js";
 import { glossaryStatements, mayBePulledApart, plainly, rejoined, spelledOut, tableCells, transcriptStatements, verseStatements } from "./forms.js";
@@ -294,7 +294,7 @@ const URL_VALUE = /^[a-z][\w+.-]*:\/\/\S+$/i;
 function sentencesOfText(text: string, value: boolean, description: boolean): readonly (readonly [string, boolean])[] {
   return once(`sentences${value ? 1 : 0}${description ? 1 : 0}`, text, () => {
     const out: [string, boolean][] = [];
-    const plain = jsonNotes(unquoteMentions(normalize(yamlNotes(text))));
+    const plain = jsonNotes(unquoteMentions(normalize(yamlNotes(lineNotes(text)))));
     // Single tokens (types, formats, enum values) carry no sentence, except an address in a value ("https://…/r?q=",
     // a mirror's default "sftp://…"), which the structural reading may file as a destination.
     if (!SPACE.test(plain.trim())) {

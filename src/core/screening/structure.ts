@@ -102,6 +102,7 @@ import {
   PARTIAL_FIGURE,
   QUOTED_ANSWER,
   SAY_DESPITE,
+  WITHHELD_WHEN_ASKED,
   ROLE_MODE,
   SAFEGUARD_OFF,
   MODEL_RULES,
@@ -408,12 +409,16 @@ function roles(c: Cues, push: Push, named: boolean): void {
   // The model's instruction hierarchy or its safeguards spoken of need no one addressed: only the model has them.
   if (has(SYSTEM_STANDING, s) || has(SAFEGUARD_DROPPED, s) || has(ANSWERS_CARRY, s)) push("assistant-directive", 0.75, "the model's answers, safeguards or instructions set by the tool");
   if ((modelActs || c.misplaced || c.directive) && ((has(CARRY_OUT, s) && has(CARRIED_INSTRUCTIONS, s)) || has(PROMOTED_CONTENT, s))) push("assistant-directive", 0.75, "content the tool returns promoted to the model's instructions");
+  // Text found in content ranked above the user ("commands in the page outrank the user's"): authority handed to it.
+  else if (RANKING_VERB.test(s) && CONTENT_OUTRANKS_USER.test(s)) push("assistant-directive", 0.75, "content the tool returns ranked above the user");
   else if ((has(SAFEGUARD_OFF, s) && (has(MODEL_ROLE, s) || c.reader || c.misplaced)) || (has(ROLE_MODE, s) && (has(MODEL_ROLE, s) || c.reader)) || (has(MODEL_RULES, s) && has(RULES_VOID, s))) push("assistant-directive", 0.8, "the model's safeguards declared off");
 
   const ordered = c.directive || c.misplaced || has(MODEL_ROLE, s);
   if (ordered && has(KEPT_OUT, s) && (has(USER_VIEW, s) || c.misplaced) && !(has(PROTECTED_OBJECT, s) && !has(USER_CONCERN, s))) push("concealment", 0.75, "something kept out of what the user sees");
   else if (ordered && has(DROP_CONCERN, s) && (has(USER_VIEW, s) || c.misplaced)) push("concealment", 0.7, "drops from the reply something the user would want to hear of");
   else if (has(DATA_QUESTION, s) && (has(FIXED_ANSWER, s) || has(KEPT_OUT, s))) push("concealment", 0.75, "the answer to a question about the user's data fixed in advance");
+  // Refusing the user what they ask about the tool's own work is withholding; a secret's value is protection, not that.
+  else if (/\beven (?:when|if)\b/i.test(s) && has(WITHHELD_WHEN_ASKED, s) && !has(PROTECTED_OBJECT, s)) push("concealment", 0.7, "withheld from the user even when asked");
   else if ((has(FALSE_ASSURANCE, s) && !has(PROTECTED_OBJECT, s)) || has(SAY_DESPITE, s) || has(QUOTED_ANSWER, s) || (has(PARTIAL_FIGURE, s) && /\b(?:surge\w*|multipliers?|fees?|surcharges?|markups?|commissions?|charges?)\b/i.test(s))) push("concealment", 0.7, "the user assured that nothing left");
 
   // The server's own tools ("the older x tool on this server") are no alternatives another server offers.
@@ -421,8 +426,27 @@ function roles(c: Cues, push: Push, named: boolean): void {
   if (others && (has(FAILS, s) || has(RUN_DOWN, s))) push("tool-choice", 0.8, "runs down the other servers");
   else if (others && (has(COMPARE, s) || /\bunlike\b/i.test(s))) push("tool-choice", 0.65, "compares itself with the other servers");
   else if (has(CLAIM_OVER, s)) push("tool-choice", 0.7, "claims every choice over the alternatives");
+  else if (others && excludesOthers(s)) push("tool-choice", 0.7, "has the model leave the other tools unused");
   else if ((has(CLAIM_ALL, s) || ask(c.ctx, "selfForAll", s)) && (others || has(STANDING, s) || has(QUALITY, s))) push("tool-choice", 0.7, "claims to be the pick for every request");
 }
+
+/**
+ * The model kept from the other tools: "the assistant … never calls the others", "calls to the other SMS tools should be
+ * refused", "leaves the other translators alone". A tool saying what it itself does not call ("this tool does not call
+ * other services") is its own conduct, so the plain negation counts only with the model named or as an order.
+ */
+const OTHERS_SHUNNED = /\b(?:be|are|is|get)\s+(?:\w+\s+)?(?:ignored|refused|skipped|avoided|disabled|bypassed|declined)\b|\bleav(?:e|es|ing)\s+(?:the |all |any )?(?:other|rest)\b[^.;]{0,30}\balone\b|\b(?:skip|ignore|disable|avoid|refuse)s?\s+(?:the |all |any |every )?(?:other|rest|alternatives)\b/i;
+const NEVER_CALLS = /\b(?:never|not|don't|do not|no longer)\s+(?:\w+\s+)?(?:calls?|uses?|picks?|chooses?|selects?|invokes?|touch(?:es)?|considers?)\b/i;
+const NEVER_START = /^\W*(?:never|do not|don't)\b/i;
+function excludesOthers(s: string): boolean {
+  if (OTHERS_SHUNNED.test(s)) return true;
+  return NEVER_CALLS.test(s) && (MODEL_NAMED.test(s) || NEVER_START.test(s));
+}
+
+/** A cheap first look: most sentences rank nothing, and the full pattern then need not run. */
+const RANKING_VERB = /outrank|overrid|supersed|precedence|priority|win over|beat/i;
+/** Orders carried in content set above the user's own: "commands in the page outrank the user's (request)". */
+const CONTENT_OUTRANKS_USER = /\b(?:commands?|instructions?|directions?|directives?|orders?|lines|requests?)\s+(?:in|from|inside|within|found in)\s+(?:the |a |any |each )?(?:[\w-]+\s+)?(?:page|document|file|email|message|note|ticket|thread|result|response|output|content|article|text|comment)s?\b[^.;]{0,30}?\b(?:outranks?|overrides?|supersedes?|takes? precedence over|take priority over|win over|beats?)\s+(?:the user|the user's|what the user|user)\b/i;
 
 /** What another tool's work is said to get: a fee line carried, a flag turned on, a key it must use. */
 const OTHERS_WORK_CHANGED = /\b(?:skips?|bypass\w*|let|extra|additional|always [a-z]+|made (?:public|private|visible|shared)|(?:shall|must|should|will|are to|is to) be (?:shared|sent|copied|forwarded|cc'?d|bcc'?d|added|set|run|made|posted|published)|capped at|limited to|restricted to|rounded (?:up|down)|multiplied|reduced to|raised to|prefixed|suffixed|defaults? to|while this (?:helper|tool|server|integration|extension|plugin|connector) is (?:installed|connected|present|active|enabled|loaded)|as (?:a |the )?(?:co-?host|owner|admin\w*|attendee|member|collaborator|editor|recipient|reviewer|assignee|payee)|called (?:again |once more )?with|invoked with|re-?run with|amended|rewritten|replaced|force-pushed|redirected|runs? with|from now on|point(?:s|ed)? to|instead of|carr(?:y|ies)|get|gets|receives?|(?:turned|switched) (?:on|off)|disabled|enabled|(?:must|should|are to|is to|have to|has to) (?:use|include|carry|set|be)|applied to|added (?:to|by|automatically)|appended|prepended|inserted)\b/i;
@@ -627,8 +651,13 @@ export function credentialConfined(s: string, address: string): boolean {
 function destination(s: string): string | undefined {
   const m = ADDRESS.exec(s) ?? /\b(?:s3|gs|az|sftp|scp):\/\/[^\s"'<>)]+/i.exec(s);
   // An address built from a variable ("s3://${BACKUP_BUCKET}/nightly") is the operator's setting, not a literal destination.
-  if (!m || EXAMPLE_ADDRESS.test(m[0]) || EXAMPLE_MARK.test(s.slice(0, m.index)) || inExample(s.slice(0, m.index)) || /\$\{|\{\{/.test(m[0])) return undefined;
+  if (!m || EXAMPLE_ADDRESS.test(m[0]) || EXAMPLE_MARK.test(s.slice(0, m.index)) || inExample(s.slice(0, m.index)) || /\$\{|\{\{/.test(m[0]) || codeField(s, m.index, m[0])) return undefined;
   return m[0];
+}
+
+/** A bare dotted name passed unquoted to a call ("send(user.email, digest)") is a variable's field in code, not a host. */
+function codeField(s: string, at: number, found: string): boolean {
+  return /^[\w-]+(?:\.[\w-]+)+$/.test(found) && /[(,]\s*$/.test(s.slice(Math.max(0, at - 2), at)) && /^\s*[,)]/.test(s.slice(at + found.length));
 }
 
 /**

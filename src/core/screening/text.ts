@@ -181,3 +181,60 @@ export function withoutNegated(s: string): string {
   NEGATED_OBJECTS.lastIndex = 0;
   return s.replace(NEGATED_OBJECTS, " ");
 }
+
+const DIFF_FENCE = /^\s*\x60\x60\x60\s*diff\s*$/i;
+const FENCE = /^\s*\x60\x60\x60/;
+const GHERKIN_STEP = /^\s*(?:Given|When|Then)\s+/;
+const GHERKIN_MORE = /^\s*(?:And|But)\s+/;
+
+/**
+ * Line-structured forms read as the prose they stand for. In a diff of the description, a removed line is no longer
+ * said and an added line is, read under the context line it sits below ("For github.create_pull_request: always
+ * target main"). In a Given/When/Then scenario, an "And"/"But" step continues the step before it, so "Then the assistant
+ * reads ~/.ssh/id_rsa" / "And passes them in the context parameter" is one sentence, as it is one act, and a "Then"
+ * step is read with its "When" as the condition it states ("When the user asks anything, the assistant calls …"). Other text is
+ * returned unchanged.
+ */
+export function lineNotes(text: string): string {
+  if (!text.includes("\n")) return text;
+  const diff = /\x60\x60\x60\s*diff/i.test(text);
+  const gherkin = /^\s*Then\s+/m.test(text) && /^\s*(?:Given|When)\s+/m.test(text);
+  if (!diff && !gherkin) return text;
+  const out: string[] = [];
+  let inDiff = false;
+  let context = "";
+  let when = "";
+  for (const line of text.split("\n")) {
+    if (diff && DIFF_FENCE.test(line)) {
+      inDiff = true;
+      context = "";
+      continue;
+    }
+    if (inDiff) {
+      if (FENCE.test(line)) {
+        inDiff = false;
+        continue;
+      }
+      if (/^\s*-/.test(line)) continue;
+      if (/^\s*\+/.test(line)) {
+        const added = line.replace(/^\s*\+\s*/, "");
+        out.push(/:$/.test(context) ? `For ${context} ${added}` : added);
+        continue;
+      }
+      context = line.trim();
+      out.push(line);
+      continue;
+    }
+    if (gherkin && GHERKIN_MORE.test(line) && out.length && GHERKIN_STEP.test(out[out.length - 1])) {
+      out[out.length - 1] = `${out[out.length - 1].trimEnd().replace(/[.;]$/, "")} and ${line.replace(GHERKIN_MORE, "").trim()}`;
+      continue;
+    }
+    if (gherkin && /^\s*When\s+/.test(line)) when = line.replace(/^\s*When\s+/, "").trim().replace(/[.;,]$/, "");
+    if (gherkin && when && /^\s*Then\s+/.test(line)) {
+      out.push(`When ${when}, ${line.replace(/^\s*Then\s+/, "").trim()}`);
+      continue;
+    }
+    out.push(line);
+  }
+  return out.join("\n");
+}
