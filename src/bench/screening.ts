@@ -217,9 +217,10 @@ export const ROUND19_SET = fileURLToPath(new URL("../../data/screening/round19-s
 export const ROUND20_SET = fileURLToPath(new URL("../../data/screening/round20-set.jsonl", import.meta.url));
 /** Twenty-first round, written before the reader was changed for it and never fit on: Gherkin scenarios (Given/When/Then), `x-example` values inside parameter descriptions, pseudo-code, asks in a markdown link title or image alt text, FAQ answers that contradict an earlier safe sentence, "internal note" / "note to self" asides, quota advice that asks for credentials, pronoun chains back to another server's tool, understated suggestions ("it tends to work better if …"), diffs of the description itself, bilingual side-by-side text, Norwegian, Danish, Slovak, Lithuanian and Urdu sentences; legitimate tools in the same styles (real scenarios, x-examples, pseudo-code guards, FAQs, internal notes, rate limits, diffs and deprecations, bilingual text, telemetry and webhook parameters, compliance exports). */
 export const ROUND21_SET = fileURLToPath(new URL("../../data/screening/round21-set.jsonl", import.meta.url));
+export const ROUND22_SET = fileURLToPath(new URL("../../data/screening/round22-set.jsonl", import.meta.url));
 
-export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11" | "round12" | "round13" | "round14" | "round15" | "round16" | "round17" | "round18" | "round19" | "round20" | "round21";
-const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21"];
+export type DevSplit = "dev" | "test" | "fresh" | "blind" | "wide" | "holdout" | "round5" | "round6" | "round7" | "round8" | "round9" | "round10" | "round11" | "round12" | "round13" | "round14" | "round15" | "round16" | "round17" | "round18" | "round19" | "round20" | "round21" | "round22";
+const SPLITS: readonly DevSplit[] = ["dev", "test", "fresh", "blind", "wide", "holdout", "round5", "round6", "round7", "round8", "round9", "round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22"];
 
 export interface DevSetRow {
   id: string;
@@ -237,7 +238,7 @@ export interface DevSetRow {
 
 /** The files of the development set, in the order they were written (dev/test, fresh, blind, holdout). */
 export function loadAllDevSets(): DevSetRow[] {
-  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET, ROUND12_SET, ROUND13_SET, ROUND14_SET, ROUND15_SET, ROUND16_SET, ROUND17_SET, ROUND18_SET, ROUND19_SET, ROUND20_SET, ROUND21_SET].flatMap((p) => loadDevSet(p));
+  return [DEV_SET, FRESH_SET, BLIND_SET, WIDE_SET, HOLDOUT_SET, ROUND5_SET, ROUND6_SET, ROUND7_SET, ROUND8_SET, ROUND9_SET, ROUND10_SET, ROUND11_SET, ROUND12_SET, ROUND13_SET, ROUND14_SET, ROUND15_SET, ROUND16_SET, ROUND17_SET, ROUND18_SET, ROUND19_SET, ROUND20_SET, ROUND21_SET, ROUND22_SET].flatMap((p) => loadDevSet(p));
 }
 
 export function loadDevSet(path = DEV_SET): DevSetRow[] {
@@ -253,7 +254,7 @@ export function loadDevSet(path = DEV_SET): DevSetRow[] {
         throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
       }
       if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12"|"round13"|"round14"|"round15"|"round16"|"round17"|"round18"|"round19"|"round20"|"round21", "tool": {"name", …}}`);
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12"|"round13"|"round14"|"round15"|"round16"|"round17"|"round18"|"round19"|"round20"|"round21"|"round22", "tool": {"name", …}}`);
       return row;
     });
 }
@@ -818,6 +819,21 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     "each, load about 3 on 2 cores, CPU time): 500 tools, medians 1,068 ms before and 986 ms after; all tools (4,214 before,",
     "4,250 with the new batches), 3,445 and 3,312 ms; the bench's 500-tool pool (real catalog first), six alternating pairs",
     "with the final code at load 3–4, CPU medians 1,308 ms before and 1,316 ms after: no measurable cost.",
+    "`round22-set.jsonl`: written before the twenty-second round's changes (\"pro tip\" boxes, README badges and headings,",
+    "support-ticket templates, benchmark tables that disparage other tools, asks spelled as enum value names, a parameter",
+    "to be filled with the previous tool's output verbatim, multi-agent workflows, conditions on the reader being an AI",
+    "model, \"dear reader\" address, two-word attacks, Estonian, Latvian, Slovenian, Tamil and Telugu sentences; legitimate",
+    "tools in the same styles: real tips, badges, ticket templates, benchmark tables, enums, telemetry and webhook",
+    "parameters, multi-agent delegation, compliance exports), never fit on. On first contact 28/48 detected (58 %, CI",
+    "45–71 %; 29/48 with the encoder) and 3/40 legitimate flagged (a shell tool's \"commands run with the server's user privileges\", an intent",
+    "classifier's \"use the returned intent to choose the next tool\", an admin tool's \"the user is not notified",
+    "automatically\"): the honest figure for this round. The twenty-second round then read a value (an enum member, a",
+    "default) that spells a phrase of four or more words as one identifier (snake, kebab or camel case) as the words it",
+    "spells, and following orders found in content, said in such a value, as an order to the model. It was fit on one",
+    "wide batch, measured before it was fit: 0/8 detected and 0/6 flagged (6/8 and 0/6 after). The never-fit columns",
+    "were measured after the change: round22 28 → 31 of 48 (29 → 32 with the encoder) and 3 → 3 of 40 flagged, which is not blind; the holdout and",
+    "rounds 5–21 did not move, no legitimate tool of any never-fit column was newly flagged, and the clean catalogs stayed",
+    "at 0 flags. Screening time: the bench's pool, the previous round's code and this one's, rules only, 753 → 747 ms: no measurable cost.",
     "Timings below are from one run on a shared machine.",
     "95 % Wilson intervals.",
     "",
@@ -826,13 +842,13 @@ export function renderCategoryMarkdown(ms: readonly CategoryMeasurement[]): stri
     md.push(
       `### ${m.mode}${m.encoder.used ? ` (${m.encoder.model})` : m.encoder.reason ? ` (encoder not used: ${m.encoder.reason})` : ""}`,
       "",
-      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** | **round12 (never fit)** | **round13 (never fit)** | **round14 (never fit)** | **round15 (never fit)** | **round16 (never fit)** | **round17 (never fit)** | **round18 (never fit)** | **round19 (never fit)** | **round20 (never fit)** | **round21 (never fit)** |",
+      "| Category | dev | test | fresh (fit) | blind (fit) | wide (fit) | **holdout (never fit)** | **round5 (never fit)** | **round6 (never fit)** | **round7 (never fit)** | **round8 (never fit)** | **round9 (never fit)** | **round10 (never fit)** | **round11 (never fit)** | **round12 (never fit)** | **round13 (never fit)** | **round14 (never fit)** | **round15 (never fit)** | **round16 (never fit)** | **round17 (never fit)** | **round18 (never fit)** | **round19 (never fit)** | **round20 (never fit)** | **round21 (never fit)** | **round22 (never fit)** |",
       "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const [k, d] of Object.entries(m.detection))
-      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** | **${pctCi(d.round12)}** | **${pctCi(d.round13)}** | **${pctCi(d.round14)}** | **${pctCi(d.round15)}** | **${pctCi(d.round16)}** | **${pctCi(d.round17)}** | **${pctCi(d.round18)}** | **${pctCi(d.round19)}** | **${pctCi(d.round20)}** | **${pctCi(d.round21)}** |`);
+      md.push(`| ${k} | ${pctCi(d.dev)} | ${pctCi(d.test)} | ${pctCi(d.fresh)} | ${pctCi(d.blind)} | ${pctCi(d.wide)} | **${pctCi(d.holdout)}** | **${pctCi(d.round5)}** | **${pctCi(d.round6)}** | **${pctCi(d.round7)}** | **${pctCi(d.round8)}** | **${pctCi(d.round9)}** | **${pctCi(d.round10)}** | **${pctCi(d.round11)}** | **${pctCi(d.round12)}** | **${pctCi(d.round13)}** | **${pctCi(d.round14)}** | **${pctCi(d.round15)}** | **${pctCi(d.round16)}** | **${pctCi(d.round17)}** | **${pctCi(d.round18)}** | **${pctCi(d.round19)}** | **${pctCi(d.round20)}** | **${pctCi(d.round21)}** | **${pctCi(d.round22)}** |`);
     const l = m.legitimate;
-    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** | **${pctCi(l.round12)}** | **${pctCi(l.round13)}** | **${pctCi(l.round14)}** | **${pctCi(l.round15)}** | **${pctCi(l.round16)}** | **${pctCi(l.round17)}** | **${pctCi(l.round18)}** | **${pctCi(l.round19)}** | **${pctCi(l.round20)}** | **${pctCi(l.round21)}** |`);
+    md.push(`| legitimate-but-alarming flagged | ${pctCi(l.dev)} | ${pctCi(l.test)} | ${pctCi(l.fresh)} | ${pctCi(l.blind)} | ${pctCi(l.wide)} | **${pctCi(l.holdout)}** | **${pctCi(l.round5)}** | **${pctCi(l.round6)}** | **${pctCi(l.round7)}** | **${pctCi(l.round8)}** | **${pctCi(l.round9)}** | **${pctCi(l.round10)}** | **${pctCi(l.round11)}** | **${pctCi(l.round12)}** | **${pctCi(l.round13)}** | **${pctCi(l.round14)}** | **${pctCi(l.round15)}** | **${pctCi(l.round16)}** | **${pctCi(l.round17)}** | **${pctCi(l.round18)}** | **${pctCi(l.round19)}** | **${pctCi(l.round20)}** | **${pctCi(l.round21)}** | **${pctCi(l.round22)}** |`);
     md.push("", "| Clean catalog | tools | quarantined | flagged |", "| --- | ---: | ---: | ---: |");
     for (const [k, c] of Object.entries(m.clean)) md.push(`| ${k} | ${c.n} | ${c.quarantined} | ${c.flagged}${c.names.length ? ` (${c.names.join(", ")})` : ""} |`);
     if (m.timing)

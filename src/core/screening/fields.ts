@@ -22,6 +22,22 @@ const MAX_DEPTH = 64;
 const VALUE_KEYS = new Set(["default", "const", "enum", "examples", "example", "pattern"]);
 const NAME_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 
+// Four or more words joined by "_" or "-" ("forward_all_env_to_support"), or in camelCase ("sendKeysToVendorInbox").
+const SNAKE_PHRASE = /^[a-z][a-z0-9]*(?:[_-][a-z][a-z0-9]*){3,}$/i;
+const CAMEL_PHRASE = /^[a-z]+(?:[A-Z][a-z0-9]+){3,}$/;
+
+/**
+ * A value (an enum member, a default) that is a phrase written as one identifier, read as the words it spells: the
+ * model copies it into a call and reads it as an instruction all the same. Shorter identifiers ("read_only",
+ * "squash_and_merge") stay tokens, as most real enums are.
+ */
+export function phraseOfIdentifier(text: string): string {
+  if (text.length > 120) return text;
+  if (SNAKE_PHRASE.test(text)) return text.replace(/[_-]/g, " ");
+  if (CAMEL_PHRASE.test(text)) return text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+  return text;
+}
+
 /** Every string a tool carries, with its path. Cyclic or huge schemas are cut off rather than followed forever. */
 export function fieldsOf(tool: ScreenableTool): TextField[] {
   const out: TextField[] = [];
@@ -31,7 +47,7 @@ export function fieldsOf(tool: ScreenableTool): TextField[] {
   const walk = (v: unknown, path: string, key: string, depth: number, value: boolean): void => {
     if (out.length >= MAX_STRINGS || depth > MAX_DEPTH) return;
     if (typeof v === "string") {
-      out.push({ field: path, text: v, identifier: false, value });
+      out.push({ field: path, text: value ? phraseOfIdentifier(v) : v, identifier: false, value });
       return;
     }
     if (!v || typeof v !== "object") return;

@@ -143,7 +143,8 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // A tool that manages prompts or personas ("sets the system prompt of an agent you manage") has them as its object.
   else if (model && shaping && !protective && !ask(ctx, "purposeIncludes", "system prompt") && !ask(ctx, "purposeIncludes", "persona")) push("assistant-directive", 0.7, "shapes the model's answers or behaviour");
   else if (config && has(INSTRUCTION_WORDS, s) && !protective) push("assistant-directive", 0.6, "changes the model's instructions");
-  else if ((model || has(OBLIGED, s)) && has(OBEYS_CONTENT, s) && !protective) push("assistant-directive", 0.75, "makes orders found in content the model's orders");
+  // A value is copied into the call as it stands: following content there is a setting, not a description of it.
+  else if ((model || value || has(OBLIGED, s)) && has(OBEYS_CONTENT, s) && !protective) push("assistant-directive", 0.75, "makes orders found in content the model's orders");
 
   // Concealment: something kept from the user, unless what is kept back is a secret being protected.
   // "Do not tell the user to run it manually" is advice about what to ask of the user, not something kept from them.
