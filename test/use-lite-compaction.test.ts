@@ -5,10 +5,10 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { Worker } from "node:worker_threads";
 import { compactPackedWeights, packedOnlyWeights, weightFileViews, type CompactionResult } from "../src/core/encoders/use-lite-compaction.js";
 import { freeArrayBufferNow, releaseWeightFile } from "../src/core/encoders/use-lite-model.js";
 import { prepareUseLiteText } from "../src/core/encoders/use-lite.js";
+import { startModuleWorker } from "../src/core/util/module-worker.js";
 
 interface WorkerReport {
   vectors: number[][];
@@ -18,8 +18,7 @@ interface WorkerReport {
 
 function runWorker(compact: boolean, calls: string[][]): Promise<WorkerReport> {
   return new Promise((resolve, reject) => {
-    const bootstrap = `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((api) => { api.register(); return import(${JSON.stringify(new URL("./fixtures/use-lite-compaction-worker.ts", import.meta.url).href)}); });`;
-    const w = new Worker(bootstrap, { eval: true, execArgv: [], workerData: { compact, calls } });
+    const w = startModuleWorker(import.meta.url, "fixtures/use-lite-compaction-worker", "compaction test", { workerData: { compact, calls } });
     w.once("message", (m: WorkerReport) => void w.terminate().then(() => resolve(m)));
     w.once("error", reject);
   });

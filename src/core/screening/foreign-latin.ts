@@ -186,12 +186,13 @@ const SERBIAN_LETTER = /[ćđĆĐ]/u;
 /** English function words other than "a", bounded by letters of any script. */
 const ENGLISH_WORD_U = /(?<![\p{L}])(?:the|and|of|to|is|are|with|for|this|that|it|in|on|be|or|not|by|from|an)(?![\p{L}])/giu;
 
-const STEM_KEYS_OF = (stems: Record<string, string>) => Object.keys(stems).sort((a, b) => b.length - a.length);
-const CZECH_KEYS = STEM_KEYS_OF(CZECH_STEMS);
-const ROMANIAN_KEYS = STEM_KEYS_OF(ROMANIAN_STEMS);
-const FINNISH_KEYS = STEM_KEYS_OF(FINNISH_STEMS);
-const HUNGARIAN_KEYS = STEM_KEYS_OF(HUNGARIAN_STEMS);
-const SERBIAN_KEYS = STEM_KEYS_OF(SERBIAN_STEMS);
+/** A gloss table's keys, longest first, so that a longer phrase or stem is tried before any of its prefixes. */
+const keysLongestFirst = (table: Record<string, string>) => Object.keys(table).sort((a, b) => b.length - a.length);
+const CZECH_KEYS = keysLongestFirst(CZECH_STEMS);
+const ROMANIAN_KEYS = keysLongestFirst(ROMANIAN_STEMS);
+const FINNISH_KEYS = keysLongestFirst(FINNISH_STEMS);
+const HUNGARIAN_KEYS = keysLongestFirst(HUNGARIAN_STEMS);
+const SERBIAN_KEYS = keysLongestFirst(SERBIAN_STEMS);
 /** Letters Czech uses (with caron or ring) and Polish, Swedish and the Romance languages do not. */
 const CZECH_LETTER = /[ěřůťďňčšžĚŘŮŤĎŇČŠŽ]/gu;
 /** Romanian's comma-below (and cedilla) s and t, and its ă. */
@@ -199,13 +200,12 @@ const ROMANIAN_LETTER = /[ășțşţĂȘȚŞŢ]/gu;
 /** Words Finnish uses often and Swedish and English do not. */
 const FINNISH = /(?<![\p{L}])(?:ja|ei|aina|kun|jos|että|tai|myös|vain|älä|lue|koko|kaikki|jälkeen|lähetä|käyttäjä\p{L}*|työkalu\p{L}*|käytä\p{L}*|keskustelu\p{L}*|jokai\p{L}*|lisää|tämä|tätä)(?![\p{L}])/giu;
 
-const PHRASES = (gloss: Record<string, string>) => Object.keys(gloss).sort((a, b) => b.length - a.length);
-const SWEDISH_KEYS = PHRASES(SWEDISH_GLOSS);
-const INDONESIAN_KEYS = PHRASES(INDONESIAN_GLOSS);
-const VIETNAMESE_KEYS = PHRASES(VIETNAMESE_GLOSS);
-const SWAHILI_KEYS = PHRASES(SWAHILI_GLOSS);
-const TAGALOG_KEYS = PHRASES(TAGALOG_GLOSS);
-const NORDIC_KEYS = PHRASES(NORDIC_GLOSS);
+const SWEDISH_KEYS = keysLongestFirst(SWEDISH_GLOSS);
+const INDONESIAN_KEYS = keysLongestFirst(INDONESIAN_GLOSS);
+const VIETNAMESE_KEYS = keysLongestFirst(VIETNAMESE_GLOSS);
+const SWAHILI_KEYS = keysLongestFirst(SWAHILI_GLOSS);
+const TAGALOG_KEYS = keysLongestFirst(TAGALOG_GLOSS);
+const NORDIC_KEYS = keysLongestFirst(NORDIC_GLOSS);
 
 /** Cheap test for a whole text: one of the three languages' marks. */
 export function mayBeLatinForeign(text: string): boolean {
