@@ -7,6 +7,8 @@ import { DETECTOR_PURPOSE, unmentionExamples } from "./concepts-roles.js";
 import { purposeOf, readTool, restatedTexts, toolSentences, type SentenceFinding, type ToolSentence } from "./meaning.js";
 import { imperativeHit, PATTERNS } from "./patterns.js";
 import { catalogIndex, serverPrefixOf, steerHits, type SteerContext } from "./steering.js";
+import { optionNote } from "./option-notes.js";
+import { declaresItselfDeprecated, routingNote, type RoutingContext } from "./routing-notes.js";
 import { normalize, sentences, unquoteMentions, type Hit } from "./text.js";
 import { once } from "./memo.js";
 import {
@@ -148,6 +150,32 @@ export function screenTool(tool: ScreenableTool, context: ScreenContext = {}): S
   return screenToolDetailed(tool, context).result;
 }
 
+/** The categories a routing note (routing-notes.ts) can dismiss. */
+const ROUTING_CATEGORIES: ReadonlySet<string> = new Set(["shadowing", "tool-choice"]);
+
+/** What the notes of routing-notes.ts and option-notes.ts need to know of the tool. */
+interface NoteContext extends RoutingContext {
+  params: ReadonlySet<string>;
+  purpose: string;
+}
+
+/**
+ * A sentence honest servers write that a reading of `category` would file: a routing note in the description
+ * (routing-notes.ts), or the description of one of the tool's own options (option-notes.ts).
+ */
+function benignNote(category: string, field: string, sentence: string, ctx: NoteContext): boolean {
+  if (ROUTING_CATEGORIES.has(category)) return field === "description" && routingNote(sentence, ctx) !== undefined;
+  return optionNote(category, field, sentence, ctx) !== undefined;
+}
+
+/** A pattern rule's hit inside a sentence that is such a note. */
+function benignHit(h: Hit, field: string, text: string, ctx: NoteContext): boolean {
+  const category = RULE_CATEGORY[h.rule];
+  if (!category) return false;
+  const sentence = sentences(text).find((x) => x.at <= h.at && h.at < x.at + x.s.length);
+  return sentence !== undefined && benignNote(category, field, sentence.s, ctx);
+}
+
 /** What `screenTool` read on its way to the result, so the catalog stage (screen-tools.ts) need not read it again. */
 export interface DetailedScreening {
   result: ScreeningResult;
@@ -183,6 +211,12 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
     catalog,
   };
   const fields = fieldsOf(tool);
+  const notes: NoteContext = {
+    selfNames: steer.selfNames!,
+    selfDeprecated: declaresItselfDeprecated(normalize(String(tool.description ?? "")), steer.selfNames!),
+    params: steer.params,
+    purpose: purposeOf(tool),
+  };
   // A detector's examples of attacks are mentions: the pattern rules read them as a placeholder.
   const detector = DETECTOR_PURPOSE.test(purposeOf(tool));
   for (const field of fields) {
@@ -190,7 +224,7 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
     for (const f of hidden) add(f.rule, field.field, excerptOf(field.text, f.at, 1));
     if (field.identifier) continue;
     const plain = detector ? unmentionExamples(unquoteMentions(normalize(field.text))) : unquoteMentions(normalize(field.text));
-    for (const h of textHits(plain, field, steer)) add(h.rule, field.field, excerptOf(plain, h.at, h.length));
+    for (const h of textHits(plain, field, steer)) if (!benignHit(h, field.field, plain, notes)) add(h.rule, field.field, excerptOf(plain, h.at, h.length));
     for (const text of hiddenTexts.map(normalize))
       for (const h of textHits(text, field, steer, true)) add(h.rule, `${field.field} (hidden text)`, excerptOf(text, h.at, h.length));
     for (const text of encodedTexts(field.text).map(normalize))
@@ -204,7 +238,8 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
   if (context.reading !== false) {
     const threshold = context.threshold ?? DEFAULT_SCREENING_THRESHOLD;
     parts = toolSentences(tool, fields);
-    readings = readTool(tool, steer, parts);
+    // A routing or option note keeps every reading but those of the categories it answers.
+    readings = readTool(tool, steer, parts).filter((r) => !benignNote(r.category, r.field, r.sentence, notes));
     for (const r of readings) {
       if (r.score < threshold) continue;
       const key = `reading:${r.category}\0${r.field}`;

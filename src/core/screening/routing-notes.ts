@@ -1,0 +1,104 @@
+/**
+ * Notes that route the model between tools the way honest servers write them, and that the steering and
+ * tool-choice readings would otherwise file:
+ *
+ * - a tool that declares itself deprecated and names its successor ("Deprecated: use search_docs; removed in 3.0",
+ *   "DEPRECATED — superseded by get_pull_request"): it sends the model away from itself, which gains an attacker
+ *   nothing, whoever the successor belongs to;
+ * - a redirect scoped to part of the work ("Use read_text_file instead for text", "Prefer this over exec for builds
+ *   that do not exit"): advice on which of two tools fits a case, not a claim on every request;
+ * - a lookup before this tool ("Call list_tables first to learn the schema", "Run list_snapshots first to find the
+ *   id"): a read-only tool called for this tool's input asks nothing of that tool beyond its answer.
+ *
+ * A note is only that when the sentence carries nothing else the categories are about: no quantifier over every
+ * request or every other tool, no disparagement of another tool, no secret, conversation or address, nothing kept
+ * from the user, no change to another tool's arguments. Such a sentence keeps every reading it had.
+ */
+import { ADDRESS, CONVERSATION, SECRET } from "./concepts-objects.js";
+import { CONCEAL, DECEIVE } from "./concepts-parties.js";
+
+/** Why a sentence reads as a routing note (for the record), or undefined. */
+export type RoutingNote = "successor of a deprecated tool" | "scoped redirect" | "lookup before this tool";
+
+/** What a routing note needs to know of its tool. */
+export interface RoutingContext {
+  /** The tool's own names, lower case (with and without a `server__` prefix). */
+  selfNames: ReadonlySet<string>;
+  /** The tool's description declares the tool itself deprecated (`declaresItselfDeprecated`). */
+  selfDeprecated: boolean;
+}
+
+const DEPRECATED_WORD = String.raw`(?:deprecated|obsolete|legacy|retired|superseded|sunset)`;
+/** "Deprecated: …", "DEPRECATED — …", "[Deprecated] …", "⚠️ Deprecated." at the start of the description. */
+const DEPRECATED_LEAD = new RegExp(String.raw`^[^\p{L}\p{N}]{0,6}${DEPRECATED_WORD}\b\s*(?:[:.;,—–)\]-]|\s+(?:in favou?r of|since|as of|and)\b)`, "iu");
+/** "this tool is deprecated", "this version will be removed", "it has been superseded". */
+const THIS_DEPRECATED = new RegExp(
+  String.raw`\b(?:this (?:tool|one|version|endpoint|command|function|method|api|operation|action)|it)\s+(?:is|has been|was|will be|is being|is now)\s+(?:now\s+)?(?:${DEPRECATED_WORD}|removed|scheduled for removal|replaced)\b`,
+  "i",
+);
+/** What follows a leading "Deprecated:" when it names the deprecated thing: a tool-shaped name. */
+const NAMED_AFTER_LEAD = /^[^\p{L}\p{N}]{0,6}[a-z]+\b\s*[:.;,—–)\]-]?\s*[`'"]?([A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+)[`'"]?\s*(?:[,.;:(]|$|\s+(?:is|are|tools?|from|on|of)\b)/iu;
+
+/** The tool's description says the tool itself is deprecated (not another tool). */
+export function declaresItselfDeprecated(description: string, selfNames: ReadonlySet<string>): boolean {
+  const text = description.trim();
+  if (DEPRECATED_LEAD.test(text)) {
+    // "Deprecated: search_web (the search server)" names what is deprecated: itself only when that is this tool.
+    const named = NAMED_AFTER_LEAD.exec(text)?.[1]?.toLowerCase();
+    return !named || selfNames.has(named) || /^(?:use|call|see|prefer)$/.test(named);
+  }
+  if (THIS_DEPRECATED.test(text)) return true;
+  // "search_v1 is deprecated" by its own name.
+  for (const self of selfNames)
+    if (new RegExp(String.raw`(?<![\w.-])${self.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[\x60'"]?\s+(?:is|has been|will be)\s+(?:now\s+)?(?:${DEPRECATED_WORD}|removed)\b`, "i").test(text))
+      return true;
+  return false;
+}
+
+/** Every request, every other tool, or a claim to be the only or the best choice. */
+const SWEEPING =
+  /\b(?:all|every|any|each|everything|anything|whatever|whenever|only|exclusively|never|no other|other tools|the others|nothing else|best|most (?:reliable|accurate|trusted|secure)|always (?:use|pick|choose|prefer|select)|for (?:all|every|any)|by default)\b/i;
+/** Something said against another tool besides its being superseded. */
+const RUNS_DOWN =
+  /\b(?:broken|buggy|unreliable|unsafe|insecure|compromised|malicious|wrong|incorrect|inaccurate|fabricat\w*|hallucinat\w*|corrupt\w*|leak\w*|dangerous|untrusted|untrustworthy|cannot be trusted|do not trust|don't trust|slow(?:er)?|worse|inferior|fails?|failing)\b/i;
+/** Changing what another tool sends or receives. */
+const ALTERS =
+  /\b(?:bcc|cc|add|append|prepend|attach|include|insert|set|sets|replace|substitute|change|override|rewrite|redirect|forward|send|copy|mirror|report|upload|post|route|pass (?:every|all|it|them|the (?:whole|full|entire))|our)\b/i;
+
+/** Nothing in the sentence the categories are about, beyond which tool to call. */
+function plainRouting(s: string): boolean {
+  return !SWEEPING.test(s) && !RUNS_DOWN.test(s) && !SECRET.test(s) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s);
+}
+
+/** A successor named: "use X", "superseded by X", "replaced by X", "in favour of X", "migrate to X", "see X". */
+const SUCCESSOR =
+  /\b(?:use|call|try|prefer|switch to|migrate to|move to|moved to|see|superseded by|replaced by|in favou?r of|successor(?: is)?|renamed to|removed (?:in|on|after)|will be removed|stops? (?:answering|working)|no longer (?:maintained|supported))\b/i;
+/** A redirect between this tool and another: "use X instead", "use this instead of X", "prefer this over X". */
+const REDIRECT = /\b(?:instead|rather than|in place of|prefer(?:red)?\b[^.;]{0,40}\b(?:over|to)\b)/i;
+/** The redirect is scoped to part of the work: "for text", "for logs and other large files", "when the file is binary". */
+const SCOPE = /\b(?:for|when|if|with|on)\s+(?!(?:all|every|any|each|everything|anything|most|general|this)\b)(?:the\s+|a\s+|an\s+)?[a-z][\w-]*/i;
+/** Praise that makes a redirect a claim: "faster", "more accurate", "the recommended one". */
+const PRAISE = /\b(?:better|faster|quicker|cheaper|newer|improved|superior|recommended|preferred|official|trusted|verified|accurate|reliable|safer|secure|more \w+)\b/i;
+/** The scope first: "For repositories hosted on GitHub, use a GitHub server instead". */
+const SCOPE_LEAD = /^\W*for\s+(?!(?:all|every|any|each|everything|anything|most|general)\b)[^,;]{2,60},\s*(?:use|call|prefer|try)\b/i;
+/** What the user asked for is what a redirect may not replace. */
+const ASKED = /\b(?:the user|the person|the customer|asked for|requested)\b/i;
+/** A call put before every request or every other tool: "before any other tool", "at the start of every conversation". */
+const BEFORE_EVERYTHING = /\b(?:every|all|any|each)\s+(?:other\s+)?(?:\w+\s+)?(?:tools?|requests?|calls?|questions?|tasks?|conversations?|sessions?|turns?|messages?)\b|\bbefore (?:anything|everything)\b|\bother tools\b|\bthe others\b/i;
+/** A lookup before this tool: "call list_tables first", "always call list_buckets before delete_bucket", "run X first". */
+const LOOKUP_FIRST =
+  /\b(?:call|run|use|invoke|query)\s+(?:the\s+)?[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:list|get|describe|search|read|find|show|fetch|lookup|look_up|view|inspect|query|count|preview|explain|check|validate|dry_run|plan|estimate|backup|snapshot|export)(?:[_-][a-z0-9]+)*)[\x60'"]?(?:\s+tool)?\s+(?:first|before|beforehand|after this)\b/i;
+
+/**
+ * Whether `sentence` (of the tool's description) is a routing note, and which kind. `ctx.selfDeprecated` comes from
+ * `declaresItselfDeprecated` on the tool's whole description.
+ */
+export function routingNote(sentence: string, ctx: RoutingContext): RoutingNote | undefined {
+  const s = sentence;
+  if (LOOKUP_FIRST.test(s) && !BEFORE_EVERYTHING.test(s) && !RUNS_DOWN.test(s) && !SECRET.test(s) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s) && !ALTERS.test(s))
+    return "lookup before this tool";
+  if (!plainRouting(s) || ALTERS.test(s.replace(/\bsee\b.*$/i, ""))) return undefined;
+  if (ctx.selfDeprecated && (SUCCESSOR.test(s) || new RegExp(String.raw`\b${DEPRECATED_WORD}\b`, "i").test(s))) return "successor of a deprecated tool";
+  if (REDIRECT.test(s) && (SCOPE.test(s.slice(s.search(REDIRECT))) || SCOPE_LEAD.test(s)) && !PRAISE.test(s) && !ASKED.test(s)) return "scoped redirect";
+  return undefined;
+}
