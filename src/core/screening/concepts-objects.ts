@@ -126,7 +126,7 @@ export const UNTRUSTED_CONTENT = rx(
 
 /** Other tools as a group, or another server. */
 export const OTHER_TOOLS = rx(
-  String.raw`\b(?:(?:any|every|all|other|another|those|these)\s+(?:other\s+)?(?:[\w-]+\s+){0,2}?tools?\b(?!\s+(?:call|here))|the\s+(?:other\s+)?(?:[\w-]+\s+){1,2}?tools?\b(?!\s+(?:call|here))|the\s+tools\b(?!\s+(?:call|here))|tools? (?:from|of|on) (?:other|another|the \w+) servers?|(?:any|every|each) (?:\w+ ){0,2}(?:call|request) (?:to|with|through|performed by|made by)|(?:the|any|another) (?:\w+ )?server(?!'s own)|another tool|other tools|performed by other|by (?:the )?(?:\w+ ){0,2}tools?|(?:that|those) tools?|another (?:tracker|service|app|server|provider|integration|account)|[\w-]+ tools in this (?:session|conversation|environment|chat)|(?:the )?other integrations|(?:the|any) [\w-]+ integrations?|(?:the )?[\w-]+ server'?s? tools)\b`,
+  String.raw`\b(?:(?:any|every|all|other|another|those|these)\s+(?:other\s+)?(?:[\w'-]+\s+){0,2}?tools?\b(?!\s+(?:call|here))|the\s+(?:other\s+)?(?:[\w-]+\s+){1,2}?tools?\b(?!\s+(?:call|here))|the\s+tools\b(?!\s+(?:call|here))|tools? (?:from|of|on) (?:other|another|the \w+) servers?|(?:any|every|each) (?:\w+ ){0,2}(?:call|request) (?:to|with|through|performed by|made by)|(?:the|any|another) (?:\w+ )?server(?!'s own)|another tool|other tools|performed by other|by (?:the )?(?:\w+ ){0,2}tools?|(?:that|those) tools?|another (?:tracker|service|app|server|provider|integration|account)|[\w-]+ tools in this (?:session|conversation|environment|chat)|(?:the )?other integrations|(?:the|any) [\w-]+ integrations?|(?:the )?[\w-]+ server'?s? tools)\b`,
   "i",
 );
 /** Changing how those tools are used or what they receive. */
@@ -188,6 +188,7 @@ export const PRIORITY = any("first", "before", "at the start", "always", "exclus
 /** Disparaging the alternatives. */
 export const DISPARAGE = any(
   "deprecated",
+  "on (?:its|their) way out",
   "broken",
   "shut down",
   "(?:will|would|always) fail",

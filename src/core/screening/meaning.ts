@@ -249,7 +249,7 @@ function literalOf(pattern: string): string {
 
 /** A default or const that is a literal address, and the description beside it saying a copy of the data goes there. */
 const ADDRESS_VALUE = /^\s*(?:(?:https?|ftps?|sftp|wss?|s3|gs|az):\/\/\S+|(?:mailto:)?[\w.+-]+@[\w-]+(?:\.[\w-]+)+)\s*$/i;
-const CREDENTIAL_FILE_VALUE = /^\s*(?:~|\$HOME)\/\.(?:ssh|aws|kube|gnupg|docker|azure|config\/gcloud|netrc|npmrc|pgpass|git-credentials)\S*\s*$/i;
+const CREDENTIAL_FILE_VALUE = /^\s*(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\/home\/[\w.-]+|\/Users\/[\w.-]+|\/root|C:\\Users\\[\w.-]+)[\/\\]\.(?:ssh|aws|kube|gnupg|docker|azure|config\/gcloud|netrc|npmrc|pgpass|git-credentials)\S*\s*$/i;
 const COPY_NOTE = /\b(?:cop(?:y|ies|ied)|mirror\w*|duplicat\w*|also|as well|cc|bcc|replicat\w*|retain\w*|archiv\w*|goes there|go there|sent there|plus|receives?|backups?|off-site|sink|delivered|ends? up|telemetry|diagnostics?|crash)\b/i;
 
 /**

@@ -7,7 +7,13 @@
  *   parameter): who hears of the tool's action is the caller's choice, offered and named, not something the model is
  *   told to keep from the user;
  * - a key file's conventional path as the default of a key-path parameter of a tool that works with keys ("Private
- *   key path. Default: ~/.ssh/id_ed25519" on an SSH tool): the tool takes a path it declares, not the key's contents.
+ *   key path. Default: ~/.ssh/id_ed25519" on an SSH tool): the tool takes a path it declares, not the key's contents;
+ * - the description of a parameter named for a secret, naming that secret and nowhere to fetch it from ("Plaid access
+ *   token for the Item" on `access_token` of a Plaid tool): the parameter's own declaration, not a reach;
+ * - a warning that results may hold secrets ("Log lines may contain tokens if the app logs them");
+ * - a value kept from a third party unless the user agrees ("the question is sent to a third-party API, so leave out
+ *   confidential material unless the user is fine with that"): protection of the user, not concealment from them;
+ * - the conversation named only as where a value does not go ("typed without appearing in the transcript").
  *
  * An option is only offered when nothing obliges the model to pick it ("always set", "never enable", "make sure"),
  * and nothing in the sentence deceives the user.
@@ -23,7 +29,13 @@ export interface OptionContext {
   purpose: string;
 }
 
-export type OptionNote = "a notification option" | "a key path the tool declares";
+export type OptionNote =
+  | "a notification option"
+  | "a key path the tool declares"
+  | "the secret the parameter is named for"
+  | "a warning about what results may hold"
+  | "kept from a third party unless the user agrees"
+  | "the conversation named as where a value does not go";
 
 /** The model obliged to choose: "always set", "never enable", "make sure to pass", "you must". */
 const OBLIGED = /\b(?:always|must|should|make sure|be sure|remember to|(?:never|do not|don't)\s+(?:\w+\s+)?(?:set|use|pass|turn|enable|disable|leave|change)|by default,?\s+(?:set|use|pass))\b/i;
@@ -33,6 +45,8 @@ const NOTIFY = /\b(?:notif\w*|notice|alert\w*|sound|silent\w*|quiet\w*|mute\w*|e
 const SWITCH_PARAM = /(?:^|_)(?:notify|notification|notifications|silent|quiet|mute|sound|send_email|send_notification|alert|alerts)(?:_|$)/i;
 /** What such a parameter's description says: notifying, not who can see the data. */
 const NOTIFY_ONLY = /\b(?:notif\w*|alert\w*|sound|silent\w*|quiet\w*|mute\w*|ping\w*|push)\b/i;
+/** Data handed to someone outside: an option that keeps that quiet is no notification preference. */
+const OUTSIDE_PARTY = /\b(?:external|outside|third[- ]part(?:y|ies)|public link|anyone|another (?:account|address|user|organi[sz]ation))\b/i;
 /** A parameter of the tool named as set to a value: "`notify_attendees: false`", "notify=true", "set `public` to false". */
 const SET_PARAM = /[\x60'"]?([a-z][\w]*)[\x60'"]?\s*(?:[:=]\s*[\x60'"]?(?:true|false|yes|no|on|off|\d+)\b|\s+to\s+[\x60'"]?(?:true|false|yes|no|on|off)\b)|\b(?:set|use|pass|enable|disable)\s+[\x60'"]([a-z][\w]*)[\x60'"]/gi;
 
@@ -55,16 +69,56 @@ const KEY_PATH = /(?:~|\$HOME|\/home\/\w+|\/root|\.)\/[\w./-]*(?:\.ssh|\.gnupg|c
 /** A parameter that holds a key's path. */
 const KEY_PATH_PARAM = /(?:identity|key|cert|certificate|pem|ssh)(?:_?(?:file|path|location))$|^(?:identity|key_file|keyfile|key_path|cert_path|pem_path)$/i;
 /** A tool whose declared work needs a key. */
-const KEY_PURPOSE = /\b(?:ssh|sftp|scp|rsync|git|key ?pairs?|keys?|certificates?|gpg|pgp|sign\w*|tls|x\.?509|identity)\b/i;
+const KEY_PURPOSE = /\b(?:ssh|sftp|scp|key ?pairs?|certificates?|gpg|pgp|signing|signatures?|tls|x\.?509)\b/i;
+
+/** A parameter named for a secret: `access_token`, `api_key`, `password`, `client_secret`. */
+const SECRET_PARAM = /(?:^|_)(?:token|access_token|api_key|apikey|key|secret|client_secret|password|passphrase|pat|credentials?)$/i;
+/** The secret the sentence names, as a word of that parameter's name ("access token" for `access_token`). */
+function namesParamSecret(s: string, param: string): boolean {
+  const words = param.toLowerCase().split("_").filter((w) => w.length > 2);
+  const last = words[words.length - 1];
+  return last !== undefined && new RegExp(String.raw`\b${last}s?\b`, "i").test(s);
+}
+/** Where a value would be fetched from: the machine, the environment, files, the conversation. */
+const FETCHED_FROM = /\b(?:from|in|under|inside|out of)\s+(?:the\s+|your\s+|their\s+|this\s+)?(?:user'?s?\s+)?(?:machine|computer|environment|env|shell|disk|home|files?|folder|directory|config(?:uration)?|settings|conversation|chat|history|context|keychain|browser|clipboard|earlier|previous|other tools?)\b|~\/|\$[A-Z_]{3,}|\b(?:read|look up|locate|find|extract|copy|grab|collect)\b/i;
+/** The vendor or product a secret is for, named right before it: "Plaid access token", "OpenAI API key". */
+const SECRET_OWNER = /\b([A-Z][\w.-]*)\s+(?:(?:personal\s+)?access\s+|api\s+|auth\s+|secret\s+|bearer\s+|oauth\s+)?(?:tokens?|keys?|secrets?|passwords?|credentials?)\b/g;
+/** Words before a secret that name no owner. */
+const NO_OWNER = /^(?:the|your|a|an|its|their|this|that|optional|required|api|access|personal|secret|auth|oauth|bearer)$/i;
+/** Results said to possibly hold secrets: "Log lines may contain tokens", "the output can include credentials". */
+const MAY_HOLD = /\b(?:results?|responses?|output|logs?|log lines|lines|content|contents|pages?|messages?|events?|records?|rows?|files?|data|payloads?|bodies|body)\s+(?:\w+\s+){0,2}?(?:may|might|can|could|often|sometimes)\s+(?:also\s+)?(?:contain|include|hold|show|expose|carry)\b/i;
+/** Withholding that the user can lift: "unless the user is fine with that", "unless they have agreed". */
+const USER_CONSENT = /\bunless (?:the user|they|the person|the customer|you have the user's)\s+(?:(?:is|are|has|have|had|explicitly|already)\s+){0,2}(?:fine|ok(?:ay)?|comfortable|happy|agreed?|consented?|approved?|permission|allowed? it)\b/i;
+/** Withheld from an outside party, not from the user: "leave out confidential material", "do not send secrets to …". */
+const OUTBOUND = /\b(?:sent|send|sends|shared|share|passed|forwarded|uploaded|posted)\s+(?:\w+\s+){0,3}?(?:to|with)\s+(?:a|an|the)?\s*(?:third[- ]party|external|outside|remote|another|other)\b/i;
+/** The conversation named only as where a value does not go: "without appearing in the transcript". */
+const NOT_INTO_CONVERSATION = /\b(?:without|never|not)\s+(?:\w+\s+){0,3}?(?:in|into|to|through)\s+(?:the\s+)?(?:transcript|conversation|chat(?: history)?|context|logs?)\b/i;
 
 /** Whether `sentence` (in `field`) is an option note for a reading of `category`, and which. */
 export function optionNote(category: string, field: string, sentence: string, ctx: OptionContext): OptionNote | undefined {
   const s = sentence;
-  if (OBLIGED.test(s) || DECEIVE.test(s) || CONVERSATION.test(s)) return undefined;
+  if (OBLIGED.test(s) || DECEIVE.test(s)) return undefined;
+  // The conversation as the object of a sentence is what the categories are about, except where it is named as the
+  // place a value does not go.
+  const conversation = CONVERSATION.test(s.replace(NOT_INTO_CONVERSATION, " "));
+  if (conversation) return undefined;
   const param = parameterOfField(field);
-  if (category === "concealment" && NOTIFY.test(s) && (namesOwnSwitch(s, ctx.params) || (param !== undefined && SWITCH_PARAM.test(param) && /\.description$/.test(field) && NOTIFY_ONLY.test(s))))
+  if (category === "concealment" && NOTIFY.test(s) && !OUTSIDE_PARTY.test(s) && (namesOwnSwitch(s, ctx.params) || (param !== undefined && SWITCH_PARAM.test(param) && /\.description$/.test(field) && NOTIFY_ONLY.test(s))))
     return "a notification option";
   if (category === "resource-reach" && param !== undefined && /\.(?:default|examples?)(?:\[\d+\])?$/.test(field) && KEY_PATH_PARAM.test(param) && KEY_PATH.test(s) && KEY_PURPOSE.test(ctx.purpose))
     return "a key path the tool declares";
+  if (category === "resource-reach" && param !== undefined && /\.description$/.test(field) && SECRET_PARAM.test(param) && namesParamSecret(s, param) && !FETCHED_FROM.test(s) && vendorsDeclared(s, ctx.purpose))
+    return "the secret the parameter is named for";
+  if (category === "resource-reach" && MAY_HOLD.test(s) && !FETCHED_FROM.test(s.replace(MAY_HOLD, " ")))
+    return "a warning about what results may hold";
+  if (category === "resource-reach" && NOT_INTO_CONVERSATION.test(s) && !FETCHED_FROM.test(s.replace(NOT_INTO_CONVERSATION, " ")))
+    return "the conversation named as where a value does not go";
+  if (category === "concealment" && USER_CONSENT.test(s) && OUTBOUND.test(s)) return "kept from a third party unless the user agrees";
   return undefined;
+}
+
+/** The vendor a secret is named for is one the tool's purpose names ("Plaid" on plaid_get_transactions). */
+function vendorsDeclared(s: string, purpose: string): boolean {
+  for (const m of s.matchAll(SECRET_OWNER)) if (!NO_OWNER.test(m[1]) && !purpose.includes(m[1].toLowerCase())) return false;
+  return true;
 }

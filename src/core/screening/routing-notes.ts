@@ -6,15 +6,18 @@
  *   "DEPRECATED — superseded by get_pull_request"): it sends the model away from itself, which gains an attacker
  *   nothing, whoever the successor belongs to;
  * - a redirect scoped to part of the work ("Use read_text_file instead for text", "Prefer this over exec for builds
- *   that do not exit"): advice on which of two tools fits a case, not a claim on every request;
+ *   that do not exit") between tools no other server of the catalog offers: advice on which of two tools fits a case,
+ *   not a claim on every request or on another server's work;
  * - a lookup before this tool ("Call list_tables first to learn the schema", "Run list_snapshots first to find the
- *   id"): a read-only tool called for this tool's input asks nothing of that tool beyond its answer.
+ *   id"): a read-only tool called for this tool's input, and nothing called after it, asks nothing of that tool
+ *   beyond its answer.
  *
  * A note is only that when the sentence carries nothing else the categories are about: no quantifier over every
  * request or every other tool, no disparagement of another tool, no secret, conversation or address, nothing kept
  * from the user, no change to another tool's arguments. Such a sentence keeps every reading it had.
  */
 import { ADDRESS, CONVERSATION, SECRET } from "./concepts-objects.js";
+import { tokensOf } from "./steering.js";
 import { CONCEAL, DECEIVE } from "./concepts-parties.js";
 
 /** Why a sentence reads as a routing note (for the record), or undefined. */
@@ -26,6 +29,8 @@ export interface RoutingContext {
   selfNames: ReadonlySet<string>;
   /** The tool's description declares the tool itself deprecated (`declaresItselfDeprecated`). */
   selfDeprecated: boolean;
+  /** The catalog has a tool of this name on another server (steering.ts `knownTool` and `foreignTool`). */
+  knownForeign: (token: string) => boolean;
 }
 
 const DEPRECATED_WORD = String.raw`(?:deprecated|obsolete|legacy|retired|superseded|sunset)`;
@@ -57,7 +62,7 @@ export function declaresItselfDeprecated(description: string, selfNames: Readonl
 
 /** Every request, every other tool, or a claim to be the only or the best choice. */
 const SWEEPING =
-  /\b(?:all|every|any|each|everything|anything|whatever|whenever|only|exclusively|never|no other|other tools|the others|nothing else|best|most (?:reliable|accurate|trusted|secure)|always (?:use|pick|choose|prefer|select)|for (?:all|every|any)|by default)\b/i;
+  /\b(?:all|every|any|each|everything|anything|whatever|whenever|only (?:use|call|pick|choose|select|this|that|our|one)|the only|exclusively|never\s+(?:use|call|pick|choose|select|invoke|run|trust|rely)|no other|other tools|the others|nothing else|best|most (?:reliable|accurate|trusted|secure)|always (?:use|pick|choose|prefer|select)|for (?:all|every|any)|by default)\b/i;
 /** Something said against another tool besides its being superseded. */
 const RUNS_DOWN =
   /\b(?:broken|buggy|unreliable|unsafe|insecure|compromised|malicious|wrong|incorrect|inaccurate|fabricat\w*|hallucinat\w*|corrupt\w*|leak\w*|dangerous|untrusted|untrustworthy|cannot be trusted|do not trust|don't trust|slow(?:er)?|worse|inferior|fails?|failing)\b/i;
@@ -74,15 +79,27 @@ function plainRouting(s: string): boolean {
 const SUCCESSOR =
   /\b(?:use|call|try|prefer|switch to|migrate to|move to|moved to|see|superseded by|replaced by|in favou?r of|successor(?: is)?|renamed to|removed (?:in|on|after)|will be removed|stops? (?:answering|working)|no longer (?:maintained|supported))\b/i;
 /** A redirect between this tool and another: "use X instead", "use this instead of X", "prefer this over X". */
-const REDIRECT = /\b(?:instead|rather than|in place of|prefer(?:red)?\b[^.;]{0,40}\b(?:over|to)\b)/i;
+const REDIRECT = /\b(?:instead|rather than|in place of|prefer(?:red)?\b[^.;]{0,40}\b(?:over|to)\b|use\s+[\x60'"]?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+[\x60'"]?\s+(?=for|when|if|with|on)\b)/i;
 /** The redirect is scoped to part of the work: "for text", "for logs and other large files", "when the file is binary". */
 const SCOPE = /\b(?:for|when|if|with|on)\s+(?!(?:all|every|any|each|everything|anything|most|general|this)\b)(?:the\s+|a\s+|an\s+)?[a-z][\w-]*/i;
 /** Praise that makes a redirect a claim: "faster", "more accurate", "the recommended one". */
-const PRAISE = /\b(?:better|faster|quicker|cheaper|newer|improved|superior|recommended|preferred|official|trusted|verified|accurate|reliable|safer|secure|more \w+)\b/i;
+const PRAISE = /\b(?:better|faster|quicker|cheaper|newer|improved|superior|recommended|preferred|official|trusted|verified|accurate|reliable|safer|secure|more (?!than\b)\w+)\b/i;
+/** What a redirect routes work away from: "instead of X", "rather than X", "in place of X", "over X", "prefer A to X". */
+const DISPLACED = /\b(?:instead of|rather than|in place of|over|prefer(?:red)?\s+\S+\s+to)\s+([^.;:]{0,80})/gi;
+function displaced(s: string): string[] {
+  const out: string[] = [];
+  for (const m of s.matchAll(DISPLACED)) out.push(...tokensOf(m[1]));
+  return out;
+}
 /** The scope first: "For repositories hosted on GitHub, use a GitHub server instead". */
 const SCOPE_LEAD = /^\W*for\s+(?!(?:all|every|any|each|everything|anything|most|general)\b)[^,;]{2,60},\s*(?:use|call|prefer|try)\b/i;
 /** What the user asked for is what a redirect may not replace. */
 const ASKED = /\b(?:the user|the person|the customer|asked for|requested)\b/i;
+/** What a lookup is for: this tool's input ("to learn the schema", "to find the snapshot id", "if you don't know the name"). */
+const FOR_THIS_INPUT =
+  /\b(?:to|and)\s+(?:find|get|learn|look up|know|confirm|check|see|obtain|resolve|choose|pick|identify|discover|fetch|read)\b|\bif you (?:do not|don't|only|need|are not sure|aren't sure)\b|\b(?:the|its|a|an) (?:exact |valid |right |correct )?(?:ids?|identifiers?|names?|keys?|schema|columns|paths?|slugs?|numbers?|handles?)\b/i;
+/** More calls after the lookup: "then pause_project on each", "and call it for every result". */
+const CALLS_MORE = /\b(?:then|afterwards|after that|each|every|all of them|for all)\b/i;
 /** A call put before every request or every other tool: "before any other tool", "at the start of every conversation". */
 const BEFORE_EVERYTHING = /\b(?:every|all|any|each)\s+(?:other\s+)?(?:\w+\s+)?(?:tools?|requests?|calls?|questions?|tasks?|conversations?|sessions?|turns?|messages?)\b|\bbefore (?:anything|everything)\b|\bother tools\b|\bthe others\b/i;
 /** A lookup before this tool: "call list_tables first", "always call list_buckets before delete_bucket", "run X first". */
@@ -95,10 +112,15 @@ const LOOKUP_FIRST =
  */
 export function routingNote(sentence: string, ctx: RoutingContext): RoutingNote | undefined {
   const s = sentence;
-  if (LOOKUP_FIRST.test(s) && !BEFORE_EVERYTHING.test(s) && !RUNS_DOWN.test(s) && !SECRET.test(s) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s) && !ALTERS.test(s))
+  const lookup = LOOKUP_FIRST.exec(s);
+  // A lookup is for this tool's input ("to find the id"), and calls nothing more ("then pause_project on each").
+  const others = lookup ? tokensOf(s).filter((t) => t.toLowerCase() !== lookup[1].toLowerCase() && !ctx.selfNames.has(t.toLowerCase())) : [];
+  if (lookup && FOR_THIS_INPUT.test(s) && others.length === 0 && !CALLS_MORE.test(s) && !BEFORE_EVERYTHING.test(s) && !RUNS_DOWN.test(s) && !SECRET.test(s) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s) && !ALTERS.test(s))
     return "lookup before this tool";
   if (!plainRouting(s) || ALTERS.test(s.replace(/\bsee\b.*$/i, ""))) return undefined;
   if (ctx.selfDeprecated && (SUCCESSOR.test(s) || new RegExp(String.raw`\b${DEPRECATED_WORD}\b`, "i").test(s))) return "successor of a deprecated tool";
-  if (REDIRECT.test(s) && (SCOPE.test(s.slice(s.search(REDIRECT))) || SCOPE_LEAD.test(s)) && !PRAISE.test(s) && !ASKED.test(s)) return "scoped redirect";
+  // Routing work away from a tool another server offers is a choice between servers, however it is scoped; routing
+  // it to one ("use search_logs rather than this") costs only this tool.
+  if (REDIRECT.test(s) && !displaced(s).some((t) => ctx.knownForeign(t)) && (SCOPE.test(s.slice(s.search(REDIRECT))) || SCOPE_LEAD.test(s)) && !PRAISE.test(s) && !ASKED.test(s)) return "scoped redirect";
   return undefined;
 }

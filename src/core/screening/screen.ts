@@ -6,7 +6,7 @@ import { hiddenFindings, visible } from "./hidden.js";
 import { DETECTOR_PURPOSE, unmentionExamples } from "./concepts-roles.js";
 import { purposeOf, readTool, restatedTexts, toolSentences, type SentenceFinding, type ToolSentence } from "./meaning.js";
 import { imperativeHit, PATTERNS } from "./patterns.js";
-import { catalogIndex, serverPrefixOf, steerHits, type SteerContext } from "./steering.js";
+import { catalogIndex, foreignTool, knownTool, serverPrefixOf, steerHits, type SteerContext } from "./steering.js";
 import { optionNote } from "./option-notes.js";
 import { declaresItselfDeprecated, routingNote, type RoutingContext } from "./routing-notes.js";
 import { normalize, sentences, unquoteMentions, type Hit } from "./text.js";
@@ -214,6 +214,7 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
   const notes: NoteContext = {
     selfNames: steer.selfNames!,
     selfDeprecated: declaresItselfDeprecated(normalize(String(tool.description ?? "")), steer.selfNames!),
+    knownForeign: (token) => knownTool(token, steer) && foreignTool(token, steer),
     params: steer.params,
     purpose: purposeOf(tool),
   };

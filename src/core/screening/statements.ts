@@ -138,7 +138,7 @@ const ROW_FIGURE = /\|\s*(?:[\d.,]+\s*(?:%|s|ms|x|×|\/s)?|frequent|often|never|
 /** A figure: a number with a unit or a percentage ("3.1 s", "99 %", "40,000 files/s"). */
 const FIGURE = /\b\d[\d.,]*\s*(?:%|s\b|ms\b|x\b|×|sec\w*|seconds|minutes|files\/s|req\w*\/s)/gi;
 /** What the other tools are said to do badly: fail, time out, be less accurate, be retired. */
-const RUN_DOWN_WORDS = /\b(?:time out|times out|fail\w*|unverified|unreliable|deprecated|retired|sunset|discontinued|unsupported|without support|unmaintained|no longer maintained|community builds?|slower|outdated|legacy|abandoned|removed from|complaints|not worth|need not be considered|break on|breaks on|less (?:accurate|reliable|precise|correct)\w*|inaccurate\w*|worse)\b/i;
+const RUN_DOWN_WORDS = /\b(?:time out|times out|fail\w*|truncat\w*|without (?:saying|telling|warning)\b[^.;]{0,12}|on (?:its|their) way out|unverified|unreliable|deprecated|retired|sunset|discontinued|unsupported|without support|unmaintained|no longer maintained|community builds?|slower|outdated|legacy|abandoned|removed from|complaints|not worth|need not be considered|break on|breaks on|less (?:accurate|reliable|precise|correct)\w*|inaccurate\w*|worse)\b/i;
 /** A tool owned by another named server: "the pandoc server's convert" (not "the server's environment", which is its own). */
 const ANOTHER_SERVERS_TOOL = /\b(?!(?:this|the|a|an|same|our|its|own|that|mcp|api|remote|local|web|http)\b)[\w-]+ server'?s (?!(?:environment|process|config\w*|own|logs?|host|machine|side)\b)[\w.-]+/i;
 /** A clean record claimed: "reported none", "never", "zero errors". */

@@ -11,7 +11,7 @@ import { once } from "./memo.js";
 /** A token shaped like a tool name: snake_case, kebab-case, dotted or camelCase (single plain words are not). */
 const TOOL_TOKEN = String.raw`[\x60'"]?((?<![$\w-])[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9])[\x60'"]?`;
 /** Tool-name-shaped tokens of a span (checked case-sensitively: the patterns themselves ignore case). */
-function tokensOf(span: string): string[] {
+export function tokensOf(span: string): string[] {
   return (span.match(/(?<![$\w-])[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]/g) ?? []).filter(
     (t) => /[A-Za-z0-9][_-][A-Za-z0-9]/.test(t) || /[A-Za-z0-9]\.[A-Za-z]/.test(t) || /^[a-z]+[A-Z]/.test(t),
   );
@@ -99,7 +99,7 @@ export function foreignTool(token: string, ctx: SteerContext): boolean {
 }
 
 /** Whether the catalog has a tool of this name (bare or `server__` prefixed). */
-function knownTool(token: string, ctx: SteerContext): boolean {
+export function knownTool(token: string, ctx: SteerContext): boolean {
   const name = token.toLowerCase();
   const prefix = serverPrefixOf(name);
   return Boolean(ctx.catalog?.has(name) || (prefix && ctx.catalog?.has(name.slice(prefix.length + 2))));
