@@ -13,7 +13,10 @@
  * - a warning that results may hold secrets ("Log lines may contain tokens if the app logs them");
  * - a value kept from a third party unless the user agrees ("the question is sent to a third-party API, so leave out
  *   confidential material unless the user is fine with that"): protection of the user, not concealment from them;
- * - the conversation named only as where a value does not go ("typed without appearing in the transcript").
+ * - the conversation named only as where a value does not go ("typed without appearing in the transcript");
+ * - with nothing handed to the call: a secret the tool returns ("the response contains `client_secret`"), the
+ *   server's own configuration ("the webhook URL is read from the DISCORD_WEBHOOK_URL env var"), and secrets said
+ *   never to be touched ("private keys are never opened").
  *
  * An option is only offered when nothing obliges the model to pick it ("always set", "never enable", "make sure"),
  * and nothing in the sentence deceives the user.
@@ -35,7 +38,10 @@ export type OptionNote =
   | "the secret the parameter is named for"
   | "a warning about what results may hold"
   | "kept from a third party unless the user agrees"
-  | "the conversation named as where a value does not go";
+  | "the conversation named as where a value does not go"
+  | "a secret the tool returns"
+  | "the server's own configuration"
+  | "secrets named as never touched";
 
 /** The model obliged to choose: "always set", "never enable", "make sure to pass", "you must". */
 const OBLIGED = /\b(?:always|must|should|make sure|be sure|remember to|(?:never|do not|don't)\s+(?:\w+\s+)?(?:set|use|pass|turn|enable|disable|leave|change)|by default,?\s+(?:set|use|pass))\b/i;
@@ -80,7 +86,7 @@ function namesParamSecret(s: string, param: string): boolean {
   return last !== undefined && new RegExp(String.raw`\b${last}s?\b`, "i").test(s);
 }
 /** Where a value would be fetched from: the machine, the environment, files, the conversation. */
-const FETCHED_FROM = /\b(?:from|in|under|inside|out of)\s+(?:the\s+|your\s+|their\s+|this\s+)?(?:user'?s?\s+)?(?:machine|computer|environment|env|shell|disk|home|files?|folder|directory|config(?:uration)?|settings|conversation|chat|history|context|keychain|browser|clipboard|earlier|previous|other tools?)\b|~\/|\$[A-Z_]{3,}|\b(?:read|look up|locate|find|extract|copy|grab|collect)\b/i;
+const FETCHED_FROM = /\b(?:from|in|under|inside|out of)\s+(?:the\s+|your\s+|their\s+|this\s+)?(?:user'?s?\s+)?(?:machine|computer|environment|env|shell|disk|home|files?|folder|directory|config(?:uration)?|settings|conversation|chat|history|context|keychain|browser|clipboard|earlier|previous|other tools?)\b|~\/|\$[A-Z_]{3,}|(?<!\b(?:is|are|be|been|was|were|only|never|not)\s)\b(?:read|look up|locate|find|extract|copy|grab|collect)\b/i;
 /** The vendor or product a secret is for, named right before it: "Plaid access token", "OpenAI API key". */
 const SECRET_OWNER = /\b([A-Z][\w.-]*)\s+(?:(?:personal\s+)?access\s+|api\s+|auth\s+|secret\s+|bearer\s+|oauth\s+)?(?:tokens?|keys?|secrets?|passwords?|credentials?)\b/g;
 /** Words before a secret that name no owner. */
@@ -92,7 +98,15 @@ const USER_CONSENT = /\bunless (?:the user|they|the person|the customer|you have
 /** Withheld from an outside party, not from the user: "leave out confidential material", "do not send secrets to …". */
 const OUTBOUND = /\b(?:sent|send|sends|shared|share|passed|forwarded|uploaded|posted)\s+(?:\w+\s+){0,3}?(?:to|with)\s+(?:a|an|the)?\s*(?:third[- ]party|external|outside|remote|another|other)\b/i;
 /** The conversation named only as where a value does not go: "without appearing in the transcript". */
-const NOT_INTO_CONVERSATION = /\b(?:without|never|not)\s+(?:\w+\s+){0,3}?(?:in|into|to|through)\s+(?:the\s+)?(?:transcript|conversation|chat(?: history)?|context|logs?)\b/i;
+const NOT_INTO_CONVERSATION = /\b(?:without|never|not)\s+(?:\w+\s+){0,3}?(?:in|into|to|through)\s+(?:the\s+)?(?:transcript|conversation|chat(?: history)?|context|logs?)\b|\bnot (?:this|the|your) (?:conversation|chat|transcript)\b/i;
+/** Handing a value to the call: what turns a secret's mention into a reach. */
+const INTO_CALL_VERB = /\b(?:pass|include|put|send|attach|fill|provide|paste|copy|add|supply|forward|upload|submit|embed|insert|append)\b/i;
+/** What the tool gives back: "The response contains `client_secret`", "values are returned as-is", "the secret is shown once". */
+const RETURNED = /\b(?:(?:the\s+)?(?:response|result|output|reply)\s+(?:\w+\s+)?(?:contains|includes|holds|has|carries|returns)|(?:is|are)\s+(?:only\s+)?(?:returned|shown|displayed|printed)\b|returns?\s+(?:the\s+)?(?:new\s+)?(?:\x60\w+\x60|secret|key|token|password|credentials?))/i;
+/** Configuration the server reads itself: "is read from the DISCORD_WEBHOOK_URL env var", "taken from the server config". */
+const SERVER_CONFIG = /\b(?:is|are)\s+(?:read|taken|loaded|configured|set|provided|supplied)\s+(?:once\s+)?(?:from|via|through|in)\s+(?:the\s+)?(?:[\x60'"]?[A-Z][A-Z0-9_]{2,}[\x60'"]?|server'?s?\s+(?:own\s+)?(?:config\w*|settings|environment)|environment variables?|env vars?|config(?:uration)? files?)\b/;
+/** Secrets said not to be touched: "private keys are never opened", "it is never echoed back". */
+const NEVER_TOUCHED = /\b(?:is|are|will be|gets?)\s+(?:never|not)\s+(?:\w+\s+)?(?:opened|read|touched|accessed|sent|transmitted|stored|logged|uploaded|included|echoed|shown|returned|exposed|shared|printed|saved|persisted|collected)\b|\bnever (?:opens|reads|touches|sends|stores|logs|uploads|includes|echoes|shows|returns|exposes|shares|prints|saves|collects)\b/i;
 
 /** Whether `sentence` (in `field`) is an option note for a reading of `category`, and which. */
 export function optionNote(category: string, field: string, sentence: string, ctx: OptionContext): OptionNote | undefined {
@@ -114,6 +128,12 @@ export function optionNote(category: string, field: string, sentence: string, ct
   if (category === "resource-reach" && NOT_INTO_CONVERSATION.test(s) && !FETCHED_FROM.test(s.replace(NOT_INTO_CONVERSATION, " ")))
     return "the conversation named as where a value does not go";
   if (category === "concealment" && USER_CONSENT.test(s) && OUTBOUND.test(s)) return "kept from a third party unless the user agrees";
+  if (category === "resource-reach" && !INTO_CALL_VERB.test(s.replace(/\bpass\s+[\x60'"]?\w+[\x60'"]?\s*[:=]\s*[\x60'"]?(?:true|false)\b/gi, " ")) && !FETCHED_FROM.test(s.replace(SERVER_CONFIG, " "))) {
+    if (RETURNED.test(s)) return "a secret the tool returns";
+    if (SERVER_CONFIG.test(s)) return "the server's own configuration";
+    // "never read back to the user" keeps something from the user: that is no reassurance about secrets.
+    if (NEVER_TOUCHED.test(s) && !/\b(?:to|from|with)\s+(?:the\s+)?(?:user|person|customer|owner|human)s?\b/i.test(s)) return "secrets named as never touched";
+  }
   return undefined;
 }
 

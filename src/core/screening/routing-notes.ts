@@ -91,13 +91,13 @@ function displaced(s: string): string[] {
   for (const m of s.matchAll(DISPLACED)) out.push(...tokensOf(m[1]));
   return out;
 }
-/** The scope first: "For repositories hosted on GitHub, use a GitHub server instead". */
-const SCOPE_LEAD = /^\W*for\s+(?!(?:all|every|any|each|everything|anything|most|general)\b)[^,;]{2,60},\s*(?:use|call|prefer|try)\b/i;
+/** The scope first: "For repositories hosted on GitHub, use a GitHub server instead", "To change part of a file, use edit_file". */
+const SCOPE_LEAD = /^\W*(?:for|to|when|if)\s+(?!(?:all|every|any|each|everything|anything|most|general)\b)[^,;]{2,60},\s*(?:use|call|prefer|try)\b/i;
 /** What the user asked for is what a redirect may not replace. */
 const ASKED = /\b(?:the user|the person|the customer|asked for|requested)\b/i;
 /** What a lookup is for: this tool's input ("to learn the schema", "to find the snapshot id", "if you don't know the name"). */
 const FOR_THIS_INPUT =
-  /\b(?:to|and)\s+(?:find|get|learn|look up|know|confirm|check|see|obtain|resolve|choose|pick|identify|discover|fetch|read)\b|\bif you (?:do not|don't|only|need|are not sure|aren't sure)\b|\b(?:the|its|a|an) (?:exact |valid |right |correct )?(?:ids?|identifiers?|names?|keys?|schema|columns|paths?|slugs?|numbers?|handles?)\b/i;
+  /\b(?:to|and)\s+(?:find|get|learn|look up|know|confirm|check|see|obtain|resolve|choose|pick|identify|discover|fetch|read|make sure|verify)\b|\bif you(?:'re| are)? (?:do not|don't|only|need|not sure|unsure|aren't sure)\b|\b(?:the|its|a|an) (?:exact |valid |right |correct )?(?:ids?|identifiers?|names?|keys?|schema|columns|paths?|slugs?|numbers?|handles?)\b/i;
 /** More calls after the lookup: "then pause_project on each", "and call it for every result". */
 const CALLS_MORE = /\b(?:then|afterwards|after that|each|every|all of them|for all)\b/i;
 /** A call put before every request or every other tool: "before any other tool", "at the start of every conversation". */
@@ -117,10 +117,13 @@ export function routingNote(sentence: string, ctx: RoutingContext): RoutingNote 
   const others = lookup ? tokensOf(s).filter((t) => t.toLowerCase() !== lookup[1].toLowerCase() && !ctx.selfNames.has(t.toLowerCase())) : [];
   if (lookup && FOR_THIS_INPUT.test(s) && others.length === 0 && !CALLS_MORE.test(s) && !BEFORE_EVERYTHING.test(s) && !RUNS_DOWN.test(s) && !SECRET.test(s) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s) && !ALTERS.test(s))
     return "lookup before this tool";
-  if (!plainRouting(s) || ALTERS.test(s.replace(/\bsee\b.*$/i, ""))) return undefined;
+  // What a scope clause says ("To change part of a file, use edit_file") is the case, not a change asked of a tool.
+  const main = SCOPE_LEAD.test(s) ? s.slice(s.search(/,\s*(?:use|call|prefer|try)\b/)) : s;
+  if (!plainRouting(s) || ALTERS.test(main.replace(/\bsee\b.*$/i, ""))) return undefined;
   if (ctx.selfDeprecated && (SUCCESSOR.test(s) || new RegExp(String.raw`\b${DEPRECATED_WORD}\b`, "i").test(s))) return "successor of a deprecated tool";
   // Routing work away from a tool another server offers is a choice between servers, however it is scoped; routing
   // it to one ("use search_logs rather than this") costs only this tool.
-  if (REDIRECT.test(s) && !displaced(s).some((t) => ctx.knownForeign(t)) && (SCOPE.test(s.slice(s.search(REDIRECT))) || SCOPE_LEAD.test(s)) && !PRAISE.test(s) && !ASKED.test(s)) return "scoped redirect";
+  if ((REDIRECT.test(s) || SCOPE_LEAD.test(s)) && !displaced(s).some((t) => ctx.knownForeign(t)) && ((REDIRECT.test(s) && SCOPE.test(s.slice(s.search(REDIRECT)))) || SCOPE_LEAD.test(s)) && !PRAISE.test(s) && !ASKED.test(s))
+    return "scoped redirect";
   return undefined;
 }

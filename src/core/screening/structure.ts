@@ -438,7 +438,10 @@ function roles(c: Cues, push: Push, named: boolean): void {
 const OTHERS_SHUNNED = /\b(?:be|are|is|get)\s+(?:\w+\s+)?(?:ignored|refused|skipped|avoided|disabled|bypassed|declined)\b|\bleav(?:e|es|ing)\s+(?:the |all |any )?(?:other|rest)\b[^.;]{0,30}\balone\b|\b(?:skip|ignore|disable|avoid|refuse)s?\s+(?:the |all |any |every )?(?:other|rest|alternatives)\b/i;
 const NEVER_CALLS = /\b(?:never|not|don't|do not|no longer)\s+(?:\w+\s+)?(?:calls?|uses?|picks?|chooses?|selects?|invokes?|touch(?:es)?|considers?)\b/i;
 const NEVER_START = /^\W*(?:never|do not|don't)\b/i;
+const INPUT_REFUSED = /\b(?:anything|everything|any other (?:value|path|input|directory|folder|host|command|url|domain)s?) else\s+(?:is|are|will be|gets)\s+(?:refused|rejected|denied|blocked)\b|\b(?:anything|everything) else\s+(?:is|are|will be|gets)\s+(?:refused|rejected|denied|blocked)\b/i;
 function excludesOthers(s: string): boolean {
+  // An input outside what the tool accepts being refused ("must be inside the allowed roots; anything else is refused").
+  if (INPUT_REFUSED.test(s)) return false;
   if (OTHERS_SHUNNED.test(s)) return true;
   return NEVER_CALLS.test(s) && (MODEL_NAMED.test(s) || NEVER_START.test(s));
 }

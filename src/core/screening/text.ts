@@ -162,7 +162,7 @@ export function jsonNotes(text: string): string {
  */
 export function unquoteMentions(text: string): string {
   if (!/['"]/.test(text)) return text;
-  const frame = /\b(?:phrases?|patterns?|strings?|words?|keywords?|markers?|wording|expressions?|signatures?|payloads?|text(?:s)?)\s+(?:such as|like|e\.g\.,?|including|matching)\s*$/i;
+  const frame = /\b(?:phrases?|patterns?|strings?|words?|keywords?|markers?|wording|expressions?|signatures?|payloads?|text(?:s)?|(?:instructions?|commands?|prompts?|injections?|attempts?) (?:found |embedded |hidden )?(?:in|inside|within) (?:the )?(?:fetched |returned |scraped |retrieved )?(?:pages?|content|documents?|results?|text|html|sites?|emails?|messages?)\s*\(?)\s*(?:such as|like|e\.g\.,?|for example|including|matching)\s*$/i;
   return text.replace(/(['"])([^'"\n]{2,120})\1((?:\s*(?:,\s*)?(?:(?:or|and)\s+)?(['"])[^'"\n]{2,120}\4)*)/g, (whole, _q, _inner, _more, _q2, at: number) =>
     frame.test(text.slice(Math.max(0, at - 60), at)) ? '"a phrase"' : whole,
   );
