@@ -41,7 +41,8 @@ export type OptionNote =
   | "the conversation named as where a value does not go"
   | "a secret the tool returns"
   | "the server's own configuration"
-  | "secrets named as never touched";
+  | "secrets named as never touched"
+  | "the prompt the parameter is named for";
 
 /** The model obliged to choose: "always set", "never enable", "make sure to pass", "you must". */
 const OBLIGED = /\b(?:always|must|should|make sure|be sure|remember to|(?:never|do not|don't)\s+(?:\w+\s+)?(?:set|use|pass|turn|enable|disable|leave|change)|by default,?\s+(?:set|use|pass))\b/i;
@@ -99,6 +100,10 @@ const USER_CONSENT = /\bunless (?:the user|they|the person|the customer|you have
 const OUTBOUND = /\b(?:sent|send|sends|shared|share|passed|forwarded|uploaded|posted)\s+(?:\w+\s+){0,3}?(?:to|with)\s+(?:a|an|the)?\s*(?:third[- ]party|external|outside|remote|another|other)\b/i;
 /** The conversation named only as where a value does not go: "without appearing in the transcript". */
 const NOT_INTO_CONVERSATION = /\b(?:without|never|not)\s+(?:\w+\s+){0,3}?(?:in|into|to|through)\s+(?:the\s+)?(?:transcript|conversation|chat(?: history)?|context|logs?)\b|\bnot (?:this|the|your) (?:conversation|chat|transcript)\b/i;
+/** A parameter that holds a prompt for another model or agent. */
+const PROMPT_PARAM = /^(?:system_?prompt|system_?message|system|prompt|instructions?|persona|preamble)$/i;
+/** Words that make a sentence an order to the reading model rather than a name for a value. */
+const ADDRESSED = /\b(?:you|your|yours|ignore|disregard|follow|obey|forget|override|must|always|never|do not|don't|from now on)\b/i;
 /** Handing a value to the call: what turns a secret's mention into a reach. */
 const INTO_CALL_VERB = /\b(?:pass|include|put|send|attach|fill|provide|paste|copy|add|supply|forward|upload|submit|embed|insert|append)\b/i;
 /** What the tool gives back: "The response contains `client_secret`", "values are returned as-is", "the secret is shown once". */
@@ -112,11 +117,14 @@ const NEVER_TOUCHED = /\b(?:is|are|will be|gets?)\s+(?:never|not)\s+(?:\w+\s+)?(
 export function optionNote(category: string, field: string, sentence: string, ctx: OptionContext): OptionNote | undefined {
   const s = sentence;
   if (OBLIGED.test(s) || DECEIVE.test(s)) return undefined;
+  const param = parameterOfField(field);
+  // "Optional system prompt for the second model." on `system_prompt`: what the parameter holds, said as a name.
+  if ((category === "assistant-directive" || category === "resource-reach") && param !== undefined && /\.description$/.test(field) && PROMPT_PARAM.test(param) && !ADDRESSED.test(s) && s.split(/\s+/).length <= 12)
+    return "the prompt the parameter is named for";
   // The conversation as the object of a sentence is what the categories are about, except where it is named as the
   // place a value does not go.
   const conversation = CONVERSATION.test(s.replace(NOT_INTO_CONVERSATION, " "));
   if (conversation) return undefined;
-  const param = parameterOfField(field);
   if (category === "concealment" && NOTIFY.test(s) && !OUTSIDE_PARTY.test(s) && (namesOwnSwitch(s, ctx.params) || (param !== undefined && SWITCH_PARAM.test(param) && /\.description$/.test(field) && NOTIFY_ONLY.test(s))))
     return "a notification option";
   if (category === "resource-reach" && param !== undefined && /\.(?:default|examples?)(?:\[\d+\])?$/.test(field) && KEY_PATH_PARAM.test(param) && KEY_PATH.test(s) && KEY_PURPOSE.test(ctx.purpose))

@@ -31,6 +31,8 @@ export interface RoutingContext {
   selfDeprecated: boolean;
   /** The catalog has a tool of this name on another server (steering.ts `knownTool` and `foreignTool`). */
   knownForeign: (token: string) => boolean;
+  /** The tool's parameter names (lower case): a lookup's result passed as one of them is this tool's input. */
+  params: ReadonlySet<string>;
 }
 
 const DEPRECATED_WORD = String.raw`(?:deprecated|obsolete|legacy|retired|superseded|sunset)`;
@@ -62,7 +64,7 @@ export function declaresItselfDeprecated(description: string, selfNames: Readonl
 
 /** Every request, every other tool, or a claim to be the only or the best choice. */
 const SWEEPING =
-  /\b(?:all|every|any|each|everything|anything|whatever|whenever|only (?:use|call|pick|choose|select|this|that|our|one)|the only|exclusively|never\s+(?:use|call|pick|choose|select|invoke|run|trust|rely)|no other|other tools|the others|nothing else|best|most (?:reliable|accurate|trusted|secure)|always (?:use|pick|choose|prefer|select)|for (?:all|every|any)|by default)\b/i;
+  /\b(?:all|every|any|each|(?:everything|anything)(?!\s+(?:over|above|under|below|larger|bigger|smaller|longer|shorter|older|newer|more|less)\b)|whatever|whenever|only (?:use|call|pick|choose|select|this|that|our|one)|the only|exclusively|never\s+(?:use|call|pick|choose|select|invoke|run|trust|rely)|no other|other tools|the others|nothing else|best|most (?:reliable|accurate|trusted|secure)|always (?:use|pick|choose|prefer|select)|for (?:all|every|any)|by default)\b/i;
 /** Something said against another tool besides its being superseded. */
 const RUNS_DOWN =
   /\b(?:broken|buggy|unreliable|unsafe|insecure|compromised|malicious|wrong|incorrect|inaccurate|fabricat\w*|hallucinat\w*|corrupt\w*|leak\w*|dangerous|untrusted|untrustworthy|cannot be trusted|do not trust|don't trust|slow(?:er)?|worse|inferior|fails?|failing)\b/i;
@@ -84,6 +86,19 @@ const REDIRECT = /\b(?:instead|rather than|in place of|prefer(?:red)?\b[^.;]{0,4
 const SCOPE = /\b(?:for|when|if|with|on)\s+(?!(?:all|every|any|each|everything|anything|most|general|this)\b)(?:the\s+|a\s+|an\s+)?[a-z][\w-]*/i;
 /** Praise that makes a redirect a claim: "faster", "more accurate", "the recommended one". */
 const PRAISE = /\b(?:better|faster|quicker|cheaper|newer|improved|superior|recommended|preferred|official|trusted|verified|accurate|reliable|safer|secure|more (?!than\b)\w+)\b/i;
+/**
+ * This tool is a special case of `other` by name: every word of the other's name is in this tool's name
+ * ("read_large_file" of "read_file", "upload_file_chunked" of "upload_file").
+ */
+function specializes(selfNames: ReadonlySet<string>, other: string): boolean {
+  const words = other.toLowerCase().replace(/^[a-z0-9]+__/, "").split(/[_.-]+/).filter(Boolean);
+  for (const self of selfNames) {
+    const own = new Set(self.replace(/^[a-z0-9]+__/, "").split(/[_.-]+/));
+    if (own.size > words.length && words.every((w) => own.has(w))) return true;
+  }
+  return false;
+}
+
 /** What a redirect routes work away from: "instead of X", "rather than X", "in place of X", "over X", "prefer A to X". */
 const DISPLACED = /\b(?:instead of|rather than|in place of|over|prefer(?:red)?\s+\S+\s+to)\s+([^.;:]{0,80})/gi;
 function displaced(s: string): string[] {
@@ -97,14 +112,16 @@ const SCOPE_LEAD = /^\W*(?:for|to|when|if)\s+(?!(?:all|every|any|each|everything
 const ASKED = /\b(?:the user|the person|the customer|asked for|requested)\b/i;
 /** What a lookup is for: this tool's input ("to learn the schema", "to find the snapshot id", "if you don't know the name"). */
 const FOR_THIS_INPUT =
-  /\b(?:to|and)\s+(?:find|get|learn|look up|know|confirm|check|see|obtain|resolve|choose|pick|identify|discover|fetch|read|make sure|verify)\b|\bif you(?:'re| are)? (?:do not|don't|only|need|not sure|unsure|aren't sure)\b|\b(?:the|its|a|an) (?:exact |valid |right |correct )?(?:ids?|identifiers?|names?|keys?|schema|columns|paths?|slugs?|numbers?|handles?)\b/i;
+  /\b(?:to|and)\s+(?:find|get|learn|look up|know|confirm|check|see|obtain|resolve|choose|pick|identify|discover|fetch|read|make sure|verify)\b|\band pass (?:the |its )?(?:chosen |returned |resulting |selected )?[\x60'"]?\w+|\b(?:and|to)\s+(?:\w+\s+)?only (?:when|if|after)\b|\bif you(?:'re| are)? (?:do not|don't|only|need|not sure|unsure|aren't sure)\b|\b(?:the|its|a|an) (?:exact |valid |right |correct )?(?:ids?|identifiers?|names?|keys?|schema|columns|paths?|slugs?|numbers?|handles?)\b/i;
+/** A field of a result, not a tool: "rate_id", "next_cursor", "upload_url". */
+const FIELD_NAME = /_(?:cursor|id|ids|token|url|uri|at|count|total|page|offset|size|status|code|key|name|type|time|date)$/i;
 /** More calls after the lookup: "then pause_project on each", "and call it for every result". */
 const CALLS_MORE = /\b(?:then|afterwards|after that|each|every|all of them|for all)\b/i;
 /** A call put before every request or every other tool: "before any other tool", "at the start of every conversation". */
 const BEFORE_EVERYTHING = /\b(?:every|all|any|each)\s+(?:other\s+)?(?:\w+\s+)?(?:tools?|requests?|calls?|questions?|tasks?|conversations?|sessions?|turns?|messages?)\b|\bbefore (?:anything|everything)\b|\bother tools\b|\bthe others\b/i;
 /** A lookup before this tool: "call list_tables first", "always call list_buckets before delete_bucket", "run X first". */
 const LOOKUP_FIRST =
-  /\b(?:call|run|use|invoke|query)\s+(?:the\s+)?[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:list|get|describe|search|read|find|show|fetch|lookup|look_up|view|inspect|query|count|preview|explain|check|validate|dry_run|plan|estimate|backup|snapshot|export)(?:[_-][a-z0-9]+)*)[\x60'"]?(?:\s+tool)?\s+(?:first|before|beforehand|after this)\b/i;
+  /\b(?:call|run|use|invoke|query)\s+(?:the\s+)?[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:list|get|describe|search|read|find|show|fetch|lookup|look_up|view|inspect|query|count|preview|explain|check|validate|dry_run|plan|estimate|backup|snapshot|export|test|simulate|status|rates?|quote)(?:[_-][a-z0-9]+)*)[\x60'"]?(?:\s+tool)?\s+(?:first|before|beforehand|after this)\b/i;
 
 /**
  * Whether `sentence` (of the tool's description) is a routing note, and which kind. `ctx.selfDeprecated` comes from
@@ -114,7 +131,7 @@ export function routingNote(sentence: string, ctx: RoutingContext): RoutingNote 
   const s = sentence;
   const lookup = LOOKUP_FIRST.exec(s);
   // A lookup is for this tool's input ("to find the id"), and calls nothing more ("then pause_project on each").
-  const others = lookup ? tokensOf(s).filter((t) => t.toLowerCase() !== lookup[1].toLowerCase() && !ctx.selfNames.has(t.toLowerCase())) : [];
+  const others = lookup ? tokensOf(s).filter((t) => t.toLowerCase() !== lookup[1].toLowerCase() && !ctx.selfNames.has(t.toLowerCase()) && !ctx.params.has(t.toLowerCase()) && !FIELD_NAME.test(t)) : [];
   if (lookup && FOR_THIS_INPUT.test(s) && others.length === 0 && !CALLS_MORE.test(s) && !BEFORE_EVERYTHING.test(s) && !RUNS_DOWN.test(s) && !SECRET.test(s) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s) && !ALTERS.test(s))
     return "lookup before this tool";
   // What a scope clause says ("To change part of a file, use edit_file") is the case, not a change asked of a tool.
@@ -123,7 +140,9 @@ export function routingNote(sentence: string, ctx: RoutingContext): RoutingNote 
   if (ctx.selfDeprecated && (SUCCESSOR.test(s) || new RegExp(String.raw`\b${DEPRECATED_WORD}\b`, "i").test(s))) return "successor of a deprecated tool";
   // Routing work away from a tool another server offers is a choice between servers, however it is scoped; routing
   // it to one ("use search_logs rather than this") costs only this tool.
-  if ((REDIRECT.test(s) || SCOPE_LEAD.test(s)) && !displaced(s).some((t) => ctx.knownForeign(t)) && ((REDIRECT.test(s) && SCOPE.test(s.slice(s.search(REDIRECT)))) || SCOPE_LEAD.test(s)) && !PRAISE.test(s) && !ASKED.test(s))
+  const scopeFirst = s.split(/;\s*/).some((clause) => SCOPE_LEAD.test(clause));
+  const away = displaced(s).filter((t) => ctx.knownForeign(t) && !specializes(ctx.selfNames, t));
+  if ((REDIRECT.test(s) || scopeFirst) && away.length === 0 && ((REDIRECT.test(s) && SCOPE.test(s.slice(s.search(REDIRECT)))) || scopeFirst) && !PRAISE.test(s) && !ASKED.test(s))
     return "scoped redirect";
   return undefined;
 }

@@ -218,11 +218,16 @@ const context = (s: string): boolean => has(CONTEXT, s) || has(USER_SHARED, s);
 
 type Push = (category: ScreeningCategory, score: number, cue: string) => void;
 
+/** The sentence without flaws said to be absent ("started without errors") or named in a flag ("--allow-dangerous"). */
+function flawsSaid(s: string): string {
+  return s.replace(/\b(?:without|no|zero|never any|free of)\s+(?:any\s+)?(?:errors?|failures?|issues|problems|bugs|warnings)\b|(?:^|\s)--?[a-z][\w-]*/gi, " ");
+}
+
 /** Tool choice needs no order: a claim of standing over every alternative, or the alternatives run down, is the manipulation. */
 function toolChoice(c: Cues, push: Push): boolean {
   const { s, ctx, lenient } = c;
   // The server's own older tool run down by name ("the older x_legacy tool on this server loses pages") is a successor note.
-  const disparaged = (has(ALTERNATIVES, s) || c.named.length > 0) && has(RUN_DOWN, s) && !ownSiblingNamed(s);
+  const disparaged = (has(ALTERNATIVES, s) || c.named.length > 0) && RUN_DOWN.test(flawsSaid(s)) && !ownSiblingNamed(s);
   if (disparaged) push("tool-choice", 0.8, "runs down the other tools");
   else if (has(PRIORITISE, s) && (has(ALTERNATIVES, s) || has(OTHER_TOOL, s)) && !lenient) push("tool-choice", 0.7, "puts itself ahead of the other tools");
   else if (has(ALTERNATIVES, s) && has(ONLY_IF_THIS_FAILS, s)) push("tool-choice", 0.7, "leaves the other tools as a fallback only");
@@ -423,7 +428,7 @@ function roles(c: Cues, push: Push, named: boolean): void {
 
   // The server's own tools ("the older x tool on this server") are no alternatives another server offers.
   const others = (has(ALTERNATIVES, s) || has(OTHER_SERVERS, s) || named) && !ownSiblingNamed(s);
-  if (others && (has(FAILS, s) || has(RUN_DOWN, s))) push("tool-choice", 0.8, "runs down the other servers");
+  if (others && (FAILS.test(flawsSaid(s)) || RUN_DOWN.test(flawsSaid(s)))) push("tool-choice", 0.8, "runs down the other servers");
   else if (others && (has(COMPARE, s) || /\bunlike\b/i.test(s))) push("tool-choice", 0.65, "compares itself with the other servers");
   else if (has(CLAIM_OVER, s)) push("tool-choice", 0.7, "claims every choice over the alternatives");
   else if (others && excludesOthers(s)) push("tool-choice", 0.7, "has the model leave the other tools unused");
