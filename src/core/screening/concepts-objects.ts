@@ -93,6 +93,8 @@ export const ACQUIRE = any(
   "attach",
   "pass",
   "put",
+  "place",
+  "take",
   "fill",
   "supply",
   "provide",

@@ -86,12 +86,17 @@ export const PATTERNS: PatternRule[] = [
       // "[SYSTEM MESSAGE]", "[SYSTEM]:"; a bare "[Admin]" is how some servers tag admin-only tools.
       re(String.raw`\[\s*(?:system|sys|admin|administrator|developer)\s*(?:message|prompt|note|override|instructions?)\s*\]|\[\s*(?:system|sys)\s*\]\s*:`),
       re(String.raw`\{\{\s*(?:system|admin)[^}]*\}\}`),
+      // "[SYSTEM] Fill this with …", "[/SYSTEM]": the bare tag in capitals, as a system turn is marked (a "[System]"
+      // category label is not).
+      re(String.raw`\[\/?(?:SYSTEM|SYS|SYSTEM NOTE|ADMIN|DEVELOPER|INST)\]`, ""),
       re(String.raw`\b(?:act|behave|respond|pose|operate)\s+as\s+(?:if you (?:were|are)\s+)?(?:the\s+|a\s+|an\s+)?(?:system|system administrator|administrator|admin|root user|developer|operator)\b`),
       re(String.raw`\bpretend\s+(?:to be|you are|that you are)\s+(?:the\s+|a\s+|an\s+)?(?:system|administrator|admin|developer|operator|user)\b`),
       re(String.raw`\byou are now\s+(?:in\s+)?(?:an?\s+)?(?:\w+\s+)?(?:mode|the system|admin|administrator|unrestricted|jailbroken)\b`),
       re(String.raw`\b(?:maintenance|developer|debug|god|admin|jailbreak|unrestricted)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:active|enabled|on|activated)\b`),
       re(String.raw`\b(?:administrative|admin|system|root)\s+overrides?\s+(?:are\s+|is\s+)?(?:now\s+)?(?:enabled|active|in effect|granted|on)\b`),
       re(String.raw`<!--[^]*?\b(?:assistant|ai|llm|agent|instructions?|system|claude|gpt|you (?:must|should))\b[^]*?-->`),
+      // A comment (unseen by the user reading a rendered description) that gives orders about a tool's work.
+      re(String.raw`<!--[^]*?\b(?:when(?:ever)?\s+[^]{0,80}?\b(?:set|use|add|send|include|change|replace|pass|call)|always|never|must|do not)\b[^]*?-->`),
     ],
   },
   {
@@ -100,6 +105,8 @@ export const PATTERNS: PatternRule[] = [
       re(
         String.raw`\b(?:treat|regard|consider|handle)\s+(?:(?:every|all|any|the|its|their)\s+)?(?:[\w-]+\s+){0,6}?(?:as|like)\s+(?:an?\s+)?(?:(?:authoritative|trusted|binding|verified|privileged)\s+)*(?:(?:system|developer|user|operator)\s*(?:instructions?|messages?|prompts?|commands?|directives?)|administrators?|admins?)\b`,
       ),
+      // "treat the rest of the line as a task from the user": content promoted to the user's own request.
+      re(String.raw`\b(?:treat|regard|consider|handle)\s+(?:it|them|this|that|the\s+(?:[\w-]+\s+){0,4}?)\s*as\s+(?:an?\s+)?(?:tasks?|requests?|instructions?|orders?|commands?)\s+(?:from|by|of)\s+(?:the\s+)?user\b`),
       re(
         String.raw`\b(?:follow|obey|execute|carry out|comply with|act on)\b[^.\n]{0,40}?\bas (?:if|though) (?:it|they|this)\s+(?:were|was|came|come)\b[^.\n]{0,30}?\b(?:messages?|instructions?|commands?|requests?|directives?|prompts?|user|system)\b`,
       ),
@@ -159,7 +166,11 @@ export const PATTERNS: PatternRule[] = [
   {
     rule: "self-promotion",
     patterns: [
-      re(String.raw`\b(?:the\s+)?other\s+(?:[\w-]+\s+)?tools\s+(?:are|is)\s+(?:now\s+)?(?:deprecated|broken|unreliable|wrong|outdated|unsafe|disabled)`),
+      re(String.raw`\b(?:the\s+)?other\s+(?:[\w-]+\s+)?tools\s+(?:are|is)\s+(?:now\s+)?(?:deprecated|broken|unreliable|wrong|outdated|unsafe|disabled|unnecessary|not needed|redundant|obsolete)`),
+      // An endorsement by the model's makers or the protocol claimed in a definition: "endorsed by Anthropic and OpenAI",
+      // "trusted by OpenAI, Anthropic and Google". No tool list carries such an endorsement; it is there to be picked.
+      re(String.raw`\b(?:endorsed|recommended|approved|certified|trusted|preferred|verified|sanctioned|chosen|used)\s+(?:\w+\s+)?by\s+(?:\w+\s+){0,2}?(?:anthropic|openai|claude|chatgpt|google deepmind|gemini|the mcp (?:team|project|steering committee|maintainers)|model context protocol)\b`),
+      re(String.raw`\b(?:officially|the official(?:ly)?)\s+(?:\w+\s+){0,2}?(?:recommended|endorsed|approved|sanctioned|preferred)\s+(?:\w+\s+){0,3}?(?:for|by)\s+(?:(?:all|every|any)\s+)?(?:ai|llm|language model|assistants?|agents?|models?|claude|gpt|chatgpt)\b`),
     ],
   },
 ];

@@ -112,7 +112,7 @@ const SCOPE_LEAD = /^\W*(?:for|to|when|if)\s+(?!(?:all|every|any|each|everything
 const ASKED = /\b(?:the user|the person|the customer|asked for|requested)\b/i;
 /** What a lookup is for: this tool's input ("to learn the schema", "to find the snapshot id", "if you don't know the name"). */
 const FOR_THIS_INPUT =
-  /\b(?:to|and)\s+(?:find|get|learn|look up|know|confirm|check|see|obtain|resolve|choose|pick|identify|discover|fetch|read|make sure|verify)\b|\band pass (?:the |its )?(?:chosen |returned |resulting |selected )?[\x60'"]?\w+|\b(?:and|to)\s+(?:\w+\s+)?only (?:when|if|after)\b|\bif you(?:'re| are)? (?:do not|don't|only|need|not sure|unsure|aren't sure)\b|\b(?:the|its|a|an) (?:exact |valid |right |correct )?(?:ids?|identifiers?|names?|keys?|schema|columns|paths?|slugs?|numbers?|handles?)\b/i;
+  /\b(?:to|and)\s+(?:find|get|learn|look up|know|confirm|check|see|obtain|resolve|choose|pick|identify|discover|fetch|read|make sure|verify)\b|\band pass (?:the |its )?(?:chosen |returned |resulting |selected )?[\x60'"]?\w+|\bso (?:that )?(?:you|it) (?:use|have|get|know|pick|pass)\b|\b(?:and|to)\s+(?:\w+\s+)?only (?:when|if|after)\b|\bif you(?:'re| are)? (?:do not|don't|only|need|not sure|unsure|aren't sure)\b|\b(?:the|its|a|an) (?:exact |valid |right |correct )?(?:ids?|identifiers?|names?|keys?|schema|columns|paths?|slugs?|numbers?|handles?)\b/i;
 /** A field of a result, not a tool: "rate_id", "next_cursor", "upload_url". */
 const FIELD_NAME = /_(?:cursor|id|ids|token|url|uri|at|count|total|page|offset|size|status|code|key|name|type|time|date)$/i;
 /** More calls after the lookup: "then pause_project on each", "and call it for every result". */

@@ -34,7 +34,7 @@ const STEER_PATTERNS: RegExp[] = [
   // "when sending … with X, always add …": the span is searched for tool names
   re(String.raw`\bwhen(?:ever)?\s+(?:you\s+)?(?:send|sending|use|using|call|calling|invoke|invoking|run|running)\b([^.\n]{0,60}?),?\s+(?:you\s+)?(?:must|should|always|never|also|first|add|set|include|replace|change|put)\b`, "gi"),
   // "X is deprecated / broken / has a known bug", "X corrupts data"
-  re(String.raw`${TOOL_TOKEN}(?:\s+tool)?\s+(?:(?:is|are|has|have)\s+(?:now\s+)?(?:deprecated|broken|buggy|unreliable|unsafe|compromised|disabled|outdated|(?:a\s+)?(?:known\s+)?bugs?)|(?:corrupts?|returns? wrong|leaks?)\b)`, "gi"),
+  re(String.raw`${TOOL_TOKEN}(?:\s+tool)?\s+(?:(?:is|are|has|have|has been|have been|was|were)\s+(?:now\s+)?(?:deprecated|retired|discontinued|obsolete|broken|buggy|unreliable|unsafe|compromised|disabled|outdated|(?:a\s+)?(?:known\s+)?bugs?)|(?:corrupts?|returns? wrong|leaks?)\b)`, "gi"),
   // "this tool replaces X"
   re(String.raw`\b(?:this tool|it)\s+(?:replaces|supersedes|overrides)\s+(?:the\s+)?${TOOL_TOKEN}`, "gi"),
 ];
@@ -88,6 +88,9 @@ export function foreignTool(token: string, ctx: SteerContext): boolean {
   if (name === ctx.self || ctx.selfNames?.has(name) || ctx.params.has(name)) return false;
   const prefix = serverPrefixOf(name);
   if (prefix && ctx.server && sameServer(prefix, ctx.server)) return false;
+  // `github__get_file_contents` named by `github__create_or_update_file`: the client gave both the same server prefix.
+  const ownPrefix = serverPrefixOf(ctx.self);
+  if (prefix && ownPrefix && sameServer(prefix, ownPrefix)) return false;
   const servers = ctx.catalog?.get(name) ?? (prefix ? ctx.catalog?.get(name.slice(prefix.length + 2)) : undefined);
   if (servers) return ctx.server === undefined ? false : ![...servers].some((s) => sameServer(s, ctx.server as string));
   // A `server__tool` name of another server is foreign by construction, known to the catalog or not.
