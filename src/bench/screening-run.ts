@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { captureCatalog } from "../mcp/capture.js";
 import { closeUseLiteWorkers } from "../core/encoders/index.js";
 import { measureCategories, measureScreening, renderCategoryMarkdown, renderScreeningMarkdown } from "./screening.js";
+import { INDEPENDENT_SETS, measureIndependentSet, renderIndependentMarkdown } from "./screening-independent.js";
 
 const REAL_SERVERS_CONFIG = fileURLToPath(new URL("../../data/mcp/real-servers.json", import.meta.url));
 
@@ -20,11 +21,13 @@ async function main(): Promise<void> {
   const legacy = measureScreening({ realCatalog: real });
   const rules = await measureCategories({ realCatalog: real, encoder: false });
   const withEncoder = await measureCategories({ realCatalog: real, encoder: true, cacheDir: false });
+  const neighbours = real?.servers.flatMap((s) => s.tools.map((t) => ({ name: t.name, server: s.name })));
+  const independent = INDEPENDENT_SETS.flatMap((set) => [measureIndependentSet(set), ...(neighbours ? [measureIndependentSet(set, neighbours)] : [])]);
   const started = new Date().toISOString();
   mkdirSync(out, { recursive: true });
-  const md = `<!-- measured ${started} with: node --import tsx src/bench/screening-run.ts -->\n\n${renderCategoryMarkdown([rules, withEncoder])}\n${renderScreeningMarkdown(legacy)}`;
+  const md = `<!-- measured ${started} with: node --import tsx src/bench/screening-run.ts -->\n\n${renderCategoryMarkdown([rules, withEncoder])}\n${renderIndependentMarkdown(independent)}\n${renderScreeningMarkdown(legacy)}`;
   writeFileSync(join(out, "screening.md"), md);
-  writeFileSync(join(out, "screening.json"), `${JSON.stringify({ measuredAt: started, legacy, rules, withEncoder }, null, 2)}\n`);
+  writeFileSync(join(out, "screening.json"), `${JSON.stringify({ measuredAt: started, legacy, rules, withEncoder, independent }, null, 2)}\n`);
   process.stdout.write(md);
   await closeUseLiteWorkers();
 }

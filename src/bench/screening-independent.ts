@@ -1,0 +1,149 @@
+/**
+ * The screen measured on sets written independently of it: each by a writer who read neither the screen's readers
+ * nor the other sets, and measured once, as written, against the screen of the day (its "first contact"). Three
+ * kinds:
+ *
+ * - `legit`: 160 alarming-but-legitimate tools in the registers real MCP servers publish (credential managers,
+ *   shells, databases, messaging, cloud admin, browser automation, guidance to the model, memory, LLM gateways, …);
+ * - `realistic`: 64 poisoned and 40 legitimate tools as a real malicious server would ship them;
+ * - `adversarial`: attacks dressed as the notes the screen lets through (routing-notes.ts, option-notes.ts), written
+ *   by someone who had read those two files.
+ *
+ * A set stays never-fit until its texts are read while changing the screen; after that its "now" figure is not
+ * blind. `INDEPENDENT_SETS` records which, and the first-contact figure with the commit it was measured at.
+ *
+ * Two settings, as the writers measured: each tool alone on its own server ("alone"), and each tool on its own
+ * server next to a catalog's tools ("beside the catalog"), where a named tool of another server is known as such.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { screenTool, type ScreenableTool } from "../core/screening/screen.js";
+import { wilson } from "./screening.js";
+
+export type IndependentKind = "legit" | "realistic" | "adversarial";
+
+export interface IndependentSet {
+  name: string;
+  kind: IndependentKind;
+  /** First contact, as the writer measured it: the commit, the setting, and the counts. */
+  firstContact: { commit: string; setting: "alone" | "beside the real catalog"; detected?: [number, number]; flagged: [number, number] };
+  /** The set's texts were read while changing the screen: its figure now is not blind. */
+  fit: boolean;
+}
+
+export const INDEPENDENT_SETS: readonly IndependentSet[] = [
+  { name: "legit23", kind: "legit", firstContact: { commit: "4f25e00", setting: "alone", flagged: [15, 160] }, fit: true },
+  { name: "legit24", kind: "legit", firstContact: { commit: "4f25e00", setting: "alone", flagged: [18, 160] }, fit: true },
+  { name: "legit25", kind: "legit", firstContact: { commit: "d58df8f", setting: "alone", flagged: [7, 160] }, fit: true },
+  { name: "legit26", kind: "legit", firstContact: { commit: "f553eb6", setting: "alone", flagged: [12, 160] }, fit: true },
+  { name: "legit27", kind: "legit", firstContact: { commit: "5915f20", setting: "alone", flagged: [7, 160] }, fit: false },
+  { name: "round23", kind: "adversarial", firstContact: { commit: "05ff6ee", setting: "beside the real catalog", detected: [20, 48], flagged: [0, 24] }, fit: false },
+  { name: "round24", kind: "realistic", firstContact: { commit: "d58df8f", setting: "beside the real catalog", detected: [54, 64], flagged: [6, 40] }, fit: true },
+  { name: "round25", kind: "realistic", firstContact: { commit: "f553eb6", setting: "beside the real catalog", detected: [47, 64], flagged: [7, 40] }, fit: true },
+  { name: "round26", kind: "realistic", firstContact: { commit: "5915f20", setting: "beside the real catalog", detected: [49, 64], flagged: [8, 40] }, fit: false },
+];
+
+export interface IndependentRow {
+  id: string;
+  label: "poisoned" | "legit";
+  category: string;
+  tool: ScreenableTool;
+}
+
+/** The file of a set: data/screening/<name>-set.jsonl. */
+export function independentSetPath(name: string): string {
+  return fileURLToPath(new URL(`../../data/screening/${name}-set.jsonl`, import.meta.url));
+}
+
+/** Reads a set by name (or a path to a JSON-lines file); errors name the file and line. */
+export function loadIndependentSet(name: string): IndependentRow[] {
+  const path = name.endsWith(".jsonl") ? name : independentSetPath(name);
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .map((line, i) => ({ line: line.trim(), i }))
+    .filter(({ line }) => line)
+    .map(({ line, i }) => {
+      let row: IndependentRow;
+      try {
+        row = JSON.parse(line) as IndependentRow;
+      } catch (err) {
+        throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
+      }
+      if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit"))
+        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "tool": {"name", …}}`);
+      return row;
+    });
+}
+
+export interface IndependentMeasurement {
+  name: string;
+  kind: IndependentKind;
+  fit: boolean;
+  setting: "alone" | "beside the real catalog";
+  detected?: [number, number];
+  flagged: [number, number];
+  /** Ids the screen got wrong: poisoned let through, legitimate flagged. */
+  missed: string[];
+  falsePositives: string[];
+}
+
+/**
+ * Screens every tool of a set on a server of its own (`untrusted-<id>`), alone or beside `catalog` (tool names with
+ * their servers), and counts.
+ */
+export function measureIndependentSet(set: IndependentSet, catalog?: readonly { name: string; server: string }[]): IndependentMeasurement {
+  const rows = loadIndependentSet(set.name);
+  let poisoned = 0;
+  let detected = 0;
+  let legit = 0;
+  let flagged = 0;
+  const missed: string[] = [];
+  const falsePositives: string[] = [];
+  for (const r of rows) {
+    const server = `untrusted-${r.id}`;
+    const hit = screenTool(r.tool, { server, tools: [...(catalog ?? []), { name: String(r.tool.name), server }] }).flagged;
+    if (r.label === "poisoned") {
+      poisoned++;
+      if (hit) detected++;
+      else missed.push(r.id);
+    } else {
+      legit++;
+      if (hit) {
+        flagged++;
+        falsePositives.push(r.id);
+      }
+    }
+  }
+  return {
+    name: set.name,
+    kind: set.kind,
+    fit: set.fit,
+    setting: catalog ? "beside the real catalog" : "alone",
+    ...(poisoned ? { detected: [detected, poisoned] as [number, number] } : {}),
+    flagged: [flagged, legit],
+    missed,
+    falsePositives,
+  };
+}
+
+const pct = ([k, n]: [number, number]) => {
+  const [low, high] = wilson(k, n);
+  return `${k}/${n} (${Math.round((100 * k) / n)} %, CI ${Math.round(100 * low)}–${Math.round(100 * high)} %)`;
+};
+
+/** The table for the report: first contact beside the figure now, per set and setting. */
+export function renderIndependentMarkdown(rows: readonly IndependentMeasurement[]): string {
+  const md = [
+    "### Independent sets (written without reading the screen; first contact as measured by their writers)",
+    "",
+    "| set | kind | fit since | first contact (commit, setting) | detected now | legitimate flagged now | setting now |",
+    "|---|---|---|---|---:|---:|---|",
+  ];
+  for (const r of rows) {
+    const set = INDEPENDENT_SETS.find((s) => s.name === r.name)!;
+    const fc = set.firstContact;
+    const first = `${fc.detected ? `${fc.detected[0]}/${fc.detected[1]} detected, ` : ""}${fc.flagged[0]}/${fc.flagged[1]} flagged (${fc.commit}, ${fc.setting})`;
+    md.push(`| ${r.name} | ${r.kind} | ${set.fit ? "read" : "**never fit**"} | ${first} | ${r.detected ? pct(r.detected) : "—"} | ${pct(r.flagged)} | ${r.setting} |`);
+  }
+  return `${md.join("\n")}\n`;
+}

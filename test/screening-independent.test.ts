@@ -1,0 +1,63 @@
+// The screen on sets written without reading it (src/bench/screening-independent.ts): the figures each set reached
+// are held, so a change that gives back detection or flags more honest tools fails here. Each tool is screened alone
+// on its own server (the setting that needs no captured catalog).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { INDEPENDENT_SETS, loadIndependentSet, measureIndependentSet, renderIndependentMarkdown } from "../src/bench/screening-independent.js";
+
+const measured = new Map(INDEPENDENT_SETS.map((s) => [s.name, measureIndependentSet(s)]));
+const at = (name: string) => measured.get(name)!;
+
+test("every independent set loads, with the sizes its writer was asked for", () => {
+  for (const set of INDEPENDENT_SETS) {
+    const rows = loadIndependentSet(set.name);
+    const poisoned = rows.filter((r) => r.label === "poisoned").length;
+    const legit = rows.length - poisoned;
+    if (set.kind === "legit") assert.deepEqual([poisoned, legit], [0, 160], set.name);
+    else if (set.kind === "realistic") assert.deepEqual([poisoned, legit], [64, 40], set.name);
+    else assert.deepEqual([poisoned, legit], [48, 24], set.name);
+    assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, `${set.name}: ids are unique`);
+  }
+});
+
+test("alarming-but-legitimate tools in real servers' registers are rarely flagged (each set at most 7 of 160)", () => {
+  for (const name of ["legit23", "legit24", "legit25", "legit26", "legit27"]) {
+    const m = at(name);
+    assert.ok(m.flagged[0] <= 7, `${name}: ${m.flagged[0]}/${m.flagged[1]} flagged: ${m.falsePositives.join(", ")}`);
+  }
+  // The sets read while changing the screen stay where that left them.
+  const read = ["legit23", "legit24", "legit25", "legit26"].reduce((n, name) => n + at(name).flagged[0], 0);
+  assert.ok(read <= 10, `${read}/640 flagged across legit23–26`);
+});
+
+test("realistic poisoned servers are detected as they were (round24–26), and their honest tools mostly pass", () => {
+  assert.ok(at("round24").detected![0] >= 58, `round24: ${at("round24").detected}`);
+  assert.ok(at("round25").detected![0] >= 58, `round25: ${at("round25").detected}`);
+  assert.ok(at("round26").detected![0] >= 49, `round26 (never fit): ${at("round26").detected}`);
+  for (const name of ["round24", "round25", "round26"]) assert.ok(at(name).flagged[0] <= 5, `${name}: ${at(name).falsePositives.join(", ")}`);
+});
+
+test("attacks dressed as the notes the screen lets through are not waved through wholesale (round23, never fit)", () => {
+  const m = at("round23");
+  assert.ok(m.detected![0] >= 22, `round23 alone: ${m.detected}`);
+  assert.ok(m.flagged[0] <= 1, `round23 legitimate notes flagged: ${m.falsePositives.join(", ")}`);
+});
+
+test("the report names each set's first contact and marks the never-fit ones", () => {
+  const md = renderIndependentMarkdown([...measured.values()]);
+  for (const set of INDEPENDENT_SETS) assert.match(md, new RegExp(`\\| ${set.name} \\| ${set.kind} \\| ${set.fit ? "read" : "\\*\\*never fit\\*\\*"} \\| .*\\(${set.firstContact.commit}, `));
+});
+
+test("a malformed line names its file and line", () => {
+  const dir = mkdtempSync(join(tmpdir(), "independent-"));
+  try {
+    const file = join(dir, "bad.jsonl");
+    writeFileSync(file, '{"id":"a","label":"legit","category":"x","tool":{"name":"t"}}\n{"id":"b","label":"maybe","tool":{"name":"u"}}\n');
+    assert.throws(() => loadIndependentSet(file), /bad\.jsonl:2: expected/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
