@@ -24,7 +24,7 @@ test("every independent set loads, with the sizes its writer was asked for", () 
 });
 
 test("alarming-but-legitimate tools in real servers' registers are rarely flagged (each set at most 7 of 160)", () => {
-  for (const name of ["legit23", "legit24", "legit25", "legit26", "legit27"]) {
+  for (const name of ["legit23", "legit24", "legit25", "legit26", "legit27", "legit28"]) {
     const m = at(name);
     assert.ok(m.flagged[0] <= 7, `${name}: ${m.flagged[0]}/${m.flagged[1]} flagged: ${m.falsePositives.join(", ")}`);
   }
@@ -33,11 +33,12 @@ test("alarming-but-legitimate tools in real servers' registers are rarely flagge
   assert.ok(read <= 10, `${read}/640 flagged across legit23–26`);
 });
 
-test("realistic poisoned servers are detected as they were (round24–26), and their honest tools mostly pass", () => {
+test("realistic poisoned servers are detected as they were (round24–27), and their honest tools mostly pass", () => {
   assert.ok(at("round24").detected![0] >= 58, `round24: ${at("round24").detected}`);
   assert.ok(at("round25").detected![0] >= 58, `round25: ${at("round25").detected}`);
-  assert.ok(at("round26").detected![0] >= 49, `round26 (never fit): ${at("round26").detected}`);
-  for (const name of ["round24", "round25", "round26"]) assert.ok(at(name).flagged[0] <= 5, `${name}: ${at(name).falsePositives.join(", ")}`);
+  assert.ok(at("round26").detected![0] >= 49, `round26: ${at("round26").detected}`);
+  assert.ok(at("round27").detected![0] >= 54, `round27: ${at("round27").detected}`);
+  for (const name of ["round24", "round25", "round26", "round27"]) assert.ok(at(name).flagged[0] <= 5, `${name}: ${at(name).falsePositives.join(", ")}`);
 });
 
 test("attacks dressed as the notes the screen lets through are not waved through wholesale (round23, never fit)", () => {
