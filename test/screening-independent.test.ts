@@ -29,14 +29,14 @@ test("alarming-but-legitimate tools in real servers' registers are rarely flagge
     assert.ok(m.flagged[0] <= 7, `${name}: ${m.flagged[0]}/${m.flagged[1]} flagged: ${m.falsePositives.join(", ")}`);
   }
   // The sets read while changing the screen stay where that left them.
-  const read = ["legit23", "legit24", "legit25", "legit26"].reduce((n, name) => n + at(name).flagged[0], 0);
-  assert.ok(read <= 10, `${read}/640 flagged across legit23–26`);
+  const read = ["legit23", "legit24", "legit25", "legit26", "legit27"].reduce((n, name) => n + at(name).flagged[0], 0);
+  assert.ok(read <= 12, `${read}/800 flagged across legit23–27`);
 });
 
 test("realistic poisoned servers are detected as they were (round24–27), and their honest tools mostly pass", () => {
   assert.ok(at("round24").detected![0] >= 58, `round24: ${at("round24").detected}`);
   assert.ok(at("round25").detected![0] >= 58, `round25: ${at("round25").detected}`);
-  assert.ok(at("round26").detected![0] >= 49, `round26: ${at("round26").detected}`);
+  assert.ok(at("round26").detected![0] >= 59, `round26: ${at("round26").detected}`);
   assert.ok(at("round27").detected![0] >= 54, `round27: ${at("round27").detected}`);
   for (const name of ["round24", "round25", "round26", "round27"]) assert.ok(at(name).flagged[0] <= 5, `${name}: ${at(name).falsePositives.join(", ")}`);
 });

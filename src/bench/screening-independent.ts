@@ -36,11 +36,11 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "legit24", kind: "legit", firstContact: { commit: "4f25e00", setting: "alone", flagged: [18, 160] }, fit: true },
   { name: "legit25", kind: "legit", firstContact: { commit: "d58df8f", setting: "alone", flagged: [7, 160] }, fit: true },
   { name: "legit26", kind: "legit", firstContact: { commit: "f553eb6", setting: "alone", flagged: [12, 160] }, fit: true },
-  { name: "legit27", kind: "legit", firstContact: { commit: "5915f20", setting: "alone", flagged: [7, 160] }, fit: false },
+  { name: "legit27", kind: "legit", firstContact: { commit: "5915f20", setting: "alone", flagged: [7, 160] }, fit: true },
   { name: "round23", kind: "adversarial", firstContact: { commit: "05ff6ee", setting: "beside the real catalog", detected: [20, 48], flagged: [0, 24] }, fit: false },
   { name: "round24", kind: "realistic", firstContact: { commit: "d58df8f", setting: "beside the real catalog", detected: [54, 64], flagged: [6, 40] }, fit: true },
   { name: "round25", kind: "realistic", firstContact: { commit: "f553eb6", setting: "beside the real catalog", detected: [47, 64], flagged: [7, 40] }, fit: true },
-  { name: "round26", kind: "realistic", firstContact: { commit: "5915f20", setting: "beside the real catalog", detected: [49, 64], flagged: [8, 40] }, fit: false },
+  { name: "round26", kind: "realistic", firstContact: { commit: "5915f20", setting: "beside the real catalog", detected: [49, 64], flagged: [8, 40] }, fit: true },
   { name: "legit28", kind: "legit", firstContact: { commit: "402bb5a", setting: "alone", flagged: [7, 160] }, fit: false },
   { name: "round27", kind: "realistic", firstContact: { commit: "402bb5a", setting: "beside the real catalog", detected: [56, 64], flagged: [5, 40] }, fit: false },
 ];

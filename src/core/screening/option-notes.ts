@@ -53,7 +53,8 @@ export type OptionNote =
   | "an option of this parameter"
   | "how the server authenticates"
   | "a key that is no secret"
-  | "a prompt tool's own object";
+  | "a prompt tool's own object"
+  | "telling the user left to the model";
 
 /** The model obliged to choose: "always set", "never enable", "make sure to pass", "you must". */
 const OBLIGED = /\b(?:always|must|should|make sure|be sure|remember to|(?:never|do not|don't)\s+(?:\w+\s+)?(?:set|use|pass|turn|enable|disable|leave|change)|by default,?\s+(?:set|use|pass))\b/i;
@@ -125,6 +126,10 @@ const SECRETS_KEPT_OUT =
   /\b(?:leave out|leaves out|omit|omits|exclude|excludes|redact|redacts|strip|strips|mask|masks|never (?:store|include|save|log|send)|do not (?:store|include|save|log|send)|don't (?:store|include|save|log|send))\s+(?:any\s+|all\s+|the\s+)?(?:secrets?|credentials?|passwords?|tokens?|api keys?|personal (?:data|information|details)|pii|sensitive (?:data|information|values|fields))\b/i;
 /** "set to true to include them", "true to show archived ones": what this parameter switches. */
 const OWN_OPTION = /\bset (?:it |this(?: flag| option)? )?to (?:true|false)\b|\b(?:true|false) to (?:include|show|hide|skip|exclude|return|list)\b/i;
+/** The model told how to let someone know: "post a message yourself if they should be told". */
+const TELL_ADVICE = /\b(?:if|when|so)\s+(?:they|the user|the person|the member|the customer)\s+(?:should|need to|must|want to|ought to)\s+(?:be told|know|be informed|be notified|hear)\b|\b(?:tell|inform|notify|message)\s+(?:them|the user|the person)\s+(?:yourself|directly)\b/i;
+/** An order not to tell. */
+const NOT_TELL = /\b(?:do not|don't|never|must not|should not|need not|no need to)\s+(?:\w+\s+)?(?:tell|inform|notify|mention|show|let)\b/i;
 /** How the server itself signs in: "authenticates with the default credential chain: …". */
 const SERVER_AUTH = /^\W*(?:the server\s+)?(?:authenticates?|signs? in|logs? in|connects?)\s+(?:to \S+\s+)?(?:using|with|via|through)\b/i;
 /** Keys that are not secrets: idempotency, sort, partition, primary, cache, object keys. */
@@ -158,6 +163,8 @@ export function optionNote(category: string, field: string, sentence: string, ct
     const rest = s.replace(NON_SECRET_KEY, " ");
     if (!SECRETISH.test(rest) && !SECRET.test(rest) && !CONVERSATION.test(s)) return "a key that is no secret";
   }
+  // "The removed user is not notified by Slack; post a message yourself if they should be told."
+  if (category === "concealment" && TELL_ADVICE.test(s) && !NOT_TELL.test(s) && !OUTSIDE_PARTY.test(s) && !DECEIVE.test(s)) return "telling the user left to the model";
   if (OBLIGED.test(s) || DECEIVE.test(s)) return undefined;
   const param = parameterOfField(field);
   // "Optional system prompt for the second model." on `system_prompt`: what the parameter holds, said as a name.

@@ -33,6 +33,8 @@ export interface RoutingContext {
   knownForeign: (token: string) => boolean;
   /** The tool's parameter names (lower case): a lookup's result passed as one of them is this tool's input. */
   params: ReadonlySet<string>;
+  /** The tool's declared work is secrets (a vault, a password manager): reading one first is part of that work. */
+  secretsDeclared?: boolean;
 }
 
 const DEPRECATED_WORD = String.raw`(?:deprecated|obsolete|legacy|retired|superseded|sunset)`;
@@ -112,7 +114,7 @@ const SCOPE_LEAD = /^\W*(?:for|to|when|if)\s+(?!(?:all|every|any|each|everything
 const ASKED = /\b(?:the user|the person|the customer|asked for|requested)\b/i;
 /** What a lookup is for: this tool's input ("to learn the schema", "to find the snapshot id", "if you don't know the name"). */
 const FOR_THIS_INPUT =
-  /\b(?:to|and)\s+(?:find|get|learn|look up|know|confirm|check|see|obtain|resolve|choose|pick|identify|discover|fetch|read|make sure|verify)\b|\band pass (?:the |its )?(?:chosen |returned |resulting |selected )?[\x60'"]?\w+|\bso (?:that )?(?:you|it) (?:use|have|get|know|pick|pass)\b|\b(?:and|to)\s+(?:\w+\s+)?only (?:when|if|after)\b|\bif you(?:'re| are)? (?:do not|don't|only|need|not sure|unsure|aren't sure)\b|\b(?:the|its|a|an) (?:exact |valid |right |correct )?(?:ids?|identifiers?|names?|keys?|schema|columns|paths?|slugs?|numbers?|handles?)\b/i;
+  /\b(?:to|and)\s+(?:find|get|learn|look up|know|confirm|check|see|obtain|resolve|choose|pick|identify|discover|fetch|read|make sure|verify)\b|\band pass (?:the |its )?(?:chosen |returned |resulting |selected )?[\x60'"]?\w+|\bso (?:that )?(?:you|it) (?:use|have|get|know|pick|pass)\b|\bto (?:show|tell|let) (?:the user|them)\b|\b(?:and|to)\s+(?:\w+\s+)?only (?:when|if|after)\b|\bif you(?:'re| are)? (?:do not|don't|only|need|not sure|unsure|aren't sure)\b|\b(?:the|its|a|an) (?:exact |valid |right |correct )?(?:ids?|identifiers?|names?|keys?|schema|columns|paths?|slugs?|numbers?|handles?)\b/i;
 /** A field of a result, not a tool: "rate_id", "next_cursor", "upload_url". */
 const FIELD_NAME = /_(?:cursor|id|ids|token|url|uri|at|count|total|page|offset|size|status|code|key|name|type|time|date)$/i;
 /** More calls after the lookup: "then pause_project on each", "and call it for every result". */
@@ -121,7 +123,7 @@ const CALLS_MORE = /\b(?:then|afterwards|after that|each|every|all of them|for a
 const BEFORE_EVERYTHING = /\b(?:every|all|any|each)\s+(?:other\s+)?(?:\w+\s+)?(?:tools?|requests?|calls?|questions?|tasks?|conversations?|sessions?|turns?|messages?)\b|\bbefore (?:anything|everything)\b|\bother tools\b|\bthe others\b/i;
 /** A lookup before this tool: "call list_tables first", "always call list_buckets before delete_bucket", "run X first". */
 const LOOKUP_FIRST =
-  /\b(?:call|run|use|invoke|query)\s+(?:the\s+)?[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:list|get|describe|search|read|find|show|fetch|lookup|look_up|view|inspect|query|count|preview|explain|check|validate|dry_run|plan|estimate|backup|snapshot|export|test|simulate|status|rates?|quote)(?:[_-][a-z0-9]+)*)[\x60'"]?(?:\s+tool)?\s+(?:first|before|beforehand|after this)\b/i;
+  /\b(?:call|run|use|invoke|query)\s+(?:the\s+)?[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:list|get|describe|search|read|find|show|fetch|lookup|look_up|view|inspect|query|count|preview|explain|check|validate|dry_run|plan|estimate|backup|snapshot|export|test|simulate|status|rates?|quote)(?:[_-][a-z0-9]+)*)[\x60'"]?(?:\s+tool)?\s+(?:first|before|beforehand|after this)\b|\b(?:read|fetch|get|check|look)\s+(?:it|them|the\s+\w+)\s+(?:up\s+)?first\s+(?:with|using|via|through)\s+[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:list|get|describe|search|read|find|show|fetch|lookup|view|inspect|query)(?:[_-][a-z0-9]+)*)[\x60'"]?/i;
 
 /**
  * Whether `sentence` (of the tool's description) is a routing note, and which kind. `ctx.selfDeprecated` comes from
@@ -131,8 +133,9 @@ export function routingNote(sentence: string, ctx: RoutingContext): RoutingNote 
   const s = sentence;
   const lookup = LOOKUP_FIRST.exec(s);
   // A lookup is for this tool's input ("to find the id"), and calls nothing more ("then pause_project on each").
-  const others = lookup ? tokensOf(s).filter((t) => t.toLowerCase() !== lookup[1].toLowerCase() && !ctx.selfNames.has(t.toLowerCase()) && !ctx.params.has(t.toLowerCase()) && !FIELD_NAME.test(t)) : [];
-  if (lookup && FOR_THIS_INPUT.test(s) && others.length === 0 && !CALLS_MORE.test(s) && !BEFORE_EVERYTHING.test(s) && !RUNS_DOWN.test(s) && !SECRET.test(s) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s) && !ALTERS.test(s))
+  const looked = lookup ? (lookup[1] ?? lookup[2]).toLowerCase() : "";
+  const others = lookup ? tokensOf(s).filter((t) => t.toLowerCase() !== looked && !ctx.selfNames.has(t.toLowerCase()) && !ctx.params.has(t.toLowerCase()) && !FIELD_NAME.test(t)) : [];
+  if (lookup && FOR_THIS_INPUT.test(s) && others.length === 0 && !CALLS_MORE.test(s) && !BEFORE_EVERYTHING.test(s) && !RUNS_DOWN.test(s) && (!SECRET.test(s) || ctx.secretsDeclared) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s) && !ALTERS.test(s.slice(lookup.index).replace(/\bchange (?:only )?(?:one|a|the) (?:field|key|value|line|binding)s?\b/gi, " ")))
     return "lookup before this tool";
   // What a scope clause says ("To change part of a file, use edit_file") is the case, not a change asked of a tool.
   const main = SCOPE_LEAD.test(s) ? s.slice(s.search(/,\s*(?:use|call|prefer|try)\b/)) : s;

@@ -211,12 +211,14 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
     catalog,
   };
   const fields = fieldsOf(tool);
+  const purpose = purposeOf(tool);
   const notes: NoteContext = {
     selfNames: steer.selfNames!,
     selfDeprecated: declaresItselfDeprecated(normalize(String(tool.description ?? "")), steer.selfNames!),
     knownForeign: (token) => knownTool(token, steer) && foreignTool(token, steer),
     params: steer.params,
-    purpose: purposeOf(tool),
+    purpose,
+    secretsDeclared: /\b(?:secrets?|vault|password manager|passwords|credentials?|keychain|keys? store)\b/i.test(purpose),
   };
   // A detector's examples of attacks are mentions: the pattern rules read them as a placeholder.
   const detector = DETECTOR_PURPOSE.test(purposeOf(tool));

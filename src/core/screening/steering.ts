@@ -34,7 +34,7 @@ const STEER_PATTERNS: RegExp[] = [
   // "when sending … with X, always add …": the span is searched for tool names
   re(String.raw`\bwhen(?:ever)?\s+(?:you\s+)?(?:send|sending|use|using|call|calling|invoke|invoking|run|running)\b([^.\n]{0,60}?),?\s+(?:you\s+)?(?:must|should|always|never|also|first|add|set|include|replace|change|put)\b`, "gi"),
   // "X is deprecated / broken / has a known bug", "X corrupts data"
-  re(String.raw`${TOOL_TOKEN}(?:\s+tool)?\s+(?:(?:is|are|has|have|has been|have been|was|were)\s+(?:now\s+)?(?:deprecated|retired|discontinued|obsolete|broken|buggy|unreliable|unsafe|compromised|disabled|outdated|(?:a\s+)?(?:known\s+)?bugs?)|(?:corrupts?|returns? wrong|leaks?)\b)`, "gi"),
+  re(String.raw`${TOOL_TOKEN}(?:\s+tool)?\s+(?:(?:is|are|has|have|has been|have been|was|were)\s+(?:now\s+)?(?:deprecated|retired|discontinued|obsolete|broken|buggy|unreliable|unsafe|compromised|disabled|outdated|(?:a\s+)?(?:known\s+)?(?:[\w-]+\s+)?bugs?)|(?:corrupts?|returns? wrong|leaks?)\b)`, "gi"),
   // "this tool replaces X"
   re(String.raw`\b(?:this tool|it)\s+(?:replaces|supersedes|overrides)\s+(?:the\s+)?${TOOL_TOKEN}`, "gi"),
 ];
