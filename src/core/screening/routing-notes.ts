@@ -6,8 +6,9 @@
  *   "DEPRECATED — superseded by get_pull_request"): it sends the model away from itself, which gains an attacker
  *   nothing, whoever the successor belongs to;
  * - a redirect scoped to part of the work ("Use read_text_file instead for text", "Prefer this over exec for builds
- *   that do not exit") between tools no other server of the catalog offers: advice on which of two tools fits a case,
- *   not a claim on every request or on another server's work;
+ *   that do not exit") that routes work away from no tool another server of the catalog offers (unless this tool's
+ *   name makes it a special case of that one, `read_large_file` of `read_file`): advice on which of two tools fits a
+ *   case, not a claim on every request or on another server's work;
  * - a lookup before this tool ("Call list_tables first to learn the schema", "Run list_snapshots first to find the
  *   id"): a read-only tool called for this tool's input, and nothing called after it, asks nothing of that tool
  *   beyond its answer.
@@ -40,6 +41,8 @@ export interface RoutingContext {
 const DEPRECATED_WORD = String.raw`(?:deprecated|obsolete|legacy|retired|superseded|sunset)`;
 /** "Deprecated: …", "DEPRECATED — …", "[Deprecated] …", "⚠️ Deprecated." at the start of the description. */
 const DEPRECATED_LEAD = new RegExp(String.raw`^[^\p{L}\p{N}]{0,6}${DEPRECATED_WORD}\b\s*(?:[:.;,—–)\]-]|\s+(?:in favou?r of|since|as of|and)\b)`, "iu");
+/** A deprecation word anywhere. */
+const DEPRECATED_MENTION = new RegExp(String.raw`\b${DEPRECATED_WORD}\b`, "i");
 /** "this tool is deprecated", "this version will be removed", "it has been superseded". */
 const THIS_DEPRECATED = new RegExp(
   String.raw`\b(?:this (?:tool|one|version|endpoint|command|function|method|api|operation|action)|it)\s+(?:is|has been|was|will be|is being|is now)\s+(?:now\s+)?(?:${DEPRECATED_WORD}|removed|scheduled for removal|replaced)\b`,
@@ -51,6 +54,8 @@ const NAMED_AFTER_LEAD = /^[^\p{L}\p{N}]{0,6}[a-z]+\b\s*[:.;,—–)\]-]?\s*[`'"
 /** The tool's description says the tool itself is deprecated (not another tool). */
 export function declaresItselfDeprecated(description: string, selfNames: ReadonlySet<string>): boolean {
   const text = description.trim();
+  // Most descriptions say nothing of the kind: no pattern is built for them.
+  if (!DEPRECATED_MENTION.test(text) && !/\bremoved\b/i.test(text)) return false;
   if (DEPRECATED_LEAD.test(text)) {
     // "Deprecated: search_web (the search server)" names what is deprecated: itself only when that is this tool.
     const named = NAMED_AFTER_LEAD.exec(text)?.[1]?.toLowerCase();
@@ -140,7 +145,7 @@ export function routingNote(sentence: string, ctx: RoutingContext): RoutingNote 
   // What a scope clause says ("To change part of a file, use edit_file") is the case, not a change asked of a tool.
   const main = SCOPE_LEAD.test(s) ? s.slice(s.search(/,\s*(?:use|call|prefer|try)\b/)) : s;
   if (!plainRouting(s) || ALTERS.test(main.replace(/\bsee\b.*$/i, ""))) return undefined;
-  if (ctx.selfDeprecated && (SUCCESSOR.test(s) || new RegExp(String.raw`\b${DEPRECATED_WORD}\b`, "i").test(s))) return "successor of a deprecated tool";
+  if (ctx.selfDeprecated && (SUCCESSOR.test(s) || DEPRECATED_MENTION.test(s))) return "successor of a deprecated tool";
   // Routing work away from a tool another server offers is a choice between servers, however it is scoped; routing
   // it to one ("use search_logs rather than this") costs only this tool.
   const scopeFirst = s.split(/;\s*/).some((clause) => SCOPE_LEAD.test(clause));

@@ -8,6 +8,7 @@ import { purposeOf, readTool, restatedTexts, toolSentences, type SentenceFinding
 import { imperativeHit, PATTERNS } from "./patterns.js";
 import { catalogIndex, foreignTool, knownTool, serverPrefixOf, steerHits, type SteerContext } from "./steering.js";
 import { optionNote } from "./option-notes.js";
+import { protectiveNote } from "./protective-notes.js";
 import { declaresItselfDeprecated, routingNote, type RoutingContext } from "./routing-notes.js";
 import { normalize, sentences, unquoteMentions, type Hit } from "./text.js";
 import { once } from "./memo.js";
@@ -161,11 +162,12 @@ interface NoteContext extends RoutingContext {
 
 /**
  * A sentence honest servers write that a reading of `category` would file: a routing note in the description
- * (routing-notes.ts), or the description of one of the tool's own options (option-notes.ts).
+ * (routing-notes.ts), the description of one of the tool's own options (option-notes.ts), or a server protecting
+ * the user or saying what it does with secrets (protective-notes.ts).
  */
 function benignNote(category: string, field: string, sentence: string, ctx: NoteContext): boolean {
   if (ROUTING_CATEGORIES.has(category)) return field === "description" && routingNote(sentence, ctx) !== undefined;
-  return optionNote(category, field, sentence, ctx) !== undefined;
+  return optionNote(category, field, sentence, ctx) !== undefined || protectiveNote(category, sentence) !== undefined;
 }
 
 /** A pattern rule's hit inside a sentence that is such a note. */
