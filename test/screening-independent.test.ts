@@ -24,7 +24,7 @@ test("every independent set loads, with the sizes its writer was asked for", () 
 });
 
 test("alarming-but-legitimate tools in real servers' registers are rarely flagged (each set at most 7 of 160)", () => {
-  for (const name of ["legit23", "legit24", "legit25", "legit26", "legit27", "legit28"]) {
+  for (const name of ["legit23", "legit24", "legit25", "legit26", "legit27", "legit28", "legit29"]) {
     const m = at(name);
     assert.ok(m.flagged[0] <= 7, `${name}: ${m.flagged[0]}/${m.flagged[1]} flagged: ${m.falsePositives.join(", ")}`);
   }
@@ -41,10 +41,13 @@ test("realistic poisoned servers are detected as they were (round24–27), and t
   for (const name of ["round24", "round25", "round26", "round27"]) assert.ok(at(name).flagged[0] <= 5, `${name}: ${at(name).falsePositives.join(", ")}`);
 });
 
-test("attacks dressed as the notes the screen lets through are not waved through wholesale (round23, never fit)", () => {
+test("attacks dressed as the notes the screen lets through are not waved through wholesale (round23, round28)", () => {
   const m = at("round23");
-  assert.ok(m.detected![0] >= 22, `round23 alone: ${m.detected}`);
+  assert.ok(m.detected![0] >= 27, `round23 alone: ${m.detected}`);
   assert.ok(m.flagged[0] <= 1, `round23 legitimate notes flagged: ${m.falsePositives.join(", ")}`);
+  const n = at("round28");
+  assert.ok(n.detected![0] >= 30, `round28 alone: ${n.detected}`);
+  assert.equal(n.flagged[0], 0, `round28 legitimate notes flagged: ${n.falsePositives.join(", ")}`);
 });
 
 test("the report names each set's first contact and marks the never-fit ones", () => {

@@ -43,6 +43,8 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "round26", kind: "realistic", firstContact: { commit: "5915f20", setting: "beside the real catalog", detected: [49, 64], flagged: [8, 40] }, fit: true },
   { name: "legit28", kind: "legit", firstContact: { commit: "402bb5a", setting: "alone", flagged: [7, 160] }, fit: false },
   { name: "round27", kind: "realistic", firstContact: { commit: "402bb5a", setting: "beside the real catalog", detected: [56, 64], flagged: [5, 40] }, fit: false },
+  { name: "legit29", kind: "legit", firstContact: { commit: "6ce2b7c", setting: "alone", flagged: [7, 160] }, fit: false },
+  { name: "round28", kind: "adversarial", firstContact: { commit: "6ce2b7c", setting: "beside the real catalog", detected: [25, 48], flagged: [0, 24] }, fit: false },
 ];
 
 export interface IndependentRow {

@@ -46,6 +46,7 @@ export const RULE_CATEGORY: Readonly<Record<string, ScreeningCategory>> = {
   "bypass-confirmation": "concealment",
   "conceal-from-user": "concealment",
   "imperative-prose": "assistant-directive",
+  "lure-the-user": "assistant-directive",
   "hidden-tag-characters": "concealment",
   "hidden-zero-width": "concealment",
   "hidden-bidi-control": "concealment",

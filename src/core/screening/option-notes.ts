@@ -44,6 +44,8 @@ const NOTIFY = /\b(?:notif\w*|notice|alert\w*|sound|silent\w*|quiet\w*|mute\w*|e
 const SWITCH_PARAM = /(?:^|_)(?:notify|notification|notifications|silent|quiet|mute|sound|send_email|send_notification|alert|alerts)(?:_|$)/i;
 /** What such a parameter's description says: notifying, not who can see the data. */
 const NOTIFY_ONLY = /\b(?:notif\w*|alert\w*|sound|silent\w*|quiet\w*|mute\w*|ping\w*|push)\b/i;
+/** The option's purpose is that someone does not learn of it, or what is silenced is a security warning. */
+const KEPT_FROM_KNOWING = /\bso (?:that )?(?:the |their |your )?[\w -]{0,25}?(?:does not|doesn't|do not|don't|won't|will not|never|cannot|can't)\s+(?:get|see|receive|know|notice|learn|hear|find)\b|\bsecurity (?:warnings?|alerts?|notices?|emails?|notifications?)\b/i;
 /** A parameter of the tool named as set to a value: "`notify_attendees: false`", "notify=true", "set `public` to false". */
 const SET_PARAM = /[\x60'"]?([a-z][\w]*)[\x60'"]?\s*(?:[:=]\s*[\x60'"]?(?:true|false|yes|no|on|off|\d+)\b|\s+to\s+[\x60'"]?(?:true|false|yes|no|on|off)\b)|\b(?:set|use|pass|enable|disable)\s+[\x60'"]([a-z][\w]*)[\x60'"]/gi;
 
@@ -60,6 +62,8 @@ function namesOwnSwitch(s: string, params: ReadonlySet<string>): boolean {
 const KEY_PATH = /(?:~|\$HOME|\/home\/\w+|\/root|\.)\/[\w./-]*(?:\.ssh|\.gnupg|certs?|keys?)\/[\w.-]+|\bid_(?:rsa|ed25519|ecdsa|dsa)\b/i;
 /** A parameter that holds a key's path. */
 const KEY_PATH_PARAM = /(?:identity|key|cert|certificate|pem|ssh)(?:_?(?:file|path|location))$|^(?:identity|key_file|keyfile|key_path|cert_path|pem_path)$/i;
+/** A tool whose declared work is SSH: the only one a key under ~/.ssh is for. */
+const SSH_PURPOSE = /\b(?:ssh|sftp|scp|remote host|git over ssh|key ?pairs?)\b/i;
 /** A tool whose declared work needs a key. */
 const KEY_PURPOSE = /\b(?:ssh|sftp|scp|key ?pairs?|certificates?|gpg|pgp|signing|signatures?|tls|x\.?509)\b/i;
 
@@ -98,9 +102,9 @@ export function optionNote(category: string, field: string, sentence: string, ct
   if (category === "resource-reach" && PROMPT_PURPOSE.test(ctx.purpose) && PROMPT_OBJECT.test(s) && !CONVERSATION.test(s.replace(PROMPT_OBJECT, " ")) && !SECRET.test(s) && !FETCHED_FROM.test(s))
     return "a prompt tool's own object";
   if (namesConversation(s)) return undefined;
-  if (category === "concealment" && NOTIFY.test(s) && !OUTSIDE_PARTY.test(s) && (namesOwnSwitch(s, ctx.params) || (param !== undefined && SWITCH_PARAM.test(param) && /\.description$/.test(field) && NOTIFY_ONLY.test(s))))
+  if (category === "concealment" && NOTIFY.test(s) && !OUTSIDE_PARTY.test(s) && !KEPT_FROM_KNOWING.test(s) && (namesOwnSwitch(s, ctx.params) || (param !== undefined && SWITCH_PARAM.test(param) && /\.description$/.test(field) && NOTIFY_ONLY.test(s))))
     return "a notification option";
-  if (category === "resource-reach" && param !== undefined && /\.(?:default|examples?)(?:\[\d+\])?$/.test(field) && KEY_PATH_PARAM.test(param) && KEY_PATH.test(s) && KEY_PURPOSE.test(ctx.purpose))
+  if (category === "resource-reach" && param !== undefined && /\.(?:default|examples?)(?:\[\d+\])?$/.test(field) && KEY_PATH_PARAM.test(param) && KEY_PATH.test(s) && KEY_PURPOSE.test(ctx.purpose) && (!/\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b/i.test(s) || SSH_PURPOSE.test(ctx.purpose)))
     return "a key path the tool declares";
   if (category === "resource-reach" && param !== undefined && /\.description$/.test(field) && SECRET_PARAM.test(param) && namesParamSecret(s, param) && !FETCHED_FROM.test(s) && vendorsDeclared(s, ctx.purpose))
     return "the secret the parameter is named for";

@@ -47,7 +47,7 @@ const OUTBOUND = /\b(?:sent|send|sends|shared|share|passed|forwarded|uploaded|po
 const DATA_NOT_ORDERS =
   /\b(?:treat|handle|regard|read|consider|use)\s+(?:it|them|this|that|(?:any|all|the|such)\s+(?:[\w-]+\s+){0,4}?(?:text|content|data|messages?|rows?|results?|output|pages?|replies|responses|comments?|documents?))\s+(?:[\w-]+\s+){0,4}?as\s+(?:untrusted\s+)?(?:data|content|plain text|information|quotes?|material)\b|\b(?:never|not|do not|don't)\s+(?:treat\s+(?:it|them|this|that|\w+)\s+)?as\s+(?:\w+\s+)?(?:instructions?|commands?|orders?|directives?)\b|\b(?:do not|don't|never)\s+(?:follow|obey|execute|act on|carry out)\s+(?:any\s+)?(?:instructions?|commands?|directions?)\s+(?:found|embedded|contained|written|that appear)\b/i;
 /** An order that would still be one inside such a note (quoted examples removed first). */
-const STILL_AN_ORDER = /\b(?:ignore|disregard|forget|override|reveal|send|pass|include|upload|forward|email|call|run|execute)\b/i;
+const STILL_AN_ORDER = /\b(?:ignore|disregard|forget|override|reveal|send|pass|include|upload|forward|email|call|run|execute|act on|carry out|unless|except|other than|but (?:if|when))\b/i;
 /** Quoted text: an example mentioned, not said. */
 const QUOTED = /"[^"\n]{0,160}"|\u201c[^\u201d\n]{0,160}\u201d|'[^'\n]{2,160}'/g;
 /** An action kept for when the user asks: "only do this when the user asks for it". */
@@ -95,7 +95,7 @@ export function protectiveNote(category: string, sentence: string): ProtectiveNo
     return "the conversation named as where a value does not go";
   if (category === "concealment" && USER_CONSENT.test(s) && OUTBOUND.test(s)) return "kept from a third party unless the user agrees";
   if (category === "resource-reach" && !INTO_CALL_VERB.test(s.replace(/\bpass\s+[\x60'"]?\w+[\x60'"]?\s*[:=]\s*[\x60'"]?(?:true|false)\b/gi, " ")) && !FETCHED_FROM.test(s.replace(SERVER_CONFIG, " "))) {
-    if (RETURNED.test(s)) return "a secret the tool returns";
+    if (RETURNED.test(s) && !/\b(?:file'?s?|files|contents? of|text of)\b|~\/|\.(?:env|pem|key)\b/i.test(s)) return "a secret the tool returns";
     if (SERVER_CONFIG.test(s)) return "the server's own configuration";
     // "never read back to the user" keeps something from the user: that is no reassurance about secrets.
     if (NEVER_TOUCHED.test(s) && !/\b(?:to|from|with)\s+(?:the\s+)?(?:user|person|customer|owner|human)s?\b/i.test(s)) return "secrets named as never touched";

@@ -106,6 +106,20 @@ function specializes(selfNames: ReadonlySet<string>, other: string): boolean {
   return false;
 }
 
+/** Other tools said to go as well: "the Sentry server's get_issue is deprecated upstream too", "sunset … as well". */
+const OTHERS_GO_TOO = /\b(?:as well|too|also|either)\b|\b(?!(?:this|our|same|its)\b)[\w-]+ server'?s\b|\b(?:another|other) [\w-]+ server\b|\bthe (?!same\b)[\w-]+ server\b/i;
+/** A successor named right after what names one: "use X", "superseded by X", "switch to X". */
+const SUCCESSOR_BEFORE = /\b(?:use|call|try|prefer|switch to|migrate to|move to|moved to|see|superseded by|replaced by|in favou?r of|successor(?: is)?|renamed to)\s+(?:the\s+)?[\x60'"]?$/i;
+/** Every tool a deprecation note names, besides this one and its parameters, is named as its successor. */
+function onlySuccessorsNamed(s: string, ctx: RoutingContext): boolean {
+  for (const m of s.matchAll(/(?<![$\w-])[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]/g)) {
+    const t = m[0];
+    if (!(t.includes("_") || ctx.knownForeign(t)) || ctx.selfNames.has(t.toLowerCase()) || ctx.params.has(t.toLowerCase())) continue;
+    if (!SUCCESSOR_BEFORE.test(s.slice(Math.max(0, m.index! - 30), m.index))) return false;
+  }
+  return true;
+}
+
 /** What a redirect routes work away from: "instead of X", "rather than X", "in place of X", "over X", "prefer A to X". */
 const DISPLACED = /\b(?:instead of|rather than|in place of|over|prefer(?:red)?\s+\S+\s+to)\s+([^.;:]{0,80})/gi;
 function displaced(s: string): string[] {
@@ -122,6 +136,14 @@ const FOR_THIS_INPUT =
   /\b(?:to|and)\s+(?:find|get|learn|look up|know|confirm|check|see|obtain|resolve|choose|pick|identify|discover|fetch|read|make sure|verify)\b|\band pass (?:the |its )?(?:chosen |returned |resulting |selected )?[\x60'"]?\w+|\bso (?:that )?(?:you|it) (?:use|have|get|know|pick|pass)\b|\bto (?:show|tell|let) (?:the user|them)\b|\b(?:and|to)\s+(?:\w+\s+)?only (?:when|if|after)\b|\bif you(?:'re| are)? (?:do not|don't|only|need|not sure|unsure|aren't sure)\b|\b(?:the|its|a|an) (?:exact |valid |right |correct )?(?:ids?|identifiers?|names?|keys?|schema|columns|paths?|slugs?|numbers?|handles?)\b/i;
 /** A field of a result, not a tool: "rate_id", "next_cursor", "upload_url". */
 const FIELD_NAME = /_(?:cursor|id|ids|token|url|uri|at|count|total|page|offset|size|status|code|key|name|type|time|date)$/i;
+/** Personal data or messages handed on: "the replies, author names included", "customer emails and card fingerprints". */
+const PERSONAL_PASSED = /\b(?:author|customer|user|sender|recipient|member|employee|patient)s?'?\s+(?:names?|emails?|addresses|phones?|details)\b|\b(?:emails?|e-mail addresses|phone numbers?|card (?:numbers?|fingerprints?)|fingerprints?|replies|messages|threads?|discussion|conversation|transcripts?|history|notes)\b[^.;]{0,30}\b(?:as|in|into)\b/i;
+/** What a lookup's result may be passed on as: an id, a name, a key (of a record, not a secret). */
+function passesOnlyHandles(s: string): boolean {
+  const m = /\b(?:and|then)\s+pass(?:es|ing)?\s+(?:the\s+|its\s+|their\s+)?([^.;,]{0,60})/i.exec(s);
+  if (!m) return true;
+  return /^(?:(?:chosen|returned|resulting|selected|matching|exact|new)\s+)?[\x60'"]?[\w-]*(?:ids?|identifiers?|names?|keys?|slugs?|handles?|numbers?|refs?|cursors?|tokens?)[\x60'"]?(?:\s|$)/i.test(m[1].trim());
+}
 /** More calls after the lookup: "then pause_project on each", "and call it for every result". */
 const CALLS_MORE = /\b(?:then|afterwards|after that|each|every|all of them|for all)\b/i;
 /** A call put before every request or every other tool: "before any other tool", "at the start of every conversation". */
@@ -140,16 +162,19 @@ export function routingNote(sentence: string, ctx: RoutingContext): RoutingNote 
   // A lookup is for this tool's input ("to find the id"), and calls nothing more ("then pause_project on each").
   const looked = lookup ? (lookup[1] ?? lookup[2]).toLowerCase() : "";
   const others = lookup ? tokensOf(s).filter((t) => t.toLowerCase() !== looked && !ctx.selfNames.has(t.toLowerCase()) && !ctx.params.has(t.toLowerCase()) && !FIELD_NAME.test(t)) : [];
-  if (lookup && FOR_THIS_INPUT.test(s) && others.length === 0 && !CALLS_MORE.test(s) && !BEFORE_EVERYTHING.test(s) && !RUNS_DOWN.test(s) && (!SECRET.test(s) || ctx.secretsDeclared) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s) && !ALTERS.test(s.slice(lookup.index).replace(/\bchange (?:only )?(?:one|a|the) (?:field|key|value|line|binding)s?\b/gi, " ")))
+  if (lookup && FOR_THIS_INPUT.test(s) && others.length === 0 && !PERSONAL_PASSED.test(s) && passesOnlyHandles(s) && !CALLS_MORE.test(s) && !BEFORE_EVERYTHING.test(s) && !RUNS_DOWN.test(s) && (!SECRET.test(s) || ctx.secretsDeclared) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s) && !ALTERS.test(s.slice(lookup.index).replace(/\bchange (?:only )?(?:one|a|the) (?:field|key|value|line|binding)s?\b/gi, " ")))
     return "lookup before this tool";
   // What a scope clause says ("To change part of a file, use edit_file") is the case, not a change asked of a tool.
   const main = SCOPE_LEAD.test(s) ? s.slice(s.search(/,\s*(?:use|call|prefer|try)\b/)) : s;
   if (!plainRouting(s) || ALTERS.test(main.replace(/\bsee\b.*$/i, ""))) return undefined;
-  if (ctx.selfDeprecated && (SUCCESSOR.test(s) || DEPRECATED_MENTION.test(s))) return "successor of a deprecated tool";
+  if (ctx.selfDeprecated && (SUCCESSOR.test(s) || DEPRECATED_MENTION.test(s)) && onlySuccessorsNamed(s, ctx) && !OTHERS_GO_TOO.test(s)) return "successor of a deprecated tool";
   // Routing work away from a tool another server offers is a choice between servers, however it is scoped; routing
   // it to one ("use search_logs rather than this") costs only this tool.
   const scopeFirst = s.split(/;\s*/).some((clause) => SCOPE_LEAD.test(clause));
   const away = displaced(s).filter((t) => ctx.knownForeign(t) && !specializes(ctx.selfNames, t));
+  // "For document lookups, use mongo_fast_find" said by mongo_fast_find: a claim on a class of work, not a route.
+  const toSelf = [...s.matchAll(/\b(?:use|call|try|prefer)\s+(?:the\s+)?[\x60'"]?([A-Za-z][\w.-]*)/gi)].some((m) => ctx.selfNames.has(m[1].toLowerCase()));
+  if (toSelf) return undefined;
   if ((REDIRECT.test(s) || scopeFirst) && away.length === 0 && ((REDIRECT.test(s) && SCOPE.test(s.slice(s.search(REDIRECT)))) || scopeFirst) && !PRAISE.test(s) && !ASKED.test(s))
     return "scoped redirect";
   return undefined;

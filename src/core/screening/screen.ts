@@ -65,6 +65,7 @@ export const SCREENING_RULES: readonly ScreeningRule[] = [
   { id: "conceal-from-user", family: "injection", description: "tells the model to hide something from the user" },
   { id: "bypass-confirmation", family: "injection", description: "tells the model to act without the user's confirmation or approval" },
   { id: "system-impersonation", family: "injection", description: "<IMPORTANT>/<system>-style tags, [SYSTEM] markers, role-play as system or administrator, instructions in HTML comments" },
+  { id: "lure-the-user", family: "injection", description: "tells the model to alarm the user or ask for card details and send them to a site" },
   { id: "elevate-content", family: "injection", description: "tells the model to obey tool content as if it were system or user instructions" },
   { id: "precondition-demand", family: "injection", description: '"before using this tool you must read / ask / include …", "otherwise the tool will not work"' },
   { id: "hidden-tag-characters", family: "hidden_unicode", description: "Unicode tag characters (U+E0000–E007F), which render as nothing but spell out ASCII" },
