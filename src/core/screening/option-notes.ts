@@ -73,7 +73,8 @@ const SECRET_PARAM = /(?:^|_)(?:token|access_token|api_key|apikey|key|secret|cli
 function namesParamSecret(s: string, param: string): boolean {
   const words = param.toLowerCase().split("_").filter((w) => w.length > 2);
   const last = words[words.length - 1];
-  return last !== undefined && new RegExp(String.raw`\b${last}s?\b`, "i").test(s);
+  // Compared as words, not built into a pattern: a parameter name is data.
+  return last !== undefined && s.toLowerCase().split(/[^a-z0-9]+/).some((w) => w === last || w === `${last}s`);
 }
 /** The vendor or product a secret is for, named right before it: "Plaid access token", "OpenAI API key". */
 const SECRET_OWNER = /\b([A-Z][\w.-]*)\s+(?:(?:personal\s+)?access\s+|api\s+|auth\s+|secret\s+|bearer\s+|oauth\s+)?(?:tokens?|keys?|secrets?|passwords?|credentials?)\b/g;

@@ -41,6 +41,8 @@ export interface RoutingContext {
 const DEPRECATED_WORD = String.raw`(?:deprecated|obsolete|legacy|retired|superseded|sunset)`;
 /** "Deprecated: …", "DEPRECATED — …", "[Deprecated] …", "⚠️ Deprecated." at the start of the description. */
 const DEPRECATED_LEAD = new RegExp(String.raw`^[^\p{L}\p{N}]{0,6}${DEPRECATED_WORD}\b\s*(?:[:.;,—–)\]-]|\s+(?:in favou?r of|since|as of|and)\b)`, "iu");
+/** What follows a tool's own name when it says it is deprecated: "` is deprecated", " will be removed". */
+const SAID_DEPRECATED = new RegExp(String.raw`^[\x60'"]?\s+(?:is|has been|will be)\s+(?:now\s+)?(?:${DEPRECATED_WORD}|removed)\b`, "i");
 /** A deprecation word anywhere. */
 const DEPRECATED_MENTION = new RegExp(String.raw`\b${DEPRECATED_WORD}\b`, "i");
 /** "this tool is deprecated", "this version will be removed", "it has been superseded". */
@@ -62,10 +64,15 @@ export function declaresItselfDeprecated(description: string, selfNames: Readonl
     return !named || selfNames.has(named) || /^(?:use|call|see|prefer)$/.test(named);
   }
   if (THIS_DEPRECATED.test(text)) return true;
-  // "search_v1 is deprecated" by its own name.
-  for (const self of selfNames)
-    if (new RegExp(String.raw`(?<![\w.-])${self.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[\x60'"]?\s+(?:is|has been|will be)\s+(?:now\s+)?(?:${DEPRECATED_WORD}|removed)\b`, "i").test(text))
-      return true;
+  // "search_v1 is deprecated" by its own name (found as a string: a name is data, never part of a pattern).
+  const lower = text.toLowerCase();
+  for (const self of selfNames) {
+    if (!self) continue;
+    for (let at = lower.indexOf(self); at >= 0; at = lower.indexOf(self, at + 1)) {
+      if (at > 0 && /[\w.-]/.test(lower[at - 1])) continue;
+      if (SAID_DEPRECATED.test(text.slice(at + self.length, at + self.length + 60))) return true;
+    }
+  }
   return false;
 }
 
