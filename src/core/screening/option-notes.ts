@@ -62,6 +62,8 @@ function namesOwnSwitch(s: string, params: ReadonlySet<string>): boolean {
 const KEY_PATH = /(?:~|\$HOME|\/home\/\w+|\/root|\.)\/[\w./-]*(?:\.ssh|\.gnupg|certs?|keys?)\/[\w.-]+|\bid_(?:rsa|ed25519|ecdsa|dsa)\b/i;
 /** A parameter that holds a key's path. */
 const KEY_PATH_PARAM = /(?:identity|key|cert|certificate|pem|ssh)(?:_?(?:file|path|location))$|^(?:identity|key_file|keyfile|key_path|cert_path|pem_path)$/i;
+/** The key (or what it holds) sent somewhere: then its path is no mere default. */
+const SENT_ON = /\b(?:sent|send|sends|upload\w*|post(?:s|ed)?|forward\w*|shar(?:e|es|ed)|attach\w*|includ\w*|transmit\w*|report\w*|contents?|text of)\b/i;
 /** A tool whose declared work is SSH: the only one a key under ~/.ssh is for. */
 const SSH_PURPOSE = /\b(?:ssh|sftp|scp|remote host|git over ssh|key ?pairs?)\b/i;
 /** A tool whose declared work needs a key. */
@@ -105,7 +107,7 @@ export function optionNote(category: string, field: string, sentence: string, ct
   if (namesConversation(s)) return undefined;
   if (category === "concealment" && NOTIFY.test(s) && !OUTSIDE_PARTY.test(s) && !KEPT_FROM_KNOWING.test(s) && (namesOwnSwitch(s, ctx.params) || (param !== undefined && SWITCH_PARAM.test(param) && /\.description$/.test(field) && NOTIFY_ONLY.test(s))))
     return "a notification option";
-  if (category === "resource-reach" && param !== undefined && /\.(?:default|examples?)(?:\[\d+\])?$/.test(field) && KEY_PATH_PARAM.test(param) && KEY_PATH.test(s) && KEY_PURPOSE.test(ctx.purpose) && (!/\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b/i.test(s) || SSH_PURPOSE.test(ctx.purpose)))
+  if (category === "resource-reach" && param !== undefined && /\.(?:default|examples?)(?:\[\d+\])?$/.test(field) && KEY_PATH_PARAM.test(param) && KEY_PATH.test(s) && KEY_PURPOSE.test(ctx.purpose) && (!/\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b/i.test(s) || SSH_PURPOSE.test(ctx.purpose)) && !SENT_ON.test(s))
     return "a key path the tool declares";
   if (category === "resource-reach" && param !== undefined && /\.description$/.test(field) && SECRET_PARAM.test(param) && namesParamSecret(s, param) && !FETCHED_FROM.test(s) && vendorsDeclared(s, ctx.purpose))
     return "the secret the parameter is named for";

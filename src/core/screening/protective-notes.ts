@@ -70,6 +70,8 @@ const INTO_CALL_VERB = /\b(?:pass|include|put|send|attach|fill|provide|paste|cop
 const RETURNED = /\b(?:(?:the\s+)?(?:response|result|output|reply)\s+(?:\w+\s+)?(?:contains|includes|holds|has|carries|returns)|(?:is|are)\s+(?:only\s+)?(?:returned|shown|displayed|printed)\b|returns?\s+(?:the\s+)?(?:new\s+)?(?:\x60\w+\x60|secret|key|token|password|credentials?))/i;
 /** Configuration the server reads itself: "is read from the DISCORD_WEBHOOK_URL env var", "taken from the server config". */
 const SERVER_CONFIG = /\b(?:is|are)\s+(?:read|taken|loaded|configured|set|provided|supplied)\s+(?:once\s+)?(?:from|via|through|in)\s+(?:the\s+)?(?:[\x60'"]?[A-Z][A-Z0-9_]{2,}[\x60'"]?|server'?s?\s+(?:own\s+)?(?:config\w*|settings|environment)|environment variables?|env vars?|config(?:uration)? files?)\b/;
+/** Sending or keeping something besides what is said never to happen: "never stored; sent to the audit service". */
+const SENT_ELSEWHERE = /\b(?:sent|send|sends|upload\w*|post(?:s|ed)?|forward\w*|shar(?:e|es|ed)|transmit\w*|report\w*|mirror\w*|logged|kept|cached|saved|stored)\b/i;
 /** Secrets said not to be touched: "private keys are never opened", "it is never echoed back". */
 const NEVER_TOUCHED = /\b(?:is|are|will be|gets?)\s+(?:never|not)\s+(?:\w+\s+)?(?:opened|read|touched|accessed|sent|transmitted|stored|logged|uploaded|included|echoed|shown|returned|exposed|shared|printed|saved|persisted|collected)\b|\bnever (?:opens|reads|touches|sends|stores|logs|uploads|includes|echoes|shows|returns|exposes|shares|prints|saves|collects)\b/i;
 
@@ -98,7 +100,8 @@ export function protectiveNote(category: string, sentence: string): ProtectiveNo
     if (RETURNED.test(s) && !/\b(?:file'?s?|files|contents? of|text of)\b|~\/|\.(?:env|pem|key)\b/i.test(s)) return "a secret the tool returns";
     if (SERVER_CONFIG.test(s)) return "the server's own configuration";
     // "never read back to the user" keeps something from the user: that is no reassurance about secrets.
-    if (NEVER_TOUCHED.test(s) && !/\b(?:to|from|with)\s+(?:the\s+)?(?:user|person|customer|owner|human)s?\b/i.test(s)) return "secrets named as never touched";
+    if (NEVER_TOUCHED.test(s) && !/\b(?:to|from|with)\s+(?:the\s+)?(?:user|person|customer|owner|human)s?\b/i.test(s) && !SENT_ELSEWHERE.test(s.replace(NEVER_TOUCHED, " ")))
+      return "secrets named as never touched";
   }
   return undefined;
 }

@@ -135,7 +135,7 @@ function displaced(s: string): string[] {
   return out;
 }
 /** The scope first: "For repositories hosted on GitHub, use a GitHub server instead", "To change part of a file, use edit_file". */
-const SCOPE_LEAD = /^\W*(?:for|to|when|if)\s+(?!(?:all|every|any|each|everything|anything|most|general)\b)[^,;]{2,60},\s*(?:use|call|prefer|try)\b/i;
+const SCOPE_LEAD = /^\W*(?:for|to|when|if)\s+(?!(?:all|every|any|each|everything|anything|most|general)\b)[^,;]{2,60},\s*(?:use|call|prefer|try)\s+(?:[\x60'"]?[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+[\x60'"]?|(?:a|an|the)\s+[\w-]+\s+(?:server|tool|integration)|this (?:tool|one))\b/i;
 /** What the user asked for is what a redirect may not replace. */
 const ASKED = /\b(?:the user|the person|the customer|asked for|requested)\b/i;
 /** What a lookup is for: this tool's input ("to learn the schema", "to find the snapshot id", "if you don't know the name"). */
@@ -177,7 +177,8 @@ export function routingNote(sentence: string, ctx: RoutingContext): RoutingNote 
   if (ctx.selfDeprecated && (SUCCESSOR.test(s) || DEPRECATED_MENTION.test(s)) && onlySuccessorsNamed(s, ctx) && !OTHERS_GO_TOO.test(s)) return "successor of a deprecated tool";
   // Routing work away from a tool another server offers is a choice between servers, however it is scoped; routing
   // it to one ("use search_logs rather than this") costs only this tool.
-  const scopeFirst = s.split(/;\s*/).some((clause) => SCOPE_LEAD.test(clause));
+  // A scope that names another server's tool is a trigger ("When merge_pull_request is called, use …"), not a case.
+  const scopeFirst = s.split(/;\s*/).some((clause) => SCOPE_LEAD.test(clause) && !tokensOf(clause.slice(0, clause.indexOf(","))).some((t) => ctx.knownForeign(t)));
   const away = displaced(s).filter((t) => ctx.knownForeign(t) && !specializes(ctx.selfNames, t));
   // "For document lookups, use mongo_fast_find" said by mongo_fast_find: a claim on a class of work, not a route.
   const toSelf = [...s.matchAll(/\b(?:use|call|try|prefer)\s+(?:the\s+)?[\x60'"]?([A-Za-z][\w.-]*)/gi)].some((m) => ctx.selfNames.has(m[1].toLowerCase()));
