@@ -35,7 +35,7 @@ test("alarming-but-legitimate tools in real servers' registers are rarely flagge
 
 test("realistic poisoned servers are detected as they were (round24–27), and their honest tools mostly pass", () => {
   assert.ok(at("round24").detected![0] >= 58, `round24: ${at("round24").detected}`);
-  assert.ok(at("round25").detected![0] >= 58, `round25: ${at("round25").detected}`);
+  assert.ok(at("round25").detected![0] >= 60, `round25: ${at("round25").detected}`);
   assert.ok(at("round26").detected![0] >= 59, `round26: ${at("round26").detected}`);
   assert.ok(at("round27").detected![0] >= 54, `round27: ${at("round27").detected}`);
   for (const name of ["round24", "round25", "round26", "round27"]) assert.ok(at(name).flagged[0] <= 5, `${name}: ${at(name).falsePositives.join(", ")}`);
@@ -43,7 +43,7 @@ test("realistic poisoned servers are detected as they were (round24–27), and t
 
 test("attacks dressed as the notes the screen lets through are not waved through wholesale (round23, round28)", () => {
   const m = at("round23");
-  assert.ok(m.detected![0] >= 27, `round23 alone: ${m.detected}`);
+  assert.ok(m.detected![0] >= 28, `round23 alone: ${m.detected}`);
   assert.ok(m.flagged[0] <= 1, `round23 legitimate notes flagged: ${m.falsePositives.join(", ")}`);
   const n = at("round28");
   assert.ok(n.detected![0] >= 30, `round28 alone: ${n.detected}`);
