@@ -155,11 +155,13 @@ export function screenTool(tool: ScreenableTool, context: ScreenContext = {}): S
 /** The categories a routing note (routing-notes.ts) can dismiss. */
 const ROUTING_CATEGORIES: ReadonlySet<string> = new Set(["shadowing", "tool-choice"]);
 
-/** What the notes of routing-notes.ts and option-notes.ts need to know of the tool. */
+/** What the notes (routing-notes.ts, option-notes.ts, protective-notes.ts) need to know of the tool. */
 interface NoteContext extends RoutingContext {
-  params: ReadonlySet<string>;
   purpose: string;
 }
+
+/** A purpose whose work is secrets (a vault, a password manager): reading one first is part of it. */
+const SECRETS_PURPOSE = /\b(?:secrets?|vault|password manager|passwords|credentials?|keychain|keys? store)\b/i;
 
 /**
  * A sentence honest servers write that a reading of `category` would file: a routing note in the description
@@ -221,10 +223,10 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
     knownForeign: (token) => knownTool(token, steer) && foreignTool(token, steer),
     params: steer.params,
     purpose,
-    secretsDeclared: /\b(?:secrets?|vault|password manager|passwords|credentials?|keychain|keys? store)\b/i.test(purpose),
+    secretsDeclared: SECRETS_PURPOSE.test(purpose),
   };
   // A detector's examples of attacks are mentions: the pattern rules read them as a placeholder.
-  const detector = DETECTOR_PURPOSE.test(purposeOf(tool));
+  const detector = DETECTOR_PURPOSE.test(purpose);
   for (const field of fields) {
     const { findings: hidden, hiddenTexts } = hiddenFindings(field.text);
     for (const f of hidden) add(f.rule, field.field, excerptOf(field.text, f.at, 1));
