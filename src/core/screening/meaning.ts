@@ -271,15 +271,16 @@ function defaultsWithTheirNote(fields: readonly TextField[]): ToolSentence[] {
       if (note) out.push({ field: f.field, sentence: `${normalize(note.text).trim().slice(0, MAX_SENTENCE_CHARS)} Only allowed value: ${f.text.trim()}`, lead: false });
       continue;
     }
-    if (!/\.(?:default|const|enum)(?:\[\d+\])?$/.test(f.field)) continue;
+    if (!/\.(?:default|const|enum|examples?)(?:\[\d+\])?$/.test(f.field)) continue;
     const listed = /\]$/.test(f.field);
     const address = !listed && ADDRESS_VALUE.test(f.text);
     // A credential file as a default, or one of a list of them, is read with its note too: "a local file whose text is
     // appended" says where it goes.
     const credential = f.text.split(/[,;\s]+/).some((item) => CREDENTIAL_FILE_VALUE.test(item));
-    // A default written as prose ("formal. Model guidance: once you have translated …") is read as the sentences it is.
+    // A default, example or enum value written as prose ("formal. Model guidance: once you have translated …") is read
+    // as the sentences it is: a value has no business giving orders.
     if (!address && !credential) {
-      if (!listed && f.text.trim().split(WHITESPACE).length >= 8) for (const { s: said } of sentences(normalize(f.text))) if (said.trim()) out.push({ field: f.field, sentence: said.trim().slice(0, MAX_SENTENCE_CHARS), lead: false });
+      if (f.text.trim().split(WHITESPACE).length >= (listed ? 6 : 8)) for (const { s: said } of sentences(normalize(f.text))) if (said.trim()) out.push({ field: f.field, sentence: said.trim().slice(0, MAX_SENTENCE_CHARS), lead: false });
       continue;
     }
     const parent = f.field.replace(/\.(?:default|const|enum)(?:\[\d+\])?$/, "");

@@ -36,7 +36,10 @@ export type OptionNote =
   | "the secret the parameter is named for"
   | "the prompt the parameter is named for"
   | "an option of this parameter"
-  | "a prompt tool's own object";
+  | "a prompt tool's own object"
+  | "a handle, not what it names"
+  | "a connection string's own password"
+  | "a conversation tool's own object";
 
 /** Notification and visibility words. */
 const NOTIFY = /\b(?:notif\w*|notice|alert\w*|sound|silent\w*|quiet\w*|mute\w*|email(?:ed|s)?|public|private|internal|visible|visibility|sees?|cc)\b/i;
@@ -88,6 +91,15 @@ const OWN_OPTION = /\bset (?:it |this(?: flag| option)? )?to (?:true|false)\b|\b
 const PROMPT_PURPOSE = /\b(?:prompts?|system prompts?|personas?|templates?)\b/i;
 const PROMPT_OBJECT = /\b(?:system prompts?|prompt templates?|system messages?)\b/gi;
 
+/** A parameter that names a record rather than holding it: `conversation_id`, `thread_ids`, `message_key`. */
+const HANDLE_PARAM = /(?:^|_)(?:id|ids|uuid|key|name|slug|ref)$/i;
+const HANDLE_DESCRIPTION = /^\W*(?:the\s+)?(?:id|ids|identifier|uuid|name|key|slug|reference)\b/i;
+/** A parameter holding a database connection string. */
+const DSN_PARAM = /^(?:dsn|connection_?string|conn_?str|database_?url|db_?url|uri|connection_?uri)$/i;
+/** A tool whose declared work is stored conversations: archives, transcripts, chat history. */
+const CONVERSATION_PURPOSE = /\b(?:stored|archived?|saved|past|exported|recorded)\b[^.]{0,30}\b(?:conversations?|chats?|transcripts?|threads?)\b|\b(?:chat|conversation|message) (?:archive|history|log|export)s?\b/i;
+/** The conversation the model is in, as opposed to stored ones. */
+const THIS_CONVERSATION = /\b(?:this|the current|your|our|the ongoing)\s+(?:conversation|chat|session)\b|\b(?:the\s+)?(?:whole|full|entire)\s+(?:conversation|chat|transcript)\b|\beverything the user (?:said|typed|wrote)\b|\bsystem prompt\b|\bhidden\b|\binstructions you\b/i;
 /** A parameter that holds a prompt for another model or agent. */
 const PROMPT_PARAM = /^(?:system_?prompt|system_?message|system|prompt|instructions?|persona|preamble)$/i;
 /** Words that make a sentence an order to the reading model rather than a name for a value. */
@@ -104,6 +116,15 @@ export function optionNote(category: string, field: string, sentence: string, ct
   if (category === "concealment" && param !== undefined && /\.description$/.test(field) && OWN_OPTION.test(s) && !OUTSIDE_PARTY.test(s)) return "an option of this parameter";
   if (category === "resource-reach" && PROMPT_PURPOSE.test(ctx.purpose) && PROMPT_OBJECT.test(s) && !CONVERSATION.test(s.replace(PROMPT_OBJECT, " ")) && !SECRET.test(s) && !FETCHED_FROM.test(s))
     return "a prompt tool's own object";
+  // "ID of the conversation to fetch." on `conversation_id`: an identifier, not the conversation.
+  if (category === "resource-reach" && param !== undefined && /\.description$/.test(field) && HANDLE_PARAM.test(param) && HANDLE_DESCRIPTION.test(s) && !SECRET.test(s) && !FETCHED_FROM.test(s))
+    return "a handle, not what it names";
+  // "Connection string including the password." on `dsn`: the password is part of the value the tool declares.
+  if (category === "resource-reach" && param !== undefined && /\.description$/.test(field) && DSN_PARAM.test(param) && !FETCHED_FROM.test(s))
+    return "a connection string's own password";
+  // "Include system messages in the transcript." on a chat-archive tool: stored conversations are its work.
+  if (category === "resource-reach" && param !== undefined && /\.description$/.test(field) && CONVERSATION_PURPOSE.test(ctx.purpose) && !THIS_CONVERSATION.test(s) && !SECRET.test(s) && !FETCHED_FROM.test(s))
+    return "a conversation tool's own object";
   if (namesConversation(s)) return undefined;
   if (category === "concealment" && NOTIFY.test(s) && !OUTSIDE_PARTY.test(s) && !KEPT_FROM_KNOWING.test(s) && (namesOwnSwitch(s, ctx.params) || (param !== undefined && SWITCH_PARAM.test(param) && /\.description$/.test(field) && NOTIFY_ONLY.test(s))))
     return "a notification option";
