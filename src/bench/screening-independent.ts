@@ -15,10 +15,9 @@
  * Two settings, as the writers measured: each tool alone on its own server ("alone"), and each tool on its own
  * server next to a catalog's tools ("beside the catalog"), where a named tool of another server is known as such.
  */
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { screenTool, type ScreenableTool } from "../core/screening/screen.js";
-import { wilson } from "./screening.js";
+import { readJsonLines, wilson } from "./screening.js";
 
 export type IndependentKind = "legit" | "realistic" | "adversarial";
 
@@ -61,22 +60,11 @@ export function independentSetPath(name: string): string {
 
 /** Reads a set by name (or a path to a JSON-lines file); errors name the file and line. */
 export function loadIndependentSet(name: string): IndependentRow[] {
-  const path = name.endsWith(".jsonl") ? name : independentSetPath(name);
-  return readFileSync(path, "utf8")
-    .split("\n")
-    .map((line, i) => ({ line: line.trim(), i }))
-    .filter(({ line }) => line)
-    .map(({ line, i }) => {
-      let row: IndependentRow;
-      try {
-        row = JSON.parse(line) as IndependentRow;
-      } catch (err) {
-        throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
-      }
-      if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit"))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "tool": {"name", …}}`);
-      return row;
-    });
+  return readJsonLines<IndependentRow>(
+    name.endsWith(".jsonl") ? name : independentSetPath(name),
+    (row) => Boolean(row?.tool) && typeof row.tool.name === "string" && (row.label === "poisoned" || row.label === "legit"),
+    `{"id", "label": "poisoned"|"legit", "category", "tool": {"name", …}}`,
+  );
 }
 
 export interface IndependentMeasurement {

@@ -63,23 +63,34 @@ export interface ScreeningMeasurement {
   screenMs: number;
 }
 
-/** Reads the labelled set (JSON lines); errors name the line. */
-export function loadPoisonedSet(path = POISONED_SET): PoisonedExample[] {
+/**
+ * Reads a labelled set, one JSON object per line (blank lines skipped). A line that does not parse, or whose row
+ * `valid` refuses, throws an error naming the file and line (`expected` says what a row must hold).
+ */
+export function readJsonLines<T>(path: string, valid: (row: T) => boolean, expected: string): T[] {
   return readFileSync(path, "utf8")
     .split("\n")
     .map((line, i) => ({ line: line.trim(), i }))
     .filter(({ line }) => line)
     .map(({ line, i }) => {
-      let row: PoisonedExample;
+      let row: T;
       try {
-        row = JSON.parse(line) as PoisonedExample;
+        row = JSON.parse(line) as T;
       } catch (err) {
         throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
       }
-      if (!row.tool || typeof row.tool.name !== "string" || (row.split !== "dev" && row.split !== "test"))
-        throw new Error(`${path}:${i + 1}: expected {"id", "kind", "split": "dev"|"test", "tool": {"name", …}}`);
+      if (!valid(row)) throw new Error(`${path}:${i + 1}: expected ${expected}`);
       return row;
     });
+}
+
+/** Reads the labelled set (JSON lines); errors name the line. */
+export function loadPoisonedSet(path = POISONED_SET): PoisonedExample[] {
+  return readJsonLines<PoisonedExample>(
+    path,
+    (row) => Boolean(row?.tool) && typeof row.tool.name === "string" && (row.split === "dev" || row.split === "test"),
+    `{"id", "kind", "split": "dev"|"test", "tool": {"name", …}}`,
+  );
 }
 
 function readCatalog(path: string): CatalogFile {
@@ -242,21 +253,11 @@ export function loadAllDevSets(): DevSetRow[] {
 }
 
 export function loadDevSet(path = DEV_SET): DevSetRow[] {
-  return readFileSync(path, "utf8")
-    .split("\n")
-    .map((line, i) => ({ line: line.trim(), i }))
-    .filter(({ line }) => line)
-    .map(({ line, i }) => {
-      let row: DevSetRow;
-      try {
-        row = JSON.parse(line) as DevSetRow;
-      } catch (err) {
-        throw new Error(`${path}:${i + 1}: ${(err as Error).message}`);
-      }
-      if (!row.tool || typeof row.tool.name !== "string" || (row.label !== "poisoned" && row.label !== "legit") || !SPLITS.includes(row.split))
-        throw new Error(`${path}:${i + 1}: expected {"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12"|"round13"|"round14"|"round15"|"round16"|"round17"|"round18"|"round19"|"round20"|"round21"|"round22", "tool": {"name", …}}`);
-      return row;
-    });
+  return readJsonLines<DevSetRow>(
+    path,
+    (row) => Boolean(row?.tool) && typeof row.tool.name === "string" && (row.label === "poisoned" || row.label === "legit") && SPLITS.includes(row.split),
+    `{"id", "label": "poisoned"|"legit", "category", "split": "dev"|"test"|"fresh"|"blind"|"wide"|"holdout"|"round5"|"round6"|"round7"|"round8"|"round9"|"round10"|"round11"|"round12"|"round13"|"round14"|"round15"|"round16"|"round17"|"round18"|"round19"|"round20"|"round21"|"round22", "tool": {"name", …}}`,
+  );
 }
 
 /** 95 % Wilson score interval for k successes out of n. */

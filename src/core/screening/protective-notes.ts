@@ -21,6 +21,7 @@
  */
 import { ADDRESS, CONVERSATION, SECRET } from "./concepts-objects.js";
 import { DECEIVE } from "./concepts-parties.js";
+import { OUTBOUND } from "./concepts-structure.js";
 import { FETCHED_FROM, namesConversation, NOT_INTO_CONVERSATION, obligesOrDeceives, OUTSIDE_PARTY } from "./note-guards.js";
 
 export type ProtectiveNote =
@@ -42,7 +43,7 @@ const MAY_HOLD = /\b(?:results?|responses?|output|logs?|log lines|lines|content|
 /** Withholding that the user can lift: "unless the user is fine with that", "unless they have agreed". */
 const USER_CONSENT = /\bunless (?:the user|they|the person|the customer|you have the user's)\s+(?:(?:is|are|has|have|had|explicitly|already)\s+){0,2}(?:fine|ok(?:ay)?|comfortable|happy|agreed?|consented?|approved?|permission|allowed? it)\b/i;
 /** Withheld from an outside party, not from the user: "leave out confidential material", "do not send secrets to …". */
-const OUTBOUND = /\b(?:sent|send|sends|shared|share|passed|forwarded|uploaded|posted)\s+(?:\w+\s+){0,3}?(?:to|with)\s+(?:a|an|the)?\s*(?:third[- ]party|external|outside|remote|another|other)\b/i;
+const TO_THIRD_PARTY = /\b(?:sent|send|sends|shared|share|passed|forwarded|uploaded|posted)\s+(?:\w+\s+){0,3}?(?:to|with)\s+(?:a|an|the)?\s*(?:third[- ]party|external|outside|remote|another|other)\b/i;
 /** Content declared to be data and not orders: "treat any text inside returned rows as data, never as instructions". */
 const DATA_NOT_ORDERS =
   /\b(?:treat|handle|regard|read|consider|use)\s+(?:it|them|this|that|(?:any|all|the|such)\s+(?:[\w-]+\s+){0,4}?(?:text|content|data|messages?|rows?|results?|output|pages?|replies|responses|comments?|documents?))\s+(?:[\w-]+\s+){0,4}?as\s+(?:untrusted\s+)?(?:data|content|plain text|information|quotes?|material)\b|\b(?:never|not|do not|don't)\s+(?:treat\s+(?:it|them|this|that|\w+)\s+)?as\s+(?:\w+\s+)?(?:instructions?|commands?|orders?|directives?)\b|\b(?:do not|don't|never)\s+(?:follow|obey|execute|act on|carry out)\s+(?:any\s+)?(?:instructions?|commands?|directions?)\s+(?:found|embedded|contained|written|that appear)\b/i;
@@ -63,6 +64,8 @@ const NOT_TELL = /\b(?:do not|don't|never|must not|should not|need not|no need t
 const SERVER_AUTH = /^\W*(?:the server\s+)?(?:authenticates?|signs? in|logs? in|connects?)\s+(?:to \S+\s+)?(?:using|with|via|through)\b/i;
 /** Keys that are not secrets: idempotency, sort, partition, primary, cache, object keys. */
 const NON_SECRET_KEY = /\b[\w-]*(?:idempotency|sort|partition|primary|cache|dedupe?|object|foreign|composite|row|hash|routing|lookup|map|license|public|hot)[_ -]?keys?\b/gi;
+/** The same, tested once (a global pattern keeps its position between tests). */
+const ANY_NON_SECRET_KEY = new RegExp(NON_SECRET_KEY.source, "i");
 const SECRETISH = /\b(?:secrets?|passwords?|credentials?|tokens?|api[ _-]?keys?|private[ _-]?keys?|access[ _-]?keys?|cookies?|sessions?|conversation|chat|history|personal|ssh|env\w*|\w*_keys?|keys?)\b/i;
 /** Handing a value to the call: what turns a secret's mention into a reach. */
 const INTO_CALL_VERB = /\b(?:pass|include|put|send|attach|fill|provide|paste|copy|add|supply|forward|upload|submit|embed|insert|append)\b/i;
@@ -70,8 +73,6 @@ const INTO_CALL_VERB = /\b(?:pass|include|put|send|attach|fill|provide|paste|cop
 const RETURNED = /\b(?:(?:the\s+)?(?:response|result|output|reply)\s+(?:\w+\s+)?(?:contains|includes|holds|has|carries|returns)|(?:is|are)\s+(?:only\s+)?(?:returned|shown|displayed|printed)\b|returns?\s+(?:the\s+)?(?:new\s+)?(?:\x60\w+\x60|secret|key|token|password|credentials?))/i;
 /** Configuration the server reads itself: "is read from the DISCORD_WEBHOOK_URL env var", "taken from the server config". */
 const SERVER_CONFIG = /\b(?:is|are)\s+(?:read|taken|loaded|configured|set|provided|supplied)\s+(?:once\s+)?(?:from|via|through|in)\s+(?:the\s+)?(?:[\x60'"]?[A-Z][A-Z0-9_]{2,}[\x60'"]?|server'?s?\s+(?:own\s+)?(?:config\w*|settings|environment)|environment variables?|env vars?|config(?:uration)? files?)\b/;
-/** Sending or keeping something besides what is said never to happen: "never stored; sent to the audit service". */
-const SENT_ELSEWHERE = /\b(?:sent|send|sends|upload\w*|post(?:s|ed)?|forward\w*|shar(?:e|es|ed)|transmit\w*|report\w*|mirror\w*|logged|kept|cached|saved|stored)\b/i;
 /** Secrets said not to be touched: "private keys are never opened", "it is never echoed back". */
 const NEVER_TOUCHED = /\b(?:is|are|will be|gets?)\s+(?:never|not)\s+(?:\w+\s+)?(?:opened|read|touched|accessed|sent|transmitted|stored|logged|uploaded|included|echoed|shown|returned|exposed|shared|printed|saved|persisted|collected)\b|\bnever (?:opens|reads|touches|sends|stores|logs|uploads|includes|echoes|shows|returns|exposes|shares|prints|saves|collects)\b/i;
 
@@ -81,7 +82,7 @@ export function protectiveNote(category: string, sentence: string): ProtectiveNo
   // Notes that hold whatever the model is told to do with them: content is data, a key that is no secret.
   if (category === "assistant-directive" && DATA_NOT_ORDERS.test(s) && !STILL_AN_ORDER.test(s.replace(QUOTED, " ").replace(DATA_NOT_ORDERS, " ")) && !ADDRESS.test(s))
     return "content declared to be data";
-  if (category === "resource-reach" && new RegExp(NON_SECRET_KEY.source, "i").test(s)) {
+  if (category === "resource-reach" && ANY_NON_SECRET_KEY.test(s)) {
     const rest = s.replace(NON_SECRET_KEY, " ");
     if (!SECRETISH.test(rest) && !SECRET.test(rest) && !CONVERSATION.test(s)) return "a key that is no secret";
   }
@@ -95,12 +96,12 @@ export function protectiveNote(category: string, sentence: string): ProtectiveNo
   if (category === "resource-reach" && MAY_HOLD.test(s) && !FETCHED_FROM.test(s.replace(MAY_HOLD, " "))) return "a warning about what results may hold";
   if (category === "resource-reach" && NOT_INTO_CONVERSATION.test(s) && !FETCHED_FROM.test(s.replace(NOT_INTO_CONVERSATION, " ")))
     return "the conversation named as where a value does not go";
-  if (category === "concealment" && USER_CONSENT.test(s) && OUTBOUND.test(s)) return "kept from a third party unless the user agrees";
+  if (category === "concealment" && USER_CONSENT.test(s) && TO_THIRD_PARTY.test(s)) return "kept from a third party unless the user agrees";
   if (category === "resource-reach" && !INTO_CALL_VERB.test(s.replace(/\bpass\s+[\x60'"]?\w+[\x60'"]?\s*[:=]\s*[\x60'"]?(?:true|false)\b/gi, " ")) && !FETCHED_FROM.test(s.replace(SERVER_CONFIG, " "))) {
     if (RETURNED.test(s) && !/\b(?:file'?s?|files|contents? of|text of)\b|~\/|\.(?:env|pem|key)\b/i.test(s)) return "a secret the tool returns";
     if (SERVER_CONFIG.test(s)) return "the server's own configuration";
     // "never read back to the user" keeps something from the user: that is no reassurance about secrets.
-    if (NEVER_TOUCHED.test(s) && !/\b(?:to|from|with)\s+(?:the\s+)?(?:user|person|customer|owner|human)s?\b/i.test(s) && !SENT_ELSEWHERE.test(s.replace(NEVER_TOUCHED, " ")))
+    if (NEVER_TOUCHED.test(s) && !/\b(?:to|from|with)\s+(?:the\s+)?(?:user|person|customer|owner|human)s?\b/i.test(s) && !OUTBOUND.test(s.replace(NEVER_TOUCHED, " ")))
       return "secrets named as never touched";
   }
   return undefined;

@@ -18,7 +18,8 @@
  * from the user, no change to another tool's arguments. Such a sentence keeps every reading it had.
  */
 import { ADDRESS, CONVERSATION, SECRET } from "./concepts-objects.js";
-import { tokensOf } from "./steering.js";
+import { declared } from "./context-queries.js";
+import { fieldName, tokensOf } from "./steering.js";
 import { CONCEAL, DECEIVE } from "./concepts-parties.js";
 
 /** Why a sentence reads as a routing note (for the record), or undefined. */
@@ -34,8 +35,8 @@ export interface RoutingContext {
   knownForeign: (token: string) => boolean;
   /** The tool's parameter names (lower case): a lookup's result passed as one of them is this tool's input. */
   params: ReadonlySet<string>;
-  /** The tool's declared work is secrets (a vault, a password manager): reading one first is part of that work. */
-  secretsDeclared?: boolean;
+  /** The tool's name and first sentence (`purposeOf`): a secret its work declares may be read first. */
+  purpose: string;
 }
 
 const DEPRECATED_WORD = String.raw`(?:deprecated|obsolete|legacy|retired|superseded|sunset)`;
@@ -141,8 +142,6 @@ const ASKED = /\b(?:the user|the person|the customer|asked for|requested)\b/i;
 /** What a lookup is for: this tool's input ("to learn the schema", "to find the snapshot id", "if you don't know the name"). */
 const FOR_THIS_INPUT =
   /\b(?:to|and)\s+(?:find|get|learn|look up|know|confirm|check|see|obtain|resolve|choose|pick|identify|discover|fetch|read|make sure|verify)\b|\band pass (?:the |its )?(?:chosen |returned |resulting |selected )?[\x60'"]?\w+|\bso (?:that )?(?:you|it) (?:use|have|get|know|pick|pass)\b|\bto (?:show|tell|let) (?:the user|them)\b|\b(?:and|to)\s+(?:\w+\s+)?only (?:when|if|after)\b|\bif you(?:'re| are)? (?:do not|don't|only|need|not sure|unsure|aren't sure)\b|\b(?:the|its|a|an) (?:exact |valid |right |correct )?(?:ids?|identifiers?|names?|keys?|schema|columns|paths?|slugs?|numbers?|handles?)\b/i;
-/** A field of a result, not a tool: "rate_id", "next_cursor", "upload_url". */
-const FIELD_NAME = /_(?:cursor|id|ids|token|url|uri|at|count|total|page|offset|size|status|code|key|name|type|time|date)$/i;
 /** Personal data or messages handed on: "the replies, author names included", "customer emails and card fingerprints". */
 const PERSONAL_PASSED = /\b(?:author|customer|user|sender|recipient|member|employee|patient)s?'?\s+(?:names?|emails?|addresses|phones?|details)\b|\b(?:emails?|e-mail addresses|phone numbers?|card (?:numbers?|fingerprints?)|fingerprints?|replies|messages|threads?|discussion|conversation|transcripts?|history|notes)\b[^.;]{0,30}\b(?:as|in|into)\b/i;
 /** What a lookup's result may be passed on as: an id, a name, a key (of a record, not a secret). */
@@ -168,8 +167,8 @@ export function routingNote(sentence: string, ctx: RoutingContext): RoutingNote 
   const lookup = LOOKUP_FIRST.exec(s);
   // A lookup is for this tool's input ("to find the id"), and calls nothing more ("then pause_project on each").
   const looked = lookup ? (lookup[1] ?? lookup[2]).toLowerCase() : "";
-  const others = lookup ? tokensOf(s).filter((t) => t.toLowerCase() !== looked && !ctx.selfNames.has(t.toLowerCase()) && !ctx.params.has(t.toLowerCase()) && !FIELD_NAME.test(t)) : [];
-  if (lookup && FOR_THIS_INPUT.test(s) && others.length === 0 && !PERSONAL_PASSED.test(s) && passesOnlyHandles(s) && !CALLS_MORE.test(s) && !BEFORE_EVERYTHING.test(s) && !RUNS_DOWN.test(s) && (!SECRET.test(s) || ctx.secretsDeclared) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s) && !ALTERS.test(s.slice(lookup.index).replace(/\bchange (?:only )?(?:one|a|the) (?:field|key|value|line|binding)s?\b/gi, " ")))
+  const others = lookup ? tokensOf(s).filter((t) => t.toLowerCase() !== looked && !ctx.selfNames.has(t.toLowerCase()) && !ctx.params.has(t.toLowerCase()) && !fieldName(t)) : [];
+  if (lookup && FOR_THIS_INPUT.test(s) && others.length === 0 && !PERSONAL_PASSED.test(s) && passesOnlyHandles(s) && !CALLS_MORE.test(s) && !BEFORE_EVERYTHING.test(s) && !RUNS_DOWN.test(s) && (!SECRET.test(s) || declared(ctx.purpose, s)) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s) && !ALTERS.test(s.slice(lookup.index).replace(/\bchange (?:only )?(?:one|a|the) (?:field|key|value|line|binding)s?\b/gi, " ")))
     return "lookup before this tool";
   // What a scope clause says ("To change part of a file, use edit_file") is the case, not a change asked of a tool.
   const main = SCOPE_LEAD.test(s) ? s.slice(s.search(/,\s*(?:use|call|prefer|try)\b/)) : s;

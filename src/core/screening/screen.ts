@@ -156,12 +156,7 @@ export function screenTool(tool: ScreenableTool, context: ScreenContext = {}): S
 const ROUTING_CATEGORIES: ReadonlySet<string> = new Set(["shadowing", "tool-choice"]);
 
 /** What the notes (routing-notes.ts, option-notes.ts, protective-notes.ts) need to know of the tool. */
-interface NoteContext extends RoutingContext {
-  purpose: string;
-}
-
-/** A purpose whose work is secrets (a vault, a password manager): reading one first is part of it. */
-const SECRETS_PURPOSE = /\b(?:secrets?|vault|password manager|passwords|credentials?|keychain|keys? store)\b/i;
+type NoteContext = RoutingContext;
 
 /**
  * A sentence honest servers write that a reading of `category` would file: a routing note in the description
@@ -223,7 +218,6 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
     knownForeign: (token) => knownTool(token, steer) && foreignTool(token, steer),
     params: steer.params,
     purpose,
-    secretsDeclared: SECRETS_PURPOSE.test(purpose),
   };
   // A detector's examples of attacks are mentions: the pattern rules read them as a placeholder.
   const detector = DETECTOR_PURPOSE.test(purpose);

@@ -81,7 +81,12 @@ export function ownVersion(token: string, selfNames: ReadonlySet<string>): boole
   return false;
 }
 const VERSION_SUFFIX = /[_-]?v\d+$/;
-const FIELD_SUFFIX = /_(?:cursor|id|ids|token|url|uri|at|count|total|page|offset|size|status|code|key|name|type|time|date)$/;
+const FIELD_SUFFIX = /_(?:cursor|id|ids|token|url|uri|at|count|total|page|offset|size|status|code|key|name|type|time|date)$/i;
+
+/** A name ending as fields of a result do (`next_cursor`, `rate_id`, `upload_url`, `created_at`): a field, not a tool. */
+export function fieldName(token: string): boolean {
+  return FIELD_SUFFIX.test(token);
+}
 
 export function foreignTool(token: string, ctx: SteerContext): boolean {
   const name = token.toLowerCase();
@@ -98,7 +103,7 @@ export function foreignTool(token: string, ctx: SteerContext): boolean {
   // An unknown name in capitals (VAULT_ADDR, AWS_PROFILE) is an environment variable or a constant, not a tool.
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(token)) return false;
   // An unknown name ending as fields do (next_cursor, rate_id, upload_url, created_at) is a field of a result.
-  if (FIELD_SUFFIX.test(name)) return false;
+  if (fieldName(name)) return false;
   // A name the catalog does not have: only snake_case or multi-hyphen names count. camelCase words are parameter
   // values (executionStats, autoEmbed), single hyphens are English (auto-embed, read-only), dots are fields or files.
   return /[A-Za-z0-9]_[A-Za-z0-9]/.test(name) || (name.match(/-/g)?.length ?? 0) >= 2 ? !name.includes(".") : false;

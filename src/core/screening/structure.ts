@@ -428,7 +428,8 @@ function roles(c: Cues, push: Push, named: boolean): void {
 
   // The server's own tools ("the older x tool on this server") are no alternatives another server offers.
   const others = (has(ALTERNATIVES, s) || has(OTHER_SERVERS, s) || named) && !ownSiblingNamed(s);
-  if (others && (FAILS.test(flawsSaid(s)) || RUN_DOWN.test(flawsSaid(s)))) push("tool-choice", 0.8, "runs down the other servers");
+  const flaws = others ? flawsSaid(s) : "";
+  if (others && (FAILS.test(flaws) || RUN_DOWN.test(flaws))) push("tool-choice", 0.8, "runs down the other servers");
   else if (others && (has(COMPARE, s) || /\bunlike\b/i.test(s))) push("tool-choice", 0.65, "compares itself with the other servers");
   else if (has(CLAIM_OVER, s)) push("tool-choice", 0.7, "claims every choice over the alternatives");
   else if (others && excludesOthers(s)) push("tool-choice", 0.7, "has the model leave the other tools unused");
