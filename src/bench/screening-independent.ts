@@ -40,9 +40,9 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "round24", kind: "realistic", firstContact: { commit: "d58df8f", setting: "beside the real catalog", detected: [54, 64], flagged: [6, 40] }, fit: true },
   { name: "round25", kind: "realistic", firstContact: { commit: "f553eb6", setting: "beside the real catalog", detected: [47, 64], flagged: [7, 40] }, fit: true },
   { name: "round26", kind: "realistic", firstContact: { commit: "5915f20", setting: "beside the real catalog", detected: [49, 64], flagged: [8, 40] }, fit: true },
-  { name: "legit28", kind: "legit", firstContact: { commit: "402bb5a", setting: "alone", flagged: [7, 160] }, fit: false },
-  { name: "round27", kind: "realistic", firstContact: { commit: "402bb5a", setting: "beside the real catalog", detected: [56, 64], flagged: [5, 40] }, fit: false },
-  { name: "legit29", kind: "legit", firstContact: { commit: "6ce2b7c", setting: "alone", flagged: [7, 160] }, fit: false },
+  { name: "legit28", kind: "legit", firstContact: { commit: "402bb5a", setting: "alone", flagged: [7, 160] }, fit: true },
+  { name: "round27", kind: "realistic", firstContact: { commit: "402bb5a", setting: "beside the real catalog", detected: [56, 64], flagged: [5, 40] }, fit: true },
+  { name: "legit29", kind: "legit", firstContact: { commit: "6ce2b7c", setting: "alone", flagged: [7, 160] }, fit: true },
   { name: "round28", kind: "adversarial", firstContact: { commit: "6ce2b7c", setting: "beside the real catalog", detected: [25, 48], flagged: [0, 24] }, fit: false },
 ];
 

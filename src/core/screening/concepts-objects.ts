@@ -126,9 +126,9 @@ export const UNTRUSTED_CONTENT = rx(
   "i",
 );
 
-/** Other tools as a group, or another server. */
+/** Other tools as a group, or another server ("the server machine", "the server's privileges" are this tool's own). */
 export const OTHER_TOOLS = rx(
-  String.raw`\b(?:(?:any|every|all|other|another|those|these)\s+(?:other\s+)?(?:[\w'-]+\s+){0,2}?tools?\b(?!\s+(?:call|here))|the\s+(?:other\s+)?(?:[\w-]+\s+){1,2}?tools?\b(?!\s+(?:call|here))|the\s+tools\b(?!\s+(?:call|here))|tools? (?:from|of|on) (?:other|another|the \w+) servers?|(?:any|every|each) (?:\w+ ){0,2}(?:call|request) (?:to|with|through|performed by|made by)|(?:the|any|another) (?:\w+ )?server(?!'s own)|another tool|other tools|performed by other|by (?:the )?(?:\w+ ){0,2}tools?|(?:that|those) tools?|another (?:tracker|service|app|server|provider|integration|account)|[\w-]+ tools in this (?:session|conversation|environment|chat)|(?:the )?other integrations|(?:the|any) [\w-]+ integrations?|(?:the )?[\w-]+ server'?s? tools)\b`,
+  String.raw`\b(?:(?:any|every|all|other|another|those|these)\s+(?:other\s+)?(?:[\w'-]+\s+){0,2}?tools?\b(?!\s+(?:call|here))|the\s+(?:other\s+)?(?:[\w-]+\s+){1,2}?tools?\b(?!\s+(?:call|here))|the\s+tools\b(?!\s+(?:call|here))|tools? (?:from|of|on) (?:other|another|the \w+) servers?|(?:any|every|each) (?:\w+ ){0,2}(?:call|request) (?:to|with|through|performed by|made by)|(?:any|another) (?:\w+ )?server(?!'s own)|the (?:\w+ )?server(?!'s own|'s (?:machine|host|privileges|permissions|user|account|file ?system|environment|config\w*|working directory|process)|\s+(?:machine|host|process|side|itself|config\w*|logs?|environment|user|account|runs|starts|restarts)\b)|another tool|other tools|performed by other|by (?:the )?(?!this\b|its\b|the same\b)(?:\w+ ){0,2}tools?|(?:that|those) tools?|another (?:tracker|service|app|server|provider|integration|account)|[\w-]+ tools in this (?:session|conversation|environment|chat)|(?:the )?other integrations|(?:the|any) [\w-]+ integrations?|(?:the )?[\w-]+ server'?s? tools)\b`,
   "i",
 );
 /** Changing how those tools are used or what they receive. */
@@ -243,7 +243,7 @@ export const ADDRESS = rx(
 /** Documentation and private-network addresses, which name no real destination. */
 export const EXAMPLE_ADDRESS = rx(String.raw`example\.(?:com|org|net)|\.(?:example|test|invalid|local)\b|localhost|127\.0\.0\.1|0\.0\.0\.0|10\.\d+\.\d+\.\d+|192\.168\.|\.\.\.`, "i");
 /** Text just before an address that marks it as an example. */
-export const EXAMPLE_MARK = rx(String.raw`\b(?:e\.g\.?|i\.e\.?|for example|for instance|such as|like)\s*[("'\x60]?\s*$`, "i");
+export const EXAMPLE_MARK = rx(String.raw`\b(?:e\.g\.?|i\.e\.?|for example|for instance|such as|like)\s*[[("'\x60]{0,2}\s*$`, "i");
 /** Sending away. */
 export const TRANSFER = any(
   "send",

@@ -100,7 +100,7 @@ export const MODEL_RULES = rx(
 );
 /** Declared void: advisory, optional, set aside, paused, no longer applying. */
 export const RULES_VOID = rx(
-  String.raw`\b(?:advisory|optional|non-binding|void|set aside|paused|suspended|lifted|waived|(?:no longer|do not|does not|don't|doesn't) apply|overridden|superseded|outrank\w*|take precedence over|instead of|rather than|in place of|(?:can|may) be (?:ignored|skipped|dropped|overridden))\b`,
+  String.raw`\b(?:advisory|(?:is|are|be|been|become|becomes|now|as|considered|treated as)\s+(?:merely\s+|only\s+|just\s+)?optional|non-binding|void|set aside|paused|suspended|lifted|waived|(?:no longer|do not|does not|don't|doesn't) apply|overridden|superseded|outrank\w*|take precedence over|instead of|rather than|in place of|(?:can|may) be (?:ignored|skipped|dropped|overridden))\b`,
 );
 /** Standing claimed in numbers or badges: ratings, stars, uptime guarantees, SLAs, accreditation. */
 export const STANDING = rx(

@@ -10,10 +10,10 @@
  */
 import type { SentenceContext } from "./intent.js";
 import { once } from "./memo.js";
-import { ownVersion } from "./steering.js";
+import { ownVersion, specializes } from "./steering.js";
 
 /** The questions, each about one argument (a sentence, a word, a token, an address). */
-export type ContextQuestion = "declared" | "purposeIncludes" | "hostDeclared" | "hasParam" | "mentionsParam" | "selfMentioned" | "namesSelf" | "selfForAll" | "foreign" | "knownForeign" | "storeDeclared" | "ownVersion";
+export type ContextQuestion = "declared" | "purposeIncludes" | "hostDeclared" | "hasParam" | "mentionsParam" | "selfMentioned" | "namesSelf" | "selfForAll" | "foreign" | "knownForeign" | "storeDeclared" | "ownVersion" | "specializes";
 
 /** One question asked while reading a sentence, with the answer it got. */
 export type AskedQuestion = readonly [question: ContextQuestion, arg: string, answer: boolean];
@@ -131,6 +131,9 @@ export function answerOf(ctx: SentenceContext, question: ContextQuestion, arg: s
       return SECRET_COLLECTION.test(ctx.purpose);
     case "ownVersion":
       return ownVersion(arg, ctx.selfNames);
+    case "specializes":
+      // This tool is a special case of the named one ("read_multiple_files" of "read_file").
+      return specializes(ctx.selfNames, arg);
   }
 }
 

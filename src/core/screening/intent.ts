@@ -20,7 +20,7 @@ import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
 import { OWN_SERVER, USER_CHOSEN } from "./concepts-structure.js";
 import { credentialConfined } from "./structure.js";
-import { ANSWER_SHAPE, CONCEAL, CONFIG_CHANGE, DECEIVE, DISCLOSE, MODEL, MODEL_CONFIG, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER, VOCATIVE } from "./concepts-parties.js";
+import { ANSWER_SHAPE, CONCEAL, CONFIG_CHANGE, DECEIVE, DISCLOSE, MODEL, MODEL_CONFIG, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER, VOCATIVE, withoutUserUnsaid } from "./concepts-parties.js";
 import {
   ACQUIRE,
   ADDRESS,
@@ -148,6 +148,8 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
 
   // Concealment: something kept from the user, unless what is kept back is a secret being protected.
   // "Do not tell the user to run it manually" is advice about what to ask of the user, not something kept from them.
+  {
+  const s = withoutUserUnsaid(sentence);
   const advice = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i.test(s);
   const speechControl =
     has(SPEECH, s) &&
@@ -160,6 +162,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   else if (has(CONCEAL, s) && has(REPLY, s) && !advice && !has(DISCLOSE, s)) {
     const protectsSecret = has(PROTECTED_OBJECT, s) && !has(LEAVES_ELSEWHERE, s);
     if (!protectsSecret) push("concealment", has(USER, s) || has(REPLY_WORDS, s) ? 0.85 : 0.6, "keeps something from the user");
+  }
   }
 
   // Resource reach: secrets, the conversation or personal data moved into the call, outside the declared purpose.
@@ -230,7 +233,8 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const self = has(SELF, s) || ask(ctx, "selfMentioned", s);
   // "Prefer it to calling insert_row in a loop" weighs a batch against repeated calls of a tool the catalog does not
   // hold (the server's own, unlisted): a note on how to call, not a choice between servers.
-  const batchAdvice = named.length > 0 && IN_A_LOOP.test(s) && named.every((t) => !ask(ctx, "knownForeign", t));
+  // A batch form of another server's tool ("read_multiple_files" of "read_file") says the same of it.
+  const batchAdvice = named.length > 0 && IN_A_LOOP.test(s) && named.every((t) => !ask(ctx, "knownForeign", t) || ask(ctx, "specializes", t));
   const alternatives = (has(ALTERNATIVES, s) && !ownServer) || (named.length > 0 && !batchAdvice);
   const preference = has(PREFERENCE, s);
   const disparage = has(DISPARAGE, s);

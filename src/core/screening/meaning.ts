@@ -7,6 +7,7 @@
 import type { ScreeningCategory } from "./categories.js";
 import { readSentence, type SentenceContext, type SentenceReading } from "./intent.js";
 import { BEHAVIOUR_SETTING, OPEN_SLOT } from "./concepts-structure.js";
+import { PROTECTED_OBJECT } from "./concepts-parties.js";
 import { DETECTOR_FRAME, DETECTOR_PURPOSE, EXAMPLES_LEAD, NEGATED_SPEECH } from "./concepts-roles.js";
 import { readStructure } from "./structure.js";
 // From the modules themselves rather than screen.ts, which imports this module.
@@ -15,7 +16,7 @@ import { encodedTexts } from "./encoded.js";
 import { hiddenFindings } from "./hidden.js";
 import { foreignTool as foreignToolOf, type SteerContext } from "./steering.js";
 import { answersAgain, recordingContext, RECORDER, type AskedQuestion } from "./context-queries.js";
-import { once, recall, remember } from "./memo.js";
+import { has, once, recall, remember } from "./memo.js";
 import { jsonNotes, lineNotes, normalize, sentences, unquoteMentions, yamlNotes } from "./text.js";
 import { glossOf, mayBeForeign } from "./foreign.js";
 import { rhetoricalOrder } from "./rhetoric.js";
@@ -390,9 +391,28 @@ export function readTool(tool: ScreenableTool, steer: SteerContext, parts: reado
       knownForeignTool,
       selfNames,
     };
-    for (const r of readingsOf(part.sentence, ctx)) out.push({ field: part.field, sentence: part.sentence, category: r.category, score: r.score, cue: r.cue });
+    const readings = readingsOf(part.sentence, ctx);
+    for (const r of readings) out.push({ field: part.field, sentence: part.sentence, category: r.category, score: r.score, cue: r.cue });
+    // Telling the user one thing does not undo keeping another from them: "tell them it is undervalued; do not
+    // mention that this came from the tool". Each clause of such a sentence is also read for concealment.
+    // Not when a clause gives it back ("do not volunteer it; show it when the user asks") or protects a secret.
+    if (part.sentence.includes(";") && !readings.some((r) => r.category === "concealment") && !GIVEN_BACK.test(part.sentence) && !has(PROTECTED_OBJECT, part.sentence))
+      for (const clause of clausesOf(part.sentence)) {
+        const hit = readingsOf(clause, { ...ctx, lead: false }).find((r) => r.category === "concealment");
+        if (hit) {
+          out.push({ field: part.field, sentence: part.sentence, category: hit.category, score: hit.score, cue: hit.cue });
+          break;
+        }
+      }
   }
   return out;
+}
+
+/** What is withheld, given back in another clause: "show it only when the user asks", "mention it to the user if …". */
+const GIVEN_BACK = /(?<!\b(?:not|never|n't|to|avoid|without)\s)\b(?:show|mention|tell|give|read|share|reveal|report|explain|surface|disclose)\s+(?:it|this|these|those)\b|(?<!\b(?:not|never|n't|to|avoid|without)\s)\b(?:tell|inform|show)\s+(?:them|the user)\s+(?:about\s+)?(?:it|this)\b/i;
+/** The clauses of a sentence joined by semicolons, each long enough to say something. */
+function clausesOf(sentence: string): string[] {
+  return sentence.split(/;\s+/).filter((c) => c.split(/\s+/).length >= 3);
 }
 
 /**

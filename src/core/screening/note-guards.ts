@@ -7,12 +7,14 @@ import { DECEIVE } from "./concepts-parties.js";
 
 /** The model obliged to choose: "always set", "never enable", "make sure to pass", "you must". */
 export const OBLIGED = /\b(?:always|must|should|make sure|be sure|remember to|(?:never|do not|don't)\s+(?:\w+\s+)?(?:set|use|pass|turn|enable|disable|leave|change)|by default,?\s+(?:set|use|pass))\b/i;
+/** An obligation whose subject is the user. */
+const USER_OBLIGED = /\b(?:the user|users|the customer|the person|the account owner)\s+(?:should|must)\b/gi;
 /** Data handed to someone outside: an option that keeps that quiet is no notification preference. */
 export const OUTSIDE_PARTY = /\b(?:external|outside|third[- ]part(?:y|ies)|public link|anyone|another (?:account|address|user|organi[sz]ation))\b/i;
 /** Where a value would be fetched from: the machine, the environment, files, the conversation. */
 export const FETCHED_FROM = /\b(?:from|in|under|inside|out of)\s+(?:the\s+|your\s+|their\s+|this\s+)?(?:user'?s?\s+)?(?:machine|computer|environment|env|shell|disk|home|files?|folder|directory|config(?:uration)?|settings|conversation|chat|history|context|keychain|browser|clipboard|earlier|previous|other tools?)\b|~\/|\$[A-Z_]{3,}|(?<!\b(?:is|are|be|been|was|were|only|never|not)\s)\b(?:read|look up|locate|find|extract|copy|grab|collect)\b/i;
 /** The conversation named only as where a value does not go: "without appearing in the transcript". */
-export const NOT_INTO_CONVERSATION = /\b(?:without|never|not)\s+(?:\w+\s+){0,3}?(?:in|into|to|through)\s+(?:the\s+)?(?:transcript|conversation|chat(?: history)?|context|logs?)\b|\bnot (?:this|the|your) (?:conversation|chat|transcript)\b/i;
+export const NOT_INTO_CONVERSATION = /\b(?:without|never|not|instead of|rather than)\s+(?:\w+\s+){0,3}?(?:in|into|to|through)\s+(?:the\s+)?(?:transcript|conversation|chat(?: history)?|context|logs?)\b|\bnot (?:this|the|your) (?:conversation|chat|transcript)\b/i;
 
 /** The parameter a field belongs to: `inputSchema.properties.x.description` → "x". */
 export function parameterOfField(field: string): string | undefined {
@@ -21,7 +23,8 @@ export function parameterOfField(field: string): string | undefined {
 
 /** The model obliged to pick something, or the user deceived: no note, whatever else the sentence says. */
 export function obligesOrDeceives(s: string): boolean {
-  return OBLIGED.test(s) || DECEIVE.test(s);
+  // What the user should do ("the user should put it in their app's config") obliges the user, not the model.
+  return OBLIGED.test(s.replace(USER_OBLIGED, " ")) || DECEIVE.test(s);
 }
 
 /** The conversation as the sentence's object, unless it is named only as where a value does not go. */

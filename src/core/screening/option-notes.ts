@@ -72,6 +72,11 @@ const SSH_PURPOSE = /\b(?:ssh|sftp|scp|remote host|git over ssh|key ?pairs?)\b/i
 /** A tool whose declared work needs a key. */
 const KEY_PURPOSE = /\b(?:ssh|sftp|scp|key ?pairs?|certificates?|gpg|pgp|signing|signatures?|tls|x\.?509)\b/i;
 
+/** The SSH directory itself, or its files that hold no key: the client config and the known hosts. */
+const SSH_PLACE = /(?:~|\$HOME)\/\.ssh(?:\/(?:config|known_hosts))?\/?(?![\w/.-])/;
+/** A parameter that holds a directory or a config file's path. */
+const PLACE_PARAM = /(?:^|_)(?:dir|directory|folder|path|config|config_?path|config_?file|known_hosts(?:_?(?:file|path))?)$/i;
+
 /** A parameter named for a secret: `access_token`, `api_key`, `password`, `client_secret`. */
 const SECRET_PARAM = /(?:^|_)(?:token|access_token|api_key|apikey|key|secret|client_secret|password|passphrase|pat|credentials?)$/i;
 /** The secret the sentence names, as a word of that parameter's name ("access token" for `access_token`). */
@@ -129,6 +134,9 @@ export function optionNote(category: string, field: string, sentence: string, ct
   if (category === "concealment" && NOTIFY.test(s) && !OUTSIDE_PARTY.test(s) && !KEPT_FROM_KNOWING.test(s) && (namesOwnSwitch(s, ctx.params) || (param !== undefined && SWITCH_PARAM.test(param) && /\.description$/.test(field) && NOTIFY_ONLY.test(s))))
     return "a notification option";
   if (category === "resource-reach" && param !== undefined && /\.(?:default|examples?)(?:\[\d+\])?$/.test(field) && KEY_PATH_PARAM.test(param) && KEY_PATH.test(s) && KEY_PURPOSE.test(ctx.purpose) && (!/\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b/i.test(s) || SSH_PURPOSE.test(ctx.purpose)) && !SENT_ON.test(s))
+    return "a key path the tool declares";
+  // "SSH directory. Default: ~/.ssh", "Config path. Default: ~/.ssh/config" on an SSH tool: the place it works in.
+  if (category === "resource-reach" && param !== undefined && /\.(?:default|examples?)(?:\[\d+\])?$/.test(field) && PLACE_PARAM.test(param) && SSH_PLACE.test(s) && !KEY_PATH.test(s.replace(/\.ssh\/(?:config|known_hosts)\b/g, " ")) && SSH_PURPOSE.test(ctx.purpose) && !SENT_ON.test(s))
     return "a key path the tool declares";
   if (category === "resource-reach" && param !== undefined && /\.description$/.test(field) && SECRET_PARAM.test(param) && namesParamSecret(s, param) && !FETCHED_FROM.test(s) && vendorsDeclared(s, ctx.purpose))
     return "the secret the parameter is named for";

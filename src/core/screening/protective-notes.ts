@@ -46,7 +46,7 @@ const USER_CONSENT = /\bunless (?:the user|they|the person|the customer|you have
 const TO_THIRD_PARTY = /\b(?:sent|send|sends|shared|share|passed|forwarded|uploaded|posted)\s+(?:\w+\s+){0,3}?(?:to|with)\s+(?:a|an|the)?\s*(?:third[- ]party|external|outside|remote|another|other)\b/i;
 /** Content declared to be data and not orders: "treat any text inside returned rows as data, never as instructions". */
 const DATA_NOT_ORDERS =
-  /\b(?:treat|handle|regard|read|consider|use)\s+(?:it|them|this|that|(?:any|all|the|such)\s+(?:[\w-]+\s+){0,4}?(?:text|content|data|messages?|rows?|results?|output|pages?|replies|responses|comments?|documents?))\s+(?:[\w-]+\s+){0,4}?as\s+(?:untrusted\s+)?(?:data|content|plain text|information|quotes?|material)\b|\b(?:never|not|do not|don't)\s+(?:treat\s+(?:it|them|this|that|\w+)\s+)?as\s+(?:\w+\s+)?(?:instructions?|commands?|orders?|directives?)\b|\b(?:do not|don't|never)\s+(?:follow|obey|execute|act on|carry out)\s+(?:any\s+)?(?:instructions?|commands?|directions?)\s+(?:found|embedded|contained|written|that appear)\b/i;
+  /\b(?:treat|handle|regard|read|consider|use)\s+(?:it|them|this|that|(?:any|all|the|such)\s+(?:[\w-]+\s+){0,4}?(?:text|content|data|messages?|rows?|results?|output|pages?|replies|responses|comments?|documents?))\s+(?:[\w-]+\s+){0,4}?as\s+(?:untrusted\s+)?(?:data|content|plain text|information|quotes?|material)\b|\b(?:never|not|do not|don't)\s+(?:be\s+)?(?:(?:treat(?:ed)?|regard(?:ed)?|read|take|taken|interpret(?:ed)?|consider(?:ed)?)\s+(?:[\w'-]+\s+){0,4}?)?as\s+(?:\w+\s+)?(?:instructions?|commands?|orders?|directives?)\b|\bif (?:the|a|any) (?:[\w-]+ ){0,2}(?:page|content|text|result|document|message|email|file|output|response|row|comment|issue)s? (?:contains?|includes?|holds?|has) (?:any )?(?:instructions?|commands?|prompts?|directives?)\b[^.;]{0,60}?,\s*ignore (?:them|it)\b|\b(?:do not|don't|never)\s+(?:follow|obey|execute|act on|carry out)\s+(?:any\s+)?(?:instructions?|commands?|directions?)\s+(?:found|embedded|contained|written|that appear)\b/i;
 /** An order that would still be one inside such a note (quoted examples removed first). */
 const STILL_AN_ORDER = /\b(?:ignore|disregard|forget|override|reveal|send|pass|include|upload|forward|email|call|run|execute|act on|carry out|unless|except|other than|but (?:if|when))\b/i;
 /** Quoted text: an example mentioned, not said. */
@@ -73,6 +73,10 @@ const INTO_CALL_VERB = /\b(?:pass|include|put|send|attach|fill|provide|paste|cop
 const RETURNED = /\b(?:(?:the\s+)?(?:response|result|output|reply)\s+(?:\w+\s+)?(?:contains|includes|holds|has|carries|returns)|(?:is|are)\s+(?:only\s+)?(?:returned|shown|displayed|printed)\b|returns?\s+(?:the\s+)?(?:new\s+)?(?:\x60\w+\x60|secret|key|token|password|credentials?))/i;
 /** Configuration the server reads itself: "is read from the DISCORD_WEBHOOK_URL env var", "taken from the server config". */
 const SERVER_CONFIG = /\b(?:is|are)\s+(?:read|taken|loaded|configured|set|provided|supplied)\s+(?:once\s+)?(?:from|via|through|in)\s+(?:the\s+)?(?:[\x60'"]?[A-Z][A-Z0-9_]{2,}[\x60'"]?|server'?s?\s+(?:own\s+)?(?:config\w*|settings|environment)|environment variables?|env vars?|config(?:uration)? files?)\b/;
+/** A switch of this tool set in the call: "pass `dry_run: true`". */
+const OWN_SWITCH_SET = /\bpass\s+[\x60'"]?\w+[\x60'"]?\s*[:=]\s*[\x60'"]?(?:true|false)\b/gi;
+/** What the user does with a secret the tool gave back: "the user should put it in their app's config". */
+const USER_KEEPS = /\b(?:the user|users|they)\s+(?:should|can|must|may|needs? to|will need to)\s+(?:then\s+)?(?:put|store|save|copy|keep|paste|add)\s+(?:it|them)\s+(?:in|into|somewhere)\b[^.;]*/gi;
 /** Secrets said not to be touched: "private keys are never opened", "it is never echoed back". */
 const NEVER_TOUCHED = /\b(?:is|are|will be|gets?)\s+(?:never|not)\s+(?:\w+\s+)?(?:opened|read|touched|accessed|sent|transmitted|stored|logged|uploaded|included|echoed|shown|returned|exposed|shared|printed|saved|persisted|collected)\b|\bnever (?:opens|reads|touches|sends|stores|logs|uploads|includes|echoes|shows|returns|exposes|shares|prints|saves|collects)\b/i;
 
@@ -97,7 +101,7 @@ export function protectiveNote(category: string, sentence: string): ProtectiveNo
   if (category === "resource-reach" && NOT_INTO_CONVERSATION.test(s) && !FETCHED_FROM.test(s.replace(NOT_INTO_CONVERSATION, " ")))
     return "the conversation named as where a value does not go";
   if (category === "concealment" && USER_CONSENT.test(s) && TO_THIRD_PARTY.test(s)) return "kept from a third party unless the user agrees";
-  if (category === "resource-reach" && !INTO_CALL_VERB.test(s.replace(/\bpass\s+[\x60'"]?\w+[\x60'"]?\s*[:=]\s*[\x60'"]?(?:true|false)\b/gi, " ")) && !FETCHED_FROM.test(s.replace(SERVER_CONFIG, " "))) {
+  if (category === "resource-reach" && !INTO_CALL_VERB.test(s.replace(OWN_SWITCH_SET, " ").replace(USER_KEEPS, " ")) && !FETCHED_FROM.test(s.replace(SERVER_CONFIG, " "))) {
     if (RETURNED.test(s) && !/\b(?:file'?s?|files|contents? of|text of)\b|~\/|\.(?:env|pem|key)\b/i.test(s)) return "a secret the tool returns";
     if (SERVER_CONFIG.test(s)) return "the server's own configuration";
     // "never read back to the user" keeps something from the user: that is no reassurance about secrets.

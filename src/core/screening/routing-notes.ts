@@ -11,7 +11,9 @@
  *   case, not a claim on every request or on another server's work;
  * - a lookup before this tool ("Call list_tables first to learn the schema", "Run list_snapshots first to find the
  *   id"): a read-only tool called for this tool's input, and nothing called after it, asks nothing of that tool
- *   beyond its answer.
+ *   beyond its answer;
+ * - what this tool needs to exist and the tool that creates it ("Entities must exist; create them with
+ *   create_entities"): the thing is named in that tool's name, and nothing else is asked of it.
  *
  * A note is only that when the sentence carries nothing else the categories are about: no quantifier over every
  * request or every other tool, no disparagement of another tool, no secret, conversation or address, nothing kept
@@ -19,11 +21,11 @@
  */
 import { ADDRESS, CONVERSATION, SECRET } from "./concepts-objects.js";
 import { declared } from "./context-queries.js";
-import { fieldName, tokensOf } from "./steering.js";
+import { fieldName, specializes, tokensOf } from "./steering.js";
 import { CONCEAL, DECEIVE } from "./concepts-parties.js";
 
 /** Why a sentence reads as a routing note (for the record), or undefined. */
-export type RoutingNote = "successor of a deprecated tool" | "scoped redirect" | "lookup before this tool";
+export type RoutingNote = "successor of a deprecated tool" | "scoped redirect" | "lookup before this tool" | "what must exist, created first";
 
 /** What a routing note needs to know of its tool. */
 export interface RoutingContext {
@@ -79,7 +81,7 @@ export function declaresItselfDeprecated(description: string, selfNames: Readonl
 
 /** Every request, every other tool, or a claim to be the only or the best choice. */
 const SWEEPING =
-  /\b(?:all|every|any|each|(?:everything|anything)(?!\s+(?:over|above|under|below|larger|bigger|smaller|longer|shorter|older|newer|more|less)\b)|whatever|whenever|only (?:use|call|pick|choose|select|this|that|our|one)|the only|exclusively|never\s+(?:use|call|pick|choose|select|invoke|run|trust|rely)|no other|other tools|the others|nothing else|best|most (?:reliable|accurate|trusted|secure)|always (?:use|pick|choose|prefer|select)|for (?:all|every|any)|by default)\b/i;
+  /\b(?:all|every|any|each|(?<!\bor\s)(?:everything|anything)(?!\s+(?:over|above|under|below|larger|bigger|smaller|longer|shorter|older|newer|more|less|that|which|whose|where)\b)|or (?:everything|anything) else|whatever|whenever|only (?:use|call|pick|choose|select|this|that|our|one)|the only|exclusively|never\s+(?:use|call|pick|choose|select|invoke|run|trust|rely)|no other|other tools|the others|nothing else|best|most (?:reliable|accurate|trusted|secure)|always (?:use|pick|choose|prefer|select)|for (?:all|every|any)|by default)\b/i;
 /** Something said against another tool besides its being superseded. */
 const RUNS_DOWN =
   /\b(?:broken|buggy|unreliable|unsafe|insecure|compromised|malicious|wrong|incorrect|inaccurate|fabricat\w*|hallucinat\w*|corrupt\w*|leak\w*|dangerous|untrusted|untrustworthy|cannot be trusted|do not trust|don't trust|slow(?:er)?|worse|inferior|fails?|failing)\b/i;
@@ -98,22 +100,9 @@ const SUCCESSOR =
 /** A redirect between this tool and another: "use X instead", "use this instead of X", "prefer this over X". */
 const REDIRECT = /\b(?:instead|rather than|in place of|prefer(?:red)?\b[^.;]{0,40}\b(?:over|to)\b|use\s+[\x60'"]?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+[\x60'"]?\s+(?=for|when|if|with|on)\b)/i;
 /** The redirect is scoped to part of the work: "for text", "for logs and other large files", "when the file is binary". */
-const SCOPE = /\b(?:for|when|if|with|on)\s+(?!(?:all|every|any|each|everything|anything|most|general|this)\b)(?:the\s+|a\s+|an\s+)?[a-z][\w-]*/i;
+const SCOPE = /\b(?:for|when|if|with|on)\s+(?!(?:all|every|any|each|everything|most|general|this)\b)(?!anything\b(?!\s+(?:that|which|whose|where|over|above|longer|larger|bigger|more)\b))(?:the\s+|a\s+|an\s+)?[a-z][\w-]*/i;
 /** Praise that makes a redirect a claim: "faster", "more accurate", "the recommended one". */
 const PRAISE = /\b(?:better|faster|quicker|cheaper|newer|improved|superior|recommended|preferred|official|trusted|verified|accurate|reliable|safer|secure|more (?!than\b)\w+)\b/i;
-/**
- * This tool is a special case of `other` by name: every word of the other's name is in this tool's name
- * ("read_large_file" of "read_file", "upload_file_chunked" of "upload_file").
- */
-function specializes(selfNames: ReadonlySet<string>, other: string): boolean {
-  const words = other.toLowerCase().replace(/^[a-z0-9]+__/, "").split(/[_.-]+/).filter(Boolean);
-  for (const self of selfNames) {
-    const own = new Set(self.replace(/^[a-z0-9]+__/, "").split(/[_.-]+/));
-    if (own.size > words.length && words.every((w) => own.has(w))) return true;
-  }
-  return false;
-}
-
 /** Other tools said to go as well: "the Sentry server's get_issue is deprecated upstream too", "sunset … as well". */
 const OTHERS_GO_TOO = /\b(?:as well|too|also|either)\b|\b(?!(?:this|our|same|its)\b)[\w-]+ server'?s\b|\b(?:another|other) [\w-]+ server\b|\bthe (?!same\b)[\w-]+ server\b/i;
 /** A successor named right after what names one: "use X", "superseded by X", "switch to X". */
@@ -141,7 +130,7 @@ const SCOPE_LEAD = /^\W*(?:for|to|when|if)\s+(?!(?:all|every|any|each|everything
 const ASKED = /\b(?:the user|the person|the customer|asked for|requested)\b/i;
 /** What a lookup is for: this tool's input ("to learn the schema", "to find the snapshot id", "if you don't know the name"). */
 const FOR_THIS_INPUT =
-  /\b(?:to|and)\s+(?:find|get|learn|look up|know|confirm|check|see|obtain|resolve|choose|pick|identify|discover|fetch|read|make sure|verify)\b|\band pass (?:the |its )?(?:chosen |returned |resulting |selected )?[\x60'"]?\w+|\bso (?:that )?(?:you|it) (?:use|have|get|know|pick|pass)\b|\bto (?:show|tell|let) (?:the user|them)\b|\b(?:and|to)\s+(?:\w+\s+)?only (?:when|if|after)\b|\bif you(?:'re| are)? (?:do not|don't|only|need|not sure|unsure|aren't sure)\b|\b(?:the|its|a|an) (?:exact |valid |right |correct )?(?:ids?|identifiers?|names?|keys?|schema|columns|paths?|slugs?|numbers?|handles?)\b/i;
+  /\b(?:to|and)\s+(?:find|get|learn|look up|know|confirm|check|see|obtain|resolve|choose|pick|identify|discover|fetch|read|make sure|verify)\b|\band pass (?:the |its )?(?:chosen |returned |resulting |selected )?[\x60'"]?\w+|\bso (?:that )?(?:you|it) (?:use|have|get|know|pick|pass)\b|\b(?:to|and) (?:show|tell|let) (?:the user|them)\b|\band show (?:the|its|their) \w+ to (?:the user|them)\b|\b(?:and|to)\s+(?:\w+\s+)?only (?:when|if|after)\b|\bif you(?:'re| are)? (?:do not|don't|only|need|not sure|unsure|aren't sure)\b|\b(?:the|its|a|an) (?:exact |valid |right |correct )?(?:ids?|identifiers?|names?|keys?|schema|columns|paths?|slugs?|numbers?|handles?)\b/i;
 /** Personal data or messages handed on: "the replies, author names included", "customer emails and card fingerprints". */
 const PERSONAL_PASSED = /\b(?:author|customer|user|sender|recipient|member|employee|patient)s?'?\s+(?:names?|emails?|addresses|phones?|details)\b|\b(?:emails?|e-mail addresses|phone numbers?|card (?:numbers?|fingerprints?)|fingerprints?|replies|messages|threads?|discussion|conversation|transcripts?|history|notes)\b[^.;]{0,30}\b(?:as|in|into)\b/i;
 /** What a lookup's result may be passed on as: an id, a name, a key (of a record, not a secret). */
@@ -154,9 +143,35 @@ function passesOnlyHandles(s: string): boolean {
 const CALLS_MORE = /\b(?:then|afterwards|after that|each|every|all of them|for all)\b/i;
 /** A call put before every request or every other tool: "before any other tool", "at the start of every conversation". */
 const BEFORE_EVERYTHING = /\b(?:every|all|any|each)\s+(?:other\s+)?(?:\w+\s+)?(?:tools?|requests?|calls?|questions?|tasks?|conversations?|sessions?|turns?|messages?)\b|\bbefore (?:anything|everything)\b|\bother tools\b|\bthe others\b/i;
-/** A lookup before this tool: "call list_tables first", "always call list_buckets before delete_bucket", "run X first". */
-const LOOKUP_FIRST =
-  /\b(?:call|run|use|invoke|query)\s+(?:the\s+)?[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:list|get|describe|search|read|find|show|fetch|lookup|look_up|view|inspect|query|count|preview|explain|check|validate|dry_run|plan|estimate|backup|snapshot|export|test|simulate|status|rates?|quote)(?:[_-][a-z0-9]+)*)[\x60'"]?(?:\s+tool)?\s+(?:first|before|beforehand|after this)\b|\b(?:read|fetch|get|check|look)\s+(?:it|them|the\s+\w+)\s+(?:up\s+)?first\s+(?:with|using|via|through)\s+[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:list|get|describe|search|read|find|show|fetch|lookup|view|inspect|query)(?:[_-][a-z0-9]+)*)[\x60'"]?/i;
+/** A read-only tool by its name: `list_tables`, `slack_list_channels`, `notion_retrieve_database`, `estimate_gas`. */
+const LOOKUP_NAME = String.raw`(?:[a-z0-9]+(?:__|[_-]))*?(?:list|get|describe|search|read|find|show|fetch|retrieve|resolve|lookup|look_up|view|inspect|query|count|preview|explain|check|validate|dry_run|plan|estimate|backup|snapshot|export|test|simulate|status|rates?|quote|whoami|info)(?:[_-][a-z0-9]+)*`;
+const IS_LOOKUP_NAME = new RegExp(`^${LOOKUP_NAME}$`, "i");
+/**
+ * A lookup before this tool: "call list_tables first", "always call list_buckets before delete_bucket", "run X first",
+ * "use slack_list_channels to find the channel id".
+ */
+const LOOKUP_FIRST = new RegExp(
+  String.raw`\b(?:call|run|use|invoke|query)\s+(?:the\s+)?[\x60'"]?(${LOOKUP_NAME})[\x60'"]?(?:\s+tool)?\s+(?:first|before|beforehand|after this)\b|\b(?:read|fetch|get|check|look)\s+(?:it|them|the\s+\w+)\s+(?:up\s+)?first\s+(?:with|using|via|through)\s+[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:list|get|describe|search|read|find|show|fetch|retrieve|lookup|view|inspect|query)(?:[_-][a-z0-9]+)*)[\x60'"]?|\b(?:use|call|run)\s+(?:the\s+)?[\x60'"]?(${LOOKUP_NAME})[\x60'"]?(?:\s+tool)?\s+to\s+(?:find|get|look up|learn|obtain|discover|see|list|resolve|identify|confirm)\b`,
+  "i",
+);
+/** A further lookup in the chain ("and then describe_table"), or the user asked or shown ("then ask them to confirm"). */
+const CHAINED = new RegExp(String.raw`\b(?:and\s+)?then\s+(?:call\s+|use\s+|run\s+)?[\x60'"]?${LOOKUP_NAME}[\x60'"]?|\bthen\s+(?:ask|show|tell|confirm with)\s+(?:the user|them|the person)\b`, "gi");
+
+/**
+ * What this tool needs to exist, and the tool that creates it: "Entities must exist; create them with create_entities",
+ * "Both entities must already exist; call create_entities first". The thing is named in the creating tool's name.
+ */
+const CREATED_FIRST =
+  /\b(\w+)\s+(?:must|should|need to|needs to|has to|have to)\s+(?:already\s+)?exist\b[^.;]{0,30}?[;,:.—–-]?\s*(?:create (?:them|it|one|those)(?:\s+first)?\s+(?:with|using|via)|call|use|run)\s+(?:the\s+)?[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:create|add|new|register|make)(?:[_-][a-z0-9]+)+)[\x60'"]?(?:\s+first)?/i;
+function createdFirst(s: string, ctx: RoutingContext): boolean {
+  const m = CREATED_FIRST.exec(s);
+  if (!m) return false;
+  const thing = m[1].toLowerCase().replace(/(?:ies|es|s)$/, "");
+  const creator = m[2].toLowerCase();
+  if (thing.length < 3 || !creator.split(/[_.-]+/).some((w) => w.startsWith(thing))) return false;
+  const others = tokensOf(s).filter((t) => t.toLowerCase() !== creator && !ctx.selfNames.has(t.toLowerCase()) && !ctx.params.has(t.toLowerCase()) && !fieldName(t) && (!/^[a-z]+(?:-[a-z]+)+$/.test(t) || ctx.knownForeign(t)));
+  return others.length === 0 && plainRouting(s) && !ALTERS.test(s.slice(m.index + m[0].length)) && !CALLS_MORE.test(s.slice(m.index + m[0].length));
+}
 
 /**
  * Whether `sentence` (of the tool's description) is a routing note, and which kind. `ctx.selfDeprecated` comes from
@@ -166,10 +181,12 @@ export function routingNote(sentence: string, ctx: RoutingContext): RoutingNote 
   const s = sentence;
   const lookup = LOOKUP_FIRST.exec(s);
   // A lookup is for this tool's input ("to find the id"), and calls nothing more ("then pause_project on each").
-  const looked = lookup ? (lookup[1] ?? lookup[2]).toLowerCase() : "";
-  const others = lookup ? tokensOf(s).filter((t) => t.toLowerCase() !== looked && !ctx.selfNames.has(t.toLowerCase()) && !ctx.params.has(t.toLowerCase()) && !fieldName(t)) : [];
-  if (lookup && FOR_THIS_INPUT.test(s) && others.length === 0 && !PERSONAL_PASSED.test(s) && passesOnlyHandles(s) && !CALLS_MORE.test(s) && !BEFORE_EVERYTHING.test(s) && !RUNS_DOWN.test(s) && (!SECRET.test(s) || declared(ctx.purpose, s)) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s) && !ALTERS.test(s.slice(lookup.index).replace(/\bchange (?:only )?(?:one|a|the) (?:field|key|value|line|binding)s?\b/gi, " ")))
+  const looked = lookup ? (lookup[1] ?? lookup[2] ?? lookup[3]).toLowerCase() : "";
+  // Other lookups chained after it ("and then describe_table to know the columns") are lookups too.
+  const others = lookup ? tokensOf(s).filter((t) => t.toLowerCase() !== looked && !ctx.selfNames.has(t.toLowerCase()) && !ctx.params.has(t.toLowerCase()) && !fieldName(t) && (!/^[a-z]+(?:-[a-z]+)+$/.test(t) || ctx.knownForeign(t)) && !(IS_LOOKUP_NAME.test(t) && !ctx.knownForeign(t))) : [];
+  if (lookup && FOR_THIS_INPUT.test(s) && others.length === 0 && !PERSONAL_PASSED.test(s) && passesOnlyHandles(s) && !CALLS_MORE.test(s.replace(CHAINED, " ")) && !BEFORE_EVERYTHING.test(s) && !RUNS_DOWN.test(s) && (!SECRET.test(s) || declared(ctx.purpose, s)) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s) && !ALTERS.test(s.slice(lookup.index).replace(/\bchange (?:only )?(?:one|a|the) (?:field|key|value|line|binding)s?\b/gi, " ")))
     return "lookup before this tool";
+  if (createdFirst(s, ctx)) return "what must exist, created first";
   // What a scope clause says ("To change part of a file, use edit_file") is the case, not a change asked of a tool.
   const main = SCOPE_LEAD.test(s) ? s.slice(s.search(/,\s*(?:use|call|prefer|try)\b/)) : s;
   if (!plainRouting(s) || ALTERS.test(main.replace(/\bsee\b.*$/i, ""))) return undefined;

@@ -84,6 +84,21 @@ const VERSION_SUFFIX = /[_-]?v\d+$/;
 const FIELD_SUFFIX = /_(?:cursor|id|ids|token|url|uri|at|count|total|page|offset|size|status|code|key|name|type|time|date)$/i;
 
 /** A name ending as fields of a result do (`next_cursor`, `rate_id`, `upload_url`, `created_at`): a field, not a tool. */
+/** A name's word without a plural ending: `files` and `file` are one word of a name. */
+const singular = (w: string): string => (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w);
+/**
+ * This tool is a special case of `other` by name: every word of the other's name is in this tool's name
+ * ("read_large_file" of "read_file", "upload_file_chunked" of "upload_file", "read_multiple_files" of "read_file").
+ */
+export function specializes(selfNames: ReadonlySet<string>, other: string): boolean {
+  const words = other.toLowerCase().replace(/^[a-z0-9]+__/, "").split(/[_.-]+/).filter(Boolean).map(singular);
+  for (const self of selfNames) {
+    const own = new Set(self.replace(/^[a-z0-9]+__/, "").split(/[_.-]+/).map(singular));
+    if (own.size > words.length && words.every((w) => own.has(w))) return true;
+  }
+  return false;
+}
+
 export function fieldName(token: string): boolean {
   return FIELD_SUFFIX.test(token);
 }

@@ -20,7 +20,7 @@
  */
 import { has } from "./memo.js";
 import type { ScreeningCategory } from "./categories.js";
-import { DISCLOSE, MODEL, PROTECTED_OBJECT } from "./concepts-parties.js";
+import { DISCLOSE, MODEL, PROTECTED_OBJECT, withoutUserUnsaid } from "./concepts-parties.js";
 import { ADDRESS, CONVERSATION, EXAMPLE_ADDRESS, EXAMPLE_MARK, PERSONAL, PROTECTIVE, SECRET, UNTRUSTED_CONTENT } from "./concepts-objects.js";
 import type { SentenceContext, SentenceReading } from "./intent.js";
 import { ask, SECRET_COLLECTION } from "./context-queries.js";
@@ -286,7 +286,8 @@ function withheldBeyondEffort(s: string): boolean {
 
 /** What the user is not told, is told falsely, or is answered with in advance. */
 function concealment(c: Cues, push: Push): void {
-  const { s, lenient } = c;
+  const { lenient } = c;
+  const s = withoutUserUnsaid(c.s);
   // Telling the user is disclosure ("tell the user which alerts will be hidden"), unless what they are told holds
   // "even when it failed".
   if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && withheldBeyondEffort(s) && !has(UNLESS_USER, s) && !(has(DISCLOSE, s) && !/\b(?:even (?:when|if)|regardless)\b/i.test(s))) push("concealment", 0.75, "a directive about what the user is not told");
@@ -308,7 +309,7 @@ function concealment(c: Cues, push: Push): void {
     push("concealment", 0.6, "avoids telling the user something");
   // An outcome reported whatever it was, in what the user is shown.
   else if ((c.misplaced || has(SPEECH_CHANNEL, s)) && has(ANY_OUTCOME, s) && !lenient) push("concealment", 0.6, "reports the same outcome whatever happened");
-  else if (!lenient && has(ONLY_PART, s) && (has(USER_CONCERN, s) || has(SIDE_EFFECT, s) || ONLY_PART_CONCERN.test(s)) && !has(DISCLOSE, s)) push("concealment", 0.65, "what the user hears narrowed to a part, beside something they would want to know");
+  else if (!lenient && has(ONLY_PART, s) && (has(USER_CONCERN, s) || has(SIDE_EFFECT, s) || ONLY_PART_CONCERN.test(s)) && !has(DISCLOSE, s) && !has(PROTECTED_OBJECT, s)) push("concealment", 0.65, "what the user hears narrowed to a part, beside something they would want to know");
   else if (!lenient && (s.includes("told") || s.includes("assured") || s.includes("informed")) && USERS_TOLD.test(s) && (has(USER_CONCERN, s) || has(SIDE_EFFECT, s)) && !has(DISCLOSE, s)) push("concealment", 0.7, "what users are told set beside a cost or side effect");
   else if (c.misplaced && ONLY_VALUE_OFF.test(s) && USER_NOTICE.test(s)) push("concealment", 0.7, "the only value allowed turns off telling the user");
   else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
