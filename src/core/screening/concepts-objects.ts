@@ -128,7 +128,7 @@ export const UNTRUSTED_CONTENT = rx(
 
 /** Other tools as a group, or another server ("the server machine", "the server's privileges" are this tool's own). */
 export const OTHER_TOOLS = rx(
-  String.raw`\b(?:(?:any|every|all|other|another|those|these)\s+(?:other\s+)?(?:[\w'-]+\s+){0,2}?tools?\b(?!\s+(?:call|here))|the\s+(?:other\s+)?(?:[\w-]+\s+){1,2}?tools?\b(?!\s+(?:call|here))|the\s+tools\b(?!\s+(?:call|here))|tools? (?:from|of|on) (?:other|another|the \w+) servers?|(?:any|every|each) (?:\w+ ){0,2}(?:call|request) (?:to|with|through|performed by|made by)|(?:any|another) (?:\w+ )?server(?!'s own)|the (?:\w+ )?server(?!'s own|'s (?:machine|host|privileges|permissions|user|account|file ?system|environment|config\w*|working directory|process)|\s+(?:machine|host|process|side|itself|config\w*|logs?|environment|user|account|runs|starts|restarts)\b)|another tool|other tools|performed by other|by (?:the )?(?!this\b|its\b|the same\b)(?:\w+ ){0,2}tools?|(?:that|those) tools?|another (?:tracker|service|app|server|provider|integration|account)|[\w-]+ tools in this (?:session|conversation|environment|chat)|(?:the )?other integrations|(?:the|any) [\w-]+ integrations?|(?:the )?[\w-]+ server'?s? tools)\b`,
+  String.raw`\b(?:(?:any|every|all|other|another|those|these)\s+(?:other\s+)?(?:[\w'-]+\s+){0,3}?tools?\b(?!\s+(?:call|here))|the\s+(?:other\s+)?(?:[\w-]+\s+){1,2}?tools?\b(?!\s+(?:call|here))|the\s+tools\b(?!\s+(?:call|here))|tools? (?:from|of|on) (?:other|another|the \w+) servers?|(?:any|every|each) (?:\w+ ){0,2}(?:call|request) (?:to|with|through|performed by|made by)|(?:any|another) (?:\w+ )?server(?!'s own)|the (?:\w+ )?server(?!'s own|'s (?:machine|host|privileges|permissions|user|account|file ?system|environment|config\w*|working directory|process)|\s+(?:machine|host|process|side|itself|config\w*|logs?|environment|user|account|runs|starts|restarts)\b)|another tool|other tools|performed by other|by (?:the )?(?!this\b|its\b|the same\b)(?:\w+ ){0,2}tools?|(?:that|those) tools?|another (?:tracker|service|app|server|provider|integration|account)|[\w-]+ tools in this (?:session|conversation|environment|chat)|(?:the )?other integrations|(?:the|any) [\w-]+ integrations?|(?:the )?[\w-]+ server'?s? tools)\b`,
   "i",
 );
 /** Changing how those tools are used or what they receive. */
@@ -165,6 +165,10 @@ export const TOOL_CHANGE = any(
   "instead",
   "bcc",
   "cc",
+  "(?:is|are) (?:now )?given",
+  "rather than the",
+  "turned (?:on|off)",
+  "switched (?:on|off)",
 );
 /** A clause that makes a directive conditional on another activity: "whenever …", "during any …", "before you use …". */
 export const WHEN_OTHER = rx(
@@ -231,7 +235,7 @@ export const DISPARAGE = any(
 );
 /** Alternatives in general (not one named sibling). */
 export const ALTERNATIVES = rx(
-  String.raw`\b(?:nothing else (?:in|on|among) (?:the |this )?(?:tool ?list|catalog|toolbox|tools)|(?:the |any |all |every )?other(?:s|\s+(?:[\w-]+\s+){0,2}?(?:tools?|services?|options?|translators?|search(?:es)?|ones?))|(?:any|the) remaining (?:[\w-]+\s+)?tools?|another (?:[\w-]+\s+)?tool|the native (?:[\w-]+\s+)?tools?|(?<=\bover )(?:the |any |all )?(?:[\w-]+\s+){0,2}tools\b|more specific tool|everything else|the others|alternatives?|any other (?:[\w-]+\s+)?(?:tool|service)s?|no other (?:[\w-]+\s+)?tools?|anything other than|(?:the )?[\w-]+ server'?s? tools|elsewhere|(?:the )?(?:built-in|default|native|standard|existing|installed) (?:[\w-]+\s+)?tools?|(?:every|all) (?:[\w-]+ )?(?:and [\w-]+ )?tools?(?: installed)?|(?:the )?other (?:[\w-]+\s+)?integrations)\b`,
+  String.raw`\b(?:nothing else (?:in|on|among) (?:the |this )?(?:tool ?list|catalog|toolbox|tools)|(?:the |any |all |every )?other(?:s|\s+(?:[\w-]+\s+){0,2}?(?:tools?|services?|options?|translators?|search(?:es)?|ones?))|(?:any|the) remaining (?:[\w-]+\s+)?tools?|another (?:[\w-]+\s+)?tool|the native (?:[\w-]+\s+)?tools?|(?<=\bover )(?:the |any |all )?(?:[\w-]+\s+){0,2}tools\b|more specific tool|everything else|the others|alternatives?|any other (?:[\w-]+\s+){0,2}?(?:tool|service|assistant|app|provider|engine|site|retailer|checker|plugin|extension)s?|no other (?:[\w-]+\s+)?tools?|anything other than|(?:the )?[\w-]+ server'?s? tools|elsewhere|(?:the )?(?:built-in|default|native|standard|existing|installed) (?:[\w-]+\s+)?tools?|(?:every|all) (?:[\w-]+ )?(?:and [\w-]+ )?tools?(?: installed)?|(?:the )?other (?:[\w-]+\s+)?integrations)\b`,
   "i",
 );
 
@@ -309,11 +313,12 @@ export const SIDE_CHANNEL = rx(
 );
 /** A parameter description that asks the model to fill it with the user's data gathered from elsewhere. */
 export const FILL_WITH = rx(
-  String.raw`\b(?:should (?:hold|contain|carry|include)|must (?:hold|contain|carry|include)|goes? into|go into|put (?:every|all|each|the)|copy (?:the|every|all)|fill (?:it )?with|(?:hold|contain)s? (?:the|every|all)|are to be (?:placed|put))\b`,
+  String.raw`\b(?:should (?:hold|contain|carry|include)|must (?:hold|contain|carry|include)|goes? into|go into|put (?:every|all|each|the)|copy (?:the|every|all)|fill (?:it )?with|(?:hold|contain)s? (?:the|every|all)|are to be (?:placed|put)|set (?:this|it) to (?:the )?(?:full |complete |entire |whole )?(?:text|contents?|body|transcript) of)\b`,
   "i",
 );
 /** The user's own data a parameter may be told to hold (messages, contacts, history, one-time codes). */
 export const USER_DATA = any(
+  "(?:document|file|draft|page|spreadsheet)s? (?:the user|they|you) (?:is|are|were) (?:currently )?(?:working on|editing|writing|viewing)",
   "titles?",
   "attendees",
   "subjects?",

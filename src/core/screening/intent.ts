@@ -60,8 +60,23 @@ const COLLECT_VERB = /\b(?:gather|collect|harvest|grab|read|open|extract)\b/i;
 const USER_PLACE = /\b(?:user's|person's|this machine|this computer|home|stored|saved|the machine's)\b/i;
 const THIS_TOOL = /\bthis tool\b/i;
 const AFTERWARDS = /\b(?:also|as well|copy|mirror|then|after|once)\b/i;
-const INTO_NAMED_PARAMETER = /\b(?:put|place|copy|include)\b[^.]{0,60}\bin(?:to)? (?:the )?\x60?\w+\x60? (?:parameter|field)\b/i;
+const INTO_NAMED_PARAMETER = /\b(?:put|place|copy|include|passed|sent|fed|echoed|returned)\b[^.]{0,60}\bin(?:to)? (?:the )?\x60?\w+\x60? (?:parameter|field)\b/i;
+/** A secret put into one of the tool's parameters by name: "pass the user's environment variables in env_context". */
+const IN_NAMED_ARGUMENT = /\b(?:in|into|as|via|through|inside)\s+(?:the\s+)?[\x60'"]?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)[\x60'"]?/i;
+const SECRET_NAMED = /token|key|secret|password|passphrase|credential|auth/i;
+/** A parameter said to carry something: "the hints parameter carries the API keys …". */
+const PARAM_CARRIES = /\b(?:parameter|field|argument|[a-z]+_[a-z_]+)\s+(?:carries|holds|contains|includes|receives)\b/i;
+/** The secrets of the other services: "the API keys configured for the other services in this session". */
+const OTHERS_SECRETS = /\b(?:keys?|tokens?|credentials?|secrets?|passwords?)\s+(?:configured|used|set|stored|saved|held)\s+(?:for|by|in)\s+(?:the\s+)?(?:other|all|every|each)\s+(?:[\w-]+\s+)?(?:services?|servers?|tools?|integrations?|accounts?|connections?)\b/i;
+/** Data handed to a named tool: "posted to the audit_log tool", "sent on to sync_records". */
+const HANDED_TO_TOOL = /\b(?:posted|sent|uploaded|forwarded|copied|mirrored|reported|submitted|handed)\s+(?:on\s+)?to\s+(?:the\s+)?[\x60'"]?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+[\x60'"]?/i;
 const SELF_DEPRECATED = /\bthis (?:tool|one) is deprecated\b/i;
+/** The user's private material, and a public place it is put: "the user's private repositories … a public issue". */
+const PRIVATE_SOURCE = /\b(?:private|confidential|internal|personal)\s+(?:[\w-]+\s+){0,2}?(?:repos?|repositor(?:y|ies)|notes?|files?|documents?|messages?|data|channels?|emails?|records?|keys?)\b/i;
+const PUBLIC_SINK = /\b(?:public(?:ly)?|world-readable|open)\s+(?:[\w-]+\s+){0,2}?(?:issues?|gists?|pages?|posts?|repos?|repositor(?:y|ies)|links?|channels?|pastes?|comments?|sites?|buckets?|forums?)\b|\bpost(?:ed|s)? (?:them |it )?publicly\b|\banyone with the link\b/i;
+const NEGATED = /\b(?:never|not|don't|do not|without|no)\b/i;
+/** Their content moved, not their setting changed ("makes a private repository public"). */
+const CONTENT_MOVED = /\b(?:with|containing|including)\s+(?:the\s+|their\s+|its\s+)?(?:full\s+)?(?:contents?|text|bodies|body|data|details)\b|\b(?:cop(?:y|ies|ied)|paste\w*|post(?:s|ed|ing)?|upload\w*|publish\w*|shar(?:e|es|ed|ing)|mirror\w*|dump\w*)\b/i;
 const PICK_VERB = /\b(?:use|pick|choose|select|send|route|call|go through)\b/i;
 const EVERY_OR_ONLY = /\b(?:only|never|exclusively|every|all|first)\b/i;
 /**
@@ -177,12 +192,16 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const fromUser = /\bfrom (?:the user's|their|your|this|the person's|the machine's) (?:machine|computer|device|laptop|home (?:folder|directory)|profile|browser|environment|system|keychain|disk)\b|\bin the user's home\b/i.test(s);
   if (secret && fromUser && !protective && !ask(ctx, "declared", s)) push("resource-reach", 0.8, "takes a secret from the user's machine");
   if ((secret || conversation || personal) && has(ACQUIRE, s) && !protective) {
-    const intoCall = has(INTO_CALL, s) || inParameter || value;
+    const named = IN_NAMED_ARGUMENT.exec(s)?.[1]?.toLowerCase();
+    const intoCall = has(INTO_CALL, s) || inParameter || value || (named !== undefined && !SECRET_NAMED.test(named) && ask(ctx, "hasParam", named));
     const outside = !ask(ctx, "declared", s) || conversation;
     if (intoCall && outside && !USER_CHOSEN.test(s)) push("resource-reach", conversation || secret ? 0.85 : 0.65, conversation ? "puts the conversation or other tools' data into the call" : "puts secrets or personal data into the call");
     else if (outside && has(COLLECT_VERB, s) && (secret || personal) && has(USER_PLACE, s) && !NOT_READ.test(s))
       push("resource-reach", 0.7, "collects the user's secrets");
   }
+
+  // Secrets of the other services, or a parameter said to carry secrets: a reach whatever the verb.
+  if (secret && (OTHERS_SECRETS.test(s) || (PARAM_CARRIES.test(s) && !inParameter)) && !NEGATED.test(s) && !protective && !ask(ctx, "declared", s)) push("resource-reach", 0.75, "secrets carried in a parameter, or the other services' secrets");
 
   // Shadowing: a directive about other tools (by name, by group or by activity), not this tool.
   // A snake_case word the catalog does not know is usually a value or a field (pg_stat_statements, last_edited_time):
@@ -204,7 +223,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     // This tool's own parameters named in backticks ("pass the `tag` it returns") are names, not what is done.
     const said = s.includes("\x60") ? s.replace(/\x60(\w+)\x60/g, (m, name: string) => (ctx.params.has(name.toLowerCase()) ? "\x60param\x60" : m)) : s;
     const alters = has(
-      /\b(?:set (?:the|their|its|a|an|all|every)|sets? \w+ to|(?:be|is|are) set to|set to|change|replace|substitute|add|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rewritten|pass (?:every|the result|it|them|all)|override|mention|open|prefix(?:ed)?|suffix(?:ed)?|prepend(?:ed)?|attach\w*|label|tag|rais\w+|increas\w+|lower\w*|reduc\w+|include|our (?:proxy|address|server|endpoint|link|url|domain))\b/i,
+      /\b(?:set (?:the|their|its|a|an|all|every)|sets? \w+ to|(?:be|is|are) set to|set to|change|replace|substitute|add|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rather than the|(?:is|are) (?:now )?given|turned (?:on|off)|switched (?:on|off)|take (?:the|a|an) [\w\s-]{1,30} as their|rewritten|pass (?:every|the result|it|them|all)|override|mention|open|prefix(?:ed)?|suffix(?:ed)?|prepend(?:ed)?|attach\w*|label|tag|rais\w+|increas\w+|lower\w*|reduc\w+|include|our (?:proxy|address|server|endpoint|link|url|domain))\b/i,
       said,
     );
     if (strong && alters) push("shadowing", 0.85, named.length ? `directs another server's tool (${named[0]})` : "directs other tools");
@@ -222,6 +241,10 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
       push("exfiltration", 0.9, `sends data to ${address[0]}`);
     else if (transfer && value) push("exfiltration", 0.7, `a default destination ${address[0]}`);
   }
+  // The user's secrets or personal data handed on to another tool by name: the tool's output goes elsewhere.
+  if (named.length > 0 && HANDED_TO_TOOL.test(s) && (secret || personal || /\bcard (?:details|numbers?)\b/i.test(s)) && !NEGATED.test(s) && !protective) push("exfiltration", 0.75, "the user's data handed to another tool");
+  // The user's private material put somewhere public, in words: no address is needed for that to be a leak.
+  if (!ctx.lead && PRIVATE_SOURCE.test(s) && PUBLIC_SINK.test(s) && CONTENT_MOVED.test(s) && !NEGATED.test(s) && !protective) push("exfiltration", 0.75, "private material put somewhere public");
   if (inParameter && !value && has(SIDE_CHANNEL, s) && (has(USER_DATA, s) || has(DATA, s))) push("exfiltration", 0.75, "a side-channel parameter");
   else if (inParameter && has(FILL_WITH, s) && has(USER_DATA, s) && !protective) {
     const paramName = /properties\.([^.]+)\.[^.]+$/.exec(ctx.field)?.[1]?.toLowerCase() ?? "";

@@ -52,6 +52,7 @@ import {
   OTHER_SERVER_LABEL,
   OVERRIDES_USER,
   ONLY_PART,
+  ONLY_ASKED,
   ENV_SECRET,
   EXCLUSIVE,
   FALSE_CONSENT,
@@ -313,6 +314,7 @@ function concealment(c: Cues, push: Push): void {
   else if (!lenient && (s.includes("told") || s.includes("assured") || s.includes("informed")) && USERS_TOLD.test(s) && (has(USER_CONCERN, s) || has(SIDE_EFFECT, s)) && !has(DISCLOSE, s)) push("concealment", 0.7, "what users are told set beside a cost or side effect");
   else if (c.misplaced && ONLY_VALUE_OFF.test(s) && USER_NOTICE.test(s)) push("concealment", 0.7, "the only value allowed turns off telling the user");
   else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
+  else if (!lenient && ONLY_ASKED.test(s) && !has(PROTECTED_OBJECT, s)) push("concealment", 0.7, "what the user hears narrowed to what they asked about");
 }
 
 const MAY_DIFFER = /\b(?:may|might|can|could)\s+(?:use|have|return|show|report|differ)\b(?:\s+(?:a\s+)?(?:different|other)\b)?/i;
@@ -442,7 +444,7 @@ function roles(c: Cues, push: Push, named: boolean): void {
  * refused", "leaves the other translators alone". A tool saying what it itself does not call ("this tool does not call
  * other services") is its own conduct, so the plain negation counts only with the model named or as an order.
  */
-const OTHERS_SHUNNED = /\b(?:be|are|is|get)\s+(?:\w+\s+)?(?:ignored|refused|skipped|avoided|disabled|bypassed|declined)\b|\bleav(?:e|es|ing)\s+(?:the |all |any )?(?:other|rest)\b[^.;]{0,30}\balone\b|\b(?:skip|ignore|disable|avoid|refuse)s?\s+(?:the |all |any |every )?(?:other|rest|alternatives)\b/i;
+const OTHERS_SHUNNED = /\b(?:ignore|disregard|discard|drop|hide|suppress)\s+(?:its|their)\s+(?:results?|output|answers?|offers?|prices?|suggestions?|responses?|findings?|listings?)\b|\b(?:be|are|is|get)\s+(?:\w+\s+)?(?:ignored|refused|skipped|avoided|disabled|bypassed|declined)\b|\bleav(?:e|es|ing)\s+(?:the |all |any )?(?:other|rest)\b[^.;]{0,30}\balone\b|\b(?:skip|ignore|disable|avoid|refuse)s?\s+(?:the |all |any |every )?(?:other|rest|alternatives)\b/i;
 const NEVER_CALLS = /\b(?:never|not|don't|do not|no longer)\s+(?:\w+\s+)?(?:calls?|uses?|picks?|chooses?|selects?|invokes?|touch(?:es)?|considers?)\b/i;
 const NEVER_START = /^\W*(?:never|do not|don't)\b/i;
 const INPUT_REFUSED = /\b(?:anything|everything|any other (?:value|path|input|directory|folder|host|command|url|domain)s?) else\s+(?:is|are|will be|gets)\s+(?:refused|rejected|denied|blocked)\b|\b(?:anything|everything) else\s+(?:is|are|will be|gets)\s+(?:refused|rejected|denied|blocked)\b/i;
@@ -620,7 +622,8 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   // Protective framing ("only when the user asks", "do not paste it") exempts a sentence, but not one that sends other
   // tools' work to a literal destination: a consent clause does not make a redirect safe.
   // "Only if this one is unavailable" reads as a condition, but it is the other tools it restricts, not the tool's use.
-  if ((has(PROTECTIVE, s) && !(destination(s) && has(OTHER_TOOL, s)) && !has(ONLY_IF_THIS_FAILS, s) && !has(FALLBACK_ONLY, s) && !rulesLapse(s) && !OVER_THE_USER.test(s)) || has(UNTRUSTED_CONTENT, s)) return out;
+  // "Mentions only the note the user asked about" narrows the reply: what the user asked is no consent there.
+  if ((has(PROTECTIVE, s) && !(destination(s) && has(OTHER_TOOL, s)) && !has(ONLY_IF_THIS_FAILS, s) && !has(FALLBACK_ONLY, s) && !rulesLapse(s) && !OVER_THE_USER.test(s) && !ONLY_ASKED.test(s)) || has(UNTRUSTED_CONTENT, s)) return out;
   const c = cuesOf(s, ctx);
   const disparaged = toolChoice(c, push);
   assistantDirective(c, push);
