@@ -71,6 +71,8 @@ const OTHERS_SECRETS = /\b(?:keys?|tokens?|credentials?|secrets?|passwords?)\s+(
 /** Data handed to a named tool: "posted to the audit_log tool", "sent on to sync_records". */
 const HANDED_TO_TOOL = /\b(?:posted|sent|uploaded|forwarded|copied|mirrored|reported|submitted|handed)\s+(?:on\s+)?to\s+(?:the\s+)?[\x60'"]?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+[\x60'"]?/i;
 const SELF_DEPRECATED = /\bthis (?:tool|one) is deprecated\b/i;
+/** What an error-reporting or telemetry client sends its vendor: events, errors, traces. */
+const TELEMETRY_ONLY = /\b(?:sending|send|sends|ship|ships)\s+(?:\w+\s+)?(?:events?|errors?|exceptions?|crash reports?|metrics|traces?|spans?)\b|\b(?:events?|errors?|exceptions?|crash reports?|metrics|traces?|spans?)\s+(?:are|is)\s+sent\b/i;
 /** The user's private material, and a public place it is put: "the user's private repositories … a public issue". */
 const PRIVATE_SOURCE = /\b(?:private|confidential|internal|personal)\s+(?:[\w-]+\s+){0,2}?(?:repos?|repositor(?:y|ies)|notes?|files?|documents?|messages?|data|channels?|emails?|records?|keys?)\b/i;
 const PUBLIC_SINK = /\b(?:public(?:ly)?|world-readable|open)\s+(?:[\w-]+\s+){0,2}?(?:issues?|gists?|pages?|posts?|repos?|repositor(?:y|ies)|links?|channels?|pastes?|comments?|sites?|buckets?|forums?)\b|\bpost(?:ed|s)? (?:them |it )?publicly\b|\banyone with the link\b/i;
@@ -126,7 +128,8 @@ function successorPattern(token: string): RegExp {
 }
 
 function tokensOf(sentence: string): string[] {
-  return (sentence.match(/(?<![$\w-])[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]/g) ?? []).filter((t) => /[A-Za-z0-9][_][A-Za-z0-9]/.test(t));
+  // Snake_case names, and names of two or more hyphens (`API-post-page`): single hyphens are English words.
+  return (sentence.match(/(?<![$\w-])[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]/g) ?? []).filter((t) => /[A-Za-z0-9][_][A-Za-z0-9]/.test(t) || (t.match(/-/g)?.length ?? 0) >= 2);
 }
 
 /** A secret named only to be ruled out: "never tokens or credentials", "no passwords". */
@@ -237,7 +240,10 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // to one is still the conversation sent away, whatever the host is called.
   if (address && (!EXAMPLE_ADDRESS.test(address[0]) || has(CONVERSATION, s)) && !EXAMPLE_MARK.test(s.slice(0, address.index))) {
     const transfer = has(TRANSFER, s) || /!\[[^\]]*\]\(/.test(s);
-    if (transfer && has(DATA, s.replace(address[0], " ")) && !(ctx.lead && !has(AFTERWARDS, s)) && !credentialConfined(s, address[0]))
+    // The vendor's own ingest host (a Sentry DSN on a Sentry tool) receiving the tool's events, not the user's secrets
+    // or the conversation, is where the tool's work goes.
+    const ownVendor = TELEMETRY_ONLY.test(s) && ask(ctx, "hostDeclared", address[0]) && !has(CONVERSATION, s) && !secret && !has(USER_DATA, s) && !has(MODEL, s);
+    if (transfer && has(DATA, s.replace(address[0], " ")) && !(ctx.lead && !has(AFTERWARDS, s)) && !credentialConfined(s, address[0]) && !ownVendor)
       push("exfiltration", 0.9, `sends data to ${address[0]}`);
     else if (transfer && value) push("exfiltration", 0.7, `a default destination ${address[0]}`);
   }

@@ -17,8 +17,8 @@
  * An option is only offered when nothing obliges the model to pick it ("always set", "never enable", "make sure"),
  * and nothing in the sentence deceives the user (note-guards.ts).
  */
-import { CONVERSATION, SECRET } from "./concepts-objects.js";
-import { FETCHED_FROM, namesConversation, obligesOrDeceives, OUTSIDE_PARTY, parameterOfField } from "./note-guards.js";
+import { ADDRESS, CONVERSATION, SECRET } from "./concepts-objects.js";
+import { FETCHED_FROM, namesConversation, OBLIGED, obligesOrDeceives, OUTSIDE_PARTY, parameterOfField } from "./note-guards.js";
 
 export { parameterOfField } from "./note-guards.js";
 
@@ -39,7 +39,9 @@ export type OptionNote =
   | "a prompt tool's own object"
   | "a handle, not what it names"
   | "a connection string's own password"
-  | "a conversation tool's own object";
+  | "a conversation tool's own object"
+  | "a cloud CLI profile the tool declares"
+  | "what this switch includes";
 
 /** Notification and visibility words. */
 const NOTIFY = /\b(?:notif\w*|notice|alert\w*|sound|silent\w*|quiet\w*|mute\w*|email(?:ed|s)?|public|private|internal|visible|visibility|sees?|cc)\b/i;
@@ -76,6 +78,15 @@ const KEY_PURPOSE = /\b(?:ssh|sftp|scp|key ?pairs?|certificates?|gpg|pgp|signing
 const SSH_PLACE = /(?:~|\$HOME)\/\.ssh(?:\/(?:config|known_hosts))?\/?(?![\w/.-])/;
 /** A parameter that holds a directory or a config file's path. */
 const PLACE_PARAM = /(?:^|_)(?:dir|directory|folder|path|config|config_?path|config_?file|known_hosts(?:_?(?:file|path))?)$/i;
+
+/** A cloud or cluster CLI's own config files, named as where a profile or context comes from. */
+const CLI_CONFIG = /~\/\.(?:aws\/(?:credentials|config)|kube\/config|config\/gcloud|azure)\b/;
+const PROFILE_PARAM = /(?:^|_)(?:profile|profile_name|config|config_file|config_path|context|kubeconfig|kube_context)$/i;
+const CLI_CONFIG_ALL = new RegExp(CLI_CONFIG.source, "g");
+const CLOUD_PURPOSE = /\b(?:aws|s3|ec2|lambda|iam|gcloud|gcp|google cloud|azure|kubernetes|kubectl|k8s|clusters?|buckets?)\b/i;
+/** A switch's own effect, said of the call: "When true, reports include user IP addresses". */
+const SWITCH_EFFECT = /^\W*(?:when|if)\s+(?:true|enabled|set|on|false|disabled)\b[^.]*\b(?:includes?|contains?|attach(?:es)?|adds?|sends?)\b/i;
+const SWITCH_NAME = /(?:^|_)(?:send|include|attach|with|enable|allow|collect|capture|share)(?:_|$)|^(?:pii|telemetry|tracking|analytics)$/i;
 
 /** A parameter named for a secret: `access_token`, `api_key`, `password`, `client_secret`. */
 const SECRET_PARAM = /(?:^|_)(?:token|access_token|api_key|apikey|key|secret|client_secret|password|passphrase|pat|credentials?)$/i;
@@ -138,6 +149,12 @@ export function optionNote(category: string, field: string, sentence: string, ct
   // "SSH directory. Default: ~/.ssh", "Config path. Default: ~/.ssh/config" on an SSH tool: the place it works in.
   if (category === "resource-reach" && param !== undefined && /\.(?:default|examples?)(?:\[\d+\])?$/.test(field) && PLACE_PARAM.test(param) && SSH_PLACE.test(s) && !KEY_PATH.test(s.replace(/\.ssh\/(?:config|known_hosts)\b/g, " ")) && SSH_PURPOSE.test(ctx.purpose) && !SENT_ON.test(s))
     return "a key path the tool declares";
+  // "Named profile from ~/.aws/credentials or ~/.aws/config." on `profile` of an AWS tool: a name the CLI looks up.
+  if (category === "resource-reach" && param !== undefined && /\.(?:description|default)$/.test(field) && PROFILE_PARAM.test(param) && CLI_CONFIG.test(s) && CLOUD_PURPOSE.test(ctx.purpose) && !SENT_ON.test(s) && !FETCHED_FROM.test(s.replace(CLI_CONFIG_ALL, " ").replace(/\bfrom\s+(?:or\s+)?/gi, " ")))
+    return "a cloud CLI profile the tool declares";
+  // "When true, reports include user IP addresses, cookies and request bodies." on `send_default_pii`: the switch.
+  if ((category === "resource-reach" || category === "exfiltration") && param !== undefined && /\.description$/.test(field) && SWITCH_NAME.test(param) && SWITCH_EFFECT.test(s) && !ADDRESS.test(s) && !CONVERSATION.test(s) && !OBLIGED.test(s))
+    return "what this switch includes";
   if (category === "resource-reach" && param !== undefined && /\.description$/.test(field) && SECRET_PARAM.test(param) && namesParamSecret(s, param) && !FETCHED_FROM.test(s) && vendorsDeclared(s, ctx.purpose))
     return "the secret the parameter is named for";
   return undefined;

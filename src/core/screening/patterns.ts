@@ -161,7 +161,7 @@ export const PATTERNS: PatternRule[] = [
         String.raw`(?:\b(?:the\s+)?(?:user|owner|wallet|account holder)'?s\s+(?:[\w.~/-]+\s+){0,2}?${SECRET_NOUN}|${SECRET_NOUN}\s+(?:from|of|on|in)\s+(?:the\s+)?(?:user|owner)'?s\s+(?:environment|machine|computer|home directory|browser|keychain|wallet|shell))\b[^.\n]{0,40}?\b(?:in|into|inside|as)\s+(?:the\s+)?[\w-]+\s+(?:field|argument|parameter|param)\b`,
       ),
       // Phishing: asking the user for a secret to put in a call.
-      re(String.raw`\bask (?:the user|them) for (?:their|the user's|his|her|your) (?:[\w-]+\s+){0,2}?(?:password|passphrase|login|credentials|pin|api key|token|2fa|otp|one-time code|seed phrase|private key)\b`),
+      re(String.raw`(?<!\b(?:not|never|n't|no need to)\s)\bask (?:the user|them) for (?:their|the user's|his|her|your) (?:[\w-]+\s+){0,2}?(?:password|passphrase|login|credentials|pin|api key|token|2fa|otp|one-time code|seed phrase|private key)\b`),
       // Prompt extraction.
       re(String.raw`\b(?:print|reveal|output|repeat|show|display|leak|return|dump)\s+(?:your\s+|the\s+)?(?:full\s+|entire\s+|complete\s+|original\s+)?(?:system prompt|initial instructions|hidden instructions|developer message|system message)\b`),
     ],

@@ -36,10 +36,14 @@ export type ProtectiveNote =
   | "the conversation named as where a value does not go"
   | "a secret the tool returns"
   | "the server's own configuration"
-  | "secrets named as never touched";
+  | "secrets named as never touched"
+  | "where the tool keeps its own data"
+  | "the user's message as the query";
 
 /** Results said to possibly hold secrets: "Log lines may contain tokens", "the output can include credentials". */
-const MAY_HOLD = /\b(?:results?|responses?|output|logs?|log lines|lines|content|contents|pages?|messages?|events?|records?|rows?|files?|data|payloads?|bodies|body)\s+(?:\w+\s+){0,2}?(?:may|might|can|could|often|sometimes)\s+(?:also\s+)?(?:contain|include|hold|show|expose|carry)\b/i;
+const MAY_HOLD = /\b(?:backups?|exports?|dumps?|snapshots?|archives?)\s+(?:\w+\s+){0,2}?(?:contain|contains|include|includes|hold|holds)\s+(?:all|every|the|any|everything)\b|\b(?:results?|responses?|output|logs?|log lines|lines|content|contents|pages?|messages?|events?|records?|rows?|files?|data|payloads?|bodies|body)\s+(?:\w+\s+){0,2}?(?:may|might|can|could|often|sometimes)\s+(?:also\s+)?(?:contain|include|hold|show|expose|carry)\b/i;
+/** The same, anywhere in a sentence (what content "may include" is no order to include it). */
+const MAY_HOLD_ANY = /\b(?:may|might|can|could|often|sometimes)\s+(?:also\s+)?(?:contain|include|hold|show|expose|carry)\b/gi;
 /** Withholding that the user can lift: "unless the user is fine with that", "unless they have agreed". */
 const USER_CONSENT = /\bunless (?:the user|they|the person|the customer|you have the user's)\s+(?:(?:is|are|has|have|had|explicitly|already)\s+){0,2}(?:fine|ok(?:ay)?|comfortable|happy|agreed?|consented?|approved?|permission|allowed? it)\b/i;
 /** Withheld from an outside party, not from the user: "leave out confidential material", "do not send secrets to …". */
@@ -72,19 +76,25 @@ const INTO_CALL_VERB = /\b(?:pass|include|put|send|attach|fill|provide|paste|cop
 /** What the tool gives back: "The response contains `client_secret`", "values are returned as-is", "the secret is shown once". */
 const RETURNED = /\b(?:(?:the\s+)?(?:response|result|output|reply)\s+(?:\w+\s+)?(?:contains|includes|holds|has|carries|returns)|(?:is|are)\s+(?:only\s+)?(?:returned|shown|displayed|printed)\b|returns?\s+(?:the\s+)?(?:new\s+)?(?:\x60\w+\x60|secret|key|token|password|credentials?))/i;
 /** Configuration the server reads itself: "is read from the DISCORD_WEBHOOK_URL env var", "taken from the server config". */
-const SERVER_CONFIG = /\b(?:is|are)\s+(?:read|taken|loaded|configured|set|provided|supplied)\s+(?:once\s+)?(?:from|via|through|in)\s+(?:the\s+)?(?:[\x60'"]?[A-Z][A-Z0-9_]{2,}[\x60'"]?|server'?s?\s+(?:own\s+)?(?:config\w*|settings|environment)|environment variables?|env vars?|config(?:uration)? files?)\b/;
+const SERVER_CONFIG = /\b(?:(?:api\s+)?key|token|secret|credentials?|password)\s+(?:in|from)\s+[\x60'"]?[A-Z][A-Z0-9_]{2,}[\x60'"]?|\b(?:is|are)\s+(?:read|taken|loaded|configured|set|provided|supplied)\s+(?:once\s+)?(?:from|via|through|in)\s+(?:the\s+)?(?:[\x60'"]?[A-Z][A-Z0-9_]{2,}[\x60'"]?|server'?s?\s+(?:own\s+)?(?:config\w*|settings|environment)|environment variables?|env vars?|config(?:uration)? files?)\b/;
 /** A switch of this tool set in the call: "pass `dry_run: true`". */
 const OWN_SWITCH_SET = /\bpass\s+[\x60'"]?\w+[\x60'"]?\s*[:=]\s*[\x60'"]?(?:true|false)\b/gi;
 /** What the user does with a secret the tool gave back: "the user should put it in their app's config". */
 const USER_KEEPS = /\b(?:the user|users|they)\s+(?:should|can|must|may|needs? to|will need to)\s+(?:then\s+)?(?:put|store|save|copy|keep|paste|add)\s+(?:it|them)\s+(?:in|into|somewhere)\b[^.;]*/gi;
+/** Where the tool keeps what it stores: "Memories are stored locally in ~/.local/share/recall/memories.db". */
+const STORED_AT = /\b(?:is|are)\s+(?:stored|kept|saved|written|persisted|cached)\s+(?:locally\s+)?(?:in|at|under)\s+[\x60'"]?(?:~|\$HOME|\/)[^\s\x60'"]+[\x60'"]?/i;
+const STORED_AT_ALL = new RegExp(STORED_AT.source, "gi");
+const CREDENTIAL_PLACE = /\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pgpass|env)\b|credentials|id_(?:rsa|ed25519)|keychain|login data|cookies/i;
+/** The user's own words as a search tool's query: "with the user's first message as query". */
+const MESSAGE_AS_QUERY = /\b(?:the user's|their)\s+(?:first |latest |last |current |own )?(?:message|question|request|words)\s+as\s+(?:the\s+)?(?:query|search (?:text|terms|query)|input)\b/i;
 /** Secrets said not to be touched: "private keys are never opened", "it is never echoed back". */
-const NEVER_TOUCHED = /\b(?:is|are|will be|gets?)\s+(?:never|not)\s+(?:\w+\s+)?(?:opened|read|touched|accessed|sent|transmitted|stored|logged|uploaded|included|echoed|shown|returned|exposed|shared|printed|saved|persisted|collected)\b|\bnever (?:opens|reads|touches|sends|stores|logs|uploads|includes|echoes|shows|returns|exposes|shares|prints|saves|collects)\b/i;
+const NEVER_TOUCHED = /\b(?:is|are|will be|gets?)\s+(?:never|not)\s+(?:\w+\s+)?(?:opened|read|touched|accessed|sent|transmitted|stored|logged|uploaded|included|echoed|shown|returned|exposed|shared|printed|saved|persisted|collected)\b|\bnever (?:opens|reads|touches|sends|stores|logs|uploads|includes|echoes|shows|returns|exposes|shares|prints|saves|collects|leaves)\b|\b(?:has no way to|cannot|can't|can not|is unable to|is not able to)\s+(?:read|access|see|open|decrypt)\b/i;
 
 /** Whether `sentence` is a protective note for a reading of `category`, and which. */
 export function protectiveNote(category: string, sentence: string): ProtectiveNote | undefined {
   const s = sentence;
   // Notes that hold whatever the model is told to do with them: content is data, a key that is no secret.
-  if (category === "assistant-directive" && DATA_NOT_ORDERS.test(s) && !STILL_AN_ORDER.test(s.replace(QUOTED, " ").replace(DATA_NOT_ORDERS, " ")) && !ADDRESS.test(s))
+  if (category === "assistant-directive" && DATA_NOT_ORDERS.test(s) && !STILL_AN_ORDER.test(s.replace(QUOTED, " ").replace(DATA_NOT_ORDERS, " ").replace(MAY_HOLD_ANY, " ")) && !ADDRESS.test(s))
     return "content declared to be data";
   if (category === "resource-reach" && ANY_NON_SECRET_KEY.test(s)) {
     const rest = s.replace(NON_SECRET_KEY, " ");
@@ -96,7 +106,11 @@ export function protectiveNote(category: string, sentence: string): ProtectiveNo
   if ((category === "concealment" || category === "resource-reach") && SECRETS_KEPT_OUT.test(s) && !/\b(?:tell|inform|show|mention|say)\w*\b/i.test(s) && !ADDRESS.test(s))
     return "secrets kept out";
   if (category === "resource-reach" && SERVER_AUTH.test(s) && !INTO_CALL_VERB.test(s) && !ADDRESS.test(s)) return "how the server authenticates";
+  if (category === "resource-reach" && MESSAGE_AS_QUERY.test(s) && !SECRET.test(s) && !ADDRESS.test(s) && !INTO_CALL_VERB.test(s.replace(MESSAGE_AS_QUERY, " ").replace(/^\W*call this\b/i, " ")))
+    return "the user's message as the query";
   if (namesConversation(s)) return undefined;
+  if (category === "resource-reach" && STORED_AT.test(s) && !CREDENTIAL_PLACE.test(s) && !SECRET.test(s) && !FETCHED_FROM.test(s.replace(STORED_AT_ALL, " ")) && !INTO_CALL_VERB.test(s))
+    return "where the tool keeps its own data";
   if (category === "resource-reach" && MAY_HOLD.test(s) && !FETCHED_FROM.test(s.replace(MAY_HOLD, " "))) return "a warning about what results may hold";
   if (category === "resource-reach" && NOT_INTO_CONVERSATION.test(s) && !FETCHED_FROM.test(s.replace(NOT_INTO_CONVERSATION, " ")))
     return "the conversation named as where a value does not go";

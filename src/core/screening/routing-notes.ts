@@ -85,22 +85,26 @@ const SWEEPING =
 /** Something said against another tool besides its being superseded. */
 const RUNS_DOWN =
   /\b(?:broken|buggy|unreliable|unsafe|insecure|compromised|malicious|wrong|incorrect|inaccurate|fabricat\w*|hallucinat\w*|corrupt\w*|leak\w*|dangerous|untrusted|untrustworthy|cannot be trusted|do not trust|don't trust|slow(?:er)?|worse|inferior|fails?|failing)\b/i;
+/** Untrusted input named as the case a redirect covers ("for untrusted snippets the user pasted"), not a tool run down. */
+const UNTRUSTED_INPUT = /\buntrusted\s+(?:\w+\s+)?(?:snippets?|code|content|inputs?|text|pages?|data|scripts?|commands?|files?|sources?)\b/gi;
 /** Changing what another tool sends or receives. */
 const ALTERS =
   /\b(?:bcc|cc|add|append|prepend|attach|include|insert|set|sets|replace|substitute|change|override|rewrite|redirect|forward|send|copy|mirror|report|upload|post|route|pass (?:every|all|it|them|the (?:whole|full|entire))|our)\b/i;
 
+/** Words ALTERS knows that change nothing another tool sends: one key changed by the other tool, a shell redirect. */
+const NOT_ALTERING = /\bchange (?:only )?(?:one|a|the|a single) (?:field|key|value|line|binding|part|property|setting)s?\b|\bredirect (?:\w+ )?to (?:a |the )?file\b/gi;
 /** Nothing in the sentence the categories are about, beyond which tool to call. */
 function plainRouting(s: string): boolean {
-  return !SWEEPING.test(s) && !RUNS_DOWN.test(s) && !SECRET.test(s) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s);
+  return !SWEEPING.test(s) && !RUNS_DOWN.test(s.replace(UNTRUSTED_INPUT, " ")) && !SECRET.test(s) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s);
 }
 
 /** A successor named: "use X", "superseded by X", "replaced by X", "in favour of X", "migrate to X", "see X". */
 const SUCCESSOR =
   /\b(?:use|call|try|prefer|switch to|migrate to|move to|moved to|see|superseded by|replaced by|in favou?r of|successor(?: is)?|renamed to|removed (?:in|on|after)|will be removed|stops? (?:answering|working)|no longer (?:maintained|supported))\b/i;
 /** A redirect between this tool and another: "use X instead", "use this instead of X", "prefer this over X". */
-const REDIRECT = /\b(?:instead|rather than|in place of|prefer(?:red)?\b[^.;]{0,40}\b(?:over|to)\b|use\s+[\x60'"]?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+[\x60'"]?\s+(?=for|when|if|with|on)\b)/i;
+const REDIRECT = /\b(?:instead|rather than|in place of|prefer(?:red)?\b[^.;]{0,40}\b(?:over|to)\b|use\s+[\x60'"]?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+[\x60'"]?\s+(?=for|when|if|with|on|to\s+(?:change|edit|update|read|fetch|get|see|page|stream|patch)\b)\b)/i;
 /** The redirect is scoped to part of the work: "for text", "for logs and other large files", "when the file is binary". */
-const SCOPE = /\b(?:for|when|if|with|on)\s+(?!(?:all|every|any|each|everything|most|general|this)\b)(?!anything\b(?!\s+(?:that|which|whose|where|over|above|longer|larger|bigger|more)\b))(?:the\s+|a\s+|an\s+)?[a-z][\w-]*/i;
+const SCOPE = /\bto\s+(?:change|edit|update|patch)\s+(?:only\s+)?(?:one|a|a single|part of|some)\b|\b(?:for|when|if|with|on)\s+(?!(?:all|every|any|each|everything|most|general|this)\b)(?!anything\b(?!\s+(?:that|which|whose|where|over|above|longer|larger|bigger|more)\b))(?:the\s+|a\s+|an\s+)?[a-z][\w-]*/i;
 /** Praise that makes a redirect a claim: "faster", "more accurate", "the recommended one". */
 const PRAISE = /\b(?:better|faster|quicker|cheaper|newer|improved|superior|recommended|preferred|official|trusted|verified|accurate|reliable|safer|secure|more (?!than\b)\w+)\b/i;
 /** Other tools said to go as well: "the Sentry server's get_issue is deprecated upstream too", "sunset … as well". */
@@ -125,12 +129,12 @@ function displaced(s: string): string[] {
   return out;
 }
 /** The scope first: "For repositories hosted on GitHub, use a GitHub server instead", "To change part of a file, use edit_file". */
-const SCOPE_LEAD = /^\W*(?:for|to|when|if)\s+(?!(?:all|every|any|each|everything|anything|most|general)\b)[^,;]{2,60},\s*(?:use|call|prefer|try)\s+(?:[\x60'"]?[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+[\x60'"]?|(?:a|an|the)\s+[\w-]+\s+(?:server|tool|integration)|this (?:tool|one))\b/i;
+const SCOPE_LEAD = /^\W*(?:for|to|when|if)\s+(?!(?:all|every|any|each|everything|anything|most|general)\b)[^,;]{2,60}?(?:,\s*|\s+)(?:use|call|prefer|try)\s+(?:[\x60'"]?[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+[\x60'"]?|(?:a|an|the)\s+[\w-]+\s+(?:server|tool|integration)|this (?:tool|one))\b/i;
 /** What the user asked for is what a redirect may not replace. */
-const ASKED = /\b(?:the user|the person|the customer|asked for|requested)\b/i;
+const ASKED = /\b(?:the user|the person|the customer|they)\s+(?:\w+\s+)?(?:asks?|asked|requests?|requested|wants?|chose|named|picked)\b|\basked for\b|\brequested\b/i;
 /** What a lookup is for: this tool's input ("to learn the schema", "to find the snapshot id", "if you don't know the name"). */
 const FOR_THIS_INPUT =
-  /\b(?:to|and)\s+(?:find|get|learn|look up|know|confirm|check|see|obtain|resolve|choose|pick|identify|discover|fetch|read|make sure|verify)\b|\band pass (?:the |its )?(?:chosen |returned |resulting |selected )?[\x60'"]?\w+|\bso (?:that )?(?:you|it) (?:use|have|get|know|pick|pass)\b|\b(?:to|and) (?:show|tell|let) (?:the user|them)\b|\band show (?:the|its|their) \w+ to (?:the user|them)\b|\b(?:and|to)\s+(?:\w+\s+)?only (?:when|if|after)\b|\bif you(?:'re| are)? (?:do not|don't|only|need|not sure|unsure|aren't sure)\b|\b(?:the|its|a|an) (?:exact |valid |right |correct )?(?:ids?|identifiers?|names?|keys?|schema|columns|paths?|slugs?|numbers?|handles?)\b/i;
+  /\b(?:to|and)\s+(?:find|get|learn|look up|know|confirm|check|see|obtain|resolve|choose|pick|identify|discover|fetch|read|make sure|verify|preview)\b|\bto avoid (?:duplicates|duplicating|conflicts|collisions|creating)\b|:\s+\w+(?:ing)?\s+(?:\w+\s+)?fails?\s+(?:while|if|when|unless)\b|\band pass (?:the |its )?(?:chosen |returned |resulting |selected )?[\x60'"]?\w+|\bso (?:that )?(?:you|it) (?:use|have|get|know|pick|pass)\b|\b(?:to|and) (?:show|tell|let) (?:the user|them)\b|\band show (?:the|its|their) \w+ to (?:the user|them)\b|\b(?:and|to)\s+(?:\w+\s+)?only (?:when|if|after)\b|\bif you(?:'re| are)? (?:do not|don't|only|need|not sure|unsure|aren't sure)\b|\b(?:the|its|a|an) (?:exact |valid |right |correct )?(?:ids?|identifiers?|names?|keys?|schema|columns|paths?|slugs?|numbers?|handles?)\b/i;
 /** Personal data or messages handed on: "the replies, author names included", "customer emails and card fingerprints". */
 const PERSONAL_PASSED = /\b(?:author|customer|user|sender|recipient|member|employee|patient)s?'?\s+(?:names?|emails?|addresses|phones?|details)\b|\b(?:emails?|e-mail addresses|phone numbers?|card (?:numbers?|fingerprints?)|fingerprints?|replies|messages|threads?|discussion|conversation|transcripts?|history|notes)\b[^.;]{0,30}\b(?:as|in|into)\b/i;
 /** What a lookup's result may be passed on as: an id, a name, a key (of a record, not a secret). */
@@ -139,19 +143,21 @@ function passesOnlyHandles(s: string): boolean {
   if (!m) return true;
   return /^(?:(?:chosen|returned|resulting|selected|matching|exact|new)\s+)?[\x60'"]?[\w-]*(?:ids?|identifiers?|names?|keys?|slugs?|handles?|numbers?|refs?|cursors?|tokens?)[\x60'"]?(?:\s|$)/i.test(m[1].trim());
 }
+/** Why the lookup is needed, said of this tool: ": merging fails while required checks are pending or failing". */
+const OWN_FAILURE = /:\s+\w+(?:ing)?\s+(?:\w+\s+)?fails?\s+(?:while|if|when|unless)\b[^.;]*/gi;
 /** More calls after the lookup: "then pause_project on each", "and call it for every result". */
 const CALLS_MORE = /\b(?:then|afterwards|after that|each|every|all of them|for all)\b/i;
 /** A call put before every request or every other tool: "before any other tool", "at the start of every conversation". */
 const BEFORE_EVERYTHING = /\b(?:every|all|any|each)\s+(?:other\s+)?(?:\w+\s+)?(?:tools?|requests?|calls?|questions?|tasks?|conversations?|sessions?|turns?|messages?)\b|\bbefore (?:anything|everything)\b|\bother tools\b|\bthe others\b/i;
 /** A read-only tool by its name: `list_tables`, `slack_list_channels`, `notion_retrieve_database`, `estimate_gas`. */
-const LOOKUP_NAME = String.raw`(?:[a-z0-9]+(?:__|[_-]))*?(?:list|get|describe|search|read|find|show|fetch|retrieve|resolve|lookup|look_up|view|inspect|query|count|preview|explain|check|validate|dry_run|plan|estimate|backup|snapshot|export|test|simulate|status|rates?|quote|whoami|info)(?:[_-][a-z0-9]+)*`;
+const LOOKUP_NAME = String.raw`(?:[a-z0-9]+(?:__|[_-]))*?(?:list|get|describe|search|read|find|show|fetch|retrieve|resolve|lookup|look_up|view|inspect|query|count|preview|explain|check|validate|dry_run|plan|estimate|backup|snapshot|export|test|simulate|status|rates?|quote|whoami|info|current|diff)(?:[_-][a-z0-9]+)*`;
 const IS_LOOKUP_NAME = new RegExp(`^${LOOKUP_NAME}$`, "i");
 /**
  * A lookup before this tool: "call list_tables first", "always call list_buckets before delete_bucket", "run X first",
  * "use slack_list_channels to find the channel id".
  */
 const LOOKUP_FIRST = new RegExp(
-  String.raw`\b(?:call|run|use|invoke|query)\s+(?:the\s+)?[\x60'"]?(${LOOKUP_NAME})[\x60'"]?(?:\s+tool)?\s+(?:first|before|beforehand|after this)\b|\b(?:read|fetch|get|check|look)\s+(?:it|them|the\s+\w+)\s+(?:up\s+)?first\s+(?:with|using|via|through)\s+[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:list|get|describe|search|read|find|show|fetch|retrieve|lookup|view|inspect|query)(?:[_-][a-z0-9]+)*)[\x60'"]?|\b(?:use|call|run)\s+(?:the\s+)?[\x60'"]?(${LOOKUP_NAME})[\x60'"]?(?:\s+tool)?\s+to\s+(?:find|get|look up|learn|obtain|discover|see|list|resolve|identify|confirm)\b`,
+  String.raw`\b(?:call|run|use|invoke|query|check)\s+(?:the\s+)?[\x60'"]?(${LOOKUP_NAME})[\x60'"]?(?:\s+tool)?\s+(?:first|before|beforehand|after this)\b|\b(?:check|double-check|verify|confirm)\s+(?:it|them|the\s+\w+)\s+(?:with|using|via|through)\s+[\x60'"]?(${LOOKUP_NAME})[\x60'"]?\s+first\b|\b(?:read|fetch|get|check|look)\s+(?:it|them|the\s+\w+)\s+(?:up\s+)?first\s+(?:with|using|via|through)\s+[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:list|get|describe|search|read|find|show|fetch|retrieve|lookup|view|inspect|query)(?:[_-][a-z0-9]+)*)[\x60'"]?|\b(?:use|call|run)\s+(?:the\s+)?[\x60'"]?(${LOOKUP_NAME})[\x60'"]?(?:\s+tool)?\s+to\s+(?:find|get|look up|learn|obtain|discover|see|list|resolve|identify|confirm)\b`,
   "i",
 );
 /** A further lookup in the chain ("and then describe_table"), or the user asked or shown ("then ask them to confirm"). */
@@ -163,14 +169,21 @@ const CHAINED = new RegExp(String.raw`\b(?:and\s+)?then\s+(?:call\s+|use\s+|run\
  */
 const CREATED_FIRST =
   /\b(\w+)\s+(?:must|should|need to|needs to|has to|have to)\s+(?:already\s+)?exist\b[^.;]{0,30}?[;,:.—–-]?\s*(?:create (?:them|it|one|those)(?:\s+first)?\s+(?:with|using|via)|call|use|run)\s+(?:the\s+)?[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:create|add|new|register|make)(?:[_-][a-z0-9]+)+)[\x60'"]?(?:\s+first)?/i;
+/** "Call create_invoice first and pass its id" on a tool whose name or parameters name the invoice. */
+const CREATED_THEN_PASSED = /\b(?:call|run|use)\s+(?:the\s+)?[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:create|add|new|register|make|open|start)(?:[_-]([a-z0-9]+))+)[\x60'"]?\s+first\s+and\s+pass\s+(?:its|the(?:\s+(?:returned|new))?)\s+[\x60'"]?(?:id|[a-z]+_id|key|number|handle)\b/i;
 function createdFirst(s: string, ctx: RoutingContext): boolean {
   const m = CREATED_FIRST.exec(s);
-  if (!m) return false;
-  const thing = m[1].toLowerCase().replace(/(?:ies|es|s)$/, "");
-  const creator = m[2].toLowerCase();
+  const passed = m ? undefined : CREATED_THEN_PASSED.exec(s);
+  if (!m && !passed) return false;
+  const creator = (m ? m[2] : passed![1]).toLowerCase();
+  // What is created: the subject that must exist, or the creator's last word when this tool takes it.
+  const thing = m ? m[1].toLowerCase().replace(/(?:ies|es|s)$/, "") : passed![2].toLowerCase().replace(/(?:ies|es|s)$/, "");
   if (thing.length < 3 || !creator.split(/[_.-]+/).some((w) => w.startsWith(thing))) return false;
-  const others = tokensOf(s).filter((t) => t.toLowerCase() !== creator && !ctx.selfNames.has(t.toLowerCase()) && !ctx.params.has(t.toLowerCase()) && !fieldName(t) && (!/^[a-z]+(?:-[a-z]+)+$/.test(t) || ctx.knownForeign(t)));
-  return others.length === 0 && plainRouting(s) && !ALTERS.test(s.slice(m.index + m[0].length)) && !CALLS_MORE.test(s.slice(m.index + m[0].length));
+  if (passed && ![...ctx.params, ...ctx.selfNames].some((n) => n.includes(thing))) return false;
+  const end = (m ?? passed)!.index + (m ?? passed)![0].length;
+  // Other tools named for the same thing ("once finalize_invoice is called") belong to the same family.
+  const others = tokensOf(s).filter((t) => t.toLowerCase() !== creator && !t.toLowerCase().includes(thing) && !ctx.selfNames.has(t.toLowerCase()) && !ctx.params.has(t.toLowerCase()) && !fieldName(t) && (!/^[a-z]+(?:-[a-z]+)+$/.test(t) || ctx.knownForeign(t)));
+  return others.length === 0 && plainRouting(s) && !ALTERS.test(s.slice(end)) && !CALLS_MORE.test(s.slice(end));
 }
 
 /**
@@ -181,20 +194,20 @@ export function routingNote(sentence: string, ctx: RoutingContext): RoutingNote 
   const s = sentence;
   const lookup = LOOKUP_FIRST.exec(s);
   // A lookup is for this tool's input ("to find the id"), and calls nothing more ("then pause_project on each").
-  const looked = lookup ? (lookup[1] ?? lookup[2] ?? lookup[3]).toLowerCase() : "";
+  const looked = lookup ? (lookup[1] ?? lookup[2] ?? lookup[3] ?? lookup[4]).toLowerCase() : "";
   // Other lookups chained after it ("and then describe_table to know the columns") are lookups too.
   const others = lookup ? tokensOf(s).filter((t) => t.toLowerCase() !== looked && !ctx.selfNames.has(t.toLowerCase()) && !ctx.params.has(t.toLowerCase()) && !fieldName(t) && (!/^[a-z]+(?:-[a-z]+)+$/.test(t) || ctx.knownForeign(t)) && !(IS_LOOKUP_NAME.test(t) && !ctx.knownForeign(t))) : [];
-  if (lookup && FOR_THIS_INPUT.test(s) && others.length === 0 && !PERSONAL_PASSED.test(s) && passesOnlyHandles(s) && !CALLS_MORE.test(s.replace(CHAINED, " ")) && !BEFORE_EVERYTHING.test(s) && !RUNS_DOWN.test(s) && (!SECRET.test(s) || declared(ctx.purpose, s)) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s) && !ALTERS.test(s.slice(lookup.index).replace(/\bchange (?:only )?(?:one|a|the) (?:field|key|value|line|binding)s?\b/gi, " ")))
+  if (lookup && FOR_THIS_INPUT.test(s) && others.length === 0 && !PERSONAL_PASSED.test(s) && passesOnlyHandles(s) && !CALLS_MORE.test(s.replace(CHAINED, " ")) && !BEFORE_EVERYTHING.test(s) && !RUNS_DOWN.test(s.replace(OWN_FAILURE, " ")) && (!SECRET.test(s) || declared(ctx.purpose, s)) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s) && !ALTERS.test(s.slice(lookup.index).replace(/\bchange (?:only )?(?:one|a|the) (?:field|key|value|line|binding)s?\b/gi, " ")))
     return "lookup before this tool";
   if (createdFirst(s, ctx)) return "what must exist, created first";
   // What a scope clause says ("To change part of a file, use edit_file") is the case, not a change asked of a tool.
-  const main = SCOPE_LEAD.test(s) ? s.slice(s.search(/,\s*(?:use|call|prefer|try)\b/)) : s;
-  if (!plainRouting(s) || ALTERS.test(main.replace(/\bsee\b.*$/i, ""))) return undefined;
+  const main = SCOPE_LEAD.test(s) ? s.slice(Math.max(0, s.search(/,\s*(?:use|call|prefer|try)\b/))) : s;
+  if (!plainRouting(s) || ALTERS.test(main.replace(/\bsee\b.*$/i, "").replace(NOT_ALTERING, " "))) return undefined;
   if (ctx.selfDeprecated && (SUCCESSOR.test(s) || DEPRECATED_MENTION.test(s)) && onlySuccessorsNamed(s, ctx) && !OTHERS_GO_TOO.test(s)) return "successor of a deprecated tool";
   // Routing work away from a tool another server offers is a choice between servers, however it is scoped; routing
   // it to one ("use search_logs rather than this") costs only this tool.
   // A scope that names another server's tool is a trigger ("When merge_pull_request is called, use …"), not a case.
-  const scopeFirst = s.split(/;\s*/).some((clause) => SCOPE_LEAD.test(clause) && !tokensOf(clause.slice(0, clause.indexOf(","))).some((t) => ctx.knownForeign(t)));
+  const scopeFirst = s.split(/;\s*/).some((clause) => SCOPE_LEAD.test(clause) && !tokensOf(clause.slice(0, Math.max(0, clause.search(/,|\s(?:use|call|prefer|try)\s/)))).some((t) => ctx.knownForeign(t)));
   const away = displaced(s).filter((t) => ctx.knownForeign(t) && !specializes(ctx.selfNames, t));
   // "For document lookups, use mongo_fast_find" said by mongo_fast_find: a claim on a class of work, not a route.
   const toSelf = [...s.matchAll(/\b(?:use|call|try|prefer)\s+(?:the\s+)?[\x60'"]?([A-Za-z][\w.-]*)/gi)].some((m) => ctx.selfNames.has(m[1].toLowerCase()));

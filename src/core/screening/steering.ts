@@ -119,9 +119,21 @@ export function foreignTool(token: string, ctx: SteerContext): boolean {
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(token)) return false;
   // An unknown name ending as fields do (next_cursor, rate_id, upload_url, created_at) is a field of a result.
   if (fieldName(name)) return false;
+  // An unknown name that starts with this tool's vendor word ("notion_retrieve_database" named by "notion_update_page",
+  // "helm_diff" by "helm_upgrade") is its sibling on the same server, which the catalog was not given.
+  if (sharesVendor(name, ctx.self)) return false;
   // A name the catalog does not have: only snake_case or multi-hyphen names count. camelCase words are parameter
   // values (executionStats, autoEmbed), single hyphens are English (auto-embed, read-only), dots are fields or files.
   return /[A-Za-z0-9]_[A-Za-z0-9]/.test(name) || (name.match(/-/g)?.length ?? 0) >= 2 ? !name.includes(".") : false;
+}
+
+/** Leading words that name an action, not a vendor or product: `get_x` and `get_y` need not share a server. */
+const ACTION_WORD = /^(?:get|list|create|update|delete|remove|read|write|search|find|run|set|add|send|fetch|query|execute|exec|make|do|check|show|open|close|start|stop|new|edit|put|post|patch|move|copy|upload|download|export|import|sync|describe|view|call|use|my|the|a)$/;
+/** Both names start with the same vendor or product word (`kubectl_`, `notion_`, `kv_`), each with more after it. */
+function sharesVendor(name: string, self: string): boolean {
+  const a = name.replace(/^[a-z0-9]+__/, "").split(/[_-]+/);
+  const b = self.toLowerCase().replace(/^[a-z0-9]+__/, "").split(/[_-]+/);
+  return a.length > 1 && b.length > 1 && a[0] === b[0] && a[0].length >= 2 && !ACTION_WORD.test(a[0]);
 }
 
 /** Whether the catalog has a tool of this name (bare or `server__` prefixed). */
