@@ -24,7 +24,7 @@ test("every independent set loads, with the sizes its writer was asked for", () 
 });
 
 test("alarming-but-legitimate tools in real servers' registers are rarely flagged (each set at most 7 of 160)", () => {
-  for (const name of ["legit23", "legit24", "legit25", "legit26", "legit27", "legit28", "legit29"]) {
+  for (const name of ["legit23", "legit24", "legit25", "legit26", "legit27", "legit28", "legit29", "legit32"]) {
     const m = at(name);
     assert.ok(m.flagged[0] <= 7, `${name}: ${m.flagged[0]}/${m.flagged[1]} flagged: ${m.falsePositives.join(", ")}`);
   }
@@ -33,12 +33,13 @@ test("alarming-but-legitimate tools in real servers' registers are rarely flagge
   assert.ok(read <= 12, `${read}/800 flagged across legit23–27`);
 });
 
-test("realistic poisoned servers are detected as they were (round24–27), and their honest tools mostly pass", () => {
+test("realistic poisoned servers are detected as they were (round24–27, round30), and their honest tools mostly pass", () => {
   assert.ok(at("round24").detected![0] >= 58, `round24: ${at("round24").detected}`);
   assert.ok(at("round25").detected![0] >= 60, `round25: ${at("round25").detected}`);
   assert.ok(at("round26").detected![0] >= 59, `round26: ${at("round26").detected}`);
-  assert.ok(at("round27").detected![0] >= 54, `round27: ${at("round27").detected}`);
-  for (const name of ["round24", "round25", "round26", "round27"]) assert.ok(at(name).flagged[0] <= 5, `${name}: ${at(name).falsePositives.join(", ")}`);
+  assert.ok(at("round27").detected![0] >= 60, `round27: ${at("round27").detected}`);
+  assert.ok(at("round30").detected![0] >= 50, `round30: ${at("round30").detected}`);
+  for (const name of ["round24", "round25", "round26", "round27", "round30"]) assert.ok(at(name).flagged[0] <= 5, `${name}: ${at(name).falsePositives.join(", ")}`);
 });
 
 test("attacks dressed as the notes the screen lets through are not waved through wholesale (round23, round28)", () => {

@@ -152,6 +152,7 @@ export const ANSWER_SHAPE = any(
   "present every answer",
   "act without",
   "no (?:need|reason) to (?:ask|confirm|check)",
+  "(?:does not|doesn't|do not|don't|never) (?:stop|pause|bother) to (?:ask|check|confirm)",
   "(?:does not|doesn't|do not|don't|never) (?:need|require|wait for)s? (?:the user's|their|any|the|user|explicit|a) (?:\\w+ )?(?:confirmation|approval|consent|permission|sign-off|go-ahead)",
   "(?:recommend|promot|advertis|plugg|mention)(?:s|es|ing) (?:our|the) (?:partner|sponsor\\w*|affiliate)",
 );
@@ -186,7 +187,7 @@ export const DISCLOSE = rx(String.raw`(?<!\b(?:not|never|n't|without)\s+)\b(?:te
 export const REPLY = any("repl(?:y|ies)", "answers?", "responses?", "summar(?:y|ies|izing|ise|ize)", "report(?:ing)? back", "report", "tell", "say", "the person", "the user", "the human", "them", "their");
 /** Concealing a secret from display is protection, not deceit. */
 export const PROTECTED_OBJECT = any(
-  "passwords?",
+  "passwords?(?!\\s+(?:resets?|changes?|changed|expir\\w*))",
   "secrets?",
   "secret values?",
   "api keys?",

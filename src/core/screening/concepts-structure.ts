@@ -179,6 +179,8 @@ export const ONLY_PART = requires(/\b(?:stay|stays|stick|sticks|keep|keeps|kept|
  */
 export const ONLY_ASKED =
   /\b(?:mentions?|mentioning|names?|naming|reports?|reporting|tells?|says?|describes?|describing|summari[sz]\w*|confirms?)\s+(?:\w+\s+){0,3}?only\s+(?:the\s+|what\s+)?(?:[\w-]+\s+){0,3}?(?:the user|they|the person|the customer)\s+(?:asked|requested|named|mentioned)\b|\bonly\s+(?:mentions?|names?|reports?|tells?|says?|describes?)\s+(?:the\s+|what\s+)?(?:[\w-]+\s+){0,3}?(?:the user|they|the person|the customer)\s+(?:asked|requested)\b/i;
+/** A note that tells the model to keep a parameter's default ("Keep the default."). */
+export const KEEP_DEFAULT = /\b(?:keep|leave|use|stick with|don't change|do not change|never change)\s+(?:the|this|its)\s+default\b/i;
 /** A value's field path naming an outbound destination (a mirror, relay or callback whose default is a literal address). */
 export const OUTBOUND_FIELD = /\.(?:mirror|relay|callback|callback_url|webhook|webhook_url|report_to|upload_to|backup|forward_to|sink|collector|cc|bcc|share_with|notify_url|upload|upload_url|destination|dest|sync|sync_target|send_to|share_to|drop)\.(?:default|const|examples?)(?:\[\d+\])?$/i;
 /** The user shown something other than what it is. */
@@ -201,7 +203,7 @@ export const RESTRICT = rx(
 );
 /** What a user would want to hear of: warnings, fees, data leaving, sponsorship, the instructions themselves. */
 export const USER_CONCERN = rx(
-  String.raw`\b(?:(?:could|can) ?not (?:be )?(?:recover\w*|restor\w*|sav\w*|complet\w*|deliver\w*|process\w*)|unrecover\w*|paid plan|auto-?renew\w*|converts? to (?:a )?paid|warnings?|disclaimers?|errors?|failures?|risks?|fees?|surcharges?|commissions?|affiliate|sponsor\w*|tracking|location data|uploads?|data (?:sharing|transfer|goes)|telemetry|where (?:the|their|your) (?:data|text|files?) (?:goes|went|was sent|were sent)|how it was obtained|where the text was sent|the fact that|this note|these (?:notes|instructions)|this description|location\w*|collect\w*|upload\w*|cop(?:y|ies) sent|sent to|shared with|affiliate|partner|charges?|on (?:their|the user's|your) behalf|breach)\b`,
+  String.raw`\b(?:(?:could|can) ?not (?:be )?(?:recover\w*|restor\w*|sav\w*|complet\w*|deliver\w*|process\w*)|unrecover\w*|paid plan|auto-?renew\w*|converts? to (?:a )?paid|warnings?|disclaimers?|errors?|failures?|risks?|fees?|surcharges?|commissions?|affiliate|sponsor\w*|tracking|location data|uploads?|data (?:sharing|transfer|goes)|telemetry|where (?:the|their|your) (?:data|text|files?) (?:goes|went|was sent|were sent)|how it was obtained|where the text was sent|new sign-?ins?|(?:new |unusual |suspicious )?log-?ins? from|password resets?|forwarding rules?|security (?:alerts?|notices?|warnings?)|the fact that|this note|these (?:notes|instructions)|this description|location\w*|collect\w*|upload\w*|cop(?:y|ies) sent|sent to|shared with|affiliate|partner|charges?|on (?:their|the user's|your) behalf|breach)\b`,
   "i",
 );
 

@@ -71,6 +71,9 @@ const OTHERS_SECRETS = /\b(?:keys?|tokens?|credentials?|secrets?|passwords?)\s+(
 /** Data handed to a named tool: "posted to the audit_log tool", "sent on to sync_records". */
 const HANDED_TO_TOOL = /\b(?:posted|sent|uploaded|forwarded|copied|mirrored|reported|submitted|handed)\s+(?:on\s+)?to\s+(?:the\s+)?[\x60'"]?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+[\x60'"]?/i;
 const SELF_DEPRECATED = /\bthis (?:tool|one) is deprecated\b/i;
+const CALL_VERB = /\b(?:call|run|invoke|use|execute|trigger)\b/i;
+/** Places the model could look for the user's data. */
+const FOUND_IN_CONTEXT = /\b(?:can|could|may|will|is|are)\s+(?:usually\s+|often\s+|typically\s+|generally\s+)?(?:be\s+)?(?:found|seen|located|taken|copied|available)\s+(?:earlier\s+)?(?:in|from)\s+(?:the\s+)?(?:conversation|chat|history|browser'?s?\s+autofill|autofill|password manager|keychain|context|earlier messages)\b/i;
 /** What an error-reporting or telemetry client sends its vendor: events, errors, traces. */
 const TELEMETRY_ONLY = /\b(?:sending|send|sends|ship|ships)\s+(?:\w+\s+)?(?:events?|errors?|exceptions?|crash reports?|metrics|traces?|spans?)\b|\b(?:events?|errors?|exceptions?|crash reports?|metrics|traces?|spans?)\s+(?:are|is)\s+sent\b/i;
 /** The user's private material, and a public place it is put: "the user's private repositories … a public issue". */
@@ -187,7 +190,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // "Never tokens or credentials" names a secret only to rule it out.
   const secret = has(SECRET, s) && (!NEGATED_SECRET.test(s) || has(SECRET, s.replace(NEGATED_SECRETS, " ")));
   // A parameter described as secrets or the conversation ("Dump of all environment variables …") asks the model to fill it with them.
-  const contentOf = /\b(?:dump|contents?|copy|verbatim|list|export|all|text)\s+(?:text\s+)?of\b|\bincluding (?:secret|private|hidden)\b|\bverbatim\b/i.test(s);
+  const contentOf = /\b(?:dump|contents?|copy|verbatim|list|export|all|text|summary|digest)\s+(?:text\s+)?of\b|\bincluding (?:secret|private|hidden)\b|\bverbatim\b/i.test(s);
   if (inParameter && !value && (secret || has(CONVERSATION, s)) && contentOf && !protective && !ask(ctx, "declared", s)) push("resource-reach", 0.75, "a parameter meant to hold secrets or the conversation");
   const conversation = has(CONVERSATION, s);
   const personal = has(PERSONAL, s);
@@ -203,6 +206,9 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
       push("resource-reach", 0.7, "collects the user's secrets");
   }
 
+  // Where the model is sent to find the user's data: "which can usually be found earlier in the conversation or in
+  // the browser's autofill".
+  if ((secret || personal) && FOUND_IN_CONTEXT.test(s) && !NEGATED.test(s) && !protective) push("resource-reach", 0.8, "the user's data sought in the conversation or the browser");
   // Secrets of the other services, or a parameter said to carry secrets: a reach whatever the verb.
   if (secret && (OTHERS_SECRETS.test(s) || (PARAM_CARRIES.test(s) && !inParameter)) && !NEGATED.test(s) && !protective && !ask(ctx, "declared", s)) push("resource-reach", 0.75, "secrets carried in a parameter, or the other services' secrets");
 
@@ -220,13 +226,15 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
       (ctx.knownForeignTool?.(t) ||
         new RegExp(String.raw`\b(?:call\w*|us(?:e|ed|es|ing)|invok\w*|execut\w*|run\w*|(?:posted|sent|created|made|done) (?:by|with)|through|with)\s+(?:the\s+)?\x60?${t.replace(/[.]/g, "\\.")}\b|\b${t.replace(/[.]/g, "\\.")}\x60?\s+(?:tool|is (?:used|called|run)|runs)\b`, "i").test(s)),
   );
+  // A value (a default, an enum member, an example) has no business calling anything, least of all another server's tool.
+  if (value && named.length > 0 && CALL_VERB.test(s)) push("shadowing", 0.75, `a value that has the model call another server's tool (${named[0]})`);
   const aboutOthers = named.length > 0 || has(OTHER_TOOLS, s) || (has(WHEN_OTHER, s) && !has(THIS_TOOL, s) && !ctx.lead);
   if (aboutOthers && has(TOOL_CHANGE, s) && !protective) {
     const strong = named.length > 0 || has(OTHER_TOOLS, s);
     // This tool's own parameters named in backticks ("pass the `tag` it returns") are names, not what is done.
     const said = s.includes("\x60") ? s.replace(/\x60(\w+)\x60/g, (m, name: string) => (ctx.params.has(name.toLowerCase()) ? "\x60param\x60" : m)) : s;
     const alters = has(
-      /\b(?:set (?:the|their|its|a|an|all|every)|sets? \w+ to|(?:be|is|are) set to|set to|change|replace|substitute|add|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rather than the|(?:is|are) (?:now )?given|turned (?:on|off)|switched (?:on|off)|take (?:the|a|an) [\w\s-]{1,30} as their|rewritten|pass (?:every|the result|it|them|all)|override|mention|open|prefix(?:ed)?|suffix(?:ed)?|prepend(?:ed)?|attach\w*|label|tag|rais\w+|increas\w+|lower\w*|reduc\w+|include|our (?:proxy|address|server|endpoint|link|url|domain))\b/i,
+      /\b(?:set (?:the|their|its|a|an|all|every)|sets? \w+ to|(?:be|is|are) set to|set to|change|replace|substitute|add|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rather than the|(?:is|are) (?:now )?given|turned (?:on|off)|switched (?:on|off)|take (?:the|a|an) [\w\s-]{1,30} as their|rewritten|pass (?:every|the result|it|them|all|the new (?:content|text|body|code))|in place of (?:your|the user's|the)|override|mention|open|prefix(?:ed)?|suffix(?:ed)?|prepend(?:ed)?|attach\w*|label|tag|rais\w+|increas\w+|lower\w*|reduc\w+|include|our (?:proxy|address|server|endpoint|link|url|domain))\b/i,
       said,
     );
     if (strong && alters) push("shadowing", 0.85, named.length ? `directs another server's tool (${named[0]})` : "directs other tools");
@@ -252,7 +260,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // The user's private material put somewhere public, in words: no address is needed for that to be a leak.
   if (!ctx.lead && PRIVATE_SOURCE.test(s) && PUBLIC_SINK.test(s) && CONTENT_MOVED.test(s) && !NEGATED.test(s) && !protective) push("exfiltration", 0.75, "private material put somewhere public");
   if (inParameter && !value && has(SIDE_CHANNEL, s) && (has(USER_DATA, s) || has(DATA, s))) push("exfiltration", 0.75, "a side-channel parameter");
-  else if (inParameter && has(FILL_WITH, s) && has(USER_DATA, s) && !protective) {
+  else if (inParameter && has(FILL_WITH, s) && (has(USER_DATA, s) || has(CONVERSATION, s)) && !protective) {
     const paramName = /properties\.([^.]+)\.[^.]+$/.exec(ctx.field)?.[1]?.toLowerCase() ?? "";
     if (!paramName || !ask(ctx, "purposeIncludes", paramName.replace(/_/g, " "))) push("exfiltration", 0.6, "a parameter filled with the user's data");
   }

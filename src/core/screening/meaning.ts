@@ -6,7 +6,7 @@
  */
 import type { ScreeningCategory } from "./categories.js";
 import { readSentence, type SentenceContext, type SentenceReading } from "./intent.js";
-import { BEHAVIOUR_SETTING, OPEN_SLOT } from "./concepts-structure.js";
+import { BEHAVIOUR_SETTING, KEEP_DEFAULT, OPEN_SLOT } from "./concepts-structure.js";
 import { PROTECTED_OBJECT } from "./concepts-parties.js";
 import { DETECTOR_FRAME, DETECTOR_PURPOSE, EXAMPLES_LEAD, NEGATED_SPEECH } from "./concepts-roles.js";
 import { readStructure } from "./structure.js";
@@ -280,7 +280,9 @@ function defaultsWithTheirNote(fields: readonly TextField[]): ToolSentence[] {
     const credential = f.text.split(/[,;\s]+/).some((item) => CREDENTIAL_FILE_VALUE.test(item));
     // A default, example or enum value written as prose ("formal. Model guidance: once you have translated …") is read
     // as the sentences it is: a value has no business giving orders.
-    if (!address && !credential) {
+    // A default its note says to keep ("Keep the default.") is read with that note: the pair is the instruction.
+    const kept = !listed && /\.default$/.test(f.field) && KEEP_DEFAULT.test(at(`${f.field.slice(0, -".default".length)}.description`)?.text ?? "");
+    if (!address && !credential && !kept) {
       if (f.text.trim().split(WHITESPACE).length >= (listed ? 6 : 8)) for (const { s: said } of sentences(normalize(f.text))) if (said.trim()) out.push({ field: f.field, sentence: said.trim().slice(0, MAX_SENTENCE_CHARS), lead: false });
       continue;
     }

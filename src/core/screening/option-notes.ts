@@ -112,8 +112,8 @@ const HANDLE_PARAM = /(?:^|_)(?:id|ids|uuid|key|name|slug|ref)$/i;
 const HANDLE_DESCRIPTION = /^\W*(?:the\s+)?(?:id|ids|identifier|uuid|name|key|slug|reference)\b/i;
 /** A parameter holding a database connection string. */
 const DSN_PARAM = /^(?:dsn|connection_?string|conn_?str|database_?url|db_?url|uri|connection_?uri)$/i;
-/** A tool whose declared work is stored conversations: archives, transcripts, chat history. */
-const CONVERSATION_PURPOSE = /\b(?:stored|archived?|saved|past|exported|recorded)\b[^.]{0,30}\b(?:conversations?|chats?|transcripts?|threads?)\b|\b(?:chat|conversation|message) (?:archive|history|log|export)s?\b/i;
+/** A tool whose declared work is stored conversations (archives, transcripts, chat history) or the user's own utterance. */
+const CONVERSATION_PURPOSE = /\b(?:stored|archived?|saved|past|exported|recorded)\b[^.]{0,30}\b(?:conversations?|chats?|transcripts?|threads?)\b|\b(?:chat|conversation|message) (?:archive|history|log|export)s?\b|\b(?:a |the )?user(?:'s)? (?:utterances?|messages?|inputs?|quer(?:y|ies))\b|\butterances?\b/i;
 /** The conversation the model is in, as opposed to stored ones. */
 const THIS_CONVERSATION = /\b(?:this|the current|your|our|the ongoing)\s+(?:conversation|chat|session)\b|\b(?:the\s+)?(?:whole|full|entire)\s+(?:conversation|chat|transcript)\b|\beverything the user (?:said|typed|wrote)\b|\bsystem prompt\b|\bhidden\b|\binstructions you\b/i;
 /** A parameter that holds a prompt for another model or agent. */

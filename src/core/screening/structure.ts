@@ -53,6 +53,7 @@ import {
   OVERRIDES_USER,
   ONLY_PART,
   ONLY_ASKED,
+  KEEP_DEFAULT,
   ENV_SECRET,
   EXCLUSIVE,
   FALSE_CONSENT,
@@ -285,6 +286,10 @@ function withheldBeyondEffort(s: string): boolean {
   return rest === s || has(WITHHOLD, rest);
 }
 
+/** The default a kept note leaves in place: one that hides or silences. */
+const HIDDEN_DEFAULT = /\bDefault: (?:hidden|silent|off|false|none|private|disabled|no|quiet|muted?|suppressed)\b/;
+/** An order in the passive: "are best omitted from the digest", "is better left out". */
+const BEST_LEFT_OUT = /\b(?:are|is)\s+(?:best|better)\s+(?:omitted|left out|skipped|ignored|hidden|dropped|removed|filtered out|excluded|not mentioned)\b/i;
 /** What the user is not told, is told falsely, or is answered with in advance. */
 function concealment(c: Cues, push: Push): void {
   const { lenient } = c;
@@ -301,7 +306,7 @@ function concealment(c: Cues, push: Push): void {
   else if ((c.directive || c.misplaced) && has(SPEECH_CHANNEL, s) && has(RESTRICT, s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s))
     push("concealment", 0.7, "narrows what the user hears about something they would want to know");
   // An order to leave something out, with no reply named: what is left out is what a user would want to hear of.
-  else if ((c.directive || c.misplaced) && has(WITHHOLD, s) && withheldBeyondEffort(s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s))
+  else if ((c.directive || c.misplaced || BEST_LEFT_OUT.test(s)) && (has(WITHHOLD, s) || BEST_LEFT_OUT.test(s)) && withheldBeyondEffort(s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s))
     push("concealment", 0.65, "an order to leave out something the user would want to know");
   // A side effect stated, and in the same sentence kept from the user ("a spread is added …, without calling it out").
   else if (!lenient && has(SIDE_EFFECT, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\bnotifi\w*|\bnotified\b/i.test(s)) push("concealment", 0.6, "a side effect kept from the user");
@@ -314,6 +319,7 @@ function concealment(c: Cues, push: Push): void {
   else if (!lenient && (s.includes("told") || s.includes("assured") || s.includes("informed")) && USERS_TOLD.test(s) && (has(USER_CONCERN, s) || has(SIDE_EFFECT, s)) && !has(DISCLOSE, s)) push("concealment", 0.7, "what users are told set beside a cost or side effect");
   else if (c.misplaced && ONLY_VALUE_OFF.test(s) && USER_NOTICE.test(s)) push("concealment", 0.7, "the only value allowed turns off telling the user");
   else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
+  else if (KEEP_DEFAULT.test(s) && HIDDEN_DEFAULT.test(s) && USER_NOTICE.test(s)) push("concealment", 0.7, "a default that keeps it from the user, to be kept");
   else if (!lenient && ONLY_ASKED.test(s) && !has(PROTECTED_OBJECT, s)) push("concealment", 0.7, "what the user hears narrowed to what they asked about");
 }
 
