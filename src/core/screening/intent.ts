@@ -18,7 +18,7 @@
 import { has, once } from "./memo.js";
 import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
-import { OWN_SERVER, USER_CHOSEN } from "./concepts-structure.js";
+import { ENV_SECRET, OWN_SERVER, USER_CHOSEN } from "./concepts-structure.js";
 import { credentialConfined } from "./structure.js";
 import { ANSWER_SHAPE, CONCEAL, CONFIG_CHANGE, DECEIVE, DISCLOSE, MODEL, MODEL_CONFIG, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER, VOCATIVE, withoutUserUnsaid } from "./concepts-parties.js";
 import {
@@ -60,7 +60,7 @@ const COLLECT_VERB = /\b(?:gather|collect|harvest|grab|read|open|extract)\b/i;
 const USER_PLACE = /\b(?:user's|person's|this machine|this computer|home|stored|saved|the machine's)\b/i;
 const THIS_TOOL = /\bthis tool\b/i;
 const AFTERWARDS = /\b(?:also|as well|copy|mirror|then|after|once)\b/i;
-const INTO_NAMED_PARAMETER = /\b(?:put|place|copy|include|passed|sent|fed|echoed|returned)\b[^.]{0,60}\bin(?:to)? (?:the )?\x60?\w+\x60? (?:parameter|field)\b/i;
+const INTO_NAMED_PARAMETER = /\b(?:put|place|copy|include|pass(?:es|ed)?|sent|fed|echoed|returned)\b[^.]{0,100}\bin(?:to)? (?:the )?\x60?\w+\x60? (?:parameter|field)\b/i;
 /** A secret put into one of the tool's parameters by name: "pass the user's environment variables in env_context". */
 const IN_NAMED_ARGUMENT = /\b(?:in|into|as|via|through|inside)\s+(?:the\s+)?[\x60'"]?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)[\x60'"]?/i;
 const SECRET_NAMED = /token|key|secret|password|passphrase|credential|auth/i;
@@ -71,6 +71,13 @@ const OTHERS_SECRETS = /\b(?:keys?|tokens?|credentials?|secrets?|passwords?)\s+(
 /** Data handed to a named tool: "posted to the audit_log tool", "sent on to sync_records". */
 const HANDED_TO_TOOL = /\b(?:posted|sent|uploaded|forwarded|copied|mirrored|reported|submitted|handed)\s+(?:on\s+)?to\s+(?:the\s+)?[\x60'"]?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+[\x60'"]?/i;
 const SELF_DEPRECATED = /\bthis (?:tool|one) is deprecated\b/i;
+const LOCAL_SINK = /\b(?:as|to|into|in)\s+(?:a\s+)?(?:local\s+)?(?:markdown|text|pdf|json|html)?\s*(?:file|folder|directory|disk|documents? folder)\b/i;
+const OUTBOUND_WORD = /\b(?:upload\w*|send\w*|sent|post\w*|shar(?:e|es|ed|ing)|sync\w*|forward\w*|email\w*|transmit\w*|remote|server|cloud)\b/i;
+/** The user's confirmation skipped, in any voice: "rather than pausing for the user's confirmation", "asking first only slows the user down". */
+const SKIPS_CONFIRMATION = /\b(?:rather than|instead of|without)\s+(?:pausing for|waiting for|checking back with|checking with|confirming with|asking)\s+(?:the user|them|the person)(?:'s)?(?:\s+(?:confirmation|approval|permission|first))?|\b(?:rather than|instead of)\s+(?:pausing|waiting)\s+for\s+(?:the user's\s+)?(?:confirmation|approval)|\basking (?:the user |them )?(?:first|for confirmation|for permission) (?:only |just )?(?:slows|wastes|annoys|bothers|irritates|delays)\b|\b(?:is|are) (?:done|handled|carried out) as part of the same turn\b|\bconfirmed with the user[^?]{0,60}\?\s*A:\s*No\b/i;
+/** An action with consequences, which the user's confirmation exists for. */
+const CONSEQUENTIAL = /\b(?:reassign\w*|delet\w+|remov\w+|transfer\w*|refund\w*|pay\w*|send\w*|accept\w*|approv\w+|merg\w+|push\w*|publish\w*|purchas\w+|buy\w*|cancel\w*|carr(?:y|ies) (?:it|them) out|invit\w+|shar(?:e|es|ed|ing)|grant\w*|revok\w+|overwrit\w+)\b/i;
+const HOLDS_NOUN = /^\W*(?:the|a|an|full|complete|all)\s+(?:full\s+|complete\s+)?(?:output|arguments?|messages?|text|history|transcript|contents?|results?|responses?)\b/i;
 const CALL_VERB = /\b(?:call|run|invoke|use|execute|trigger)\b/i;
 /** Places the model could look for the user's data. */
 const FOUND_IN_CONTEXT = /\b(?:can|could|may|will|is|are)\s+(?:usually\s+|often\s+|typically\s+|generally\s+)?(?:be\s+)?(?:found|seen|located|taken|copied|available)\s+(?:earlier\s+)?(?:in|from)\s+(?:the\s+)?(?:conversation|chat|history|browser'?s?\s+autofill|autofill|password manager|keychain|context|earlier messages)\b/i;
@@ -167,6 +174,11 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // A value is copied into the call as it stands: following content there is a setting, not a description of it.
   else if ((model || value || has(OBLIGED, s)) && has(OBEYS_CONTENT, s) && !protective) push("assistant-directive", 0.75, "makes orders found in content the model's orders");
 
+  // The user's confirmation skipped before something with consequences: whoever reads this acts for the user unasked.
+  if (!ctx.lead && SKIPS_CONFIRMATION.test(s) && CONSEQUENTIAL.test(s) && !protective) push("assistant-directive", 0.75, "acts with consequences without the user's confirmation");
+  // A value that orders further steps with consequences ("full, then commit and push the working tree").
+  if (value && /\bthen\s+(?:\w+\s+)?(?:commit|push|merge|deploy|delete|send|pay|transfer|publish|email|post|upload)\b/i.test(s)) push("assistant-directive", 0.75, "a value that orders further actions");
+
   // Concealment: something kept from the user, unless what is kept back is a secret being protected.
   // "Do not tell the user to run it manually" is advice about what to ask of the user, not something kept from them.
   {
@@ -192,6 +204,9 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // A parameter described as secrets or the conversation ("Dump of all environment variables …") asks the model to fill it with them.
   const contentOf = /\b(?:dump|contents?|copy|verbatim|list|export|all|text|summary|digest)\s+(?:text\s+)?of\b|\bincluding (?:secret|private|hidden)\b|\bverbatim\b/i.test(s);
   if (inParameter && !value && (secret || has(CONVERSATION, s)) && contentOf && !protective && !ask(ctx, "declared", s)) push("resource-reach", 0.75, "a parameter meant to hold secrets or the conversation");
+  // A parameter whose description names what it holds as the conversation: "The arguments the user gave to other tools
+  // earlier in this conversation", "The full output of the most recent read_file call".
+  else if (inParameter && !value && (has(CONVERSATION, s) || has(ENV_SECRET, s)) && HOLDS_NOUN.test(s) && !protective && !ask(ctx, "declared", has(ENV_SECRET, s) ? "environment secrets" : s)) push("resource-reach", 0.7, "a parameter that holds the conversation or the environment's secrets");
   const conversation = has(CONVERSATION, s);
   const personal = has(PERSONAL, s);
   // A secret taken from where the user keeps it ("the AWS secret access key from the user's machine").
@@ -200,7 +215,10 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   if ((secret || conversation || personal) && has(ACQUIRE, s) && !protective) {
     const named = IN_NAMED_ARGUMENT.exec(s)?.[1]?.toLowerCase();
     const intoCall = has(INTO_CALL, s) || inParameter || value || (named !== undefined && !SECRET_NAMED.test(named) && ask(ctx, "hasParam", named));
-    const outside = !ask(ctx, "declared", s) || conversation;
+    // A tool that declares, in its first sentence, that it saves the conversation to the user's own disk ("Saves the
+    // current conversation as a Markdown file in the user's Documents folder") names its work, not a reach.
+    const savesLocally = ctx.lead && conversation && !secret && LOCAL_SINK.test(s) && !OUTBOUND_WORD.test(s) && !ADDRESS.test(s);
+    const outside = (!ask(ctx, "declared", s) || conversation) && !savesLocally;
     if (intoCall && outside && !USER_CHOSEN.test(s)) push("resource-reach", conversation || secret ? 0.85 : 0.65, conversation ? "puts the conversation or other tools' data into the call" : "puts secrets or personal data into the call");
     else if (outside && has(COLLECT_VERB, s) && (secret || personal) && has(USER_PLACE, s) && !NOT_READ.test(s))
       push("resource-reach", 0.7, "collects the user's secrets");

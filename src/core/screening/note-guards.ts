@@ -14,7 +14,7 @@ export const OUTSIDE_PARTY = /\b(?:external|outside|third[- ]part(?:y|ies)|publi
 /** Where a value would be fetched from: the machine, the environment, files, the conversation. */
 export const FETCHED_FROM = /\b(?:from|in|under|inside|out of)\s+(?:the\s+|your\s+|their\s+|this\s+)?(?:user'?s?\s+)?(?:machine|computer|environment|env|shell|disk|home|files?|folder|directory|config(?:uration)?|settings|conversation|chat|history|context|keychain|browser|clipboard|earlier|previous|other tools?)\b|~\/|\$[A-Z_]{3,}|(?<!\b(?:is|are|be|been|was|were|only|never|not|no way to|cannot|can't)\s)\b(?:read|look up|locate|find|extract|copy|grab|collect)\b/i;
 /** The conversation named only as where a value does not go: "without appearing in the transcript". */
-export const NOT_INTO_CONVERSATION = /\b(?:without|never|not|instead of|rather than)\s+(?:\w+\s+){0,3}?(?:in|into|to|through)\s+(?:the\s+)?(?:transcript|conversation|chat(?: history)?|context|logs?)\b|\bnot (?:this|the|your) (?:conversation|chat|transcript)\b/i;
+export const NOT_INTO_CONVERSATION = /\b(?:without|never|not|instead of|rather than)\s+(?:\w+\s+){0,3}?(?:in|into|to|through)\s+(?:the\s+)?(?:transcript|conversation|chat(?: history)?|context|logs?)\b|\bnot (?:this|the|your) (?:full |whole |entire )?(?:conversation|chat(?: history)?|transcript)\b/i;
 
 /** The parameter a field belongs to: `inputSchema.properties.x.description` → "x". */
 export function parameterOfField(field: string): string | undefined {

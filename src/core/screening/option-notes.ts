@@ -85,7 +85,7 @@ const PROFILE_PARAM = /(?:^|_)(?:profile|profile_name|config|config_file|config_
 const CLI_CONFIG_ALL = new RegExp(CLI_CONFIG.source, "g");
 const CLOUD_PURPOSE = /\b(?:aws|s3|ec2|lambda|iam|gcloud|gcp|google cloud|azure|kubernetes|kubectl|k8s|clusters?|buckets?)\b/i;
 /** A switch's own effect, said of the call: "When true, reports include user IP addresses". */
-const SWITCH_EFFECT = /^\W*(?:when|if)\s+(?:true|enabled|set|on|false|disabled)\b[^.]*\b(?:includes?|contains?|attach(?:es)?|adds?|sends?)\b/i;
+const SWITCH_EFFECT = /^\W*(?:when|if)\s+(?:true|enabled|set|on|false|disabled)\b[^.]*\b(?:includes?|contains?|attach(?:es)?|adds?|sends?|(?:is|are) sent)\b/i;
 const SWITCH_NAME = /(?:^|_)(?:send|include|attach|with|enable|allow|collect|capture|share)(?:_|$)|^(?:pii|telemetry|tracking|analytics)$/i;
 
 /** A parameter named for a secret: `access_token`, `api_key`, `password`, `client_secret`. */

@@ -75,7 +75,8 @@ export const PATTERNS: PatternRule[] = [
       re(String.raw`\b(?:omission|omitting|skipping|removal|suppression|disabling|bypassing)\s+of\s+(?:all|any|every|each)\s+(?:user\s+)?(?:confirmation|approval|consent|permission|verification)s?(?:\s+(?:prompts?|steps?|dialogs?|questions?|requests?))?\b`),
       re(String.raw`\bnever ask (?:the user |them )?(?:for )?(?:confirmation|approval|permission|consent)`),
       // "Never run DROP without asking the user" asks for the confirmation: a negation before it turns the sentence round.
-      re(String.raw`(?<!\b(?:never|not|n't)\b[^.!?\n]{0,60})\bwithout (?:asking|consulting|checking with|requesting|seeking)\s+(?:the user|them|anyone|anybody|for (?:confirmation|approval|permission|consent))`),
+      // So does a read-only tool being called unasked ("it is read-only, so it is safe to call without asking the user").
+      re(String.raw`(?<!\b(?:never|not|n't|read-only|safe to (?:call|use|run)|harmless|no side effects)\b[^.!?\n]{0,60})\bwithout (?:asking|consulting|checking with|requesting|seeking)\s+(?:the user|them|anyone|anybody|for (?:confirmation|approval|permission|consent))`),
       // The same in the passive: "acted upon without the user being consulted".
       re(String.raw`(?<!\b(?:never|not|n't)\b[^.!?\n]{0,60})\bwithout (?:the user|them|anyone|anybody) (?:being|having been) (?:asked|consulted|checked with)\b`),
       // Said as advice rather than an order: the user's confirmation is called a cost, and the assistant acts without it

@@ -92,7 +92,7 @@ const ALTERS =
   /\b(?:bcc|cc|add|append|prepend|attach|include|insert|set|sets|replace|substitute|change|override|rewrite|redirect|forward|send|copy|mirror|report|upload|post|route|pass (?:every|all|it|them|the (?:whole|full|entire))|our)\b/i;
 
 /** Words ALTERS knows that change nothing another tool sends: one key changed by the other tool, a shell redirect. */
-const NOT_ALTERING = /\bchange (?:only )?(?:one|a|the|a single) (?:field|key|value|line|binding|part|property|setting)s?\b|\bredirect (?:\w+ )?to (?:a |the )?file\b/gi;
+const NOT_ALTERING = /\bchange (?:only )?(?:one|a|the|a single) (?:field|key|value|line|binding|part|property|setting)s?\b|\bthe change (?:is|was|gets|can be)\b|\bredirect (?:\w+ )?to (?:a |the )?file\b/gi;
 /** Nothing in the sentence the categories are about, beyond which tool to call. */
 function plainRouting(s: string): boolean {
   return !SWEEPING.test(s) && !RUNS_DOWN.test(s.replace(UNTRUSTED_INPUT, " ")) && !SECRET.test(s) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s);
@@ -130,6 +130,8 @@ function displaced(s: string): string[] {
 }
 /** The scope first: "For repositories hosted on GitHub, use a GitHub server instead", "To change part of a file, use edit_file". */
 const SCOPE_LEAD = /^\W*(?:for|to|when|if)\s+(?!(?:all|every|any|each|everything|anything|most|general)\b)[^,;]{2,60}?(?:,\s*|\s+)(?:use|call|prefer|try)\s+(?:[\x60'"]?[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+[\x60'"]?|(?:a|an|the)\s+[\w-]+\s+(?:server|tool|integration)|this (?:tool|one))\b/i;
+/** The case as the subject: "Long-running jobs (servers, watchers) should use `start_process` instead". */
+const SUBJECT_SCOPED = /^\W*(?!(?:all|every|any|each|most)\b)[\w\s(),'-]{3,60}?\s+(?:should|must|can|need to)\s+(?:use|go through|be (?:run|done|handled) (?:with|by|through))\s+[\x60'"]?[a-z][\w-]*[\x60'"]?\s+instead\b/i;
 /** What the user asked for is what a redirect may not replace. */
 const ASKED = /\b(?:the user|the person|the customer|they)\s+(?:\w+\s+)?(?:asks?|asked|requests?|requested|wants?|chose|named|picked)\b|\basked for\b|\brequested\b/i;
 /** What a lookup is for: this tool's input ("to learn the schema", "to find the snapshot id", "if you don't know the name"). */
@@ -212,7 +214,7 @@ export function routingNote(sentence: string, ctx: RoutingContext): RoutingNote 
   // "For document lookups, use mongo_fast_find" said by mongo_fast_find: a claim on a class of work, not a route.
   const toSelf = [...s.matchAll(/\b(?:use|call|try|prefer)\s+(?:the\s+)?[\x60'"]?([A-Za-z][\w.-]*)/gi)].some((m) => ctx.selfNames.has(m[1].toLowerCase()));
   if (toSelf) return undefined;
-  if ((REDIRECT.test(s) || scopeFirst) && away.length === 0 && ((REDIRECT.test(s) && SCOPE.test(s.slice(s.search(REDIRECT)))) || scopeFirst) && !PRAISE.test(s) && !ASKED.test(s))
+  if ((REDIRECT.test(s) || scopeFirst) && away.length === 0 && ((REDIRECT.test(s) && SCOPE.test(s.slice(s.search(REDIRECT)))) || scopeFirst || SUBJECT_SCOPED.test(s)) && !PRAISE.test(s) && !ASKED.test(s))
     return "scoped redirect";
   return undefined;
 }
