@@ -112,8 +112,10 @@ const HANDLE_PARAM = /(?:^|_)(?:id|ids|uuid|key|name|slug|ref)$/i;
 const HANDLE_DESCRIPTION = /^\W*(?:the\s+)?(?:id|ids|identifier|uuid|name|key|slug|reference)\b/i;
 /** A parameter holding a database connection string. */
 const DSN_PARAM = /^(?:dsn|connection_?string|conn_?str|database_?url|db_?url|uri|connection_?uri)$/i;
+/** "- `messages`: …": a description line naming a parameter. */
+const DEFINES_PARAM = /^\W*[\x60'"]?([A-Za-z_][\w-]*)[\x60'"]?\s*[:—–]\s+/;
 /** A tool whose declared work is stored conversations (archives, transcripts, chat history) or the user's own utterance. */
-const CONVERSATION_PURPOSE = /\b(?:stored|archived?|saved|past|exported|recorded)\b[^.]{0,30}\b(?:conversations?|chats?|transcripts?|threads?)\b|\b(?:chat|conversation|message) (?:archive|history|log|export)s?\b|\b(?:a |the )?user(?:'s)? (?:utterances?|messages?|inputs?|quer(?:y|ies))\b|\butterances?\b/i;
+const CONVERSATION_PURPOSE = /\b(?:stored|archived?|saved|past|exported|recorded)\b[^.]{0,30}\b(?:conversations?|chats?|transcripts?|threads?)\b|\b(?:chat|conversation|message) (?:archive|history|log|export)s?\b|\b(?:a |the )?user(?:'s)? (?:utterances?|messages?|inputs?|quer(?:y|ies))\b|\butterances?\b|\bchat completions?\b|\bcompletion requests?\b/i;
 /** The conversation the model is in, as opposed to stored ones. */
 const THIS_CONVERSATION = /\b(?:this|the current|your|our|the ongoing)\s+(?:conversation|chat|session)\b|\b(?:the\s+)?(?:whole|full|entire)\s+(?:conversation|chat|transcript)\b|\beverything the user (?:said|typed|wrote)\b|\bsystem prompt\b|\bhidden\b|\binstructions you\b/i;
 /** A parameter that holds a prompt for another model or agent. */
@@ -123,8 +125,16 @@ const ADDRESSED = /\b(?:you|your|yours|ignore|disregard|follow|obey|forget|overr
 
 /** Whether `sentence` (in `field`) describes one of the tool's own options for a reading of `category`, and which. */
 export function optionNote(category: string, field: string, sentence: string, ctx: OptionContext): OptionNote | undefined {
+  if (obligesOrDeceives(sentence)) return undefined;
+  // A description line that defines one of the tool's parameters ("- `messages`: the conversation to send") is read as
+  // that parameter's description.
+  const defined = field === "description" ? DEFINES_PARAM.exec(sentence) : null;
+  const definedParam = defined && ctx.params.has(defined[1].toLowerCase()) ? defined[1].toLowerCase() : undefined;
+  if (definedParam) {
+    field = `inputSchema.properties.${definedParam}.description`;
+    sentence = sentence.slice(defined![0].length);
+  }
   const s = sentence;
-  if (obligesOrDeceives(s)) return undefined;
   const param = parameterOfField(field);
   // "Optional system prompt for the second model." on `system_prompt`: what the parameter holds, said as a name.
   if ((category === "assistant-directive" || category === "resource-reach") && param !== undefined && /\.description$/.test(field) && PROMPT_PARAM.test(param) && !ADDRESSED.test(s) && s.split(/\s+/).length <= 12)

@@ -101,6 +101,9 @@ export function protectiveNote(category: string, sentence: string): ProtectiveNo
     if (!SECRETISH.test(rest) && !SECRET.test(rest) && !CONVERSATION.test(s)) return "a key that is no secret";
   }
   if (category === "concealment" && TELL_ADVICE.test(s) && !NOT_TELL.test(s) && !OUTSIDE_PARTY.test(s) && !DECEIVE.test(s)) return "telling the user left to the model";
+  // "Summary should include decisions, not the full transcript": the obligation is what keeps the conversation out.
+  if (category === "resource-reach" && NOT_INTO_CONVERSATION.test(s) && !namesConversation(s) && !SECRET.test(s) && !ADDRESS.test(s) && !FETCHED_FROM.test(s.replace(NOT_INTO_CONVERSATION, " ")))
+    return "the conversation named as where a value does not go";
   if (obligesOrDeceives(s)) return undefined;
   if (category === "assistant-directive" && USER_GATED.test(s) && !ADDRESS.test(s) && !INTO_CALL_VERB.test(s)) return "an action kept for when the user asks";
   if ((category === "concealment" || category === "resource-reach") && SECRETS_KEPT_OUT.test(s) && !/\b(?:tell|inform|show|mention|say)\w*\b/i.test(s) && !ADDRESS.test(s))
