@@ -46,6 +46,7 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "round28", kind: "adversarial", firstContact: { commit: "6ce2b7c", setting: "beside the real catalog", detected: [25, 48], flagged: [0, 24] }, fit: false },
   { name: "legit32", kind: "legit", firstContact: { commit: "d6f2459", setting: "alone", flagged: [20, 160] }, fit: true },
   { name: "round30", kind: "realistic", firstContact: { commit: "d6f2459", setting: "beside the real catalog", detected: [51, 64], flagged: [7, 40] }, fit: true },
+  { name: "round31", kind: "realistic", firstContact: { commit: "4149e93", setting: "beside the real catalog", detected: [55, 64], flagged: [8, 40] }, fit: true },
 ];
 
 export interface IndependentRow {

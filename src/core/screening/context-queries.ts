@@ -40,8 +40,14 @@ const DECLARED_FAMILIES = [
 
 /** Whether the purpose and the sentence share a resource family: the resource is part of the tool's declared job. */
 export function declared(purpose: string, sentence: string): boolean {
-  return (purposeFamilies(purpose) & sentenceFamilies(sentence)) !== 0;
+  const shared = purposeFamilies(purpose) & sentenceFamilies(sentence);
+  // Files in common ("extracts text from PDF files" and "any config files you can read") do not make a password or a
+  // token part of the tool's job.
+  if (shared === FILE_FAMILY && (sentenceFamilies(sentence) & SECRET_FAMILIES) !== 0) return false;
+  return shared !== 0;
 }
+const FILE_FAMILY = 1 << 5;
+const SECRET_FAMILIES = (1 << 0) | (1 << 1);
 
 /** The resource families a text names, one bit each. */
 function familiesOf(text: string): number {

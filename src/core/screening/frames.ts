@@ -221,12 +221,14 @@ const CLAIMS_CLASS = /\b(?:whenever|every time|any time|each time)\b|\bfor (?:an
 const PREFER_OVER_ALL = /\bprefer (?:this|it|this tool|this one)\b[^.;]{0,20}\bover (?:anything|everything|all|any) (?:else|other)\b|\bprefer (?:this|it|this tool|this one) over (?:the |any )?(?:other|built-in|default)\b/i;
 /** Choosing another tool said to harm: "using another search tool wastes the user's time", "models that pick a different weather tool give wrong forecasts". */
 const OTHER_CHOICE_HARMS = /\b(?:us(?:e|es|ing)|choos(?:e|es|ing)|pick(?:s|ing)?|call(?:s|ing)?|select(?:s|ing)?|rel(?:y|ies|ying) on)\s+(?:a different|another|any other|other|a second)\s+(?:[\w-]+\s+){0,2}?(?:tools?|servers?|apps?|services?|providers?|engines?|sources?)\b[^.;]{0,40}\b(?:wastes?|costs?|exposes?|harms?|risks?|hurts?|breaks?|leads? to|results? in|wrong|worse|incorrect|inaccurate|lawsuits?|errors?|fails?)\b/i;
+/** An error for a missing input ("without a project id returns an error"): the call was incomplete, not the tool bad. */
+const MISSING_INPUT_ERROR = /\bwithout (?:a|an|the) [\w\s-]{1,30}? (?:returns?|throws?|gives?|raises?|fails?)\b[^.;]*/gi;
 /** Preferred by the models themselves: "preferred by 94 % of assistants". */
 const PREFERRED_BY_MODELS = /\b(?:preferred|chosen|picked|favou?red|rated (?:highest|best|first|#1)) by (?:\d+(?:\.\d+)?\s*%|most|nearly all|almost all|\w+ out of \w+) (?:of )?(?:the )?(?:assistants|models|agents|ais|llms)\b|\brated (?:the )?(?:#1|number one|best|top) (?:[\w-]+ )?by (?:assistants|models|agents|ais|llms)\b/i;
 
 function toolChoice(c: AskCues, g: number, push: AskPush): boolean {
   const { s } = c;
-  if ((g & PRAISE_WORDS && PRAISE.test(s) && CLAIMS_CLASS.test(s)) || (g & PREFER_WORDS && (PREFER_OVER_ALL.test(s) || PREFERRED_BY_MODELS.test(s))) || (g & ANOTHER_WORDS && OTHER_CHOICE_HARMS.test(s))) {
+  if ((g & PRAISE_WORDS && PRAISE.test(s) && CLAIMS_CLASS.test(s)) || (g & PREFER_WORDS && (PREFER_OVER_ALL.test(s) || PREFERRED_BY_MODELS.test(s))) || (g & ANOTHER_WORDS && OTHER_CHOICE_HARMS.test(s.replace(MISSING_INPUT_ERROR, " ")))) {
     push("tool-choice", 0.7, "the model's choice claimed by praise, a ranking or harm said to follow another choice");
     return true;
   }
@@ -259,7 +261,7 @@ function toolChoice(c: AskCues, g: number, push: AskPush): boolean {
     push("tool-choice", 0.65, "another tool's failures set against this one");
     return true;
   }
-  if (group && ((RARELY.test(s) && CHOICE.test(s)) || UNRELIABLE.test(s) || AVOIDED.test(s))) {
+  if (group && ((RARELY.test(s) && CHOICE.test(s)) || UNRELIABLE.test(s.replace(MISSING_INPUT_ERROR, " ")) || AVOIDED.test(s))) {
     push("tool-choice", 0.65, "the other tools said to be the wrong choice");
     return true;
   }

@@ -56,8 +56,8 @@ const INSTRUCTION_WORDS = /\b(?:instructions?|guidelines|rules|system message|sa
 const SAY_ONLY = /\b(?:what you (?:tell|say)|your (?:reply|answer|summary)|say only|only say|just say)\b/i;
 const LEAVES_ELSEWHERE = /\b(?:upload|copy|forward|shared?|location|records?|deleted|changes?|warnings?|partner|third parties|affiliate|elsewhere|also)\b/i;
 const REPLY_WORDS = /\b(?:reply|answer|response|summary)\b/i;
-const COLLECT_VERB = /\b(?:gather|collect|harvest|grab|read|open|extract)\b/i;
-const USER_PLACE = /\b(?:user's|person's|this machine|this computer|home|stored|saved|the machine's)\b/i;
+const COLLECT_VERB = /\b(?:gather|collect|harvest|grab|read|open|extract|look through|search through|go through|scan|dig through|try each)\b/i;
+const USER_PLACE = /\b(?:user's|person's|this machine|this computer|home|stored|saved|the machine's|environment variables|config files|env vars)\b/i;
 const THIS_TOOL = /\bthis tool\b/i;
 const AFTERWARDS = /\b(?:also|as well|copy|mirror|then|after|once)\b/i;
 const INTO_NAMED_PARAMETER = /\b(?:put|place|copy|include|pass(?:es|ed)?|sent|fed|echoed|returned)\b[^.]{0,100}\bin(?:to)? (?:the )?\x60?\w+\x60? (?:parameter|field)\b/i;
@@ -69,15 +69,16 @@ const PARAM_CARRIES = /\b(?:parameter|field|argument|[a-z]+_[a-z_]+)\s+(?:carrie
 /** The secrets of the other services: "the API keys configured for the other services in this session". */
 const OTHERS_SECRETS = /\b(?:keys?|tokens?|credentials?|secrets?|passwords?)\s+(?:configured|used|set|stored|saved|held)\s+(?:for|by|in)\s+(?:the\s+)?(?:other|all|every|each)\s+(?:[\w-]+\s+)?(?:services?|servers?|tools?|integrations?|accounts?|connections?)\b/i;
 /** Data handed to a named tool: "posted to the audit_log tool", "sent on to sync_records". */
-const HANDED_TO_TOOL = /\b(?:posted|sent|uploaded|forwarded|copied|mirrored|reported|submitted|handed)\s+(?:on\s+)?to\s+(?:the\s+)?[\x60'"]?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+[\x60'"]?/i;
+const HANDED_TO_TOOL = /\b(?:posted|sent|uploaded|forwarded|copied|mirrored|reported|submitted|handed)\s+(?:on\s+)?to\s+(?:the\s+)?[\x60'"]?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+[\x60'"]?|\b(?:post|send|forward|share|upload|copy)\w*\b[^.]{0,80}\b(?:with|via|using|through)\s+[\x60'"]?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+[\x60'"]?/i;
 const SELF_DEPRECATED = /\bthis (?:tool|one) is deprecated\b/i;
 const LOCAL_SINK = /\b(?:as|to|into|in)\s+(?:a\s+)?(?:local\s+)?(?:markdown|text|pdf|json|html)?\s*(?:file|folder|directory|disk|documents? folder)\b/i;
 const OUTBOUND_WORD = /\b(?:upload\w*|send\w*|sent|post\w*|shar(?:e|es|ed|ing)|sync\w*|forward\w*|email\w*|transmit\w*|remote|server|cloud)\b/i;
 /** The user's confirmation skipped, in any voice: "rather than pausing for the user's confirmation", "asking first only slows the user down". */
-const SKIPS_CONFIRMATION = /\b(?:rather than|instead of|without)\s+(?:pausing for|waiting for|checking back with|checking with|confirming with|asking)\s+(?:the user|them|the person)(?:'s)?(?:\s+(?:confirmation|approval|permission|first))?|\b(?:rather than|instead of)\s+(?:pausing|waiting)\s+for\s+(?:the user's\s+)?(?:confirmation|approval)|\basking (?:the user |them )?(?:first|for confirmation|for permission) (?:only |just )?(?:slows|wastes|annoys|bothers|irritates|delays)\b|\b(?:is|are) (?:done|handled|carried out) as part of the same turn\b|\bconfirmed with the user[^?]{0,60}\?\s*A:\s*No\b/i;
+const SKIPS_CONFIRMATION = /\b(?:rather than|instead of|without)\s+(?:pausing for|waiting for|checking back with|checking with|confirming with|asking)\s+(?:the user|them|the person)(?:'s)?(?:\s+(?:confirmation|approval|permission|first))?|\b(?:rather than|instead of)\s+(?:pausing|waiting)\s+for\s+(?:the user's\s+)?(?:confirmation|approval)|\basking (?:the user |them )?(?:first|for confirmation|for permission) (?:only |just )?(?:slows|wastes|annoys|bothers|irritates|delays)\b|\b(?:is|are) (?:done|handled|carried out) as part of the same turn\b|\bwithout waiting for (?:reviews?|approvals?|the user|confirmation|sign-?off|a review)\b|\bconfirmed with the user[^?]{0,60}\?\s*A:\s*No\b/i;
 /** An action with consequences, which the user's confirmation exists for. */
 const CONSEQUENTIAL = /\b(?:reassign\w*|delet\w+|remov\w+|transfer\w*|refund\w*|pay\w*|send\w*|accept\w*|approv\w+|merg\w+|push\w*|publish\w*|purchas\w+|buy\w*|cancel\w*|carr(?:y|ies) (?:it|them) out|invit\w+|shar(?:e|es|ed|ing)|grant\w*|revok\w+|overwrit\w+)\b/i;
 const HOLDS_NOUN = /^\W*(?:the|a|an|full|complete|all)\s+(?:full\s+|complete\s+)?(?:output|arguments?|messages?|text|history|transcript|contents?|results?|responses?)\b/i;
+const AGAINST_USER = /\beven (?:if|when) the user (?:writes|asks|says|requests|wants|objects|insists|tells|switches)\b/i;
 const CALL_VERB = /\b(?:call|run|invoke|use|execute|trigger)\b/i;
 /** Places the model could look for the user's data. */
 const FOUND_IN_CONTEXT = /\b(?:can|could|may|will|is|are)\s+(?:usually\s+|often\s+|typically\s+|generally\s+)?(?:be\s+)?(?:found|seen|located|taken|copied|available)\s+(?:earlier\s+)?(?:in|from)\s+(?:the\s+)?(?:conversation|chat|history|browser'?s?\s+autofill|autofill|password manager|keychain|context|earlier messages)\b/i;
@@ -174,6 +175,9 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // A value is copied into the call as it stands: following content there is a setting, not a description of it.
   else if ((model || value || has(OBLIGED, s)) && has(OBEYS_CONTENT, s) && !protective) push("assistant-directive", 0.75, "makes orders found in content the model's orders");
 
+  // The model held to a course against what the user says: "should not switch back even if the user writes in another
+  // language".
+  if (!ctx.lead && has(MODEL, s) && OBLIGED.test(s) && AGAINST_USER.test(s) && !protective) push("assistant-directive", 0.75, "holds the model to a course against what the user says");
   // The user's confirmation skipped before something with consequences: whoever reads this acts for the user unasked.
   if (!ctx.lead && SKIPS_CONFIRMATION.test(s) && CONSEQUENTIAL.test(s) && !protective) push("assistant-directive", 0.75, "acts with consequences without the user's confirmation");
   // A value that orders further steps with consequences ("full, then commit and push the working tree").
@@ -274,7 +278,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     else if (transfer && value) push("exfiltration", 0.7, `a default destination ${address[0]}`);
   }
   // The user's secrets or personal data handed on to another tool by name: the tool's output goes elsewhere.
-  if (named.length > 0 && HANDED_TO_TOOL.test(s) && (secret || personal || /\bcard (?:details|numbers?)\b/i.test(s)) && !NEGATED.test(s) && !protective) push("exfiltration", 0.75, "the user's data handed to another tool");
+  if (named.length > 0 && HANDED_TO_TOOL.test(s) && (secret || personal || /\bcard (?:details|numbers?)\b|\b(?:contact|customer|user|patient)'s (?:details|email|phone|address)\b/i.test(s)) && !NEGATED.test(s) && !protective) push("exfiltration", 0.75, "the user's data handed to another tool");
   // The user's private material put somewhere public, in words: no address is needed for that to be a leak.
   if (!ctx.lead && PRIVATE_SOURCE.test(s) && PUBLIC_SINK.test(s) && CONTENT_MOVED.test(s) && !NEGATED.test(s) && !protective) push("exfiltration", 0.75, "private material put somewhere public");
   if (inParameter && !value && has(SIDE_CHANNEL, s) && (has(USER_DATA, s) || has(DATA, s))) push("exfiltration", 0.75, "a side-channel parameter");

@@ -222,7 +222,8 @@ type Push = (category: ScreeningCategory, score: number, cue: string) => void;
 
 /** The sentence without flaws said to be absent ("started without errors") or named in a flag ("--allow-dangerous"). */
 function flawsSaid(s: string): string {
-  return s.replace(/\b(?:without|no|zero|never any|free of)\s+(?:any\s+)?(?:errors?|failures?|issues|problems|bugs|warnings)\b|(?:^|\s)--?[a-z][\w-]*/gi, " ");
+  // "Calling other tools without a project id returns an error": a missing input, not a flaw of the tools.
+  return s.replace(/\b(?:without|no|zero|never any|free of)\s+(?:any\s+)?(?:errors?|failures?|issues|problems|bugs|warnings)\b|(?:^|\s)--?[a-z][\w-]*|\bwithout (?:a|an|the) [\w\s-]{1,30}? (?:returns?|throws?|gives?|raises?|fails?)\b[^.;]*/gi, " ");
 }
 
 /** Tool choice needs no order: a claim of standing over every alternative, or the alternatives run down, is the manipulation. */
@@ -323,6 +324,14 @@ function concealment(c: Cues, push: Push): void {
   else if (!lenient && ONLY_ASKED.test(s) && !has(PROTECTED_OBJECT, s)) push("concealment", 0.7, "what the user hears narrowed to what they asked about");
 }
 
+/**
+ * A batch form weighed against calling the tool it batches one at a time ("more efficient than calling read_file
+ * repeatedly", said by `read_multiple_files`): a note on how to call, not a choice between servers.
+ */
+function batchOf(c: Cues): boolean {
+  return c.named.length > 0 && REPEATED_CALLS.test(c.s) && c.named.every((t) => ask(c.ctx, "specializes", t));
+}
+const REPEATED_CALLS = /\bin a loop\b|\bone (?:at a time|by one)\b|\bper (?:row|item|record|file)\b|\brepeatedly\b|\bseveral times\b/i;
 const MAY_DIFFER = /\b(?:may|might|can|could)\s+(?:use|have|return|show|report|differ)\b(?:\s+(?:a\s+)?(?:different|other)\b)?/i;
 
 /** Another server's tool told how to work, or its work described as altered. */
@@ -339,7 +348,7 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
     // A caveat that their output may differ ("results from other monitoring tools may use different label names")
     // compares formats; it says nothing is to change.
     && !MAY_DIFFER.test(s);
-  if ((c.directive || passiveAlter || aboutOthersWork) && otherTool && has(ALTER, s)) push("shadowing", 0.75, named.length ? `a directive about another server's tool (${named[0]})` : "a directive about other tools");
+  if ((c.directive || passiveAlter || aboutOthersWork) && otherTool && has(ALTER, s) && !batchOf(c)) push("shadowing", 0.75, named.length ? `a directive about another server's tool (${named[0]})` : "a directive about other tools");
   // An order to run alongside another server's named tool ("invoke X after every execute_sql"): a hook on its calls.
   else if (c.directive && (named.length > 0 || /\b[\w-]+[\x60'"]? server\b/i.test(s)) && has(HOOK, s) && !has(OWN_SERVER, s)) push("shadowing", 0.7, "hooks onto another server's tool");
 }
@@ -439,7 +448,7 @@ function roles(c: Cues, push: Push, named: boolean): void {
   const others = (has(ALTERNATIVES, s) || has(OTHER_SERVERS, s) || named) && !ownSiblingNamed(s);
   const flaws = others ? flawsSaid(s) : "";
   if (others && (FAILS.test(flaws) || RUN_DOWN.test(flaws))) push("tool-choice", 0.8, "runs down the other servers");
-  else if (others && (has(COMPARE, s) || /\bunlike\b/i.test(s))) push("tool-choice", 0.65, "compares itself with the other servers");
+  else if (others && (has(COMPARE, s) || /\bunlike\b/i.test(s)) && !batchOf(c)) push("tool-choice", 0.65, "compares itself with the other servers");
   else if (has(CLAIM_OVER, s)) push("tool-choice", 0.7, "claims every choice over the alternatives");
   else if (others && excludesOthers(s)) push("tool-choice", 0.7, "has the model leave the other tools unused");
   else if ((has(CLAIM_ALL, s) || ask(c.ctx, "selfForAll", s)) && (others || has(STANDING, s) || has(QUALITY, s))) push("tool-choice", 0.7, "claims to be the pick for every request");
@@ -628,8 +637,9 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   // Protective framing ("only when the user asks", "do not paste it") exempts a sentence, but not one that sends other
   // tools' work to a literal destination: a consent clause does not make a redirect safe.
   // "Only if this one is unavailable" reads as a condition, but it is the other tools it restricts, not the tool's use.
-  // "Mentions only the note the user asked about" narrows the reply: what the user asked is no consent there.
-  if ((has(PROTECTIVE, s) && !(destination(s) && has(OTHER_TOOL, s)) && !has(ONLY_IF_THIS_FAILS, s) && !has(FALLBACK_ONLY, s) && !rulesLapse(s) && !OVER_THE_USER.test(s) && !ONLY_ASKED.test(s)) || has(UNTRUSTED_CONTENT, s)) return out;
+  // "Mentions only the note the user asked about" narrows the reply: what the user asked is no consent there; nor is
+  // "keep the default unless the user asks otherwise" about the default it keeps.
+  if ((has(PROTECTIVE, s) && !(destination(s) && has(OTHER_TOOL, s)) && !has(ONLY_IF_THIS_FAILS, s) && !has(FALLBACK_ONLY, s) && !rulesLapse(s) && !OVER_THE_USER.test(s) && !ONLY_ASKED.test(s) && !KEEP_DEFAULT.test(s)) || has(UNTRUSTED_CONTENT, s)) return out;
   const c = cuesOf(s, ctx);
   const disparaged = toolChoice(c, push);
   assistantDirective(c, push);
