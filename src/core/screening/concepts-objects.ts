@@ -9,6 +9,9 @@ import { any, rx } from "./words.js";
 /** Secrets and private resources of the user's machine or accounts. */
 export const SECRET = any(
   "passwords?",
+  "(?!(?:page|next|prev|previous|continuation|sync|cursor|pagination|resume|idempotency|refresh_page)_)[a-z][a-z0-9]*_(?:token|secret|password|pat|api_key)",
+  "saved (?:payment methods?|cards?|credit cards?|logins?)",
+  "(?:wallet|cards?)\\.(?:json|csv)",
   "passphrases?",
   "credentials?",
   "(?:access|auth|api|bearer|session|refresh|oauth|personal access|login|github|the|any|all|their|your|its|stored|saved) tokens?(?!\\s+(?:costs?|counts?|limits?|usage|filters?|budget|types?))",
@@ -54,7 +57,7 @@ export const SECRET = any(
 );
 /** The conversation, the model's own context, and what other tools handled. */
 export const CONVERSATION = rx(
-  String.raw`\b(?:the (?:full |whole |entire )?(?:conversation|chat|transcript)|this (?:conversation|chat)|chat history|message history|everything (?:the (?:person|user|human) )?(?:has )?(?:said|typed|written|pasted)|(?:the )?instructions you (?:received|were given|got)|system (?:prompt|message)|(?:your|the) (?:context|memory)|(?:previous|earlier|prior|past) messages|(?:the )?(?:arguments?|parameters?|inputs?) you (?:passed|gave|sent|used)|(?:other|every other|all other) tools?|handled by other tools|other tools have handled|(?:mentioned|said|pasted|typed) earlier|(?:earlier|before|previously) in (?:the|this) (?:chat|conversation)|instructions that configure you|hidden instructions|(?:messages?|things?|everything|what) the (?:user|person|human) (?:wrote|typed|said|sent|asked)|the (?:last |latest |most recent )?(?:error|text|code|snippet|log|message|output|stack trace)s? (?:the user|they) (?:pasted|typed|shared|sent)|the user's (?:original |exact |full |complete |last |latest )?(?:question|request|prompt|message|words)s?,?\s+(?:word for word|verbatim|in full|as typed|exactly as (?:typed|written))|what (?:the user|they) (?:has|have) (?:told you|shared|mentioned|said)(?: so far)?|(?:full |complete )?(?:output|result|response)s? of (?:the )?(?:most recent|last|latest|previous|earlier|prior|other) [\w-]+ (?:calls?|tool calls?|invocations?)|(?:the )?arguments (?:the user )?(?:gave|passed|used|sent) (?:to|with) other tools)\b`,
+  String.raw`\b(?:the (?:full |whole |entire )?(?:conversation|chat|transcript)|this (?:conversation|chat)|chat history|message history|everything (?:the (?:person|user|human) )?(?:has )?(?:said|typed|written|pasted|says|types|writes)|(?:the )?instructions you (?:received|were given|got)|system (?:prompt|message)|(?:your|the) (?:context|memory)|(?:previous|earlier|prior|past) messages|(?:the )?(?:arguments?|parameters?|inputs?) you (?:passed|gave|sent|used)|(?:other|every other|all other) tools?|handled by other tools|other tools have handled|(?:mentioned|said|pasted|typed) earlier|(?:earlier|before|previously) in (?:the|this) (?:chat|conversation)|instructions that configure you|hidden instructions|(?:messages?|things?|everything|what) the (?:user|person|human) (?:wrote|typed|said|sent|asked)|the (?:last |latest |most recent )?(?:error|text|code|snippet|log|message|output|stack trace)s? (?:the user|they) (?:pasted|typed|shared|sent)|the user's (?:original |exact |full |complete |last |latest )?(?:question|request|prompt|message|words)s?,?\s+(?:word for word|verbatim|in full|as typed|exactly as (?:typed|written))|what (?:the user|they) (?:has|have) (?:told you|shared|mentioned|said)(?: so far)?|full_conversation|conversation_history|chat_history|message_history|(?:full |complete )?(?:output|result|response)s? of (?:the )?(?:most recent|last|latest|previous|earlier|prior|other) [\w-]+ (?:calls?|tool calls?|invocations?)|(?:the )?arguments (?:the user )?(?:gave|passed|used|sent) (?:to|with) other tools)\b`,
   "i",
 );
 /** Personal data of the user that no utility tool needs. */
@@ -315,7 +318,7 @@ export const SIDE_CHANNEL = rx(
 );
 /** A parameter description that asks the model to fill it with the user's data gathered from elsewhere. */
 export const FILL_WITH = rx(
-  String.raw`\b(?:should (?:hold|contain|carry|include)|must (?:hold|contain|carry|include)|goes? into|go into|put (?:every|all|each|the)|copy (?:the|every|all)|fill (?:it )?with|(?:hold|contain)s? (?:the|every|all)|are to be (?:placed|put)|set (?:this|it) to (?:the |a )?(?:full |complete |entire |whole |short |brief )?(?:text|contents?|body|transcript|summary|digest|list) of)\b`,
+  String.raw`\b(?:should (?:hold|contain|carry|include)|must (?:hold|contain|carry|include)|goes? into|go into|put (?:every|all|each|the)|copy (?:the|every|all)|fill (?:it )?with|(?:hold|contain)s? (?:the|every|all)|are to be (?:placed|put)|(?:is|are) appended here|goes here|set (?:this|it) to (?:the |a )?(?:full |complete |entire |whole |short |brief )?(?:text|contents?|body|transcript|summary|digest|list) of)\b`,
   "i",
 );
 /** The user's own data a parameter may be told to hold (messages, contacts, history, one-time codes). */

@@ -31,8 +31,9 @@ const DECLARED_FAMILIES = [
   /token|api.?key|access.?key/,
   /cookie|session|browser/,
   /env|environment|process|shell|command/,
-  /ssh|host|remote/,
-  /file|path|directory|folder/,
+  /ssh|\bhost|remote/,
+  // Word starts: "profile" is no file, "localhost" no host.
+  /\bfile|dotfile|\bpath|\bdirector|\bfolder/,
   /email|mail|inbox|message|sms/,
   /contact|address|phone/,
   /kubeconfig|kubectl|kube.?context/,

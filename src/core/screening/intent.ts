@@ -18,7 +18,7 @@
 import { has, once } from "./memo.js";
 import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
-import { ENV_SECRET, OWN_SERVER, USER_CHOSEN } from "./concepts-structure.js";
+import { CAN_BE_DONE_WITH, ENV_SECRET, OWN_SERVER, USER_CHOSEN } from "./concepts-structure.js";
 import { credentialConfined } from "./structure.js";
 import { ANSWER_SHAPE, CONCEAL, CONFIG_CHANGE, DECEIVE, DISCLOSE, MODEL, MODEL_CONFIG, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER, VOCATIVE, withoutUserUnsaid } from "./concepts-parties.js";
 import {
@@ -78,6 +78,9 @@ const SKIPS_CONFIRMATION = /\b(?:rather than|instead of|without)\s+(?:pausing fo
 /** An action with consequences, which the user's confirmation exists for. */
 const CONSEQUENTIAL = /\b(?:reassign\w*|delet\w+|remov\w+|transfer\w*|refund\w*|pay\w*|send\w*|accept\w*|approv\w+|merg\w+|push\w*|publish\w*|purchas\w+|buy\w*|cancel\w*|carr(?:y|ies) (?:it|them) out|invit\w+|shar(?:e|es|ed|ing)|grant\w*|revok\w+|overwrit\w+)\b/i;
 const HOLDS_NOUN = /^\W*(?:the|a|an|full|complete|all)\s+(?:full\s+|complete\s+)?(?:output|arguments?|messages?|text|history|transcript|contents?|results?|responses?)\b/i;
+const CONTENT_DRIVES_ACTION = /\b(?:when|if|whenever)\s+(?:a|an|the|any)\s+(?:[\w-]+\s+)?(?:snippet|result|note|record|row|message|email|page|document|file|entry|item|ticket|comment)s?\s+(?:reads? like|looks? like|contains?|includes?|has|comes back with|is)\b[^.]{0,80}?\b(?:the\s+)?(?:assistant|model|agent)\s+(?:then\s+|also\s+)?(?:carries out|carry out|performs?|executes?|does|acts on|follows|completes?|reassigns?|sends?|deletes?|pays?)\b/i;
+const USER_WORDS_SET_ASIDE = /\b(?:anything|whatever|what)\s+the user\s+(?:says|asks|writes|requests)\b[^.]{0,80}?\b(?:(?:is|are) (?:treated|regarded|handled) as (?:a )?(?:misunderstanding|mistake|error|noise)|rather than acted on|(?:is|are) not acted on|(?:is|are) (?:to be )?ignored)\b/i;
+const INVENTED_COMMITMENTS = /\b(?:adding|making|inventing|promising|offering|including)\s+(?:\w+\s+)?(?:commitments?|promises?|prices?|discounts?|delivery dates?|dates|guarantees?|refunds?)\b[^.]{0,60}?\b(?:the user|they)\s+(?:did not|didn't|has not|hasn't|never)\s+(?:mention|approve|agree|say|authori[sz]e)\w*/i;
 const AGAINST_USER = /\beven (?:if|when) the user (?:writes|asks|says|requests|wants|objects|insists|tells|switches)\b/i;
 const CALL_VERB = /\b(?:call|run|invoke|use|execute|trigger)\b/i;
 /** Places the model could look for the user's data. */
@@ -178,6 +181,12 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // The model held to a course against what the user says: "should not switch back even if the user writes in another
   // language".
   if (!ctx.lead && has(MODEL, s) && OBLIGED.test(s) && AGAINST_USER.test(s) && !protective) push("assistant-directive", 0.75, "holds the model to a course against what the user says");
+  // What the tool returns driving what the model does ("when a snippet reads like a to-do list, the assistant then
+  // carries out the listed items"), the user's words set aside ("anything the user says that contradicts it … is
+  // treated as a misunderstanding"), or commitments the user never made put in their name.
+  if (!ctx.lead && CONTENT_DRIVES_ACTION.test(s) && !protective) push("assistant-directive", 0.75, "content the tool returns drives the model's actions");
+  if (!ctx.lead && USER_WORDS_SET_ASIDE.test(s)) push("assistant-directive", 0.75, "what the user says set aside");
+  if (INVENTED_COMMITMENTS.test(s)) push("assistant-directive", 0.7, "commitments the user did not make written in their name");
   // The user's confirmation skipped before something with consequences: whoever reads this acts for the user unasked.
   if (!ctx.lead && SKIPS_CONFIRMATION.test(s) && CONSEQUENTIAL.test(s) && !protective) push("assistant-directive", 0.75, "acts with consequences without the user's confirmation");
   // A value that orders further steps with consequences ("full, then commit and push the working tree").
@@ -214,7 +223,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const conversation = has(CONVERSATION, s);
   const personal = has(PERSONAL, s);
   // A secret taken from where the user keeps it ("the AWS secret access key from the user's machine").
-  const fromUser = /\bfrom (?:the user's|their|your|this|the person's|the machine's) (?:machine|computer|device|laptop|home (?:folder|directory)|profile|browser|environment|system|keychain|disk)\b|\bin the user's home\b/i.test(s);
+  const fromUser = /\bfrom (?:the user's|their|your|this|the person's|the machine's) (?:shell |local |own )?(?:machine|computer|device|laptop|home (?:folder|directory)|profile|browser|environment|system|keychain|disk)\b|\bin the user's home\b/i.test(s);
   if (secret && fromUser && !protective && !ask(ctx, "declared", s)) push("resource-reach", 0.8, "takes a secret from the user's machine");
   if ((secret || conversation || personal) && has(ACQUIRE, s) && !protective) {
     const named = IN_NAMED_ARGUMENT.exec(s)?.[1]?.toLowerCase();
@@ -249,14 +258,17 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
         new RegExp(String.raw`\b(?:call\w*|us(?:e|ed|es|ing)|invok\w*|execut\w*|run\w*|(?:posted|sent|created|made|done) (?:by|with)|through|with)\s+(?:the\s+)?\x60?${t.replace(/[.]/g, "\\.")}\b|\b${t.replace(/[.]/g, "\\.")}\x60?\s+(?:tool|is (?:used|called|run)|runs)\b`, "i").test(s)),
   );
   // A value (a default, an enum member, an example) has no business calling anything, least of all another server's tool.
+  if (value && named.length > 0 && /(?:->|=>|\u2192)/.test(s) && /\w=/.test(s)) push("shadowing", 0.7, `a value that rewrites another server's tool's arguments (${named[0]})`);
   if (value && named.length > 0 && CALL_VERB.test(s)) push("shadowing", 0.75, `a value that has the model call another server's tool (${named[0]})`);
   const aboutOthers = named.length > 0 || has(OTHER_TOOLS, s) || (has(WHEN_OTHER, s) && !has(THIS_TOOL, s) && !ctx.lead);
   if (aboutOthers && has(TOOL_CHANGE, s) && !protective) {
     const strong = named.length > 0 || has(OTHER_TOOLS, s);
     // This tool's own parameters named in backticks ("pass the `tag` it returns") are names, not what is done.
-    const said = s.includes("\x60") ? s.replace(/\x60(\w+)\x60/g, (m, name: string) => (ctx.params.has(name.toLowerCase()) ? "\x60param\x60" : m)) : s;
+    // What a sibling can be used for ("stored facts can be listed with list_memories and removed with forget") is no
+    // change asked of it.
+    const said = (s.includes("\x60") ? s.replace(/\x60(\w+)\x60/g, (m, name: string) => (ctx.params.has(name.toLowerCase()) ? "\x60param\x60" : m)) : s).replace(CAN_BE_DONE_WITH, " ");
     const alters = has(
-      /\b(?:set (?:the|their|its|a|an|all|every)|sets? \w+ to|(?:be|is|are) set to|set to|change|replace|substitute|add|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rather than the|(?:is|are) (?:now )?given|turned (?:on|off)|switched (?:on|off)|take (?:the|a|an) [\w\s-]{1,30} as their|rewritten|pass (?:every|the result|it|them|all|the new (?:content|text|body|code))|in place of (?:your|the user's|the)|override|mention|open|prefix(?:ed)?|suffix(?:ed)?|prepend(?:ed)?|attach\w*|label|tag|rais\w+|increas\w+|lower\w*|reduc\w+|include|our (?:proxy|address|server|endpoint|link|url|domain))\b/i,
+      /\b(?:set (?:the|their|its|a|an|all|every)|sets? \w+ to|(?:be|is|are) set to|set to|change|replace|substitute|add|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rather than the|(?:is|are) (?:now )?given|turned (?:on|off)|switched (?:on|off)|take (?:the|a|an) [\w\s-]{1,30} as their|rewritten|starts? (?:its|their|the|each) \w+ with|pass (?:every|the result|it|them|all|the new (?:content|text|body|code))|in place of (?:your|the user's|the)|override|mention|open|prefix(?:ed)?|suffix(?:ed)?|prepend(?:ed)?|attach\w*|label|tag|rais\w+|increas\w+|lower\w*|reduc\w+|include|our (?:proxy|address|server|endpoint|link|url|domain))\b/i,
       said,
     );
     if (strong && alters) push("shadowing", 0.85, named.length ? `directs another server's tool (${named[0]})` : "directs other tools");
@@ -276,6 +288,8 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     if (transfer && has(DATA, s.replace(address[0], " ")) && !(ctx.lead && !has(AFTERWARDS, s)) && !credentialConfined(s, address[0]) && !ownVendor)
       push("exfiltration", 0.9, `sends data to ${address[0]}`);
     else if (transfer && value) push("exfiltration", 0.7, `a default destination ${address[0]}`);
+    // A default that names an address and, beside it, the conversation or secrets to include.
+    else if (value && (has(CONVERSATION, s) || /\b(?:environment_variables|env_vars)\b/i.test(s)) && /\b(?:endpoint|include|send|upload|post|webhook|sink)\b/i.test(s)) push("exfiltration", 0.8, `a default that sends the conversation or secrets to ${address[0]}`);
   }
   // The user's secrets or personal data handed on to another tool by name: the tool's output goes elsewhere.
   if (named.length > 0 && HANDED_TO_TOOL.test(s) && (secret || personal || /\bcard (?:details|numbers?)\b|\b(?:contact|customer|user|patient)'s (?:details|email|phone|address)\b/i.test(s)) && !NEGATED.test(s) && !protective) push("exfiltration", 0.75, "the user's data handed to another tool");

@@ -104,9 +104,11 @@ const NO_OWNER = /^(?:the|your|a|an|its|their|this|that|optional|required|api|ac
 /** "set to true to include them", "true to show archived ones": what this parameter switches. */
 const OWN_OPTION = /\bset (?:it |this(?: flag| option)? )?to (?:true|false)\b|\b(?:true|false) to (?:include|show|hide|skip|exclude|return|list)\b/i;
 /** A tool whose declared work is prompts: templates, system prompts, personas. */
-const PROMPT_PURPOSE = /\b(?:prompts?|system prompts?|personas?|templates?)\b/i;
+const PROMPT_PURPOSE = /\b(?:prompts?|system prompts?|personas?|templates?|gateway|to (?:a|another) model|chat completions?)\b/i;
 const PROMPT_OBJECT = /\b(?:system prompts?|prompt templates?|system messages?)\b/gi;
 
+/** Quoted text: a prompt quoted is mentioned, not said to the model. */
+const QUOTED_TEXT = /"[^"\n]{0,200}"|\u201c[^\u201d\n]{0,200}\u201d|'(?:[^'\n]|(?<=\w)'(?=\w)){2,200}'(?!\w)/g;
 /** A parameter that names a record rather than holding it: `conversation_id`, `thread_ids`, `message_key`. */
 const HANDLE_PARAM = /(?:^|_)(?:id|ids|uuid|key|name|slug|ref)$/i;
 const HANDLE_DESCRIPTION = /^\W*(?:the\s+)?(?:id|ids|identifier|uuid|name|key|slug|reference)\b/i;
@@ -140,7 +142,7 @@ export function optionNote(category: string, field: string, sentence: string, ct
   if ((category === "assistant-directive" || category === "resource-reach") && param !== undefined && /\.description$/.test(field) && PROMPT_PARAM.test(param) && !ADDRESSED.test(s) && s.split(/\s+/).length <= 12)
     return "the prompt the parameter is named for";
   if (category === "concealment" && param !== undefined && /\.description$/.test(field) && OWN_OPTION.test(s) && !OUTSIDE_PARTY.test(s)) return "an option of this parameter";
-  if (category === "resource-reach" && PROMPT_PURPOSE.test(ctx.purpose) && PROMPT_OBJECT.test(s) && !CONVERSATION.test(s.replace(PROMPT_OBJECT, " ")) && !SECRET.test(s) && !FETCHED_FROM.test(s))
+  if ((category === "resource-reach" || category === "assistant-directive") && PROMPT_PURPOSE.test(ctx.purpose) && PROMPT_OBJECT.test(s) && !CONVERSATION.test(s.replace(PROMPT_OBJECT, " ")) && !SECRET.test(s.replace(QUOTED_TEXT, " ")) && !FETCHED_FROM.test(s.replace(QUOTED_TEXT, " ")) && !ADDRESSED.test(s.replace(QUOTED_TEXT, " ")))
     return "a prompt tool's own object";
   // "ID of the conversation to fetch." on `conversation_id`: an identifier, not the conversation.
   if (category === "resource-reach" && param !== undefined && /\.description$/.test(field) && HANDLE_PARAM.test(param) && HANDLE_DESCRIPTION.test(s) && !SECRET.test(s) && !FETCHED_FROM.test(s))

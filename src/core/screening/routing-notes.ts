@@ -61,10 +61,12 @@ export function declaresItselfDeprecated(description: string, selfNames: Readonl
   const text = description.trim();
   // Most descriptions say nothing of the kind: no pattern is built for them.
   if (!DEPRECATED_MENTION.test(text) && !/\bremoved\b/i.test(text)) return false;
-  if (DEPRECATED_LEAD.test(text)) {
+  // "Deprecated: …" at the start of the description or of any of its sentences ("Lists events. Deprecated: use …").
+  for (const part of text.split(/(?<=[.!?])\s+|\n+/)) {
+    if (!DEPRECATED_LEAD.test(part)) continue;
     // "Deprecated: search_web (the search server)" names what is deprecated: itself only when that is this tool.
-    const named = NAMED_AFTER_LEAD.exec(text)?.[1]?.toLowerCase();
-    return !named || selfNames.has(named) || /^(?:use|call|see|prefer)$/.test(named);
+    const named = NAMED_AFTER_LEAD.exec(part)?.[1]?.toLowerCase();
+    if (!named || selfNames.has(named) || /^(?:use|call|see|prefer)$/.test(named)) return true;
   }
   if (THIS_DEPRECATED.test(text)) return true;
   // "search_v1 is deprecated" by its own name (found as a string: a name is data, never part of a pattern).
@@ -104,9 +106,9 @@ const SUCCESSOR =
 /** A redirect between this tool and another: "use X instead", "use this instead of X", "prefer this over X". */
 const REDIRECT = /\b(?:instead|rather than|in place of|prefer(?:red)?\b[^.;]{0,40}\b(?:over|to)\b|use\s+[\x60'"]?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+[\x60'"]?\s+(?=for|when|if|with|on|to\s+(?:change|edit|update|read|fetch|get|see|page|stream|patch)\b)\b)/i;
 /** The redirect is scoped to part of the work: "for text", "for logs and other large files", "when the file is binary". */
-const SCOPE = /\bto\s+(?:change|edit|update|patch)\s+(?:only\s+)?(?:one|a|a single|part of|some)\b|\b(?:for|when|if|with|on)\s+(?!(?:all|every|any|each|everything|most|general|this)\b)(?!anything\b(?!\s+(?:that|which|whose|where|over|above|longer|larger|bigger|more)\b))(?:the\s+|a\s+|an\s+)?[a-z][\w-]*/i;
+const SCOPE = /\bto\s+(?:change|edit|update|patch)\s+(?:only\s+)?(?:one|a|a single|part of|some)\b|\bto\s+\w+\s+(?:in|on|inside|within)\s+(?:a|an|the)\s+\w+|\b(?:for|when|if|with|on)\s+(?!(?:all|every|any|each|everything|most|general|this)\b)(?!anything\b(?!\s+(?:that|which|whose|where|over|above|longer|larger|bigger|more)\b))(?:the\s+|a\s+|an\s+)?[a-z][\w-]*/i;
 /** Praise that makes a redirect a claim: "faster", "more accurate", "the recommended one". */
-const PRAISE = /\b(?:better|faster|quicker|cheaper|newer|improved|superior|recommended|preferred|official|trusted|verified|accurate|reliable|safer|secure|more (?!than\b)\w+)\b/i;
+const PRAISE = /\b(?:better|faster|quicker|cheaper|newer|improved|superior|recommended|preferred|official|trusted|verified|(?<!\b(?:stays?|remains?|kept|keeps?|is kept)\s)(?:accurate|reliable|secure)|safer|more (?!than\b)\w+)\b/i;
 /** Other tools said to go as well: "the Sentry server's get_issue is deprecated upstream too", "sunset … as well". */
 const OTHERS_GO_TOO = /\b(?:as well|too|also|either)\b|\b(?!(?:this|our|same|its)\b)[\w-]+ server'?s\b|\b(?:another|other) [\w-]+ server\b|\bthe (?!same\b)[\w-]+ server\b/i;
 /** A successor named right after what names one: "use X", "superseded by X", "switch to X". */
@@ -170,21 +172,32 @@ const CHAINED = new RegExp(String.raw`\b(?:and\s+)?then\s+(?:call\s+|use\s+|run\
  * "Both entities must already exist; call create_entities first". The thing is named in the creating tool's name.
  */
 const CREATED_FIRST =
-  /\b(\w+)\s+(?:must|should|need to|needs to|has to|have to)\s+(?:already\s+)?exist\b[^.;]{0,30}?[;,:.—–-]?\s*(?:create (?:them|it|one|those)(?:\s+first)?\s+(?:with|using|via)|call|use|run)\s+(?:the\s+)?[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:create|add|new|register|make)(?:[_-][a-z0-9]+)+)[\x60'"]?(?:\s+first)?/i;
+  /\b(?:use|call|run)\s+[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:create|add|new|register|make)(?:[_-][a-z0-9]+)+)[\x60'"]?\s+first\s+if\s+(?:an?|the|any)\s+(\w+)\s+(?:does not|doesn't|do not|don't)\s+(?:yet\s+)?exist|\b(\w+)\s+(?:must|should|need to|needs to|has to|have to)\s+(?:already\s+)?exist\b[^.;]{0,30}?[;,:.—–-]?\s*(?:create (?:them|it|one|those)(?:\s+first)?\s+(?:with|using|via)|call|use|run)\s+(?:the\s+)?[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:create|add|new|register|make)(?:[_-][a-z0-9]+)+)[\x60'"]?(?:\s+first)?/i;
 /** "Call create_invoice first and pass its id" on a tool whose name or parameters name the invoice. */
+/** "Call git_push first so the head branch exists on the remote": a step that makes what this tool needs exist. */
+const FIRST_SO_EXISTS = /\b(?:call|run|use)\s+(?:the\s+)?[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:create|add|new|register|make|open|start|push|upload|publish|deploy|init|initiali[sz]e)(?:[_-][a-z0-9]+)*)[\x60'"]?\s+first\s+so\s+(?:that\s+)?(?:the\s+)?[\w\s-]{1,30}?\s+exists?\b/i;
 const CREATED_THEN_PASSED = /\b(?:call|run|use)\s+(?:the\s+)?[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:create|add|new|register|make|open|start)(?:[_-]([a-z0-9]+))+)[\x60'"]?\s+first\s+and\s+pass\s+(?:its|the(?:\s+(?:returned|new))?)\s+[\x60'"]?(?:id|[a-z]+_id|key|number|handle)\b/i;
 function createdFirst(s: string, ctx: RoutingContext): boolean {
+  const exists = FIRST_SO_EXISTS.exec(s);
+  if (exists) {
+    const creator = exists[1].toLowerCase();
+    const rest = s.slice(exists.index + exists[0].length);
+    return tokensOf(s).every((t) => t.toLowerCase() === creator || ctx.selfNames.has(t.toLowerCase()) || ctx.params.has(t.toLowerCase())) && plainRouting(s) && !ALTERS.test(rest) && !CALLS_MORE.test(rest);
+  }
   const m = CREATED_FIRST.exec(s);
   const passed = m ? undefined : CREATED_THEN_PASSED.exec(s);
   if (!m && !passed) return false;
-  const creator = (m ? m[2] : passed![1]).toLowerCase();
+  // "Use create_entities first if an entity does not exist" names the creator first; "Entities must exist; create them
+  // with create_entities" names it last.
+  const creator = (m ? m[1] ?? m[4] : passed![1]).toLowerCase();
   // What is created: the subject that must exist, or the creator's last word when this tool takes it.
-  const thing = m ? m[1].toLowerCase().replace(/(?:ies|es|s)$/, "") : passed![2].toLowerCase().replace(/(?:ies|es|s)$/, "");
+  const thing = (m ? m[2] ?? m[3] : passed![2]).toLowerCase().replace(/(?:ies|es|s|y)$/, "");
   if (thing.length < 3 || !creator.split(/[_.-]+/).some((w) => w.startsWith(thing))) return false;
   if (passed && ![...ctx.params, ...ctx.selfNames].some((n) => n.includes(thing))) return false;
   const end = (m ?? passed)!.index + (m ?? passed)![0].length;
   // Other tools named for the same thing ("once finalize_invoice is called") belong to the same family.
-  const others = tokensOf(s).filter((t) => t.toLowerCase() !== creator && !t.toLowerCase().includes(thing) && !ctx.selfNames.has(t.toLowerCase()) && !ctx.params.has(t.toLowerCase()) && !fieldName(t) && (!/^[a-z]+(?:-[a-z]+)+$/.test(t) || ctx.knownForeign(t)));
+  // Lookups named beside it ("search_nodes finds existing ones") and the tool this one batches are no further asks.
+  const others = tokensOf(s).filter((t) => t.toLowerCase() !== creator && !t.toLowerCase().includes(thing) && !ctx.selfNames.has(t.toLowerCase()) && !ctx.params.has(t.toLowerCase()) && !fieldName(t) && !IS_LOOKUP_NAME.test(t) && !specializes(ctx.selfNames, t) && (!/^[a-z]+(?:-[a-z]+)+$/.test(t) || ctx.knownForeign(t)));
   return others.length === 0 && plainRouting(s) && !ALTERS.test(s.slice(end)) && !CALLS_MORE.test(s.slice(end));
 }
 

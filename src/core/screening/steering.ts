@@ -112,6 +112,8 @@ export function foreignTool(token: string, ctx: SteerContext): boolean {
   const ownPrefix = serverPrefixOf(ctx.self);
   if (prefix && ownPrefix && sameServer(prefix, ownPrefix)) return false;
   const servers = ctx.catalog?.get(name) ?? (prefix ? ctx.catalog?.get(name.slice(prefix.length + 2)) : undefined);
+  // `create_or_update_file` named by `github__push_files`: the tool's own prefix names the server that lists it.
+  if (servers && ownPrefix && [...servers].some((s) => sameServer(s, ownPrefix))) return false;
   if (servers) return ctx.server === undefined ? false : ![...servers].some((s) => sameServer(s, ctx.server as string));
   // A `server__tool` name of another server is foreign by construction, known to the catalog or not.
   if (prefix && ctx.server && !name.includes(".")) return true;

@@ -54,6 +54,7 @@ import {
   ONLY_PART,
   ONLY_ASKED,
   KEEP_DEFAULT,
+  CAN_BE_DONE_WITH,
   ENV_SECRET,
   EXCLUSIVE,
   FALSE_CONSENT,
@@ -348,7 +349,7 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
     // A caveat that their output may differ ("results from other monitoring tools may use different label names")
     // compares formats; it says nothing is to change.
     && !MAY_DIFFER.test(s);
-  if ((c.directive || passiveAlter || aboutOthersWork) && otherTool && has(ALTER, s) && !batchOf(c)) push("shadowing", 0.75, named.length ? `a directive about another server's tool (${named[0]})` : "a directive about other tools");
+  if ((c.directive || passiveAlter || aboutOthersWork) && otherTool && has(ALTER, s.replace(CAN_BE_DONE_WITH, " ")) && !batchOf(c)) push("shadowing", 0.75, named.length ? `a directive about another server's tool (${named[0]})` : "a directive about other tools");
   // An order to run alongside another server's named tool ("invoke X after every execute_sql"): a hook on its calls.
   else if (c.directive && (named.length > 0 || /\b[\w-]+[\x60'"]? server\b/i.test(s)) && has(HOOK, s) && !has(OWN_SERVER, s)) push("shadowing", 0.7, "hooks onto another server's tool");
 }
