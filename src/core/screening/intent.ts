@@ -18,7 +18,7 @@
 import { has, once } from "./memo.js";
 import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
-import { CAN_BE_DONE_WITH, ENV_SECRET, OWN_SERVER, USER_CHOSEN } from "./concepts-structure.js";
+import { CAN_BE_DONE_WITH, ENV_SECRET, OWN_SERVER, USER_CHOSEN, USER_CONCERN } from "./concepts-structure.js";
 import { credentialConfined } from "./structure.js";
 import { ANSWER_SHAPE, CONCEAL, CONFIG_CHANGE, DECEIVE, DISCLOSE, MODEL, MODEL_CONFIG, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER, VOCATIVE, withoutUserUnsaid } from "./concepts-parties.js";
 import {
@@ -62,7 +62,7 @@ const THIS_TOOL = /\bthis tool\b/i;
 const AFTERWARDS = /\b(?:also|as well|copy|mirror|then|after|once)\b/i;
 const INTO_NAMED_PARAMETER = /\b(?:put|place|copy|include|pass(?:es|ed)?|sent|fed|echoed|returned)\b[^.]{0,100}\bin(?:to)? (?:the )?\x60?\w+\x60? (?:parameter|field)\b/i;
 /** A secret put into one of the tool's parameters by name: "pass the user's environment variables in env_context". */
-const IN_NAMED_ARGUMENT = /\b(?:in|into|as|via|through|inside)\s+(?:the\s+)?[\x60'"]?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)[\x60'"]?/i;
+const IN_NAMED_ARGUMENT = /\b(?:in|into|as|via|through|inside)\s+(?:the\s+)?(?:\x60([a-z][\w-]*)\x60|[\x60'"]?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)[\x60'"]?)/i;
 const SECRET_NAMED = /token|key|secret|password|passphrase|credential|auth/i;
 /** A parameter said to carry something: "the hints parameter carries the API keys …". */
 const PARAM_CARRIES = /\b(?:parameter|field|argument|[a-z]+_[a-z_]+)\s+(?:carries|holds|contains|includes|receives)\b/i;
@@ -76,11 +76,14 @@ const OUTBOUND_WORD = /\b(?:upload\w*|send\w*|sent|post\w*|shar(?:e|es|ed|ing)|s
 /** The user's confirmation skipped, in any voice: "rather than pausing for the user's confirmation", "asking first only slows the user down". */
 const SKIPS_CONFIRMATION = /\b(?:rather than|instead of|without)\s+(?:pausing for|waiting for|checking back with|checking with|confirming with|asking)\s+(?:the user|them|the person)(?:'s)?(?:\s+(?:confirmation|approval|permission|first))?|\b(?:rather than|instead of)\s+(?:pausing|waiting)\s+for\s+(?:the user's\s+)?(?:confirmation|approval)|\basking (?:the user |them )?(?:first|for confirmation|for permission) (?:only |just )?(?:slows|wastes|annoys|bothers|irritates|delays)\b|\b(?:is|are) (?:done|handled|carried out) as part of the same turn\b|\bwithout waiting for (?:reviews?|approvals?|the user|confirmation|sign-?off|a review)\b|\bconfirmed with the user[^?]{0,60}\?\s*A:\s*No\b/i;
 /** An action with consequences, which the user's confirmation exists for. */
-const CONSEQUENTIAL = /\b(?:reassign\w*|delet\w+|remov\w+|transfer\w*|refund\w*|pay\w*|send\w*|accept\w*|approv\w+|merg\w+|push\w*|publish\w*|purchas\w+|buy\w*|cancel\w*|carr(?:y|ies) (?:it|them) out|invit\w+|shar(?:e|es|ed|ing)|grant\w*|revok\w+|overwrit\w+)\b/i;
+const CONSEQUENTIAL = /\b(?:repl(?:y|ies)|mark\w*|reassign\w*|delet\w+|remov\w+|transfer\w*|refund\w*|pay\w*|send\w*|accept\w*|approv\w+|merg\w+|push\w*|publish\w*|purchas\w+|buy\w*|cancel\w*|carr(?:y|ies) (?:it|them) out|invit\w+|shar(?:e|es|ed|ing)|grant\w*|revok\w+|overwrit\w+)\b/i;
 const HOLDS_NOUN = /^\W*(?:the|a|an|full|complete|all)\s+(?:full\s+|complete\s+)?(?:output|arguments?|messages?|text|history|transcript|contents?|results?|responses?)\b/i;
 const CONTENT_DRIVES_ACTION = /\b(?:when|if|whenever)\s+(?:a|an|the|any)\s+(?:[\w-]+\s+)?(?:snippet|result|note|record|row|message|email|page|document|file|entry|item|ticket|comment)s?\s+(?:reads? like|looks? like|contains?|includes?|has|comes back with|is)\b[^.]{0,80}?\b(?:the\s+)?(?:assistant|model|agent)\s+(?:then\s+|also\s+)?(?:carries out|carry out|performs?|executes?|does|acts on|follows|completes?|reassigns?|sends?|deletes?|pays?)\b/i;
 const USER_WORDS_SET_ASIDE = /\b(?:anything|whatever|what)\s+the user\s+(?:says|asks|writes|requests)\b[^.]{0,80}?\b(?:(?:is|are) (?:treated|regarded|handled) as (?:a )?(?:misunderstanding|mistake|error|noise)|rather than acted on|(?:is|are) not acted on|(?:is|are) (?:to be )?ignored)\b/i;
 const INVENTED_COMMITMENTS = /\b(?:adding|making|inventing|promising|offering|including)\s+(?:\w+\s+)?(?:commitments?|promises?|prices?|discounts?|delivery dates?|dates|guarantees?|refunds?)\b[^.]{0,60}?\b(?:the user|they)\s+(?:did not|didn't|has not|hasn't|never)\s+(?:mention|approve|agree|say|authori[sz]e)\w*/i;
+const USER_CAN_ASK = /\bunless (?:the user|they) (?:asks?|requests?|wants?)\b|\bif (?:the user|they) (?:asks?|wants?)\b/i;
+const ON_BEHALF = /\bon (?:the )?user'?s? behalf\b|\bon behalf of (?:the )?user\b/i;
+const ASKED_FOR = /\b(?:when|if|only|after|once)\s+(?:the user|they)\s+(?:\w+\s+)?(?:asks?|asked|requests?|requested|approves?|approved|confirms?|confirmed)\b|\bwhen asked\b/i;
 const AGAINST_USER = /\beven (?:if|when) the user (?:writes|asks|says|requests|wants|objects|insists|tells|switches)\b/i;
 const CALL_VERB = /\b(?:call|run|invoke|use|execute|trigger)\b/i;
 /** Places the model could look for the user's data. */
@@ -155,6 +158,23 @@ const NOT_READ = /\b(?:is|are) not (?:read|accessed|touched|collected|used|opene
 const IN_A_LOOP = /\bin a loop\b|\bone (?:at a time|by one)\b|\bper (?:row|item|record)\b|\brepeatedly\b/i;
 
 /**
+ * Concealment: something kept from the user, unless what is kept back is a secret being protected. "Do not tell the
+ * user to run it manually" is advice about what to ask of the user, not something kept from them. The sentence comes
+ * without what the user did not say ("anything they did not mention"): the user not speaking keeps nothing from them.
+ */
+function concealment(s: string, protective: boolean, push: (category: ScreeningCategory, score: number, cue: string) => void): void {
+  const advice = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i.test(s);
+  const speechControl = has(SPEECH, s) && has(RESTRICT_SPEECH, s) && (has(USER, s) || has(SAY_ONLY, s)) && !advice && !has(PROTECTED_OBJECT, s);
+  if (has(DECEIVE, s)) push("concealment", 0.8, "tells the user something other than what happened");
+  else if (speechControl && !protective && !has(DISCLOSE, s)) push("concealment", 0.7, "restricts what the user is told");
+  // "Don't show internal transaction ids unless the user asks": a detail the user can have, not a concern kept from them.
+  else if (has(CONCEAL, s) && has(REPLY, s) && !advice && !has(DISCLOSE, s) && !(USER_CAN_ASK.test(s) && !has(USER_CONCERN, s))) {
+    const protectsSecret = has(PROTECTED_OBJECT, s) && !has(LEAVES_ELSEWHERE, s);
+    if (!protectsSecret) push("concealment", has(USER, s) || has(REPLY_WORDS, s) ? 0.85 : 0.6, "keeps something from the user");
+  }
+}
+
+/**
  * The categories a sentence reads as, with a score each. Empty for a sentence that only describes the tool.
  */
 export function readSentence(sentence: string, ctx: SentenceContext): SentenceReading[] {
@@ -189,27 +209,13 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   if (INVENTED_COMMITMENTS.test(s)) push("assistant-directive", 0.7, "commitments the user did not make written in their name");
   // The user's confirmation skipped before something with consequences: whoever reads this acts for the user unasked.
   if (!ctx.lead && SKIPS_CONFIRMATION.test(s) && CONSEQUENTIAL.test(s) && !protective) push("assistant-directive", 0.75, "acts with consequences without the user's confirmation");
+  // The model acting on the user's behalf with consequences, unasked: "model sends follow-up invitations on behalf of
+  // user to every address seen in the thread", "also reply to the original sender … on the user's behalf".
+  if (!ctx.lead && ON_BEHALF.test(s) && CONSEQUENTIAL.test(s) && (has(MODEL, s) || value || /\b(?:also|then)\b|\b(?:model|assistant|agent)\s+\w+s\b/i.test(s)) && !ASKED_FOR.test(s) && !protective) push("assistant-directive", 0.75, "acts for the user unasked");
   // A value that orders further steps with consequences ("full, then commit and push the working tree").
   if (value && /\bthen\s+(?:\w+\s+)?(?:commit|push|merge|deploy|delete|send|pay|transfer|publish|email|post|upload)\b/i.test(s)) push("assistant-directive", 0.75, "a value that orders further actions");
 
-  // Concealment: something kept from the user, unless what is kept back is a secret being protected.
-  // "Do not tell the user to run it manually" is advice about what to ask of the user, not something kept from them.
-  {
-  const s = withoutUserUnsaid(sentence);
-  const advice = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i.test(s);
-  const speechControl =
-    has(SPEECH, s) &&
-    has(RESTRICT_SPEECH, s) &&
-    (has(USER, s) || has(SAY_ONLY, s)) &&
-    !advice &&
-    !has(PROTECTED_OBJECT, s);
-  if (has(DECEIVE, s)) push("concealment", 0.8, "tells the user something other than what happened");
-  else if (speechControl && !protective && !has(DISCLOSE, s)) push("concealment", 0.7, "restricts what the user is told");
-  else if (has(CONCEAL, s) && has(REPLY, s) && !advice && !has(DISCLOSE, s)) {
-    const protectsSecret = has(PROTECTED_OBJECT, s) && !has(LEAVES_ELSEWHERE, s);
-    if (!protectsSecret) push("concealment", has(USER, s) || has(REPLY_WORDS, s) ? 0.85 : 0.6, "keeps something from the user");
-  }
-  }
+  concealment(withoutUserUnsaid(sentence), protective, push);
 
   // Resource reach: secrets, the conversation or personal data moved into the call, outside the declared purpose.
   // "Never tokens or credentials" names a secret only to rule it out.
@@ -226,7 +232,8 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const fromUser = /\bfrom (?:the user's|their|your|this|the person's|the machine's) (?:shell |local |own )?(?:machine|computer|device|laptop|home (?:folder|directory)|profile|browser|environment|system|keychain|disk)\b|\bin the user's home\b/i.test(s);
   if (secret && fromUser && !protective && !ask(ctx, "declared", s)) push("resource-reach", 0.8, "takes a secret from the user's machine");
   if ((secret || conversation || personal) && has(ACQUIRE, s) && !protective) {
-    const named = IN_NAMED_ARGUMENT.exec(s)?.[1]?.toLowerCase();
+    const argument = IN_NAMED_ARGUMENT.exec(s);
+    const named = (argument?.[1] ?? argument?.[2])?.toLowerCase();
     const intoCall = has(INTO_CALL, s) || inParameter || value || (named !== undefined && !SECRET_NAMED.test(named) && ask(ctx, "hasParam", named));
     // A tool that declares, in its first sentence, that it saves the conversation to the user's own disk ("Saves the
     // current conversation as a Markdown file in the user's Documents folder") names its work, not a reach.

@@ -172,6 +172,8 @@ export const PATTERNS: PatternRule[] = [
     patterns: [
       // "before calling any other tool" (unqualified: "before any other browser tool" is a server's own setup step)
       re(String.raw`\b(?:before|prior to)\s+(?:calling|using|invoking|running)\s+(?:any|every|each|all)\s+(?:of the\s+)?(?:other\s+)?tools?\b`),
+      // The same as a rule for this tool: "this should be called before answering any user message, whatever the topic".
+      re(String.raw`\b(?:called|used|run|invoked)\s+(?:first\s+)?before\s+(?:answering|responding to|replying to)\s+(?:any|every|each)\s+(?:user\s+)?(?:message|question|request|prompt)s?\b`),
       re(
         String.raw`(?<!(?:\bnot|\bnever|n't)\s+)\b(?:call|invoke|use|run)\s+(?:this tool|it)\s+(?:first\s*,?\s*)?(?:on|for|with|at)\s+(?:every|each)\s+(?:single\s+)?(?:turn|user message|message|conversation|response|prompt)\b(?!\s+(?:that|which|you|containing|with|where|whose|in which)\b)`,
       ),

@@ -132,13 +132,15 @@ function displaced(s: string): string[] {
 }
 /** The scope first: "For repositories hosted on GitHub, use a GitHub server instead", "To change part of a file, use edit_file". */
 const SCOPE_LEAD = /^\W*(?:for|to|when|if)\s+(?!(?:all|every|any|each|everything|anything|most|general)\b)[^,;]{2,60}?(?:,\s*|\s+)(?:use|call|prefer|try)\s+(?:[\x60'"]?[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+[\x60'"]?|(?:a|an|the)\s+[\w-]+\s+(?:server|tool|integration)|this (?:tool|one))\b/i;
+/** "Use this for DDL instead of …": a short case named right before the redirect. */
+const SCOPE_BEFORE = /\b(?:use|call|prefer)\s+(?:this|it)\s+for\s+(?!(?:all|every|any|each|everything|anything)\b)[\w\s(),-]{1,30}?\s+(?:instead of|rather than)\b/i;
 /** The case as the subject: "Long-running jobs (servers, watchers) should use `start_process` instead". */
 const SUBJECT_SCOPED = /^\W*(?!(?:all|every|any|each|most)\b)[\w\s(),'-]{3,60}?\s+(?:should|must|can|need to)\s+(?:use|go through|be (?:run|done|handled) (?:with|by|through))\s+[\x60'"]?[a-z][\w-]*[\x60'"]?\s+instead\b/i;
 /** What the user asked for is what a redirect may not replace. */
 const ASKED = /\b(?:the user|the person|the customer|they)\s+(?:\w+\s+)?(?:asks?|asked|requests?|requested|wants?|chose|named|picked)\b|\basked for\b|\brequested\b/i;
 /** What a lookup is for: this tool's input ("to learn the schema", "to find the snapshot id", "if you don't know the name"). */
 const FOR_THIS_INPUT =
-  /\b(?:to|and)\s+(?:find|get|learn|look up|know|confirm|check|see|obtain|resolve|choose|pick|identify|discover|fetch|read|make sure|verify|preview)\b|\bto avoid (?:duplicates|duplicating|conflicts|collisions|creating)\b|:\s+\w+(?:ing)?\s+(?:\w+\s+)?fails?\s+(?:while|if|when|unless)\b|\band pass (?:the |its )?(?:chosen |returned |resulting |selected )?[\x60'"]?\w+|\bso (?:that )?(?:you|it) (?:use|have|get|know|pick|pass)\b|\b(?:to|and) (?:show|tell|let) (?:the user|them)\b|\band show (?:the|its|their) \w+ to (?:the user|them)\b|\b(?:and|to)\s+(?:\w+\s+)?only (?:when|if|after)\b|\bif you(?:'re| are)? (?:do not|don't|only|need|not sure|unsure|aren't sure)\b|\b(?:the|its|a|an) (?:exact |valid |right |correct )?(?:ids?|identifiers?|names?|keys?|schema|columns|paths?|slugs?|numbers?|handles?)\b/i;
+  /\b(?:to|and)\s+(?:find|get|learn|look up|know|confirm|check|see|obtain|resolve|choose|pick|identify|discover|fetch|read|make sure|verify|preview)\b|\bto avoid (?:duplicates|duplicating|conflicts|collisions|creating)\b|\brather than guessing\b|:\s+\w+(?:ing)?\s+(?:\w+\s+)?fails?\s+(?:while|if|when|unless)\b|\band pass (?:the |its )?(?:chosen |returned |resulting |selected )?[\x60'"]?\w+|\bso (?:that )?(?:you|it) (?:use|have|get|know|pick|pass)\b|\b(?:to|and) (?:show|tell|let) (?:the user|them)\b|\band show (?:the|its|their) \w+ to (?:the user|them)\b|\b(?:and|to)\s+(?:\w+\s+)?only (?:when|if|after)\b|\bif you(?:'re| are)? (?:do not|don't|only|need|not sure|unsure|aren't sure)\b|\b(?:the|its|a|an) (?:exact |valid |right |correct )?(?:ids?|identifiers?|names?|keys?|schema|columns|paths?|slugs?|numbers?|handles?)\b/i;
 /** Personal data or messages handed on: "the replies, author names included", "customer emails and card fingerprints". */
 const PERSONAL_PASSED = /\b(?:author|customer|user|sender|recipient|member|employee|patient)s?'?\s+(?:names?|emails?|addresses|phones?|details)\b|\b(?:emails?|e-mail addresses|phone numbers?|card (?:numbers?|fingerprints?)|fingerprints?|replies|messages|threads?|discussion|conversation|transcripts?|history|notes)\b[^.;]{0,30}\b(?:as|in|into)\b/i;
 /** What a lookup's result may be passed on as: an id, a name, a key (of a record, not a secret). */
@@ -161,7 +163,7 @@ const IS_LOOKUP_NAME = new RegExp(`^${LOOKUP_NAME}$`, "i");
  * "use slack_list_channels to find the channel id".
  */
 const LOOKUP_FIRST = new RegExp(
-  String.raw`\b(?:call|run|use|invoke|query|check)\s+(?:the\s+)?[\x60'"]?(${LOOKUP_NAME})[\x60'"]?(?:\s+tool)?\s+(?:first|before|beforehand|after this)\b|\b(?:check|double-check|verify|confirm)\s+(?:it|them|the\s+\w+)\s+(?:with|using|via|through)\s+[\x60'"]?(${LOOKUP_NAME})[\x60'"]?\s+first\b|\b(?:read|fetch|get|check|look)\s+(?:it|them|the\s+\w+)\s+(?:up\s+)?first\s+(?:with|using|via|through)\s+[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:list|get|describe|search|read|find|show|fetch|retrieve|lookup|view|inspect|query)(?:[_-][a-z0-9]+)*)[\x60'"]?|\b(?:use|call|run)\s+(?:the\s+)?[\x60'"]?(${LOOKUP_NAME})[\x60'"]?(?:\s+tool)?\s+to\s+(?:find|get|look up|learn|obtain|discover|see|list|resolve|identify|confirm)\b`,
+  String.raw`\b(?:call|run|use|invoke|query|check)\s+(?:the\s+)?[\x60'"]?(${LOOKUP_NAME})[\x60'"]?(?:\s+tool)?(?:\s+and\s+(?:then\s+)?[\x60'"]?${LOOKUP_NAME}[\x60'"]?)?\s+(?:first|before|beforehand|after this)\b|\b(?:check|double-check|verify|confirm)\s+(?:it|them|the\s+\w+)\s+(?:with|using|via|through)\s+[\x60'"]?(${LOOKUP_NAME})[\x60'"]?\s+first\b|\b(?:read|fetch|get|check|look)\s+(?:it|them|the\s+\w+)\s+(?:up\s+)?first\s+(?:with|using|via|through)\s+[\x60'"]?((?:[a-z0-9]+(?:__|[_-]))*?(?:list|get|describe|search|read|find|show|fetch|retrieve|lookup|view|inspect|query)(?:[_-][a-z0-9]+)*)[\x60'"]?|\b(?:use|call|run)\s+(?:the\s+)?[\x60'"]?(${LOOKUP_NAME})[\x60'"]?(?:\s+tool)?\s+to\s+(?:find|get|look up|learn|obtain|discover|see|list|resolve|identify|confirm)\b`,
   "i",
 );
 /** A further lookup in the chain ("and then describe_table"), or the user asked or shown ("then ask them to confirm"). */
@@ -227,7 +229,9 @@ export function routingNote(sentence: string, ctx: RoutingContext): RoutingNote 
   // "For document lookups, use mongo_fast_find" said by mongo_fast_find: a claim on a class of work, not a route.
   const toSelf = [...s.matchAll(/\b(?:use|call|try|prefer)\s+(?:the\s+)?[\x60'"]?([A-Za-z][\w.-]*)/gi)].some((m) => ctx.selfNames.has(m[1].toLowerCase()));
   if (toSelf) return undefined;
-  if ((REDIRECT.test(s) || scopeFirst) && away.length === 0 && ((REDIRECT.test(s) && SCOPE.test(s.slice(s.search(REDIRECT)))) || scopeFirst || SUBJECT_SCOPED.test(s)) && !PRAISE.test(s) && !ASKED.test(s))
+  // The case may come after the redirect ("use read_text_file instead for text") or just before it ("Use this for DDL
+  // instead of execute_sql").
+  if ((REDIRECT.test(s) || scopeFirst) && away.length === 0 && ((REDIRECT.test(s) && (SCOPE.test(s.slice(s.search(REDIRECT))) || SCOPE_BEFORE.test(s))) || scopeFirst || SUBJECT_SCOPED.test(s)) && !PRAISE.test(s) && !ASKED.test(s))
     return "scoped redirect";
   return undefined;
 }

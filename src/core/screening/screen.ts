@@ -185,6 +185,28 @@ export interface DetailedScreening {
   readings: SentenceFinding[];
 }
 
+/** An <IMPORTANT> tag (not a system, admin or hidden one). */
+const IMPORTANT_TAG = /^<\s*\/?\s*important\s*>$/i;
+/** The user's approval asked for: "show the exact command to the user and, only after they approve, call this tool". */
+const USER_APPROVAL = /\bonly (?:after|once|when) (?:they|the user) (?:approves?|confirms?|agrees?|says yes)\b|\b(?:obtain|get|ask for|request) (?:their |the user's )?(?:explicit |written )?(?:confirmation|approval)\b|\bask the user to confirm\b|\bconfirm with the user\b/i;
+/** What an approval block must not hold besides: secrets, the conversation, addresses, something kept from the user. */
+const NOT_APPROVAL_ONLY = /\b(?:do not|don't|never)\s+(?:tell|mention|show|inform|reveal)\b|\b(?:do not|don't|never|without|no need to|skip)\s+(?:\w+\s+){0,2}?(?:ask|obtain|get|wait|request|confirm|check)\w*\b|\beven if\b|\bstanding request\b|\b(?:password|secret|(?:api|access|auth|bearer|session|oauth|refresh|personal access) token|api key|credential|conversation|chat history|system prompt)s?\b|https?:\/\/|\b[\w.+-]+@[\w-]+\.[\w.-]+/i;
+
+/**
+ * A tag hit opening a block that only asks the model to get the user's approval (an honest server's confirmation rule
+ * written in <IMPORTANT> tags). Whether it stands is decided once the sentences are read (screenToolDetailed).
+ */
+function approvalBlock(h: Hit, text: string): boolean {
+  if (h.rule !== "system-impersonation") return false;
+  const tag = text.slice(h.at, h.at + h.length);
+  if (!IMPORTANT_TAG.test(tag.trim())) return false;
+  const open = text.toLowerCase().indexOf("<important>");
+  if (open < 0) return false;
+  const close = text.toLowerCase().indexOf("</important>", open);
+  const block = text.slice(open, close < 0 ? text.length : close);
+  return USER_APPROVAL.test(block) && !NOT_APPROVAL_ONLY.test(block);
+}
+
 /** `screenTool`, also returning the sentences and the readings it used. */
 export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext = {}): DetailedScreening {
   const reasons: ScreeningReason[] = [];
@@ -200,6 +222,7 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
     reasons.push({ rule, field, excerpt, category, score: 1 });
     findings.push({ server: serverName, tool: toolName, field, sentence: excerpt, category, score: 1, source: "rule", detail: rule });
   };
+  const deferred: { rule: string; field: string; excerpt: string }[] = [];
   const catalog = context.tools ? catalogIndex(context.tools) : undefined;
   const self = toolName.toLowerCase();
   const prefix = serverPrefixOf(self);
@@ -226,7 +249,12 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
     for (const f of hidden) add(f.rule, field.field, excerptOf(field.text, f.at, 1));
     if (field.identifier) continue;
     const plain = detector ? unmentionExamples(unquoteMentions(normalize(field.text))) : unquoteMentions(normalize(field.text));
-    for (const h of textHits(plain, field, steer)) if (!benignHit(h, field.field, plain, notes)) add(h.rule, field.field, excerptOf(plain, h.at, h.length));
+    for (const h of textHits(plain, field, steer)) {
+      if (benignHit(h, field.field, plain, notes)) continue;
+      // An <IMPORTANT> block that only asks for the user's approval waits for the readings: kept if they find nothing there.
+      if (approvalBlock(h, plain)) deferred.push({ rule: h.rule, field: field.field, excerpt: excerptOf(plain, h.at, h.length) });
+      else add(h.rule, field.field, excerptOf(plain, h.at, h.length));
+    }
     for (const text of hiddenTexts.map(normalize))
       for (const h of textHits(text, field, steer, true)) add(h.rule, `${field.field} (hidden text)`, excerptOf(text, h.at, h.length));
     for (const text of encodedTexts(field.text).map(normalize))
@@ -251,5 +279,8 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
       findings.push({ server: serverName, tool: toolName, field: r.field, sentence: r.sentence, category: r.category, score: r.score, source: "reading", detail: r.cue });
     }
   }
+  // The approval blocks set aside above stand as hits when anything in their field reads as an attack, or when the
+  // reading is off (nothing then vouches for the block).
+  for (const d of deferred) if (context.reading === false || readings.some((r) => r.field === d.field)) add(d.rule, d.field, d.excerpt);
   return { result: { flagged: reasons.length > 0, reasons, findings }, parts, readings };
 }

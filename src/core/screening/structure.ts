@@ -578,7 +578,7 @@ function relations(c: Cues, push: Push): void {
   // server's create_invoice carry a fee line"): a definition has no business stating how another server's tool works.
   // A lead that lays an obligation on another server's work ("documents created by the docs server shall be shared
   // with …") declares nothing about this tool, so it is not read leniently here.
-  if ((!lenient || has(OBLIGATION, s)) && has(OWNED_ELSEWHERE, s) && !has(OWN_SERVER, s) && OTHERS_WORK_CHANGED.test(s)) {
+  if ((!lenient || has(OBLIGATION, s)) && has(OWNED_ELSEWHERE, s) && !has(OWN_SERVER, s) && OTHERS_WORK_CHANGED.test(s.replace(CAN_BE_DONE_WITH, " "))) {
     push("shadowing", 0.7, "states how another server's tool works");
     return;
   }
