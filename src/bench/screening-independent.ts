@@ -47,6 +47,11 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "legit32", kind: "legit", firstContact: { commit: "d6f2459", setting: "alone", flagged: [20, 160] }, fit: true },
   { name: "round30", kind: "realistic", firstContact: { commit: "d6f2459", setting: "beside the real catalog", detected: [51, 64], flagged: [7, 40] }, fit: true },
   { name: "round31", kind: "realistic", firstContact: { commit: "4149e93", setting: "beside the real catalog", detected: [55, 64], flagged: [8, 40] }, fit: true },
+  { name: "legit30", kind: "legit", firstContact: { commit: "2db70f2", setting: "alone", flagged: [13, 160] }, fit: false },
+  { name: "round29", kind: "realistic", firstContact: { commit: "2db70f2", setting: "beside the real catalog", detected: [52, 64], flagged: [7, 40] }, fit: false },
+  { name: "legit33", kind: "legit", firstContact: { commit: "4149e93", setting: "alone", flagged: [5, 160] }, fit: false },
+  { name: "legit37", kind: "legit", firstContact: { commit: "0ee8ad5", setting: "alone", flagged: [4, 160] }, fit: false },
+  { name: "round32", kind: "realistic", firstContact: { commit: "0ee8ad5", setting: "beside the real catalog", detected: [51, 64], flagged: [6, 40] }, fit: false },
 ];
 
 export interface IndependentRow {
