@@ -188,7 +188,7 @@ export const PREFERENCE = rx(
 );
 /** Every request, whatever it is. */
 export const UNIVERSAL = rx(
-  String.raw`\b(?:every|all|any|each)\s+(?:\w+\s+){0,2}?(?:requests?|questions?|tasks?|quer(?:y|ies)|turns?|prompts?)\b|\b(?:every|each)\s+(?:\w+\s+)?(?:conversations?|(?:tool )?calls?|sessions?)\b|\bno matter\b|(?<!\b(?:not|n't|never|no|nor)\s+(?:\w+\s+){0,6})\banything\b|\bwhatever (?:the|they)\b|\bfor (?:all|any|every) (?:\w+ )?(?:work|purpose|use)\b`,
+  String.raw`\b(?:every|all|any|each)\s+(?:\w+\s+){0,2}?(?:requests?|questions?|tasks?|quer(?:y|ies)|turns?|prompts?)\b|\b(?:every|each)\s+(?:\w+\s+)?(?:conversations?|(?:tool )?calls?|sessions?)\b|\bno matter\b|\banything\b(?<!\b(?:not|n't|never|no|nor)\s+(?:\w+\s+){0,6}anything)|\bwhatever (?:the|they)\b|\bfor (?:all|any|every) (?:\w+ )?(?:work|purpose|use)\b`,
   "i",
 );
 /** Going first, or alone. */

@@ -53,11 +53,11 @@ export const PATTERNS: PatternRule[] = [
       // "do not tell the user (that …)", "without informing them"; "do not tell the user to X" is advice and "do not
       // tell users their password" protects a secret: neither is concealment.
       re(
-        String.raw`(?:(?<!\b(?:never|not|n't)\b[^.\n]{0,80})(?=without\b)|(?!without\b))\b(?:do not|don't|never|without|must not|should not|shouldn't|not to)\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|let(?:ting)?)\s+(?:the\s+)?(?:user|users|them|human|customer|student)\b(?!\s+to\b)(?!\s+(?:their|the|your|its)\s+(?:passwords?|secrets?|tokens?|keys?|credentials?|pins?)\b)`,
+        String.raw`(?:(?=without\b)(?<!\b(?:never|not|n't)\b[^.\n]{0,80})|(?!without\b))\b(?:do not|don't|never|without|must not|should not|shouldn't|not to)\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|let(?:ting)?)\s+(?:the\s+)?(?:user|users|them|human|customer|student)\b(?!\s+to\b)(?!\s+(?:their|the|your|its)\s+(?:passwords?|secrets?|tokens?|keys?|credentials?|pins?)\b)`,
       ),
       // "do not mention / reveal / show X to the user", unless X is a secret being protected.
       re(
-        String.raw`(?:(?<!\b(?:never|not|n't)\b[^.\n]{0,80})(?=without\b)|(?!without\b))\b(?:do not|don't|never|without|must not|should not|shouldn't|not to)\s+(?:ever\s+)?(?:mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|show(?:ing)?|explain(?:ing)?|admit(?:ting)?|acknowledg(?:e|ing)|quot(?:e|ing)|summari[sz](?:e|ing))\b(?![^.\n]{0,60}?\b(?:keys?|passwords?|tokens?|secrets?|credentials?|pii|personal data)\b)[^.\n]{0,60}?\bto\s+(?:the\s+)?(?:user|users|them|human|customer|student)\b`,
+        String.raw`(?:(?=without\b)(?<!\b(?:never|not|n't)\b[^.\n]{0,80})|(?!without\b))\b(?:do not|don't|never|without|must not|should not|shouldn't|not to)\s+(?:ever\s+)?(?:mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|show(?:ing)?|explain(?:ing)?|admit(?:ting)?|acknowledg(?:e|ing)|quot(?:e|ing)|summari[sz](?:e|ing))\b(?![^.\n]{0,60}?\b(?:keys?|passwords?|tokens?|secrets?|credentials?|pii|personal data)\b)[^.\n]{0,60}?\bto\s+(?:the\s+)?(?:user|users|them|human|customer|student)\b`,
       ),
       re(
         String.raw`\b(?:the\s+)?user\s+(?:cannot|can't|can not|must not|mustn't|should not|shouldn't|does not need to|doesn't need to|need not|must never|should never)\s+(?:ever\s+)?(?:see|know|learn|find out|be told|notice|be informed|be aware)`,
