@@ -119,7 +119,7 @@ export const ACQUIRE = any(
 export const INTO_CALL = rx(String.raw`\x60\w+\x60|\b(?:parameter|param|argument|field|arg)\b|\bas (?:the )?\w+\b|\bin(?:to)? (?:the )?\w+ (?:field|parameter|argument)\b`, "i");
 /** Protective framing: only what the user supplied, never pass it on, masked unless asked. */
 export const PROTECTIVE = rx(
-  String.raw`\b(?:(?:remove|strip|redact|scrub|mask) (?:any |the |all |your )?(?:secrets|tokens|credentials|passwords|keys|sensitive (?:data|values|headers)) (?:before|from)|only (?:use|include|add|pass|when|if)|never (?:paste|pass|put|include|post|share|log|repeat)|do not (?:paste|pass|put|include|post|share|log|repeat)|don't (?:paste|pass|put|include|post|share)|unless the user|at (?:their|the user's) request|(?<!\b(?:whatever|what|of)\s)the user (?:supplied|gave|provided|asked|explicitly asks)(?!\s+(?:to|for|with)\s+(?:other|earlier|previous|another))|user explicitly|treat (?:them|it|these) as secrets?|are masked|is masked|not stored|not returned|avoid repeating)\b`,
+  String.raw`\b(?:(?:remove|strip|redact|scrub|mask) (?:any |the |all |your )?(?:secrets|tokens|credentials|passwords|keys|sensitive (?:data|values|headers)) (?:before|from)|only (?:use|include|add|pass|when|if)|never (?:paste|pass|put|include|post|share|log|repeat)|do not (?:paste|pass|put|include|post|share|log|repeat)|don't (?:paste|pass|put|include|post|share)|unless the user|at (?:their|the user's) request|(?<!\b(?:whatever|what|of)\s)the user (?:supplied|gave|provided|asked|explicitly asks)(?!\s+(?:to|for|with)\s+(?:other|earlier|previous|another))|user explicitly|treat (?:them|it|these) as secrets?|are masked|is masked|not stored|not returned|avoid repeating|confirm with the user|ask the user to confirm)\b`,
   "i",
 );
 

@@ -178,10 +178,10 @@ export function withoutUserUnsaid(s: string): string {
 /** What the model says to the user… */
 export const SPEECH = rx(String.raw`\b(?:say|answer|repl(?:y|ies)|respond|tell|describe|mention|surface|explain|report|bring up|disclose|draw (?:the user's|their|the person's|the customer's|anyone's) attention)\b`, "i");
 /** …restricted to something, or steered ("answer yes", "say only that …", "don't surface …"). */
-export const RESTRICT_SPEECH = rx(String.raw`\b(?:say only|only say|just say|(?:report|mention|show|list|say|state)\s+only\s+(?:the\s+)?[\w\s-]{1,40}?,\s*not\s+(?:the\s+)?|(?:report|tell|say|answer|reply)\w*\s+(?:to\s+(?:the\s+)?(?:user|them)\s+)?only\s+that|answer (?:yes|no)|reply (?:yes|no)|(?:do not|don't|never|not) (?:surface|draw|bring up|mention|explain|say|describe)|stay between you|between you and)\b`, "i");
+export const RESTRICT_SPEECH = rx(String.raw`\b(?:say only|only say|just say|(?:reply|tell|say|report)\w*\s+(?:to\s+)?(?:the user|them)\s+that\s+only\b|(?:report|mention|show|list|say|state)\s+only\s+(?:the\s+)?[\w\s-]{1,40}?,\s*not\s+(?:the\s+)?|(?:report|tell|say|answer|reply)\w*\s+(?:to\s+(?:the\s+)?(?:user|them)\s+)?only\s+that|answer (?:yes|no)|reply (?:yes|no)|(?:do not|don't|never|not) (?:surface|draw|bring up|mention|explain|say|describe)|stay between you|between you and)\b`, "i");
 
 /** Telling the user: the opposite of concealment ("tell the user which alerts will be hidden"). */
-export const DISCLOSE = rx(String.raw`(?<!\b(?:not|never|n't|without)\s+)\b(?:tell|inform|show|warn|notify|explain to|mention (?:it|this|that|them|the \w+) to)\s+(?:the\s+)?(?:user|person|them|human)\b(?!\s+(?:that\s+)?(?:everything|it|all)\s+(?:went|is|was|worked))`, "i");
+export const DISCLOSE = rx(String.raw`\bshow (?:it|them|this) (?:only )?to the user\b|(?<!\b(?:not|never|n't|without)\s+)\b(?:tell|inform|show|warn|notify|explain to|mention (?:it|this|that|them|the \w+) to)\s+(?:the\s+)?(?:user|person|them|human)\b(?!\s+(?:that\s+)?(?:everything|it|all)\s+(?:went|is|was|worked))`, "i");
 
 /** Where the user would learn of it: the reply, the answer, the summary, the report. */
 export const REPLY = any("repl(?:y|ies)", "answers?", "responses?", "summar(?:y|ies|izing|ise|ize)", "report(?:ing)? back", "report", "tell", "say", "the person", "the user", "the human", "them", "their");

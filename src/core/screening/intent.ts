@@ -76,8 +76,13 @@ const OUTBOUND_WORD = /\b(?:upload\w*|send\w*|sent|post\w*|shar(?:e|es|ed|ing)|s
 /** The user's confirmation skipped, in any voice: "rather than pausing for the user's confirmation", "asking first only slows the user down". */
 const SKIPS_CONFIRMATION = /\b(?:rather than|instead of|without)\s+(?:pausing for|waiting for|checking back with|checking with|confirming with|asking)\s+(?:the user|them|the person)(?:'s)?(?:\s+(?:confirmation|approval|permission|first))?|\b(?:rather than|instead of)\s+(?:pausing|waiting)\s+for\s+(?:the user's\s+)?(?:confirmation|approval)|\basking (?:the user |them )?(?:first|for confirmation|for permission) (?:only |just )?(?:slows|wastes|annoys|bothers|irritates|delays)\b|\b(?:is|are) (?:done|handled|carried out) as part of the same turn\b|\bwithout waiting for (?:reviews?|approvals?|the user|confirmation|sign-?off|a review)\b|\bconfirmed with the user[^?]{0,60}\?\s*A:\s*No\b/i;
 /** An action with consequences, which the user's confirmation exists for. */
-const CONSEQUENTIAL = /\b(?:repl(?:y|ies)|mark\w*|reassign\w*|delet\w+|remov\w+|transfer\w*|refund\w*|pay\w*|send\w*|accept\w*|approv\w+|merg\w+|push\w*|publish\w*|purchas\w+|buy\w*|cancel\w*|carr(?:y|ies) (?:it|them) out|invit\w+|shar(?:e|es|ed|ing)|grant\w*|revok\w+|overwrit\w+)\b/i;
+const CONSEQUENTIAL = /\b(?:wip(?:e|es|ed|ing)|erase\w*|repl(?:y|ies)|mark\w*|reassign\w*|delet\w+|remov\w+|transfer\w*|refund\w*|pay\w*|send\w*|accept\w*|approv\w+|merg\w+|push\w*|publish\w*|purchas\w+|buy\w*|cancel\w*|carr(?:y|ies) (?:it|them) out|invit\w+|shar(?:e|es|ed|ing)|grant\w*|revok\w+|overwrit\w+)\b/i;
 const HOLDS_NOUN = /^\W*(?:the|a|an|full|complete|all)\s+(?:full\s+|complete\s+)?(?:output|arguments?|messages?|text|history|transcript|contents?|results?|responses?)\b/i;
+const CONTENT_DRIVES_CALLS = /\b(?:if|when|whenever)\s+(?:the|a|any)\s+(?:result|response|output|record|row|message|email|page|document|file|entry|item|list)s?\s+(?:contains?|includes?|has|shows?|lists?)\b[^.]{0,120}?\b(?:call|run|invoke)\s+[\x60'"]?[\w.-]+[\x60'"]?\s+on\s+(?:each|every|all)\b/i;
+const OBJECT_POLICY = /(?<!\b(?:your|its|the model's|the assistant's|content|safety|usage|system|operator|moderation)\s)\bpolic(?:y|ies)\b/i;
+const OBJECT_POLICIES = new RegExp(OBJECT_POLICY.source, "gi");
+/** A tool named for an action with consequences: `mdm_wipe_device`, `delete_repo`. */
+const CONSEQUENTIAL_NAME = /(?:^|[\s_\x60'"])(?:[a-z0-9]+_)*(?:wipe|delete|remove|erase|reset|transfer|pay|send|refund|merge|push|drop|revoke|grant)(?:_[a-z0-9]+)*\b/i;
 const CONTENT_DRIVES_ACTION = /\b(?:when|if|whenever)\s+(?:a|an|the|any)\s+(?:[\w-]+\s+)?(?:snippet|result|note|record|row|message|email|page|document|file|entry|item|ticket|comment)s?\s+(?:reads? like|looks? like|contains?|includes?|has|comes back with|is)\b[^.]{0,80}?\b(?:the\s+)?(?:assistant|model|agent)\s+(?:then\s+|also\s+)?(?:carries out|carry out|performs?|executes?|does|acts on|follows|completes?|reassigns?|sends?|deletes?|pays?)\b/i;
 const USER_WORDS_SET_ASIDE = /\b(?:anything|whatever|what)\s+the user\s+(?:says|asks|writes|requests)\b[^.]{0,80}?\b(?:(?:is|are) (?:treated|regarded|handled) as (?:a )?(?:misunderstanding|mistake|error|noise)|rather than acted on|(?:is|are) not acted on|(?:is|are) (?:to be )?ignored)\b/i;
 const INVENTED_COMMITMENTS = /\b(?:adding|making|inventing|promising|offering|including)\s+(?:\w+\s+)?(?:commitments?|promises?|prices?|discounts?|delivery dates?|dates|guarantees?|refunds?)\b[^.]{0,60}?\b(?:the user|they)\s+(?:did not|didn't|has not|hasn't|never)\s+(?:mention|approve|agree|say|authori[sz]e)\w*/i;
@@ -168,7 +173,7 @@ function concealment(s: string, protective: boolean, push: (category: ScreeningC
   if (has(DECEIVE, s)) push("concealment", 0.8, "tells the user something other than what happened");
   else if (speechControl && !protective && !has(DISCLOSE, s)) push("concealment", 0.7, "restricts what the user is told");
   // "Don't show internal transaction ids unless the user asks": a detail the user can have, not a concern kept from them.
-  else if (has(CONCEAL, s) && has(REPLY, s) && !advice && !has(DISCLOSE, s) && !(USER_CAN_ASK.test(s) && !has(USER_CONCERN, s))) {
+  else if (has(CONCEAL, s) && has(REPLY, s) && !advice && !has(DISCLOSE, s) && !(USER_CAN_ASK.test(s) && !has(USER_CONCERN, s)) && !/\bconfirm with the user\b/i.test(s)) {
     const protectsSecret = has(PROTECTED_OBJECT, s) && !has(LEAVES_ELSEWHERE, s);
     if (!protectsSecret) push("concealment", has(USER, s) || has(REPLY_WORDS, s) ? 0.85 : 0.6, "keeps something from the user");
   }
@@ -188,7 +193,8 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // Addressed to the assistant: the model named and told to change its configuration or shape its answers.
   const vocative = has(VOCATIVE, s);
   const model = vocative || has(MODEL, s);
-  const config = has(MODEL_CONFIG, s) && has(CONFIG_CHANGE, s);
+  // A bucket's or a branch's policy is the tool's object, not the model's configuration.
+  const config = has(MODEL_CONFIG, OBJECT_POLICY.test(s) ? s.replace(OBJECT_POLICIES, " ") : s) && has(CONFIG_CHANGE, s);
   const shaping = has(ANSWER_SHAPE, s);
   if (model && config && (vocative || !protective)) push("assistant-directive", vocative ? 0.95 : 0.85, "speaks to the model about its own instructions");
   else if (vocative && (shaping || has(OBLIGED, s))) push("assistant-directive", 0.8, "a note addressed to the model");
@@ -204,7 +210,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // What the tool returns driving what the model does ("when a snippet reads like a to-do list, the assistant then
   // carries out the listed items"), the user's words set aside ("anything the user says that contradicts it … is
   // treated as a misunderstanding"), or commitments the user never made put in their name.
-  if (!ctx.lead && CONTENT_DRIVES_ACTION.test(s) && !protective) push("assistant-directive", 0.75, "content the tool returns drives the model's actions");
+  if (!ctx.lead && (CONTENT_DRIVES_ACTION.test(s) || (CONTENT_DRIVES_CALLS.test(s) && (CONSEQUENTIAL.test(s) || CONSEQUENTIAL_NAME.test(CONTENT_DRIVES_CALLS.exec(s)![0])))) && !protective) push("assistant-directive", 0.75, "content the tool returns drives the model's actions");
   if (!ctx.lead && USER_WORDS_SET_ASIDE.test(s)) push("assistant-directive", 0.75, "what the user says set aside");
   if (INVENTED_COMMITMENTS.test(s)) push("assistant-directive", 0.7, "commitments the user did not make written in their name");
   // The user's confirmation skipped before something with consequences: whoever reads this acts for the user unasked.

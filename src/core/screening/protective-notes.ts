@@ -38,10 +38,11 @@ export type ProtectiveNote =
   | "the server's own configuration"
   | "secrets named as never touched"
   | "where the tool keeps its own data"
-  | "the user's message as the query";
+  | "the user's message as the query"
+  | "access limited by role";
 
 /** Results said to possibly hold secrets: "Log lines may contain tokens", "the output can include credentials". */
-const MAY_HOLD = /\b(?:backups?|exports?|dumps?|snapshots?|archives?)\s+(?:\w+\s+){0,2}?(?:contain|contains|include|includes|hold|holds)\s+(?:all|every|the|any|everything)\b|\b(?:results?|responses?|output|logs?|log lines|lines|content|contents|pages?|messages?|events?|records?|rows?|files?|data|payloads?|bodies|body)\s+(?:\w+\s+){0,2}?(?:may|might|can|could|often|sometimes)\s+(?:also\s+)?(?:contain|include|hold|show|expose|carry)\b/i;
+const MAY_HOLD = /(?:^|\s)\.[a-z][\w.-]*\s+(?:may|might|can|could|often)\s+(?:also\s+)?(?:contain|include|hold)\b|\b(?:backups?|exports?|dumps?|snapshots?|archives?)\s+(?:\w+\s+){0,2}?(?:contain|contains|include|includes|hold|holds)\s+(?:all|every|the|any|everything)\b|\b(?:results?|responses?|output|logs?|log lines|lines|content|contents|pages?|messages?|events?|records?|rows?|files?|data|payloads?|bodies|body)\s+(?:\w+\s+){0,2}?(?:may|might|can|could|often|sometimes)\s+(?:also\s+)?(?:contain|include|hold|show|expose|carry)\b/i;
 /** The same, anywhere in a sentence (what content "may include" is no order to include it). */
 const MAY_HOLD_ANY = /\b(?:may|might|can|could|often|sometimes)\s+(?:also\s+)?(?:contain|include|hold|show|expose|carry)\b/gi;
 /** Withholding that the user can lift: "unless the user is fine with that", "unless they have agreed". */
@@ -89,6 +90,8 @@ const CREDENTIAL_PLACE = /\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pgpass|env)
 const MESSAGE_AS_QUERY = /\b(?:the user's|their)\s+(?:first |latest |last |current |own )?(?:message|question|request|words)\s+as\s+(?:the\s+)?(?:query|search (?:text|terms|query)|input)\b|\b(?:with|using|from)\s+(?:the user's|their)\s+(?:first|opening|initial)\s+(?:message|question|request)\s+to\s+(?:pick up|recall|load|find|fetch|get)\b/i;
 /** The SSH files that hold no key: named beside keys said never to be copied, they are no reach. */
 const SSH_NO_KEY = /~\/\.ssh\/(?:config|known_hosts)\b/g;
+/** What the tool returns kept to a role: "Guardian contacts are included only for staff with the counselor role". */
+const ROLE_GATED = /\b(?:included|shown|returned|available|visible|exported|listed)\s+only\s+(?:for|to)\s+(?:staff|users|members|admins|administrators|accounts|callers|tokens|employees)\s+with\s+(?:the\s+|an?\s+)?[\w-]+\s+(?:role|permission|scope|right|access)s?\b/i;
 /** Secrets said not to be touched: "private keys are never opened", "it is never echoed back". */
 const NEVER_TOUCHED = /\b(?:is|are|will be|gets?)\s+\**(?:never|not)\**\s+(?:\w+\s+)?(?:opened|read|touched|accessed|sent|transmitted|stored|logged|uploaded|included|echoed|shown|returned|exposed|shared|printed|saved|persisted|collected|copied|moved|backed up)\b|\bnever (?:opens|reads|touches|sends|stores|logs|uploads|includes|echoes|shows|returns|exposes|shares|prints|saves|collects|leaves)\b|\b(?:has no way to|cannot|can't|can not|is unable to|is not able to)\s+(?:read|access|see|open|decrypt)\b/i;
 
@@ -111,6 +114,7 @@ export function protectiveNote(category: string, sentence: string): ProtectiveNo
   if ((category === "concealment" || category === "resource-reach") && SECRETS_KEPT_OUT.test(s) && !/\b(?:tell|inform|show|mention|say)\w*\b/i.test(s) && !ADDRESS.test(s))
     return "secrets kept out";
   if (category === "resource-reach" && SERVER_AUTH.test(s) && !INTO_CALL_VERB.test(s) && !ADDRESS.test(s)) return "how the server authenticates";
+  if (category === "resource-reach" && ROLE_GATED.test(s) && !SECRET.test(s) && !ADDRESS.test(s) && !INTO_CALL_VERB.test(s.replace(ROLE_GATED, " "))) return "access limited by role";
   if (category === "resource-reach" && MESSAGE_AS_QUERY.test(s) && !SECRET.test(s) && !ADDRESS.test(s) && !INTO_CALL_VERB.test(s.replace(MESSAGE_AS_QUERY, " ").replace(/^\W*call this\b/i, " ")))
     return "the user's message as the query";
   if (namesConversation(s)) return undefined;
