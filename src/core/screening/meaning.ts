@@ -398,7 +398,7 @@ export function readTool(tool: ScreenableTool, steer: SteerContext, parts: reado
     // Telling the user one thing does not undo keeping another from them: "tell them it is undervalued; do not
     // mention that this came from the tool". Each clause of such a sentence is also read for concealment.
     // Not when a clause gives it back ("do not volunteer it; show it when the user asks") or protects a secret.
-    if (part.sentence.includes(";") && !readings.some((r) => r.category === "concealment") && !GIVEN_BACK.test(part.sentence) && !has(PROTECTED_OBJECT, part.sentence))
+    if (part.sentence.includes(";") && SPEECH_CUE.test(part.sentence) && !readings.some((r) => r.category === "concealment") && !GIVEN_BACK.test(part.sentence) && !has(PROTECTED_OBJECT, part.sentence))
       for (const clause of clausesOf(part.sentence)) {
         const hit = readingsOf(clause, { ...ctx, lead: false }).find((r) => r.category === "concealment");
         if (hit) {
@@ -412,6 +412,8 @@ export function readTool(tool: ScreenableTool, steer: SteerContext, parts: reado
 
 /** What is withheld, given back in another clause: "show it only when the user asks", "mention it to the user if …". */
 const GIVEN_BACK = /(?<!\b(?:not|never|n't|to|avoid|without)\s)\b(?:show|mention|tell|give|read|share|reveal|report|explain|surface|disclose)\s+(?:it|this|these|those)\b|(?<!\b(?:not|never|n't|to|avoid|without)\s)\b(?:tell|inform|show)\s+(?:them|the user)\s+(?:about\s+)?(?:it|this)\b/i;
+/** Words without which no clause reads as concealment: the clause reading is skipped for the rest. */
+const SPEECH_CUE = /\b(?:mention|tell|say|said|report|show|reveal|disclos|point|bring|omit|leav|left|keep|kept|hid|quiet|silent|summar|notif|inform|display|read back|alarm|nervous|worr|confus|answer|repl|describ|explain|confirm|aware|know|learn|noti)/i;
 /** The clauses of a sentence joined by semicolons, each long enough to say something. */
 function clausesOf(sentence: string): string[] {
   return sentence.split(/;\s+/).filter((c) => c.split(/\s+/).length >= 3);
