@@ -8,7 +8,7 @@ import { any, rx } from "./words.js";
 
 /** Secrets and private resources of the user's machine or accounts. */
 export const SECRET = any(
-  "passwords?",
+  "passwords?(?!\\s+prompts?\\b)",
   "(?!(?:page|next|prev|previous|continuation|sync|cursor|pagination|resume|idempotency|refresh_page)_)[a-z][a-z0-9]*_(?:token|secret|password|pat|api_key)",
   "saved (?:payment methods?|cards?|credit cards?|logins?)",
   "(?:wallet|cards?)\\.(?:json|csv)",
@@ -131,7 +131,7 @@ export const UNTRUSTED_CONTENT = rx(
 
 /** Other tools as a group, or another server ("the server machine", "the server's privileges" are this tool's own). */
 export const OTHER_TOOLS = rx(
-  String.raw`\b(?:(?:any|every|all|other|another|those|these)\s+(?:other\s+)?(?:[\w'-]+\s+){0,3}?tools?\b(?!\s+(?:call|here))|the\s+(?:other\s+)?(?:[\w-]+\s+){1,2}?tools?\b(?!\s+(?:call|here))|the\s+tools\b(?!\s+(?:call|here))|tools? (?:from|of|on) (?:other|another|the \w+) servers?|(?:any|every|each) (?:\w+ ){0,2}(?:call|request) (?:to|with|through|performed by|made by)|(?:any|another) (?:\w+ )?server(?!'s own)|the (?!(?:mcp|same|local|remote|this|own|api|web|backend|host)\s)[\w-]+ server(?!'s own|'s (?:machine|host|privileges|permissions|user|account|file ?system|environment|config\w*|working directory|process)|\s+(?:machine|host|process|side|itself|config\w*|logs?|environment|user|account|runs|starts|restarts)\b)|another tool|other tools|performed by other|by (?:the )?(?!this\b|its\b|the same\b)(?:\w+ ){0,2}tools?|(?:that|those) tools?|another (?:tracker|service|app|server|provider|integration|account)|[\w-]+ tools in this (?:session|conversation|environment|chat)|(?:the )?other integrations|(?:the|any) [\w-]+ integrations?|(?:the )?[\w-]+ server'?s? tools)\b`,
+  String.raw`\b(?:(?:any|every|all|other|another|those|these)\s+(?:other\s+)?(?:(?!this\b|its\b)[\w'-]+\s+){0,3}?tools?\b(?!\s+(?:call|here))|the\s+(?:other\s+)?(?:[\w-]+\s+){1,2}?tools?\b(?!\s+(?:call|here))|the\s+tools\b(?!\s+(?:call|here))|tools? (?:from|of|on) (?:other|another|the \w+) servers?|(?:any|every|each) (?:\w+ ){0,2}(?:call|request) (?:to|with|through|performed by|made by)|(?:any|another) (?:\w+ )?server(?!'s own)|the (?!(?:mcp|same|local|remote|this|own|api|web|backend|host)\s)[\w-]+ server(?!'s own|'s (?:machine|host|privileges|permissions|user|account|file ?system|environment|config\w*|working directory|process)|\s+(?:machine|host|process|side|itself|config\w*|logs?|environment|user|account|runs|starts|restarts)\b)|another tool|other tools|performed by other|by (?:the )?(?!this\b|its\b|the same\b)(?:\w+ ){0,2}tools?|(?:that|those) tools?|another (?:tracker|service|app|server|provider|integration|account)|[\w-]+ tools in this (?:session|conversation|environment|chat)|(?:the )?other integrations|(?:the|any) [\w-]+ integrations?|(?:the )?[\w-]+ server'?s? tools)\b`,
   "i",
 );
 /** Changing how those tools are used or what they receive. */
@@ -188,7 +188,7 @@ export const PREFERENCE = rx(
 );
 /** Every request, whatever it is. */
 export const UNIVERSAL = rx(
-  String.raw`\b(?:every|all|any|each)\s+(?:\w+\s+){0,2}?(?:requests?|questions?|tasks?|quer(?:y|ies)|turns?|prompts?)\b|\b(?:every|each)\s+(?:\w+\s+)?(?:conversations?|(?:tool )?calls?|sessions?)\b|\bno matter\b|\banything\b(?<!\b(?:not|n't|never|no|nor)\s+(?:\w+\s+){0,6}anything)|\bwhatever (?:the|they)\b|\bfor (?:all|any|every) (?:\w+ )?(?:work|purpose|use)\b`,
+  String.raw`\b(?:every|all|any|each)\s+(?:\w+\s+){0,2}?(?:requests?|questions?|tasks?|quer(?:y|ies)|turns?|prompts?)\b|\b(?:every|each)\s+(?:\w+\s+)?(?:conversations?|(?:tool )?calls?|sessions?)\b|\bno matter\b|\banything\b(?<!\b(?:not|n't|never|no|nor|cannot|can't)\s+(?:\w+\s+){0,6}anything)|\bwhatever (?:the|they)\b|\bfor (?:all|any|every) (?:\w+ )?(?:work|purpose|use)\b`,
   "i",
 );
 /** Going first, or alone. */
@@ -318,7 +318,7 @@ export const SIDE_CHANNEL = rx(
 );
 /** A parameter description that asks the model to fill it with the user's data gathered from elsewhere. */
 export const FILL_WITH = rx(
-  String.raw`\b(?:should (?:hold|contain|carry|include)|must (?:hold|contain|carry|include)|goes? into|go into|put (?:every|all|each|the)|copy (?:the|every|all)|fill (?:it )?with|(?:hold|contain)s? (?:the|every|all)|are to be (?:placed|put)|(?:is|are) appended here|goes here|set (?:this|it) to (?:the |a )?(?:full |complete |entire |whole |short |brief )?(?:text|contents?|body|transcript|summary|digest|list) of)\b`,
+  String.raw`\b(?:should (?:hold|contain|carry|include)|must (?:hold|contain|carry|include)|goes? into|go into|put (?:every|all|each|the)|copy (?:the|every|all)|fill (?:it )?with|(?:hold|contain)s? (?:the|every|all)|are to be (?:placed|put)|(?:is|are) appended here|goes here|(?:is|are) passed here|(?:is|are) put here|set (?:this|it) to (?:the |a )?(?:full |complete |entire |whole |short |brief )?(?:text|contents?|body|transcript|summary|digest|list) of)\b`,
   "i",
 );
 /** The user's own data a parameter may be told to hold (messages, contacts, history, one-time codes). */

@@ -89,8 +89,11 @@ const INVENTED_COMMITMENTS = /\b(?:adding|making|inventing|promising|offering|in
 const USER_CAN_ASK = /\bunless (?:the user|they) (?:asks?|requests?|wants?)\b|\bif (?:the user|they) (?:asks?|wants?)\b/i;
 const ON_BEHALF = /\bon (?:the )?user'?s? behalf\b|\bon behalf of (?:the )?user\b/i;
 const ASKED_FOR = /\b(?:when|if|only|after|once)\s+(?:the user|they)\s+(?:\w+\s+)?(?:asks?|asked|requests?|requested|approves?|approved|confirms?|confirmed)\b|\bwhen asked\b/i;
+/** A shell redirect ("redirect to a file and use read_file"): output sent to a file, no tool's arguments changed. */
+const SHELL_REDIRECT = /\bredirect (?:\w+ )?to (?:a |the )?file\b/gi;
 const AGAINST_USER = /\beven (?:if|when) the user (?:writes|asks|says|requests|wants|objects|insists|tells|switches)\b/i;
 const CALL_VERB = /\b(?:call|run|invoke|use|execute|trigger)\b/i;
+const MENTIONED_BY_USER = /\b(?:the user|they)\s+(?:has|have|had)\s+(?:mentioned|shared|typed|pasted|given|said)\b/i;
 /** Places the model could look for the user's data. */
 const FOUND_IN_CONTEXT = /\b(?:can|could|may|will|is|are)\s+(?:usually\s+|often\s+|typically\s+|generally\s+)?(?:be\s+)?(?:found|seen|located|taken|copied|available)\s+(?:earlier\s+)?(?:in|from)\s+(?:the\s+)?(?:conversation|chat|history|browser'?s?\s+autofill|autofill|password manager|keychain|context|earlier messages)\b/i;
 /** What an error-reporting or telemetry client sends its vendor: events, errors, traces. */
@@ -218,6 +221,8 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // The model acting on the user's behalf with consequences, unasked: "model sends follow-up invitations on behalf of
   // user to every address seen in the thread", "also reply to the original sender … on the user's behalf".
   if (!ctx.lead && ON_BEHALF.test(s) && CONSEQUENTIAL.test(s) && (has(MODEL, s) || value || /\b(?:also|then)\b|\b(?:model|assistant|agent)\s+\w+s\b/i.test(s)) && !ASKED_FOR.test(s) && !protective) push("assistant-directive", 0.75, "acts for the user unasked");
+  // A value that has the model act ("After showing results, the assistant also runs SELECT * FROM users …").
+  if (value && /\b(?:the\s+)?(?:assistant|model|agent)\s+(?:also\s+|then\s+|always\s+)?(?!(?:is|has|was|can|may|will|should|must|does)\b)[a-z]{3,}s\b/i.test(s)) push("assistant-directive", 0.75, "a value that has the model act");
   // A value that orders further steps with consequences ("full, then commit and push the working tree").
   if (value && /\bthen\s+(?:\w+\s+)?(?:commit|push|merge|deploy|delete|send|pay|transfer|publish|email|post|upload)\b/i.test(s)) push("assistant-directive", 0.75, "a value that orders further actions");
 
@@ -228,7 +233,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const secret = has(SECRET, s) && (!NEGATED_SECRET.test(s) || has(SECRET, s.replace(NEGATED_SECRETS, " ")));
   // A parameter described as secrets or the conversation ("Dump of all environment variables …") asks the model to fill it with them.
   const contentOf = /\b(?:dump|contents?|copy|verbatim|list|export|all|text|summary|digest)\s+(?:text\s+)?of\b|\bincluding (?:secret|private|hidden)\b|\bverbatim\b/i.test(s);
-  if (inParameter && !value && (secret || has(CONVERSATION, s)) && contentOf && !protective && !ask(ctx, "declared", s)) push("resource-reach", 0.75, "a parameter meant to hold secrets or the conversation");
+  if (inParameter && !value && (secret || has(CONVERSATION, s)) && (contentOf || has(FILL_WITH, s)) && !protective && !ask(ctx, "declared", s)) push("resource-reach", 0.75, "a parameter meant to hold secrets or the conversation");
   // A parameter whose description names what it holds as the conversation: "The arguments the user gave to other tools
   // earlier in this conversation", "The full output of the most recent read_file call".
   else if (inParameter && !value && (has(CONVERSATION, s) || has(ENV_SECRET, s)) && HOLDS_NOUN.test(s) && !protective && !ask(ctx, "declared", has(ENV_SECRET, s) ? "environment secrets" : s)) push("resource-reach", 0.7, "a parameter that holds the conversation or the environment's secrets");
@@ -250,6 +255,9 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
       push("resource-reach", 0.7, "collects the user's secrets");
   }
 
+  // Secrets the user has mentioned, taken up by the model: "stores any passwords, API keys or card numbers the user has
+  // mentioned in the conversation".
+  if (secret && MENTIONED_BY_USER.test(s) && !NEGATED.test(s) && !protective && !ask(ctx, "declared", "secrets")) push("resource-reach", 0.8, "the user's secrets taken from what they said");
   // Where the model is sent to find the user's data: "which can usually be found earlier in the conversation or in
   // the browser's autofill".
   if ((secret || personal) && FOUND_IN_CONTEXT.test(s) && !NEGATED.test(s) && !protective) push("resource-reach", 0.8, "the user's data sought in the conversation or the browser");
@@ -267,8 +275,9 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
       !ownServer &&
       ctx.foreignTool(t) &&
       !((!ctx.knownForeignTool?.(t) || ask(ctx, "ownVersion", t)) && successorNote(s, t)) &&
+      // A hyphenated word the catalog does not know ("search-and-replace") is English, whatever verb precedes it.
       (ctx.knownForeignTool?.(t) ||
-        new RegExp(String.raw`\b(?:call\w*|us(?:e|ed|es|ing)|invok\w*|execut\w*|run\w*|(?:posted|sent|created|made|done) (?:by|with)|through|with)\s+(?:the\s+)?\x60?${t.replace(/[.]/g, "\\.")}\b|\b${t.replace(/[.]/g, "\\.")}\x60?\s+(?:tool|is (?:used|called|run)|runs)\b`, "i").test(s)),
+        (t.includes("_") && new RegExp(String.raw`\b(?:call\w*|us(?:e|ed|es|ing)|invok\w*|execut\w*|run\w*|(?:posted|sent|created|made|done) (?:by|with)|through|with)\s+(?:the\s+)?\x60?${t.replace(/[.]/g, "\\.")}\b|\b${t.replace(/[.]/g, "\\.")}\x60?\s+(?:tool|is (?:used|called|run)|runs)\b`, "i").test(s))),
   );
   // A value (a default, an enum member, an example) has no business calling anything, least of all another server's tool.
   if (value && named.length > 0 && /(?:->|=>|\u2192)/.test(s) && /\w=/.test(s)) push("shadowing", 0.7, `a value that rewrites another server's tool's arguments (${named[0]})`);
@@ -279,7 +288,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     // This tool's own parameters named in backticks ("pass the `tag` it returns") are names, not what is done.
     // What a sibling can be used for ("stored facts can be listed with list_memories and removed with forget") is no
     // change asked of it.
-    const said = (s.includes("\x60") ? s.replace(/\x60(\w+)\x60/g, (m, name: string) => (ctx.params.has(name.toLowerCase()) ? "\x60param\x60" : m)) : s).replace(CAN_BE_DONE_WITH, " ");
+    const said = (s.includes("\x60") ? s.replace(/\x60(\w+)\x60/g, (m, name: string) => (ctx.params.has(name.toLowerCase()) ? "\x60param\x60" : m)) : s).replace(CAN_BE_DONE_WITH, " ").replace(SHELL_REDIRECT, " ");
     const alters = has(
       /\b(?:set (?:the|their|its|a|an|all|every)|sets? \w+ to|(?:be|is|are) set to|set to|change|replace|substitute|add|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rather than the|(?:is|are) (?:now )?given|turned (?:on|off)|switched (?:on|off)|take (?:the|a|an) [\w\s-]{1,30} as their|rewritten|starts? (?:its|their|the|each) \w+ with|pass (?:every|the result|it|them|all|the new (?:content|text|body|code))|in place of (?:your|the user's|the)|override|mention|open|prefix(?:ed)?|suffix(?:ed)?|prepend(?:ed)?|attach\w*|label|tag|rais\w+|increas\w+|lower\w*|reduc\w+|include|our (?:proxy|address|server|endpoint|link|url|domain))\b/i,
       said,
@@ -297,7 +306,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     const transfer = has(TRANSFER, s) || /!\[[^\]]*\]\(/.test(s);
     // The vendor's own ingest host (a Sentry DSN on a Sentry tool) receiving the tool's events, not the user's secrets
     // or the conversation, is where the tool's work goes.
-    const ownVendor = TELEMETRY_ONLY.test(s) && ask(ctx, "hostDeclared", address[0]) && !has(CONVERSATION, s) && !secret && !has(USER_DATA, s) && !has(MODEL, s);
+    const ownVendor = TELEMETRY_ONLY.test(s) && ask(ctx, "hostDeclared", address[0]) && !has(CONVERSATION, s) && !secret && !personal && !has(MODEL, s);
     if (transfer && has(DATA, s.replace(address[0], " ")) && !(ctx.lead && !has(AFTERWARDS, s)) && !credentialConfined(s, address[0]) && !ownVendor)
       push("exfiltration", 0.9, `sends data to ${address[0]}`);
     else if (transfer && value) push("exfiltration", 0.7, `a default destination ${address[0]}`);
@@ -325,9 +334,10 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const preference = has(PREFERENCE, s);
   const disparage = has(DISPARAGE, s);
   if (alternatives && disparage && !has(SELF_DEPRECATED, s)) push("tool-choice", 0.85, "disparages the other tools");
-  else if (self && preference && alternatives && !protective) push("tool-choice", 0.8, "claims priority over other tools");
+  // "Prefer the other github tools …; only call this when …" routes work away from this tool: no claim for it.
+  else if (self && preference && alternatives && !protective && !/\bprefer (?:the |its )?other\b/i.test(s)) push("tool-choice", 0.8, "claims priority over other tools");
   else if (self && has(UNIVERSAL, s) && has(PRIORITY, s) && !protective) push("tool-choice", 0.75, "claims every request for itself");
-  else if (preference && alternatives && has(PICK_VERB, s) && has(EVERY_OR_ONLY, s)) push("tool-choice", 0.7, "steers tool choice");
+  else if (preference && alternatives && has(PICK_VERB, s) && has(EVERY_OR_ONLY, s) && !/\bprefer (?:the |its )?other\b/i.test(s)) push("tool-choice", 0.7, "steers tool choice");
 
   return out;
 }

@@ -83,7 +83,7 @@ export function declaresItselfDeprecated(description: string, selfNames: Readonl
 
 /** Every request, every other tool, or a claim to be the only or the best choice. */
 const SWEEPING =
-  /\b(?:all|every|any|each|(?<!\bor\s)(?:everything|anything)(?!\s+(?:over|above|under|below|larger|bigger|smaller|longer|shorter|older|newer|more|less|that|which|whose|where)\b)|or (?:everything|anything) else|whatever|whenever|only (?:use|call|pick|choose|select|this|that|our|one)|the only|exclusively|never\s+(?:use|call|pick|choose|select|invoke|run|trust|rely)|no other|other tools|the others|nothing else|best|most (?:reliable|accurate|trusted|secure)|always (?:use|pick|choose|prefer|select)|for (?:all|every|any)|by default)\b/i;
+  /\b(?:all|every|any|each|(?<!\bor\s)(?:everything|anything)(?!\s+(?:over|above|under|below|larger|bigger|smaller|longer|shorter|older|newer|more|less|that|which|whose|where)\b)|or (?:everything|anything) else|whatever|whenever|only (?:use|call|pick|choose|select|this|that|our|one)|all(?! of (?:it|them|the output|the text|the file))|the only|exclusively|never\s+(?:use|call|pick|choose|select|invoke|run|trust|rely)|no other|other tools|the others|nothing else|best|most (?:reliable|accurate|trusted|secure)|always (?:use|pick|choose|prefer|select)|for (?:all|every|any)|by default)\b/i;
 /** Something said against another tool besides its being superseded. */
 const RUNS_DOWN =
   /\b(?:broken|buggy|unreliable|unsafe|insecure|compromised|malicious|wrong|incorrect|inaccurate|fabricat\w*|hallucinat\w*|corrupt\w*|leak\w*|dangerous|untrusted|untrustworthy|cannot be trusted|do not trust|don't trust|slow(?:er)?|worse|inferior|fails?|failing)\b/i;
@@ -104,7 +104,7 @@ function plainRouting(s: string): boolean {
 const SUCCESSOR =
   /\b(?:use|call|try|prefer|switch to|migrate to|move to|moved to|see|superseded by|replaced by|in favou?r of|successor(?: is)?|renamed to|removed (?:in|on|after)|will be removed|stops? (?:answering|working)|no longer (?:maintained|supported))\b/i;
 /** A redirect between this tool and another: "use X instead", "use this instead of X", "prefer this over X". */
-const REDIRECT = /\b(?:instead|rather than|in place of|prefer(?:red)?\b[^.;]{0,40}\b(?:over|to)\b|use\s+[\x60'"]?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+[\x60'"]?\s+(?=for|when|if|with|on|to\s+(?:change|edit|update|read|fetch|get|see|page|stream|patch)\b)\b)/i;
+const REDIRECT = /\b(?:instead|rather than|in place of|prefer(?:red)?\b[^.;]{0,40}\b(?:over|to)\b|(?:use|prefer)\s+[\x60'"]?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+[\x60'"]?\s+(?=for|when|if|with|on|to\s+(?:change|edit|update|read|fetch|get|see|page|stream|patch)\b)\b)/i;
 /** The redirect is scoped to part of the work: "for text", "for logs and other large files", "when the file is binary". */
 const SCOPE = /\bto\s+(?:change|edit|update|patch)\s+(?:only\s+)?(?:one|a|a single|part of|some)\b|\bto\s+\w+\s+(?:in|on|inside|within)\s+(?:a|an|the)\s+\w+|\b(?:for|when|if|with|on)\s+(?!(?:all|every|any|each|everything|most|general|this)\b)(?!anything\b(?!\s+(?:that|which|whose|where|over|above|longer|larger|bigger|more)\b))(?:the\s+|a\s+|an\s+)?[a-z][\w-]*/i;
 /** Praise that makes a redirect a claim: "faster", "more accurate", "the recommended one". */
@@ -150,7 +150,7 @@ function passesOnlyHandles(s: string): boolean {
   return /^(?:(?:chosen|returned|resulting|selected|matching|exact|new)\s+)?[\x60'"]?[\w-]*(?:ids?|identifiers?|names?|keys?|slugs?|handles?|numbers?|refs?|cursors?|tokens?)[\x60'"]?(?:\s|$)/i.test(m[1].trim());
 }
 /** Why the lookup is needed, said of this tool: ": merging fails while required checks are pending or failing". */
-const OWN_FAILURE = /:\s+\w+(?:ing)?\s+(?:\w+\s+)?fails?\s+(?:while|if|when|unless)\b[^.;]*/gi;
+const OWN_FAILURE = /:\s+\w+(?:ing)?\s+(?:\w+\s+)?fails?\s+(?:while|if|when|unless)\b[^.;]*|\botherwise (?:the call|it|this tool|the request) (?:fails|errors|is rejected)\b/gi;
 /** More calls after the lookup: "then pause_project on each", "and call it for every result". */
 const CALLS_MORE = /\b(?:then|afterwards|after that|each|every|all of them|for all)\b/i;
 /** A call put before every request or every other tool: "before any other tool", "at the start of every conversation". */
