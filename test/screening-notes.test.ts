@@ -1,27 +1,19 @@
 // Notes honest servers write (routing-notes.ts, option-notes.ts) pass; the same shapes carrying an attack do not.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { screenTool, type ScreenableTool } from "../src/core/screening/screen.js";
 import { declaresItselfDeprecated, routingNote } from "../src/core/screening/routing-notes.js";
 import { optionNote, parameterOfField } from "../src/core/screening/option-notes.js";
+import { besideCatalog, screeningTool as tool } from "./helpers/screening-tools.js";
 
 /** Other servers' tools the screen knows of, as a catalog would list them. */
-const CATALOG = [
+const { screen, pass, flag } = besideCatalog([
   { name: "read_file", server: "filesystem" },
   { name: "list_tables", server: "supabase" },
   { name: "execute_sql", server: "supabase" },
   { name: "list_projects", server: "supabase" },
   { name: "pause_project", server: "supabase" },
   { name: "puppeteer_screenshot", server: "puppeteer" },
-];
-const screen = (tool: ScreenableTool) => screenTool(tool, { server: "vendor", tools: [...CATALOG, { name: String(tool.name), server: "vendor" }] });
-const tool = (name: string, description: string, properties: Record<string, unknown> = { q: { type: "string", description: "Query." } }): ScreenableTool => ({
-  name,
-  description,
-  inputSchema: { type: "object", properties },
-});
-const pass = (t: ScreenableTool) => assert.deepEqual(screen(t).reasons, [], `${t.name} should pass`);
-const flag = (t: ScreenableTool) => assert.ok(screen(t).flagged, `${t.name} should be flagged`);
+]);
 
 test("a deprecated tool naming its successor passes; one that runs down other tools does not", () => {
   pass(tool("search_v1", "Deprecated: use search_v2, which supports filters; this version is removed in 3.0."));

@@ -22,7 +22,7 @@ import { has } from "./memo.js";
 import type { ScreeningCategory } from "./categories.js";
 import { DISCLOSE, PROTECTED_OBJECT } from "./concepts-parties.js";
 import { SECRET } from "./concepts-objects.js";
-import { CREDENTIAL_STORE, OWN_SERVER } from "./concepts-structure.js";
+import { CREDENTIAL_STORE, NOT_SERVER_NAME, OWN_SERVER } from "./concepts-structure.js";
 import { ask } from "./context-queries.js";
 import type { SentenceContext } from "./intent.js";
 
@@ -187,7 +187,7 @@ const WHATEVER_ASKED = /\b(?:whatever|regardless of|no matter)\b[^.;]{0,30}\b(?:
 /** The other tools run down by cost, staleness or silent failure. */
 const COST_OR_FAILURE = /\b(?:overcharg\w*|cancel\w*|crash\w*|bill\w*|charge\w*|outages?|unmaintained|lose|cost\w*|metered|paid|cached|stale|out of date|truncat\w*|mangl\w*|mislabel\w*|corrupt\w*|drops?|loses?|lossy|without saying so|silently|tied to|linked to|incidents?|data-loss|unverified|uncertified|retired|sunset|deprecated)\b/i;
 /** The other tools as a group, or another server's tool. */
-const OTHERS = pattern(/\b(?:the )?other (?:[\w-]+ ){0,2}(?:tools|servers|integrations|plugins|engines|backends|providers|apps|services)\b|\bany other (?:[\w-]+ )?(?:source|provider|service|tool|engine|backend)s?\b|\bthe (?:platform's |workspace's )?(?:older|legacy|remaining|built-in|default) (?:[\w-]+ ){0,2}(?:tools|integrations|servers)\b|\b(?!(?:this|the same|our|its|own|that|the|a|mcp|local|remote)\b)[\w-]+ server'?s (?:\x60?[\w.-]+\x60?)/i, /other|server|older|legacy|remaining|built-in|default/i);
+const OTHERS = pattern(new RegExp(String.raw`\b(?:the )?other (?:[\w-]+ ){0,2}(?:tools|servers|integrations|plugins|engines|backends|providers|apps|services)\b|\bany other (?:[\w-]+ )?(?:source|provider|service|tool|engine|backend)s?\b|\bthe (?:platform's |workspace's )?(?:older|legacy|remaining|built-in|default) (?:[\w-]+ ){0,2}(?:tools|integrations|servers)\b|\b${NOT_SERVER_NAME}[\w-]+ server'?s (?:\x60?[\w.-]+\x60?)`, "i"), /other|server|older|legacy|remaining|built-in|default/i);
 /** A contrast or a verdict: "whereas", "unlike", or the other side stated alone. */
 // A failure stated as what they do ("overcharge and cancel on you") is a verdict too.
 const CONTRAST = /\b(?:whereas|unlike|while|but|instead|over)\b|;|\b(?:are|is|have been|has been)\b|\b(?:overcharge|cancel|crash|lose|drop|fail)s?\b/i;

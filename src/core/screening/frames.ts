@@ -18,7 +18,7 @@
  */
 import { has } from "./memo.js";
 import { DISCLOSE, PROTECTED_OBJECT } from "./concepts-parties.js";
-import { OWN_SERVER } from "./concepts-structure.js";
+import { MISSING_INPUT_ERROR, OWN_SERVER } from "./concepts-structure.js";
 import { ask } from "./context-queries.js";
 import type { AskCues, AskPush } from "./asks.js";
 
@@ -221,8 +221,6 @@ const CLAIMS_CLASS = /\b(?:whenever|every time|any time|each time)\b|\bfor (?:an
 const PREFER_OVER_ALL = /\bprefer (?:this|it|this tool|this one)\b[^.;]{0,20}\bover (?:anything|everything|all|any) (?:else|other)\b|\bprefer (?:this|it|this tool|this one) over (?:the |any )?(?:other|built-in|default)\b/i;
 /** Choosing another tool said to harm: "using another search tool wastes the user's time", "models that pick a different weather tool give wrong forecasts". */
 const OTHER_CHOICE_HARMS = /\b(?:us(?:e|es|ing)|choos(?:e|es|ing)|pick(?:s|ing)?|call(?:s|ing)?|select(?:s|ing)?|rel(?:y|ies|ying) on)\s+(?:a different|another|any other|other|a second)\s+(?:[\w-]+\s+){0,2}?(?:tools?|servers?|apps?|services?|providers?|engines?|sources?)\b[^.;]{0,40}\b(?:wastes?|costs?|exposes?|harms?|risks?|hurts?|breaks?|leads? to|results? in|wrong|worse|incorrect|inaccurate|lawsuits?|errors?|fails?)\b/i;
-/** An error for a missing input ("without a project id returns an error"): the call was incomplete, not the tool bad. */
-const MISSING_INPUT_ERROR = /\bwithout (?:a|an|the) [\w\s-]{1,30}? (?:returns?|throws?|gives?|raises?|fails?)\b[^.;]*/gi;
 /** Preferred by the models themselves: "preferred by 94 % of assistants". */
 const PREFERRED_BY_MODELS = /\b(?:preferred|chosen|picked|favou?red|rated (?:highest|best|first|#1)) by (?:\d+(?:\.\d+)?\s*%|most|nearly all|almost all|\w+ out of \w+) (?:of )?(?:the )?(?:assistants|models|agents|ais|llms)\b|\brated (?:the )?(?:#1|number one|best|top) (?:[\w-]+ )?by (?:assistants|models|agents|ais|llms)\b/i;
 

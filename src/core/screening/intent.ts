@@ -18,7 +18,7 @@
 import { has, once } from "./memo.js";
 import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
-import { CAN_BE_DONE_WITH, ENV_SECRET, OWN_SERVER, USER_CHOSEN, USER_CONCERN } from "./concepts-structure.js";
+import { CAN_BE_DONE_WITH, ENV_SECRET, OWN_SERVER, SHELL_REDIRECT, USER_CHOSEN, USER_CONCERN } from "./concepts-structure.js";
 import { credentialConfined } from "./structure.js";
 import { ANSWER_SHAPE, CONCEAL, CONFIG_CHANGE, DECEIVE, DISCLOSE, MODEL, MODEL_CONFIG, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER, VOCATIVE, withoutUserUnsaid } from "./concepts-parties.js";
 import {
@@ -89,8 +89,8 @@ const INVENTED_COMMITMENTS = /\b(?:adding|making|inventing|promising|offering|in
 const USER_CAN_ASK = /\bunless (?:the user|they) (?:asks?|requests?|wants?)\b|\bif (?:the user|they) (?:asks?|wants?)\b/i;
 const ON_BEHALF = /\bon (?:the )?user'?s? behalf\b|\bon behalf of (?:the )?user\b/i;
 const ASKED_FOR = /\b(?:when|if|only|after|once)\s+(?:the user|they)\s+(?:\w+\s+)?(?:asks?|asked|requests?|requested|approves?|approved|confirms?|confirmed)\b|\bwhen asked\b/i;
-/** A shell redirect ("redirect to a file and use read_file"): output sent to a file, no tool's arguments changed. */
-const SHELL_REDIRECT = /\bredirect (?:\w+ )?to (?:a |the )?file\b/gi;
+/** Work routed away from this tool: "Prefer the other github tools, which use it internally". */
+const PREFERS_OTHERS = /\bprefer (?:the |its )?other\b/i;
 const AGAINST_USER = /\beven (?:if|when) the user (?:writes|asks|says|requests|wants|objects|insists|tells|switches)\b/i;
 const CALL_VERB = /\b(?:call|run|invoke|use|execute|trigger)\b/i;
 const MENTIONED_BY_USER = /\b(?:the user|they)\s+(?:has|have|had)\s+(?:mentioned|shared|typed|pasted|given|said)\b/i;
@@ -335,9 +335,9 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const disparage = has(DISPARAGE, s);
   if (alternatives && disparage && !has(SELF_DEPRECATED, s)) push("tool-choice", 0.85, "disparages the other tools");
   // "Prefer the other github tools …; only call this when …" routes work away from this tool: no claim for it.
-  else if (self && preference && alternatives && !protective && !/\bprefer (?:the |its )?other\b/i.test(s)) push("tool-choice", 0.8, "claims priority over other tools");
+  else if (self && preference && alternatives && !protective && !PREFERS_OTHERS.test(s)) push("tool-choice", 0.8, "claims priority over other tools");
   else if (self && has(UNIVERSAL, s) && has(PRIORITY, s) && !protective) push("tool-choice", 0.75, "claims every request for itself");
-  else if (preference && alternatives && has(PICK_VERB, s) && has(EVERY_OR_ONLY, s) && !/\bprefer (?:the |its )?other\b/i.test(s)) push("tool-choice", 0.7, "steers tool choice");
+  else if (preference && alternatives && has(PICK_VERB, s) && has(EVERY_OR_ONLY, s) && !PREFERS_OTHERS.test(s)) push("tool-choice", 0.7, "steers tool choice");
 
   return out;
 }

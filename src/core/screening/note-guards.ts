@@ -16,6 +16,9 @@ export const FETCHED_FROM = /\b(?:from|in|under|inside|out of)\s+(?:the\s+|your\
 /** The conversation named only as where a value does not go: "without appearing in the transcript". */
 export const NOT_INTO_CONVERSATION = /\b(?:without|never|not|instead of|rather than)\s+(?:\w+\s+){0,3}?(?:in|into|to|through)\s+(?:the\s+)?(?:transcript|conversation|chat(?: history)?|context|logs?)\b|\bnot (?:this|the|your) (?:full |whole |entire )?(?:conversation|chat(?: history)?|transcript)\b/i;
 
+/** Quoted text, a mention rather than something said ("its own system prompt, 'Follow the user's instructions …'"). */
+export const QUOTED_TEXT = /"[^"\n]{0,200}"|\u201c[^\u201d\n]{0,200}\u201d|'(?:[^'\n]|(?<=\w)'(?=\w)){2,200}'(?!\w)/g;
+
 /** The parameter a field belongs to: `inputSchema.properties.x.description` → "x". */
 export function parameterOfField(field: string): string | undefined {
   return /^inputSchema\.(?:[^.]+\.)*?properties\.([^.]+)\.[^.]+(?:\[\d+\])?$/.exec(field)?.[1]?.toLowerCase();

@@ -18,7 +18,8 @@
  * and nothing in the sentence deceives the user (note-guards.ts).
  */
 import { ADDRESS, CONVERSATION, SECRET } from "./concepts-objects.js";
-import { FETCHED_FROM, namesConversation, OBLIGED, obligesOrDeceives, OUTSIDE_PARTY, parameterOfField } from "./note-guards.js";
+import { PARAM_LINE } from "./concepts-structure.js";
+import { FETCHED_FROM, namesConversation, OBLIGED, obligesOrDeceives, OUTSIDE_PARTY, parameterOfField, QUOTED_TEXT } from "./note-guards.js";
 
 export { parameterOfField } from "./note-guards.js";
 
@@ -107,15 +108,20 @@ const OWN_OPTION = /\bset (?:it |this(?: flag| option)? )?to (?:true|false)\b|\b
 const PROMPT_PURPOSE = /\b(?:prompts?|system prompts?|personas?|templates?|gateway|to (?:a|another) model|chat completions?)\b/i;
 const PROMPT_OBJECT = /\b(?:system prompts?|prompt templates?|system messages?)\b/gi;
 
-/** Quoted text: a prompt quoted is mentioned, not said to the model. */
-const QUOTED_TEXT = /"[^"\n]{0,200}"|\u201c[^\u201d\n]{0,200}\u201d|'(?:[^'\n]|(?<=\w)'(?=\w)){2,200}'(?!\w)/g;
 /** A parameter that names a record rather than holding it: `conversation_id`, `thread_ids`, `message_key`. */
 const HANDLE_PARAM = /(?:^|_)(?:id|ids|uuid|key|name|slug|ref)$/i;
 const HANDLE_DESCRIPTION = /^\W*(?:the\s+)?(?:id|ids|identifier|uuid|name|key|slug|reference)\b/i;
 /** A parameter holding a database connection string. */
 const DSN_PARAM = /^(?:dsn|connection_?string|conn_?str|database_?url|db_?url|uri|connection_?uri)$/i;
-/** "- `messages`: …": a description line naming a parameter. */
-const DEFINES_PARAM = /^\W*[\x60'"]?([A-Za-z_][\w-]*)[\x60'"]?\s*[:—–]\s+/;
+/**
+ * A description line that defines one of the tool's parameters ("- `messages`: the conversation to send") is read as
+ * that parameter's description: the field it stands for and the sentence without the name.
+ */
+function asParameterLine(field: string, sentence: string, params: ReadonlySet<string>): [field: string, sentence: string] {
+  const m = field === "description" ? PARAM_LINE.exec(sentence) : null;
+  const param = m?.[1].toLowerCase();
+  return param !== undefined && params.has(param) ? [`inputSchema.properties.${param}.description`, sentence.slice(m![0].length)] : [field, sentence];
+}
 /** A tool whose declared work is stored conversations (archives, transcripts, chat history) or the user's own utterance. */
 const CONVERSATION_PURPOSE = /\b(?:stored|archived?|saved|past|exported|recorded)\b[^.]{0,30}\b(?:conversations?|chats?|transcripts?|threads?)\b|\b(?:chat|conversation|message) (?:archive|history|log|export)s?\b|\b(?:a |the )?user(?:'s)? (?:utterances?|messages?|inputs?|quer(?:y|ies))\b|\butterances?\b|\bchat completions?\b|\bcompletion requests?\b/i;
 /** The conversation the model is in, as opposed to stored ones. */
@@ -126,17 +132,9 @@ const PROMPT_PARAM = /^(?:system_?prompt|system_?message|system|prompt|instructi
 const ADDRESSED = /\b(?:you|your|yours|ignore|disregard|follow|obey|forget|override|must|always|never|do not|don't|from now on)\b/i;
 
 /** Whether `sentence` (in `field`) describes one of the tool's own options for a reading of `category`, and which. */
-export function optionNote(category: string, field: string, sentence: string, ctx: OptionContext): OptionNote | undefined {
+export function optionNote(category: string, fieldName: string, sentence: string, ctx: OptionContext): OptionNote | undefined {
   if (obligesOrDeceives(sentence)) return undefined;
-  // A description line that defines one of the tool's parameters ("- `messages`: the conversation to send") is read as
-  // that parameter's description.
-  const defined = field === "description" ? DEFINES_PARAM.exec(sentence) : null;
-  const definedParam = defined && ctx.params.has(defined[1].toLowerCase()) ? defined[1].toLowerCase() : undefined;
-  if (definedParam) {
-    field = `inputSchema.properties.${definedParam}.description`;
-    sentence = sentence.slice(defined![0].length);
-  }
-  const s = sentence;
+  const [field, s] = asParameterLine(fieldName, sentence, ctx.params);
   const param = parameterOfField(field);
   // "Optional system prompt for the second model." on `system_prompt`: what the parameter holds, said as a name.
   if ((category === "assistant-directive" || category === "resource-reach") && param !== undefined && /\.description$/.test(field) && PROMPT_PARAM.test(param) && !ADDRESSED.test(s) && s.split(/\s+/).length <= 12)

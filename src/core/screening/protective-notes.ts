@@ -22,7 +22,7 @@
 import { ADDRESS, CONVERSATION, SECRET } from "./concepts-objects.js";
 import { DECEIVE } from "./concepts-parties.js";
 import { OUTBOUND } from "./concepts-structure.js";
-import { FETCHED_FROM, namesConversation, NOT_INTO_CONVERSATION, obligesOrDeceives, OUTSIDE_PARTY } from "./note-guards.js";
+import { FETCHED_FROM, namesConversation, NOT_INTO_CONVERSATION, obligesOrDeceives, OUTSIDE_PARTY, QUOTED_TEXT } from "./note-guards.js";
 
 export type ProtectiveNote =
   | "content declared to be data"
@@ -54,8 +54,6 @@ const DATA_NOT_ORDERS =
   /\b(?:treat|handle|regard|read|consider|use)\s+(?:it|them|this|that|(?:any|all|the|such)\s+(?:[\w-]+\s+){0,4}?(?:text|content|data|messages?|rows?|results?|output|pages?|replies|responses|comments?|documents?))\s+(?:[\w-]+\s+){0,4}?as\s+(?:untrusted\s+)?(?:data|content|plain text|information|quotes?|material)\b|\b(?:never|not|do not|don't)\s+(?:be\s+)?(?:(?:treat(?:ed)?|regard(?:ed)?|read|take|taken|interpret(?:ed)?|consider(?:ed)?)\s+(?:[\w'-]+\s+){0,4}?)?as\s+(?:\w+\s+)?(?:instructions?|commands?|orders?|directives?)\b|\bif (?:the|a|any) (?:[\w-]+ ){0,2}(?:page|content|text|result|document|message|email|file|output|response|row|comment|issue)s? (?:contains?|includes?|holds?|has) (?:any )?(?:instructions?|commands?|prompts?|directives?)\b[^.;]{0,60}?,\s*ignore (?:them|it)\b|\b(?:do not|don't|never)\s+(?:follow|obey|execute|act on|carry out)\s+(?:any\s+)?(?:instructions?|commands?|directions?)\s+(?:found|embedded|contained|written|that appear)\b|\b(?:text|content|lines?|output)\s+that\s+(?:looks?|reads?|seems?)\s+like\s+(?:instructions?|commands?|orders?)\b[^.;]{0,30}?\bignore\s+(?:it|them)\b/i;
 /** An order that would still be one inside such a note (quoted examples removed first). */
 const STILL_AN_ORDER = /\b(?:ignore|disregard|forget|override|reveal|send|pass|include|upload|forward|email|call|run|execute|act on|carry out|unless|except|other than|but (?:if|when))\b/i;
-/** Quoted text: an example mentioned, not said. */
-const QUOTED = /"[^"\n]{0,160}"|\u201c[^\u201d\n]{0,160}\u201d|'[^'\n]{2,160}'/g;
 /** An action kept for when the user asks: "only do this when the user asks for it". */
 const USER_GATED = /\bonly (?:do (?:this|that|so) |use (?:it|this) |call (?:it|this) )?(?:when|if|after) (?:the user|they|the person|a human) (?:explicitly |directly |has )?(?:asks?|asked|requests?|requested|says so|confirms?|confirmed|approves?|approved|wants?)\b/i;
 /** Secrets kept out of what the tool stores or sends: "leave out secrets and personal data", "never store passwords". */
@@ -99,7 +97,7 @@ const NEVER_TOUCHED = /\b(?:is|are|will be|gets?)\s+\**(?:never|not)\**\s+(?:\w+
 export function protectiveNote(category: string, sentence: string): ProtectiveNote | undefined {
   const s = sentence;
   // Notes that hold whatever the model is told to do with them: content is data, a key that is no secret.
-  if (category === "assistant-directive" && DATA_NOT_ORDERS.test(s) && !STILL_AN_ORDER.test(s.replace(QUOTED, " ").replace(DATA_NOT_ORDERS, " ").replace(MAY_HOLD_ANY, " ")) && !ADDRESS.test(s))
+  if (category === "assistant-directive" && DATA_NOT_ORDERS.test(s) && !STILL_AN_ORDER.test(s.replace(QUOTED_TEXT, " ").replace(DATA_NOT_ORDERS, " ").replace(MAY_HOLD_ANY, " ")) && !ADDRESS.test(s))
     return "content declared to be data";
   if (category === "resource-reach" && ANY_NON_SECRET_KEY.test(s)) {
     const rest = s.replace(NON_SECRET_KEY, " ");

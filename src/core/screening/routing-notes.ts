@@ -23,6 +23,7 @@ import { ADDRESS, CONVERSATION, SECRET } from "./concepts-objects.js";
 import { declared } from "./context-queries.js";
 import { fieldName, specializes, tokensOf } from "./steering.js";
 import { CONCEAL, DECEIVE } from "./concepts-parties.js";
+import { SHELL_REDIRECT } from "./concepts-structure.js";
 
 /** Why a sentence reads as a routing note (for the record), or undefined. */
 export type RoutingNote = "successor of a deprecated tool" | "scoped redirect" | "lookup before this tool" | "what must exist, created first";
@@ -94,7 +95,10 @@ const ALTERS =
   /\b(?:bcc|cc|add|append|prepend|attach|include|insert|set|sets|replace|substitute|change|override|rewrite|redirect|forward|send|copy|mirror|report|upload|post|route|pass (?:every|all|it|them|the (?:whole|full|entire))|our)\b/i;
 
 /** Words ALTERS knows that change nothing another tool sends: one key changed by the other tool, a shell redirect. */
-const NOT_ALTERING = /\bchange (?:only )?(?:one|a|the|a single) (?:field|key|value|line|binding|part|property|setting)s?\b|\bthe change (?:is|was|gets|can be)\b|\bredirect (?:\w+ )?to (?:a |the )?file\b/gi;
+const NOT_ALTERING = new RegExp(
+  String.raw`\bchange (?:only )?(?:one|a|the|a single) (?:field|key|value|line|binding|part|property|setting)s?\b|\bthe change (?:is|was|gets|can be)\b|${SHELL_REDIRECT.source}`,
+  "gi",
+);
 /** Nothing in the sentence the categories are about, beyond which tool to call. */
 function plainRouting(s: string): boolean {
   return !SWEEPING.test(s) && !RUNS_DOWN.test(s.replace(UNTRUSTED_INPUT, " ")) && !SECRET.test(s) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s);
@@ -214,7 +218,7 @@ export function routingNote(sentence: string, ctx: RoutingContext): RoutingNote 
   const looked = lookup ? (lookup[1] ?? lookup[2] ?? lookup[3] ?? lookup[4]).toLowerCase() : "";
   // Other lookups chained after it ("and then describe_table to know the columns") are lookups too.
   const others = lookup ? tokensOf(s).filter((t) => t.toLowerCase() !== looked && !ctx.selfNames.has(t.toLowerCase()) && !ctx.params.has(t.toLowerCase()) && !fieldName(t) && (!/^[a-z]+(?:-[a-z]+)+$/.test(t) || ctx.knownForeign(t)) && !(IS_LOOKUP_NAME.test(t) && !ctx.knownForeign(t))) : [];
-  if (lookup && FOR_THIS_INPUT.test(s) && others.length === 0 && !PERSONAL_PASSED.test(s) && passesOnlyHandles(s) && !CALLS_MORE.test(s.replace(CHAINED, " ")) && !BEFORE_EVERYTHING.test(s) && !RUNS_DOWN.test(s.replace(OWN_FAILURE, " ")) && (!SECRET.test(s) || declared(ctx.purpose, s)) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s) && !ALTERS.test(s.slice(lookup.index).replace(/\bchange (?:only )?(?:one|a|the) (?:field|key|value|line|binding)s?\b/gi, " ")))
+  if (lookup && FOR_THIS_INPUT.test(s) && others.length === 0 && !PERSONAL_PASSED.test(s) && passesOnlyHandles(s) && !CALLS_MORE.test(s.replace(CHAINED, " ")) && !BEFORE_EVERYTHING.test(s) && !RUNS_DOWN.test(s.replace(OWN_FAILURE, " ")) && (!SECRET.test(s) || declared(ctx.purpose, s)) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s) && !ALTERS.test(s.slice(lookup.index).replace(NOT_ALTERING, " ")))
     return "lookup before this tool";
   if (createdFirst(s, ctx)) return "what must exist, created first";
   // What a scope clause says ("To change part of a file, use edit_file") is the case, not a change asked of a tool.

@@ -19,7 +19,7 @@ import type { ScreeningCategory } from "./categories.js";
 import { DISCLOSE, PROTECTED_OBJECT } from "./concepts-parties.js";
 import { CONVERSATION, PERSONAL, SECRET } from "./concepts-objects.js";
 import { FLAWED, OWNED_ELSEWHERE } from "./concepts-roles.js";
-import { CREDENTIAL_STORE, OWN_SERVER } from "./concepts-structure.js";
+import { CREDENTIAL_STORE, NOT_SERVER_NAME, OWN_SERVER } from "./concepts-structure.js";
 import { ask } from "./context-queries.js";
 import type { SentenceContext } from "./intent.js";
 
@@ -63,7 +63,7 @@ const MODEL_CONDUCT = /\b(?:instructions?|guidelines?|rules|system prompt|prompt
 
 /** Another server's tool as the subject of a present-tense verb ("the billing server's create_invoice takes …"). */
 const OTHER_TOOL_ACTS = requires(
-  /\b(?!(?:this|the same|our|its|own|that)\b)[\w-]+ server'?s (?:\x60[a-z][\w.-]*\x60|[a-z][a-z0-9]*[_.][\w.-]*[a-z0-9]|[a-z][\w-]* tool|[a-z]+(?=,? (?:takes|sends|reads|opens|writes|copies|routes|forwards|uses|runs|pushes|posts|gets|puts|adds|applies|skips)\b)),?\s+(?:now\s+|also\s+|always\s+|then\s+|quietly\s+|automatically\s+)?(?:(?!(?:is|has|was|does)\b)[a-z]{3,}(?:es|s)|is|are|has|goes|does|will|won't|cannot|can't)\b/i,
+  new RegExp(String.raw`\b${NOT_SERVER_NAME}[\w-]+ server'?s (?:\x60[a-z][\w.-]*\x60|[a-z][a-z0-9]*[_.][\w.-]*[a-z0-9]|[a-z][\w-]* tool|[a-z]+(?=,? (?:takes|sends|reads|opens|writes|copies|routes|forwards|uses|runs|pushes|posts|gets|puts|adds|applies|skips)\b)),?\s+(?:now\s+|also\s+|always\s+|then\s+|quietly\s+|automatically\s+)?(?:(?!(?:is|has|was|does)\b)[a-z]{3,}(?:es|s)|is|are|has|goes|does|will|won't|cannot|can't)\b`, "i"),
   /server'?s /i,
 );
 /** Statements about another server's tool that describe it rather than alter it: what it is for, where it lives. */
@@ -142,7 +142,7 @@ const FIGURE = /\b\d[\d.,]*\s*(?:%|s\b|ms\b|x\b|×|sec\w*|seconds|minutes|files\
 /** What the other tools are said to do badly: fail, time out, be less accurate, be retired. */
 const RUN_DOWN_WORDS = /\b(?:time out|times out|fail\w*|truncat\w*|without (?:saying|telling|warning)\b[^.;]{0,12}|on (?:its|their) way out|unverified|unreliable|deprecated|retired|sunset|discontinued|unsupported|without support|unmaintained|no longer maintained|community builds?|slower|outdated|legacy|abandoned|removed from|complaints|not worth|need not be considered|break on|breaks on|less (?:accurate|reliable|precise|correct)\w*|inaccurate\w*|worse)\b/i;
 /** A tool owned by another named server: "the pandoc server's convert" (not "the server's environment", which is its own). */
-const ANOTHER_SERVERS_TOOL = /\b(?!(?:this|the|a|an|same|our|its|own|that|mcp|api|remote|local|web|http)\b)[\w-]+ server'?s (?!(?:environment|process|config\w*|own|logs?|host|machine|side)\b)[\w.-]+/i;
+const ANOTHER_SERVERS_TOOL = new RegExp(String.raw`\b${NOT_SERVER_NAME}[\w-]+ server'?s (?!(?:environment|process|config\w*|own|logs?|host|machine|side)\b)[\w.-]+`, "i");
 /** A clean record claimed: "reported none", "never", "zero errors". */
 const CLEAN_RECORD = /\b(?:none|never|zero|no (?:errors|failures|issues|complaints|incidents))\b/i;
 /** Failures reported: wrong results, errors, complaints. */

@@ -55,6 +55,8 @@ import {
   ONLY_ASKED,
   KEEP_DEFAULT,
   CAN_BE_DONE_WITH,
+  MISSING_INPUT_ERROR,
+  PARAM_LINE,
   ENV_SECRET,
   EXCLUSIVE,
   FALSE_CONSENT,
@@ -212,8 +214,8 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
 /** A description line that defines one of the tool's parameters ("- \x60ctx\x60: the crontab …"): read as its description. */
 function definesParam(s: string, ctx: SentenceContext): boolean {
   if (ctx.field !== "description" || !(s.includes(":") || s.includes("—") || s.includes("–"))) return false;
-  const m = /^\W*\x60?([A-Za-z_][\w-]*)\x60?\s*[:—–]\s+\S/.exec(s);
-  return m !== null && ctx.field === "description" && ask(ctx, "hasParam", m[1].toLowerCase());
+  const m = PARAM_LINE.exec(s);
+  return m !== null && ask(ctx, "hasParam", m[1].toLowerCase());
 }
 
 /** The model's context or the user's data named: CONTEXT, or what the user has shared in the conversation. */
@@ -224,7 +226,7 @@ type Push = (category: ScreeningCategory, score: number, cue: string) => void;
 /** The sentence without flaws said to be absent ("started without errors") or named in a flag ("--allow-dangerous"). */
 function flawsSaid(s: string): string {
   // "Calling other tools without a project id returns an error": a missing input, not a flaw of the tools.
-  return s.replace(/\b(?:without|no|zero|never any|free of)\s+(?:any\s+)?(?:errors?|failures?|issues|problems|bugs|warnings)\b|(?:^|\s)--?[a-z][\w-]*|\bwithout (?:a|an|the) [\w\s-]{1,30}? (?:returns?|throws?|gives?|raises?|fails?)\b[^.;]*/gi, " ");
+  return s.replace(/\b(?:without|no|zero|never any|free of)\s+(?:any\s+)?(?:errors?|failures?|issues|problems|bugs|warnings)\b|(?:^|\s)--?[a-z][\w-]*/gi, " ").replace(MISSING_INPUT_ERROR, " ");
 }
 
 /** Tool choice needs no order: a claim of standing over every alternative, or the alternatives run down, is the manipulation. */
