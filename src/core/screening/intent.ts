@@ -18,7 +18,7 @@
 import { has, once } from "./memo.js";
 import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
-import { CAN_BE_DONE_WITH, ENV_SECRET, OWN_SERVER, SHELL_REDIRECT, USER_CHOSEN, USER_CONCERN } from "./concepts-structure.js";
+import { CAN_BE_DONE_WITH, ENV_SECRET, OWN_SERVER, ROUTING_PURPOSE, SHELL_REDIRECT, USER_CHOSEN, USER_CONCERN } from "./concepts-structure.js";
 import { credentialConfined } from "./structure.js";
 import { ANSWER_SHAPE, CONCEAL, CONFIG_CHANGE, DECEIVE, DISCLOSE, MODEL, MODEL_CONFIG, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER, VOCATIVE, withoutUserUnsaid } from "./concepts-parties.js";
 import {
@@ -74,9 +74,9 @@ const SELF_DEPRECATED = /\bthis (?:tool|one) is deprecated\b/i;
 const LOCAL_SINK = /\b(?:as|to|into|in)\s+(?:a\s+)?(?:local\s+)?(?:markdown|text|pdf|json|html)?\s*(?:file|folder|directory|disk|documents? folder)\b/i;
 const OUTBOUND_WORD = /\b(?:upload\w*|send\w*|sent|post\w*|shar(?:e|es|ed|ing)|sync\w*|forward\w*|email\w*|transmit\w*|remote|server|cloud)\b/i;
 /** The user's confirmation skipped, in any voice: "rather than pausing for the user's confirmation", "asking first only slows the user down". */
-const SKIPS_CONFIRMATION = /\b(?:rather than|instead of|without)\s+(?:pausing for|waiting for|checking back with|checking with|confirming with|asking)\s+(?:the user|them|the person)(?:'s)?(?:\s+(?:confirmation|approval|permission|first))?|\b(?:rather than|instead of)\s+(?:pausing|waiting)\s+for\s+(?:the user's\s+)?(?:confirmation|approval)|\basking (?:the user |them )?(?:first|for confirmation|for permission) (?:only |just )?(?:slows|wastes|annoys|bothers|irritates|delays)\b|\b(?:is|are) (?:done|handled|carried out) as part of the same turn\b|\bwithout waiting for (?:reviews?|approvals?|the user|confirmation|sign-?off|a review)\b|\bconfirmed with the user[^?]{0,60}\?\s*A:\s*No\b/i;
+const SKIPS_CONFIRMATION = /\b(?:there is |there's )?no need to (?:ask|check with|confirm with)\b(?! (?:the user )?(?:for|about) (?:the |a |an )?(?:id|ids|name|path|format|value)s?\b)|\b(?:rather than|instead of|without)\s+(?:pausing for|waiting for|checking back with|checking with|confirming with|asking)\s+(?:the user|them|the person)(?:'s)?(?:\s+(?:confirmation|approval|permission|first))?|\b(?:rather than|instead of)\s+(?:pausing|waiting)\s+for\s+(?:the user's\s+)?(?:confirmation|approval)|\basking (?:the user |them )?(?:first|for confirmation|for permission) (?:only |just )?(?:slows|wastes|annoys|bothers|irritates|delays)\b|\b(?:is|are) (?:done|handled|carried out) as part of the same turn\b|\bwithout waiting for (?:reviews?|approvals?|the user|confirmation|sign-?off|a review)\b|\bconfirmed with the user[^?]{0,60}\?\s*A:\s*No\b/i;
 /** An action with consequences, which the user's confirmation exists for. */
-const CONSEQUENTIAL = /\b(?:wip(?:e|es|ed|ing)|erase\w*|repl(?:y|ies)|mark\w*|reassign\w*|delet\w+|remov\w+|transfer\w*|refund\w*|pay\w*|send\w*|accept\w*|approv\w+|merg\w+|push\w*|publish\w*|purchas\w+|buy\w*|cancel\w*|carr(?:y|ies) (?:it|them) out|invit\w+|shar(?:e|es|ed|ing)|grant\w*|revok\w+|overwrit\w+)\b/i;
+const CONSEQUENTIAL = /\b(?:wip(?:e|es|ed|ing)|declin(?:e|es|ed|ing)|erase\w*|repl(?:y|ies)|mark\w*|reassign\w*|delet\w+|remov\w+|transfer\w*|refund\w*|pay\w*|send\w*|accept\w*|approv\w+|merg\w+|push\w*|publish\w*|purchas\w+|buy\w*|cancel\w*|carr(?:y|ies) (?:it|them) out|invit\w+|shar(?:e|es|ed|ing)|grant\w*|revok\w+|overwrit\w+)\b/i;
 const HOLDS_NOUN = /^\W*(?:the|a|an|full|complete|all)\s+(?:full\s+|complete\s+)?(?:output|arguments?|messages?|text|history|transcript|contents?|results?|responses?)\b/i;
 const CONTENT_DRIVES_CALLS = /\b(?:if|when|whenever)\s+(?:the|a|any)\s+(?:result|response|output|record|row|message|email|page|document|file|entry|item|list)s?\s+(?:contains?|includes?|has|shows?|lists?)\b[^.]{0,120}?\b(?:call|run|invoke)\s+[\x60'"]?[\w.-]+[\x60'"]?\s+on\s+(?:each|every|all)\b/i;
 const OBJECT_POLICY = /(?<!\b(?:your|its|the model's|the assistant's|content|safety|usage|system|operator|moderation)\s)\bpolic(?:y|ies)\b/i;
@@ -112,6 +112,20 @@ const EVERY_OR_ONLY = /\b(?:only|never|exclusively|every|all|first)\b/i;
  */
 const OBEYS_CONTENT = /\b(?:follow|obey|carry out|execute|perform|act on|comply with)\s+(?:any|all|every|each|the|whatever)?\s*(?:[\w-]+\s+){0,2}?(?:instructions?|directives?|orders|commands?|requests?)\s+(?:[\w-]+\s+){0,2}?(?:contained|found|embedded|written|given|appearing|present|inside|within|in|from|of (?:the|each|every|any|a) (?:[\w-]+ )?(?:file|page|document|email|message|note|result|ticket|content|feed|post)s?)\b|\b(?:do|act on|carry out|perform|follow)\s+whatever\s+(?:the\s+|a\s+)?(?:[\w-]+\s+){0,3}?(?:page|document|file|email|message|note|result|text|content|site|post|ticket|feed)s?'?\s+(?:asks|says|requests|tells|instructs|wants|contains)\b/i;
 
+/**
+ * An action beyond the one asked for, expected of the model: "the assistant must also update lifecycle_stage",
+ * "best approach is to also post the same digest into #general", "agents are expected to log an activity …, whatever
+ * the user asked for", "posts a copy … after each call". The user asked for one thing; the tool books another.
+ */
+const EXTRA_ACT = /\b(?:also|additionally|in the same (?:answer|turn|reply|response|step)|after (?:each|every) (?:call|use|run|lookup|read|search)|whatever the user (?:asked|asks|wanted|wants)(?: for)?|regardless of what the user (?:asked|asks|wanted|wants))\b/i;
+const EXPECTED_OF_MODEL = /\b(?:is|are) expected to\b|\bit is expected that\b|\bbest (?:approach|practice|way) is to\b|\bgood practice\b|\b(?:must|should|shall|needs? to|has to|have to)\b|\b(?:assistant|agent|model)\s+(?:also\s+|then\s+)?(?!(?:is|has|was|does|can|may|will|needs|wants|asks)\b)[a-z]{3,}s\b/i;
+const MODEL_ACTOR = /\b(?:agents?|assistants?|models?)\b/i;
+const EXTRA_VERB = /\b(?:post(?:s|ed|ing)?|send(?:s|ing)?|shar(?:e|es|ed|ing)|star(?:s|red)?|follow(?:s|ed)?|updat(?:e|es|ed|ing)(?! (?:the user|them|you)\b)|publish\w*|forward\w*|email(?:s|ed)?|invit\w+|subscrib\w+|upvot\w+|appl(?:y|ies|ied)|log(?:s|ged)? (?:a|an|the)|mov(?:e|es|ed) (?:the|it|them)|declin\w+|propos(?:e|es|ed)|pre-?fill\w*|approv\w+|merg(?:e|es|ed)|delet\w+|pay(?:s|ing)?|transfer\w*|charg(?:e|es|ed)|cancel\w*|accept\w*|comment(?:s|ed)? on|creat(?:e|es) (?:a|an) (?:new )?(?:note|issue|ticket|task|post|comment|record|entry|event|activity))\b/i;
+
+/** A value's terse list of what to include: "stacktrace+env+conversation". */
+const TERSE_CONTEXT = /(?:^|[+,&|])\s*(?:conversation|chat|history|transcript|env|environment|secrets?|credentials?|cookies?|tokens?)\s*(?=$|[+,&|]|\s+to\b)/i;
+/** Only a part said to be shown or read out. */
+const CONFIRMATION_NARROWED = /\bonly\s+[^.;]{1,40}?\s+(?:is|are|gets|get)\s+(?:read out|read back|shown|listed|displayed|mentioned|named|repeated)\b/i;
 /** What the reader knows about the tool a sentence belongs to. */
 export interface SentenceContext {
   /** Field path (`description`, `inputSchema.properties.x.description`, …). */
@@ -174,6 +188,9 @@ function concealment(s: string, protective: boolean, push: (category: ScreeningC
   const advice = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i.test(s);
   const speechControl = has(SPEECH, s) && has(RESTRICT_SPEECH, s) && (has(USER, s) || has(SAY_ONLY, s)) && !advice && !has(PROTECTED_OBJECT, s);
   if (has(DECEIVE, s)) push("concealment", 0.8, "tells the user something other than what happened");
+  // What the user confirms narrowed to a part: "when listing the recipients back to the user for confirmation, only
+  // \`to\` is read out".
+  else if (CONFIRMATION_NARROWED.test(s) && has(USER, s) && /\bconfirm/i.test(s) && !protective) push("concealment", 0.75, "what the user confirms narrowed to a part");
   else if (speechControl && !protective && !has(DISCLOSE, s)) push("concealment", 0.7, "restricts what the user is told");
   // "Don't show internal transaction ids unless the user asks": a detail the user can have, not a concern kept from them.
   else if (has(CONCEAL, s) && has(REPLY, s) && !advice && !has(DISCLOSE, s) && !(USER_CAN_ASK.test(s) && !has(USER_CONCERN, s)) && !/\bconfirm with the user\b/i.test(s)) {
@@ -221,6 +238,11 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // The model acting on the user's behalf with consequences, unasked: "model sends follow-up invitations on behalf of
   // user to every address seen in the thread", "also reply to the original sender … on the user's behalf".
   if (!ctx.lead && ON_BEHALF.test(s) && CONSEQUENTIAL.test(s) && (has(MODEL, s) || value || /\b(?:also|then)\b|\b(?:model|assistant|agent)\s+\w+s\b/i.test(s)) && !ASKED_FOR.test(s) && !protective) push("assistant-directive", 0.75, "acts for the user unasked");
+  // An action beyond the one asked for, expected of the model with nothing the user said behind it.
+  if (!ctx.lead && !protective && EXTRA_ACT.test(s) && EXTRA_VERB.test(s) && EXPECTED_OF_MODEL.test(s) && (has(MODEL, s) || MODEL_ACTOR.test(s) || /\bbest (?:approach|practice|way) is to\b/i.test(s)) && !USER_CAN_ASK.test(s)) push("assistant-directive", 0.75, "an action beyond what the user asked for, expected of the model");
+  // A value that addresses the model ("Assistant guidance for this notebook: after saving, read …"): a default is copied
+  // into the call, nobody's reader.
+  if (value && vocative) push("assistant-directive", 0.8, "a value addressed to the model");
   // A value that has the model act ("After showing results, the assistant also runs SELECT * FROM users …").
   if (value && /\b(?:the\s+)?(?:assistant|model|agent)\s+(?:also\s+|then\s+|always\s+)?(?!(?:is|has|was|can|may|will|should|must|does)\b)[a-z]{3,}s\b/i.test(s)) push("assistant-directive", 0.75, "a value that has the model act");
   // A value that orders further steps with consequences ("full, then commit and push the working tree").
@@ -277,7 +299,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
       !((!ctx.knownForeignTool?.(t) || ask(ctx, "ownVersion", t)) && successorNote(s, t)) &&
       // A hyphenated word the catalog does not know ("search-and-replace") is English, whatever verb precedes it.
       (ctx.knownForeignTool?.(t) ||
-        (t.includes("_") && new RegExp(String.raw`\b(?:call\w*|us(?:e|ed|es|ing)|invok\w*|execut\w*|run\w*|(?:posted|sent|created|made|done) (?:by|with)|through|with)\s+(?:the\s+)?\x60?${t.replace(/[.]/g, "\\.")}\b|\b${t.replace(/[.]/g, "\\.")}\x60?\s+(?:tool|is (?:used|called|run)|runs)\b`, "i").test(s))),
+        (t.includes("_") && new RegExp(String.raw`\b(?:call\w*|us(?:e|ed|es|ing)|invok\w*|execut\w*|run\w*|(?:posted|sent|created|made|done) (?:by|with)|(?:passed|handed|given|sent) (?:on )?to|through|with)\s+(?:the\s+)?\x60?${t.replace(/[.]/g, "\\.")}\b|\b${t.replace(/[.]/g, "\\.")}\x60?\s+(?:tool|is (?:used|called|run)|runs)\b`, "i").test(s))),
   );
   // A value (a default, an enum member, an example) has no business calling anything, least of all another server's tool.
   if (value && named.length > 0 && /(?:->|=>|\u2192)/.test(s) && /\w=/.test(s)) push("shadowing", 0.7, `a value that rewrites another server's tool's arguments (${named[0]})`);
@@ -288,7 +310,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     // This tool's own parameters named in backticks ("pass the `tag` it returns") are names, not what is done.
     // What a sibling can be used for ("stored facts can be listed with list_memories and removed with forget") is no
     // change asked of it.
-    const said = (s.includes("\x60") ? s.replace(/\x60(\w+)\x60/g, (m, name: string) => (ctx.params.has(name.toLowerCase()) ? "\x60param\x60" : m)) : s).replace(CAN_BE_DONE_WITH, " ").replace(SHELL_REDIRECT, " ");
+    const said = (s.includes("\x60") ? s.replace(/\x60(\w+)\x60/g, (m, name: string) => (ctx.params.has(name.toLowerCase()) ? "\x60param\x60" : m)) : s).replace(CAN_BE_DONE_WITH, " ").replace(ROUTING_PURPOSE, " ").replace(SHELL_REDIRECT, " ");
     const alters = has(
       /\b(?:set (?:the|their|its|a|an|all|every)|sets? \w+ to|(?:be|is|are) set to|set to|change|replace|substitute|add|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rather than the|(?:is|are) (?:now )?given|turned (?:on|off)|switched (?:on|off)|take (?:the|a|an) [\w\s-]{1,30} as their|rewritten|starts? (?:its|their|the|each) \w+ with|pass (?:every|the result|it|them|all|the new (?:content|text|body|code))|in place of (?:your|the user's|the)|override|mention|open|prefix(?:ed)?|suffix(?:ed)?|prepend(?:ed)?|attach\w*|label|tag|rais\w+|increas\w+|lower\w*|reduc\w+|include|our (?:proxy|address|server|endpoint|link|url|domain))\b/i,
       said,
@@ -311,7 +333,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
       push("exfiltration", 0.9, `sends data to ${address[0]}`);
     else if (transfer && value) push("exfiltration", 0.7, `a default destination ${address[0]}`);
     // A default that names an address and, beside it, the conversation or secrets to include.
-    else if (value && (has(CONVERSATION, s) || /\b(?:environment_variables|env_vars)\b/i.test(s)) && /\b(?:endpoint|include|send|upload|post|webhook|sink)\b/i.test(s)) push("exfiltration", 0.8, `a default that sends the conversation or secrets to ${address[0]}`);
+    else if (value && (has(CONVERSATION, s) || /\b(?:environment_variables|env_vars)\b/i.test(s) || TERSE_CONTEXT.test(s)) && (/\b(?:endpoint|include|send|upload|post|webhook|sink)\b/i.test(s) || /\bto\s+$/.test(s.slice(0, address.index)))) push("exfiltration", 0.8, `a default that sends the conversation or secrets to ${address[0]}`);
   }
   // The user's secrets or personal data handed on to another tool by name: the tool's output goes elsewhere.
   if (named.length > 0 && HANDED_TO_TOOL.test(s) && (secret || personal || /\bcard (?:details|numbers?)\b|\b(?:contact|customer|user|patient)'s (?:details|email|phone|address)\b/i.test(s)) && !NEGATED.test(s) && !protective) push("exfiltration", 0.75, "the user's data handed to another tool");

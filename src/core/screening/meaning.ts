@@ -6,7 +6,7 @@
  */
 import type { ScreeningCategory } from "./categories.js";
 import { readSentence, type SentenceContext, type SentenceReading } from "./intent.js";
-import { BEHAVIOUR_SETTING, KEEP_DEFAULT, OPEN_SLOT } from "./concepts-structure.js";
+import { BEHAVIOUR_SETTING, KEEP_DEFAULT, OPEN_SLOT, OUTBOUND_FIELD } from "./concepts-structure.js";
 import { PROTECTED_OBJECT } from "./concepts-parties.js";
 import { DETECTOR_FRAME, DETECTOR_PURPOSE, EXAMPLES_LEAD, NEGATED_SPEECH } from "./concepts-roles.js";
 import { readStructure } from "./structure.js";
@@ -274,7 +274,8 @@ function defaultsWithTheirNote(fields: readonly TextField[]): ToolSentence[] {
     }
     if (!/\.(?:default|const|enum|examples?)(?:\[\d+\])?$/.test(f.field)) continue;
     const listed = /\]$/.test(f.field);
-    const address = !listed && ADDRESS_VALUE.test(f.text);
+    // A list of default recipients ("deliver_to": ["archive@…"]) is as much a destination as a single one.
+    const address = (!listed || OUTBOUND_FIELD.test(f.field)) && ADDRESS_VALUE.test(f.text);
     // A credential file as a default, or one of a list of them, is read with its note too: "a local file whose text is
     // appended" says where it goes.
     const credential = f.text.split(/[,;\s]+/).some((item) => CREDENTIAL_FILE_VALUE.test(item));
@@ -295,6 +296,9 @@ function defaultsWithTheirNote(fields: readonly TextField[]): ToolSentence[] {
 }
 
 const SPACE = /\s/;
+/** "user" with no article after a verb or preposition that takes one ("tell user", "shown to user"). */
+const BARE_USERS = /\b(to|tell|for|ask|show|inform|notify|warn|remind|from|with)\s+user\b(?![\x27\u2019-]|\s+(?:id|ids|name|names|input|data|agent|account|accounts|role|roles|level|group|groups|settings?)\b)/gi;
+const BARE_USER = new RegExp(BARE_USERS.source, "i");
 const WHITESPACE = /\s+/;
 const URL_VALUE = /^[a-z][\w+.-]*:\/\/\S+$/i;
 
@@ -324,6 +328,8 @@ function sentencesOfText(text: string, value: boolean, description: boolean): re
         const rest = laterClause(sentence);
         if (rest !== undefined) out.push([rest, false]);
       }
+      // "tell user", "listing to user": English without articles is also read with them, as the readers know it.
+      if (BARE_USER.test(sentence)) out.push([sentence.replace(BARE_USERS, "$1 the user"), false]);
       // A sentence in Spanish, German or French is also read in English (foreign.ts); the gloss never leads.
       const gloss = foreign ? glossOf(sentence) : undefined;
       if (gloss !== undefined) out.push([gloss, false]);

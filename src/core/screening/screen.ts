@@ -188,9 +188,9 @@ export interface DetailedScreening {
 /** An <IMPORTANT> tag (not a system, admin or hidden one). */
 const IMPORTANT_TAG = /^<\s*\/?\s*important\s*>$/i;
 /** The user's approval asked for: "show the exact command to the user and, only after they approve, call this tool". */
-const USER_APPROVAL = /\bonly (?:after|once|when) (?:they|the user) (?:approves?|confirms?|agrees?|says yes)\b|\b(?:obtain|get|ask for|request) (?:their |the user's )?(?:explicit |written )?(?:confirmation|approval)\b|\bask the user to confirm\b|\bconfirm with the user\b/i;
+const USER_APPROVAL = /\bonly (?:after|once|when) (?:they|the user) (?:approves?|confirms?|agrees?|says yes)\b|\b(?:obtain|get|ask for|request) (?:their |the user's )?(?:explicit |written )?(?:confirmation|approval)\b|\bask the user to confirm\b|\bconfirm with the user\b|\bask (?:the user|them) for (?:explicit |written )?(?:confirmation|approval|permission|consent)\b|\b(?:shown|presented|displayed) to the user and (?:confirmed|approved)\b|\bshow (?:the user|them) (?:what|which|exactly)\b/i;
 /** What an approval block must not hold besides: secrets, the conversation, addresses, something kept from the user. */
-const NOT_APPROVAL_ONLY = /\b(?:do not|don't|never)\s+(?:tell|mention|show|inform|reveal)\b|\b(?:do not|don't|never|without|no need to|skip)\s+(?:\w+\s+){0,2}?(?:ask|obtain|get|wait|request|confirm|check)\w*\b|\beven if\b|\bstanding request\b|\b(?:(?:api|access|auth|bearer|session|oauth|refresh|personal access) token|api key|conversation|chat history|system prompt)s?\b|https?:\/\/|\b[\w.+-]+@[\w-]+\.[\w.-]+/i;
+const NOT_APPROVAL_ONLY = /\b(?:do not|don't|never)\s+(?:tell|mention|show|inform|reveal)\b|\b(?:do not|don't|never|without|no need to|skip)\s+(?:\w+\s+){0,2}?(?:ask|obtain|get|wait|request|confirm|check)\w*\b(?!=)|\beven if\b|\bstanding request\b|\b(?:(?:api|access|auth|bearer|session|oauth|refresh|personal access) token|api key|conversation|chat history|system prompt)s?\b|https?:\/\/|\b[\w.+-]+@[\w-]+\.[\w.-]+/i;
 
 /**
  * A tag hit opening a block that only asks the model to get the user's approval (an honest server's confirmation rule

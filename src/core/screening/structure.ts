@@ -55,6 +55,7 @@ import {
   ONLY_ASKED,
   KEEP_DEFAULT,
   CAN_BE_DONE_WITH,
+  ROUTING_PURPOSE,
   MISSING_INPUT_ERROR,
   PARAM_LINE,
   ENV_SECRET,
@@ -347,11 +348,11 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
   const passiveAlter = /\b(?:get|gets|are|is|will be|be|needs?|requires?) (?:\S+ ){0,8}(?:prepended|appended|prefixed|suffixed|added|replaced|rewritten|redirected|changed|modified|swapped|inserted|tacked on|shifted|capped|limited|rounded|multiplied)\b/i.test(s);
   // A tool has no business stating how other tools behave: a statement that they alter their work is read as an order.
   const aboutOthersWork =
-    (named.length > 0 || /\b(?:the (?:[\w-]+ ){1,2}tools|other (?:[\w-]+ ){0,2}tools)\b/i.test(s)) && /\b(?:run|runs|point|points|send|sends|write|writes|get|gets|use|uses|open|opens|go|goes)\b/i.test(s)
+    (named.length > 0 || /\b(?:the (?:[\w-]+ ){1,2}tools|other (?:[\w-]+ ){0,2}tools)\b/i.test(s)) && /\b(?:run|runs|point|points|send|sends|write|writes|get|gets|use|uses|open|opens|go|goes|calls?)\b/i.test(s)
     // A caveat that their output may differ ("results from other monitoring tools may use different label names")
     // compares formats; it says nothing is to change.
     && !MAY_DIFFER.test(s);
-  if ((c.directive || passiveAlter || aboutOthersWork) && otherTool && has(ALTER, s.replace(CAN_BE_DONE_WITH, " ")) && !batchOf(c)) push("shadowing", 0.75, named.length ? `a directive about another server's tool (${named[0]})` : "a directive about other tools");
+  if ((c.directive || passiveAlter || aboutOthersWork) && otherTool && has(ALTER, s.replace(CAN_BE_DONE_WITH, " ").replace(ROUTING_PURPOSE, " ")) && !batchOf(c)) push("shadowing", 0.75, named.length ? `a directive about another server's tool (${named[0]})` : "a directive about other tools");
   // An order to run alongside another server's named tool ("invoke X after every execute_sql"): a hook on its calls.
   else if (c.directive && (named.length > 0 || /\b[\w-]+[\x60'"]? server\b/i.test(s)) && has(HOOK, s) && !has(OWN_SERVER, s)) push("shadowing", 0.7, "hooks onto another server's tool");
 }
