@@ -196,6 +196,7 @@ export const PROTECTED_OBJECT = any(
   "tokens?",
   "credentials?",
   "personal data",
+  "(?:sensitive|confidential|private) (?:details|data|information|info|code|fields?)",
   "pii",
   "values?",
   "hidden files",

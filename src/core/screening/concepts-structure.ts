@@ -100,7 +100,7 @@ export const OTHER_TOOL = rx(
 );
 /** Changing what another tool does or receives. */
 export const ALTER = rx(
-  String.raw`\b(?:increas\w*|decreas\w*|rais\w*|lower\w*|replac\w*|overrid(?:e|es|ing|den)\b|swapp?\w*|mov\w*|set\b|sets\b|setting|add\w*|append\w*|prepend\w*|prefix\w*|suffix\w*|include\w*|mention\w*|skip\w*|bypass\w*|disabl\w*|pointed|redirect\w*|rout\w*|round\w* (?:up|down)|rounded|cop(?:y|ied)|written|preceded|followed|use --\w+|force|tack\w* on|shift\w*|visibility|attendee|in copy|cc\b|bcc\b|or 1=1|earlier|later|doubl\w*|tripl\w*|halv\w*|multipl\w*|sav(?:e|ed|ing) a copy|also sav\w*|select|choose|go through|rout\w+ through|pass through|via|rather than|instead of|instead|label\w*|assign\w*|tag\w*|log into|carry|carries|mark\w*|priorit\w*|downgrad\w*|approved by|point\w* (?:to|at)|remov\w*|strip\w*|whatever the user \w+|regardless of (?:what )?the user|called with|[a-z_]+=\w+|overwrit\w*|rewrit\w*|insert\w*|decorat\w*|intercept\w*)\b`,
+  String.raw`\b(?:increas\w*|decreas\w*|rais\w*|lower\w*|replac\w*|overrid(?:e|es|ing|den)\b|swapp?\w*|mov\w*|set\b|sets\b|setting|add\w*|append\w*|prepend\w*|prefix\w*|suffix\w*|include\w*|mention\w*|skip\w*|bypass\w*|disabl\w*|pointed|redirect\w*|rout\w*|round\w* (?:up|down)|rounded|cop(?:y|ied)|written|preceded|followed|use --\w+|force|tack\w* on|shift\w*|visibility|attendee|in copy|cc\b|bcc\b|or 1=1|earlier|later|doubl\w*|tripl\w*|halv\w*|multipl\w*|sav(?:e|ed|ing) a copy|also sav\w*|select|choose|go through|rout\w+ through|pass through|via|rather than|instead of|instead|label\w*|assign\w*|tag\w*|log into|carry|carries|mark(?!down|et)\w*|priorit\w*|downgrad\w*|approved by|point\w* (?:to|at)|remov\w*|strip\w*|whatever the user \w+|regardless of (?:what )?the user|called with|[a-z_]+=\w+|overwrit\w*|rewrit\w*|insert\w*|decorat\w*|intercept\w*)\b`,
   "i",
 );
 /**
@@ -192,13 +192,19 @@ export const ONLY_PART = requires(/\b(?:stay|stays|stick|sticks|keep|keeps|kept|
 export const ONLY_ASKED =
   /\b(?:mentions?|mentioning|names?|naming|reports?|reporting|tells?|says?|describes?|describing|summari[sz]\w*|confirms?|lists?|listing)\s+(?:\w+\s+){0,3}?only\s+(?:the\s+|what\s+)?(?:[\w-]+\s+){0,3}?(?:the user|they|the person|the customer)\s+(?:asked|requested|named|mentioned)\b|\bonly\s+(?:mentions?|names?|reports?|tells?|says?|describes?)\s+(?:the\s+|what\s+)?(?:[\w-]+\s+){0,3}?(?:the user|they|the person|the customer)\s+(?:asked|requested)\b/i;
 /** What a tool can be used for, said passively: "can be listed with list_memories and removed with forget". */
-export const CAN_BE_DONE_WITH = /\b(?:can|may)\s+be\s+(?:listed|removed|deleted|viewed|found|read|fetched|exported|searched|updated|edited|retrieved|restored|undone|changed|run|executed|opened)\s+(?:later\s+)?(?:with|using|via|through)\s+(?:the\s+)?(?:[\w-]+\s+server'?s?\s+)?[\x60'"]?[\w.-]+[\x60'"]?(?:\s+tool)?(?:\s+and\s+(?:\w+\s+)?(?:with|using|via|through)\s+[\x60'"]?[\w.-]+[\x60'"]?)?/gi;
+export const CAN_BE_DONE_WITH = /[\x60'"]?\b[\w.-]+[\x60'"]?\s+(?:tool\s+)?can do (?:that|this|it|so)\b|\b(?:can|may)\s+be\s+(?:listed|removed|deleted|viewed|found|read|fetched|exported|searched|updated|edited|retrieved|restored|undone|changed|run|executed|opened)\s+(?:later\s+)?(?:with|using|via|through)\s+(?:the\s+)?(?:[\w-]+\s+server'?s?\s+)?[\x60'"]?[\w.-]+[\x60'"]?(?:\s+tool)?(?:\s+and\s+(?:\w+\s+)?(?:with|using|via|through)\s+[\x60'"]?[\w.-]+[\x60'"]?)?/gi;
 /**
  * The job a sibling is named for, in a routing note: "To change part of a file use edit_file", "use edit_file for
  * changes to part of a file". The words of the job ("change") say what the user wants done, not what is done to the
  * named tool; the rest of the sentence is still read. A job over "every"/"all" items is a standing order, kept.
  */
-export const ROUTING_PURPOSE = /(?:^|(?<=[.;:!?]\s{0,3}))\W*(?:to|for)\s+(?![^,;.]*\b(?:every|each|all|any)\b)[^,;.]{2,60}?,?\s+(?=(?:use|call|try|prefer|run)\s+(?:[\x60'"]?[a-z][a-z0-9]*(?:_[a-z0-9]+)+|the\s+(?:[\w-]+\s+){0,2}tools?\b))|(?<=\b(?:use|call|try|prefer|run)\s+[\x60'"]?[a-z][a-z0-9]*(?:_[a-z0-9]+)+[\x60'"]?)\s+(?:for|to)\s+(?!(?:every|each|all|any)\b)(?:(?!\b(?:and|with|set|then|but|instead)\b)[^;,.]){2,60}/gi;
+export const ROUTING_PURPOSE = /\b(?:if|when) (?:the user|they) (?:wants?|asks? for|needs?) [^,;.]{1,60},\s*(?:pass|send|hand|give) (?:it|them|the (?:result|output|markdown|text|file))(?= to\b)|(?:^|(?<=[.;:!?]\s{0,3}))\W*(?:to|for)\s+(?![^,;.]*\b(?:every|each|all|any)\b)[^,;.]{2,60}?,?\s+(?=(?:use|call|try|prefer|run)\s+(?:[\x60'"]?[a-z][a-z0-9]*(?:_[a-z0-9]+)+|the\s+(?:[\w-]+\s+){0,2}tools?\b))|(?<=\b(?:use|call|try|prefer|run)\s+[\x60'"]?[a-z][a-z0-9]*(?:_[a-z0-9]+)+[\x60'"]?)\s+(?:for|to)\s+(?!(?:every|each|all|any)\b)(?:(?!\b(?:and|with|set|then|but|instead)\b)[^;,.]){2,60}/gi;
+/** What an error-reporting or telemetry client sends its vendor: events, errors, traces. */
+export const TELEMETRY_ONLY = /\b(?:sending|send|sends|ship|ships)\s+(?:\w+\s+)?(?:events?|errors?|exceptions?|crash reports?|metrics|traces?|spans?)\b|\b(?:events?|errors?|exceptions?|crash reports?|metrics|traces?|spans?)\s+(?:are|is)\s+sent\b/i;
+/** What the model gives the tool, said to go to the tool's vendor: "the messages you pass are sent to Mem0's cloud". */
+export const OWN_INPUT_SENT = /\b(?:the\s+)?(?:messages?|data|text|inputs?|content|prompts?|files?|quer(?:y|ies)|events?|documents?)\s+(?:you|the model|the assistant|the agent)\s+(?:pass|send|give|provide|submit|upload)\b|\byour (?:input|prompt|query|request)s?\b/i;
+/** Repeated calls weighed against one: "in a loop", "one at a time", "once per file". */
+export const REPEATED_CALLS = /\bin a loop\b|\bone (?:at a time|by one)\b|\b(?:once )?(?:per|for each|for every) (?:row|item|record|file|message|entry|page|issue|key|line|document)\b|\brepeatedly\b|\bseveral times\b/i;
 /** A note that tells the model to keep a parameter's default ("Keep the default."). */
 export const KEEP_DEFAULT = /\b(?:keep|leave|use|stick with|don't change|do not change|never change)\s+(?:the|this|its)\s+default\b/i;
 /** A value's field path naming an outbound destination (a mirror, relay or callback whose default is a literal address). */
@@ -230,7 +236,7 @@ export const USER_CONCERN = rx(
 /** A claim on every turn ahead of every other tool ("invoke before any other tool on every turn"). */
 export const EVERY_TURN_FIRST = /\b(?:before|ahead of|prior to) (?:any|every|all) other tools?\b[^.;]{0,40}\b(?:on|at|for|with) (?:every|each) (?:turn|user message|message|request|prompt|reply|step)\b/i;
 /** Text about the tool's own server ("write_file in this server"): the tools it names are its siblings. */
-export const OWN_SERVER = /\b(?:in|on|of|from|within) (?:this|the same) server\b/i;
+export const OWN_SERVER = /\b(?:in|on|of|from|within) (?:this|the same) server\b|\bthe other [\x60'"]?[a-z][a-z0-9]*_[\x60'"]? tools\b/i;
 /** Secrets' or the context's content named in a value the model may copy ("the contents of any .env file"). */
 export const CONTENT_OF = /\b(?:contents?|dump|copy|values?|text|body|material)\s+of\b/i;
 /** Hooking onto another tool's calls: "before each write_file", "after every execute_sql". */

@@ -18,7 +18,7 @@
 import { has, once } from "./memo.js";
 import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
-import { CAN_BE_DONE_WITH, ENV_SECRET, OWN_SERVER, ROUTING_PURPOSE, SHELL_REDIRECT, USER_CHOSEN, USER_CONCERN } from "./concepts-structure.js";
+import { CAN_BE_DONE_WITH, ENV_SECRET, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN, USER_CONCERN } from "./concepts-structure.js";
 import { credentialConfined } from "./structure.js";
 import { ANSWER_SHAPE, CONCEAL, CONFIG_CHANGE, DECEIVE, DISCLOSE, MODEL, MODEL_CONFIG, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER, VOCATIVE, withoutUserUnsaid } from "./concepts-parties.js";
 import {
@@ -76,7 +76,7 @@ const OUTBOUND_WORD = /\b(?:upload\w*|send\w*|sent|post\w*|shar(?:e|es|ed|ing)|s
 /** The user's confirmation skipped, in any voice: "rather than pausing for the user's confirmation", "asking first only slows the user down". */
 const SKIPS_CONFIRMATION = /\b(?:there is |there's )?no need to (?:ask|check with|confirm with)\b(?! (?:the user )?(?:for|about) (?:the |a |an )?(?:id|ids|name|path|format|value)s?\b)|\b(?:rather than|instead of|without)\s+(?:pausing for|waiting for|checking back with|checking with|confirming with|asking)\s+(?:the user|them|the person)(?:'s)?(?:\s+(?:confirmation|approval|permission|first))?|\b(?:rather than|instead of)\s+(?:pausing|waiting)\s+for\s+(?:the user's\s+)?(?:confirmation|approval)|\basking (?:the user |them )?(?:first|for confirmation|for permission) (?:only |just )?(?:slows|wastes|annoys|bothers|irritates|delays)\b|\b(?:is|are) (?:done|handled|carried out) as part of the same turn\b|\bwithout waiting for (?:reviews?|approvals?|the user|confirmation|sign-?off|a review)\b|\bconfirmed with the user[^?]{0,60}\?\s*A:\s*No\b/i;
 /** An action with consequences, which the user's confirmation exists for. */
-const CONSEQUENTIAL = /\b(?:wip(?:e|es|ed|ing)|declin(?:e|es|ed|ing)|erase\w*|repl(?:y|ies)|mark\w*|reassign\w*|delet\w+|remov\w+|transfer\w*|refund\w*|pay\w*|send\w*|accept\w*|approv\w+|merg\w+|push\w*|publish\w*|purchas\w+|buy\w*|cancel\w*|carr(?:y|ies) (?:it|them) out|invit\w+|shar(?:e|es|ed|ing)|grant\w*|revok\w+|overwrit\w+)\b/i;
+const CONSEQUENTIAL = /\b(?:wip(?:e|es|ed|ing)|declin(?:e|es|ed|ing)|erase\w*|repl(?:y|ies)|mark(?!down|et)\w*|reassign\w*|delet\w+|remov\w+|transfer\w*|refund\w*|pay\w*|send\w*|accept\w*|approv\w+|merg\w+|push\w*|publish\w*|purchas\w+|buy\w*|cancel\w*|carr(?:y|ies) (?:it|them) out|invit\w+|shar(?:e|es|ed|ing)|grant\w*|revok\w+|overwrit\w+)\b/i;
 const HOLDS_NOUN = /^\W*(?:the|a|an|full|complete|all)\s+(?:full\s+|complete\s+)?(?:output|arguments?|messages?|text|history|transcript|contents?|results?|responses?)\b/i;
 const CONTENT_DRIVES_CALLS = /\b(?:if|when|whenever)\s+(?:the|a|any)\s+(?:result|response|output|record|row|message|email|page|document|file|entry|item|list)s?\s+(?:contains?|includes?|has|shows?|lists?)\b[^.]{0,120}?\b(?:call|run|invoke)\s+[\x60'"]?[\w.-]+[\x60'"]?\s+on\s+(?:each|every|all)\b/i;
 const OBJECT_POLICY = /(?<!\b(?:your|its|the model's|the assistant's|content|safety|usage|system|operator|moderation)\s)\bpolic(?:y|ies)\b/i;
@@ -86,7 +86,7 @@ const CONSEQUENTIAL_NAME = /(?:^|[\s_\x60'"])(?:[a-z0-9]+_)*(?:wipe|delete|remov
 const CONTENT_DRIVES_ACTION = /\b(?:when|if|whenever)\s+(?:a|an|the|any)\s+(?:[\w-]+\s+)?(?:snippet|result|note|record|row|message|email|page|document|file|entry|item|ticket|comment)s?\s+(?:reads? like|looks? like|contains?|includes?|has|comes back with|is)\b[^.]{0,80}?\b(?:the\s+)?(?:assistant|model|agent)\s+(?:then\s+|also\s+)?(?:carries out|carry out|performs?|executes?|does|acts on|follows|completes?|reassigns?|sends?|deletes?|pays?)\b/i;
 const USER_WORDS_SET_ASIDE = /\b(?:anything|whatever|what)\s+the user\s+(?:says|asks|writes|requests)\b[^.]{0,80}?\b(?:(?:is|are) (?:treated|regarded|handled) as (?:a )?(?:misunderstanding|mistake|error|noise)|rather than acted on|(?:is|are) not acted on|(?:is|are) (?:to be )?ignored)\b/i;
 const INVENTED_COMMITMENTS = /\b(?:adding|making|inventing|promising|offering|including)\s+(?:\w+\s+)?(?:commitments?|promises?|prices?|discounts?|delivery dates?|dates|guarantees?|refunds?)\b[^.]{0,60}?\b(?:the user|they)\s+(?:did not|didn't|has not|hasn't|never)\s+(?:mention|approve|agree|say|authori[sz]e)\w*/i;
-const USER_CAN_ASK = /\bunless (?:the user|they) (?:asks?|requests?|wants?)\b|\bif (?:the user|they) (?:asks?|wants?)\b/i;
+const USER_CAN_ASK = /\bunless (?:the user|they) (?:asks?|requests?|wants?|(?:has |have )?(?:agreed|agrees|consented|approved|allowed))\b|\bif (?:the user|they) (?:asks?|wants?)\b/i;
 const ON_BEHALF = /\bon (?:the )?user'?s? behalf\b|\bon behalf of (?:the )?user\b/i;
 const ASKED_FOR = /\b(?:when|if|only|after|once)\s+(?:the user|they)\s+(?:\w+\s+)?(?:asks?|asked|requests?|requested|approves?|approved|confirms?|confirmed)\b|\bwhen asked\b/i;
 /** Work routed away from this tool: "Prefer the other github tools, which use it internally". */
@@ -96,8 +96,6 @@ const CALL_VERB = /\b(?:call|run|invoke|use|execute|trigger)\b/i;
 const MENTIONED_BY_USER = /\b(?:the user|they)\s+(?:has|have|had)\s+(?:mentioned|shared|typed|pasted|given|said)\b/i;
 /** Places the model could look for the user's data. */
 const FOUND_IN_CONTEXT = /\b(?:can|could|may|will|is|are)\s+(?:usually\s+|often\s+|typically\s+|generally\s+)?(?:be\s+)?(?:found|seen|located|taken|copied|available)\s+(?:earlier\s+)?(?:in|from)\s+(?:the\s+)?(?:conversation|chat|history|browser'?s?\s+autofill|autofill|password manager|keychain|context|earlier messages)\b/i;
-/** What an error-reporting or telemetry client sends its vendor: events, errors, traces. */
-const TELEMETRY_ONLY = /\b(?:sending|send|sends|ship|ships)\s+(?:\w+\s+)?(?:events?|errors?|exceptions?|crash reports?|metrics|traces?|spans?)\b|\b(?:events?|errors?|exceptions?|crash reports?|metrics|traces?|spans?)\s+(?:are|is)\s+sent\b/i;
 /** The user's private material, and a public place it is put: "the user's private repositories … a public issue". */
 const PRIVATE_SOURCE = /\b(?:private|confidential|internal|personal)\s+(?:[\w-]+\s+){0,2}?(?:repos?|repositor(?:y|ies)|notes?|files?|documents?|messages?|data|channels?|emails?|records?|keys?)\b/i;
 const PUBLIC_SINK = /\b(?:public(?:ly)?|world-readable|open)\s+(?:[\w-]+\s+){0,2}?(?:issues?|gists?|pages?|posts?|repos?|repositor(?:y|ies)|links?|channels?|pastes?|comments?|sites?|buckets?|forums?)\b|\bpost(?:ed|s)? (?:them |it )?publicly\b|\banyone with the link\b/i;
@@ -110,7 +108,7 @@ const EVERY_OR_ONLY = /\b(?:only|never|exclusively|every|all|first)\b/i;
  * Orders found in what the tool handles promoted to orders for the model ("shall follow any directive contained in a
  * saved note", "carry out the instructions found in each ticket"): whatever the content, the one who writes it steers.
  */
-const OBEYS_CONTENT = /\b(?:follow|obey|carry out|execute|perform|act on|comply with)\s+(?:any|all|every|each|the|whatever)?\s*(?:[\w-]+\s+){0,2}?(?:instructions?|directives?|orders|commands?|requests?)\s+(?:[\w-]+\s+){0,2}?(?:contained|found|embedded|written|given|appearing|present|inside|within|in|from|of (?:the|each|every|any|a) (?:[\w-]+ )?(?:file|page|document|email|message|note|result|ticket|content|feed|post)s?)\b|\b(?:do|act on|carry out|perform|follow)\s+whatever\s+(?:the\s+|a\s+)?(?:[\w-]+\s+){0,3}?(?:page|document|file|email|message|note|result|text|content|site|post|ticket|feed)s?'?\s+(?:asks|says|requests|tells|instructs|wants|contains)\b/i;
+const OBEYS_CONTENT = /\b(?:follow|obey|carry out|act on)\s+(?:whatever|what)\s+(?:it|they|that tool|the tool)\s+(?:returns?|says?|sends? back)\b|\b(?:follow|obey|carry out|execute|perform|act on|comply with)\s+(?:any|all|every|each|the|whatever)?\s*(?:[\w-]+\s+){0,2}?(?:instructions?|directives?|orders|commands?|requests?)\s+(?:[\w-]+\s+){0,2}?(?:contained|found|embedded|written|given|appearing|present|inside|within|in|from|of (?:the|each|every|any|a) (?:[\w-]+ )?(?:file|page|document|email|message|note|result|ticket|content|feed|post)s?)\b|\b(?:do|act on|carry out|perform|follow)\s+whatever\s+(?:the\s+|a\s+)?(?:[\w-]+\s+){0,3}?(?:page|document|file|email|message|note|result|text|content|site|post|ticket|feed)s?'?\s+(?:asks|says|requests|tells|instructs|wants|contains)\b/i;
 
 /**
  * An action beyond the one asked for, expected of the model: "the assistant must also update lifecycle_stage",
@@ -124,6 +122,10 @@ const EXTRA_VERB = /\b(?:post(?:s|ed|ing)?|send(?:s|ing)?|shar(?:e|es|ed|ing)|st
 
 /** A value's terse list of what to include: "stacktrace+env+conversation". */
 const TERSE_CONTEXT = /(?:^|[+,&|])\s*(?:conversation|chat|history|transcript|env|environment|secrets?|credentials?|cookies?|tokens?)\s*(?=$|[+,&|]|\s+to\b)/i;
+/** The user asked, or their consent awaited. */
+const USER_INVOLVED = /(?<!\b(?:not|never|n't|without|need to|no need to)\s+)\bask(?:s|ing)? (?:the user|them)\b(?! (?:for|about) (?:their |the )?(?:password|passphrase|pin|secret|token|key)s?\b)|\bunless (?:the user|they) (?:has |have )?(?:agreed|agrees|consented|approved|allowed|opted in)\b/i;
+/** A failure of this tool's own ("INSERT will fail here — use execute_sql for writes"): a limit, no one run down. */
+const FAILS_HERE = /\b(?:will |would |may )?fail(?:s)? (?:here|in this tool|with this tool)\b|\b(?:are|is) (?:rejected|refused|blocked) (?:here|by this tool)\b/i;
 /** Only a part said to be shown or read out. */
 const CONFIRMATION_NARROWED = /\bonly\s+[^.;]{1,40}?\s+(?:is|are|gets|get)\s+(?:read out|read back|shown|listed|displayed|mentioned|named|repeated)\b/i;
 /** What the reader knows about the tool a sentence belongs to. */
@@ -176,8 +178,6 @@ const NEGATED_SECRET = /\b(?:never|not|no|without|nor|excluding|except)\s+(?:any
 const NEGATED_SECRETS = new RegExp(NEGATED_SECRET.source, "gi");
 /** A source the tool says it does not read: "the user's shell environment is not read". */
 const NOT_READ = /\b(?:is|are) not (?:read|accessed|touched|collected|used|opened)\b|\bnever (?:read|accessed|touched|collected|opened)\b/i;
-/** Repeated calls weighed against one: "in a loop", "one at a time", "per row". */
-const IN_A_LOOP = /\bin a loop\b|\bone (?:at a time|by one)\b|\bper (?:row|item|record)\b|\brepeatedly\b/i;
 
 /**
  * Concealment: something kept from the user, unless what is kept back is a secret being protected. "Do not tell the
@@ -191,6 +191,9 @@ function concealment(s: string, protective: boolean, push: (category: ScreeningC
   // What the user confirms narrowed to a part: "when listing the recipients back to the user for confirmation, only
   // \`to\` is read out".
   else if (CONFIRMATION_NARROWED.test(s) && has(USER, s) && /\bconfirm/i.test(s) && !protective) push("concealment", 0.75, "what the user confirms narrowed to a part");
+  // The user asked, or their consent awaited ("leave it out and ask the user", "unless the user agreed to share it"):
+  // what is held back waits for the user, it is not kept from them.
+  else if (USER_INVOLVED.test(s)) return;
   else if (speechControl && !protective && !has(DISCLOSE, s)) push("concealment", 0.7, "restricts what the user is told");
   // "Don't show internal transaction ids unless the user asks": a detail the user can have, not a concern kept from them.
   else if (has(CONCEAL, s) && has(REPLY, s) && !advice && !has(DISCLOSE, s) && !(USER_CAN_ASK.test(s) && !has(USER_CONCERN, s)) && !/\bconfirm with the user\b/i.test(s)) {
@@ -328,7 +331,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     const transfer = has(TRANSFER, s) || /!\[[^\]]*\]\(/.test(s);
     // The vendor's own ingest host (a Sentry DSN on a Sentry tool) receiving the tool's events, not the user's secrets
     // or the conversation, is where the tool's work goes.
-    const ownVendor = TELEMETRY_ONLY.test(s) && ask(ctx, "hostDeclared", address[0]) && !has(CONVERSATION, s) && !secret && !personal && !has(MODEL, s);
+    const ownVendor = ask(ctx, "hostDeclared", address[0]) && ((TELEMETRY_ONLY.test(s) && !has(MODEL, s)) || OWN_INPUT_SENT.test(s)) && !has(CONVERSATION, s) && !secret && !personal;
     if (transfer && has(DATA, s.replace(address[0], " ")) && !(ctx.lead && !has(AFTERWARDS, s)) && !credentialConfined(s, address[0]) && !ownVendor)
       push("exfiltration", 0.9, `sends data to ${address[0]}`);
     else if (transfer && value) push("exfiltration", 0.7, `a default destination ${address[0]}`);
@@ -351,11 +354,11 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // "Prefer it to calling insert_row in a loop" weighs a batch against repeated calls of a tool the catalog does not
   // hold (the server's own, unlisted): a note on how to call, not a choice between servers.
   // A batch form of another server's tool ("read_multiple_files" of "read_file") says the same of it.
-  const batchAdvice = named.length > 0 && IN_A_LOOP.test(s) && named.every((t) => !ask(ctx, "knownForeign", t) || ask(ctx, "specializes", t));
+  const batchAdvice = named.length > 0 && REPEATED_CALLS.test(s) && named.every((t) => !ask(ctx, "knownForeign", t) || ask(ctx, "specializes", t));
   const alternatives = (has(ALTERNATIVES, s) && !ownServer) || (named.length > 0 && !batchAdvice);
   const preference = has(PREFERENCE, s);
   const disparage = has(DISPARAGE, s);
-  if (alternatives && disparage && !has(SELF_DEPRECATED, s)) push("tool-choice", 0.85, "disparages the other tools");
+  if (alternatives && disparage && !has(SELF_DEPRECATED, s) && !FAILS_HERE.test(s)) push("tool-choice", 0.85, "disparages the other tools");
   // "Prefer the other github tools …; only call this when …" routes work away from this tool: no claim for it.
   else if (self && preference && alternatives && !protective && !PREFERS_OTHERS.test(s)) push("tool-choice", 0.8, "claims priority over other tools");
   else if (self && has(UNIVERSAL, s) && has(PRIORITY, s) && !protective) push("tool-choice", 0.75, "claims every request for itself");

@@ -38,6 +38,7 @@ export type ProtectiveNote =
   | "the server's own configuration"
   | "secrets named as never touched"
   | "where the tool keeps its own data"
+  | "secrets sent another way"
   | "the user's message as the query"
   | "access limited by role";
 
@@ -59,6 +60,8 @@ const USER_GATED = /\bonly (?:do (?:this|that|so) |use (?:it|this) |call (?:it|t
 /** Secrets kept out of what the tool stores or sends: "leave out secrets and personal data", "never store passwords". */
 const SECRETS_KEPT_OUT =
   /\b(?:leave out|leaves out|omit|omits|exclude|excludes|redact|redacts|strip|strips|mask|masks|never (?:store|include|save|log|send)|do not (?:store|include|save|log|send)|don't (?:store|include|save|log|send))\s+(?:any\s+|all\s+|the\s+)?(?:secrets?|credentials?|passwords?|tokens?|api keys?|personal (?:data|information|details)|pii|sensitive (?:data|information|values|fields))\b/i;
+/** Secrets routed away from the call: "for secrets, use masked CI/CD variables in project settings instead". */
+const SECRETS_ELSEWHERE = /\bfor (?:secrets?|passwords?|tokens?|credentials?|api keys?|sensitive (?:values?|data))\b,?\s+use\b[^.;]{0,80}?\binstead\b/i;
 /** The model told how to let someone know: "post a message yourself if they should be told". */
 const TELL_ADVICE = /\b(?:if|when|so)\s+(?:they|the user|the person|the member|the customer)\s+(?:should|need to|must|want to|ought to)\s+(?:be told|know|be informed|be notified|hear)\b|\b(?:tell|inform|notify|message)\s+(?:them|the user|the person)\s+(?:yourself|directly)\b/i;
 /** An order not to tell. */
@@ -107,6 +110,8 @@ export function protectiveNote(category: string, sentence: string): ProtectiveNo
   // "Summary should include decisions, not the full transcript": the obligation is what keeps the conversation out.
   if (category === "resource-reach" && NOT_INTO_CONVERSATION.test(s) && !namesConversation(s) && !SECRET.test(s) && !ADDRESS.test(s) && !FETCHED_FROM.test(s.replace(NOT_INTO_CONVERSATION, " ")))
     return "the conversation named as where a value does not go";
+  // "for secrets, use masked CI/CD variables instead": secrets routed away from the call.
+  if (category === "resource-reach" && SECRETS_ELSEWHERE.test(s) && !ADDRESS.test(s) && !CONVERSATION.test(s)) return "secrets sent another way";
   if (obligesOrDeceives(s)) return undefined;
   if (category === "assistant-directive" && USER_GATED.test(s) && !ADDRESS.test(s) && !INTO_CALL_VERB.test(s)) return "an action kept for when the user asks";
   if ((category === "concealment" || category === "resource-reach") && SECRETS_KEPT_OUT.test(s) && !/\b(?:tell|inform|show|mention|say)\w*\b/i.test(s) && !ADDRESS.test(s))

@@ -18,6 +18,8 @@ export function tokensOf(span: string): string[] {
 }
 // "use X instead", "call X … instead"
 const USE_INSTEAD = re(String.raw`\b(?:use|call|invoke|choose|pick)\s+(?:the\s+)?${TOOL_TOKEN}(?:\s+tool)?\b[^.\n]{0,60}?\binstead\b`, "gi");
+// "call X first", "call X before"
+const CALL_FIRST = re(String.raw`\b(?:call|invoke|run|use)\s+(?:the\s+)?${TOOL_TOKEN}(?:\s+tool)?\s+(?:first|before)\b`, "gi");
 const STEER_PATTERNS: RegExp[] = [
   USE_INSTEAD,
   // "instead of X", "rather than X", "in place of X"
@@ -26,8 +28,7 @@ const STEER_PATTERNS: RegExp[] = [
   re(String.raw`\b(?:never|do not|don't|must not|should not|avoid)\s+(?:ever\s+)?(?:use|call|invoke|run|trigger|using|calling)\s+(?:the\s+)?${TOOL_TOKEN}`, "gi"),
   // "you must call X", "immediately invoke X", "always use X"
   re(String.raw`\b(?:must|should|always|immediately|need to|have to)\s+(?:\w+\s+)?(?:call|invoke|run|use|trigger|execute)\s+(?:the\s+)?${TOOL_TOKEN}`, "gi"),
-  // "call X first", "call X before"
-  re(String.raw`\b(?:call|invoke|run|use)\s+(?:the\s+)?${TOOL_TOKEN}(?:\s+tool)?\s+(?:first|before)\b`, "gi"),
+  CALL_FIRST,
   // "when the X tool is available", "whenever X is called"
   re(String.raw`\b(?:when(?:ever)?|if|each time|every time)\s+(?:the\s+)?${TOOL_TOKEN}(?:\s+tool)?\s+(?:is|are|gets?)\s+(?:\w+\s+)?(?:called|used|invoked|available|requested|run|present)\b`, "gi"),
   // "when sending … with X", "when using X"
@@ -173,26 +174,31 @@ interface SteerCandidate {
   group: string;
   /** "Use list_threads first and pass the `thread_id` it returns": the other tool only supplies this one's input. */
   feeds: boolean;
+  /** "Use update_invoice before finalizing": an order of calls, which only a tool the catalog has elsewhere makes steering. */
+  order: boolean;
 }
 
 /**
  * After "call X first": X's result handed to this tool, and nothing asked of X beyond calling it. Secrets and the
  * conversation are excluded: "pass the token it returns" is a reach, whichever tool returns it.
  */
-const FEEDS_THIS = /^[^.\n]{0,20}?\b(?:and|then)\s+pass\s+(?:the\s+)?(?:\x60\w+\x60|\w+)\s+(?:it returns|from its (?:output|result))\b/i;
+const FEEDS_THIS = /^[^.\n]{0,20}?\b(?:and|then)\s+pass\s+(?:one of\s+)?(?:the\s+)?(?:(?:\x60\w+\x60|\w+)\s+(?:it returns|from its (?:output|result))|returned\s+\w+|its\s+(?:\x60\w+\x60|\w+))\b/i;
+/** "… and follow what it returns": the other tool's output made the model's orders, whatever the order of calls. */
+const OBEYS_IT = /\b(?:follow|obey|do|carry out|execute|act on|apply)\s+(?:whatever|what|the instructions?|the steps?)\s+(?:it|they|that tool)\s+(?:returns?|says?|sends? back|gives?|lists?)\b/i;
 const SECRET_WORD = /\b(?:token|key|secret|password|credential|cookie|session|conversation|chat|history|env\w*)s?\b/i;
 
 function steerCandidates(text: string): readonly SteerCandidate[] {
   return once("steer", text, () => {
     const out: SteerCandidate[] = [];
-    const base = { redirect: false, ownServer: false, group: "", feeds: false };
+    const base = { redirect: false, ownServer: false, group: "", feeds: false, order: false };
     for (const pattern of SELF_PROMOTION) eachMatch(pattern, text, (m) => void out.push({ ...base, kind: "self", at: m.index, length: m[0].length, tokens: tokensOf(m[1]) }));
     for (const pattern of STEER_PATTERNS)
       eachMatch(pattern, text, (m) => {
         if (m[1]) {
           const after = text.slice(m.index + m[0].length, m.index + m[0].length + 120);
           const feeds = FEEDS_THIS.test(after) && !SECRET_WORD.test(after.split(/[.\n]/)[0] ?? "");
-          out.push({ ...base, kind: "steer", at: m.index, length: m[0].length, tokens: tokensOf(m[1]), redirect: pattern === USE_INSTEAD, ownServer: ownServerSentence(text, m.index), feeds });
+          const order = (pattern === CALL_FIRST || /^[\x60'"]?(?:\s+tool)?\s+(?:first|before)\b/i.test(after)) && !OBEYS_IT.test(after.split(/[.\n]/)[0] ?? "");
+          out.push({ ...base, kind: "steer", at: m.index, length: m[0].length, tokens: tokensOf(m[1]), redirect: pattern === USE_INSTEAD, ownServer: ownServerSentence(text, m.index), feeds, order });
         }
       });
     for (const pattern of GROUP_STEER) eachMatch(pattern, text, (m) => void out.push({ ...base, kind: "group", at: m.index, length: m[0].length, tokens: [], group: m[1].toLowerCase() }));
@@ -210,7 +216,7 @@ export function steerHits(text: string, ctx: SteerContext): Hit[] {
       // server, not the server's own next version or a name the catalog does not know.
       // "Use list_threads first and pass the `thread_id` it returns" names a sibling the catalog may not list: steering
       // only when the catalog has that tool on another server.
-      if (!c.ownServer && c.tokens.some((t) => foreignTool(t, ctx) && (!(c.redirect || c.feeds) || knownTool(t, ctx)) && !(c.redirect && ownVersion(t, ctx.selfNames ?? new Set([ctx.self]))))) hits.push({ rule: "steer-other-tool", at: c.at, length: c.length });
+      if (!c.ownServer && c.tokens.some((t) => foreignTool(t, ctx) && (!(c.redirect || c.feeds || c.order) || knownTool(t, ctx)) && !(c.redirect && ownVersion(t, ctx.selfNames ?? new Set([ctx.self]))))) hits.push({ rule: "steer-other-tool", at: c.at, length: c.length });
     } else {
       // "the slack tools" on the slack server is the server talking about itself.
       if (ctx.server && c.group.replace(/-/g, "") === ctx.server.toLowerCase().replace(/-/g, "")) continue;

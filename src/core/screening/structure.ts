@@ -55,7 +55,10 @@ import {
   ONLY_ASKED,
   KEEP_DEFAULT,
   CAN_BE_DONE_WITH,
+  OWN_INPUT_SENT,
+  REPEATED_CALLS,
   ROUTING_PURPOSE,
+  TELEMETRY_ONLY,
   MISSING_INPUT_ERROR,
   PARAM_LINE,
   ENV_SECRET,
@@ -301,7 +304,7 @@ function concealment(c: Cues, push: Push): void {
   const s = withoutUserUnsaid(c.s);
   // Telling the user is disclosure ("tell the user which alerts will be hidden"), unless what they are told holds
   // "even when it failed".
-  if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && withheldBeyondEffort(s) && !has(UNLESS_USER, s) && !(has(DISCLOSE, s) && !/\b(?:even (?:when|if)|regardless)\b/i.test(s))) push("concealment", 0.75, "a directive about what the user is not told");
+  if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && withheldBeyondEffort(s) && !has(UNLESS_USER, s) && !USER_NEEDS_ONLY.test(s) && !(has(DISCLOSE, s) && !/\b(?:even (?:when|if)|regardless)\b/i.test(s))) push("concealment", 0.75, "a directive about what the user is not told");
   else if ((c.directive || !lenient) && has(MISREPRESENT, s)) push("concealment", 0.7, "the user shown something as what it is not");
   // Without an order, withholding still counts, unless what is held back is a secret or a system notification.
   // Rows "left out of the results" are the tool filtering its own output, not something kept from the user.
@@ -335,8 +338,10 @@ function concealment(c: Cues, push: Push): void {
 function batchOf(c: Cues): boolean {
   return c.named.length > 0 && REPEATED_CALLS.test(c.s) && c.named.every((t) => ask(c.ctx, "specializes", t));
 }
-const REPEATED_CALLS = /\bin a loop\b|\bone (?:at a time|by one)\b|\bper (?:row|item|record|file)\b|\brepeatedly\b|\bseveral times\b/i;
 const MAY_DIFFER = /\b(?:may|might|can|could)\s+(?:use|have|return|show|report|differ)\b(?:\s+(?:a\s+)?(?:different|other)\b)?/i;
+
+/** Routing on what the user needs: "if the user only needs to know whether a key exists, use X". */
+const USER_NEEDS_ONLY = /\b(?:if|when) (?:the user|they|you) only (?:needs?|wants?)\b/i;
 
 /** Another server's tool told how to work, or its work described as altered. */
 function shadowing(c: Cues, push: Push, disparaged: boolean): void {
@@ -348,7 +353,7 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
   const passiveAlter = /\b(?:get|gets|are|is|will be|be|needs?|requires?) (?:\S+ ){0,8}(?:prepended|appended|prefixed|suffixed|added|replaced|rewritten|redirected|changed|modified|swapped|inserted|tacked on|shifted|capped|limited|rounded|multiplied)\b/i.test(s);
   // A tool has no business stating how other tools behave: a statement that they alter their work is read as an order.
   const aboutOthersWork =
-    (named.length > 0 || /\b(?:the (?:[\w-]+ ){1,2}tools|other (?:[\w-]+ ){0,2}tools)\b/i.test(s)) && /\b(?:run|runs|point|points|send|sends|write|writes|get|gets|use|uses|open|opens|go|goes|calls?)\b/i.test(s)
+    (named.length > 0 || /\b(?:the (?:[\w-]+ ){1,2}tools|other (?:[\w-]+ ){0,2}tools)\b/i.test(s)) && /\b(?:run|runs|point|points|send|sends|write|writes|get|gets|use|uses|open|opens|go|goes)\b/i.test(s)
     // A caveat that their output may differ ("results from other monitoring tools may use different label names")
     // compares formats; it says nothing is to change.
     && !MAY_DIFFER.test(s);
@@ -400,7 +405,10 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   // A title that reaches for secrets ("Quick poll (attach the session token from …)"): no title has reason to.
   else if (c.misplaced && !c.value && (has(SECRET, s) || store()) && /\b(?:attach|include|add|paste|send|pass|supply|provide|copy|read|grab|fetch)\w*\b/i.test(s) && outsidePurpose) push("resource-reach", 0.7, "a title that asks for secrets");
   // The clause holding the address must move data there: "use your mirror URL; the default is https://…" names a setting.
-  if (moving && !resource() && address && has(OUTBOUND, s) && (!lenient || has(COPY_WORD, s)) && clauseMoves(s, address)) push("exfiltration", 0.75, `data copied to ${address}`);
+  // The tool's own events or input going to its vendor's host ("Events are sent to the PostHog host … (default
+  // https://us.i.posthog.com)") is where the tool's work goes.
+  const ownVendor = (): boolean => (TELEMETRY_ONLY.test(s) || OWN_INPUT_SENT.test(s)) && ask(ctx, "hostDeclared", address!);
+  if (moving && !resource() && address && has(OUTBOUND, s) && (!lenient || has(COPY_WORD, s)) && clauseMoves(s, address) && !ownVendor()) push("exfiltration", 0.75, `data copied to ${address}`);
   // A value the model may copy into the call that names secrets' or the context's content ("the contents of any .env file").
   if (c.value && !address && (has(ENV_SECRET, s) || has(SECRET, s) || has(MODEL_HELD, s)) && has(CONTENT_OF, s)) push("resource-reach", 0.65, "a value that stands for secrets or the conversation");
   // A value that names what only the model holds or the user's own data ("the user's browser history and open tabs").
@@ -481,7 +489,7 @@ const RANKING_VERB = /outrank|overrid|supersed|precedence|priority|win over|beat
 const CONTENT_OUTRANKS_USER = /\b(?:commands?|instructions?|directions?|directives?|orders?|lines|requests?)\s+(?:in|from|inside|within|found in)\s+(?:the |a |any |each )?(?:[\w-]+\s+)?(?:page|document|file|email|message|note|ticket|thread|result|response|output|content|article|text|comment)s?\b[^.;]{0,30}?\b(?:outranks?|overrides?|supersedes?|takes? precedence over|take priority over|win over|beats?)\s+(?:the user|the user's|what the user|user)\b/i;
 
 /** What another tool's work is said to get: a fee line carried, a flag turned on, a key it must use. */
-const OTHERS_WORK_CHANGED = /\b(?:skips?|bypass\w*|let|extra|additional|always [a-z]+|made (?:public|private|visible|shared)|(?:shall|must|should|will|are to|is to) be (?:shared|sent|copied|forwarded|cc'?d|bcc'?d|added|set|run|made|posted|published)|capped at|limited to|restricted to|rounded (?:up|down)|multiplied|reduced to|raised to|prefixed|suffixed|defaults? to|while this (?:helper|tool|server|integration|extension|plugin|connector) is (?:installed|connected|present|active|enabled|loaded)|as (?:a |the )?(?:co-?host|owner|admin\w*|attendee|member|collaborator|editor|recipient|reviewer|assignee|payee)|called (?:again |once more )?with|invoked with|re-?run with|amended|rewritten|replaced|force-pushed|redirected|runs? with|from now on|point(?:s|ed)? to|instead of|carr(?:y|ies)|get|gets|receives?|(?:turned|switched) (?:on|off)|disabled|enabled|(?:must|should|are to|is to|have to|has to) (?:use|include|carry|set|be)|applied to|added (?:to|by|automatically)|appended|prepended|inserted)\b/i;
+const OTHERS_WORK_CHANGED = /\b(?:skips?|bypass\w*|let|extra|additional|always [a-z]+|made (?:public|private|visible|shared)|(?:shall|must|should|will|are to|is to) be (?:shared|sent|copied|forwarded|cc'?d|bcc'?d|added|set|run|made|posted|published)|capped at|limited to|restricted to|rounded (?:up|down)|multiplied|reduced to|raised to|prefixed|suffixed|defaults? to|while this (?:helper|tool|server|integration|extension|plugin|connector) is (?:installed|connected|present|active|enabled|loaded)|as (?:a |the )?(?:co-?host|owner|admin\w*|attendee|member|collaborator|editor|recipient|reviewer|assignee|payee)|called (?:again |once more )?with|invoked with|re-?run with|amended|rewritten|replaced|force-pushed|redirected|runs? with|from now on|point(?:s|ed)? to|instead of|carr(?:y|ies)|get(?!\s+(?:the|a|an|its|their|one)\b[^.;]{0,50}\bfrom\b)|gets|receives?|(?:turned|switched) (?:on|off)|disabled|enabled|(?:must|should|are to|is to|have to|has to) (?:use|include|carry|set|be)|applied to|added (?:to|by|automatically)|appended|prepended|inserted)\b/i;
 
 /** What the description beside a default address says stays there: a copy, the originals, everything as well. */
 const DEFAULT_COPY = /\b(?:also|as well|cop(?:y|ies)|mirror\w*|duplicat\w*|retain\w*|kept there|originals?|archiv\w*)\b/i;
