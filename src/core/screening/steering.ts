@@ -182,9 +182,13 @@ interface SteerCandidate {
  * After "call X first": X's result handed to this tool, and nothing asked of X beyond calling it. Secrets and the
  * conversation are excluded: "pass the token it returns" is a reach, whichever tool returns it.
  */
-const FEEDS_THIS = /^[^.\n]{0,20}?\b(?:and|then)\s+pass\s+(?:one of\s+)?(?:the\s+)?(?:(?:\x60\w+\x60|\w+)\s+(?:it returns|from its (?:output|result))|returned\s+\w+|its\s+(?:\x60\w+\x60|\w+))\b/i;
-/** "… and follow what it returns": the other tool's output made the model's orders, whatever the order of calls. */
-const OBEYS_IT = /\b(?:follow|obey|do|carry out|execute|act on|apply)\s+(?:whatever|what|the instructions?|the steps?)\s+(?:it|they|that tool)\s+(?:returns?|says?|sends? back|gives?|lists?)\b/i;
+const FEEDS_THIS = /^[^.\n]{0,20}?\b(?:and|then)\s+pass\s+(?:one of\s+)?(?:the\s+)?(?:(?:\x60\w+\x60|\w+)\s+(?:it returns|from its (?:output|result))|returned\s+(?:ids?|keys?|names?|refs?|cursors?|handles?|uuids?|numbers?)|its\s+(?:\x60\w+\x60|ids?|keys?|names?|refs?|cursors?|handles?|uuids?))\b(?![^.\n]{0,40}\b(?:with|and their|plus)\b)/i;
+/**
+ * What may follow "call X first" / "use X before" for it to be only an order of calls: nothing, the event it comes
+ * before ("before finalizing"), what X is for ("to get the id"), a condition, or handing this tool X's id. "Call X
+ * first, then close each issue it returns" or "… and give its full output to the memo field" asks more of X's result.
+ */
+const ORDER_ONLY = /^\s*(?:,?\s*(?:to (?:get|find|look up|obtain|fetch|list|check|learn|see|confirm)\b(?:(?!\b(?:and|then|with)\b)[^,])*|(?:if|when|unless)\b[^,]*|so (?:that )?\b[^,]*)|[\w-]+ing\b(?:\s+[\w-]+){0,4}\s*|(?:and|then) pass (?:the|its|one of the returned) (?:[\w-]+ )?(?:ids?|keys?|names?|refs?|cursors?|handles?|uuids?)\b(?:(?!\b(?:and|then|with)\b)[^,])*|)$/i;
 const SECRET_WORD = /\b(?:token|key|secret|password|credential|cookie|session|conversation|chat|history|env\w*)s?\b/i;
 
 function steerCandidates(text: string): readonly SteerCandidate[] {
@@ -197,7 +201,7 @@ function steerCandidates(text: string): readonly SteerCandidate[] {
         if (m[1]) {
           const after = text.slice(m.index + m[0].length, m.index + m[0].length + 120);
           const feeds = FEEDS_THIS.test(after) && !SECRET_WORD.test(after.split(/[.\n]/)[0] ?? "");
-          const order = (pattern === CALL_FIRST || /^[\x60'"]?(?:\s+tool)?\s+(?:first|before)\b/i.test(after)) && !OBEYS_IT.test(after.split(/[.\n]/)[0] ?? "");
+          const order = (pattern === CALL_FIRST || /^[\x60'"]?(?:\s+tool)?\s+(?:first|before)\b/i.test(after)) && ORDER_ONLY.test((pattern === CALL_FIRST ? after : after.replace(/^[\x60'"]?(?:\s+tool)?\s+(?:first|before)\b/i, "")).split(/[.;\n]/)[0] ?? "");
           out.push({ ...base, kind: "steer", at: m.index, length: m[0].length, tokens: tokensOf(m[1]), redirect: pattern === USE_INSTEAD, ownServer: ownServerSentence(text, m.index), feeds, order });
         }
       });
