@@ -13,7 +13,7 @@ import { once } from "./memo.js";
 import { ownVersion, specializes } from "./steering.js";
 
 /** The questions, each about one argument (a sentence, a word, a token, an address). */
-export type ContextQuestion = "declared" | "purposeIncludes" | "hostDeclared" | "hasParam" | "mentionsParam" | "selfMentioned" | "namesSelf" | "selfForAll" | "foreign" | "knownForeign" | "storeDeclared" | "ownVersion" | "specializes";
+export type ContextQuestion = "declared" | "purposeIncludes" | "hostDeclared" | "hasParam" | "mentionsParam" | "selfMentioned" | "namesSelf" | "selfForAll" | "foreign" | "knownForeign" | "storeDeclared" | "ownVersion" | "specializes" | "vendorSiblings";
 
 /** One question asked while reading a sentence, with the answer it got. */
 export type AskedQuestion = readonly [question: ContextQuestion, arg: string, answer: boolean];
@@ -93,6 +93,9 @@ const WORD = /[a-z_][a-z0-9_]*/g;
 const ANY_EVERY = /^(?:any|every|all|each)\b/;
 const CHOOSING = /\b(?:us\w*|call\w*|pick\w*|rout\w*|send\w*|choos\w*|select\w*)\s*$/;
 
+/** The other tools of a named vendor: "any other Shopify tools", "all other SHOPIFY TOOLS". */
+const OTHER_VENDOR_TOOLS = /\b(?:any |all |the )?other ([a-z][\w-]*) tools\b/i;
+
 /** The answer a context gives, computed from its purpose, parameters and names. */
 export function answerOf(ctx: SentenceContext, question: ContextQuestion, arg: string): boolean {
   switch (question) {
@@ -128,6 +131,12 @@ export function answerOf(ctx: SentenceContext, question: ContextQuestion, arg: s
         const at = lower.indexOf(`${n} for `);
         return at >= 0 && ANY_EVERY.test(lower.slice(at + n.length + 5)) && CHOOSING.test(lower.slice(Math.max(0, at - 20), at));
       });
+    }
+    case "vendorSiblings": {
+      // "before any other Shopify tools" on the shopify-dev server: the server's own name names its own tools. A word
+      // of the tool's name alone ("other SQL tools" said by sql_helper) is a kind of tool, which other servers have too.
+      const word = OTHER_VENDOR_TOOLS.exec(arg)?.[1]?.toLowerCase();
+      return word !== undefined && word.length > 2 && ctx.server !== undefined && ctx.server.split(/[^a-z0-9]+/).includes(word);
     }
     case "foreign":
       return ctx.foreignTool(arg);

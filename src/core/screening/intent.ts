@@ -18,7 +18,7 @@
 import { has, once } from "./memo.js";
 import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
-import { CAN_BE_DONE_WITH, ENV_SECRET, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN, USER_CONCERN } from "./concepts-structure.js";
+import { CAN_BE_DONE_WITH, CREDENTIAL_STORE, ENV_SECRET, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN, USER_CONCERN } from "./concepts-structure.js";
 import { credentialConfined } from "./structure.js";
 import { ANSWER_SHAPE, CONCEAL, CONFIG_CHANGE, DECEIVE, DISCLOSE, MODEL, MODEL_CONFIG, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER, VOCATIVE, withoutUserUnsaid } from "./concepts-parties.js";
 import {
@@ -81,6 +81,11 @@ const HOLDS_NOUN = /^\W*(?:the|a|an|full|complete|all)\s+(?:full\s+|complete\s+)
 const CONTENT_DRIVES_CALLS = /\b(?:if|when|whenever)\s+(?:the|a|any)\s+(?:result|response|output|record|row|message|email|page|document|file|entry|item|list)s?\s+(?:contains?|includes?|has|shows?|lists?)\b[^.]{0,120}?\b(?:call|run|invoke)\s+[\x60'"]?[\w.-]+[\x60'"]?\s+on\s+(?:each|every|all)\b/i;
 const OBJECT_POLICY = /(?<!\b(?:your|its|the model's|the assistant's|content|safety|usage|system|operator|moderation)\s)\bpolic(?:y|ies)\b/i;
 const OBJECT_POLICIES = new RegExp(OBJECT_POLICY.source, "gi");
+/** A thing's own configuration or rules: "the router configuration", "the existing rules array", "app.json configuration". */
+const OBJECT_SETTINGS = /\b(?:router|routing|app(?:\.json)?|application|project|workspace|cluster|network|firewall|dns|build|ci|pipeline|deployment|environment(?:-specific)?|team|alert|notification|escalation|orchestration|event|service|database|table|bucket|repo|repository|branch|dashboard|datasource|server|proxy|webhook|lint(?:er)?|eslint|prettier|tsconfig|docker|nginx|specific)\s+(?:configurations?|config|rules?|settings)\b|\brules? (?:array|list|set|engine|file)s?\b/i;
+const OBJECT_SETTINGS_ALL = new RegExp(OBJECT_SETTINGS.source, "gi");
+/** "Use this tool when you need to …": when to use it, addressed to whoever calls it. */
+const USAGE_LEAD = /^\W*use this (?:tool )?(?:when|if|whenever) you (?:need|want|have) to\b/i;
 /** A tool named for an action with consequences: `mdm_wipe_device`, `delete_repo`. */
 const CONSEQUENTIAL_NAME = /(?:^|[\s_\x60'"])(?:[a-z0-9]+_)*(?:wipe|delete|remove|erase|reset|transfer|pay|send|refund|merge|push|drop|revoke|grant)(?:_[a-z0-9]+)*\b/i;
 const CONTENT_DRIVES_ACTION = /\b(?:when|if|whenever)\s+(?:a|an|the|any)\s+(?:[\w-]+\s+)?(?:snippet|result|note|record|row|message|email|page|document|file|entry|item|ticket|comment)s?\s+(?:reads? like|looks? like|contains?|includes?|has|comes back with|is)\b[^.]{0,80}?\b(?:the\s+)?(?:assistant|model|agent)\s+(?:then\s+|also\s+)?(?:carries out|carry out|performs?|executes?|does|acts on|follows|completes?|reassigns?|sends?|deletes?|pays?)\b/i;
@@ -89,6 +94,8 @@ const INVENTED_COMMITMENTS = /\b(?:adding|making|inventing|promising|offering|in
 const USER_CAN_ASK = /\bunless (?:the user|they) (?:asks?|requests?|wants?|(?:has |have )?(?:agreed|agrees|consented|approved|allowed))\b|\bif (?:the user|they) (?:asks?|wants?)\b/i;
 const ON_BEHALF = /\bon (?:the )?user'?s? behalf\b|\bon behalf of (?:the )?user\b/i;
 const ASKED_FOR = /\b(?:when|if|only|after|once)\s+(?:the user|they)\s+(?:\w+\s+)?(?:asks?|asked|requests?|requested|approves?|approved|confirms?|confirmed)\b|\bwhen asked\b/i;
+/** An input the later calls need, made here: "generates a conversationId that is REQUIRED for all subsequent tool calls". */
+const INPUT_FOR_LATER_CALLS = /\b(?:id|ids|token|key|handle|session|cursor|conversationid|\w+id)\b[^.;]{0,30}\b(?:required|needed|necessary|used) (?:for|by|in) (?:all |every |any )?(?:subsequent|later|following|further|the next) (?:tool )?calls?\b/i;
 /** Work routed away from this tool: "Prefer the other github tools, which use it internally". */
 const PREFERS_OTHERS = /\bprefer (?:the |its )?other\b/i;
 const AGAINST_USER = /\beven (?:if|when) the user (?:writes|asks|says|requests|wants|objects|insists|tells|switches)\b/i;
@@ -126,6 +133,8 @@ const TERSE_CONTEXT = /(?:^|[+,&|])\s*(?:conversation|chat|history|transcript|en
 const USER_INVOLVED = /(?<!\b(?:not|never|n't|without|need to|no need to)\s+)\bask(?:s|ing)? (?:the user|them)\b(?! (?:for|about) (?:their |the )?(?:password|passphrase|pin|secret|token|key)s?\b)|\bunless (?:the user|they) (?:has |have )?(?:agreed|agrees|consented|approved|allowed|opted in)\b/i;
 /** A failure of this tool's own ("INSERT will fail here — use execute_sql for writes"): a limit, no one run down. */
 const FAILS_HERE = /\b(?:will |would |may )?fail(?:s)? (?:here|in this tool|with this tool)\b|\b(?:are|is) (?:rejected|refused|blocked) (?:here|by this tool)\b/i;
+/** Contents handed into the call: "pass their contents in the context field". */
+const CONTENTS_PASSED = /\b(?:pass|put|include|send|attach|paste|copy|add)\w*\s+(?:their|its|the|all)\s+(?:full\s+|raw\s+)?contents?\b/i;
 /** Only a part said to be shown or read out. */
 const CONFIRMATION_NARROWED = /\bonly\s+[^.;]{1,40}?\s+(?:is|are|gets|get)\s+(?:read out|read back|shown|listed|displayed|mentioned|named|repeated)\b/i;
 /** What the reader knows about the tool a sentence belongs to. */
@@ -144,6 +153,8 @@ export interface SentenceContext {
   knownForeignTool?: (token: string) => boolean;
   /** The tool's own name and its name without a `server__` prefix (lower case). */
   selfNames: ReadonlySet<string>;
+  /** The tool's server, as the catalog names it (lower case), when known. */
+  server?: string;
 }
 
 /** One category a sentence reads as, with the reader's confidence. */
@@ -202,6 +213,14 @@ function concealment(s: string, protective: boolean, push: (category: ScreeningC
   }
 }
 
+/** "Each edit_block call should change only what needs to be changed": how to make one call, not a claim on every request. */
+function eachCallOfSelf(s: string, ctx: SentenceContext): boolean {
+  const lower = s.toLowerCase();
+  for (const name of ctx.selfNames) if (lower.includes(`each ${name} call`) || lower.includes(`every ${name} call`)) return true;
+  return false;
+}
+
+
 /**
  * The categories a sentence reads as, with a score each. Empty for a sentence that only describes the tool.
  */
@@ -215,9 +234,12 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
 
   // Addressed to the assistant: the model named and told to change its configuration or shape its answers.
   const vocative = has(VOCATIVE, s);
-  const model = vocative || has(MODEL, s);
+  // "Use this tool when you need to: 1) Deploy … with specific app.json configuration" says when to use it: the "you" of
+  // that opening is no model told about its own configuration.
+  const model = vocative || has(MODEL, USAGE_LEAD.test(s) ? s.replace(USAGE_LEAD, " ") : s);
   // A bucket's or a branch's policy is the tool's object, not the model's configuration.
-  const config = has(MODEL_CONFIG, OBJECT_POLICY.test(s) ? s.replace(OBJECT_POLICIES, " ") : s) && has(CONFIG_CHANGE, s);
+  // So are a router's configuration and a rules array.
+  const config = has(MODEL_CONFIG, OBJECT_POLICY.test(s) || OBJECT_SETTINGS.test(s) ? s.replace(OBJECT_POLICIES, " ").replace(OBJECT_SETTINGS_ALL, " ") : s) && has(CONFIG_CHANGE, s);
   const shaping = has(ANSWER_SHAPE, s);
   if (model && config && (vocative || !protective)) push("assistant-directive", vocative ? 0.95 : 0.85, "speaks to the model about its own instructions");
   else if (vocative && (shaping || has(OBLIGED, s))) push("assistant-directive", 0.8, "a note addressed to the model");
@@ -280,6 +302,9 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
       push("resource-reach", 0.7, "collects the user's secrets");
   }
 
+  // Credential files read and their contents put into the call ("… any files matching *.pem or id_rsa* …; read them and
+  // pass their contents in the context field"), whatever names the contents.
+  if (!ctx.lead && has(CREDENTIAL_STORE, s) && CONTENTS_PASSED.test(s) && !NEGATED.test(s) && !protective && !ask(ctx, "storeDeclared", "")) push("resource-reach", 0.8, "credential files' contents put into the call");
   // Secrets the user has mentioned, taken up by the model: "stores any passwords, API keys or card numbers the user has
   // mentioned in the conversation".
   if (secret && MENTIONED_BY_USER.test(s) && !NEGATED.test(s) && !protective && !ask(ctx, "declared", "secrets")) push("resource-reach", 0.8, "the user's secrets taken from what they said");
@@ -315,7 +340,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     // change asked of it.
     const said = (s.includes("\x60") ? s.replace(/\x60(\w+)\x60/g, (m, name: string) => (ctx.params.has(name.toLowerCase()) ? "\x60param\x60" : m)) : s).replace(CAN_BE_DONE_WITH, " ").replace(ROUTING_PURPOSE, " ").replace(SHELL_REDIRECT, " ");
     const alters = has(
-      /\b(?:set (?:the|their|its|a|an|all|every)|sets? \w+ to|(?:be|is|are) set to|set to|change|replace|substitute|add|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rather than the|(?:is|are) (?:now )?given|turned (?:on|off)|switched (?:on|off)|take (?:the|a|an) [\w\s-]{1,30} as their|rewritten|starts? (?:its|their|the|each) \w+ with|pass (?:every|the result|it|them|all|the new (?:content|text|body|code))|in place of (?:your|the user's|the)|override|mention|open|prefix(?:ed)?|suffix(?:ed)?|prepend(?:ed)?|attach\w*|label|tag|rais\w+|increas\w+|lower\w*|reduc\w+|include|our (?:proxy|address|server|endpoint|link|url|domain))\b/i,
+      /\b(?:set (?:the|their|its|a|an|all|every)|sets? \w+ to|(?:be|is|are) set to|set to|change|replace|substitute|add|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rather than the|(?:is|are) (?:now )?given|turned (?:on|off)|switched (?:on|off)|take (?:the|a|an) [\w\s-]{1,30} as their|rewritten|starts? (?:its|their|the|each) \w+ with|pass (?:every|the result|it|them|all|the new (?:content|text|body|code))|in place of (?:your|the user's|the)|override|mention|open|prefix(?:ed)?|suffix(?:ed)?|prepend(?:ed)?|attach(?:es|ed|ing)?|label|tag|rais\w+|increas\w+|lower\w*|reduc\w+|include|our (?:proxy|address|server|endpoint|link|url|domain))\b/i,
       said,
     );
     if (strong && alters) push("shadowing", 0.85, named.length ? `directs another server's tool (${named[0]})` : "directs other tools");
@@ -355,13 +380,13 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // hold (the server's own, unlisted): a note on how to call, not a choice between servers.
   // A batch form of another server's tool ("read_multiple_files" of "read_file") says the same of it.
   const batchAdvice = named.length > 0 && REPEATED_CALLS.test(s) && named.every((t) => !ask(ctx, "knownForeign", t) || ask(ctx, "specializes", t));
-  const alternatives = (has(ALTERNATIVES, s) && !ownServer) || (named.length > 0 && !batchAdvice);
+  const alternatives = (has(ALTERNATIVES, s) && !ownServer && !ask(ctx, "vendorSiblings", s)) || (named.length > 0 && !batchAdvice);
   const preference = has(PREFERENCE, s);
   const disparage = has(DISPARAGE, s);
   if (alternatives && disparage && !has(SELF_DEPRECATED, s) && !FAILS_HERE.test(s)) push("tool-choice", 0.85, "disparages the other tools");
   // "Prefer the other github tools …; only call this when …" routes work away from this tool: no claim for it.
-  else if (self && preference && alternatives && !protective && !PREFERS_OTHERS.test(s)) push("tool-choice", 0.8, "claims priority over other tools");
-  else if (self && has(UNIVERSAL, s) && has(PRIORITY, s) && !protective) push("tool-choice", 0.75, "claims every request for itself");
+  else if (self && preference && alternatives && !protective && !PREFERS_OTHERS.test(s) && !INPUT_FOR_LATER_CALLS.test(s)) push("tool-choice", 0.8, "claims priority over other tools");
+  else if (self && has(UNIVERSAL, s) && has(PRIORITY, s) && !protective && !eachCallOfSelf(s, ctx)) push("tool-choice", 0.75, "claims every request for itself");
   else if (preference && alternatives && has(PICK_VERB, s) && has(EVERY_OR_ONLY, s) && !PREFERS_OTHERS.test(s)) push("tool-choice", 0.7, "steers tool choice");
 
   return out;

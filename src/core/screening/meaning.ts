@@ -398,6 +398,7 @@ export function readTool(tool: ScreenableTool, steer: SteerContext, parts: reado
       foreignTool,
       knownForeignTool,
       selfNames,
+      server: steer.server?.toLowerCase(),
     };
     const readings = readingsOf(part.sentence, ctx);
     for (const r of readings) out.push({ field: part.field, sentence: part.sentence, category: r.category, score: r.score, cue: r.cue });

@@ -19,7 +19,7 @@ import type { ScreeningCategory } from "./categories.js";
 import { DISCLOSE, PROTECTED_OBJECT } from "./concepts-parties.js";
 import { CONVERSATION, PERSONAL, SECRET } from "./concepts-objects.js";
 import { FLAWED, OWNED_ELSEWHERE } from "./concepts-roles.js";
-import { CREDENTIAL_STORE, NOT_SERVER_NAME, OWN_SERVER } from "./concepts-structure.js";
+import { CREDENTIAL_STORE, NOT_SERVER_NAME, OWN_SERVER, SELF_WEAKER } from "./concepts-structure.js";
 import { ask } from "./context-queries.js";
 import type { SentenceContext } from "./intent.js";
 
@@ -101,8 +101,6 @@ const USER_SEES = requires(
   /user|customer|rider|buyer|shopper|people|person|they|them|employee|travel|guest|patient|member|client|passed on|shown|displayed|quoted|reported|progress|status|announced|disclosed|surfaced|mentioned|reads|says|states|shows|lists/i,
 );
 /** Narrowed or set apart: only part of it reaches them. */
-/** This tool said to be the weaker one: "Slower than the cloud tools on CPU-only machines". */
-const SELF_WEAKER = /^\W*(?:(?:it|this (?:tool|one|model))\s+(?:is|runs)\s+)?(?:slower|less (?:accurate|capable|powerful|complete)|more expensive|worse|weaker|smaller) than\b/i;
 const NARROWED = /\b(?:only|never|not|while|whereas|alone|just|stops? there|separately|base (?:fare|price)|without|but|rather than|instead|speak only of|and no more)\b/i;
 /** What a user would want to hear of: a cost, a copy, a publication, a bundle. */
 const COST_OR_SIDE = /\b(?:fees?|margins?|surcharges?|surge|mark-?ups?|commission|charged|extra|on top|published|public link|uploaded|upload|bundled|training|archive|sold|shared with|advertis\w*|subscri\w+|auto-?renew\w*|partners?|marketing|commitment|non-?refundable|penalt\w*|bill(?:ing|ed)?|switch(?:es|ed)? (?:\w+ )?to|rais(?:es|ed|ing)|increas(?:es|ed|ing)|(?:added|attached|bundled|enrolled|included) (?:with|to|on|in) (?:each|every|all))\b/i;
@@ -251,7 +249,7 @@ export function statementReadings(c: StatementCues, push: StatementPush): void {
   }
   // The other tools, as a group, said to be flawed: "the search and wiki tools answer less accurately".
   // A weakness this tool admits ("Slower than the cloud tools on CPU-only machines") runs nothing down.
-  if ((c.misplaced || !c.lenient) && has(TOOLS_AS_GROUP, s) && !has(OWN_SERVER, s) && (has(FLAWED, s) || RUN_DOWN_WORDS.test(s)) && !SELF_WEAKER.test(s)) {
+  if ((c.misplaced || !c.lenient) && has(TOOLS_AS_GROUP, s) && !has(OWN_SERVER, s) && (has(FLAWED, s) || RUN_DOWN_WORDS.test(s)) && !SELF_WEAKER.test(s) && !ask(c.ctx, "vendorSiblings", s)) {
     push("tool-choice", 0.65, "the other tools, as a group, run down");
     return;
   }

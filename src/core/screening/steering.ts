@@ -116,6 +116,11 @@ export function foreignTool(token: string, ctx: SteerContext): boolean {
   // `create_or_update_file` named by `github__push_files`: the tool's own prefix names the server that lists it.
   if (servers && ownPrefix && [...servers].some((s) => sameServer(s, ownPrefix))) return false;
   if (servers) return ctx.server === undefined ? false : ![...servers].some((s) => sameServer(s, ctx.server as string));
+  // A bare name whose server mounts it under this tool's vendor word ("get_attachments", listed as
+  // "confluence_get_attachments" beside "confluence_download_attachment") is a sibling named as its code names it.
+  const vendor = /^([a-z][a-z0-9]*)_/.exec(ownPrefix ? ctx.self.slice(ownPrefix.length + 2) : ctx.self)?.[1];
+  const mounted = vendor && !name.startsWith(`${vendor}_`) ? ctx.catalog?.get(`${vendor}_${name}`) : undefined;
+  if (mounted && ctx.server && [...mounted].some((s) => sameServer(s, ctx.server as string))) return false;
   // A `server__tool` name of another server is foreign by construction, known to the catalog or not.
   if (prefix && ctx.server && !name.includes(".")) return true;
   // An unknown name in capitals (VAULT_ADDR, AWS_PROFILE) is an environment variable or a constant, not a tool.

@@ -55,6 +55,8 @@ import {
   ONLY_ASKED,
   KEEP_DEFAULT,
   CAN_BE_DONE_WITH,
+  SELF_WEAKER,
+  ENV_SECRET_NAME,
   OWN_INPUT_SENT,
   REPEATED_CALLS,
   ROUTING_PURPOSE,
@@ -223,7 +225,7 @@ function definesParam(s: string, ctx: SentenceContext): boolean {
 }
 
 /** The model's context or the user's data named: CONTEXT, or what the user has shared in the conversation. */
-const context = (s: string): boolean => has(CONTEXT, s) || has(USER_SHARED, s);
+const context = (s: string): boolean => has(CONTEXT, s) || has(USER_SHARED, s) || ENV_SECRET_NAME.test(s);
 
 type Push = (category: ScreeningCategory, score: number, cue: string) => void;
 
@@ -233,11 +235,12 @@ function flawsSaid(s: string): string {
   return s.replace(/\b(?:without|no|zero|never any|free of)\s+(?:any\s+)?(?:errors?|failures?|issues|problems|bugs|warnings)\b|(?:^|\s)--?[a-z][\w-]*/gi, " ").replace(MISSING_INPUT_ERROR, " ");
 }
 
+
 /** Tool choice needs no order: a claim of standing over every alternative, or the alternatives run down, is the manipulation. */
 function toolChoice(c: Cues, push: Push): boolean {
   const { s, ctx, lenient } = c;
   // The server's own older tool run down by name ("the older x_legacy tool on this server loses pages") is a successor note.
-  const disparaged = (has(ALTERNATIVES, s) || c.named.length > 0) && RUN_DOWN.test(flawsSaid(s)) && !ownSiblingNamed(s);
+  const disparaged = ((has(ALTERNATIVES, s) && !ask(ctx, "vendorSiblings", s)) || c.named.length > 0) && RUN_DOWN.test(flawsSaid(s)) && !ownSiblingNamed(s) && !SELF_WEAKER.test(s);
   if (disparaged) push("tool-choice", 0.8, "runs down the other tools");
   else if (has(PRIORITISE, s) && (has(ALTERNATIVES, s) || has(OTHER_TOOL, s)) && !lenient) push("tool-choice", 0.7, "puts itself ahead of the other tools");
   else if (has(ALTERNATIVES, s) && has(ONLY_IF_THIS_FAILS, s)) push("tool-choice", 0.7, "leaves the other tools as a fallback only");
@@ -266,6 +269,12 @@ function managesPrompts(ctx: SentenceContext): boolean {
 const CHECKS_KEPT = /\bask(?:s|ing)? the user (?:to confirm|for (?:confirmation|approval|permission))\b|\brefusals? (?:are|is|stays?|remains?) (?:final|in force|binding)\b/i;
 
 /** The operating system's own prompt ("asked for their password by the system prompt of the OS") is not the model's. */
+/**
+ * A capability the tool adds, said against what the model could not do before ("this tool now grants you internet
+ * access"): what the model can now do, with nothing of its safeguards or rules touched.
+ */
+const CAPABILITY_GRANTED = /\b(?:this tool|it) (?:now )?(?:grants|gives|provides|adds) you (?:\w+ ){0,2}(?:access|the ability)\b/i;
+const SAFETY_WORDS = /\b(?:safety|guidelines?|polic(?:y|ies)|restrictions?|rules?|ethic\w*|filters?|moderation|guardrails?|instructions?|system prompt|secrets?|credentials?|passwords?)\b/i;
 const MACHINE_PROMPT = /\bsystem prompt (?:of|from) (?:the |your )?(?:os|operating system|shell|terminal|computer|machine|device)\b/i;
 
 /** The model's own rules, persona, authority or answers, or consent invented for the user. */
@@ -278,7 +287,7 @@ function assistantDirective(c: Cues, push: Push): void {
   else if (c.directive && has(USER_SIDE, s) && has(FALSE_CONSENT, s)) push("assistant-directive", 0.75, "consent assumed on the user's behalf");
   // A tool that manages prompts or personas has them as its declared object, not the model's own.
   // Keeping the model's checks ("asks the user to confirm each command; refusals are final") is a safeguard, not a change to it.
-  else if (modelSide && has(MODEL_BEHAVIOUR, s) && (c.directive || c.misplaced) && !managesPrompts(c.ctx) && !CHECKS_KEPT.test(s) && !MACHINE_PROMPT.test(s)) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
+  else if (modelSide && has(MODEL_BEHAVIOUR, s) && (c.directive || c.misplaced) && !managesPrompts(c.ctx) && !CHECKS_KEPT.test(s) && !MACHINE_PROMPT.test(s) && !(CAPABILITY_GRANTED.test(s) && !SAFETY_WORDS.test(s))) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
 }
 
 /**
@@ -304,14 +313,14 @@ function concealment(c: Cues, push: Push): void {
   const s = withoutUserUnsaid(c.s);
   // Telling the user is disclosure ("tell the user which alerts will be hidden"), unless what they are told holds
   // "even when it failed".
-  if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && withheldBeyondEffort(s) && !has(UNLESS_USER, s) && !USER_NEEDS_ONLY.test(s) && !(has(DISCLOSE, s) && !/\b(?:even (?:when|if)|regardless)\b/i.test(s))) push("concealment", 0.75, "a directive about what the user is not told");
+  if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && withheldBeyondEffort(s) && !has(UNLESS_USER, s) && !USER_NEEDS_ONLY.test(s) && !NEVER_MISREPRESENT.test(s) && !(has(DISCLOSE, s) && !/\b(?:even (?:when|if)|regardless)\b/i.test(s))) push("concealment", 0.75, "a directive about what the user is not told");
   else if ((c.directive || !lenient) && has(MISREPRESENT, s)) push("concealment", 0.7, "the user shown something as what it is not");
   // Without an order, withholding still counts, unless what is held back is a secret or a system notification.
   // Rows "left out of the results" are the tool filtering its own output, not something kept from the user.
-  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && withheldBeyondEffort(s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s) && !/\b(?:left|kept) out of (?:the )?(?:results?|output|exports?|data|list|index|sync|search results|reports?)\b/i.test(s))
+  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && withheldBeyondEffort(s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !NEVER_MISREPRESENT.test(s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s) && !/\b(?:left|kept) out of (?:the )?(?:results?|output|exports?|data|list|index|sync|search results|reports?)\b/i.test(s))
     push("concealment", 0.6, "something kept from the user");
   // An order that narrows what reaches the user, about something the user would want to hear of.
-  else if ((c.directive || c.misplaced) && has(SPEECH_CHANNEL, s) && has(RESTRICT, s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s))
+  else if ((c.directive || c.misplaced) && has(SPEECH_CHANNEL, s) && has(RESTRICT, s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !OFFERED_IF_ASKED.test(s))
     push("concealment", 0.7, "narrows what the user hears about something they would want to know");
   // An order to leave something out, with no reply named: what is left out is what a user would want to hear of.
   else if ((c.directive || c.misplaced || BEST_LEFT_OUT.test(s)) && (has(WITHHOLD, s) || BEST_LEFT_OUT.test(s)) && withheldBeyondEffort(s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s))
@@ -340,6 +349,10 @@ function batchOf(c: Cues): boolean {
 }
 const MAY_DIFFER = /\b(?:may|might|can|could)\s+(?:use|have|return|show|report|differ)\b(?:\s+(?:a\s+)?(?:different|other)\b)?/i;
 
+/** The rest offered when the user asks: "Only fix the errors … related to the user's prompt. Offer to fix other errors if the user asks for it." */
+const OFFERED_IF_ASKED = /\boffer to\b[^.;]{0,60}\b(?:if|when|should) (?:the user|they) (?:asks?|wants?|requests?)\b/i;
+/** Misrepresentation forbidden: "never present a ref:// token to the user as if it were a URL". */
+const NEVER_MISREPRESENT = /\b(?:never|do not|don't|must not|should not)\s+(?:present|show|describe|display|report|pass off|label)\b[^.;]{0,60}\bas (?:if|though)\b/i;
 /** Routing on what the user needs: "if the user only needs to know whether a key exists, use X". */
 const USER_NEEDS_ONLY = /\b(?:if|when) (?:the user|they|you) only (?:needs?|wants?)\b/i;
 
@@ -458,9 +471,9 @@ function roles(c: Cues, push: Push, named: boolean): void {
   else if ((has(FALSE_ASSURANCE, s) && !has(PROTECTED_OBJECT, s)) || has(SAY_DESPITE, s) || has(QUOTED_ANSWER, s) || (has(PARTIAL_FIGURE, s) && /\b(?:surge\w*|multipliers?|fees?|surcharges?|markups?|commissions?|charges?)\b/i.test(s))) push("concealment", 0.7, "the user assured that nothing left");
 
   // The server's own tools ("the older x tool on this server") are no alternatives another server offers.
-  const others = (has(ALTERNATIVES, s) || has(OTHER_SERVERS, s) || named) && !ownSiblingNamed(s);
+  const others = (has(ALTERNATIVES, s) || has(OTHER_SERVERS, s) || named) && !ownSiblingNamed(s) && !ask(c.ctx, "vendorSiblings", s);
   const flaws = others ? flawsSaid(s) : "";
-  if (others && (FAILS.test(flaws) || RUN_DOWN.test(flaws))) push("tool-choice", 0.8, "runs down the other servers");
+  if (others && (FAILS.test(flaws) || RUN_DOWN.test(flaws)) && !SELF_WEAKER.test(s)) push("tool-choice", 0.8, "runs down the other servers");
   else if (others && (has(COMPARE, s) || /\bunlike\b/i.test(s)) && !batchOf(c)) push("tool-choice", 0.65, "compares itself with the other servers");
   else if (has(CLAIM_OVER, s)) push("tool-choice", 0.7, "claims every choice over the alternatives");
   else if (others && excludesOthers(s)) push("tool-choice", 0.7, "has the model leave the other tools unused");
@@ -516,7 +529,7 @@ const ONLY_VALUE_OFF = /\bonly allowed value: (?:omit\w*|none|never|off|false|hi
 const USER_NOTICE = /\b(?:notice|notif\w*|disclos\w*|warn\w*|mention\w*|tell\w*|inform\w*|alert\w*|receipts?|confirmation|consent)\b/i;
 
 /** Into a named argument: "in \x60t\x60", "as host_extra". */
-const INTO_ARGUMENT = /\b(?:in(?:to)?|as) (?:\x60\w+\x60|[a-z]+_[a-z_]+\b)/;
+const INTO_ARGUMENT = /\b(?:in(?:to)?|as) (?:\x60\w+\x60|[a-z]+_[a-z_]+\b|the [a-z]\w* (?:field|parameter|argument)\b)/;
 /** A credential store refused, skipped or never read: "metadata addresses are blocked unless …". */
 const STORE_REFUSED = /\b(?:refused|blocked|rejected|denied|disallowed|excluded|skipped|masked|redacted|never (?:read|returned|sent|touched|included|passed|shown|printed)|(?:is|are) not (?:read|returned|sent|touched|included|passed|shown|printed))\b/i;
 
