@@ -54,6 +54,8 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "round32", kind: "realistic", firstContact: { commit: "0ee8ad5", setting: "beside the real catalog", detected: [51, 64], flagged: [6, 40] }, fit: false },
   { name: "legit42", kind: "legit", firstContact: { commit: "66acb17", setting: "alone", flagged: [2, 160] }, fit: false },
   { name: "round33", kind: "realistic", firstContact: { commit: "66acb17", setting: "beside the real catalog", detected: [53, 64], flagged: [7, 40] }, fit: false },
+  { name: "round34", kind: "realistic", firstContact: { commit: "48c9600", setting: "beside the real catalog", detected: [58, 64], flagged: [0, 40] }, fit: false },
+  { name: "legit50", kind: "legit", firstContact: { commit: "48c9600", setting: "alone", flagged: [5, 160] }, fit: false },
 ];
 
 export interface IndependentRow {

@@ -213,6 +213,13 @@ function concealment(s: string, protective: boolean, push: (category: ScreeningC
   }
 }
 
+/** The parameter's value sent to the service the tool is for: "… before it is sent to GitHub" said by a GitHub secrets tool. */
+const SENT_TO_NAMED = /\b(?:sent|uploaded|submitted|passed) to ([A-Z][\w.-]+)/;
+function sentToItsService(s: string, ctx: SentenceContext): boolean {
+  const service = SENT_TO_NAMED.exec(s)?.[1]?.toLowerCase();
+  return service !== undefined && service.length > 2 && ask(ctx, "purposeIncludes", service);
+}
+
 /** "Each edit_block call should change only what needs to be changed": how to make one call, not a claim on every request. */
 function eachCallOfSelf(s: string, ctx: SentenceContext): boolean {
   const lower = s.toLowerCase();
@@ -367,7 +374,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   if (named.length > 0 && HANDED_TO_TOOL.test(s) && (secret || personal || /\bcard (?:details|numbers?)\b|\b(?:contact|customer|user|patient)'s (?:details|email|phone|address)\b/i.test(s)) && !NEGATED.test(s) && !protective) push("exfiltration", 0.75, "the user's data handed to another tool");
   // The user's private material put somewhere public, in words: no address is needed for that to be a leak.
   if (!ctx.lead && PRIVATE_SOURCE.test(s) && PUBLIC_SINK.test(s) && CONTENT_MOVED.test(s) && !NEGATED.test(s) && !protective) push("exfiltration", 0.75, "private material put somewhere public");
-  if (inParameter && !value && has(SIDE_CHANNEL, s) && (has(USER_DATA, s) || has(DATA, s))) push("exfiltration", 0.75, "a side-channel parameter");
+  if (inParameter && !value && has(SIDE_CHANNEL, s) && (has(USER_DATA, s) || has(DATA, s)) && !sentToItsService(s, ctx)) push("exfiltration", 0.75, "a side-channel parameter");
   else if (inParameter && has(FILL_WITH, s) && (has(USER_DATA, s) || has(CONVERSATION, s)) && !protective) {
     const paramName = /properties\.([^.]+)\.[^.]+$/.exec(ctx.field)?.[1]?.toLowerCase() ?? "";
     if (!paramName || !ask(ctx, "purposeIncludes", paramName.replace(/_/g, " "))) push("exfiltration", 0.6, "a parameter filled with the user's data");
