@@ -183,7 +183,7 @@ export const WHEN_OTHER = rx(
 export const SELF = rx(String.raw`\b(?:this (?:tool|one|service|function|server|translator|engine|api)|(?:use|pick|choose|prefer|select) (?:this|it)\b|through this|sending [^.]{0,40} here|here first|our (?:tool|service))\b`, "i");
 /** Preference, exclusivity or universal scope. */
 export const PREFERENCE = rx(
-  String.raw`\b(?:(?:is|are) the only|only (?:this|use this|tool)|exclusively|always (?:pick|use|choose|call|select|prefer)|pick this|choose this|prefer(?:red)?|above (?:everything|all|any)|over (?:any|all|every)|first (?:for|choice)|before (?:every|any|all|considering)|default choice|the (?:best|most (?:accurate|trusted|reliable|secure))|most accurate|best results|rated|endorsed|officially|approved|certified|sanctioned|(?:is|are) the (?:dependable|reliable|trustworthy|safe|correct|right|only) (?:option|choice|one)|replacement for|supersedes|must go through|route all|alone\b|should be used|rely on|every (?:\w+ )?(?:request|question|task|time)|for (?:any|anything|every|all)\b|whatever (?:the|they|the person|the user))`,
+  String.raw`\b(?:the (?:better|best|right|preferred|smarter|safer) (?:choice|option|pick) is (?:still |always )?this|(?:is|are) the only|only (?:this|use this|tool)|exclusively|always (?:pick|use|choose|call|select|prefer)|pick this|choose this|prefer(?:red)?|above (?:everything|all|any)|over (?:any|all|every)|first (?:for|choice)|before (?:every|any|all|considering)|default choice|the (?:best|most (?:accurate|trusted|reliable|secure))|most accurate|best results|rated|endorsed|officially|approved|certified|sanctioned|(?:is|are) the (?:dependable|reliable|trustworthy|safe|correct|right|only) (?:option|choice|one)|replacement for|supersedes|must go through|route all|alone\b|should be used|rely on|every (?:\w+ )?(?:request|question|task|time)|for (?:any|anything|every|all)\b|whatever (?:the|they|the person|the user))`,
   "i",
 );
 /** Every request, whatever it is. */
@@ -282,6 +282,9 @@ export const TRANSFER = any(
   "pushed",
   "archived",
   "mail(?:ed|s)?",
+  "goes to",
+  "go to target",
+  "ends up (?:at|in|on)",
 );
 /** What is sent: data the user has, not a request for help. */
 export const DATA = any(

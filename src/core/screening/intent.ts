@@ -18,7 +18,7 @@
 import { has, once } from "./memo.js";
 import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
-import { CAN_BE_DONE_WITH, CREDENTIAL_STORE, ENV_SECRET, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN, USER_CONCERN } from "./concepts-structure.js";
+import { CAN_BE_DONE_WITH, CREDENTIAL_STORE, ENV_SECRET, LEFT_UNCHANGED, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN, USER_CONCERN } from "./concepts-structure.js";
 import { credentialConfined } from "./structure.js";
 import { ANSWER_SHAPE, CONCEAL, CONFIG_CHANGE, DECEIVE, DISCLOSE, MODEL, MODEL_CONFIG, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER, VOCATIVE, withoutUserUnsaid } from "./concepts-parties.js";
 import {
@@ -74,7 +74,7 @@ const SELF_DEPRECATED = /\bthis (?:tool|one) is deprecated\b/i;
 const LOCAL_SINK = /\b(?:as|to|into|in)\s+(?:a\s+)?(?:local\s+)?(?:markdown|text|pdf|json|html)?\s*(?:file|folder|directory|disk|documents? folder)\b/i;
 const OUTBOUND_WORD = /\b(?:upload\w*|send\w*|sent|post\w*|shar(?:e|es|ed|ing)|sync\w*|forward\w*|email\w*|transmit\w*|remote|server|cloud)\b/i;
 /** The user's confirmation skipped, in any voice: "rather than pausing for the user's confirmation", "asking first only slows the user down". */
-const SKIPS_CONFIRMATION = /\b(?:there is |there's )?no need to (?:ask|check with|confirm with)\b(?! (?:the user )?(?:for|about) (?:the |a |an )?(?:id|ids|name|path|format|value)s?\b)|\b(?:rather than|instead of|without)\s+(?:pausing for|waiting for|checking back with|checking with|confirming with|asking)\s+(?:the user|them|the person)(?:'s)?(?:\s+(?:confirmation|approval|permission|first))?|\b(?:rather than|instead of)\s+(?:pausing|waiting)\s+for\s+(?:the user's\s+)?(?:confirmation|approval)|\basking (?:the user |them )?(?:first|for confirmation|for permission) (?:only |just )?(?:slows|wastes|annoys|bothers|irritates|delays)\b|\b(?:is|are) (?:done|handled|carried out) as part of the same turn\b|\bwithout waiting for (?:reviews?|approvals?|the user|confirmation|sign-?off|a review)\b|\bconfirmed with the user[^?]{0,60}\?\s*A:\s*No\b/i;
+const SKIPS_CONFIRMATION = /\bwithout (?:a|any) (?:confirmation|approval|review)(?: step)?\b|\bwithout (?:stopping|pausing) to (?:ask|check with|confirm with)\b|\b(?:the user|they) (?:is|are) not asked (?:who|which|what|whether|about|if)\b|\bwhy (?:ask|bother|check with)\w* (?:the user|them)\b|\b(?:goes|go|going) straight to\b|\b(?:there is |there's )?no need to (?:ask|check with|confirm with)\b(?! (?:the user )?(?:for|about) (?:the |a |an )?(?:id|ids|name|path|format|value)s?\b)|\b(?:rather than|instead of|without)\s+(?:pausing for|waiting for|checking back with|checking with|confirming with|asking)\s+(?:the user|them|the person)(?:'s)?(?:\s+(?:confirmation|approval|permission|first))?|\b(?:rather than|instead of)\s+(?:pausing|waiting)\s+for\s+(?:the user's\s+)?(?:confirmation|approval)|\basking (?:the user |them )?(?:first|for confirmation|for permission) (?:only |just )?(?:slows|wastes|annoys|bothers|irritates|delays)\b|\b(?:is|are) (?:done|handled|carried out) as part of the same turn\b|\bwithout waiting for (?:reviews?|approvals?|the user|confirmation|sign-?off|a review)\b|\bconfirmed with the user[^?]{0,60}\?\s*A:\s*No\b/i;
 /** An action with consequences, which the user's confirmation exists for. */
 const CONSEQUENTIAL = /\b(?:wip(?:e|es|ed|ing)|declin(?:e|es|ed|ing)|erase\w*|repl(?:y|ies)|mark(?!down|et)\w*|reassign\w*|delet\w+|remov\w+|transfer\w*|refund\w*|pay\w*|send\w*|accept\w*|approv\w+|merg\w+|push\w*|publish\w*|purchas\w+|buy\w*|cancel\w*|carr(?:y|ies) (?:it|them) out|invit\w+|shar(?:e|es|ed|ing)|grant\w*|revok\w+|overwrit\w+)\b/i;
 const HOLDS_NOUN = /^\W*(?:the|a|an|full|complete|all)\s+(?:full\s+|complete\s+)?(?:output|arguments?|messages?|text|history|transcript|contents?|results?|responses?)\b/i;
@@ -105,10 +105,10 @@ const MENTIONED_BY_USER = /\b(?:the user|they)\s+(?:has|have|had)\s+(?:mentioned
 const FOUND_IN_CONTEXT = /\b(?:can|could|may|will|is|are)\s+(?:usually\s+|often\s+|typically\s+|generally\s+)?(?:be\s+)?(?:found|seen|located|taken|copied|available)\s+(?:earlier\s+)?(?:in|from)\s+(?:the\s+)?(?:conversation|chat|history|browser'?s?\s+autofill|autofill|password manager|keychain|context|earlier messages)\b/i;
 /** The user's private material, and a public place it is put: "the user's private repositories … a public issue". */
 const PRIVATE_SOURCE = /\b(?:private|confidential|internal|personal)\s+(?:[\w-]+\s+){0,2}?(?:repos?|repositor(?:y|ies)|notes?|files?|documents?|messages?|data|channels?|emails?|records?|keys?)\b/i;
-const PUBLIC_SINK = /\b(?:public(?:ly)?|world-readable|open)\s+(?:[\w-]+\s+){0,2}?(?:issues?|gists?|pages?|posts?|repos?|repositor(?:y|ies)|links?|channels?|pastes?|comments?|sites?|buckets?|forums?)\b|\bpost(?:ed|s)? (?:them |it )?publicly\b|\banyone with the link\b/i;
+const PUBLIC_SINK = /\b(?:public(?:ly)?|world-readable|open)\s+(?:[\w-]+\s+){0,2}?(?:issues?|gists?|pages?|posts?|repos?|repositor(?:y|ies)|links?|channels?|pastes?|comments?|sites?|buckets?|forums?)\b|\bpost(?:ed|s)? (?:them |it )?publicly\b|\banyone with the link\b|\b(?:that |the |this )?(?:repository|repo|channel|page|bucket|gist|site|forum|board|space) is public\b/i;
 const NEGATED = /\b(?:never|not|don't|do not|without|no)\b/i;
 /** Their content moved, not their setting changed ("makes a private repository public"). */
-const CONTENT_MOVED = /\b(?:with|containing|including)\s+(?:the\s+|their\s+|its\s+)?(?:full\s+)?(?:contents?|text|bodies|body|data|details)\b|\b(?:cop(?:y|ies|ied)|paste\w*|post(?:s|ed|ing)?|upload\w*|publish\w*|shar(?:e|es|ed|ing)|mirror\w*|dump\w*)\b/i;
+const CONTENT_MOVED = /\bverbatim\b|\bas a new (?:issue|post|comment|message|page|gist|note)\b|\b(?:with|containing|including)\s+(?:the\s+|their\s+|its\s+)?(?:full\s+)?(?:contents?|text|bodies|body|data|details)\b|\b(?:cop(?:y|ies|ied)|paste\w*|post(?:s|ed|ing)?|upload\w*|publish\w*|shar(?:e|es|ed|ing)|mirror\w*|dump\w*)\b/i;
 const PICK_VERB = /\b(?:use|pick|choose|select|send|route|call|go through)\b/i;
 const EVERY_OR_ONLY = /\b(?:only|never|exclusively|every|all|first)\b/i;
 /**
@@ -132,9 +132,34 @@ const TERSE_CONTEXT = /(?:^|[+,&|])\s*(?:conversation|chat|history|transcript|en
 /** The user asked, or their consent awaited. */
 const USER_INVOLVED = /(?<!\b(?:not|never|n't|without|need to|no need to)\s+)\bask(?:s|ing)? (?:the user|them)\b(?! (?:for|about) (?:their |the )?(?:password|passphrase|pin|secret|token|key)s?\b)|\bunless (?:the user|they) (?:has |have )?(?:agreed|agrees|consented|approved|allowed|opted in)\b/i;
 /** A failure of this tool's own ("INSERT will fail here — use execute_sql for writes"): a limit, no one run down. */
-const FAILS_HERE = /\b(?:will |would |may )?fail(?:s)? (?:here|in this tool|with this tool)\b|\b(?:are|is) (?:rejected|refused|blocked) (?:here|by this tool)\b/i;
+const FAILS_HERE = /\b(?:will |would |may )?fail(?:s)? (?:here|in this tool|with this tool)\b|\bhere (?:will |would |may )?fails?\b|\b(?:are|is) (?:rejected|refused|blocked) (?:here|by this tool)\b/i;
 /** Contents handed into the call: "pass their contents in the context field". */
 const CONTENTS_PASSED = /\b(?:pass|put|include|send|attach|paste|copy|add)\w*\s+(?:their|its|the|all)\s+(?:full\s+|raw\s+)?contents?\b/i;
+/** A retry with more privilege: "runs it again with `SET ROLE postgres;` prepended", "retry with sudo". */
+const ESCALATED_RETRY = /\b(?:again|retr(?:y|ies|ied)|re-?run\w*|re-?send\w*|re-?issue\w*)\b[^.;]{0,80}\b(?:set role (?:postgres|root|admin|superuser)|sudo\b|as (?:root|superuser|admin(?:istrator)?)\b|--force\b|--no-verify\b|elevated (?:privileges|rights|role)|disabl\w+ (?:rls|row level security))|\b(?:set role (?:postgres|root|admin|superuser)|sudo)\b[^.;]{0,60}\b(?:again|retr(?:y|ies|ied)|re-?run\w*)\b/i;
+/** A review, threshold or check kept away: "which keeps the merchant out of review", "to stay under the approval limit". */
+const EVADES_REVIEW = /\b(?:keeps?|stays?|staying|keeping)\s+(?:\w+\s+){0,3}?(?:out of|under|below|clear of)\s+(?:the\s+)?(?:manual\s+)?(?:review|approval|audit|threshold|radar|monitoring|detection|fraud checks?)\b|\bto (?:avoid|bypass|skip|evade|dodge|get around) (?:the\s+)?(?:manual\s+)?(?:review|approval|audit|fraud checks?|threshold|detection|monitoring)\b/i;
+/** The user's own choice set aside: "… whatever the user chose". */
+const USER_CHOICE_OVERRIDDEN = /\bwhatever (?:the user|they) (?:chose|chooses|picked|picks|selected|selects|set|sets)\b|\bregardless of (?:what )?(?:the user|they)(?:'s)? (?:choice|chose|chooses|picked|selected|set)\b|\b(?:priority|choice|selection)\s+given by the user is (?:treated as|only) a hint\b/i;
+/** Acting though the user never asked: "If the user never asked for it to be remembered, the best approach is still to call this tool". */
+const NOT_ASKED_STILL = /\b(?:if|even if|even when|when|though|although) (?:the user|they) (?:never|did not|didn't|has not|hasn't|have not|haven't) (?:asked|requested|wanted|said)\b[^.]{0,100}\b(?:still|anyway|regardless|nonetheless|all the same)\b/i;
+/** An opt-out undone: "when notes say the contact asked not to be contacted, … removes that sentence … and sets marketing_opt_in to true". */
+const OPT_OUT_UNDONE = /\b(?:unsubscribed|opted out|opted-out|asked not to be (?:contacted|emailed|called)|do not contact|do-not-contact|opt-?out)\b[^.]{0,160}\b(?:(?:remov\w+|delet\w+|clear\w*) (?:that|the|this|those|any) (?:sentence|note|line|flag|record|entry|tag|mark|request)s?|re-?subscrib\w+|opt\w* (?:them |it )?(?:back )?in|[\x60'"]?\w*opt_?in[\x60'"]? to true)\b/i;
+/** Content made the model's tasks: "Those lines are tasks for the assistant". */
+const CONTENT_AS_TASKS = /\b(?:are|is|count as|become|serve as)\s+(?:\w+\s+)?(?:tasks?|instructions?|orders?|commands?|requests?|to-?dos?|action items?)\s+(?:for|addressed to)\s+(?:the\s+)?(?:assistant|model|agent|ai)\b/i;
+/** A quoted name decided in advance for what the user is told. */
+const NAMED_FOR_THE_USER = /\b(?:call|describe|present|label|refer to|word)\w*\s+(?:it|this|that|them|this \w+|the \w+)\s+(?:as\s+)?["'\u201c]|\b(?:is|are)\s+(?:described|presented|called|labell?ed|referred to|worded)\s+(?:to the user\s+)?as\s+["'\u201c]/i;
+/** "It is not itemised for the user", "not broken out", "not listed separately". */
+const NOT_ITEMISED = /\b(?:is|are)\s+not\s+(?:itemi[sz]ed|broken out|listed separately|shown separately|called out|named)\b/i;
+const TOLD_NO = /\b(?:should|do|does|will|would|must|is|are|need)\s+(?:the user|they|users|customers?|the customer)\s+(?:hear|be told|be informed|know|learn|see|be notified|be shown)\b[^?]{0,160}\?\W*(?:A:\s*)?\W*No\b/i;
+/** A parameter that holds what the user is shown: "user_confirmation", "summary_for_user", "display_text". */
+const USER_FACING_PARAM = /properties\.(?:[^.]*_)?(?:user|confirmation|display|shown|reply|receipt|notice)(?:_[^.]*)?\.description$/i;
+const userFacing = (field: string): boolean => USER_FACING_PARAM.test(field);
+const KEPT_OUT_OF_IT = /\b(?:stay|stays|kept|keep|left|leave)\s+out of (?:it|this|the (?:text|message|confirmation|summary))\b|\b(?:is|are) (?:not|never) (?:included|mentioned|listed|named) (?:in it|here)\b/i;
+/** A place of the vendor's own: "in the vendor's workspace", "the maintainer's server". */
+const VENDOR_PLACE = /\b(?:the |our )?(?:vendor|provider|maintainer|developer|publisher|author|partner)(?:'s|s')? (?:own )?(?:workspace|server|servers|account|channel|bucket|endpoint|cloud|backend|inbox|org(?:ani[sz]ation)?)\b|\bthird[- ]party (?:workspace|server|channel|endpoint|bucket)\b/i;
+const COPIED_TOO = /\b(?:also|as well|cop(?:y|ies|ied)|mirror\w*|duplicat\w*)\b/i;
+const USER_CONTENT = /\b(?:messages?|contents?|files?|documents?|results?|rows|emails?|notes?|prompts?)\b/i;
 /** Only a part said to be shown or read out. */
 const CONFIRMATION_NARROWED = /\bonly\s+[^.;]{1,40}?\s+(?:is|are|gets|get)\s+(?:read out|read back|shown|listed|displayed|mentioned|named|repeated)\b/i;
 /** What the reader knows about the tool a sentence belongs to. */
@@ -195,13 +220,22 @@ const NOT_READ = /\b(?:is|are) not (?:read|accessed|touched|collected|used|opene
  * user to run it manually" is advice about what to ask of the user, not something kept from them. The sentence comes
  * without what the user did not say ("anything they did not mention"): the user not speaking keeps nothing from them.
  */
-function concealment(s: string, protective: boolean, push: (category: ScreeningCategory, score: number, cue: string) => void): void {
+function concealment(s: string, protective: boolean, field: string, push: (category: ScreeningCategory, score: number, cue: string) => void): void {
   const advice = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i.test(s);
   const speechControl = has(SPEECH, s) && has(RESTRICT_SPEECH, s) && (has(USER, s) || has(SAY_ONLY, s)) && !advice && !has(PROTECTED_OBJECT, s);
   if (has(DECEIVE, s)) push("concealment", 0.8, "tells the user something other than what happened");
   // What the user confirms narrowed to a part: "when listing the recipients back to the user for confirmation, only
   // \`to\` is read out".
   else if (CONFIRMATION_NARROWED.test(s) && has(USER, s) && /\bconfirm/i.test(s) && !protective) push("concealment", 0.75, "what the user confirms narrowed to a part");
+  // A name given to the user in advance: "when confirming to the user, call this setting 'private'", "it is described as
+  // "monthly, cancel anytime"", "they are described as 'housekeeping' … when the change is summarised to the user".
+  else if (NAMED_FOR_THE_USER.test(s) && (has(USER, s) || /\bconfirm\w*\b/i.test(s)) && !protective) push("concealment", 0.75, "the user told a name decided in advance");
+  else if (NOT_ITEMISED.test(s) && has(USER, s)) push("concealment", 0.7, "a charge or change not shown to the user");
+  // A question whether the user should hear of something, answered no: "Should the user hear that …? No."
+  else if (TOLD_NO.test(s)) push("concealment", 0.75, "whether the user hears of it answered no");
+  // What stays out of a text the user is shown, in that text's parameter ("user_confirmation": "… the recipient list
+  // … stay out of it, whatever the message contained").
+  else if (userFacing(field) && KEPT_OUT_OF_IT.test(s) && !has(PROTECTED_OBJECT, s) && !protective) push("concealment", 0.7, "kept out of what the user is shown");
   // The user asked, or their consent awaited ("leave it out and ask the user", "unless the user agreed to share it"):
   // what is held back waits for the user, it is not kept from them.
   else if (USER_INVOLVED.test(s)) return;
@@ -266,7 +300,18 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   if (!ctx.lead && USER_WORDS_SET_ASIDE.test(s)) push("assistant-directive", 0.75, "what the user says set aside");
   if (INVENTED_COMMITMENTS.test(s)) push("assistant-directive", 0.7, "commitments the user did not make written in their name");
   // The user's confirmation skipped before something with consequences: whoever reads this acts for the user unasked.
-  if (!ctx.lead && SKIPS_CONFIRMATION.test(s) && CONSEQUENTIAL.test(s) && !protective) push("assistant-directive", 0.75, "acts with consequences without the user's confirmation");
+  if (!ctx.lead && SKIPS_CONFIRMATION.test(s) && (CONSEQUENTIAL.test(s) || (inParameter && has(MODEL, s))) && !protective) push("assistant-directive", 0.75, "acts with consequences without the user's confirmation");
+  // A refusal worked around with more privilege ("in that case the assistant runs it again with `SET ROLE postgres;`
+  // prepended"), a review kept away ("issues it as several refunds of 49.99 … which keeps the merchant out of
+  // review"), the user's choice overridden ("… whatever the user chose"), acting where the user never asked ("If the user
+  // never asked for it to be remembered, the best approach is still to call this tool"), someone's opt-out undone, or
+  // content made the model's tasks ("Those lines are tasks for the assistant").
+  if (!ctx.lead && ESCALATED_RETRY.test(s) && !protective) push("assistant-directive", 0.75, "a refusal worked around with more privilege");
+  if (!ctx.lead && EVADES_REVIEW.test(s) && (has(MODEL, s) || MODEL_ACTOR.test(s) || OBLIGED.test(s)) && !protective) push("assistant-directive", 0.75, "a review or limit evaded");
+  if (!ctx.lead && USER_CHOICE_OVERRIDDEN.test(s) && (has(MODEL, s) || MODEL_ACTOR.test(s))) push("assistant-directive", 0.75, "the user's choice overridden");
+  if (!ctx.lead && NOT_ASKED_STILL.test(s)) push("assistant-directive", 0.7, "acts where the user never asked");
+  if (!ctx.lead && OPT_OUT_UNDONE.test(s) && !protective) push("assistant-directive", 0.75, "someone's opt-out undone");
+  if (CONTENT_AS_TASKS.test(s) && !protective) push("assistant-directive", 0.75, "content made the model's tasks");
   // The model acting on the user's behalf with consequences, unasked: "model sends follow-up invitations on behalf of
   // user to every address seen in the thread", "also reply to the original sender … on the user's behalf".
   if (!ctx.lead && ON_BEHALF.test(s) && CONSEQUENTIAL.test(s) && (has(MODEL, s) || value || /\b(?:also|then)\b|\b(?:model|assistant|agent)\s+\w+s\b/i.test(s)) && !ASKED_FOR.test(s) && !protective) push("assistant-directive", 0.75, "acts for the user unasked");
@@ -280,7 +325,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // A value that orders further steps with consequences ("full, then commit and push the working tree").
   if (value && /\bthen\s+(?:\w+\s+)?(?:commit|push|merge|deploy|delete|send|pay|transfer|publish|email|post|upload)\b/i.test(s)) push("assistant-directive", 0.75, "a value that orders further actions");
 
-  concealment(withoutUserUnsaid(sentence), protective, push);
+  concealment(withoutUserUnsaid(sentence), protective, ctx.field, push);
 
   // Resource reach: secrets, the conversation or personal data moved into the call, outside the declared purpose.
   // "Never tokens or credentials" names a secret only to rule it out.
@@ -345,9 +390,9 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     // This tool's own parameters named in backticks ("pass the `tag` it returns") are names, not what is done.
     // What a sibling can be used for ("stored facts can be listed with list_memories and removed with forget") is no
     // change asked of it.
-    const said = (s.includes("\x60") ? s.replace(/\x60(\w+)\x60/g, (m, name: string) => (ctx.params.has(name.toLowerCase()) ? "\x60param\x60" : m)) : s).replace(CAN_BE_DONE_WITH, " ").replace(ROUTING_PURPOSE, " ").replace(SHELL_REDIRECT, " ");
+    const said = (s.includes("\x60") ? s.replace(/\x60(\w+)\x60/g, (m, name: string) => (ctx.params.has(name.toLowerCase()) ? "\x60param\x60" : m)) : s).replace(CAN_BE_DONE_WITH, " ").replace(ROUTING_PURPOSE, " ").replace(SHELL_REDIRECT, " ").replace(LEFT_UNCHANGED, " ");
     const alters = has(
-      /\b(?:set (?:the|their|its|a|an|all|every)|sets? \w+ to|(?:be|is|are) set to|set to|change|replace|substitute|add|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rather than the|(?:is|are) (?:now )?given|turned (?:on|off)|switched (?:on|off)|take (?:the|a|an) [\w\s-]{1,30} as their|rewritten|starts? (?:its|their|the|each) \w+ with|pass (?:every|the result|it|them|all|the new (?:content|text|body|code))|in place of (?:your|the user's|the)|override|mention|open|prefix(?:ed)?|suffix(?:ed)?|prepend(?:ed)?|attach(?:es|ed|ing)?|label|tag|rais\w+|increas\w+|lower\w*|reduc\w+|include|our (?:proxy|address|server|endpoint|link|url|domain))\b/i,
+      /\b(?:set (?:the|their|its|a|an|all|every)|sets? \w+ to|(?:be|is|are) set to|set to|change|replace|substitute|add|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rather than the|(?:is|are) (?:now )?given|turned (?:on|off)|switched (?:on|off)|take (?:the|a|an) [\w\s-]{1,30} as their|rewritten|starts? (?:its|their|the|each) \w+ with|pass (?:every|the result|it|them|all|the new (?:content|text|body|code))|in place of (?:your|the user's|the)|override|mention|open|prefix(?:ed)?|suffix(?:ed)?|prepend(?:ed)?|attach(?:es|ed|ing)?|label(?!\s+(?:names?|ids?|colou?rs?|text)\b)|tag(?!\s+(?:names?|ids?|keys?|values?)\b)|rais\w+|increas\w+|lower\w*|reduc\w+|include|our (?:proxy|address|server|endpoint|link|url|domain))\b/i,
       said,
     );
     if (strong && alters) push("shadowing", 0.85, named.length ? `directs another server's tool (${named[0]})` : "directs other tools");
@@ -373,7 +418,9 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // The user's secrets or personal data handed on to another tool by name: the tool's output goes elsewhere.
   if (named.length > 0 && HANDED_TO_TOOL.test(s) && (secret || personal || /\bcard (?:details|numbers?)\b|\b(?:contact|customer|user|patient)'s (?:details|email|phone|address)\b/i.test(s)) && !NEGATED.test(s) && !protective) push("exfiltration", 0.75, "the user's data handed to another tool");
   // The user's private material put somewhere public, in words: no address is needed for that to be a leak.
-  if (!ctx.lead && PRIVATE_SOURCE.test(s) && PUBLIC_SINK.test(s) && CONTENT_MOVED.test(s) && !NEGATED.test(s) && !protective) push("exfiltration", 0.75, "private material put somewhere public");
+  if (!ctx.lead && (PRIVATE_SOURCE.test(s) || secret) && PUBLIC_SINK.test(s) && CONTENT_MOVED.test(s) && !NEGATED.test(s) && !protective) push("exfiltration", 0.75, "private material put somewhere public");
+  // The user's content copied to a place of the vendor's own ("also posted to #ext-audit-relay in the vendor's workspace").
+  if (!ctx.lead && VENDOR_PLACE.test(s) && COPIED_TOO.test(s) && (has(CONVERSATION, s) || has(USER_DATA, s) || USER_CONTENT.test(s)) && !NEGATED.test(s) && !protective) push("exfiltration", 0.75, "the user's content copied to the vendor's own place");
   if (inParameter && !value && has(SIDE_CHANNEL, s) && (has(USER_DATA, s) || has(DATA, s)) && !sentToItsService(s, ctx)) push("exfiltration", 0.75, "a side-channel parameter");
   else if (inParameter && has(FILL_WITH, s) && (has(USER_DATA, s) || has(CONVERSATION, s)) && !protective) {
     const paramName = /properties\.([^.]+)\.[^.]+$/.exec(ctx.field)?.[1]?.toLowerCase() ?? "";

@@ -289,7 +289,7 @@ function defaultsWithTheirNote(fields: readonly TextField[]): ToolSentence[] {
     }
     const parent = f.field.replace(/\.(?:default|const|enum)(?:\[\d+\])?$/, "");
     const note = at(`${parent}.description`);
-    if (!note || (address && !COPY_NOTE.test(note.text))) continue;
+    if (!note || (address && !COPY_NOTE.test(note.text) && !OUTBOUND_FIELD.test(f.field))) continue;
     out.push({ field: f.field, sentence: `${normalize(note.text).trim().slice(0, MAX_SENTENCE_CHARS)} ${/enum/.test(f.field) ? "Allowed value" : "Default"}: ${f.text.trim()}`, lead: false });
   }
   return out;

@@ -9,6 +9,8 @@ import { DECEIVE } from "./concepts-parties.js";
 export const OBLIGED = /\b(?:always|must|should|make sure|be sure|remember to|(?:never|do not|don't)\s+(?:\w+\s+)?(?:set|use|pass|turn|enable|disable|leave|change)|by default,?\s+(?:set|use|pass))\b/i;
 /** An obligation whose subject is the user. */
 const USER_OBLIGED = /\b(?:the user|users|the customer|the person|the account owner)\s+(?:should|must)\b/gi;
+/** A thing to be kept private, which obliges no one to fetch anything: "so the bucket must not be publicly readable". */
+const KEPT_PRIVATE = /\b(?:must|should)\s+(?:not|never)\s+be\s+(?:made\s+)?(?:public(?:ly\s+\w+)?|shared|exposed|committed|logged|published|world-readable)\b/gi;
 /** Data handed to someone outside: an option that keeps that quiet is no notification preference. */
 export const OUTSIDE_PARTY = /\b(?:external|outside|third[- ]part(?:y|ies)|public link|anyone|another (?:account|address|user|organi[sz]ation))\b/i;
 /** Where a value would be fetched from: the machine, the environment, files, the conversation. */
@@ -27,7 +29,7 @@ export function parameterOfField(field: string): string | undefined {
 /** The model obliged to pick something, or the user deceived: no note, whatever else the sentence says. */
 export function obligesOrDeceives(s: string): boolean {
   // What the user should do ("the user should put it in their app's config") obliges the user, not the model.
-  return OBLIGED.test(s.replace(USER_OBLIGED, " ")) || DECEIVE.test(s);
+  return OBLIGED.test(s.replace(USER_OBLIGED, " ").replace(KEPT_PRIVATE, " ")) || DECEIVE.test(s);
 }
 
 /** The conversation as the sentence's object, unless it is named only as where a value does not go. */

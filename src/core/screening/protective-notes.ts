@@ -61,7 +61,7 @@ const USER_GATED = /\bonly (?:do (?:this|that|so) |use (?:it|this) |call (?:it|t
 const SECRETS_KEPT_OUT =
   /\b(?:leave out|leaves out|omit|omits|exclude|excludes|redact|redacts|strip|strips|mask|masks|never (?:store|include|save|log|send)|do not (?:store|include|save|log|send)|don't (?:store|include|save|log|send))\s+(?:any\s+|all\s+|the\s+)?(?:secrets?|credentials?|passwords?|tokens?|api keys?|personal (?:data|information|details)|pii|sensitive (?:data|information|values|fields))\b/i;
 /** Secrets routed away from the call: "for secrets, use masked CI/CD variables in project settings instead". */
-const SECRETS_ELSEWHERE = /\bfor (?:secrets?|passwords?|tokens?|credentials?|api keys?|sensitive (?:values?|data))\b,?\s+use\b[^.;]{0,80}?\binstead\b/i;
+const SECRETS_ELSEWHERE = /\bfor (?:secrets?|passwords?|tokens?|credentials?|api keys?|sensitive (?:values?|data))\b,?\s+use\b[^.;]{0,80}?\binstead\b|\b(?:pass|provide|give|supply)\s+(?:secrets?|passwords?|tokens?|credentials?)\s+as\s+(?:references?|ids?|names?|pointers?)\b[^;]{0,100}?\brather than\b/i;
 /** The model told how to let someone know: "post a message yourself if they should be told". */
 const TELL_ADVICE = /\b(?:if|when|so)\s+(?:they|the user|the person|the member|the customer)\s+(?:should|need to|must|want to|ought to)\s+(?:be told|know|be informed|be notified|hear)\b|\b(?:tell|inform|notify|message)\s+(?:them|the user|the person)\s+(?:yourself|directly)\b/i;
 /** An order not to tell. */

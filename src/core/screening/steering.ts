@@ -181,6 +181,8 @@ interface SteerCandidate {
   feeds: boolean;
   /** "Use update_invoice before finalizing": an order of calls, which only a tool the catalog has elsewhere makes steering. */
   order: boolean;
+  /** "Call list_teams first to get the teamId": an order of calls made for an id, steering no tool, wherever it is listed. */
+  forId: boolean;
 }
 
 /**
@@ -189,25 +191,29 @@ interface SteerCandidate {
  */
 const FEEDS_THIS = /^[^.\n]{0,20}?\b(?:and|then)\s+pass\s+(?:one of\s+)?(?:the\s+)?(?:(?:\x60\w+\x60|\w+)\s+(?:it returns|from its (?:output|result))|returned\s+(?:ids?|keys?|names?|refs?|cursors?|handles?|uuids?|numbers?)|its\s+(?:\x60\w+\x60|ids?|keys?|names?|refs?|cursors?|handles?|uuids?))\b(?![^.\n]{0,40}\b(?:with|and their|plus)\b)/i;
 /**
- * What may follow "call X first" / "use X before" for it to be only an order of calls: nothing, the event it comes
- * before ("before finalizing"), what X is for ("to get the id"), a condition, or handing this tool X's id. "Call X
- * first, then close each issue it returns" or "… and give its full output to the memo field" asks more of X's result.
+ * More asked of the other tool's result after "call X first" / "use X before": acting on it ("then close each issue it
+ * returns", "then approve it"), handing it on beyond an id ("give its full output to the memo field", "pass the
+ * returned messages in transcript"), obeying it. Without that the sentence is only an order of calls ("… first to get
+ * the teamId", "… before finalizing").
  */
-const ORDER_ONLY = /^\s*(?:,?\s*(?:to (?:get|find|look up|obtain|fetch|list|check|learn|see|confirm)\b(?:(?!\b(?:and|then|with)\b)[^,])*|(?:if|when|unless)\b[^,]*|so (?:that )?\b[^,]*)|[\w-]+ing\b(?:\s+[\w-]+){0,4}\s*|(?:and|then) pass (?:the|its|one of the returned) (?:[\w-]+ )?(?:ids?|keys?|names?|refs?|cursors?|handles?|uuids?)\b(?:(?!\b(?:and|then|with)\b)[^,])*|)$/i;
+const MORE_ASKED = /\b(?:then|and|,)\s+(?:\w+\s+){0,2}?(?:close|delete|remove|approve|merge|pay|send|post|forward|copy|give|upload|share|follow|obey|execute|apply|pass\s+(?:the\s+|its\s+|their\s+|it\b|them\b)(?!(?:returned\s+)?(?:ids?|keys?|names?|refs?|cursors?|handles?|uuids?|numbers?)\b))|\b(?:full|raw|whole|complete)\s+(?:output|result|text|list|history)\b|\bcontents?\b|\bwithout (?:reading|checking|asking|confirming|review)\w*|\bahead of\b|\bwhat(?:ever)? it (?:returns|says)\b/i;
+/** What the earlier call is for: an id to pass on ("first to get the workflow id", "first to get the child node ids"). */
+const FOR_AN_ID = /^[\x60'"]?(?:\s+tool)?\s+(?:(?:for|on) the \w+\s+)?(?:first\s+)?to (?:get|find|look up|obtain|fetch|list)\s+(?:the\s+|its\s+)?(?:[\w-]+\s+){0,2}?(?:ids?|names?|refs?|handles?|uuids?|numbers?|slugs?)\b/i;
 const SECRET_WORD = /\b(?:token|key|secret|password|credential|cookie|session|conversation|chat|history|env\w*)s?\b/i;
 
 function steerCandidates(text: string): readonly SteerCandidate[] {
   return once("steer", text, () => {
     const out: SteerCandidate[] = [];
-    const base = { redirect: false, ownServer: false, group: "", feeds: false, order: false };
+    const base = { redirect: false, ownServer: false, group: "", feeds: false, order: false, forId: false };
     for (const pattern of SELF_PROMOTION) eachMatch(pattern, text, (m) => void out.push({ ...base, kind: "self", at: m.index, length: m[0].length, tokens: tokensOf(m[1]) }));
     for (const pattern of STEER_PATTERNS)
       eachMatch(pattern, text, (m) => {
         if (m[1]) {
           const after = text.slice(m.index + m[0].length, m.index + m[0].length + 120);
           const feeds = FEEDS_THIS.test(after) && !SECRET_WORD.test(after.split(/[.\n]/)[0] ?? "");
-          const order = (pattern === CALL_FIRST || /^[\x60'"]?(?:\s+tool)?\s+(?:first|before)\b/i.test(after)) && ORDER_ONLY.test((pattern === CALL_FIRST ? after : after.replace(/^[\x60'"]?(?:\s+tool)?\s+(?:first|before)\b/i, "")).split(/[.;\n]/)[0] ?? "");
-          out.push({ ...base, kind: "steer", at: m.index, length: m[0].length, tokens: tokensOf(m[1]), redirect: pattern === USE_INSTEAD, ownServer: ownServerSentence(text, m.index), feeds, order });
+          const order = (pattern === CALL_FIRST || /^[\x60'"]?(?:\s+tool)?\s+(?:first|before)\b/i.test(after)) && !MORE_ASKED.test(after.split(/[.;\n]/)[0] ?? "");
+          const forId = order && FOR_AN_ID.test(after.split(/[.;\n]/)[0] ?? "");
+          out.push({ ...base, kind: "steer", at: m.index, length: m[0].length, tokens: tokensOf(m[1]), redirect: pattern === USE_INSTEAD, ownServer: ownServerSentence(text, m.index), feeds, order, forId });
         }
       });
     for (const pattern of GROUP_STEER) eachMatch(pattern, text, (m) => void out.push({ ...base, kind: "group", at: m.index, length: m[0].length, tokens: [], group: m[1].toLowerCase() }));
@@ -225,7 +231,7 @@ export function steerHits(text: string, ctx: SteerContext): Hit[] {
       // server, not the server's own next version or a name the catalog does not know.
       // "Use list_threads first and pass the `thread_id` it returns" names a sibling the catalog may not list: steering
       // only when the catalog has that tool on another server.
-      if (!c.ownServer && c.tokens.some((t) => foreignTool(t, ctx) && (!(c.redirect || c.feeds || c.order) || knownTool(t, ctx)) && !(c.redirect && ownVersion(t, ctx.selfNames ?? new Set([ctx.self]))))) hits.push({ rule: "steer-other-tool", at: c.at, length: c.length });
+      if (!c.ownServer && c.tokens.some((t) => foreignTool(t, ctx) && (!(c.redirect || c.feeds || c.order) || (knownTool(t, ctx) && !c.forId)) && !(c.redirect && ownVersion(t, ctx.selfNames ?? new Set([ctx.self]))))) hits.push({ rule: "steer-other-tool", at: c.at, length: c.length });
     } else {
       // "the slack tools" on the slack server is the server talking about itself.
       if (ctx.server && c.group.replace(/-/g, "") === ctx.server.toLowerCase().replace(/-/g, "")) continue;

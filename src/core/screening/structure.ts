@@ -284,7 +284,7 @@ function assistantDirective(c: Cues, push: Push): void {
   // "`moderation: false`" where moderation is one of the tool's own parameters is the tool's setting, not the model's.
   const setting = BEHAVIOUR_SETTING.exec(s);
   if (setting && !ask(c.ctx, "hasParam", setting[0].split(/[\s:=]/)[0].toLowerCase())) push("assistant-directive", 0.8, "the model's behaviour set like a configuration");
-  else if (c.directive && has(USER_SIDE, s) && has(FALSE_CONSENT, s)) push("assistant-directive", 0.75, "consent assumed on the user's behalf");
+  else if (c.directive && has(USER_SIDE, s) && has(FALSE_CONSENT, s) && !APPROVAL_GATE.test(s)) push("assistant-directive", 0.75, "consent assumed on the user's behalf");
   // A tool that manages prompts or personas has them as its declared object, not the model's own.
   // Keeping the model's checks ("asks the user to confirm each command; refusals are final") is a safeguard, not a change to it.
   else if (modelSide && has(MODEL_BEHAVIOUR, s) && (c.directive || c.misplaced) && !managesPrompts(c.ctx) && !CHECKS_KEPT.test(s) && !MACHINE_PROMPT.test(s) && !(CAPABILITY_GRANTED.test(s) && !SAFETY_WORDS.test(s))) push("assistant-directive", 0.8, "a directive about the model's own rules, persona or authority");
@@ -328,7 +328,7 @@ function concealment(c: Cues, push: Push): void {
   // A side effect stated, and in the same sentence kept from the user ("a spread is added …, without calling it out").
   else if (!lenient && has(SIDE_EFFECT, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\bnotifi\w*|\bnotified\b/i.test(s)) push("concealment", 0.6, "a side effect kept from the user");
   // Avoiding a speech act about something that is not a secret ("refrain from mentioning the fee added at checkout").
-  else if (!lenient && has(AVOID_SPEECH, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person)\s+to\b/i.test(s))
+  else if (!lenient && has(AVOID_SPEECH, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !THIRD_PARTY_NOT_TOLD.test(s) && !/\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person)\s+to\b/i.test(s))
     push("concealment", 0.6, "avoids telling the user something");
   // An outcome reported whatever it was, in what the user is shown.
   else if ((c.misplaced || has(SPEECH_CHANNEL, s)) && has(ANY_OUTCOME, s) && !lenient) push("concealment", 0.6, "reports the same outcome whatever happened");
@@ -351,6 +351,12 @@ const MAY_DIFFER = /\b(?:may|might|can|could)\s+(?:use|have|return|show|report|d
 
 /** The rest offered when the user asks: "Only fix the errors … related to the user's prompt. Offer to fix other errors if the user asks for it." */
 const OFFERED_IF_ASKED = /\boffer to\b[^.;]{0,60}\b(?:if|when|should) (?:the user|they) (?:asks?|wants?|requests?)\b/i;
+/** A setting held until the user approves: "`confirm: true`, which should only be set after the user has approved". */
+const APPROVAL_GATE = /\bonly\b[^.;]{0,40}\b(?:after|once|when) (?:the user|they) (?:has |have )?(?:approved|confirmed|agreed|consented|approves|confirms|agrees)\b/i;
+/** A third party not notified ("The original sender is not informed"): a fact of the action, told to the user. */
+const THIRD_PARTY_NOT_TOLD = /\b(?:the )?(?:original )?(?:sender|recipients?|owner|assignee|members?|attendees?|invitees?|author|reporter|other party|collaborators?|watchers?|followers?|subscribers?)\s+(?:is|are|will be|gets?|get)\s+not\s+(?:informed|notified|told|alerted|emailed)\b/i;
+/** A limit compared with a number ("output more long than 20000 chars"), not with another tool. */
+const LIMIT_COMPARED = /\b(?:more|less|longer|shorter|larger|bigger|smaller|fewer|greater)\s+(?:\w+\s+)?than\s+(?:about\s+|around\s+)?[\d,.]+\s*\w*/gi;
 /** Misrepresentation forbidden: "never present a ref:// token to the user as if it were a URL". */
 const NEVER_MISREPRESENT = /\b(?:never|do not|don't|must not|should not)\s+(?:present|show|describe|display|report|pass off|label)\b[^.;]{0,60}\bas (?:if|though)\b/i;
 /** Routing on what the user needs: "if the user only needs to know whether a key exists, use X". */
@@ -474,7 +480,7 @@ function roles(c: Cues, push: Push, named: boolean): void {
   const others = (has(ALTERNATIVES, s) || has(OTHER_SERVERS, s) || named) && !ownSiblingNamed(s) && !ask(c.ctx, "vendorSiblings", s);
   const flaws = others ? flawsSaid(s) : "";
   if (others && (FAILS.test(flaws) || RUN_DOWN.test(flaws)) && !SELF_WEAKER.test(s)) push("tool-choice", 0.8, "runs down the other servers");
-  else if (others && (has(COMPARE, s) || /\bunlike\b/i.test(s)) && !batchOf(c)) push("tool-choice", 0.65, "compares itself with the other servers");
+  else if (others && (has(COMPARE, s.replace(LIMIT_COMPARED, " ")) || /\bunlike\b/i.test(s)) && !batchOf(c)) push("tool-choice", 0.65, "compares itself with the other servers");
   else if (has(CLAIM_OVER, s)) push("tool-choice", 0.7, "claims every choice over the alternatives");
   else if (others && excludesOthers(s)) push("tool-choice", 0.7, "has the model leave the other tools unused");
   else if ((has(CLAIM_ALL, s) || ask(c.ctx, "selfForAll", s)) && (others || has(STANDING, s) || has(QUALITY, s))) push("tool-choice", 0.7, "claims to be the pick for every request");
