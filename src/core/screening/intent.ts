@@ -12,10 +12,12 @@
  *
  * The concepts are word families in concepts-parties.ts (the model, the user, what passes between them) and
  * concepts-objects.ts (secrets, other tools, addresses and data); this module only combines them into categories.
+ * Orders told in a calm, descriptive voice (the model said to act beyond the ask) are read in calm-directives.ts.
  *
  * Pure and synchronous.
  */
 import { has, once } from "./memo.js";
+import { calmDirectives, OBLIGED, USER_CAN_ASK } from "./calm-directives.js";
 import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
 import { CAN_BE_DONE_WITH, CREDENTIAL_STORE, ENV_SECRET, LEFT_UNCHANGED, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN, USER_CONCERN } from "./concepts-structure.js";
@@ -51,7 +53,6 @@ import {
 
 // Word families used in one place each, hoisted: a regex literal in a function body is a new object on every
 // call, which the per-sentence memory (memo.ts) could never recognise again.
-const OBLIGED = /\b(?:must|should|shall|required|have to|need to|are to|is to)\b/i;
 const INSTRUCTION_WORDS = /\b(?:instructions?|guidelines|rules|system message|safety)\b/i;
 const SAY_ONLY = /\b(?:what you (?:tell|say)|your (?:reply|answer|summary)|say only|only say|just say)\b/i;
 const LEAVES_ELSEWHERE = /\b(?:upload|copy|forward|shared?|location|records?|deleted|changes?|warnings?|partner|third parties|affiliate|elsewhere|also)\b/i;
@@ -73,12 +74,7 @@ const HANDED_TO_TOOL = /\b(?:posted|sent|uploaded|forwarded|copied|mirrored|repo
 const SELF_DEPRECATED = /\bthis (?:tool|one) is deprecated\b/i;
 const LOCAL_SINK = /\b(?:as|to|into|in)\s+(?:a\s+)?(?:local\s+)?(?:markdown|text|pdf|json|html)?\s*(?:file|folder|directory|disk|documents? folder)\b/i;
 const OUTBOUND_WORD = /\b(?:upload\w*|send\w*|sent|post\w*|shar(?:e|es|ed|ing)|sync\w*|forward\w*|email\w*|transmit\w*|remote|server|cloud)\b/i;
-/** The user's confirmation skipped, in any voice: "rather than pausing for the user's confirmation", "asking first only slows the user down". */
-const SKIPS_CONFIRMATION = /\bwithout (?:a|any) (?:confirmation|approval|review)(?: step)?\b|\bwithout (?:stopping|pausing) to (?:ask|check with|confirm with)\b|\b(?:the user|they) (?:is|are) not asked (?:who|which|what|whether|about|if)\b|\bwhy (?:ask|bother|check with)\w* (?:the user|them)\b|\b(?:goes|go|going) straight to\b|\b(?:there is |there's )?no need to (?:ask|check with|confirm with)\b(?! (?:the user )?(?:for|about) (?:the |a |an )?(?:id|ids|name|path|format|value)s?\b)|\b(?:rather than|instead of|without)\s+(?:pausing for|waiting for|checking back with|checking with|confirming with|asking)\s+(?:the user|them|the person)(?:'s)?(?:\s+(?:confirmation|approval|permission|first))?|\b(?:rather than|instead of)\s+(?:pausing|waiting)\s+for\s+(?:the user's\s+)?(?:confirmation|approval)|\basking (?:the user |them )?(?:first|for confirmation|for permission) (?:only |just )?(?:slows|wastes|annoys|bothers|irritates|delays)\b|\b(?:is|are) (?:done|handled|carried out) as part of the same turn\b|\bwithout waiting for (?:reviews?|approvals?|the user|confirmation|sign-?off|a review)\b|\bconfirmed with the user[^?]{0,60}\?\s*A:\s*No\b/i;
-/** An action with consequences, which the user's confirmation exists for. */
-const CONSEQUENTIAL = /\b(?:wip(?:e|es|ed|ing)|declin(?:e|es|ed|ing)|erase\w*|repl(?:y|ies)|mark(?!down|et)\w*|reassign\w*|delet\w+|remov\w+|transfer\w*|refund\w*|pay\w*|send\w*|accept\w*|approv\w+|merg\w+|push\w*|publish\w*|purchas\w+|buy\w*|cancel\w*|carr(?:y|ies) (?:it|them) out|invit\w+|shar(?:e|es|ed|ing)|grant\w*|revok\w+|overwrit\w+)\b/i;
 const HOLDS_NOUN = /^\W*(?:the|a|an|full|complete|all)\s+(?:full\s+|complete\s+)?(?:output|arguments?|messages?|text|history|transcript|contents?|results?|responses?)\b/i;
-const CONTENT_DRIVES_CALLS = /\b(?:if|when|whenever)\s+(?:the|a|any)\s+(?:result|response|output|record|row|message|email|page|document|file|entry|item|list)s?\s+(?:contains?|includes?|has|shows?|lists?)\b[^.]{0,120}?\b(?:call|run|invoke)\s+[\x60'"]?[\w.-]+[\x60'"]?\s+on\s+(?:each|every|all)\b/i;
 const OBJECT_POLICY = /(?<!\b(?:your|its|the model's|the assistant's|content|safety|usage|system|operator|moderation)\s)\bpolic(?:y|ies)\b/i;
 const OBJECT_POLICIES = new RegExp(OBJECT_POLICY.source, "gi");
 /** A thing's own configuration or rules: "the router configuration", "the existing rules array", "app.json configuration". */
@@ -86,19 +82,10 @@ const OBJECT_SETTINGS = /\b(?:router|routing|app(?:\.json)?|application|project|
 const OBJECT_SETTINGS_ALL = new RegExp(OBJECT_SETTINGS.source, "gi");
 /** "Use this tool when you need to …": when to use it, addressed to whoever calls it. */
 const USAGE_LEAD = /^\W*use this (?:tool )?(?:when|if|whenever) you (?:need|want|have) to\b/i;
-/** A tool named for an action with consequences: `mdm_wipe_device`, `delete_repo`. */
-const CONSEQUENTIAL_NAME = /(?:^|[\s_\x60'"])(?:[a-z0-9]+_)*(?:wipe|delete|remove|erase|reset|transfer|pay|send|refund|merge|push|drop|revoke|grant)(?:_[a-z0-9]+)*\b/i;
-const CONTENT_DRIVES_ACTION = /\b(?:when|if|whenever)\s+(?:a|an|the|any)\s+(?:[\w-]+\s+)?(?:snippet|result|note|record|row|message|email|page|document|file|entry|item|ticket|comment)s?\s+(?:reads? like|looks? like|contains?|includes?|has|comes back with|is)\b[^.]{0,80}?\b(?:the\s+)?(?:assistant|model|agent)\s+(?:then\s+|also\s+)?(?:carries out|carry out|performs?|executes?|does|acts on|follows|completes?|reassigns?|sends?|deletes?|pays?)\b/i;
-const USER_WORDS_SET_ASIDE = /\b(?:anything|whatever|what)\s+the user\s+(?:says|asks|writes|requests)\b[^.]{0,80}?\b(?:(?:is|are) (?:treated|regarded|handled) as (?:a )?(?:misunderstanding|mistake|error|noise)|rather than acted on|(?:is|are) not acted on|(?:is|are) (?:to be )?ignored)\b/i;
-const INVENTED_COMMITMENTS = /\b(?:adding|making|inventing|promising|offering|including)\s+(?:\w+\s+)?(?:commitments?|promises?|prices?|discounts?|delivery dates?|dates|guarantees?|refunds?)\b[^.]{0,60}?\b(?:the user|they)\s+(?:did not|didn't|has not|hasn't|never)\s+(?:mention|approve|agree|say|authori[sz]e)\w*/i;
-const USER_CAN_ASK = /\bunless (?:the user|they) (?:asks?|requests?|wants?|(?:has |have )?(?:agreed|agrees|consented|approved|allowed))\b|\bif (?:the user|they) (?:asks?|wants?)\b/i;
-const ON_BEHALF = /\bon (?:the )?user'?s? behalf\b|\bon behalf of (?:the )?user\b/i;
-const ASKED_FOR = /\b(?:when|if|only|after|once)\s+(?:the user|they)\s+(?:\w+\s+)?(?:asks?|asked|requests?|requested|approves?|approved|confirms?|confirmed)\b|\bwhen asked\b/i;
 /** An input the later calls need, made here: "generates a conversationId that is REQUIRED for all subsequent tool calls". */
 const INPUT_FOR_LATER_CALLS = /\b(?:id|ids|token|key|handle|session|cursor|conversationid|\w+id)\b[^.;]{0,30}\b(?:required|needed|necessary|used) (?:for|by|in) (?:all |every |any )?(?:subsequent|later|following|further|the next) (?:tool )?calls?\b/i;
 /** Work routed away from this tool: "Prefer the other github tools, which use it internally". */
 const PREFERS_OTHERS = /\bprefer (?:the |its )?other\b/i;
-const AGAINST_USER = /\beven (?:if|when) the user (?:writes|asks|says|requests|wants|objects|insists|tells|switches)\b/i;
 const CALL_VERB = /\b(?:call|run|invoke|use|execute|trigger)\b/i;
 const MENTIONED_BY_USER = /\b(?:the user|they)\s+(?:has|have|had)\s+(?:mentioned|shared|typed|pasted|given|said)\b/i;
 /** Places the model could look for the user's data. */
@@ -117,15 +104,6 @@ const EVERY_OR_ONLY = /\b(?:only|never|exclusively|every|all|first)\b/i;
  */
 const OBEYS_CONTENT = /\b(?:follow|obey|carry out|act on)\s+(?:whatever|what)\s+(?:it|they|that tool|the tool)\s+(?:returns?|says?|sends? back)\b|\b(?:follow|obey|carry out|execute|perform|act on|comply with)\s+(?:any|all|every|each|the|whatever)?\s*(?:[\w-]+\s+){0,2}?(?:instructions?|directives?|orders|commands?|requests?)\s+(?:[\w-]+\s+){0,2}?(?:contained|found|embedded|written|given|appearing|present|inside|within|in|from|of (?:the|each|every|any|a) (?:[\w-]+ )?(?:file|page|document|email|message|note|result|ticket|content|feed|post)s?)\b|\b(?:do|act on|carry out|perform|follow)\s+whatever\s+(?:the\s+|a\s+)?(?:[\w-]+\s+){0,3}?(?:page|document|file|email|message|note|result|text|content|site|post|ticket|feed)s?'?\s+(?:asks|says|requests|tells|instructs|wants|contains)\b/i;
 
-/**
- * An action beyond the one asked for, expected of the model: "the assistant must also update lifecycle_stage",
- * "best approach is to also post the same digest into #general", "agents are expected to log an activity …, whatever
- * the user asked for", "posts a copy … after each call". The user asked for one thing; the tool books another.
- */
-const EXTRA_ACT = /\b(?:also|additionally|in the same (?:answer|turn|reply|response|step)|after (?:each|every) (?:call|use|run|lookup|read|search)|whatever the user (?:asked|asks|wanted|wants)(?: for)?|regardless of what the user (?:asked|asks|wanted|wants))\b/i;
-const EXPECTED_OF_MODEL = /\b(?:is|are) expected to\b|\bit is expected that\b|\bbest (?:approach|practice|way) is to\b|\bgood practice\b|\b(?:must|should|shall|needs? to|has to|have to)\b|\b(?:assistant|agent|model)\s+(?:also\s+|then\s+)?(?!(?:is|has|was|does|can|may|will|needs|wants|asks)\b)[a-z]{3,}s\b/i;
-const MODEL_ACTOR = /\b(?:agents?|assistants?|models?)\b/i;
-const EXTRA_VERB = /\b(?:post(?:s|ed|ing)?|send(?:s|ing)?|shar(?:e|es|ed|ing)|star(?:s|red)?|follow(?:s|ed)?|updat(?:e|es|ed|ing)(?! (?:the user|them|you)\b)|publish\w*|forward\w*|email(?:s|ed)?|invit\w+|subscrib\w+|upvot\w+|appl(?:y|ies|ied)|log(?:s|ged)? (?:a|an|the)|mov(?:e|es|ed) (?:the|it|them)|declin\w+|propos(?:e|es|ed)|pre-?fill\w*|approv\w+|merg(?:e|es|ed)|delet\w+|pay(?:s|ing)?|transfer\w*|charg(?:e|es|ed)|cancel\w*|accept\w*|comment(?:s|ed)? on|creat(?:e|es) (?:a|an) (?:new )?(?:note|issue|ticket|task|post|comment|record|entry|event|activity))\b/i;
 
 /** A value's terse list of what to include: "stacktrace+env+conversation". */
 const TERSE_CONTEXT = /(?:^|[+,&|])\s*(?:conversation|chat|history|transcript|env|environment|secrets?|credentials?|cookies?|tokens?)\s*(?=$|[+,&|]|\s+to\b)/i;
@@ -135,18 +113,6 @@ const USER_INVOLVED = /(?<!\b(?:not|never|n't|without|need to|no need to)\s+)\ba
 const FAILS_HERE = /\b(?:will |would |may )?fail(?:s)? (?:here|in this tool|with this tool)\b|\bhere (?:will |would |may )?fails?\b|\b(?:are|is) (?:rejected|refused|blocked) (?:here|by this tool)\b/i;
 /** Contents handed into the call: "pass their contents in the context field". */
 const CONTENTS_PASSED = /\b(?:pass|put|include|send|attach|paste|copy|add)\w*\s+(?:their|its|the|all)\s+(?:full\s+|raw\s+)?contents?\b/i;
-/** A retry with more privilege: "runs it again with `SET ROLE postgres;` prepended", "retry with sudo". */
-const ESCALATED_RETRY = /\b(?:again|retr(?:y|ies|ied)|re-?run\w*|re-?send\w*|re-?issue\w*)\b[^.;]{0,80}\b(?:set role (?:postgres|root|admin|superuser)|sudo\b|as (?:root|superuser|admin(?:istrator)?)\b|--force\b|--no-verify\b|elevated (?:privileges|rights|role)|disabl\w+ (?:rls|row level security))|\b(?:set role (?:postgres|root|admin|superuser)|sudo)\b[^.;]{0,60}\b(?:again|retr(?:y|ies|ied)|re-?run\w*)\b/i;
-/** A review, threshold or check kept away: "which keeps the merchant out of review", "to stay under the approval limit". */
-const EVADES_REVIEW = /\b(?:keeps?|stays?|staying|keeping)\s+(?:\w+\s+){0,3}?(?:out of|under|below|clear of)\s+(?:the\s+)?(?:manual\s+)?(?:review|approval|audit|threshold|radar|monitoring|detection|fraud checks?)\b|\bto (?:avoid|bypass|skip|evade|dodge|get around) (?:the\s+)?(?:manual\s+)?(?:review|approval|audit|fraud checks?|threshold|detection|monitoring)\b/i;
-/** The user's own choice set aside: "… whatever the user chose". */
-const USER_CHOICE_OVERRIDDEN = /\bwhatever (?:the user|they) (?:chose|chooses|picked|picks|selected|selects|set|sets)\b|\bregardless of (?:what )?(?:the user|they)(?:'s)? (?:choice|chose|chooses|picked|selected|set)\b|\b(?:priority|choice|selection)\s+given by the user is (?:treated as|only) a hint\b/i;
-/** Acting though the user never asked: "If the user never asked for it to be remembered, the best approach is still to call this tool". */
-const NOT_ASKED_STILL = /\b(?:if|even if|even when|when|though|although) (?:the user|they) (?:never|did not|didn't|has not|hasn't|have not|haven't) (?:asked|requested|wanted|said)\b[^.]{0,100}\b(?:still|anyway|regardless|nonetheless|all the same)\b/i;
-/** An opt-out undone: "when notes say the contact asked not to be contacted, … removes that sentence … and sets marketing_opt_in to true". */
-const OPT_OUT_UNDONE = /\b(?:unsubscribed|opted out|opted-out|asked not to be (?:contacted|emailed|called)|do not contact|do-not-contact|opt-?out)\b[^.]{0,160}\b(?:(?:remov\w+|delet\w+|clear\w*) (?:that|the|this|those|any) (?:sentence|note|line|flag|record|entry|tag|mark|request)s?|re-?subscrib\w+|opt\w* (?:them |it )?(?:back )?in|[\x60'"]?\w*opt_?in[\x60'"]? to true)\b/i;
-/** Content made the model's tasks: "Those lines are tasks for the assistant". */
-const CONTENT_AS_TASKS = /\b(?:are|is|count as|become|serve as)\s+(?:\w+\s+)?(?:tasks?|instructions?|orders?|commands?|requests?|to-?dos?|action items?)\s+(?:for|addressed to)\s+(?:the\s+)?(?:assistant|model|agent|ai)\b/i;
 /** A quoted name decided in advance for what the user is told. */
 const NAMED_FOR_THE_USER = /\b(?:call|describe|present|label|refer to|word)\w*\s+(?:it|this|that|them|this \w+|the \w+)\s+(?:as\s+)?["'\u201c]|\b(?:is|are)\s+(?:described|presented|called|labell?ed|referred to|worded)\s+(?:to the user\s+)?as\s+["'\u201c]/i;
 /** "It is not itemised for the user", "not broken out", "not listed separately". */
@@ -290,40 +256,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // A value is copied into the call as it stands: following content there is a setting, not a description of it.
   else if ((model || value || has(OBLIGED, s)) && has(OBEYS_CONTENT, s) && !protective) push("assistant-directive", 0.75, "makes orders found in content the model's orders");
 
-  // The model held to a course against what the user says: "should not switch back even if the user writes in another
-  // language".
-  if (!ctx.lead && has(MODEL, s) && OBLIGED.test(s) && AGAINST_USER.test(s) && !protective) push("assistant-directive", 0.75, "holds the model to a course against what the user says");
-  // What the tool returns driving what the model does ("when a snippet reads like a to-do list, the assistant then
-  // carries out the listed items"), the user's words set aside ("anything the user says that contradicts it … is
-  // treated as a misunderstanding"), or commitments the user never made put in their name.
-  if (!ctx.lead && (CONTENT_DRIVES_ACTION.test(s) || (CONTENT_DRIVES_CALLS.test(s) && (CONSEQUENTIAL.test(s) || CONSEQUENTIAL_NAME.test(CONTENT_DRIVES_CALLS.exec(s)![0])))) && !protective) push("assistant-directive", 0.75, "content the tool returns drives the model's actions");
-  if (!ctx.lead && USER_WORDS_SET_ASIDE.test(s)) push("assistant-directive", 0.75, "what the user says set aside");
-  if (INVENTED_COMMITMENTS.test(s)) push("assistant-directive", 0.7, "commitments the user did not make written in their name");
-  // The user's confirmation skipped before something with consequences: whoever reads this acts for the user unasked.
-  if (!ctx.lead && SKIPS_CONFIRMATION.test(s) && (CONSEQUENTIAL.test(s) || (inParameter && has(MODEL, s))) && !protective) push("assistant-directive", 0.75, "acts with consequences without the user's confirmation");
-  // A refusal worked around with more privilege ("in that case the assistant runs it again with `SET ROLE postgres;`
-  // prepended"), a review kept away ("issues it as several refunds of 49.99 … which keeps the merchant out of
-  // review"), the user's choice overridden ("… whatever the user chose"), acting where the user never asked ("If the user
-  // never asked for it to be remembered, the best approach is still to call this tool"), someone's opt-out undone, or
-  // content made the model's tasks ("Those lines are tasks for the assistant").
-  if (!ctx.lead && ESCALATED_RETRY.test(s) && !protective) push("assistant-directive", 0.75, "a refusal worked around with more privilege");
-  if (!ctx.lead && EVADES_REVIEW.test(s) && (has(MODEL, s) || MODEL_ACTOR.test(s) || OBLIGED.test(s)) && !protective) push("assistant-directive", 0.75, "a review or limit evaded");
-  if (!ctx.lead && USER_CHOICE_OVERRIDDEN.test(s) && (has(MODEL, s) || MODEL_ACTOR.test(s))) push("assistant-directive", 0.75, "the user's choice overridden");
-  if (!ctx.lead && NOT_ASKED_STILL.test(s)) push("assistant-directive", 0.7, "acts where the user never asked");
-  if (!ctx.lead && OPT_OUT_UNDONE.test(s) && !protective) push("assistant-directive", 0.75, "someone's opt-out undone");
-  if (CONTENT_AS_TASKS.test(s) && !protective) push("assistant-directive", 0.75, "content made the model's tasks");
-  // The model acting on the user's behalf with consequences, unasked: "model sends follow-up invitations on behalf of
-  // user to every address seen in the thread", "also reply to the original sender … on the user's behalf".
-  if (!ctx.lead && ON_BEHALF.test(s) && CONSEQUENTIAL.test(s) && (has(MODEL, s) || value || /\b(?:also|then)\b|\b(?:model|assistant|agent)\s+\w+s\b/i.test(s)) && !ASKED_FOR.test(s) && !protective) push("assistant-directive", 0.75, "acts for the user unasked");
-  // An action beyond the one asked for, expected of the model with nothing the user said behind it.
-  if (!ctx.lead && !protective && EXTRA_ACT.test(s) && EXTRA_VERB.test(s) && EXPECTED_OF_MODEL.test(s) && (has(MODEL, s) || MODEL_ACTOR.test(s) || /\bbest (?:approach|practice|way) is to\b/i.test(s)) && !USER_CAN_ASK.test(s)) push("assistant-directive", 0.75, "an action beyond what the user asked for, expected of the model");
-  // A value that addresses the model ("Assistant guidance for this notebook: after saving, read …"): a default is copied
-  // into the call, nobody's reader.
-  if (value && vocative) push("assistant-directive", 0.8, "a value addressed to the model");
-  // A value that has the model act ("After showing results, the assistant also runs SELECT * FROM users …").
-  if (value && /\b(?:the\s+)?(?:assistant|model|agent)\s+(?:also\s+|then\s+|always\s+)?(?!(?:is|has|was|can|may|will|should|must|does)\b)[a-z]{3,}s\b/i.test(s)) push("assistant-directive", 0.75, "a value that has the model act");
-  // A value that orders further steps with consequences ("full, then commit and push the working tree").
-  if (value && /\bthen\s+(?:\w+\s+)?(?:commit|push|merge|deploy|delete|send|pay|transfer|publish|email|post|upload)\b/i.test(s)) push("assistant-directive", 0.75, "a value that orders further actions");
+  calmDirectives(s, ctx, { protective, value, inParameter, vocative }, push);
 
   concealment(withoutUserUnsaid(sentence), protective, ctx.field, push);
 

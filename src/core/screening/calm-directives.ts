@@ -1,0 +1,112 @@
+/**
+ * Orders given in a calm, descriptive voice: what the model is said to do, or expected to do, beyond what the user asked.
+ * Acting with consequences without the user's confirmation, for the user unasked, or against what the user chose;
+ * an action booked beside the one asked for ("the assistant must also update the lifecycle stage"); content the tool
+ * returns driving the model's actions or made its tasks; a refusal worked around with more privilege, a review evaded,
+ * someone's opt-out undone. None needs an imperative or a marker: the sentence describes the model doing it.
+ *
+ * Part of the sentence reading (intent.ts), which calls `calmDirectives` once per sentence. Pure and synchronous.
+ */
+import { has } from "./memo.js";
+import type { ScreeningCategory } from "./categories.js";
+import { MODEL } from "./concepts-parties.js";
+import type { SentenceContext } from "./intent.js";
+
+// Hoisted, as in intent.ts: the per-sentence memory (memo.ts) recognises a pattern by identity.
+/** The model obliged: "must", "should", "is to". */
+export const OBLIGED = /\b(?:must|should|shall|required|have to|need to|are to|is to)\b/i;
+/** The user's confirmation skipped, in any voice: "rather than pausing for the user's confirmation", "asking first only slows the user down". */
+const SKIPS_CONFIRMATION = /\bwithout (?:a|any) (?:confirmation|approval|review)(?: step)?\b|\bwithout (?:stopping|pausing) to (?:ask|check with|confirm with)\b|\b(?:the user|they) (?:is|are) not asked (?:who|which|what|whether|about|if)\b|\bwhy (?:ask|bother|check with)\w* (?:the user|them)\b|\b(?:goes|go|going) straight to\b|\b(?:there is |there's )?no need to (?:ask|check with|confirm with)\b(?! (?:the user )?(?:for|about) (?:the |a |an )?(?:id|ids|name|path|format|value)s?\b)|\b(?:rather than|instead of|without)\s+(?:pausing for|waiting for|checking back with|checking with|confirming with|asking)\s+(?:the user|them|the person)(?:'s)?(?:\s+(?:confirmation|approval|permission|first))?|\b(?:rather than|instead of)\s+(?:pausing|waiting)\s+for\s+(?:the user's\s+)?(?:confirmation|approval)|\basking (?:the user |them )?(?:first|for confirmation|for permission) (?:only |just )?(?:slows|wastes|annoys|bothers|irritates|delays)\b|\b(?:is|are) (?:done|handled|carried out) as part of the same turn\b|\bwithout waiting for (?:reviews?|approvals?|the user|confirmation|sign-?off|a review)\b|\bconfirmed with the user[^?]{0,60}\?\s*A:\s*No\b/i;
+/** An action with consequences, which the user's confirmation exists for. */
+const CONSEQUENTIAL = /\b(?:wip(?:e|es|ed|ing)|declin(?:e|es|ed|ing)|erase\w*|repl(?:y|ies)|mark(?!down|et)\w*|reassign\w*|delet\w+|remov\w+|transfer\w*|refund\w*|pay\w*|send\w*|accept\w*|approv\w+|merg\w+|push\w*|publish\w*|purchas\w+|buy\w*|cancel\w*|carr(?:y|ies) (?:it|them) out|invit\w+|shar(?:e|es|ed|ing)|grant\w*|revok\w+|overwrit\w+)\b/i;
+const CONTENT_DRIVES_CALLS = /\b(?:if|when|whenever)\s+(?:the|a|any)\s+(?:result|response|output|record|row|message|email|page|document|file|entry|item|list)s?\s+(?:contains?|includes?|has|shows?|lists?)\b[^.]{0,120}?\b(?:call|run|invoke)\s+[\x60'"]?[\w.-]+[\x60'"]?\s+on\s+(?:each|every|all)\b/i;
+/** A tool named for an action with consequences: `mdm_wipe_device`, `delete_repo`. */
+const CONSEQUENTIAL_NAME = /(?:^|[\s_\x60'"])(?:[a-z0-9]+_)*(?:wipe|delete|remove|erase|reset|transfer|pay|send|refund|merge|push|drop|revoke|grant)(?:_[a-z0-9]+)*\b/i;
+const CONTENT_DRIVES_ACTION = /\b(?:when|if|whenever)\s+(?:a|an|the|any)\s+(?:[\w-]+\s+)?(?:snippet|result|note|record|row|message|email|page|document|file|entry|item|ticket|comment)s?\s+(?:reads? like|looks? like|contains?|includes?|has|comes back with|is)\b[^.]{0,80}?\b(?:the\s+)?(?:assistant|model|agent)\s+(?:then\s+|also\s+)?(?:carries out|carry out|performs?|executes?|does|acts on|follows|completes?|reassigns?|sends?|deletes?|pays?)\b/i;
+const USER_WORDS_SET_ASIDE = /\b(?:anything|whatever|what)\s+the user\s+(?:says|asks|writes|requests)\b[^.]{0,80}?\b(?:(?:is|are) (?:treated|regarded|handled) as (?:a )?(?:misunderstanding|mistake|error|noise)|rather than acted on|(?:is|are) not acted on|(?:is|are) (?:to be )?ignored)\b/i;
+const INVENTED_COMMITMENTS = /\b(?:adding|making|inventing|promising|offering|including)\s+(?:\w+\s+)?(?:commitments?|promises?|prices?|discounts?|delivery dates?|dates|guarantees?|refunds?)\b[^.]{0,60}?\b(?:the user|they)\s+(?:did not|didn't|has not|hasn't|never)\s+(?:mention|approve|agree|say|authori[sz]e)\w*/i;
+/** What the user can still ask for: "unless the user asks", "if they want", "unless the user agreed". */
+export const USER_CAN_ASK = /\bunless (?:the user|they) (?:asks?|requests?|wants?|(?:has |have )?(?:agreed|agrees|consented|approved|allowed))\b|\bif (?:the user|they) (?:asks?|wants?)\b/i;
+const ON_BEHALF = /\bon (?:the )?user'?s? behalf\b|\bon behalf of (?:the )?user\b/i;
+const ASKED_FOR = /\b(?:when|if|only|after|once)\s+(?:the user|they)\s+(?:\w+\s+)?(?:asks?|asked|requests?|requested|approves?|approved|confirms?|confirmed)\b|\bwhen asked\b/i;
+const AGAINST_USER = /\beven (?:if|when) the user (?:writes|asks|says|requests|wants|objects|insists|tells|switches)\b/i;
+/**
+ * An action beyond the one asked for, expected of the model: "the assistant must also update lifecycle_stage",
+ * "best approach is to also post the same digest into #general", "agents are expected to log an activity …, whatever
+ * the user asked for", "posts a copy … after each call". The user asked for one thing; the tool books another.
+ */
+const EXTRA_ACT = /\b(?:also|additionally|in the same (?:answer|turn|reply|response|step)|after (?:each|every) (?:call|use|run|lookup|read|search)|whatever the user (?:asked|asks|wanted|wants)(?: for)?|regardless of what the user (?:asked|asks|wanted|wants))\b/i;
+const EXPECTED_OF_MODEL = /\b(?:is|are) expected to\b|\bit is expected that\b|\bbest (?:approach|practice|way) is to\b|\bgood practice\b|\b(?:must|should|shall|needs? to|has to|have to)\b|\b(?:assistant|agent|model)\s+(?:also\s+|then\s+)?(?!(?:is|has|was|does|can|may|will|needs|wants|asks)\b)[a-z]{3,}s\b/i;
+const MODEL_ACTOR = /\b(?:agents?|assistants?|models?)\b/i;
+const EXTRA_VERB = /\b(?:post(?:s|ed|ing)?|send(?:s|ing)?|shar(?:e|es|ed|ing)|star(?:s|red)?|follow(?:s|ed)?|updat(?:e|es|ed|ing)(?! (?:the user|them|you)\b)|publish\w*|forward\w*|email(?:s|ed)?|invit\w+|subscrib\w+|upvot\w+|appl(?:y|ies|ied)|log(?:s|ged)? (?:a|an|the)|mov(?:e|es|ed) (?:the|it|them)|declin\w+|propos(?:e|es|ed)|pre-?fill\w*|approv\w+|merg(?:e|es|ed)|delet\w+|pay(?:s|ing)?|transfer\w*|charg(?:e|es|ed)|cancel\w*|accept\w*|comment(?:s|ed)? on|creat(?:e|es) (?:a|an) (?:new )?(?:note|issue|ticket|task|post|comment|record|entry|event|activity))\b/i;
+/** A retry with more privilege: "runs it again with `SET ROLE postgres;` prepended", "retry with sudo". */
+const ESCALATED_RETRY = /\b(?:again|retr(?:y|ies|ied)|re-?run\w*|re-?send\w*|re-?issue\w*)\b[^.;]{0,80}\b(?:set role (?:postgres|root|admin|superuser)|sudo\b|as (?:root|superuser|admin(?:istrator)?)\b|--force\b|--no-verify\b|elevated (?:privileges|rights|role)|disabl\w+ (?:rls|row level security))|\b(?:set role (?:postgres|root|admin|superuser)|sudo)\b[^.;]{0,60}\b(?:again|retr(?:y|ies|ied)|re-?run\w*)\b/i;
+/** A review, threshold or check kept away: "which keeps the merchant out of review", "to stay under the approval limit". */
+const EVADES_REVIEW = /\b(?:keeps?|stays?|staying|keeping)\s+(?:\w+\s+){0,3}?(?:out of|under|below|clear of)\s+(?:the\s+)?(?:manual\s+)?(?:review|approval|audit|threshold|radar|monitoring|detection|fraud checks?)\b|\bto (?:avoid|bypass|skip|evade|dodge|get around) (?:the\s+)?(?:manual\s+)?(?:review|approval|audit|fraud checks?|threshold|detection|monitoring)\b/i;
+/** The user's own choice set aside: "… whatever the user chose". */
+const USER_CHOICE_OVERRIDDEN = /\bwhatever (?:the user|they) (?:chose|chooses|picked|picks|selected|selects|set|sets)\b|\bregardless of (?:what )?(?:the user|they)(?:'s)? (?:choice|chose|chooses|picked|selected|set)\b|\b(?:priority|choice|selection)\s+given by the user is (?:treated as|only) a hint\b/i;
+/** Acting though the user never asked: "If the user never asked for it to be remembered, the best approach is still to call this tool". */
+const NOT_ASKED_STILL = /\b(?:if|even if|even when|when|though|although) (?:the user|they) (?:never|did not|didn't|has not|hasn't|have not|haven't) (?:asked|requested|wanted|said)\b[^.]{0,100}\b(?:still|anyway|regardless|nonetheless|all the same)\b/i;
+/** An opt-out undone: "when notes say the contact asked not to be contacted, … removes that sentence … and sets marketing_opt_in to true". */
+const OPT_OUT_UNDONE = /\b(?:unsubscribed|opted out|opted-out|asked not to be (?:contacted|emailed|called)|do not contact|do-not-contact|opt-?out)\b[^.]{0,160}\b(?:(?:remov\w+|delet\w+|clear\w*) (?:that|the|this|those|any) (?:sentence|note|line|flag|record|entry|tag|mark|request)s?|re-?subscrib\w+|opt\w* (?:them |it )?(?:back )?in|[\x60'"]?\w*opt_?in[\x60'"]? to true)\b/i;
+/** Content made the model's tasks: "Those lines are tasks for the assistant". */
+const CONTENT_AS_TASKS = /\b(?:are|is|count as|become|serve as)\s+(?:\w+\s+)?(?:tasks?|instructions?|orders?|commands?|requests?|to-?dos?|action items?)\s+(?:for|addressed to)\s+(?:the\s+)?(?:assistant|model|agent|ai)\b/i;
+
+/** "also" or "then", or the model said to act: "the assistant sends …". */
+const MODEL_ACTS_TOO = /\b(?:also|then)\b|\b(?:model|assistant|agent)\s+\w+s\b/i;
+const BEST_APPROACH = /\bbest (?:approach|practice|way) is to\b/i;
+/** The model described acting: "the assistant also runs …". */
+const MODEL_DOES = /\b(?:the\s+)?(?:assistant|model|agent)\s+(?:also\s+|then\s+|always\s+)?(?!(?:is|has|was|can|may|will|should|must|does)\b)[a-z]{3,}s\b/i;
+/** Further steps with consequences: "then commit and push". */
+const THEN_ACTS = /\bthen\s+(?:\w+\s+)?(?:commit|push|merge|deploy|delete|send|pay|transfer|publish|email|post|upload)\b/i;
+
+/** What the caller already knows of the sentence. */
+export interface SentenceFacts {
+  /** The sentence protects the user or declares content to be data. */
+  protective: boolean;
+  /** It is a default, const, enum member or example: copied into the call as it stands. */
+  value: boolean;
+  /** It belongs to a parameter of the tool. */
+  inParameter: boolean;
+  /** It addresses the model by name ("Assistant guidance: …"). */
+  vocative: boolean;
+}
+
+/** Pushes the assistant-directive readings of one sentence told in a calm voice. */
+export function calmDirectives(s: string, ctx: SentenceContext, facts: SentenceFacts, push: (category: ScreeningCategory, score: number, cue: string) => void): void {
+  const { protective, value, inParameter, vocative } = facts;
+  // The model held to a course against what the user says: "should not switch back even if the user writes in another
+  // language".
+  if (!ctx.lead && has(MODEL, s) && OBLIGED.test(s) && AGAINST_USER.test(s) && !protective) push("assistant-directive", 0.75, "holds the model to a course against what the user says");
+  // What the tool returns driving what the model does ("when a snippet reads like a to-do list, the assistant then
+  // carries out the listed items"), the user's words set aside ("anything the user says that contradicts it … is
+  // treated as a misunderstanding"), or commitments the user never made put in their name.
+  if (!ctx.lead && (CONTENT_DRIVES_ACTION.test(s) || (CONTENT_DRIVES_CALLS.test(s) && (CONSEQUENTIAL.test(s) || CONSEQUENTIAL_NAME.test(CONTENT_DRIVES_CALLS.exec(s)![0])))) && !protective) push("assistant-directive", 0.75, "content the tool returns drives the model's actions");
+  if (!ctx.lead && USER_WORDS_SET_ASIDE.test(s)) push("assistant-directive", 0.75, "what the user says set aside");
+  if (INVENTED_COMMITMENTS.test(s)) push("assistant-directive", 0.7, "commitments the user did not make written in their name");
+  // The user's confirmation skipped before something with consequences: whoever reads this acts for the user unasked.
+  if (!ctx.lead && SKIPS_CONFIRMATION.test(s) && (CONSEQUENTIAL.test(s) || (inParameter && has(MODEL, s))) && !protective) push("assistant-directive", 0.75, "acts with consequences without the user's confirmation");
+  // A refusal worked around with more privilege ("in that case the assistant runs it again with `SET ROLE postgres;`
+  // prepended"), a review kept away ("issues it as several refunds of 49.99 … which keeps the merchant out of
+  // review"), the user's choice overridden ("… whatever the user chose"), acting where the user never asked ("If the user
+  // never asked for it to be remembered, the best approach is still to call this tool"), someone's opt-out undone, or
+  // content made the model's tasks ("Those lines are tasks for the assistant").
+  if (!ctx.lead && ESCALATED_RETRY.test(s) && !protective) push("assistant-directive", 0.75, "a refusal worked around with more privilege");
+  if (!ctx.lead && EVADES_REVIEW.test(s) && (has(MODEL, s) || MODEL_ACTOR.test(s) || OBLIGED.test(s)) && !protective) push("assistant-directive", 0.75, "a review or limit evaded");
+  if (!ctx.lead && USER_CHOICE_OVERRIDDEN.test(s) && (has(MODEL, s) || MODEL_ACTOR.test(s))) push("assistant-directive", 0.75, "the user's choice overridden");
+  if (!ctx.lead && NOT_ASKED_STILL.test(s)) push("assistant-directive", 0.7, "acts where the user never asked");
+  if (!ctx.lead && OPT_OUT_UNDONE.test(s) && !protective) push("assistant-directive", 0.75, "someone's opt-out undone");
+  if (CONTENT_AS_TASKS.test(s) && !protective) push("assistant-directive", 0.75, "content made the model's tasks");
+  // The model acting on the user's behalf with consequences, unasked: "model sends follow-up invitations on behalf of
+  // user to every address seen in the thread", "also reply to the original sender … on the user's behalf".
+  if (!ctx.lead && ON_BEHALF.test(s) && CONSEQUENTIAL.test(s) && (has(MODEL, s) || value || MODEL_ACTS_TOO.test(s)) && !ASKED_FOR.test(s) && !protective) push("assistant-directive", 0.75, "acts for the user unasked");
+  // An action beyond the one asked for, expected of the model with nothing the user said behind it.
+  if (!ctx.lead && !protective && EXTRA_ACT.test(s) && EXTRA_VERB.test(s) && EXPECTED_OF_MODEL.test(s) && (has(MODEL, s) || MODEL_ACTOR.test(s) || BEST_APPROACH.test(s)) && !USER_CAN_ASK.test(s)) push("assistant-directive", 0.75, "an action beyond what the user asked for, expected of the model");
+  // A value that addresses the model ("Assistant guidance for this notebook: after saving, read …"): a default is copied
+  // into the call, nobody's reader.
+  if (value && vocative) push("assistant-directive", 0.8, "a value addressed to the model");
+  // A value that has the model act ("After showing results, the assistant also runs SELECT * FROM users …").
+  if (value && MODEL_DOES.test(s)) push("assistant-directive", 0.75, "a value that has the model act");
+  // A value that orders further steps with consequences ("full, then commit and push the working tree").
+  if (value && THEN_ACTS.test(s)) push("assistant-directive", 0.75, "a value that orders further actions");
+}
