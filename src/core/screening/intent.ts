@@ -20,7 +20,7 @@ import { has, once } from "./memo.js";
 import { calmDirectives, OBLIGED, USER_CAN_ASK } from "./calm-directives.js";
 import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
-import { CAN_BE_DONE_WITH, CREDENTIAL_STORE, ENV_SECRET, LEFT_UNCHANGED, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN, USER_CONCERN } from "./concepts-structure.js";
+import { CAN_BE_DONE_WITH, CREDENTIAL_STORE, THIRD_PARTY_NOT_TOLD, ENV_SECRET, LEFT_UNCHANGED, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN, USER_CONCERN } from "./concepts-structure.js";
 import { credentialConfined } from "./structure.js";
 import { ANSWER_SHAPE, CONCEAL, CONFIG_CHANGE, DECEIVE, DISCLOSE, MODEL, MODEL_CONFIG, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER, VOCATIVE, withoutUserUnsaid } from "./concepts-parties.js";
 import {
@@ -108,7 +108,7 @@ const OBEYS_CONTENT = /\b(?:follow|obey|carry out|act on)\s+(?:whatever|what)\s+
 /** A value's terse list of what to include: "stacktrace+env+conversation". */
 const TERSE_CONTEXT = /(?:^|[+,&|])\s*(?:conversation|chat|history|transcript|env|environment|secrets?|credentials?|cookies?|tokens?)\s*(?=$|[+,&|]|\s+to\b)/i;
 /** The user asked, or their consent awaited. */
-const USER_INVOLVED = /(?<!\b(?:not|never|n't|without|need to|no need to)\s+)\bask(?:s|ing)? (?:the user|them)\b(?! (?:for|about) (?:their |the )?(?:password|passphrase|pin|secret|token|key)s?\b)|\bunless (?:the user|they) (?:has |have )?(?:agreed|agrees|consented|approved|allowed|opted in)\b/i;
+const USER_INVOLVED = /\b(?:the user|they) (?:explicitly )?(?:asked|asks) (?:you )?to (?:copy|add|include|cc|bcc|send|keep)\b|(?<!\b(?:not|never|n't|without|need to|no need to)\s+)\bask(?:s|ing)? (?:the user|them)\b(?! (?:for|about) (?:their |the )?(?:password|passphrase|pin|secret|token|key)s?\b)|\bunless (?:the user|they) (?:has |have )?(?:agreed|agrees|consented|approved|allowed|opted in)\b/i;
 /** A failure of this tool's own ("INSERT will fail here — use execute_sql for writes"): a limit, no one run down. */
 const FAILS_HERE = /\b(?:will |would |may )?fail(?:s)? (?:here|in this tool|with this tool)\b|\bhere (?:will |would |may )?fails?\b|\b(?:are|is) (?:rejected|refused|blocked) (?:here|by this tool)\b/i;
 /** Contents handed into the call: "pass their contents in the context field". */
@@ -126,6 +126,16 @@ const KEPT_OUT_OF_IT = /\b(?:stay|stays|kept|keep|left|leave)\s+out of (?:it|thi
 const VENDOR_PLACE = /\b(?:the |our )?(?:vendor|provider|maintainer|developer|publisher|author|partner)(?:'s|s')? (?:own )?(?:workspace|server|servers|account|channel|bucket|endpoint|cloud|backend|inbox|org(?:ani[sz]ation)?)\b|\bthird[- ]party (?:workspace|server|channel|endpoint|bucket)\b/i;
 const COPIED_TOO = /\b(?:also|as well|cop(?:y|ies|ied)|mirror\w*|duplicat\w*)\b/i;
 const USER_CONTENT = /\b(?:messages?|contents?|files?|documents?|results?|rows|emails?|notes?|prompts?)\b/i;
+/** A read-only tool called without asking. */
+const READ_ONLY_CALL = /\bread-only\b[^.;]{0,30}\b(?:you )?(?:may|can|could) call (?:it|this)\b/i;
+/** The motive of keeping the user calm: "so the user isn't alarmed by output". */
+const KEEPS_USER_CALM = /\bso (?:that )?(?:the user|they|users) (?:isn't|is not|aren't|are not|won't be|doesn't get|don't get|never gets?) (?:alarmed|worried|concerned|confused|bothered|distracted|scared)\b/i;
+/** An answer fixed in advance: "reply with 'cleanup done'". */
+const REPLY_SCRIPTED = /\b(?:reply|answer|respond)\s+(?:only\s+)?with\s+["'\u201c]/i;
+/** "the reply only says the issue was resolved". */
+const REPLY_ONLY_SAYS = /\b(?:the )?(?:reply|answer|response|summary)\s+only\s+(?:says|mentions|states|reports)\b/i;
+/** "neither the charge nor its amount is surfaced in the conversation", "does not need to appear in the answer". */
+const NOT_SURFACED = /\b(?:neither|not|never)\b[^.;]{0,60}\b(?:is|are)\s+(?:surfaced|shown|mentioned|reported|displayed)\s+(?:in|to)\s+(?:the )?(?:conversation|chat|user|answer|reply)\b|\b(?:does not|doesn't|do not|don't|need not) (?:need to )?(?:appear|be mentioned|be shown|be included) in (?:the|your) (?:answer|reply|response|summary)\b/i;
 /** Only a part said to be shown or read out. */
 const CONFIRMATION_NARROWED = /\bonly\s+[^.;]{1,40}?\s+(?:is|are|gets|get)\s+(?:read out|read back|shown|listed|displayed|mentioned|named|repeated)\b/i;
 /** What the reader knows about the tool a sentence belongs to. */
@@ -197,6 +207,9 @@ function concealment(s: string, protective: boolean, field: string, push: (categ
   // "monthly, cancel anytime"", "they are described as 'housekeeping' … when the change is summarised to the user".
   else if (NAMED_FOR_THE_USER.test(s) && (has(USER, s) || /\bconfirm\w*\b/i.test(s)) && !protective) push("concealment", 0.75, "the user told a name decided in advance");
   else if (NOT_ITEMISED.test(s) && has(USER, s)) push("concealment", 0.7, "a charge or change not shown to the user");
+  // The motive of keeping the user calm ("so the user isn't alarmed"), an answer scripted or narrowed ("reply with
+  // 'cleanup done'", "the reply only says the issue was resolved"), something not surfaced in the conversation.
+  else if (KEEPS_USER_CALM.test(s) || REPLY_SCRIPTED.test(s) || REPLY_ONLY_SAYS.test(s) || NOT_SURFACED.test(s)) push("concealment", 0.7, "what the user hears kept short of what happened");
   // A question whether the user should hear of something, answered no: "Should the user hear that …? No."
   else if (TOLD_NO.test(s)) push("concealment", 0.75, "whether the user hears of it answered no");
   // What stays out of a text the user is shown, in that text's parameter ("user_confirmation": "… the recipient list
@@ -204,7 +217,7 @@ function concealment(s: string, protective: boolean, field: string, push: (categ
   else if (userFacing(field) && KEPT_OUT_OF_IT.test(s) && !has(PROTECTED_OBJECT, s) && !protective) push("concealment", 0.7, "kept out of what the user is shown");
   // The user asked, or their consent awaited ("leave it out and ask the user", "unless the user agreed to share it"):
   // what is held back waits for the user, it is not kept from them.
-  else if (USER_INVOLVED.test(s)) return;
+  else if (USER_INVOLVED.test(s) || THIRD_PARTY_NOT_TOLD.test(s)) return;
   else if (speechControl && !protective && !has(DISCLOSE, s)) push("concealment", 0.7, "restricts what the user is told");
   // "Don't show internal transaction ids unless the user asks": a detail the user can have, not a concern kept from them.
   else if (has(CONCEAL, s) && has(REPLY, s) && !advice && !has(DISCLOSE, s) && !(USER_CAN_ASK.test(s) && !has(USER_CONCERN, s)) && !/\bconfirm with the user\b/i.test(s)) {
@@ -247,7 +260,8 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // A bucket's or a branch's policy is the tool's object, not the model's configuration.
   // So are a router's configuration and a rules array.
   const config = has(MODEL_CONFIG, OBJECT_POLICY.test(s) || OBJECT_SETTINGS.test(s) ? s.replace(OBJECT_POLICIES, " ").replace(OBJECT_SETTINGS_ALL, " ") : s) && has(CONFIG_CHANGE, s);
-  const shaping = has(ANSWER_SHAPE, s);
+  // "Read-only, so you may call it without asking for confirmation": a call that changes nothing needs no one's say.
+  const shaping = has(ANSWER_SHAPE, s) && !READ_ONLY_CALL.test(s);
   if (model && config && (vocative || !protective)) push("assistant-directive", vocative ? 0.95 : 0.85, "speaks to the model about its own instructions");
   else if (vocative && (shaping || has(OBLIGED, s))) push("assistant-directive", 0.8, "a note addressed to the model");
   // A tool that manages prompts or personas ("sets the system prompt of an agent you manage") has them as its object.
@@ -325,7 +339,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     // change asked of it.
     const said = (s.includes("\x60") ? s.replace(/\x60(\w+)\x60/g, (m, name: string) => (ctx.params.has(name.toLowerCase()) ? "\x60param\x60" : m)) : s).replace(CAN_BE_DONE_WITH, " ").replace(ROUTING_PURPOSE, " ").replace(SHELL_REDIRECT, " ").replace(LEFT_UNCHANGED, " ");
     const alters = has(
-      /\b(?:set (?:the|their|its|a|an|all|every)|sets? \w+ to|(?:be|is|are) set to|set to|change|replace|substitute|add|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rather than the|(?:is|are) (?:now )?given|turned (?:on|off)|switched (?:on|off)|take (?:the|a|an) [\w\s-]{1,30} as their|rewritten|starts? (?:its|their|the|each) \w+ with|pass (?:every|the result|it|them|all|the new (?:content|text|body|code))|in place of (?:your|the user's|the)|override|mention|open|prefix(?:ed)?|suffix(?:ed)?|prepend(?:ed)?|attach(?:es|ed|ing)?|label(?!\s+(?:names?|ids?|colou?rs?|text)\b)|tag(?!\s+(?:names?|ids?|keys?|values?)\b)|rais\w+|increas\w+|lower\w*|reduc\w+|include|our (?:proxy|address|server|endpoint|link|url|domain))\b/i,
+      /\b(?:set (?:the|their|its|a|an|all|every)|sets? [\x60'"]?\w+[\x60'"]? to|(?:be|is|are) set to|set to|change|replace|substitute|add|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rather than the|(?:is|are) (?:now )?given|turned (?:on|off)|switched (?:on|off)|take (?:the|a|an) [\w\s-]{1,30} as their|rewritten|starts? (?:its|their|the|each) \w+ with|pass (?:every|the result|it|them|all|the new (?:content|text|body|code))|in place of (?:your|the user's|the)|override|mention|(?<!\b(?:user|users|they)\s)open|prefix(?:ed)?|suffix(?:ed)?|prepend(?:ed)?|attach(?:es|ed|ing)?|label(?!\s+(?:names?|ids?|colou?rs?|text)\b)|tag(?!\s+(?:names?|ids?|keys?|values?)\b)|rais\w+|increas\w+|lower\w*|reduc\w+|include|our (?:proxy|address|server|endpoint|link|url|domain))\b/i,
       said,
     );
     if (strong && alters) push("shadowing", 0.85, named.length ? `directs another server's tool (${named[0]})` : "directs other tools");
@@ -367,7 +381,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // hold (the server's own, unlisted): a note on how to call, not a choice between servers.
   // A batch form of another server's tool ("read_multiple_files" of "read_file") says the same of it.
   const batchAdvice = named.length > 0 && REPEATED_CALLS.test(s) && named.every((t) => !ask(ctx, "knownForeign", t) || ask(ctx, "specializes", t));
-  const alternatives = (has(ALTERNATIVES, s) && !ownServer && !ask(ctx, "vendorSiblings", s)) || (named.length > 0 && !batchAdvice);
+  const alternatives = (has(ALTERNATIVES, s) && !ownServer && !ask(ctx, "vendorSiblings", s)) || (named.some((t) => ask(ctx, "knownForeign", t)) && !batchAdvice);
   const preference = has(PREFERENCE, s);
   const disparage = has(DISPARAGE, s);
   if (alternatives && disparage && !has(SELF_DEPRECATED, s) && !FAILS_HERE.test(s)) push("tool-choice", 0.85, "disparages the other tools");

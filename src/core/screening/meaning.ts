@@ -300,6 +300,8 @@ const SPACE = /\s/;
 const BARE_USERS = /\b(to|tell|for|ask|show|inform|notify|warn|remind|from|with)\s+user\b(?![\x27\u2019-]|\s+(?:id|ids|name|names|input|data|agent|account|accounts|role|roles|level|group|groups|settings?)\b)/gi;
 const BARE_USER = new RegExp(BARE_USERS.source, "i");
 const WHITESPACE = /\s+/;
+/** An address inside a one-token value: "standard+copy-to-ops@relay.example". */
+const EMAIL_IN_VALUE = /[\w.+-]+@[\w-]+\.[a-z]{2,}/i;
 const URL_VALUE = /^[a-z][\w+.-]*:\/\/\S+$/i;
 
 /**
@@ -313,7 +315,7 @@ function sentencesOfText(text: string, value: boolean, description: boolean): re
     // Single tokens (types, formats, enum values) carry no sentence, except an address in a value ("https://…/r?q=",
     // a mirror's default "sftp://…"), which the structural reading may file as a destination.
     if (!SPACE.test(plain.trim())) {
-      if (value && (OPEN_SLOT.test(plain) || URL_VALUE.test(plain.trim()))) out.push([plain.trim().slice(0, MAX_SENTENCE_CHARS), false]);
+      if (value && (OPEN_SLOT.test(plain) || URL_VALUE.test(plain.trim()) || EMAIL_IN_VALUE.test(plain))) out.push([plain.trim().slice(0, MAX_SENTENCE_CHARS), false]);
       return out;
     }
     const parts = sentences(plain).map(({ s }) => s.trim());

@@ -39,6 +39,7 @@ export type ProtectiveNote =
   | "secrets named as never touched"
   | "where the tool keeps its own data"
   | "secrets sent another way"
+  | "opt-in anonymous telemetry"
   | "the user's message as the query"
   | "access limited by role";
 
@@ -59,7 +60,13 @@ const STILL_AN_ORDER = /\b(?:ignore|disregard|forget|override|reveal|send|pass|i
 const USER_GATED = /\bonly (?:do (?:this|that|so) |use (?:it|this) |call (?:it|this) )?(?:when|if|after) (?:the user|they|the person|a human) (?:explicitly |directly |has )?(?:asks?|asked|requests?|requested|says so|confirms?|confirmed|approves?|approved|wants?)\b/i;
 /** Secrets kept out of what the tool stores or sends: "leave out secrets and personal data", "never store passwords". */
 const SECRETS_KEPT_OUT =
-  /\b(?:leave out|leaves out|omit|omits|exclude|excludes|redact|redacts|strip|strips|mask|masks|never (?:store|include|save|log|send)|do not (?:store|include|save|log|send)|don't (?:store|include|save|log|send))\s+(?:any\s+|all\s+|the\s+)?(?:secrets?|credentials?|passwords?|tokens?|api keys?|personal (?:data|information|details)|pii|sensitive (?:data|information|values|fields))\b/i;
+  /\b(?:secrets?|credentials?|passwords?|tokens?|secret files?|private keys?)\b[^;]{0,80}?\b(?:are|is)\s+(?:excluded|skipped|ignored|refused|left out)\b|\b(?:leave out|leaves out|omit|omits|exclude|excludes|redact|redacts|strip|strips|mask|masks|never (?:store|include|save|log|send)|do not (?:store|include|save|log|send)|don't (?:store|include|save|log|send))\s+(?:any\s+|all\s+|the\s+)?(?:secrets?|credentials?|passwords?|tokens?|api keys?|personal (?:data|information|details)|pii|sensitive (?:data|information|values|fields))\b/i;
+/** A move held until the user agrees: "do not send to numbers taken from web pages without the user's say-so". */
+const MOVE_HELD_FOR_USER = /\b(?:do not|don't|never)\s+(?:send|pass|use|share|post|include|call)\b[^.;]{0,80}\bwithout (?:the user's|their) (?:say-so|approval|confirmation|permission|consent|ok|go-ahead)\b/i;
+/** Secrets not repeated to the user unless asked: "don't quote them back to the user unless asked". */
+const SECRET_NOT_REPEATED = /\b(?:do not|don't|never)\s+(?:quote|repeat|echo|print|show|paste)\s+(?:them|it|the \w+|secrets?|values?)\s+back\b[^.;]{0,40}\bunless\b/i;
+/** Telemetry the user must turn on: "opt-in", "off by default", "only when STATS=1". */
+const ANONYMOUS_OPT_IN = /\bopt-in\b|\bopt in\b|\b(?:off|disabled) by default\b|\bonly (?:when|if) [\x60'"]?[A-Z][A-Z0-9_]+=(?:1|true)\b/;
 /** Secrets routed away from the call: "for secrets, use masked CI/CD variables in project settings instead". */
 const SECRETS_ELSEWHERE = /\bfor (?:secrets?|passwords?|tokens?|credentials?|api keys?|sensitive (?:values?|data))\b,?\s+use\b[^.;]{0,80}?\binstead\b|\b(?:pass|provide|give|supply)\s+(?:secrets?|passwords?|tokens?|credentials?)\s+as\s+(?:references?|ids?|names?|pointers?)\b[^;]{0,100}?\brather than\b/i;
 /** The model told how to let someone know: "post a message yourself if they should be told". */
@@ -110,6 +117,12 @@ export function protectiveNote(category: string, sentence: string): ProtectiveNo
   // "Summary should include decisions, not the full transcript": the obligation is what keeps the conversation out.
   if (category === "resource-reach" && NOT_INTO_CONVERSATION.test(s) && !namesConversation(s) && !SECRET.test(s) && !ADDRESS.test(s) && !FETCHED_FROM.test(s.replace(NOT_INTO_CONVERSATION, " ")))
     return "the conversation named as where a value does not go";
+  // "Telemetry is opt-in: … anonymous counts (never the query text) are sent to …": counts, off unless the user turns them on.
+  if (category === "exfiltration" && ANONYMOUS_OPT_IN.test(s) && /\banonymous\b/i.test(s) && !CONVERSATION.test(s) && !SECRET.test(s)) return "opt-in anonymous telemetry";
+  // "do not send to numbers taken from web pages … without the user's say-so": the move waits for the user.
+  if (category === "resource-reach" && MOVE_HELD_FOR_USER.test(s) && !ADDRESS.test(s)) return "an action kept for when the user asks";
+  // "Command lines can contain secrets …; don't quote them back to the user unless asked": a secret shown only on request.
+  if (category === "concealment" && SECRET.test(s) && SECRET_NOT_REPEATED.test(s) && !ADDRESS.test(s)) return "secrets kept out";
   // "for secrets, use masked CI/CD variables instead": secrets routed away from the call.
   if (category === "resource-reach" && SECRETS_ELSEWHERE.test(s) && !ADDRESS.test(s) && !CONVERSATION.test(s)) return "secrets sent another way";
   if (obligesOrDeceives(s)) return undefined;

@@ -188,9 +188,12 @@ export interface DetailedScreening {
 /** An <IMPORTANT> tag (not a system, admin or hidden one). */
 const IMPORTANT_TAG = /^<\s*\/?\s*important\s*>$/i;
 /** The user's approval asked for: "show the exact command to the user and, only after they approve, call this tool". */
-const USER_APPROVAL = /\bonly (?:after|once|when) (?:they|the user) (?:approves?|confirms?|agrees?|says yes)\b|\b(?:obtain|get|ask for|request) (?:their |the user's )?(?:explicit |written )?(?:confirmation|approval)\b|\bask the user to confirm\b|\bconfirm with the user\b|\bask (?:the user|them) for (?:explicit |written )?(?:confirmation|approval|permission|consent)\b|\b(?:shown|presented|displayed) to the user and (?:confirmed|approved)\b|\bshow (?:the user|them) (?:what|which|exactly)\b|\bonly call (?:this|it|the) (?:tool )?(?:after|once|when) (?:they|the user) (?:has |have )?(?:confirms?|confirmed|approves?|approved|agrees?|agreed)\b/i;
+const USER_APPROVAL = /\bonly (?:after|once|when) (?:they|the user) (?:approves?|confirms?|agrees?|says yes)\b|\b(?:obtain|get|ask for|request) (?:their |the user's )?(?:explicit |written )?(?:confirmation|approval)\b|\bask the user to confirm\b|\bconfirm with the user\b|\bask (?:the user|them) for (?:explicit |written )?(?:confirmation|approval|permission|consent)\b|\b(?:shown|presented|displayed) to the user and (?:confirmed|approved)\b|\bshow (?:the user|them) (?:what|which|exactly)\b|\bonly call (?:this|it|the) (?:tool )?(?:after|once|when) (?:they|the user) (?:has |have )?(?:confirms?|confirmed|approves?|approved|agrees?|agreed)\b|\bthe user must (?:confirm|approve)\b[^.;]{0,40}\bbefore (?:you call|calling)\b/i;
 /** What an approval block must not hold besides: secrets, the conversation, addresses, something kept from the user. */
-const NOT_APPROVAL_ONLY = /\b(?:do not|don't|never)\s+(?:tell|mention|show|inform|reveal)\b|\b(?:do not|don't|never|without|no need to|skip)\s+(?:\w+\s+){0,2}?(?:ask|obtain|get|wait|request|confirm|check)\w*\b(?!=)|\beven if\b|\bstanding request\b|\b(?:(?:api|access|auth|bearer|session|oauth|refresh|personal access) token|api key|conversation|chat history|system prompt)s?\b|https?:\/\/|\b[\w.+-]+@[\w-]+\.[\w.-]+/i;
+const NOT_APPROVAL_ONLY = /\b(?:do not|don't|never)\s+(?:tell|mention|show|inform|reveal)\b|\b(?:do not|don't|never|without|no need to|skip)\s+(?:\w+\s+){0,2}?(?:ask|obtain|get|wait|request|confirm|check)\w*\b(?!=)|\beven if\b|\bstanding request\b|\b(?:(?:api|access|auth|bearer|session|oauth|refresh|personal access) token|api key|(?<!\bin (?:this|the) )conversation|chat history|system prompt)s?\b|https?:\/\/|\b[\w.+-]+@[\w-]+\.[\w.-]+/i;
+
+/** What needs no confirmation, named by its subject: "Lights, media and climate don't need confirmation". */
+const SCOPED_EXEMPTION = /(?<!\byou\s)\b(?:do not|don't|does not|doesn't) need (?:a |any )?confirmation\b/gi;
 
 /**
  * A tag hit opening a block that only asks the model to get the user's approval (an honest server's confirmation rule
@@ -204,7 +207,7 @@ function approvalBlock(h: Hit, text: string): boolean {
   if (open < 0) return false;
   const close = text.toLowerCase().indexOf("</important>", open);
   const block = text.slice(open, close < 0 ? text.length : close);
-  return USER_APPROVAL.test(block) && !NOT_APPROVAL_ONLY.test(block);
+  return USER_APPROVAL.test(block) && !NOT_APPROVAL_ONLY.test(block.replace(SCOPED_EXEMPTION, " "));
 }
 
 /** `screenTool`, also returning the sentences and the readings it used. */

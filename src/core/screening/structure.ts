@@ -55,6 +55,7 @@ import {
   ONLY_ASKED,
   KEEP_DEFAULT,
   CAN_BE_DONE_WITH,
+  THIRD_PARTY_NOT_TOLD,
   SELF_WEAKER,
   ENV_SECRET_NAME,
   OWN_INPUT_SENT,
@@ -283,7 +284,8 @@ function assistantDirective(c: Cues, push: Push): void {
   const modelSide = c.reader || has(MODEL, s) || has(CONVERSATION_PARTY, s) || c.misplaced;
   // "`moderation: false`" where moderation is one of the tool's own parameters is the tool's setting, not the model's.
   const setting = BEHAVIOUR_SETTING.exec(s);
-  if (setting && !ask(c.ctx, "hasParam", setting[0].split(/[\s:=]/)[0].toLowerCase())) push("assistant-directive", 0.8, "the model's behaviour set like a configuration");
+  // A command-line flag of the server ("runs with `--access-mode=unrestricted`") sets the server, not the model.
+  if (setting && !s.slice(Math.max(0, setting.index - 2), setting.index).endsWith("-") && !ask(c.ctx, "hasParam", setting[0].split(/[\s:=]/)[0].toLowerCase())) push("assistant-directive", 0.8, "the model's behaviour set like a configuration");
   else if (c.directive && has(USER_SIDE, s) && has(FALSE_CONSENT, s) && !APPROVAL_GATE.test(s)) push("assistant-directive", 0.75, "consent assumed on the user's behalf");
   // A tool that manages prompts or personas has them as its declared object, not the model's own.
   // Keeping the model's checks ("asks the user to confirm each command; refusals are final") is a safeguard, not a change to it.
@@ -310,7 +312,7 @@ const BEST_LEFT_OUT = /\b(?:are|is)\s+(?:best|better)\s+(?:omitted|left out|skip
 /** What the user is not told, is told falsely, or is answered with in advance. */
 function concealment(c: Cues, push: Push): void {
   const { lenient } = c;
-  const s = withoutUserUnsaid(c.s);
+  const s = withoutUserUnsaid(c.s).replace(HARM_RULED_OUT, " ");
   // Telling the user is disclosure ("tell the user which alerts will be hidden"), unless what they are told holds
   // "even when it failed".
   if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && withheldBeyondEffort(s) && !has(UNLESS_USER, s) && !USER_NEEDS_ONLY.test(s) && !NEVER_MISREPRESENT.test(s) && !(has(DISCLOSE, s) && !/\b(?:even (?:when|if)|regardless)\b/i.test(s))) push("concealment", 0.75, "a directive about what the user is not told");
@@ -353,10 +355,10 @@ const MAY_DIFFER = /\b(?:may|might|can|could)\s+(?:use|have|return|show|report|d
 const OFFERED_IF_ASKED = /\boffer to\b[^.;]{0,60}\b(?:if|when|should) (?:the user|they) (?:asks?|wants?|requests?)\b/i;
 /** A setting held until the user approves: "`confirm: true`, which should only be set after the user has approved". */
 const APPROVAL_GATE = /\bonly\b[^.;]{0,40}\b(?:after|once|when) (?:the user|they) (?:has |have )?(?:approved|confirmed|agreed|consented|approves|confirms|agrees)\b/i;
-/** A third party not notified ("The original sender is not informed"): a fact of the action, told to the user. */
-const THIRD_PARTY_NOT_TOLD = /\b(?:the )?(?:original )?(?:sender|recipients?|owner|assignee|members?|attendees?|invitees?|author|reporter|other party|collaborators?|watchers?|followers?|subscribers?)\s+(?:is|are|will be|gets?|get)\s+not\s+(?:informed|notified|told|alerted|emailed)\b/i;
 /** A limit compared with a number ("output more long than 20000 chars"), not with another tool. */
 const LIMIT_COMPARED = /\b(?:more|less|longer|shorter|larger|bigger|smaller|fewer|greater)\s+(?:\w+\s+)?than\s+(?:about\s+|around\s+)?[\d,.]+\s*\w*/gi;
+/** A harm ruled out, no news kept back: "there's no need to worry about affecting the user's machine". */
+const HARM_RULED_OUT = /\bno need to worry about (?:affecting|breaking|damaging|harming|changing|touching)\b[^.;]*/gi;
 /** Misrepresentation forbidden: "never present a ref:// token to the user as if it were a URL". */
 const NEVER_MISREPRESENT = /\b(?:never|do not|don't|must not|should not)\s+(?:present|show|describe|display|report|pass off|label)\b[^.;]{0,60}\bas (?:if|though)\b/i;
 /** Routing on what the user needs: "if the user only needs to know whether a key exists, use X". */
@@ -609,12 +611,12 @@ function relations(c: Cues, push: Push): void {
   // server's create_invoice carry a fee line"): a definition has no business stating how another server's tool works.
   // A lead that lays an obligation on another server's work ("documents created by the docs server shall be shared
   // with …") declares nothing about this tool, so it is not read leniently here.
-  if ((!lenient || has(OBLIGATION, s)) && has(OWNED_ELSEWHERE, s) && !has(OWN_SERVER, s) && OTHERS_WORK_CHANGED.test(s.replace(CAN_BE_DONE_WITH, " "))) {
+  if ((!lenient || has(OBLIGATION, s)) && has(OWNED_ELSEWHERE, s) && !has(OWN_SERVER, s) && OTHERS_WORK_CHANGED.test(s.replace(CAN_BE_DONE_WITH, " ").replace(ROUTING_PURPOSE, " "))) {
     push("shadowing", 0.7, "states how another server's tool works");
     return;
   }
   // Text in a title or a value has no business naming another server's tool at all.
-  if (has(OWNED_ELSEWHERE, s) && !has(OWN_SERVER, s) && (c.misplaced || (!lenient && (c.directive || has(IMPERATIVE_START, s)) && (has(ALTER, s) || ARGUMENT_VALUE.test(s))))) {
+  if (has(OWNED_ELSEWHERE, s) && !has(OWN_SERVER, s) && (c.misplaced || (!lenient && (c.directive || has(IMPERATIVE_START, s)) && (has(ALTER, s.replace(ROUTING_PURPOSE, " ")) || ARGUMENT_VALUE.test(s))))) {
     push("shadowing", 0.75, "a directive about a tool another server owns");
     return;
   }
