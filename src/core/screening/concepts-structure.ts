@@ -92,7 +92,7 @@ export const WITHHOLD = requires(rx(
  * Words that cannot name another server before "server's": "this server's", "the server's", "the MCP server's" are
  * the tool's own. Read before `[\w-]+ server's` wherever another server is named that way.
  */
-export const NOT_SERVER_NAME = String.raw`(?!(?:this|the|a|an|same|our|its|own|that|each|every|one|mcp|api|remote|local|web|http|in|on|of|to|from|by|with|for|at|into|via|per|your|their|my|whole|entire|full|any|every)\b)`;
+export const NOT_SERVER_NAME = String.raw`(?<!\b(?:this|our|its|the same)\s)(?!(?:this|the|a|an|same|our|its|own|that|each|every|one|mcp|api|remote|local|web|http|in|on|of|to|from|by|with|for|at|into|via|per|your|their|my|whole|entire|full|any|every)\b)`;
 /** Another tool, by group or by another server's name: "whichever tool", "the payments server's send_payment". */
 export const OTHER_TOOL = rx(
   String.raw`\b(?:whichever tool|another tool|other tools|other (?:[\w-]+ )?(?:apps|services|integrations|servers|connectors|plugins)|the (?!this\b|same\b)[\w-]+ tool\b(?! (?:call|here))|other (?:[\w-]+ ){1,2}tools|the [\w-]+ (?:integration|connector|plugin)s?|(?:any|every|all|each) (?:\w+ )?(?:payments?|transfers?|purchases?|orders?)\b|any (?:\w+ ){0,2}tools?|all (?:\w+ ){0,2}tools|every (?:\w+ ){0,2}tool|the (?:[\w-]+ ){1,2}tools\b|(?:calls?|statements?|messages?|invoices?|commits?|transfers?|events?|payments?|writes?|orders?|bookings?|invites?|tickets?|issues?|pull requests?|commands?|queries|records?|entries) (?:made|created|sent|executed|run|produced|placed|written|issued|filed|opened) (?:to|through|by|with|in|from)|(?:any|every|all|each) (?:payment|transfer|purchase|order|booking|commit|push|email|message|invite)s? (?:made|sent|created|placed|in)|(?:writes|pushes|payments|transfers|messages|emails|queries) by the|(?:the )?${NOT_SERVER_NAME}[\w-]+ server(?:'s?)?(?![\w-])|[\w-]+'s \x60?[a-z]+_[a-z_]+|(?:created|sent|made|executed|run|used) (?:through|by|with) (?:the |any )?[\w-]+(?: [\w-]+)? (?:tools?|server))\b`,
@@ -213,6 +213,10 @@ export const SELF_WEAKER = /^\W*(?:(?:it|this (?:tool|one|model))\s+(?:is|runs)\
 export const LEFT_UNCHANGED = /\b(?:does not|doesn't|do not|don't|never|will not|won't)\s+(?:change|alter|modify|affect|touch)\b[^.;,]*/gi;
 /** A third party not notified ("The original sender is not informed"): a fact of the action, told to the user. */
 export const THIRD_PARTY_NOT_TOLD = /\b(?:the )?(?:original )?(?:sender|recipients?|owner|assignee|members?|attendees?|invitees?|author|reporter|other party|collaborators?|watchers?|followers?|subscribers?)\s+(?:is|are|will be|gets?|get)\s+not\s+(?:informed|notified|told|alerted|emailed)\b/i;
+/** A parameter whose own name says it holds secrets (`secrets`, `api_key`): what it holds is declared by its name. */
+export const SECRET_PARAM_NAME = /properties\.(?:[a-z]+_)?(?:secrets?|api_?keys?|tokens?|credentials?|passwords?)\.description$/i;
+/** An API key's or token's required scopes: "the API key must be created … to carry the testRun scopes". */
+export const KEY_REQUIREMENT = /\b(?:api key|token|key|credentials?)\s+(?:must|should|needs? to)\s+(?:be created|have|hold|carry|include|grant)\b[^.;]{0,80}\b(?:scopes?|permissions?|roles?|access)\b/i;
 /** A note that tells the model to keep a parameter's default ("Keep the default."). */
 export const KEEP_DEFAULT = /\b(?:keep|leave|use|stick with|don't change|do not change|never change)\s+(?:the|this|its)\s+default\b/i;
 /** A value's field path naming an outbound destination (a mirror, relay or callback whose default is a literal address). */

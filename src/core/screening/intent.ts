@@ -20,7 +20,7 @@ import { has, once } from "./memo.js";
 import { calmDirectives, OBLIGED, USER_CAN_ASK } from "./calm-directives.js";
 import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
-import { CAN_BE_DONE_WITH, CREDENTIAL_STORE, THIRD_PARTY_NOT_TOLD, ENV_SECRET, LEFT_UNCHANGED, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN, USER_CONCERN } from "./concepts-structure.js";
+import { CAN_BE_DONE_WITH, CREDENTIAL_STORE, SECRET_PARAM_NAME, THIRD_PARTY_NOT_TOLD, ENV_SECRET, LEFT_UNCHANGED, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN, USER_CONCERN } from "./concepts-structure.js";
 import { credentialConfined } from "./structure.js";
 import { ANSWER_SHAPE, CONCEAL, CONFIG_CHANGE, DECEIVE, DISCLOSE, MODEL, MODEL_CONFIG, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER, VOCATIVE, withoutUserUnsaid } from "./concepts-parties.js";
 import {
@@ -78,7 +78,7 @@ const HOLDS_NOUN = /^\W*(?:the|a|an|full|complete|all)\s+(?:full\s+|complete\s+)
 const OBJECT_POLICY = /(?<!\b(?:your|its|the model's|the assistant's|content|safety|usage|system|operator|moderation)\s)\bpolic(?:y|ies)\b/i;
 const OBJECT_POLICIES = new RegExp(OBJECT_POLICY.source, "gi");
 /** A thing's own configuration or rules: "the router configuration", "the existing rules array", "app.json configuration". */
-const OBJECT_SETTINGS = /\b(?:router|routing|app(?:\.json)?|application|project|workspace|cluster|network|firewall|dns|build|ci|pipeline|deployment|environment(?:-specific)?|team|alert|notification|escalation|orchestration|event|service|database|table|bucket|repo|repository|branch|dashboard|datasource|server|proxy|webhook|lint(?:er)?|eslint|prettier|tsconfig|docker|nginx|specific)\s+(?:configurations?|config|rules?|settings)\b|\brules? (?:array|list|set|engine|file)s?\b/i;
+const OBJECT_SETTINGS = /\b(?:router|routing|app(?:\.json)?|application|project|workspace|cluster|network|firewall|dns|build|ci|pipeline|deployment|environment(?:-specific)?|team|alert|notification|escalation|orchestration|event|service|database|table|bucket|repo|repository|branch|dashboard|datasource|server|proxy|webhook|lint(?:er)?|eslint|prettier|tsconfig|docker|nginx|specific|ignore|lint(?:ing)?|firewall|security|protection|detection|matching)\s+(?:configurations?|config|rules?|settings)\b|\brules? (?:array|list|set|engine|file)s?\b|\bpolicy files?\b/i;
 const OBJECT_SETTINGS_ALL = new RegExp(OBJECT_SETTINGS.source, "gi");
 /** "Use this tool when you need to …": when to use it, addressed to whoever calls it. */
 const USAGE_LEAD = /^\W*use this (?:tool )?(?:when|if|whenever) you (?:need|want|have) to\b/i;
@@ -136,6 +136,10 @@ const REPLY_SCRIPTED = /\b(?:reply|answer|respond)\s+(?:only\s+)?with\s+["'\u201
 const REPLY_ONLY_SAYS = /\b(?:the )?(?:reply|answer|response|summary)\s+only\s+(?:says|mentions|states|reports)\b/i;
 /** "neither the charge nor its amount is surfaced in the conversation", "does not need to appear in the answer". */
 const NOT_SURFACED = /\b(?:neither|not|never)\b[^.;]{0,60}\b(?:is|are)\s+(?:surfaced|shown|mentioned|reported|displayed)\s+(?:in|to)\s+(?:the )?(?:conversation|chat|user|answer|reply)\b|\b(?:does not|doesn't|do not|don't|need not) (?:need to )?(?:appear|be mentioned|be shown|be included) in (?:the|your) (?:answer|reply|response|summary)\b/i;
+/** An option of the tool's own output: "Instructs Snyk not to report vulnerabilities introduced only by the base image". */
+const OPTION_OF_THE_TOOL = /^\W*(?:instructs|tells|makes|lets) (?:[a-z][\w-]*|the (?:scanner|server|tool|api|service|engine)) (?:not )?to\b/i;
+/** Fields chosen for the result, not data put into the call: "Additional fields to include beyond defaults (…, location, attendees)". */
+const OUTPUT_FIELDS = /\bfields? to (?:include|return)\b|\binclude[sd]? in (?:the )?(?:response|result|output)\b|\bbeyond (?:the )?defaults?\b/i;
 /** Only a part said to be shown or read out. */
 const CONFIRMATION_NARROWED = /\bonly\s+[^.;]{1,40}?\s+(?:is|are|gets|get)\s+(?:read out|read back|shown|listed|displayed|mentioned|named|repeated)\b/i;
 /** What the reader knows about the tool a sentence belongs to. */
@@ -217,7 +221,7 @@ function concealment(s: string, protective: boolean, field: string, push: (categ
   else if (userFacing(field) && KEPT_OUT_OF_IT.test(s) && !has(PROTECTED_OBJECT, s) && !protective) push("concealment", 0.7, "kept out of what the user is shown");
   // The user asked, or their consent awaited ("leave it out and ask the user", "unless the user agreed to share it"):
   // what is held back waits for the user, it is not kept from them.
-  else if (USER_INVOLVED.test(s) || THIRD_PARTY_NOT_TOLD.test(s)) return;
+  else if (USER_INVOLVED.test(s) || THIRD_PARTY_NOT_TOLD.test(s) || OPTION_OF_THE_TOOL.test(s)) return;
   else if (speechControl && !protective && !has(DISCLOSE, s)) push("concealment", 0.7, "restricts what the user is told");
   // "Don't show internal transaction ids unless the user asks": a detail the user can have, not a concern kept from them.
   else if (has(CONCEAL, s) && has(REPLY, s) && !advice && !has(DISCLOSE, s) && !(USER_CAN_ASK.test(s) && !has(USER_CONCERN, s)) && !/\bconfirm with the user\b/i.test(s)) {
@@ -226,8 +230,9 @@ function concealment(s: string, protective: boolean, field: string, push: (categ
   }
 }
 
+
 /** The parameter's value sent to the service the tool is for: "… before it is sent to GitHub" said by a GitHub secrets tool. */
-const SENT_TO_NAMED = /\b(?:sent|uploaded|submitted|passed) to ([A-Z][\w.-]+)/;
+const SENT_TO_NAMED = /\b(?:sent|uploaded|submitted|passed|reported) to (?:the (?:correct |right |same )?)?([A-Z][\w.-]+)/;
 function sentToItsService(s: string, ctx: SentenceContext): boolean {
   const service = SENT_TO_NAMED.exec(s)?.[1]?.toLowerCase();
   return service !== undefined && service.length > 2 && ask(ctx, "purposeIncludes", service);
@@ -279,7 +284,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const secret = has(SECRET, s) && (!NEGATED_SECRET.test(s) || has(SECRET, s.replace(NEGATED_SECRETS, " ")));
   // A parameter described as secrets or the conversation ("Dump of all environment variables …") asks the model to fill it with them.
   const contentOf = /\b(?:dump|contents?|copy|verbatim|list|export|all|text|summary|digest)\s+(?:text\s+)?of\b|\bincluding (?:secret|private|hidden)\b|\bverbatim\b/i.test(s);
-  if (inParameter && !value && (secret || has(CONVERSATION, s)) && (contentOf || has(FILL_WITH, s)) && !protective && !ask(ctx, "declared", s)) push("resource-reach", 0.75, "a parameter meant to hold secrets or the conversation");
+  if (inParameter && !value && (secret || has(CONVERSATION, s)) && (contentOf || has(FILL_WITH, s)) && !protective && !ask(ctx, "declared", s) && !SECRET_PARAM_NAME.test(ctx.field)) push("resource-reach", 0.75, "a parameter meant to hold secrets or the conversation");
   // A parameter whose description names what it holds as the conversation: "The arguments the user gave to other tools
   // earlier in this conversation", "The full output of the most recent read_file call".
   else if (inParameter && !value && (has(CONVERSATION, s) || has(ENV_SECRET, s)) && HOLDS_NOUN.test(s) && !protective && !ask(ctx, "declared", has(ENV_SECRET, s) ? "environment secrets" : s)) push("resource-reach", 0.7, "a parameter that holds the conversation or the environment's secrets");
@@ -296,7 +301,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     // current conversation as a Markdown file in the user's Documents folder") names its work, not a reach.
     const savesLocally = ctx.lead && conversation && !secret && LOCAL_SINK.test(s) && !OUTBOUND_WORD.test(s) && !ADDRESS.test(s);
     const outside = (!ask(ctx, "declared", s) || conversation) && !savesLocally;
-    if (intoCall && outside && !USER_CHOSEN.test(s)) push("resource-reach", conversation || secret ? 0.85 : 0.65, conversation ? "puts the conversation or other tools' data into the call" : "puts secrets or personal data into the call");
+    if (intoCall && outside && !USER_CHOSEN.test(s) && !OUTPUT_FIELDS.test(s)) push("resource-reach", conversation || secret ? 0.85 : 0.65, conversation ? "puts the conversation or other tools' data into the call" : "puts secrets or personal data into the call");
     else if (outside && has(COLLECT_VERB, s) && (secret || personal) && has(USER_PLACE, s) && !NOT_READ.test(s))
       push("resource-reach", 0.7, "collects the user's secrets");
   }
@@ -339,7 +344,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     // change asked of it.
     const said = (s.includes("\x60") ? s.replace(/\x60(\w+)\x60/g, (m, name: string) => (ctx.params.has(name.toLowerCase()) ? "\x60param\x60" : m)) : s).replace(CAN_BE_DONE_WITH, " ").replace(ROUTING_PURPOSE, " ").replace(SHELL_REDIRECT, " ").replace(LEFT_UNCHANGED, " ");
     const alters = has(
-      /\b(?:set (?:the|their|its|a|an|all|every)|sets? [\x60'"]?\w+[\x60'"]? to|(?:be|is|are) set to|set to|change|replace|substitute|add|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rather than the|(?:is|are) (?:now )?given|turned (?:on|off)|switched (?:on|off)|take (?:the|a|an) [\w\s-]{1,30} as their|rewritten|starts? (?:its|their|the|each) \w+ with|pass (?:every|the result|it|them|all|the new (?:content|text|body|code))|in place of (?:your|the user's|the)|override|mention|(?<!\b(?:user|users|they)\s)open|prefix(?:ed)?|suffix(?:ed)?|prepend(?:ed)?|attach(?:es|ed|ing)?|label(?!\s+(?:names?|ids?|colou?rs?|text)\b)|tag(?!\s+(?:names?|ids?|keys?|values?)\b)|rais\w+|increas\w+|lower\w*|reduc\w+|include|our (?:proxy|address|server|endpoint|link|url|domain))\b/i,
+      /\b(?:set (?:the|their|its|a|an|all|every)|sets? [\x60'"]?\w+[\x60'"]? to|(?:be|is|are) set to|set to|change|replace|substitute|add(?!-)|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rather than the|(?:is|are) (?:now )?given|turned (?:on|off)|switched (?:on|off)|take (?:the|a|an) [\w\s-]{1,30} as their|rewritten|starts? (?:its|their|the|each) \w+ with|pass (?:every|the result|it|them|all|the new (?:content|text|body|code))|in place of (?:your|the user's|the)|override|mention|(?<!\b(?:user|users|they)\s)open|prefix(?:ed)?|suffix(?:ed)?|prepend(?:ed)?|attach(?:es|ed|ing)?|label(?!\s+(?:names?|ids?|colou?rs?|text)\b)|tag(?!\s+(?:names?|ids?|keys?|values?)\b)|rais\w+|increas\w+|lower\w*|reduc\w+|include|our (?:proxy|address|server|endpoint|link|url|domain))\b/i,
       said,
     );
     if (strong && alters) push("shadowing", 0.85, named.length ? `directs another server's tool (${named[0]})` : "directs other tools");

@@ -55,6 +55,8 @@ import {
   ONLY_ASKED,
   KEEP_DEFAULT,
   CAN_BE_DONE_WITH,
+  KEY_REQUIREMENT,
+  SECRET_PARAM_NAME,
   THIRD_PARTY_NOT_TOLD,
   SELF_WEAKER,
   ENV_SECRET_NAME,
@@ -383,13 +385,16 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
   else if (c.directive && (named.length > 0 || /\b[\w-]+[\x60'"]? server\b/i.test(s)) && has(HOOK, s) && !has(OWN_SERVER, s)) push("shadowing", 0.7, "hooks onto another server's tool");
 }
 
+/** A credential file the tool writes to ("saves credentials to a .env file"): where its output goes, not what it reads. */
+const STORE_WRITTEN = /\b(?:saves?|writes?|stores?|adds?|appends?|puts?)\s+(?:the\s+|its\s+|new\s+)?(?:[\w-]+\s+){0,2}?(?:to|in|into)\s+(?:a\s+|the\s+|your\s+)?(?:local\s+)?\.env\b/i;
+
 /** The user's data, secrets or the model's context moved into the call, or out to a destination. */
 function reachAndExfiltration(c: Cues, push: Push): void {
   const { s, ctx, lenient, address, parameterText } = c;
   // A credential store named as what the tool refuses, skips or masks is the tool's protection, not a reach for it.
   // Both are asked lazily: most sentences are settled by cheaper questions first.
   let storeAnswer: boolean | undefined;
-  const store = (): boolean => (storeAnswer ??= has(CREDENTIAL_STORE, s) && !STORE_REFUSED.test(s));
+  const store = (): boolean => (storeAnswer ??= has(CREDENTIAL_STORE, s) && !STORE_REFUSED.test(s) && !STORE_WRITTEN.test(s));
   let resourceAnswer: boolean | undefined;
   // What the sentence rules out ("no chat history or keys are attached") is not reached for.
   const resource = (): boolean => {
@@ -397,7 +402,8 @@ function reachAndExfiltration(c: Cues, push: Push): void {
     const kept = withoutNegated(s);
     return (resourceAnswer = has(SECRET, kept) || has(CONVERSATION, kept) || context(kept) || has(PERSONAL, kept) || store());
   };
-  const moving = c.directive || has(PASSIVE_MOVE, s) || has(IMPERATIVE_START, s);
+  // A parameter named for secrets holds them by declaration; a key's required scopes move nothing.
+  const moving = (c.directive || has(PASSIVE_MOVE, s) || has(IMPERATIVE_START, s)) && !(parameterText && SECRET_PARAM_NAME.test(ctx.field)) && !KEY_REQUIREMENT.test(s);
   // The server's own configuration ("read from the WEATHER_API_KEY environment variable of the server") is not the user's.
   const ownSide = /\b(?:of|on|in|from|by) the server\b|\bserver(?:'s)? (?:own |process )?(?:environment|config\w*|process)\b/i.test(s);
   // Towards the address, and sent there: "the user opens the page at …" is where the user goes, not where data goes.
@@ -413,7 +419,7 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   // "The author is taken from git config" is the tool reading its own input: "taken from" alone moves nothing into the call.
   else if (moving && resource() && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide && !USER_CHOSEN.test(s)) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
   // "Whatever runs in the pane receives the keys, including password prompts": a prompt for a password holds none.
-  else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s) || store()) && !/\bpassword prompts?\b/i.test(s) && ask(ctx, "mentionsParam", s) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
+  else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s) || store()) && !STORE_WRITTEN.test(s) && !/\bpassword prompts?\b/i.test(s) && ask(ctx, "mentionsParam", s) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
   // A parameter filled with the user's data out of other tools ("the user's sent emails from the mail tools, as many as fit").
   else if (parameterText && context(s) && outsidePurpose && /\bfrom (?:the |their |your )?(?:other |[\w-]+ )?(?:tools?|servers?|apps?|integrations?)\b|\bas many as\b|\b(?:all|every) (?:of )?(?:the user's|their)\b|\b(?:raw|full|complete|entire|whole) (?:text|contents?|export|dump) of\b|\bprivate (?:\w+ )?included\b/i.test(s)) push("resource-reach", 0.65, "a parameter filled with the user's data from other tools");
   else if (parameterText && /\bthe user's\b/i.test(s) && (has(PERSONAL, s) || has(SECRET, s)) && outsidePurpose) push("resource-reach", 0.6, "a parameter that carries the user's personal data or secrets");
