@@ -17,12 +17,13 @@
  * Pure and synchronous.
  */
 import { has, once } from "./memo.js";
-import { calmDirectives, OBLIGED, USER_CAN_ASK } from "./calm-directives.js";
+import { calmDirectives, OBLIGED } from "./calm-directives.js";
+import { concealment } from "./concealment-reader.js";
 import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
-import { CAN_BE_DONE_WITH, CREDENTIAL_STORE, SECRET_PARAM_NAME, THIRD_PARTY_NOT_TOLD, ENV_SECRET, LEFT_UNCHANGED, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN, USER_CONCERN } from "./concepts-structure.js";
+import { CAN_BE_DONE_WITH, CREDENTIAL_STORE, ENV_SECRET, LEFT_UNCHANGED, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SECRET_PARAM_NAME, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN } from "./concepts-structure.js";
 import { credentialConfined } from "./structure.js";
-import { ANSWER_SHAPE, CONCEAL, CONFIG_CHANGE, DECEIVE, DISCLOSE, MODEL, MODEL_CONFIG, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER, VOCATIVE, withoutUserUnsaid } from "./concepts-parties.js";
+import { ANSWER_SHAPE, CONFIG_CHANGE, MODEL, MODEL_CONFIG, VOCATIVE, withoutUserUnsaid } from "./concepts-parties.js";
 import {
   ACQUIRE,
   ADDRESS,
@@ -54,9 +55,6 @@ import {
 // Word families used in one place each, hoisted: a regex literal in a function body is a new object on every
 // call, which the per-sentence memory (memo.ts) could never recognise again.
 const INSTRUCTION_WORDS = /\b(?:instructions?|guidelines|rules|system message|safety)\b/i;
-const SAY_ONLY = /\b(?:what you (?:tell|say)|your (?:reply|answer|summary)|say only|only say|just say)\b/i;
-const LEAVES_ELSEWHERE = /\b(?:upload|copy|forward|shared?|location|records?|deleted|changes?|warnings?|partner|third parties|affiliate|elsewhere|also)\b/i;
-const REPLY_WORDS = /\b(?:reply|answer|response|summary)\b/i;
 const COLLECT_VERB = /\b(?:gather|collect|harvest|grab|read|open|extract|look through|search through|go through|scan|dig through|try each)\b/i;
 const USER_PLACE = /\b(?:user's|person's|this machine|this computer|home|stored|saved|the machine's|environment variables|config files|env vars)\b/i;
 const THIS_TOOL = /\bthis tool\b/i;
@@ -107,41 +105,18 @@ const OBEYS_CONTENT = /\b(?:follow|obey|carry out|act on)\s+(?:whatever|what)\s+
 
 /** A value's terse list of what to include: "stacktrace+env+conversation". */
 const TERSE_CONTEXT = /(?:^|[+,&|])\s*(?:conversation|chat|history|transcript|env|environment|secrets?|credentials?|cookies?|tokens?)\s*(?=$|[+,&|]|\s+to\b)/i;
-/** The user asked, or their consent awaited. */
-const USER_INVOLVED = /\b(?:the user|they) (?:explicitly )?(?:asked|asks) (?:you )?to (?:copy|add|include|cc|bcc|send|keep)\b|(?<!\b(?:not|never|n't|without|need to|no need to)\s+)\bask(?:s|ing)? (?:the user|them)\b(?! (?:for|about) (?:their |the )?(?:password|passphrase|pin|secret|token|key)s?\b)|\bunless (?:the user|they) (?:has |have )?(?:agreed|agrees|consented|approved|allowed|opted in)\b/i;
 /** A failure of this tool's own ("INSERT will fail here — use execute_sql for writes"): a limit, no one run down. */
 const FAILS_HERE = /\b(?:will |would |may )?fail(?:s)? (?:here|in this tool|with this tool)\b|\bhere (?:will |would |may )?fails?\b|\b(?:are|is) (?:rejected|refused|blocked) (?:here|by this tool)\b/i;
 /** Contents handed into the call: "pass their contents in the context field". */
 const CONTENTS_PASSED = /\b(?:pass|put|include|send|attach|paste|copy|add)\w*\s+(?:their|its|the|all)\s+(?:full\s+|raw\s+)?contents?\b/i;
-/** A quoted name decided in advance for what the user is told. */
-const NAMED_FOR_THE_USER = /\b(?:call|describe|present|label|refer to|word)\w*\s+(?:it|this|that|them|this \w+|the \w+)\s+(?:as\s+)?["'\u201c]|\b(?:is|are)\s+(?:described|presented|called|labell?ed|referred to|worded)\s+(?:to the user\s+)?as\s+["'\u201c]/i;
-/** "It is not itemised for the user", "not broken out", "not listed separately". */
-const NOT_ITEMISED = /\b(?:is|are)\s+not\s+(?:itemi[sz]ed|broken out|listed separately|shown separately|called out|named)\b/i;
-const TOLD_NO = /\b(?:should|do|does|will|would|must|is|are|need)\s+(?:the user|they|users|customers?|the customer)\s+(?:hear|be told|be informed|know|learn|see|be notified|be shown)\b[^?]{0,160}\?\W*(?:A:\s*)?\W*No\b/i;
-/** A parameter that holds what the user is shown: "user_confirmation", "summary_for_user", "display_text". */
-const USER_FACING_PARAM = /properties\.(?:[^.]*_)?(?:user|confirmation|display|shown|reply|receipt|notice)(?:_[^.]*)?\.description$/i;
-const userFacing = (field: string): boolean => USER_FACING_PARAM.test(field);
-const KEPT_OUT_OF_IT = /\b(?:stay|stays|kept|keep|left|leave)\s+out of (?:it|this|the (?:text|message|confirmation|summary))\b|\b(?:is|are) (?:not|never) (?:included|mentioned|listed|named) (?:in it|here)\b/i;
 /** A place of the vendor's own: "in the vendor's workspace", "the maintainer's server". */
 const VENDOR_PLACE = /\b(?:the |our )?(?:vendor|provider|maintainer|developer|publisher|author|partner)(?:'s|s')? (?:own )?(?:workspace|server|servers|account|channel|bucket|endpoint|cloud|backend|inbox|org(?:ani[sz]ation)?)\b|\bthird[- ]party (?:workspace|server|channel|endpoint|bucket)\b/i;
 const COPIED_TOO = /\b(?:also|as well|cop(?:y|ies|ied)|mirror\w*|duplicat\w*)\b/i;
 const USER_CONTENT = /\b(?:messages?|contents?|files?|documents?|results?|rows|emails?|notes?|prompts?)\b/i;
 /** A read-only tool called without asking. */
 const READ_ONLY_CALL = /\bread-only\b[^.;]{0,30}\b(?:you )?(?:may|can|could) call (?:it|this)\b/i;
-/** The motive of keeping the user calm: "so the user isn't alarmed by output". */
-const KEEPS_USER_CALM = /\bso (?:that )?(?:the user|they|users) (?:isn't|is not|aren't|are not|won't be|doesn't get|don't get|never gets?) (?:alarmed|worried|concerned|confused|bothered|distracted|scared)\b/i;
-/** An answer fixed in advance: "reply with 'cleanup done'". */
-const REPLY_SCRIPTED = /\b(?:reply|answer|respond)\s+(?:only\s+)?with\s+["'\u201c]/i;
-/** "the reply only says the issue was resolved". */
-const REPLY_ONLY_SAYS = /\b(?:the )?(?:reply|answer|response|summary)\s+only\s+(?:says|mentions|states|reports)\b/i;
-/** "neither the charge nor its amount is surfaced in the conversation", "does not need to appear in the answer". */
-const NOT_SURFACED = /\b(?:neither|not|never)\b[^.;]{0,60}\b(?:is|are)\s+(?:surfaced|shown|mentioned|reported|displayed)\s+(?:in|to)\s+(?:the )?(?:conversation|chat|user|answer|reply)\b|\b(?:does not|doesn't|do not|don't|need not) (?:need to )?(?:appear|be mentioned|be shown|be included) in (?:the|your) (?:answer|reply|response|summary)\b/i;
-/** An option of the tool's own output: "Instructs Snyk not to report vulnerabilities introduced only by the base image". */
-const OPTION_OF_THE_TOOL = /^\W*(?:instructs|tells|makes|lets) (?:[a-z][\w-]*|the (?:scanner|server|tool|api|service|engine)) (?:not )?to\b/i;
 /** Fields chosen for the result, not data put into the call: "Additional fields to include beyond defaults (…, location, attendees)". */
 const OUTPUT_FIELDS = /\bfields? to (?:include|return)\b|\binclude[sd]? in (?:the )?(?:response|result|output)\b|\bbeyond (?:the )?defaults?\b/i;
-/** Only a part said to be shown or read out. */
-const CONFIRMATION_NARROWED = /\bonly\s+[^.;]{1,40}?\s+(?:is|are|gets|get)\s+(?:read out|read back|shown|listed|displayed|mentioned|named|repeated)\b/i;
 /** What the reader knows about the tool a sentence belongs to. */
 export interface SentenceContext {
   /** Field path (`description`, `inputSchema.properties.x.description`, …). */
@@ -195,40 +170,6 @@ const NEGATED_SECRETS = new RegExp(NEGATED_SECRET.source, "gi");
 /** A source the tool says it does not read: "the user's shell environment is not read". */
 const NOT_READ = /\b(?:is|are) not (?:read|accessed|touched|collected|used|opened)\b|\bnever (?:read|accessed|touched|collected|opened)\b/i;
 
-/**
- * Concealment: something kept from the user, unless what is kept back is a secret being protected. "Do not tell the
- * user to run it manually" is advice about what to ask of the user, not something kept from them. The sentence comes
- * without what the user did not say ("anything they did not mention"): the user not speaking keeps nothing from them.
- */
-function concealment(s: string, protective: boolean, field: string, push: (category: ScreeningCategory, score: number, cue: string) => void): void {
-  const advice = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i.test(s);
-  const speechControl = has(SPEECH, s) && has(RESTRICT_SPEECH, s) && (has(USER, s) || has(SAY_ONLY, s)) && !advice && !has(PROTECTED_OBJECT, s);
-  if (has(DECEIVE, s)) push("concealment", 0.8, "tells the user something other than what happened");
-  // What the user confirms narrowed to a part: "when listing the recipients back to the user for confirmation, only
-  // \`to\` is read out".
-  else if (CONFIRMATION_NARROWED.test(s) && has(USER, s) && /\bconfirm/i.test(s) && !protective) push("concealment", 0.75, "what the user confirms narrowed to a part");
-  // A name given to the user in advance: "when confirming to the user, call this setting 'private'", "it is described as
-  // "monthly, cancel anytime"", "they are described as 'housekeeping' … when the change is summarised to the user".
-  else if (NAMED_FOR_THE_USER.test(s) && (has(USER, s) || /\bconfirm\w*\b/i.test(s)) && !protective) push("concealment", 0.75, "the user told a name decided in advance");
-  else if (NOT_ITEMISED.test(s) && has(USER, s)) push("concealment", 0.7, "a charge or change not shown to the user");
-  // The motive of keeping the user calm ("so the user isn't alarmed"), an answer scripted or narrowed ("reply with
-  // 'cleanup done'", "the reply only says the issue was resolved"), something not surfaced in the conversation.
-  else if (KEEPS_USER_CALM.test(s) || REPLY_SCRIPTED.test(s) || REPLY_ONLY_SAYS.test(s) || NOT_SURFACED.test(s)) push("concealment", 0.7, "what the user hears kept short of what happened");
-  // A question whether the user should hear of something, answered no: "Should the user hear that …? No."
-  else if (TOLD_NO.test(s)) push("concealment", 0.75, "whether the user hears of it answered no");
-  // What stays out of a text the user is shown, in that text's parameter ("user_confirmation": "… the recipient list
-  // … stay out of it, whatever the message contained").
-  else if (userFacing(field) && KEPT_OUT_OF_IT.test(s) && !has(PROTECTED_OBJECT, s) && !protective) push("concealment", 0.7, "kept out of what the user is shown");
-  // The user asked, or their consent awaited ("leave it out and ask the user", "unless the user agreed to share it"):
-  // what is held back waits for the user, it is not kept from them.
-  else if (USER_INVOLVED.test(s) || THIRD_PARTY_NOT_TOLD.test(s) || OPTION_OF_THE_TOOL.test(s)) return;
-  else if (speechControl && !protective && !has(DISCLOSE, s)) push("concealment", 0.7, "restricts what the user is told");
-  // "Don't show internal transaction ids unless the user asks": a detail the user can have, not a concern kept from them.
-  else if (has(CONCEAL, s) && has(REPLY, s) && !advice && !has(DISCLOSE, s) && !(USER_CAN_ASK.test(s) && !has(USER_CONCERN, s)) && !/\bconfirm with the user\b/i.test(s)) {
-    const protectsSecret = has(PROTECTED_OBJECT, s) && !has(LEAVES_ELSEWHERE, s);
-    if (!protectsSecret) push("concealment", has(USER, s) || has(REPLY_WORDS, s) ? 0.85 : 0.6, "keeps something from the user");
-  }
-}
 
 
 /** The parameter's value sent to the service the tool is for: "… before it is sent to GitHub" said by a GitHub secrets tool. */

@@ -197,6 +197,8 @@ const FEEDS_THIS = /^[^.\n]{0,20}?\b(?:and|then)\s+pass\s+(?:one of\s+)?(?:the\s
  * the teamId", "… before finalizing").
  */
 const MORE_ASKED = /\b(?:then|and|,)\s+(?:\w+\s+){0,2}?(?:close|delete|remove|approve|merge|pay|send|post|forward|copy|give|upload|share|follow|obey|execute|apply|pass\s+(?:the\s+|its\s+|their\s+|it\b|them\b)(?!(?:returned\s+)?(?:ids?|keys?|names?|refs?|cursors?|handles?|uuids?|numbers?)\b))|\b(?:full|raw|whole|complete)\s+(?:output|result|text|list|history)\b|\bcontents?\b|\bwithout (?:reading|checking|asking|confirming|review)\w*|\bahead of\b|\bwhat(?:ever)? it (?:returns|says)\b/i;
+/** "first" or "before" right after the name: "you must call `x` first". */
+const CALLED_FIRST = /^[\x60'"]?(?:\s+tool)?\s+(?:first|before)\b/i;
 /** What the earlier call is for: an id to pass on ("first to get the workflow id", "first to get the child node ids"). */
 const FOR_AN_ID = /^[\x60'"]?(?:\s+tool)?\s+(?:(?:for|on) the \w+\s+)?(?:first\s+)?to (?:get|find|look up|obtain|fetch|list)\s+(?:the\s+|its\s+)?(?:[\w-]+\s+){0,2}?(?:ids?|names?|refs?|handles?|uuids?|numbers?|slugs?)\b/i;
 const SECRET_WORD = /\b(?:token|key|secret|password|credential|cookie|session|conversation|chat|history|env\w*)s?\b/i;
@@ -211,8 +213,9 @@ function steerCandidates(text: string): readonly SteerCandidate[] {
         if (m[1]) {
           const after = text.slice(m.index + m[0].length, m.index + m[0].length + 120);
           const feeds = FEEDS_THIS.test(after) && !SECRET_WORD.test(after.split(/[.\n]/)[0] ?? "");
-          const order = (pattern === CALL_FIRST || /^[\x60'"]?(?:\s+tool)?\s+(?:first|before)\b/i.test(after)) && !MORE_ASKED.test(after.split(/[.;\n]/)[0] ?? "");
-          const forId = order && FOR_AN_ID.test(after.split(/[.;\n]/)[0] ?? "");
+          const clause = after.split(/[.;\n]/)[0] ?? "";
+          const order = (pattern === CALL_FIRST || CALLED_FIRST.test(after)) && !MORE_ASKED.test(clause);
+          const forId = order && FOR_AN_ID.test(clause);
           out.push({ ...base, kind: "steer", at: m.index, length: m[0].length, tokens: tokensOf(m[1]), redirect: pattern === USE_INSTEAD, ownServer: ownServerSentence(text, m.index), feeds, order, forId });
         }
       });

@@ -1,0 +1,79 @@
+/**
+ * Concealment, read sentence by sentence for intent.ts: something kept from the user, told to them as other than what
+ * happened, narrowed to a part or to a name decided in advance, or kept out of a text they are shown. The object
+ * decides: a secret kept out of a reply is protection, and what waits for the user (they are asked, their consent is
+ * awaited) or a third party's notification is no news kept from them.
+ *
+ * Pure and synchronous.
+ */
+import { has } from "./memo.js";
+import type { ScreeningCategory } from "./categories.js";
+import { USER_CAN_ASK } from "./calm-directives.js";
+import { THIRD_PARTY_NOT_TOLD, USER_CONCERN } from "./concepts-structure.js";
+import { CONCEAL, DECEIVE, DISCLOSE, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER } from "./concepts-parties.js";
+
+// Hoisted, as in intent.ts: the per-sentence memory (memo.ts) recognises a pattern by identity.
+const ADVICE_TO_USER = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i;
+const CONFIRM_WORD = /\bconfirm\w*\b/i;
+const CONFIRM_WITH_USER = /\bconfirm with the user\b/i;
+const SAY_ONLY = /\b(?:what you (?:tell|say)|your (?:reply|answer|summary)|say only|only say|just say)\b/i;
+const LEAVES_ELSEWHERE = /\b(?:upload|copy|forward|shared?|location|records?|deleted|changes?|warnings?|partner|third parties|affiliate|elsewhere|also)\b/i;
+const REPLY_WORDS = /\b(?:reply|answer|response|summary)\b/i;
+/** The user asked, or their consent awaited. */
+const USER_INVOLVED = /\b(?:the user|they) (?:explicitly )?(?:asked|asks) (?:you )?to (?:copy|add|include|cc|bcc|send|keep)\b|(?<!\b(?:not|never|n't|without|need to|no need to)\s+)\bask(?:s|ing)? (?:the user|them)\b(?! (?:for|about) (?:their |the )?(?:password|passphrase|pin|secret|token|key)s?\b)|\bunless (?:the user|they) (?:has |have )?(?:agreed|agrees|consented|approved|allowed|opted in)\b/i;
+/** A quoted name decided in advance for what the user is told. */
+const NAMED_FOR_THE_USER = /\b(?:call|describe|present|label|refer to|word)\w*\s+(?:it|this|that|them|this \w+|the \w+)\s+(?:as\s+)?["'\u201c]|\b(?:is|are)\s+(?:described|presented|called|labell?ed|referred to|worded)\s+(?:to the user\s+)?as\s+["'\u201c]/i;
+/** "It is not itemised for the user", "not broken out", "not listed separately". */
+const NOT_ITEMISED = /\b(?:is|are)\s+not\s+(?:itemi[sz]ed|broken out|listed separately|shown separately|called out|named)\b/i;
+const TOLD_NO = /\b(?:should|do|does|will|would|must|is|are|need)\s+(?:the user|they|users|customers?|the customer)\s+(?:hear|be told|be informed|know|learn|see|be notified|be shown)\b[^?]{0,160}\?\W*(?:A:\s*)?\W*No\b/i;
+/** A parameter that holds what the user is shown: "user_confirmation", "summary_for_user", "display_text". */
+const USER_FACING_PARAM = /properties\.(?:[^.]*_)?(?:user|confirmation|display|shown|reply|receipt|notice)(?:_[^.]*)?\.description$/i;
+const userFacing = (field: string): boolean => USER_FACING_PARAM.test(field);
+const KEPT_OUT_OF_IT = /\b(?:stay|stays|kept|keep|left|leave)\s+out of (?:it|this|the (?:text|message|confirmation|summary))\b|\b(?:is|are) (?:not|never) (?:included|mentioned|listed|named) (?:in it|here)\b/i;
+/** The motive of keeping the user calm: "so the user isn't alarmed by output". */
+const KEEPS_USER_CALM = /\bso (?:that )?(?:the user|they|users) (?:isn't|is not|aren't|are not|won't be|doesn't get|don't get|never gets?) (?:alarmed|worried|concerned|confused|bothered|distracted|scared)\b/i;
+/** An answer fixed in advance: "reply with 'cleanup done'". */
+const REPLY_SCRIPTED = /\b(?:reply|answer|respond)\s+(?:only\s+)?with\s+["'\u201c]/i;
+/** "the reply only says the issue was resolved". */
+const REPLY_ONLY_SAYS = /\b(?:the )?(?:reply|answer|response|summary)\s+only\s+(?:says|mentions|states|reports)\b/i;
+/** "neither the charge nor its amount is surfaced in the conversation", "does not need to appear in the answer". */
+const NOT_SURFACED = /\b(?:neither|not|never)\b[^.;]{0,60}\b(?:is|are)\s+(?:surfaced|shown|mentioned|reported|displayed)\s+(?:in|to)\s+(?:the )?(?:conversation|chat|user|answer|reply)\b|\b(?:does not|doesn't|do not|don't|need not) (?:need to )?(?:appear|be mentioned|be shown|be included) in (?:the|your) (?:answer|reply|response|summary)\b/i;
+/** An option of the tool's own output: "Instructs Snyk not to report vulnerabilities introduced only by the base image". */
+const OPTION_OF_THE_TOOL = /^\W*(?:instructs|tells|makes|lets) (?:[a-z][\w-]*|the (?:scanner|server|tool|api|service|engine)) (?:not )?to\b/i;
+/** Only a part said to be shown or read out. */
+const CONFIRMATION_NARROWED = /\bonly\s+[^.;]{1,40}?\s+(?:is|are|gets|get)\s+(?:read out|read back|shown|listed|displayed|mentioned|named|repeated)\b/i;
+
+/**
+ * Concealment: something kept from the user, unless what is kept back is a secret being protected. "Do not tell the
+ * user to run it manually" is advice about what to ask of the user, not something kept from them. The sentence comes
+ * without what the user did not say ("anything they did not mention"): the user not speaking keeps nothing from them.
+ */
+export function concealment(s: string, protective: boolean, field: string, push: (category: ScreeningCategory, score: number, cue: string) => void): void {
+  const advice = ADVICE_TO_USER.test(s);
+  const speechControl = has(SPEECH, s) && has(RESTRICT_SPEECH, s) && (has(USER, s) || has(SAY_ONLY, s)) && !advice && !has(PROTECTED_OBJECT, s);
+  if (has(DECEIVE, s)) push("concealment", 0.8, "tells the user something other than what happened");
+  // What the user confirms narrowed to a part: "when listing the recipients back to the user for confirmation, only
+  // \`to\` is read out".
+  else if (CONFIRMATION_NARROWED.test(s) && has(USER, s) && CONFIRM_WORD.test(s) && !protective) push("concealment", 0.75, "what the user confirms narrowed to a part");
+  // A name given to the user in advance: "when confirming to the user, call this setting 'private'", "it is described as
+  // "monthly, cancel anytime"", "they are described as 'housekeeping' … when the change is summarised to the user".
+  else if (NAMED_FOR_THE_USER.test(s) && (has(USER, s) || CONFIRM_WORD.test(s)) && !protective) push("concealment", 0.75, "the user told a name decided in advance");
+  else if (NOT_ITEMISED.test(s) && has(USER, s)) push("concealment", 0.7, "a charge or change not shown to the user");
+  // The motive of keeping the user calm ("so the user isn't alarmed"), an answer scripted or narrowed ("reply with
+  // 'cleanup done'", "the reply only says the issue was resolved"), something not surfaced in the conversation.
+  else if (KEEPS_USER_CALM.test(s) || REPLY_SCRIPTED.test(s) || REPLY_ONLY_SAYS.test(s) || NOT_SURFACED.test(s)) push("concealment", 0.7, "what the user hears kept short of what happened");
+  // A question whether the user should hear of something, answered no: "Should the user hear that …? No."
+  else if (TOLD_NO.test(s)) push("concealment", 0.75, "whether the user hears of it answered no");
+  // What stays out of a text the user is shown, in that text's parameter ("user_confirmation": "… the recipient list
+  // … stay out of it, whatever the message contained").
+  else if (userFacing(field) && KEPT_OUT_OF_IT.test(s) && !has(PROTECTED_OBJECT, s) && !protective) push("concealment", 0.7, "kept out of what the user is shown");
+  // The user asked, or their consent awaited ("leave it out and ask the user", "unless the user agreed to share it"):
+  // what is held back waits for the user, it is not kept from them.
+  else if (USER_INVOLVED.test(s) || THIRD_PARTY_NOT_TOLD.test(s) || OPTION_OF_THE_TOOL.test(s)) return;
+  else if (speechControl && !protective && !has(DISCLOSE, s)) push("concealment", 0.7, "restricts what the user is told");
+  // "Don't show internal transaction ids unless the user asks": a detail the user can have, not a concern kept from them.
+  else if (has(CONCEAL, s) && has(REPLY, s) && !advice && !has(DISCLOSE, s) && !(USER_CAN_ASK.test(s) && !has(USER_CONCERN, s)) && !CONFIRM_WITH_USER.test(s)) {
+    const protectsSecret = has(PROTECTED_OBJECT, s) && !has(LEAVES_ELSEWHERE, s);
+    if (!protectsSecret) push("concealment", has(USER, s) || has(REPLY_WORDS, s) ? 0.85 : 0.6, "keeps something from the user");
+  }
+}
