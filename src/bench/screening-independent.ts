@@ -58,6 +58,8 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "legit50", kind: "legit", firstContact: { commit: "48c9600", setting: "alone", flagged: [5, 160] }, fit: false },
   { name: "round35", kind: "realistic", firstContact: { commit: "06b5133", setting: "beside the real catalog", detected: [54, 64], flagged: [7, 40] }, fit: false },
   { name: "legit51", kind: "legit", firstContact: { commit: "06b5133", setting: "alone", flagged: [7, 160] }, fit: false },
+  { name: "round36", kind: "realistic", firstContact: { commit: "61adeef", setting: "beside the real catalog", detected: [53, 64], flagged: [4, 40] }, fit: false },
+  { name: "legit52", kind: "legit", firstContact: { commit: "61adeef", setting: "alone", flagged: [4, 160] }, fit: false },
 ];
 
 export interface IndependentRow {

@@ -18,7 +18,7 @@ const SENSITIVE_FILE_PATTERNS = [
   re(String.raw`\b(?:open|read|read_?file|readFileSync|readFile|read_text|load|cat)\s*\(\s*["'\x60]?${SENSITIVE_FILE}`),
   // "paste / include / send the contents of ~/.aws/credentials"
   // (the file as where something is written, "add a Host block to ~/.ssh/config", is not taken from)
-  re(String.raw`\b(?:include|paste|pass|put|send|upload|attach|append|insert|provide|add|copy)(?:ing|s)?\b[^.\n]{0,40}?(?<!\b(?:to|into|in)\s+(?:the\s+|your\s+|their\s+|a\s+|an\s+)?(?:(?:workspace|project|local|repo|repository|app|current)\s+)?)${SENSITIVE_FILE}`),
+  re(String.raw`\b(?:include|paste|pass|put|send|upload|attach|append|insert|provide|add|copy)(?:ing)?\b[^.\n]{0,40}?(?<!\b(?:to|into|in)\s+(?:the\s+|your\s+|their\s+|a\s+|an\s+)?(?:(?:workspace|project|local|repo|repository|app|current)\s+)?)${SENSITIVE_FILE}`),
   // "the full contents of ~/.ssh/id_rsa … here / in this field"
   re(String.raw`\bcontents?\s+of\s+(?:the\s+|your\s+)?${SENSITIVE_FILE}[^.\n]{0,60}?\b(?:here|in (?:this|the \S+) (?:field|parameter|argument)|as (?:the\s+)?\S+ (?:field|parameter|argument))`),
 ];
