@@ -22,7 +22,7 @@ import { has } from "./memo.js";
 import type { ScreeningCategory } from "./categories.js";
 import { DISCLOSE, PROTECTED_OBJECT } from "./concepts-parties.js";
 import { SECRET } from "./concepts-objects.js";
-import { CREDENTIAL_STORE, NOT_SERVER_NAME, OWN_SERVER } from "./concepts-structure.js";
+import { CREDENTIAL_STORE, NOT_SERVER_NAME, OWN_SERVER, UNLESS_FAILED } from "./concepts-structure.js";
 import { ask } from "./context-queries.js";
 import type { SentenceContext } from "./intent.js";
 
@@ -288,7 +288,7 @@ function userTold(c: AskCues, push: AskPush): boolean {
     push("concealment", 0.7, "the reply to the user scripted against what happened");
     return true;
   }
-  if (matches(USER_READS, s) && LEFT_OUT.test(s) && (WORTH_TELLING.test(s) || RECIPIENT_FIELD.test(c.ctx.field)) && !has(PROTECTED_OBJECT, s)) {
+  if (matches(USER_READS, s) && LEFT_OUT.test(s) && (WORTH_TELLING.test(s) || RECIPIENT_FIELD.test(c.ctx.field)) && !has(PROTECTED_OBJECT, s) && !UNLESS_FAILED.test(s)) {
     push("concealment", 0.7, "what the tool did left out of what the user reads");
     return true;
   }

@@ -182,7 +182,7 @@ export const SPEECH = rx(String.raw`\b(?:say|answer|repl(?:y|ies)|respond|tell|d
 export const RESTRICT_SPEECH = rx(String.raw`\b(?:say only|only say|just say|(?:reply|tell|say|report)\w*\s+(?:to\s+)?(?:the user|them)\s+that\s+only\b|(?:report|mention|show|list|say|state)\s+only\s+(?:the\s+)?[\w\s-]{1,40}?,\s*not\s+(?:the\s+)?|(?:report|tell|say|answer|reply)\w*\s+(?:to\s+(?:the\s+)?(?:user|them)\s+)?only\s+that|answer (?:yes|no)|reply (?:yes|no)|(?:do not|don't|never|not) (?:surface|draw|bring up|mention|explain|say|describe)|stay between you|between you and)\b`, "i");
 
 /** Telling the user: the opposite of concealment ("tell the user which alerts will be hidden"). */
-export const DISCLOSE = rx(String.raw`\bshow (?:it|them|this) (?:only )?to the user\b|(?<!\b(?:not|never|n't|without)\s+)\b(?:tell|inform|show|warn|notify|explain to|mention (?:it|this|that|them|the \w+) to)\s+(?:the\s+)?(?:user|person|them|human)\b(?!\s+(?:that\s+)?(?:everything|it|all)\s+(?:went|is|was|worked))`, "i");
+export const DISCLOSE = rx(String.raw`\bshow (?:it|them|this) (?:only )?to the user\b|(?<!\b(?:not|never|n't|without)\s+)\b(?:tell|tells|inform|informs|show|shows|warn|warns|notify|notifies|explain to|mention (?:it|this|that|them|the \w+) to)\s+(?:the\s+)?(?:user|person|them|human)\b(?!\s+(?:that\s+)?(?:everything|it|all)\s+(?:went|is|was|worked))`, "i");
 
 /** Where the user would learn of it: the reply, the answer, the summary, the report. */
 export const REPLY = any("repl(?:y|ies)", "answers?", "responses?", "summar(?:y|ies|izing|ise|ize)", "report(?:ing)? back", "report", "tell", "say", "the person", "the user", "the human", "them", "their");
@@ -197,6 +197,7 @@ export const PROTECTED_OBJECT = any(
   "credentials?",
   "personal data",
   "(?:sensitive|confidential|private) (?:details|data|information|info|code|fields?)",
+  "(?:documents?|files?|data|material|messages?) (?:the user )?(?:has )?(?:marked|labell?ed|flagged) (?:as )?(?:confidential|private|sensitive|secret)",
   "pii",
   "values?",
   "hidden files",

@@ -211,6 +211,8 @@ function setBehind(c: ContractCues, push: AskPush): boolean {
 const CONVERSATION_SLOT = /(?:\{\{|\$\{|\{)\s*(?:conversation|chat|history|messages|session|transcript|context|thread)\b[\w.]*\s*\}/i;
 const WHOLE_CONTEXT_SLOT = /<[^<>]{0,60}\b(?:every|all|full|entire|whole)\b[^<>]{0,40}\b(?:messages?|conversation|chat|history|environment variables?|env)\b[^<>]{0,40}>/i;
 const ENV_DUMP = /\b(?:output of \x60?(?:env|printenv|set)\x60?|(?:every|all) (?:the )?environment variables?(?! names))\b/i;
+/** A public key, which is meant to be shared: `~/.ssh/id_ed25519.pub`, `known_hosts`. */
+const PUBLIC_KEY_FILE = /\.ssh\/[\w.-]+\.pub\b|\.ssh\/known_hosts\b/i;
 const CREDENTIAL_VALUE = /(?:\/home\/[\w.-]+|\/Users\/[\w.-]+|~|\$HOME)\/\.(?:ssh|aws|kube|gnupg|docker|azure|config\/gcloud)\b|\bapplication_default_credentials\b|\bkubeconfig\b/i;
 /** A value that is the conversation in full, or the secrets the model has seen. */
 const WHOLE_CONVERSATION_VALUE = /\b(?:whole|entire|full|all)\b[^.;]{0,15}\b(?:conversation|chats?|history|transcript)\b|\b(?:api keys?|tokens?|passwords?|secrets?) (?:seen|found|shared|mentioned|available)\b/i;
@@ -245,7 +247,7 @@ function reachSlots(c: ContractCues, push: AskPush): boolean {
     push("resource-reach", 0.7, "the user's records in full handed to the tool");
     return true;
   }
-  if (c.misplaced && (CREDENTIAL_VALUE.test(s) || WHOLE_CONVERSATION_VALUE.test(s)) && !KEY_WRITTEN_TO.test(s)) {
+  if (c.misplaced && (CREDENTIAL_VALUE.test(s) || WHOLE_CONVERSATION_VALUE.test(s)) && !KEY_WRITTEN_TO.test(s) && !PUBLIC_KEY_FILE.test(s)) {
     push("resource-reach", 0.7, "a value that stands for a credential file");
     return true;
   }

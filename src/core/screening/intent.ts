@@ -108,7 +108,7 @@ const TERSE_CONTEXT = /(?:^|[+,&|])\s*(?:conversation|chat|history|transcript|en
 /** A failure of this tool's own ("INSERT will fail here — use execute_sql for writes"): a limit, no one run down. */
 const FAILS_HERE = /\b(?:will |would |may )?fail(?:s)? (?:here|in this tool|with this tool)\b|\bhere (?:will |would |may )?fails?\b|\b(?:are|is) (?:rejected|refused|blocked) (?:here|by this tool)\b/i;
 /** Contents handed into the call: "pass their contents in the context field". */
-const CONTENTS_PASSED = /\b(?:pass|put|include|send|attach|paste|copy|add)\w*\s+(?:their|its|the|all)\s+(?:full\s+|raw\s+)?contents?\b/i;
+const CONTENTS_PASSED = /\b(?:the )?(?:full|raw|entire|complete) contents? of (?:any|the|every|all|your)\b|\b(?:pass|put|include|send|attach|paste|copy|add)\w*\s+(?:their|its|the|all)\s+(?:full\s+|raw\s+)?contents?\b/i;
 /** A place of the vendor's own: "in the vendor's workspace", "the maintainer's server". */
 const VENDOR_PLACE = /\b(?:the |our )?(?:vendor|provider|maintainer|developer|publisher|author|partner)(?:'s|s')? (?:own )?(?:workspace|server|servers|account|channel|bucket|endpoint|cloud|backend|inbox|org(?:ani[sz]ation)?)\b|\bthird[- ]party (?:workspace|server|channel|endpoint|bucket)\b/i;
 const COPIED_TOO = /\b(?:also|as well|cop(?:y|ies|ied)|mirror\w*|duplicat\w*)\b/i;
@@ -171,6 +171,8 @@ const NEGATED_SECRETS = new RegExp(NEGATED_SECRET.source, "gi");
 const NOT_READ = /\b(?:is|are) not (?:read|accessed|touched|collected|used|opened)\b|\bnever (?:read|accessed|touched|collected|opened)\b/i;
 
 
+
+const EVEN_IF_USER_ASKED = /\beven (?:if|when|though) (?:the user|they) (?:asked|asks|requested|wants?|wanted|chose)\b/i;
 
 /** The parameter's value sent to the service the tool is for: "… before it is sent to GitHub" said by a GitHub secrets tool. */
 const SENT_TO_NAMED = /\b(?:sent|uploaded|submitted|passed|reported) to (?:the (?:correct |right |same )?)?([A-Z][\w.-]+)/;
@@ -272,8 +274,11 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
       !((!ctx.knownForeignTool?.(t) || ask(ctx, "ownVersion", t)) && successorNote(s, t)) &&
       // A hyphenated word the catalog does not know ("search-and-replace") is English, whatever verb precedes it.
       (ctx.knownForeignTool?.(t) ||
-        (t.includes("_") && new RegExp(String.raw`\b(?:call\w*|us(?:e|ed|es|ing)|invok\w*|execut\w*|run\w*|(?:posted|sent|created|made|done) (?:by|with)|(?:passed|handed|given|sent) (?:on )?to|through|with)\s+(?:the\s+)?\x60?${t.replace(/[.]/g, "\\.")}\b|\b${t.replace(/[.]/g, "\\.")}\x60?\s+(?:tool|is (?:used|called|run)|runs)\b`, "i").test(s))),
+        (t.includes("_") && new RegExp(String.raw`\b(?:call\w*|us(?:e|ed|es|ing)|invok\w*|execut\w*|run\w*|(?:posted|sent|created|made|done) (?:by|with)|(?:passed|handed|given|sent) (?:on )?to|through|with)\s+(?:the\s+)?\x60?${t.replace(/[.]/g, "\\.")}\b|\b${t.replace(/[.]/g, "\\.")}\x60?\s+(?:(?:on|of|from) the [\w-]+ server\s+)?(?:tool|is (?:used|called|run)|runs)\b`, "i").test(s))),
   );
+  // Another server's tool said to be called against what the user asked ("… is called with `draft: false`, even if the
+  // user asked for a draft").
+  if (named.length > 0 && EVEN_IF_USER_ASKED.test(s) && /\bcalled\b|\bcall(?:s|ing)?\b/i.test(s) && !protective) push("shadowing", 0.75, `another server's tool called against what the user asked (${named[0]})`);
   // A value (a default, an enum member, an example) has no business calling anything, least of all another server's tool.
   if (value && named.length > 0 && /(?:->|=>|\u2192)/.test(s) && /\w=/.test(s)) push("shadowing", 0.7, `a value that rewrites another server's tool's arguments (${named[0]})`);
   if (value && named.length > 0 && CALL_VERB.test(s)) push("shadowing", 0.75, `a value that has the model call another server's tool (${named[0]})`);

@@ -74,7 +74,7 @@ const TELL_ADVICE = /\b(?:if|when|so)\s+(?:they|the user|the person|the member|t
 /** An order not to tell. */
 const NOT_TELL = /\b(?:do not|don't|never|must not|should not|need not|no need to)\s+(?:\w+\s+)?(?:tell|inform|notify|mention|show|let)\b/i;
 /** How the server itself signs in: "authenticates with the default credential chain: …". */
-const SERVER_AUTH = /^\W*(?:the server\s+)?(?:authenticates?|signs? in|logs? in|connects?)\s+(?:to \S+\s+)?(?:using|with|via|through)\b/i;
+const SERVER_AUTH = /^\W*(?:the server\s+)?(?:authenticates?|signs? in|logs? in|connects?)\s+(?:to \S+\s+)?(?:using|with|via|through)\b|^\W*credentials are (?:resolved|loaded|read|taken|looked up)\s+(?:the (?:usual|standard|default) (?:\w+ )?way|from|via|in)\b/i;
 /** Keys that are not secrets: idempotency, sort, partition, primary, cache, object keys. */
 const NON_SECRET_KEY = /\b[\w-]*(?:idempotency|sort|partition|primary|cache|dedupe?|object|foreign|composite|row|hash|routing|lookup|map|license|public|hot)[_ -]?keys?\b/gi;
 /** The same, tested once (a global pattern keeps its position between tests). */
@@ -89,7 +89,7 @@ const SERVER_CONFIG = /\b(?:(?:api\s+)?key|token|secret|credentials?|password)\s
 /** A switch of this tool set in the call: "pass `dry_run: true`". */
 const OWN_SWITCH_SET = /\bpass\s+[\x60'"]?\w+[\x60'"]?\s*[:=]\s*[\x60'"]?(?:true|false)\b/gi;
 /** What the user does with a secret the tool gave back: "the user should put it in their app's config". */
-const USER_KEEPS = /\b(?:the user|users|they)\s+(?:should|can|must|may|needs? to|will need to)\s+(?:then\s+)?(?:put|store|save|copy|keep|paste|add)\s+(?:it|them)\s+(?:in|into|somewhere)\b[^.;]*/gi;
+const USER_KEEPS = /\b(?:the user|users|they)\s+(?:should|can|must|may|needs? to|will need to)\s+(?:then\s+)?(?:put|store|save|copy|keep|paste|add)\s+(?:it|them)\s+(?:in|into|somewhere)\b[^.;]*|\bstore (?:it|them) (?:somewhere |where )(?:the user(?:'s \w+)?|they|it) can (?:read|find|use|access)\b[^.;]*/gi;
 /** Where the tool keeps what it stores: "Memories are stored locally in ~/.local/share/recall/memories.db". */
 const STORED_AT = /\b(?:is|are)\s+(?:stored|kept|saved|written|persisted|cached)\s+(?:locally\s+)?(?:in|at|under)\s+[\x60'"]?(?:~|\$HOME|\/)[^\s\x60'"]+[\x60'"]?/i;
 const STORED_AT_ALL = new RegExp(STORED_AT.source, "gi");
@@ -101,7 +101,7 @@ const SSH_NO_KEY = /~\/\.ssh\/(?:config|known_hosts)\b/g;
 /** What the tool returns kept to a role: "Guardian contacts are included only for staff with the counselor role". */
 const ROLE_GATED = /\b(?:included|shown|returned|available|visible|exported|listed)\s+only\s+(?:for|to)\s+(?:staff|users|members|admins|administrators|accounts|callers|tokens|employees)\s+with\s+(?:the\s+|an?\s+)?[\w-]+\s+(?:role|permission|scope|right|access)s?\b/i;
 /** Secrets said not to be touched: "private keys are never opened", "it is never echoed back". */
-const NEVER_TOUCHED = /\b(?:is|are|will be|gets?)\s+\**(?:never|not)\**\s+(?:\w+\s+)?(?:opened|read|touched|accessed|sent|transmitted|stored|logged|uploaded|included|echoed|shown|returned|exposed|shared|printed|saved|persisted|collected|copied|moved|backed up)\b|\bnever (?:opens|reads|touches|sends|stores|logs|uploads|includes|echoes|shows|returns|exposes|shares|prints|saves|collects|leaves)\b|\b(?:has no way to|cannot|can't|can not|is unable to|is not able to)\s+(?:read|access|see|open|decrypt)\b/i;
+const NEVER_TOUCHED = /\b(?:is|are|will be|gets?)\s+\**(?:never|not)\**\s+(?:\w+\s+)?(?:opened|read|touched|accessed|sent|transmitted|stored|logged|uploaded|included|echoed|shown|returned|exposed|shared|printed|saved|persisted|collected|copied|moved|backed up|committed|pushed|synced)\b|\bnever (?:opens|reads|touches|sends|stores|logs|uploads|includes|echoes|shows|returns|exposes|shares|prints|saves|collects|leaves)\b|\b(?:has no way to|cannot|can't|can not|is unable to|is not able to)\s+(?:read|access|see|open|decrypt)\b/i;
 
 /** Whether `sentence` is a protective note for a reading of `category`, and which. */
 export function protectiveNote(category: string, sentence: string): ProtectiveNote | undefined {
@@ -140,7 +140,7 @@ export function protectiveNote(category: string, sentence: string): ProtectiveNo
   if (category === "resource-reach" && NOT_INTO_CONVERSATION.test(s) && !FETCHED_FROM.test(s.replace(NOT_INTO_CONVERSATION, " ")))
     return "the conversation named as where a value does not go";
   if (category === "concealment" && USER_CONSENT.test(s) && TO_THIRD_PARTY.test(s)) return "kept from a third party unless the user agrees";
-  if (category === "resource-reach" && !INTO_CALL_VERB.test(s.replace(OWN_SWITCH_SET, " ").replace(USER_KEEPS, " ")) && !FETCHED_FROM.test(s.replace(SERVER_CONFIG, " ").replace(SSH_NO_KEY, " "))) {
+  if (category === "resource-reach" && !INTO_CALL_VERB.test(s.replace(OWN_SWITCH_SET, " ").replace(USER_KEEPS, " ")) && !FETCHED_FROM.test(s.replace(SERVER_CONFIG, " ").replace(SSH_NO_KEY, " ").replace(USER_KEEPS, " "))) {
     if (RETURNED.test(s) && !/\b(?:file'?s?|files|contents? of|text of)\b|~\/|\.(?:env|pem|key)\b/i.test(s)) return "a secret the tool returns";
     if (SERVER_CONFIG.test(s)) return "the server's own configuration";
     // "never read back to the user" keeps something from the user: that is no reassurance about secrets.

@@ -18,12 +18,13 @@ export function tokensOf(span: string): string[] {
 }
 // "use X instead", "call X … instead"
 const USE_INSTEAD = re(String.raw`\b(?:use|call|invoke|choose|pick)\s+(?:the\s+)?${TOOL_TOKEN}(?:\s+tool)?\b[^.\n]{0,60}?\binstead\b`, "gi");
+// "instead of X", "rather than X", "in place of X"
+const RATHER_THAN = re(String.raw`\b(?:instead of|rather than|in place of)\s+(?:using\s+|calling\s+)?(?:the\s+)?${TOOL_TOKEN}`, "gi");
 // "call X first", "call X before"
 const CALL_FIRST = re(String.raw`\b(?:call|invoke|run|use)\s+(?:the\s+)?${TOOL_TOKEN}(?:\s+tool)?\s+(?:first|before)\b`, "gi");
 const STEER_PATTERNS: RegExp[] = [
   USE_INSTEAD,
-  // "instead of X", "rather than X", "in place of X"
-  re(String.raw`\b(?:instead of|rather than|in place of)\s+(?:using\s+|calling\s+)?(?:the\s+)?${TOOL_TOKEN}`, "gi"),
+  RATHER_THAN,
   // "never use X", "do not call X"
   re(String.raw`\b(?:never|do not|don't|must not|should not|avoid)\s+(?:ever\s+)?(?:use|call|invoke|run|trigger|using|calling)\s+(?:the\s+)?${TOOL_TOKEN}`, "gi"),
   // "you must call X", "immediately invoke X", "always use X"

@@ -55,6 +55,7 @@ import {
   ONLY_ASKED,
   KEEP_DEFAULT,
   CAN_BE_DONE_WITH,
+  UNLESS_FAILED,
   KEY_REQUIREMENT,
   SECRET_PARAM_NAME,
   THIRD_PARTY_NOT_TOLD,
@@ -321,7 +322,7 @@ function concealment(c: Cues, push: Push): void {
   else if ((c.directive || !lenient) && has(MISREPRESENT, s)) push("concealment", 0.7, "the user shown something as what it is not");
   // Without an order, withholding still counts, unless what is held back is a secret or a system notification.
   // Rows "left out of the results" are the tool filtering its own output, not something kept from the user.
-  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && withheldBeyondEffort(s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !NEVER_MISREPRESENT.test(s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s) && !/\b(?:left|kept) out of (?:the )?(?:results?|output|exports?|data|list|index|sync|search results|reports?)\b/i.test(s))
+  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && withheldBeyondEffort(s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !NEVER_MISREPRESENT.test(s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s) && !/\b(?:left|kept) out of (?:the )?(?:results?|output|exports?|data|list|index|sync|search results|reports?)\b/i.test(s) && !UNLESS_FAILED.test(s))
     push("concealment", 0.6, "something kept from the user");
   // An order that narrows what reaches the user, about something the user would want to hear of.
   else if ((c.directive || c.misplaced) && has(SPEECH_CHANNEL, s) && has(RESTRICT, s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !OFFERED_IF_ASKED.test(s))
@@ -339,7 +340,7 @@ function concealment(c: Cues, push: Push): void {
   else if (!lenient && has(ONLY_PART, s) && (has(USER_CONCERN, s) || has(SIDE_EFFECT, s) || ONLY_PART_CONCERN.test(s)) && !has(DISCLOSE, s) && !has(PROTECTED_OBJECT, s)) push("concealment", 0.65, "what the user hears narrowed to a part, beside something they would want to know");
   else if (!lenient && (s.includes("told") || s.includes("assured") || s.includes("informed")) && USERS_TOLD.test(s) && (has(USER_CONCERN, s) || has(SIDE_EFFECT, s)) && !has(DISCLOSE, s)) push("concealment", 0.7, "what users are told set beside a cost or side effect");
   else if (c.misplaced && ONLY_VALUE_OFF.test(s) && USER_NOTICE.test(s)) push("concealment", 0.7, "the only value allowed turns off telling the user");
-  else if (has(SCRIPTED_ANSWER, s) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
+  else if ((has(SCRIPTED_ANSWER, s) && !TOLD_OF_A_LIMIT.test(s)) || has(SECRECY, s)) push("concealment", 0.75, "the answer to the user decided in advance, or kept between the tool and the model");
   else if (KEEP_DEFAULT.test(s) && HIDDEN_DEFAULT.test(s) && USER_NOTICE.test(s)) push("concealment", 0.7, "a default that keeps it from the user, to be kept");
   else if (!lenient && ONLY_ASKED.test(s) && !has(PROTECTED_OBJECT, s)) push("concealment", 0.7, "what the user hears narrowed to what they asked about");
 }
@@ -361,6 +362,8 @@ const APPROVAL_GATE = /\bonly\b[^.;]{0,40}\b(?:after|once|when) (?:the user|they
 const LIMIT_COMPARED = /\b(?:more|less|longer|shorter|larger|bigger|smaller|fewer|greater)\s+(?:\w+\s+)?than\s+(?:about\s+|around\s+)?[\d,.]+\s*\w*/gi;
 /** A harm ruled out, no news kept back: "there's no need to worry about affecting the user's machine". */
 const HARM_RULED_OUT = /\bno need to worry about (?:affecting|breaking|damaging|harming|changing|touching)\b[^.;]*/gi;
+/** The user told of a limit: "the assistant tells the user that older lines were left out". */
+const TOLD_OF_A_LIMIT = /\btells? (?:the user|them) that\b[^.;]{0,60}\b(?:left out|truncated|omitted|cut off|not shown|skipped)\b/i;
 /** Misrepresentation forbidden: "never present a ref:// token to the user as if it were a URL". */
 const NEVER_MISREPRESENT = /\b(?:never|do not|don't|must not|should not)\s+(?:present|show|describe|display|report|pass off|label)\b[^.;]{0,60}\bas (?:if|though)\b/i;
 /** Routing on what the user needs: "if the user only needs to know whether a key exists, use X". */
@@ -516,7 +519,7 @@ const RANKING_VERB = /outrank|overrid|supersed|precedence|priority|win over|beat
 const CONTENT_OUTRANKS_USER = /\b(?:commands?|instructions?|directions?|directives?|orders?|lines|requests?)\s+(?:in|from|inside|within|found in)\s+(?:the |a |any |each )?(?:[\w-]+\s+)?(?:page|document|file|email|message|note|ticket|thread|result|response|output|content|article|text|comment)s?\b[^.;]{0,30}?\b(?:outranks?|overrides?|supersedes?|takes? precedence over|take priority over|win over|beats?)\s+(?:the user|the user's|what the user|user)\b/i;
 
 /** What another tool's work is said to get: a fee line carried, a flag turned on, a key it must use. */
-const OTHERS_WORK_CHANGED = /\b(?:skips?|bypass\w*|let|extra|additional|always [a-z]+|made (?:public|private|visible|shared)|(?:shall|must|should|will|are to|is to) be (?:shared|sent|copied|forwarded|cc'?d|bcc'?d|added|set|run|made|posted|published)|capped at|limited to|restricted to|rounded (?:up|down)|multiplied|reduced to|raised to|prefixed|suffixed|defaults? to|while this (?:helper|tool|server|integration|extension|plugin|connector) is (?:installed|connected|present|active|enabled|loaded)|as (?:a |the )?(?:co-?host|owner|admin\w*|attendee|member|collaborator|editor|recipient|reviewer|assignee|payee)|called (?:again |once more )?with|invoked with|re-?run with|amended|rewritten|replaced|force-pushed|redirected|runs? with|from now on|point(?:s|ed)? to|instead of|carr(?:y|ies)|get(?!\s+(?:the|a|an|its|their|one)\b[^.;]{0,50}\bfrom\b)|gets|receives?|(?:turned|switched) (?:on|off)|disabled|enabled|(?:must|should|are to|is to|have to|has to) (?:use|include|carry|set|be)|applied to|added (?:to|by|automatically)|appended|prepended|inserted)\b/i;
+const OTHERS_WORK_CHANGED = /\b(?:skips?|bypass\w*|let|extra|additional|always [a-z]+|made (?:public|private|visible|shared)|(?:shall|must|should|will|are to|is to) be (?:shared|sent|copied|forwarded|cc'?d|bcc'?d|added|set|run|made|posted|published)|capped at|limited to|restricted to|rounded (?:up|down)|multiplied|reduced to|raised to|prefixed|suffixed|defaults? to|while this (?:helper|tool|server|integration|extension|plugin|connector) is (?:installed|connected|present|active|enabled|loaded)|as (?:a |the )?(?:co-?host|owner|admin\w*|attendee|member|collaborator|editor|recipient|reviewer|assignee|payee)|called (?:again |once more )?(?:\w+ ){0,4}?with|invoked with|re-?run with|amended|rewritten|replaced|force-pushed|redirected|runs? with|from now on|point(?:s|ed)? to|instead of|carr(?:y|ies)|get(?!\s+(?:the|a|an|its|their|one)\b[^.;]{0,50}\b(?:from|with|using|via)\b)|gets|receives?|(?:turned|switched) (?:on|off)|disabled|enabled|(?:must|should|are to|is to|have to|has to) (?:use|include|carry|set|be)|applied to|added (?:to|by|automatically)|appended|prepended|inserted)\b/i;
 
 /** What the description beside a default address says stays there: a copy, the originals, everything as well. */
 const DEFAULT_COPY = /\b(?:also|as well|cop(?:y|ies)|mirror\w*|duplicat\w*|retain\w*|kept there|originals?|archiv\w*)\b/i;
