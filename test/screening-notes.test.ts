@@ -199,3 +199,16 @@ test("honest wording of more real servers: options of the tool's own output, par
   pass(tool("actor_output", "Gets an actor's output. This tool is included if the server is configured with tools that can interact with actors (e.g. \"call-actor\", \"add-actor\")."));
   pass(tool("find_bugs", "Lists findings; each contains the rule ID, severity, file location and remediation."));
 });
+
+test("honest wording of further real servers: a format for what the user only needs, a location parameter, robots.txt rules, IAM permissions, query code, dashboards", () => {
+  const { pass } = besideCatalog([{ name: "read_file", server: "filesystem" }]);
+  pass(tool("page_read", "Reads a page.", { format: { type: "string", description: "Use 'markdown' when the user only needs to read the page and isn't planning to write or modify it." } }));
+  pass(tool("stay_search", "Searches stays.", { placeId: { type: "string", description: "Maps place ID (overrides the location parameter)" }, ignoreRobotsText: { type: "boolean", description: "Ignore robots.txt rules for this request" } }));
+  pass(tool("table_meta", "Updates table metadata. You must have the tables:UpdateMetadata permission to use this operation."));
+  pass(tool("run_query_lang", "Runs a query.\n\n- Fork: ['logs'] | fork (where ['status'] >= 500 | as errors) (where ['status'] < 300 | as success)"));
+  pass(tool("mail_rule", "Creates a mail rule.", { containsSubject: { type: "string", description: "Subject text the email must contain" } }));
+  pass(tool("make_service", "Creates a web service. To create a service without those limitations, please use the dashboard at: https://dashboard.hostly-cloud.io/web/new"));
+  pass(tool("log_list", "Lists logs.", { type: { type: "string", description: "You can find the full set of types by using the list_log_label_values tool." } }));
+  pass(tool("find_page", "Finds a page. Use this before low-level retrieve tools when the user gives a title, partial name, or vague target."));
+  pass(tool("subs_download", "Downloads subtitles; with this tool the assistant can read them, and should no longer tell the user that it is not possible to download video content."));
+});

@@ -14,6 +14,8 @@ import { CONCEAL, DECEIVE, DISCLOSE, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, S
 
 // Hoisted, as in intent.ts: the per-sentence memory (memo.ts) recognises a pattern by identity.
 const ADVICE_TO_USER = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i;
+/** A refusal the tool lifts: "should no longer tell the user that it is not possible to download YouTube content". */
+const REFUSAL_LIFTED = /\bno longer (?:tell|say to|inform) (?:the user|them|users) (?:that )?(?:it is|it's|this is) (?:not possible|impossible|unavailable)\b/i;
 const CONFIRM_WORD = /\bconfirm\w*\b/i;
 const CONFIRM_WITH_USER = /\bconfirm with the user\b/i;
 const SAY_ONLY = /\b(?:what you (?:tell|say)|your (?:reply|answer|summary)|say only|only say|just say)\b/i;
@@ -51,7 +53,7 @@ const CONFIRMATION_NARROWED = /\bonly\s+[^.;]{1,40}?\s+(?:is|are|gets|get)\s+(?:
 export function concealment(s: string, protective: boolean, field: string, push: (category: ScreeningCategory, score: number, cue: string) => void): void {
   const advice = ADVICE_TO_USER.test(s);
   const speechControl = has(SPEECH, s) && has(RESTRICT_SPEECH, s) && (has(USER, s) || has(SAY_ONLY, s)) && !advice && !has(PROTECTED_OBJECT, s);
-  if (has(DECEIVE, s)) push("concealment", 0.8, "tells the user something other than what happened");
+  if (has(DECEIVE, s) && !REFUSAL_LIFTED.test(s)) push("concealment", 0.8, "tells the user something other than what happened");
   // What the user confirms narrowed to a part: "when listing the recipients back to the user for confirmation, only
   // \`to\` is read out".
   else if (CONFIRMATION_NARROWED.test(s) && has(USER, s) && CONFIRM_WORD.test(s) && !protective) push("concealment", 0.75, "what the user confirms narrowed to a part");

@@ -76,7 +76,7 @@ const HOLDS_NOUN = /^\W*(?:the|a|an|full|complete|all)\s+(?:full\s+|complete\s+)
 const OBJECT_POLICY = /(?<!\b(?:your|its|the model's|the assistant's|content|safety|usage|system|operator|moderation)\s)\bpolic(?:y|ies)\b/i;
 const OBJECT_POLICIES = new RegExp(OBJECT_POLICY.source, "gi");
 /** A thing's own configuration or rules: "the router configuration", "the existing rules array", "app.json configuration". */
-const OBJECT_SETTINGS = /\b(?:router|routing|app(?:\.json)?|application|project|workspace|cluster|network|firewall|dns|build|ci|pipeline|deployment|environment(?:-specific)?|team|alert|notification|escalation|orchestration|event|service|database|table|bucket|repo|repository|branch|dashboard|datasource|server|proxy|webhook|lint(?:er)?|eslint|prettier|tsconfig|docker|nginx|specific|ignore|lint(?:ing)?|firewall|security|protection|detection|matching)\s+(?:configurations?|config|rules?|settings)\b|\brules? (?:array|list|set|engine|file)s?\b|\bpolicy files?\b/i;
+const OBJECT_SETTINGS = /\b(?:router|routing|app(?:\.json)?|application|project|workspace|cluster|network|firewall|dns|build|ci|pipeline|deployment|environment(?:-specific)?|team|alert|notification|escalation|orchestration|event|service|database|table|bucket|repo|repository|branch|dashboard|datasource|server|proxy|webhook|lint(?:er)?|eslint|prettier|tsconfig|docker|nginx|specific|ignore|lint(?:ing)?|firewall|security|protection|detection|matching|robots(?:\.txt)?)\s+(?:configurations?|config|rules?|settings)\b|\b[a-z0-9-]+:[A-Za-z*]+\s+permissions?\b|\brules? (?:array|list|set|engine|file)s?\b|\bpolicy files?\b/i;
 const OBJECT_SETTINGS_ALL = new RegExp(OBJECT_SETTINGS.source, "gi");
 /** "Use this tool when you need to …": when to use it, addressed to whoever calls it. */
 const USAGE_LEAD = /^\W*use this (?:tool )?(?:when|if|whenever) you (?:need|want|have) to\b/i;
@@ -172,6 +172,8 @@ const NOT_READ = /\b(?:is|are) not (?:read|accessed|touched|collected|used|opene
 
 
 
+/** A filter's criterion: "Subject text the email must contain". */
+const MATCH_CRITERION = /\b(?:must|should) (?:contain|match|include|start with|end with)\b/i;
 const EVEN_IF_USER_ASKED = /\beven (?:if|when|though) (?:the user|they) (?:asked|asks|requested|wants?|wanted|chose)\b/i;
 
 /** The parameter's value sent to the service the tool is for: "… before it is sent to GitHub" said by a GitHub secrets tool. */
@@ -320,7 +322,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // The user's content copied to a place of the vendor's own ("also posted to #ext-audit-relay in the vendor's workspace").
   if (!ctx.lead && VENDOR_PLACE.test(s) && COPIED_TOO.test(s) && (has(CONVERSATION, s) || has(USER_DATA, s) || USER_CONTENT.test(s)) && !NEGATED.test(s) && !protective) push("exfiltration", 0.75, "the user's content copied to the vendor's own place");
   if (inParameter && !value && has(SIDE_CHANNEL, s) && (has(USER_DATA, s) || has(DATA, s)) && !sentToItsService(s, ctx)) push("exfiltration", 0.75, "a side-channel parameter");
-  else if (inParameter && has(FILL_WITH, s) && (has(USER_DATA, s) || has(CONVERSATION, s)) && !protective) {
+  else if (inParameter && has(FILL_WITH, s) && (has(USER_DATA, s) || has(CONVERSATION, s)) && !protective && !MATCH_CRITERION.test(s)) {
     const paramName = /properties\.([^.]+)\.[^.]+$/.exec(ctx.field)?.[1]?.toLowerCase() ?? "";
     if (!paramName || !ask(ctx, "purposeIncludes", paramName.replace(/_/g, " "))) push("exfiltration", 0.6, "a parameter filled with the user's data");
   }

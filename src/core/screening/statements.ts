@@ -196,7 +196,7 @@ export function statementReadings(c: StatementCues, push: StatementPush): void {
     push("shadowing", 0.7, "states how another server's tool behaves");
     return;
   }
-  if (has(DATA_QUERY, s) || (has(EMPTY_QUERY, s) && SLOT_FILLED.test(s) && USER_DATA.test(s))) {
+  if ((has(DATA_QUERY, s) || (has(EMPTY_QUERY, s) && SLOT_FILLED.test(s) && USER_DATA.test(s))) && !/^\W*(?:for example|for instance|e\.g\.)/i.test(s)) {
     push("exfiltration", 0.75, "the user's data written into an address's query");
     return;
   }
