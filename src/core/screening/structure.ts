@@ -315,10 +315,10 @@ const BEST_LEFT_OUT = /\b(?:are|is)\s+(?:best|better)\s+(?:omitted|left out|skip
 /** What the user is not told, is told falsely, or is answered with in advance. */
 function concealment(c: Cues, push: Push): void {
   const { lenient } = c;
-  const s = withoutUserUnsaid(c.s).replace(HARM_RULED_OUT, " ");
+  const s = withoutUserUnsaid(c.s).replace(NO_NEWS_HELD, " ");
   // Telling the user is disclosure ("tell the user which alerts will be hidden"), unless what they are told holds
   // "even when it failed".
-  if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && withheldBeyondEffort(s) && !has(UNLESS_USER, s) && !USER_NEEDS_ONLY.test(s) && !NEVER_MISREPRESENT.test(s) && !(has(DISCLOSE, s) && !/\b(?:even (?:when|if)|regardless)\b/i.test(s))) push("concealment", 0.75, "a directive about what the user is not told");
+  if (c.directive && has(USER_SIDE, s) && has(WITHHOLD, s) && withheldBeyondEffort(s) && !has(UNLESS_USER, s) && !NEVER_MISREPRESENT.test(s) && !(has(DISCLOSE, s) && !/\b(?:even (?:when|if)|regardless)\b/i.test(s))) push("concealment", 0.75, "a directive about what the user is not told");
   else if ((c.directive || !lenient) && has(MISREPRESENT, s) && !QUERY_CODE.test(s)) push("concealment", 0.7, "the user shown something as what it is not");
   // Without an order, withholding still counts, unless what is held back is a secret or a system notification.
   // Rows "left out of the results" are the tool filtering its own output, not something kept from the user.
@@ -360,16 +360,18 @@ const OFFERED_IF_ASKED = /\boffer to\b[^.;]{0,60}\b(?:if|when|should) (?:the use
 const APPROVAL_GATE = /\bonly\b[^.;]{0,40}\b(?:after|once|when) (?:the user|they) (?:has |have )?(?:approved|confirmed|agreed|consented|approves|confirms|agrees)\b/i;
 /** A limit compared with a number ("output more long than 20000 chars"), not with another tool. */
 const LIMIT_COMPARED = /\b(?:more|less|longer|shorter|larger|bigger|smaller|fewer|greater)\s+(?:\w+\s+)?than\s+(?:about\s+|around\s+)?[\d,.]+\s*\w*/gi;
-/** A harm ruled out, no news kept back: "there's no need to worry about affecting the user's machine". */
-const HARM_RULED_OUT = /\bno need to worry about (?:affecting|breaking|damaging|harming|changing|touching)\b[^.;]*|\b(?:if|when) (?:the user|they|you) only (?:needs?|wants?)\b[^.;,]*/gi;
+/**
+ * No news held back: a harm ruled out ("there's no need to worry about affecting the user's machine"), or a choice made
+ * on what the user only needs ("when the user only needs to read the page", "if the user only needs to know whether a
+ * key exists, use X"). The concealment reading reads the sentence without them.
+ */
+const NO_NEWS_HELD = /\bno need to worry about (?:affecting|breaking|damaging|harming|changing|touching)\b[^.;]*|\b(?:if|when) (?:the user|they|you) only (?:needs?|wants?)\b[^.;,]*/gi;
 /** The user told of a limit: "the assistant tells the user that older lines were left out". */
 const TOLD_OF_A_LIMIT = /\btells? (?:the user|them) that\b[^.;]{0,60}\b(?:left out|truncated|omitted|cut off|not shown|skipped)\b/i;
 /** A query language's code, where "| as errors" names a column: `(where ['status'] >= 500 | as errors)`. */
 const QUERY_CODE = /\[['"][\w.]+['"]\]|\|\s*(?:where|project|extend|summarize)\b/;
 /** Misrepresentation forbidden: "never present a ref:// token to the user as if it were a URL". */
 const NEVER_MISREPRESENT = /\b(?:never|do not|don't|must not|should not)\s+(?:present|show|describe|display|report|pass off|label)\b[^.;]{0,60}\bas (?:if|though)\b/i;
-/** Routing on what the user needs: "if the user only needs to know whether a key exists, use X". */
-const USER_NEEDS_ONLY = /\b(?:if|when) (?:the user|they|you) only (?:needs?|wants?)\b/i;
 
 /** Another server's tool told how to work, or its work described as altered. */
 function shadowing(c: Cues, push: Push, disparaged: boolean): void {
