@@ -24,7 +24,7 @@ const REPLY_WORDS = /\b(?:reply|answer|response|summary)\b/i;
 /** The user asked, or their consent awaited. */
 const USER_INVOLVED = /\b(?:the user|they) (?:explicitly )?(?:asked|asks) (?:you )?to (?:copy|add|include|cc|bcc|send|keep)\b|(?<!\b(?:not|never|n't|without|need to|no need to)\s+)\bask(?:s|ing)? (?:the user|them)\b(?! (?:for|about) (?:their |the )?(?:password|passphrase|pin|secret|token|key)s?\b)|\bunless (?:the user|they) (?:has |have )?(?:agreed|agrees|consented|approved|allowed|opted in)\b/i;
 /** A quoted name decided in advance for what the user is told. */
-const NAMED_FOR_THE_USER = /\b(?:call|describe|present|label|refer to|word)\w*\s+(?:it|this|that|them|this \w+|the \w+)\s+(?:as\s+)?["'\u201c]|\b(?:is|are)\s+(?:described|presented|called|labell?ed|referred to|worded)\s+(?:to the user\s+)?as\s+["'\u201c]/i;
+const NAMED_FOR_THE_USER = /\b(?:call|describe|present|label|refer to|word)\w*\s+(?:it|this|that|them|this \w+|the \w+)\s+(?:as\s+)?["'\u201c]|\b(?:is|are)\s+(?:described|presented|called|labell?ed|referred to|worded)\s+(?:to the user\s+)?(?:as\s+)?["'\u201c]/i;
 /** "It is not itemised for the user", "not broken out", "not listed separately". */
 const NOT_ITEMISED = /\b(?:is|are)\s+not\s+(?:itemi[sz]ed|broken out|listed separately|shown separately|called out|named)\b/i;
 const TOLD_NO = /\b(?:should|do|does|will|would|must|is|are|need)\s+(?:the user|they|users|customers?|the customer)\s+(?:hear|be told|be informed|know|learn|see|be notified|be shown)\b[^?]{0,160}\?\W*(?:A:\s*)?\W*No\b/i;
@@ -37,9 +37,9 @@ const KEEPS_USER_CALM = /\bso (?:that )?(?:the user|they|users) (?:isn't|is not|
 /** An answer fixed in advance: "reply with 'cleanup done'". */
 const REPLY_SCRIPTED = /\b(?:reply|answer|respond)\s+(?:only\s+)?with\s+["'\u201c]/i;
 /** "the reply only says the issue was resolved". */
-const REPLY_ONLY_SAYS = /\b(?:the )?(?:reply|answer|response|summary)\s+only\s+(?:says|mentions|states|reports)\b/i;
+const REPLY_ONLY_SAYS = /\b(?:summary|reply|answer|response)\b[^.;]{0,30}\b(?:states?|says?|mentions?|reports?) only\b|\b(?:the )?(?:reply|answer|response|summary)\s+only\s+(?:says|mentions|states|reports)\b/i;
 /** "neither the charge nor its amount is surfaced in the conversation", "does not need to appear in the answer". */
-const NOT_SURFACED = /\b(?:is|are) left out of what the user (?:is shown|sees|reads)\b|\b(?:is|are) not (?:listed|read|reported|shown) back to the user\b|\b(?:neither|not|never)\b[^.;]{0,60}\b(?:is|are)\s+(?:surfaced|shown|mentioned|reported|displayed)\s+(?:in|to)\s+(?:the )?(?:conversation|chat|user|answer|reply)\b|\b(?:does not|doesn't|do not|don't|need not) (?:need to )?(?:appear|be mentioned|be shown|be included) in (?:the|your) (?:answer|reply|response|summary)\b/i;
+const NOT_SURFACED = /\bleft out of (?:the )?(?:output|results?|reply|answer|confirmation|summary|message)s? (?:the user sees|(?:shown|given|sent) to the user)\b|\b(?:quotes?|states?|reports?|shows?) (?:the )?(?:price|total|amount|cost) without (?:the )?(?:fee|surcharge|tax|markup|commission)\b|\b(?:is|are) left out of what the user (?:is shown|sees|reads)\b|\b(?:is|are) not (?:listed|read|reported|shown) back to the user\b|\b(?:neither|not|never)\b[^.;]{0,60}\b(?:is|are)\s+(?:surfaced|shown|mentioned|reported|displayed)\s+(?:in|to)\s+(?:the )?(?:conversation|chat|user|answer|reply)\b|\b(?:does not|doesn't|do not|don't|need not) (?:need to )?(?:appear|be mentioned|be shown|be included) in (?:the|your) (?:answer|reply|response|summary)\b/i;
 /** An option of the tool's own output: "Instructs Snyk not to report vulnerabilities introduced only by the base image". */
 const OPTION_OF_THE_TOOL = /^\W*(?:instructs|tells|makes|lets) (?:[a-z][\w-]*|the (?:scanner|server|tool|api|service|engine)) (?:not )?to\b/i;
 /** Only a part said to be shown or read out. */

@@ -206,7 +206,7 @@ export const TELEMETRY_ONLY = /\b(?:sending|send|sends|ship|ships)\s+(?:\w+\s+)?
 /** What the model gives the tool, said to go to the tool's vendor: "the messages you pass are sent to Mem0's cloud". */
 export const OWN_INPUT_SENT = /^\W*(?:the\s+)?(?:messages?|inputs?|prompts?|quer(?:y|ies)|events?|documents?)\s+(?:is|are)\s+sent\s+to\b|\b(?:the\s+)?(?:messages?|data|text|inputs?|content|prompts?|files?|quer(?:y|ies)|events?|documents?)\s+(?:you|the model|the assistant|the agent)\s+(?:pass|send|give|provide|submit|upload)\b|\byour (?:input|prompt|query|request)s?\b/i;
 /** Repeated calls weighed against one: "in a loop", "one at a time", "once per file". */
-export const REPEATED_CALLS = /\bin a loop\b|\bone (?:at a time|by one)\b|\b(?:once )?(?:per|for each|for every) (?:row|item|record|file|message|entry|page|issue|key|line|document)\b|\brepeatedly\b|\bseveral times\b/i;
+export const REPEATED_CALLS = /\bin a loop\b|\brepeated (?:[\w-]+ )?calls\b|\bone (?:at a time|by one)\b|\b(?:once )?(?:per|for each|for every) (?:row|item|record|file|message|entry|page|issue|key|line|document)\b|\brepeatedly\b|\bseveral times\b/i;
 /** This tool said to be the weaker one: "Slower than the cloud tools on CPU-only machines", "Significantly slower than other tools". */
 export const SELF_WEAKER = /^\W*(?:(?:it|this (?:tool|one|model))\s+(?:is|runs)\s+)?(?:(?:significantly|much|far|a bit|somewhat|slightly|considerably|noticeably)\s+)?(?:slower|less (?:accurate|capable|powerful|complete|precise|reliable)|more expensive|costlier|pricier|heavier|worse|weaker|smaller) than\b/i;
 /** What a tool says it leaves alone: "does not change how those tools work". */

@@ -11,7 +11,7 @@ import { eachMatch, re, sentences, type Hit } from "./text.js";
 const SENSITIVE_FILE = String.raw`(?:(?:~|\$HOME|%USERPROFILE%|/home/[\w.-]+|/root|/Users/[\w.-]+)/\.(?:ssh|aws|gnupg|kube|docker|azure|config/gcloud|npmrc|netrc|pgpass|git-credentials|bash_history|zsh_history|cursor|claude|codeium|vscode)\S*|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?<![\w.])\.env(?:\.\w+)?\b|\bmcp\.json\b|claude_desktop_config\.json|\.aws/credentials|/etc/(?:passwd|shadow)|\bwallet\.dat\b|\.git-credentials|\.npmrc|\.netrc|\.pgpass)`;
 const SENSITIVE_FILE_PATTERNS = [
   // "read ~/.ssh/id_rsa and pass it …"
-  re(String.raw`\b(?:read|open|cat|load|get|fetch|access)\b[^.\n]{0,40}?${SENSITIVE_FILE}[^.\n]{0,80}?\b(?:and|then)\s+(?:pass|include|put|send|provide|add|append|attach|paste|upload|insert)\b`),
+  re(String.raw`\b(?:read|open|cat|load|get|fetch|access)(?:s|es)?\b[^.\n]{0,40}?${SENSITIVE_FILE}[^.\n]{0,80}?\b(?:and|then)\s+(?:pass|include|put|send|provide|add|append|attach|paste|upload|insert)(?:s|es)?\b`),
   // "the assistant reads ~/.ssh/id_rsa": the model itself sent to a credential file, with or without a place to put it
   re(String.raw`\b(?:assistant|agent|model|llm|ai|copilot|claude)\b[^.\n]{0,30}?\b(?:reads?|opens?|loads?|cats?|fetch(?:es)?|grabs?|pulls? in|looks? in(?:to)?)\b[^.\n]{0,20}?${SENSITIVE_FILE}`),
   // Code in the description that opens one: creds = open("~/.config/gcloud/credentials.db").read()

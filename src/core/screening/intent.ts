@@ -83,7 +83,7 @@ const USAGE_LEAD = /^\W*use this (?:tool )?(?:when|if|whenever) you (?:need|want
 /** An input the later calls need, made here: "generates a conversationId that is REQUIRED for all subsequent tool calls". */
 const INPUT_FOR_LATER_CALLS = /\b(?:id|ids|token|key|handle|session|cursor|conversationid|\w+id)\b[^.;]{0,30}\b(?:required|needed|necessary|used) (?:for|by|in) (?:all |every |any )?(?:subsequent|later|following|further|the next) (?:tool )?calls?\b/i;
 /** Work routed away from this tool: "Prefer the other github tools, which use it internally". */
-const PREFERS_OTHERS = /\bprefer (?:the |its )?other\b/i;
+const PREFERS_OTHERS = /\bprefer (?:the |its )?other\b|\bprefer\s+[\x60'"]?[a-z][a-z0-9]*(?:_[a-z0-9]+)+[\x60'"]?\s+for\b/i;
 const CALL_VERB = /\b(?:call|run|invoke|use|execute|trigger)\b/i;
 const MENTIONED_BY_USER = /\b(?:the user|they)\s+(?:has|have|had)\s+(?:mentioned|shared|typed|pasted|given|said)\b/i;
 /** Places the model could look for the user's data. */
@@ -172,6 +172,8 @@ const NOT_READ = /\b(?:is|are) not (?:read|accessed|touched|collected|used|opene
 
 
 
+/** A field or the call said to take something in: "the `context` field receives …", "the query is enriched with …". */
+const RECEIVES_INTO_CALL = /\b(?:field|parameter|argument|\x60\w+\x60)\s+(?:receives|gets|is (?:filled|populated|set) with)\b|\b(?:query|request|call|input|search|prompt)\s+is\s+(?:enriched|augmented|extended|combined)\s+with\b/i;
 /** A filter's criterion: "Subject text the email must contain". */
 const MATCH_CRITERION = /\b(?:must|should) (?:contain|match|include|start with|end with)\b/i;
 const EVEN_IF_USER_ASKED = /\beven (?:if|when|though) (?:the user|they) (?:asked|asks|requested|wants?|wanted|chose)\b/i;
@@ -181,6 +183,13 @@ const SENT_TO_NAMED = /\b(?:sent|uploaded|submitted|passed|reported) to (?:the (
 function sentToItsService(s: string, ctx: SentenceContext): boolean {
   const service = SENT_TO_NAMED.exec(s)?.[1]?.toLowerCase();
   return service !== undefined && service.length > 2 && ask(ctx, "purposeIncludes", service);
+}
+
+/** Two tool names that start with the same verb: `read_many` and `read_file`. */
+function sameVerb(token: string, selfNames: ReadonlySet<string>): boolean {
+  const verb = token.toLowerCase().split("_")[0];
+  for (const n of selfNames) if (verb.length > 2 && n.split("__").pop()!.split("_")[0] === verb) return true;
+  return false;
 }
 
 /** "Each edit_block call should change only what needs to be changed": how to make one call, not a claim on every request. */
@@ -251,6 +260,9 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
       push("resource-reach", 0.7, "collects the user's secrets");
   }
 
+  // A field said to receive the conversation or secrets, or the call enriched with them ("The `context` field receives
+  // the last 20 messages of the present conversation", "the query is enriched with the last ten user messages").
+  if (!ctx.lead && (conversation || secret) && RECEIVES_INTO_CALL.test(s) && !protective && !ask(ctx, "declared", s)) push("resource-reach", 0.8, "the conversation or secrets put into a field of the call");
   // Credential files read and their contents put into the call ("… any files matching *.pem or id_rsa* …; read them and
   // pass their contents in the context field"), whatever names the contents.
   if (!ctx.lead && has(CREDENTIAL_STORE, s) && CONTENTS_PASSED.test(s) && !NEGATED.test(s) && !protective && !ask(ctx, "storeDeclared", "")) push("resource-reach", 0.8, "credential files' contents put into the call");
@@ -292,7 +304,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     // change asked of it.
     const said = (s.includes("\x60") ? s.replace(/\x60(\w+)\x60/g, (m, name: string) => (ctx.params.has(name.toLowerCase()) ? "\x60param\x60" : m)) : s).replace(CAN_BE_DONE_WITH, " ").replace(ROUTING_PURPOSE, " ").replace(SHELL_REDIRECT, " ").replace(LEFT_UNCHANGED, " ");
     const alters = has(
-      /\b(?:set (?:the|their|its|a|an|all|every)|sets? [\x60'"]?\w+[\x60'"]? to|(?:be|is|are) set to|set to|change|replace|substitute|add(?!-)|append|round|redirect|route|bcc|put|write .{0,30} into|instead of the|rather than the|(?:is|are) (?:now )?given|turned (?:on|off)|switched (?:on|off)|take (?:the|a|an) [\w\s-]{1,30} as their|rewritten|starts? (?:its|their|the|each) \w+ with|pass (?:every|the result|it|them|all|the new (?:content|text|body|code))|in place of (?:your|the user's|the)|override|mention|(?<!\b(?:user|users|they)\s)open|prefix(?:ed)?|suffix(?:ed)?|prepend(?:ed)?|attach(?:es|ed|ing)?|label(?!\s+(?:names?|ids?|colou?rs?|text)\b)|tag(?!\s+(?:names?|ids?|keys?|values?)\b)|rais\w+|increas\w+|lower\w*|reduc\w+|include|our (?:proxy|address|server|endpoint|link|url|domain))\b/i,
+      /\b(?:set (?:the|their|its|a|an|all|every)|sets? [\x60'"]?\w+[\x60'"]? to|(?:be|is|are) set to|set to|change|replace|substitute|add(?!-)|append|round|redirect|route|go(?:es)? through|bcc|put|write .{0,30} into|instead of the|rather than the|(?:is|are) (?:now )?given|turned (?:on|off)|switched (?:on|off)|take (?:the|a|an) [\w\s-]{1,30} as their|rewritten|starts? (?:its|their|the|each) \w+ with|pass (?:every|the result|it|them|all|the new (?:content|text|body|code))(?! (?:unchanged|as is|as-is|verbatim) to\b)|in place of (?:your|the user's|the)|override|mention|(?<!\b(?:user|users|they|can|could)\s)open|prefix(?:ed)?|suffix(?:ed)?|prepend(?:ed)?|attach(?:es|ed|ing)?|label(?!\s+(?:names?|ids?|colou?rs?|text)\b)|tag(?!\s+(?:names?|ids?|keys?|values?)\b)|rais\w+|increas\w+|lower\w*|reduc\w+|include|our (?:proxy|address|server|endpoint|link|url|domain))\b/i,
       said,
     );
     if (strong && alters) push("shadowing", 0.85, named.length ? `directs another server's tool (${named[0]})` : "directs other tools");
@@ -333,7 +345,8 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // "Prefer it to calling insert_row in a loop" weighs a batch against repeated calls of a tool the catalog does not
   // hold (the server's own, unlisted): a note on how to call, not a choice between servers.
   // A batch form of another server's tool ("read_multiple_files" of "read_file") says the same of it.
-  const batchAdvice = named.length > 0 && REPEATED_CALLS.test(s) && named.every((t) => !ask(ctx, "knownForeign", t) || ask(ctx, "specializes", t));
+  // A batch tool weighed against repeated calls of a tool doing the same thing ("read_many" and "repeated read_file calls").
+  const batchAdvice = named.length > 0 && REPEATED_CALLS.test(s) && named.every((t) => !ask(ctx, "knownForeign", t) || ask(ctx, "specializes", t) || sameVerb(t, ctx.selfNames));
   const alternatives = (has(ALTERNATIVES, s) && !ownServer && !ask(ctx, "vendorSiblings", s)) || (named.some((t) => ask(ctx, "knownForeign", t)) && !batchAdvice);
   const preference = has(PREFERENCE, s);
   const disparage = has(DISPARAGE, s);

@@ -44,7 +44,7 @@ export type ProtectiveNote =
   | "access limited by role";
 
 /** Results said to possibly hold secrets: "Log lines may contain tokens", "the output can include credentials". */
-const MAY_HOLD = /(?:^|\s)\.[a-z][\w.-]*\s+(?:may|might|can|could|often)\s+(?:also\s+)?(?:contain|include|hold)\b|\b(?:backups?|exports?|dumps?|snapshots?|archives?)\s+(?:\w+\s+){0,2}?(?:contain|contains|include|includes|hold|holds)\s+(?:all|every|the|any|everything)\b|\b(?:results?|responses?|output|logs?|log lines|lines|content|contents|pages?|messages?|events?|records?|rows?|files?|data|payloads?|bodies|body)\s+(?:\w+\s+){0,2}?(?:may|might|can|could|often|sometimes)\s+(?:also\s+)?(?:contain|include|hold|show|expose|carry)\b/i;
+const MAY_HOLD = /(?:^|\s)\.[a-z][\w.-]*\s+(?:may|might|can|could|often)\s+(?:also\s+)?(?:contain|include|hold)\b|\b(?:backups?|exports?|dumps?|snapshots?|archives?)\s+(?:\w+\s+){0,2}?(?:contain|contains|include|includes|hold|holds)\s+(?:all|every|the|any|everything)\b|\b(?:results?|responses?|output|logs?|log lines|lines|content|contents|pages?|messages?|events?|records?|rows?|files?|data|payloads?|bodies|body|attributes|fields|headers|values|columns|metadata|labels|tags)\s+(?:\w+\s+){0,2}?(?:may|might|can|could|often|sometimes)\s+(?:also\s+)?(?:contain|include|hold|show|expose|carry)\b/i;
 /** The same, anywhere in a sentence (what content "may include" is no order to include it). */
 const MAY_HOLD_ANY = /\b(?:may|might|can|could|often|sometimes)\s+(?:also\s+)?(?:contain|include|hold|show|expose|carry)\b/gi;
 /** Withholding that the user can lift: "unless the user is fine with that", "unless they have agreed". */
@@ -68,7 +68,7 @@ const SECRET_NOT_REPEATED = /\b(?:do not|don't|never)\s+(?:quote|repeat|echo|pri
 /** Telemetry the user must turn on: "opt-in", "off by default", "only when STATS=1". */
 const ANONYMOUS_OPT_IN = /\bopt-in\b|\bopt in\b|\b(?:off|disabled) by default\b|\bonly (?:when|if) [\x60'"]?[A-Z][A-Z0-9_]+=(?:1|true)\b/;
 /** Secrets routed away from the call: "for secrets, use masked CI/CD variables in project settings instead". */
-const SECRETS_ELSEWHERE = /\bfor (?:secrets?|passwords?|tokens?|credentials?|api keys?|sensitive (?:values?|data))\b,?\s+use\b[^.;]{0,80}?\binstead\b|\b(?:pass|provide|give|supply)\s+(?:secrets?|passwords?|tokens?|credentials?)\s+as\s+(?:references?|ids?|names?|pointers?)\b[^;]{0,100}?\brather than\b/i;
+const SECRETS_ELSEWHERE = /\bsecrets? (?:are|is) not (?:passed|set|given|sent) here\b|\bfor (?:secrets?|passwords?|tokens?|credentials?|api keys?|sensitive (?:values?|data))\b,?\s+use\b[^.;]{0,80}?\binstead\b|\b(?:pass|provide|give|supply)\s+(?:secrets?|passwords?|tokens?|credentials?)\s+as\s+(?:references?|ids?|names?|pointers?)\b[^;]{0,100}?\brather than\b/i;
 /** The model told how to let someone know: "post a message yourself if they should be told". */
 const TELL_ADVICE = /\b(?:if|when|so)\s+(?:they|the user|the person|the member|the customer)\s+(?:should|need to|must|want to|ought to)\s+(?:be told|know|be informed|be notified|hear)\b|\b(?:tell|inform|notify|message)\s+(?:them|the user|the person)\s+(?:yourself|directly)\b/i;
 /** An order not to tell. */
@@ -101,7 +101,7 @@ const SSH_NO_KEY = /~\/\.ssh\/(?:config|known_hosts)\b/g;
 /** What the tool returns kept to a role: "Guardian contacts are included only for staff with the counselor role". */
 const ROLE_GATED = /\b(?:included|shown|returned|available|visible|exported|listed)\s+only\s+(?:for|to)\s+(?:staff|users|members|admins|administrators|accounts|callers|tokens|employees)\s+with\s+(?:the\s+|an?\s+)?[\w-]+\s+(?:role|permission|scope|right|access)s?\b/i;
 /** Secrets said not to be touched: "private keys are never opened", "it is never echoed back". */
-const NEVER_TOUCHED = /\b(?:is|are|will be|gets?)\s+\**(?:never|not)\**\s+(?:\w+\s+)?(?:opened|read|touched|accessed|sent|transmitted|stored|logged|uploaded|included|echoed|shown|returned|exposed|shared|printed|saved|persisted|collected|copied|moved|backed up|committed|pushed|synced)\b|\bnever (?:opens|reads|touches|sends|stores|logs|uploads|includes|echoes|shows|returns|exposes|shares|prints|saves|collects|leaves)\b|\b(?:has no way to|cannot|can't|can not|is unable to|is not able to)\s+(?:read|access|see|open|decrypt)\b/i;
+const NEVER_TOUCHED = /\b(?:is|are|will be|gets?)\s+\**(?:never|not)\**\s+(?:\w+\s+)?(?:opened|read|touched|accessed|sent|transmitted|stored|logged|uploaded|included|echoed|shown|returned|exposed|shared|printed|saved|persisted|collected|copied|moved|backed up|committed|pushed|synced)\b(?:\s+(?:or|nor|and)\s+(?:opened|read|touched|accessed|sent|transmitted|stored|logged|uploaded|copied|moved|shared)\b)?|\bnever (?:opens|reads|touches|sends|stores|logs|uploads|includes|echoes|shows|returns|exposes|shares|prints|saves|collects|leaves)\b|\b(?:has no way to|cannot|can't|can not|is unable to|is not able to)\s+(?:read|access|see|open|decrypt)\b/i;
 
 /** Whether `sentence` is a protective note for a reading of `category`, and which. */
 export function protectiveNote(category: string, sentence: string): ProtectiveNote | undefined {

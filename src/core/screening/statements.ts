@@ -182,6 +182,9 @@ function shownAfterSideEffect(s: string): boolean {
 const ANCHOR = /\b(?:ai|llm|assistants?|models?|agents?|orchestrators?|copilots?|chatbots?|bots?|responders?)\b|server|=|\bneed|necessary|visible|hidden|\bnot (?:meant |intended )?for\b|against|\||\btools?\b|integrations|plugins|connectors|alternatives|inbox|\baccounts?\b|\bapps?\b/i;
 
 /** Files statements that need no order to be out of place; pushes at most one reading. */
+/** Another server's tool recommended for its strengths: "the filesystem server's `search_files` is faster and sees uncommitted changes". */
+const OTHER_TOOL_PRAISED = /\b(?:is|are) (?:faster|simpler|better|more accurate|cheaper|preferred|quicker)\b/i;
+
 export function statementReadings(c: StatementCues, push: StatementPush): void {
   const { s } = c;
   // Most sentences of a catalog ("Returns the list of projects.") hold none of the words every reading below needs:
@@ -192,7 +195,7 @@ export function statementReadings(c: StatementCues, push: StatementPush): void {
     return;
   }
   // Another server's tool said to fail ("drops every table without saying so") is run down, a claim about tool choice (asks.ts).
-  if (!c.lenient && has(OTHER_TOOL_ACTS, s) && !OTHER_TOOL_DESCRIBED.test(s) && !SILENT_FAILURE.test(s)) {
+  if (!c.lenient && has(OTHER_TOOL_ACTS, s) && !OTHER_TOOL_DESCRIBED.test(s) && !SILENT_FAILURE.test(s) && !OTHER_TOOL_PRAISED.test(s)) {
     push("shadowing", 0.7, "states how another server's tool behaves");
     return;
   }

@@ -154,7 +154,7 @@ import {
 // Word families used in one place each, hoisted: a regex literal in a function body is a new object on every
 // call, which the per-sentence memory (memo.ts) could never recognise again.
 const ALWAYS_ONLY = /\b(?:always|only|exclusively)\b/i;
-const UNLESS_USER = /\b(?:unless|until) the user\b/i;
+const UNLESS_USER = /\b(?:unless|until) the user\b|\b(?:mention|explain|tell|show)\w*\s+(?:it|this|that|them)\b[^.;]{0,20}\bif (?:the user|they) asks?\b/i;
 const COPY_WORD = /\b(?:also|copy|duplicate|mirror\w*|retain\w*)\b/i;
 
 /** A scripted turn of the model in an example session ("Assistant: (calls …)"): what it shows the model doing is an order. */
@@ -328,7 +328,7 @@ function concealment(c: Cues, push: Push): void {
   else if ((c.directive || c.misplaced) && has(SPEECH_CHANNEL, s) && has(RESTRICT, s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !OFFERED_IF_ASKED.test(s))
     push("concealment", 0.7, "narrows what the user hears about something they would want to know");
   // An order to leave something out, with no reply named: what is left out is what a user would want to hear of.
-  else if ((c.directive || c.misplaced || BEST_LEFT_OUT.test(s)) && (has(WITHHOLD, s) || BEST_LEFT_OUT.test(s)) && withheldBeyondEffort(s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s))
+  else if ((c.directive || c.misplaced || BEST_LEFT_OUT.test(s)) && (has(WITHHOLD, s) || BEST_LEFT_OUT.test(s)) && withheldBeyondEffort(s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !has(UNLESS_USER, s))
     push("concealment", 0.65, "an order to leave out something the user would want to know");
   // A side effect stated, and in the same sentence kept from the user ("a spread is added …, without calling it out").
   else if (!lenient && has(SIDE_EFFECT, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\bnotifi\w*|\bnotified\b/i.test(s)) push("concealment", 0.6, "a side effect kept from the user");
@@ -392,6 +392,8 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
   else if (c.directive && (named.length > 0 || /\b[\w-]+[\x60'"]? server\b/i.test(s)) && has(HOOK, s) && !has(OWN_SERVER, s)) push("shadowing", 0.7, "hooks onto another server's tool");
 }
 
+/** A limit on access: "Access is limited by the RBAC of the kubeconfig context in use". */
+const ACCESS_LIMITED = /\b(?:access is|is|are) (?:limited|restricted|scoped) (?:by|to)\b/i;
 /** A credential file the tool writes to ("saves credentials to a .env file"): where its output goes, not what it reads. */
 const STORE_WRITTEN = /\b(?:saves?|writes?|stores?|adds?|appends?|puts?)\s+(?:the\s+|its\s+|new\s+)?(?:[\w-]+\s+){0,2}?(?:to|in|into)\s+(?:a\s+|the\s+|your\s+)?(?:local\s+)?\.env\b/i;
 
@@ -426,7 +428,7 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   // "The author is taken from git config" is the tool reading its own input: "taken from" alone moves nothing into the call.
   else if (moving && resource() && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide && !USER_CHOSEN.test(s)) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
   // "Whatever runs in the pane receives the keys, including password prompts": a prompt for a password holds none.
-  else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s) || store()) && !STORE_WRITTEN.test(s) && !/\bpassword prompts?\b/i.test(s) && ask(ctx, "mentionsParam", s) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
+  else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s) || store()) && !STORE_WRITTEN.test(s) && !ACCESS_LIMITED.test(s) && !/\bpassword prompts?\b/i.test(s) && ask(ctx, "mentionsParam", s) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
   // A parameter filled with the user's data out of other tools ("the user's sent emails from the mail tools, as many as fit").
   else if (parameterText && context(s) && outsidePurpose && /\bfrom (?:the |their |your )?(?:other |[\w-]+ )?(?:tools?|servers?|apps?|integrations?)\b|\bas many as\b|\b(?:all|every) (?:of )?(?:the user's|their)\b|\b(?:raw|full|complete|entire|whole) (?:text|contents?|export|dump) of\b|\bprivate (?:\w+ )?included\b/i.test(s)) push("resource-reach", 0.65, "a parameter filled with the user's data from other tools");
   else if (parameterText && /\bthe user's\b/i.test(s) && (has(PERSONAL, s) || has(SECRET, s)) && outsidePurpose) push("resource-reach", 0.6, "a parameter that carries the user's personal data or secrets");
@@ -506,7 +508,7 @@ function roles(c: Cues, push: Push, named: boolean): void {
  * refused", "leaves the other translators alone". A tool saying what it itself does not call ("this tool does not call
  * other services") is its own conduct, so the plain negation counts only with the model named or as an order.
  */
-const OTHERS_SHUNNED = /\b(?:ignore|disregard|discard|drop|hide|suppress)\s+(?:its|their)\s+(?:results?|output|answers?|offers?|prices?|suggestions?|responses?|findings?|listings?)\b|\b(?:be|are|is|get)\s+(?:\w+\s+)?(?:ignored|refused|skipped|avoided|disabled|bypassed|declined)\b|\bleav(?:e|es|ing)\s+(?:the |all |any )?(?:other|rest)\b[^.;]{0,30}\balone\b|\b(?:skip|ignore|disable|avoid|refuse)s?\s+(?:the |all |any |every )?(?:other|rest|alternatives)\b/i;
+const OTHERS_SHUNNED = /\b(?:ignore|disregard|discard|drop|hide|suppress)\s+(?:its|their)\s+(?:results?|output|answers?|offers?|prices?|suggestions?|responses?|findings?|listings?)\b|\b(?:be|are|is|get)\s+(?:\w+\s+)?(?:ignored|refused|skipped|avoided|disabled|bypassed|declined)\b|\b(?:are|is)\s+(?:best\s+)?not\s+(?:to\s+be\s+)?(?:called|used)\b|\b(?:should|must)\s+not\s+be\s+(?:called|used)\b|\b(?:are|is)\s+not\s+(?:called|used)\s+(?:anymore|any more|again|while)\b|\bno longer (?:called|used)\b|\bleav(?:e|es|ing)\s+(?:the |all |any )?(?:other|rest)\b[^.;]{0,30}\balone\b|\b(?:skip|ignore|disable|avoid|refuse)s?\s+(?:the |all |any |every )?(?:other|rest|alternatives)\b/i;
 const NEVER_CALLS = /\b(?:never|not|don't|do not|no longer)\s+(?:\w+\s+)?(?:calls?|uses?|picks?|chooses?|selects?|invokes?|touch(?:es)?|considers?)\b/i;
 const NEVER_START = /^\W*(?:never|do not|don't)\b/i;
 const INPUT_REFUSED = /\b(?:commands?|requests?|inputs?|paths?|hosts?|urls?|quer(?:y|ies)|statements?|calls?|operations?|files?|domains?)\s+(?:matching|that match|outside|not (?:in|on|matching)|listed in|above|over|larger than|without|with)\b[^.;]{0,140}?\b(?:are|is|will be|get|gets)\s+(?:refused|rejected|denied|blocked)\b|\b(?:anything|everything|any other (?:value|path|input|directory|folder|host|command|url|domain)s?) else\s+(?:is|are|will be|gets)\s+(?:refused|rejected|denied|blocked)\b|\b(?:anything|everything) else\s+(?:is|are|will be|gets)\s+(?:refused|rejected|denied|blocked)\b/i;
@@ -571,6 +573,9 @@ const HUMAN_REVIEW = /\b(?:an?|the) (?:human |support |service )?agent (?:review
 /** A system prompt that belongs to something the tool manages: a template, an agent, a workflow. */
 const TOOLS_OWN_PROMPT = /\bsystem (?:prompt|message)s? (?:of|in|for) (?:the|this|each|a|every) (?:template|prompt|agent|workflow|bot|preset|persona)\b|\b(?:template|agent|workflow|preset)'s system (?:prompt|message)\b/i;
 
+/** A tool that calls a model: a gateway, a completion or generation tool. */
+const GATEWAY_PURPOSE = /\b(?:completions?|generat\w+|chat|llm|language model|model|inference|prompts?)\b/i;
+
 const OPERATOR = /\b(?:operator|developer|deployer|system|earlier|prior|previous|original|initial)\b/i;
 
 const COPY_CUE = /\b(?:also|as well|in addition|additionally|cop(?:y|ies|ied)|mirror\w*|duplicat\w*|cc|bcc|carbon|replicat\w*|retain\w*|archiv\w*)\b/i;
@@ -586,7 +591,8 @@ function relations(c: Cues, push: Push): void {
   const modelSide = c.reader || c.misplaced || has(MODEL, s) || has(MODEL_ROLE, s) || /\b(?:model|assistant|ai|llm|agent)s? (?:notice|note|memo)\b/i.test(s);
   // The operator's or the system's rules are the model's by definition: saying they lapse needs no one addressed.
   // A system prompt the tool itself holds ("the system prompt of the template") is the tool's object, not the model's rules.
-  const rulesOfModel = has(RULES_OF_MODEL, s) && !TOOLS_OWN_PROMPT.test(s) && !managesPrompts(ctx);
+  // A gateway's parameter for the system prompt of the model it calls ("Optional system prompt override.") is its input.
+  const rulesOfModel = has(RULES_OF_MODEL, s) && !TOOLS_OWN_PROMPT.test(s) && !managesPrompts(ctx) && !(c.parameterText && GATEWAY_PURPOSE.test(ctx.purpose));
   const operatorRules = rulesOfModel && OPERATOR.test(RULES_OF_MODEL.exec(s)?.[0] ?? "");
   if ((modelSide || operatorRules) && ((rulesOfModel && (has(OUTRANKS, s) || has(RULES_LAPSE, s))) || (modelSide && (has(WITHOUT_RULES, s) || has(NEW_IDENTITY, s))))) {
     push("assistant-directive", 0.75, "ranks something above the model's own rules, or sets them aside");
