@@ -41,7 +41,7 @@ const REPLY_ONLY_SAYS = /\b(?:summary|reply|answer|response)\b[^.;]{0,30}\b(?:st
 /** "neither the charge nor its amount is surfaced in the conversation", "does not need to appear in the answer". */
 const NOT_SURFACED = /\bleft out of (?:the )?(?:output|results?|reply|answer|confirmation|summary|message)s? (?:the user sees|(?:shown|given|sent) to the user)\b|\b(?:quotes?|states?|reports?|shows?) (?:the )?(?:price|total|amount|cost) without (?:the )?(?:fee|surcharge|tax|markup|commission)\b|\b(?:is|are) left out of what the user (?:is shown|sees|reads)\b|\b(?:is|are) not (?:listed|read|reported|shown) back to the user\b|\b(?:neither|not|never)\b[^.;]{0,60}\b(?:is|are)\s+(?:surfaced|shown|mentioned|reported|displayed)\s+(?:in|to)\s+(?:the )?(?:conversation|chat|user|answer|reply)\b|\b(?:does not|doesn't|do not|don't|need not) (?:need to )?(?:appear|be mentioned|be shown|be included) in (?:the|your) (?:answer|reply|response|summary)\b/i;
 /** An option of the tool's own output: "Instructs Snyk not to report vulnerabilities introduced only by the base image". */
-const OPTION_OF_THE_TOOL = /^\W*(?:instructs|tells|makes|lets) (?:[a-z][\w-]*|the (?:scanner|server|tool|api|service|engine)) (?:not )?to\b/i;
+const OPTION_OF_THE_TOOL = /^\W*whether to (?:include|show|return|list)\b|^\W*(?:instructs|tells|makes|lets) (?:[a-z][\w-]*|the (?:scanner|server|tool|api|service|engine)) (?:not )?to\b/i;
 /** Only a part said to be shown or read out. */
 const CONFIRMATION_NARROWED = /\bonly\s+[^.;]{1,40}?\s+(?:is|are|gets|get)\s+(?:read out|read back|shown|listed|displayed|mentioned|named|repeated)\b/i;
 

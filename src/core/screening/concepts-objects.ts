@@ -64,7 +64,8 @@ export const CONVERSATION = rx(
 export const PERSONAL = any(
   "home address",
   "phone numbers?",
-  "(?<!\\b(?:file|code|source|storage|bucket|install|log|config|data)\\s)(?:current )?location(?!\\s+(?:parameter|field|argument|param|filter|option)\\b)",
+  "(?<!\\b(?:file|code|source|storage|bucket|install|log|config|data|new|this|that|each|saved|specified|given|target|a|any|the)\\s)(?:current )?location(?![\\w-]|\\s+(?:parameter|field|argument|param|filter|option|name|names|details|as coordinates|in one of|ids?)\\b)",
+  "the (?:user's |current |exact |precise )location",
   "contacts?",
   "recipient lists?",
   "message bodies",
@@ -252,7 +253,7 @@ export const ADDRESS = rx(
 /** Documentation and private-network addresses, which name no real destination. */
 export const EXAMPLE_ADDRESS = rx(String.raw`example\.(?:com|org|net)|\.(?:example|test|invalid|local)\b|localhost|127\.0\.0\.1|0\.0\.0\.0|10\.\d+\.\d+\.\d+|192\.168\.|\.\.\.`, "i");
 /** Text just before an address that marks it as an example. */
-export const EXAMPLE_MARK = rx(String.raw`\b(?:e\.g\.?|i\.e\.?|for example|for instance|such as|like|(?:direct|send|point|link|refer|redirect)\s+(?:the user|them|users)\s+to|(?:use|visit|open|go to|see) (?:the )?(?:dashboard|console|web (?:ui|app)|website|portal|page|docs?|documentation)(?: (?:at|on))?:?)\s*[[("'\x60]{0,2}\s*$`, "i");
+export const EXAMPLE_MARK = rx(String.raw`\b(?:e\.g\.?|i\.e\.?|for example|for instance|such as|like|(?:direct|send|point|link|refer|redirect)\s+(?:the user|them|users)\s+to|e\.g\.,?\s*\{\s*|(?:use|visit|open|go to|see) (?:the )?(?:dashboard|console|web (?:ui|app)|website|portal|page|docs?|documentation)(?: (?:at|on))?:?)\s*[[("'\x60]{0,2}\s*$`, "i");
 /** Sending away. */
 export const TRANSFER = any(
   "send",

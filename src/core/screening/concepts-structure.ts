@@ -216,7 +216,7 @@ export const THIRD_PARTY_NOT_TOLD = /\b(?:the )?(?:original )?(?:sender|recipien
 /** A parameter whose own name says it holds secrets (`secrets`, `api_key`): what it holds is declared by its name. */
 export const SECRET_PARAM_NAME = /properties\.(?:[a-z]+_)?(?:secrets?|api_?keys?|tokens?|credentials?|passwords?)\.description$/i;
 /** An API key's or token's required scopes: "the API key must be created … to carry the testRun scopes". */
-export const KEY_REQUIREMENT = /\b(?:api key|token|key|credentials?)\s+(?:must|should|needs? to)\s+(?:be created|have|hold|carry|include|grant)\b[^.;]{0,80}\b(?:scopes?|permissions?|roles?|access)\b/i;
+export const KEY_REQUIREMENT = /\b(?:api (?:key|token)|token|key|credentials?)\b[^.;]{0,40}\bmust belong to\b|\b(?:api key|token|key|credentials?)\s+(?:must|should|needs? to)\s+(?:be created|have|hold|carry|include|grant)\b[^.;]{0,80}\b(?:scopes?|permissions?|roles?|access)\b/i;
 /** Told on failure: "… left out of the reply unless something failed". */
 export const UNLESS_FAILED = /\bunless (?:something|it|the \w+) fail\w*|\bunless (?:an? )?errors? (?:occurs?|happens?)\b/i;
 /** A note that tells the model to keep a parameter's default ("Keep the default."). */

@@ -76,7 +76,7 @@ const HOLDS_NOUN = /^\W*(?:the|a|an|full|complete|all)\s+(?:full\s+|complete\s+)
 const OBJECT_POLICY = /(?<!\b(?:your|its|the model's|the assistant's|content|safety|usage|system|operator|moderation)\s)\bpolic(?:y|ies)\b/i;
 const OBJECT_POLICIES = new RegExp(OBJECT_POLICY.source, "gi");
 /** A thing's own configuration or rules: "the router configuration", "the existing rules array", "app.json configuration". */
-const OBJECT_SETTINGS = /\b(?:router|routing|app(?:\.json)?|application|project|workspace|cluster|network|firewall|dns|build|ci|pipeline|deployment|environment(?:-specific)?|team|alert|notification|escalation|orchestration|event|service|database|table|bucket|repo|repository|branch|dashboard|datasource|server|proxy|webhook|lint(?:er)?|eslint|prettier|tsconfig|docker|nginx|specific|ignore|lint(?:ing)?|firewall|security|protection|detection|matching|robots(?:\.txt)?)\s+(?:configurations?|config|rules?|settings)\b|\b[a-z0-9-]+:[A-Za-z*]+\s+permissions?\b|\brules? (?:array|list|set|engine|file)s?\b|\bpolicy files?\b/i;
+const OBJECT_SETTINGS = /\b(?:router|routing|app(?:\.json)?|application|project|workspace|cluster|network|firewall|dns|build|ci|pipeline|deployment|environment(?:-specific)?|team|alert|notification|escalation|orchestration|event|service|database|table|bucket|repo|repository|branch|dashboard|datasource|server|proxy|webhook|lint(?:er)?|eslint|prettier|tsconfig|docker|nginx|specific|ignore|lint(?:ing)?|firewall|security|protection|detection|matching|robots(?:\.txt)?)\s+(?:configurations?|config|rules?|settings)\b|\b(?:existing|current|matching) (?:protection )?rules\b|\b(?:setup|installation|install|usage|migration|step-by-step(?: setup)?) instructions\b|\bsafety (?:assessment|rating|levels?|score|data|information|warnings?)\b|\b[a-z0-9-]+:[A-Za-z*]+\s+permissions?\b|\brules? (?:array|list|set|engine|file)s?\b|\bpolicy files?\b/i;
 const OBJECT_SETTINGS_ALL = new RegExp(OBJECT_SETTINGS.source, "gi");
 /** "Use this tool when you need to …": when to use it, addressed to whoever calls it. */
 const USAGE_LEAD = /^\W*use this (?:tool )?(?:when|if|whenever) you (?:need|want|have) to\b/i;
@@ -165,7 +165,7 @@ function tokensOf(sentence: string): string[] {
 }
 
 /** A secret named only to be ruled out: "never tokens or credentials", "no passwords". */
-const NEGATED_SECRET = /\b(?:never|not|no|without|nor|excluding|except)\s+(?:any\s+)?(?:(?:api|access|auth|session)\s+)?(?:tokens?|credentials?|secrets?|passwords?|keys?)(?:\s+(?:or|and|nor)\s+(?:(?:api|access|auth|session)\s+)?(?:tokens?|credentials?|secrets?|passwords?|keys?))*\b/i;
+const NEGATED_SECRET = /\b(?:never|not|no|without|nor|excluding|except|missing|invalid|expired)\s+(?:any\s+)?(?:(?:api|access|auth|session)\s+)?(?:tokens?|credentials?|secrets?|passwords?|keys?)(?:\s+(?:or|and|nor)\s+(?:(?:api|access|auth|session)\s+)?(?:tokens?|credentials?|secrets?|passwords?|keys?))*\b/i;
 const NEGATED_SECRETS = new RegExp(NEGATED_SECRET.source, "gi");
 /** A source the tool says it does not read: "the user's shell environment is not read". */
 const NOT_READ = /\b(?:is|are) not (?:read|accessed|touched|collected|used|opened)\b|\bnever (?:read|accessed|touched|collected|opened)\b/i;
@@ -174,6 +174,14 @@ const NOT_READ = /\b(?:is|are) not (?:read|accessed|touched|collected|used|opene
 
 /** A field or the call said to take something in: "the `context` field receives …", "the query is enriched with …". */
 const RECEIVES_INTO_CALL = /\b(?:field|parameter|argument|\x60\w+\x60)\s+(?:receives|gets|is (?:filled|populated|set) with)\b|\b(?:query|request|call|input|search|prompt)\s+is\s+(?:enriched|augmented|extended|combined)\s+with\b/i;
+/** A list of a parameter's values: "Valid values include: appointments, companies, contacts, …". */
+const VALUE_LIST = /\b(?:valid|allowed|possible|supported|accepted) values?(?: include| are)?:?[^.]*/i;
+const VALUE_LISTS = new RegExp(VALUE_LIST.source, "gi");
+/** The sentence's address is the target of a markdown link, not of an image: `[text](https://…)`. */
+function docLink(s: string): boolean {
+  const m = ADDRESS.exec(s);
+  return m !== null && s.slice(Math.max(0, m.index - 2), m.index) === "](" && !/!\[[^\]]*$/.test(s.slice(0, m.index - 2));
+}
 /** A filter's criterion: "Subject text the email must contain". */
 const MATCH_CRITERION = /\b(?:must|should) (?:contain|match|include|start with|end with)\b/i;
 const EVEN_IF_USER_ASKED = /\beven (?:if|when|though) (?:the user|they) (?:asked|asks|requested|wants?|wanted|chose)\b/i;
@@ -243,7 +251,8 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // earlier in this conversation", "The full output of the most recent read_file call".
   else if (inParameter && !value && (has(CONVERSATION, s) || has(ENV_SECRET, s)) && HOLDS_NOUN.test(s) && !protective && !ask(ctx, "declared", has(ENV_SECRET, s) ? "environment secrets" : s)) push("resource-reach", 0.7, "a parameter that holds the conversation or the environment's secrets");
   const conversation = has(CONVERSATION, s);
-  const personal = has(PERSONAL, s);
+  // "Valid values include: companies, contacts, deals" lists a parameter's values, no one's data.
+  const personal = has(PERSONAL, VALUE_LIST.test(s) ? s.replace(VALUE_LISTS, " ") : s);
   // A secret taken from where the user keeps it ("the AWS secret access key from the user's machine").
   const fromUser = /\bfrom (?:the user's|their|your|this|the person's|the machine's) (?:shell |local |own )?(?:machine|computer|device|laptop|home (?:folder|directory)|profile|browser|environment|system|keychain|disk)\b|\bin the user's home\b/i.test(s);
   if (secret && fromUser && !protective && !ask(ctx, "declared", s)) push("resource-reach", 0.8, "takes a secret from the user's machine");
@@ -313,7 +322,8 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   }
 
   // Exfiltration: a literal destination with a transfer, or a parameter that carries data away.
-  const address = ADDRESS.exec(s);
+  // A documentation link in markdown ("[versions](https://…/docs#versions)") points the reader somewhere; an image does not.
+  const address = docLink(s) ? null : ADDRESS.exec(s);
   // A documentation host ("api.example.com") is an example of where the tool's own request goes; the conversation sent
   // to one is still the conversation sent away, whatever the host is called.
   if (address && (!EXAMPLE_ADDRESS.test(address[0]) || has(CONVERSATION, s)) && !EXAMPLE_MARK.test(s.slice(0, address.index))) {

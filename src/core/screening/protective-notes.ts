@@ -91,7 +91,7 @@ const OWN_SWITCH_SET = /\bpass\s+[\x60'"]?\w+[\x60'"]?\s*[:=]\s*[\x60'"]?(?:true
 /** What the user does with a secret the tool gave back: "the user should put it in their app's config". */
 const USER_KEEPS = /\b(?:the user|users|they)\s+(?:should|can|must|may|needs? to|will need to)\s+(?:then\s+)?(?:put|store|save|copy|keep|paste|add)\s+(?:it|them)\s+(?:in|into|somewhere)\b[^.;]*|\bstore (?:it|them) (?:somewhere |where )(?:the user(?:'s \w+)?|they|it) can (?:read|find|use|access)\b[^.;]*/gi;
 /** Where the tool keeps what it stores: "Memories are stored locally in ~/.local/share/recall/memories.db". */
-const STORED_AT = /\b(?:is|are)\s+(?:stored|kept|saved|written|persisted|cached)\s+(?:locally\s+)?(?:in|at|under)\s+[\x60'"]?(?:~|\$HOME|\/)[^\s\x60'"]+[\x60'"]?/i;
+const STORED_AT = /\b(?:is|are)\s+(?:stored|kept|saved|written|persisted|cached|(?:\w+\s+)?files?)\s+(?:locally\s+)?(?:in|at|under)\s+[\x60'"]?(?:~|\$HOME|\/)[^\s\x60'"]+[\x60'"]?/i;
 const STORED_AT_ALL = new RegExp(STORED_AT.source, "gi");
 const CREDENTIAL_PLACE = /\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pgpass|env)\b|credentials|id_(?:rsa|ed25519)|keychain|login data|cookies/i;
 /** The user's own words as a search tool's query: "with the user's first message as query". */

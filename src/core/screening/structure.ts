@@ -734,6 +734,8 @@ function destination(s: string): string | undefined {
   const m = ADDRESS.exec(s) ?? /\b(?:s3|gs|az|sftp|scp):\/\/[^\s"'<>)]+/i.exec(s);
   // An address built from a variable ("s3://${BACKUP_BUCKET}/nightly") is the operator's setting, not a literal destination.
   if (!m || EXAMPLE_ADDRESS.test(m[0]) || EXAMPLE_MARK.test(s.slice(0, m.index)) || inExample(s.slice(0, m.index)) || /\$\{|\{\{/.test(m[0]) || codeField(s, m.index, m[0])) return undefined;
+  // A documentation link in markdown points the reader somewhere; an image's address is fetched.
+  if (s.slice(Math.max(0, m.index - 2), m.index) === "](" && !/!\[[^\]]*$/.test(s.slice(0, m.index - 2))) return undefined;
   return m[0];
 }
 
