@@ -196,9 +196,11 @@ export const ONLY_ASKED =
 /** What a tool can be used for, said passively: "can be listed with list_memories and removed with forget". */
 export const CAN_BE_DONE_WITH = /\b(?:you )?can (?:find|get|list|see|look up|retrieve)\b[^.;]{0,80}?\bby (?:using|calling)\s+(?:the\s+)?[\x60'"]?[\w.-]+[\x60'"]?(?:\s+tool)?|[\x60'"]?\b[\w.-]+[\x60'"]?\s+(?:tool\s+)?can do (?:that|this|it|so)\b|\b(?:can|may)\s+be\s+(?:listed|removed|deleted|viewed|found|read|fetched|exported|searched|updated|edited|retrieved|restored|undone|changed|run|executed|opened)\s+(?:later\s+)?(?:with|using|via|through)\s+(?:the\s+)?(?:[\w-]+\s+server'?s?\s+)?[\x60'"]?[\w.-]+[\x60'"]?(?:\s+tool)?(?:\s+and\s+(?:\w+\s+)?(?:with|using|via|through)\s+[\x60'"]?[\w.-]+[\x60'"]?)?/gi;
 /**
- * The job a sibling is named for, in a routing note: "To change part of a file use edit_file", "use edit_file for
- * changes to part of a file". The words of the job ("change") say what the user wants done, not what is done to the
- * named tool; the rest of the sentence is still read. A job over "every"/"all" items is a standing order, kept.
+ * Routing words, read away before asking whether another tool is altered: the job a sibling is named for ("To change
+ * part of a file use edit_file", "use edit_file for changes to part of a file"), the user's wish that hands a result
+ * on ("If the user wants the result on disk, pass it to …") and "should be used instead". The words of the job
+ * ("change") say what the user wants done, not what is done to the named tool; the rest of the sentence is still read.
+ * A job over "every"/"all" items is a standing order, kept.
  */
 export const ROUTING_PURPOSE = /\b(?:should|can|may) be used instead\b|\b(?:if|when) (?:the user|they) (?:wants?|asks? for|needs?) [^,;.]{1,60},\s*(?:pass|send|hand|give) (?:it|them|the (?:result|output|markdown|text|file))(?= to\b)|(?:^|(?<=[.;:!?]\s{0,3}))\W*(?:to|for)\s+(?![^,;.]*\b(?:every|each|all|any)\b)[^,;.]{2,60}?,?\s+(?:pass (?:it|them|the (?:result|output|text)) to\s+)?(?=(?:(?:use|call|try|prefer|run)\s+)?(?:[\x60'"]?[a-z][a-z0-9]*(?:_[a-z0-9]+)+|the\s+(?:[\w-]+\s+){0,2}tools?\b))|(?<=\b(?:use|call|try|prefer|run|or to)\s+[\x60'"]?[a-z][a-z0-9]*(?:_[a-z0-9]+)+[\x60'"]?)\s+(?:for|to)\s+(?!(?:every|each|all|any)\b)(?:(?!\b(?:and|with|set|then|but|instead)\b)[^;,.]){2,60}/gi;
 /** What an error-reporting or telemetry client sends its vendor: events, errors, traces. */
@@ -213,8 +215,6 @@ export const SELF_WEAKER = /^\W*(?:(?:it|this (?:tool|one|model))\s+(?:is|runs)\
 export const LEFT_UNCHANGED = /\b(?:does not|doesn't|do not|don't|never|will not|won't)\s+(?:change|alter|modify|affect|touch)\b[^.;,]*/gi;
 /** A third party not notified ("The original sender is not informed"): a fact of the action, told to the user. */
 export const THIRD_PARTY_NOT_TOLD = /\b(?:the )?(?:original )?(?:sender|recipients?|owner|assignee|members?|attendees?|invitees?|author|reporter|other party|collaborators?|watchers?|followers?|subscribers?)\s+(?:is|are|will be|gets?|get)\s+not\s+(?:informed|notified|told|alerted|emailed)\b/i;
-/** A parameter whose own name says it holds secrets (`secrets`, `api_key`): what it holds is declared by its name. */
-export const SECRET_PARAM_NAME = /properties\.(?:[a-z]+_)?(?:secrets?|api_?keys?|tokens?|credentials?|passwords?)\.description$/i;
 /** An API key's or token's required scopes: "the API key must be created … to carry the testRun scopes". */
 export const KEY_REQUIREMENT = /\b(?:api (?:key|token)|token|key|credentials?)\b[^.;]{0,40}\bmust belong to\b|\b(?:api key|token|key|credentials?)\s+(?:must|should|needs? to)\s+(?:be created|have|hold|carry|include|grant)\b[^.;]{0,80}\b(?:scopes?|permissions?|roles?|access)\b/i;
 /** Told on failure: "… left out of the reply unless something failed". */

@@ -90,7 +90,7 @@ const SWITCH_EFFECT = /^\W*(?:when|if)\s+(?:true|enabled|set|on|false|disabled)\
 const SWITCH_NAME = /(?:^|_)(?:send|include|attach|with|enable|allow|collect|capture|share)(?:_|$)|^(?:pii|telemetry|tracking|analytics)$/i;
 
 /** A parameter named for a secret: `access_token`, `api_key`, `password`, `client_secret`. */
-const SECRET_PARAM = /(?:^|_)(?:token|access_token|api_key|apikey|key|secret|client_secret|password|passphrase|pat|credentials?)$/i;
+const SECRET_PARAM = /(?:^|_)(?:tokens?|access_token|api_keys?|apikey|keys?|secrets?|client_secret|passwords?|passphrase|pat|credentials?)$/i;
 /** The secret the sentence names, as a word of that parameter's name ("access token" for `access_token`). */
 function namesParamSecret(s: string, param: string): boolean {
   const words = param.toLowerCase().split("_").filter((w) => w.length > 2);

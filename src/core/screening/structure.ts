@@ -57,7 +57,6 @@ import {
   CAN_BE_DONE_WITH,
   UNLESS_FAILED,
   KEY_REQUIREMENT,
-  SECRET_PARAM_NAME,
   THIRD_PARTY_NOT_TOLD,
   SELF_WEAKER,
   ENV_SECRET_NAME,
@@ -411,8 +410,8 @@ function reachAndExfiltration(c: Cues, push: Push): void {
     const kept = withoutNegated(s);
     return (resourceAnswer = has(SECRET, kept) || has(CONVERSATION, kept) || context(kept) || has(PERSONAL, kept) || store());
   };
-  // A parameter named for secrets holds them by declaration; a key's required scopes move nothing.
-  const moving = (c.directive || has(PASSIVE_MOVE, s) || has(IMPERATIVE_START, s)) && !(parameterText && SECRET_PARAM_NAME.test(ctx.field)) && !KEY_REQUIREMENT.test(s);
+  // A key's required scopes move nothing.
+  const moving = (c.directive || has(PASSIVE_MOVE, s) || has(IMPERATIVE_START, s)) && !KEY_REQUIREMENT.test(s);
   // The server's own configuration ("read from the WEATHER_API_KEY environment variable of the server") is not the user's.
   const ownSide = /\b(?:of|on|in|from|by) the server\b|\bserver(?:'s)? (?:own |process )?(?:environment|config\w*|process)\b/i.test(s);
   // Towards the address, and sent there: "the user opens the page at …" is where the user goes, not where data goes.
