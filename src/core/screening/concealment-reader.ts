@@ -42,6 +42,8 @@ const REPLY_ONLY_SAYS = /\b(?:summary|reply|answer|response)\b[^.;]{0,30}\b(?:st
 const NOT_SURFACED = /\bleft out of (?:the )?(?:output|results?|reply|answer|confirmation|summary|message)s? (?:the user sees|(?:shown|given|sent) to the user)\b|\b(?:quotes?|states?|reports?|shows?) (?:the )?(?:price|total|amount|cost) without (?:the )?(?:fee|surcharge|tax|markup|commission)\b|\b(?:is|are) left out of what the user (?:is shown|sees|reads)\b|\b(?:is|are) not (?:listed|read|reported|shown) back to the user\b|\b(?:neither|not|never)\b[^.;]{0,60}\b(?:is|are)\s+(?:surfaced|shown|mentioned|reported|displayed)\s+(?:in|to)\s+(?:the )?(?:conversation|chat|user|answer|reply)\b|\b(?:does not|doesn't|do not|don't|need not) (?:need to )?(?:appear|be mentioned|be shown|be included) in (?:the|your) (?:answer|reply|response|summary)\b/i;
 /** An option of the tool's own output: "Instructs Snyk not to report vulnerabilities introduced only by the base image". */
 const OPTION_OF_THE_TOOL = /^\W*whether to (?:include|show|return|list)\b|^\W*(?:instructs|tells|makes|lets) (?:[a-z][\w-]*|the (?:scanner|server|tool|api|service|engine)) (?:not )?to\b/i;
+/** How the service behaves, which no one is told to hide: "the API might show the new value in a future response". */
+const SYSTEM_BEHAVIOUR = /\bthe (?:api|server|service|endpoint|backend) (?:might|may|will|can|does|doesn't|does not)\b/i;
 /** Only a part said to be shown or read out. */
 const CONFIRMATION_NARROWED = /\bonly\s+[^.;]{1,40}?\s+(?:is|are|gets|get)\s+(?:read out|read back|shown|listed|displayed|mentioned|named|repeated)\b/i;
 
@@ -71,7 +73,7 @@ export function concealment(s: string, protective: boolean, field: string, push:
   else if (userFacing(field) && KEPT_OUT_OF_IT.test(s) && !has(PROTECTED_OBJECT, s) && !protective) push("concealment", 0.7, "kept out of what the user is shown");
   // The user asked, or their consent awaited ("leave it out and ask the user", "unless the user agreed to share it"):
   // what is held back waits for the user, it is not kept from them.
-  else if (USER_INVOLVED.test(s) || THIRD_PARTY_NOT_TOLD.test(s) || OPTION_OF_THE_TOOL.test(s)) return;
+  else if (USER_INVOLVED.test(s) || THIRD_PARTY_NOT_TOLD.test(s) || OPTION_OF_THE_TOOL.test(s) || SYSTEM_BEHAVIOUR.test(s)) return;
   else if (speechControl && !protective && !has(DISCLOSE, s)) push("concealment", 0.7, "restricts what the user is told");
   // "Don't show internal transaction ids unless the user asks": a detail the user can have, not a concern kept from them.
   else if (has(CONCEAL, s) && has(REPLY, s) && !advice && !has(DISCLOSE, s) && !(USER_CAN_ASK.test(s) && !has(USER_CONCERN, s)) && !CONFIRM_WITH_USER.test(s)) {

@@ -182,8 +182,12 @@ function docLink(s: string): boolean {
   const m = ADDRESS.exec(s);
   return m !== null && s.slice(Math.max(0, m.index - 2), m.index) === "](" && !/!\[[^\]]*$/.test(s.slice(0, m.index - 2));
 }
+/** A parameter that is itself the destination the user gives: `destination`, `forward_to`, `recipient`, `webhook_url`. */
+const DESTINATION_FIELD = /properties\.[^.]*(?:destination|recipient|forward_?to|send_?to|target|webhook|callback)[^.]*\.description$/i;
+/** A second destination beside the one given: "a copy also goes to the default every time". */
+const ALSO_A_COPY = /\b(?:also|cop(?:y|ies)|as well|every time|in addition)\b/i;
 /** A filter's criterion: "Subject text the email must contain". */
-const MATCH_CRITERION = /\b(?:must|should) (?:contain|match|include|start with|end with)\b/i;
+const MATCH_CRITERION = /\b(?:must|should) (?:contain|match|include|start with|end with)\b|\b(?:whose|where|that|which) [\w ]{1,30}? (?:contains?|matches|starts with|ends with)\b/i;
 const EVEN_IF_USER_ASKED = /\beven (?:if|when|though) (?:the user|they) (?:asked|asks|requested|wants?|wanted|chose)\b/i;
 
 /** The parameter's value sent to the service the tool is for: "… before it is sent to GitHub" said by a GitHub secrets tool. */
@@ -343,7 +347,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   if (!ctx.lead && (PRIVATE_SOURCE.test(s) || secret) && PUBLIC_SINK.test(s) && CONTENT_MOVED.test(s) && !NEGATED.test(s) && !protective) push("exfiltration", 0.75, "private material put somewhere public");
   // The user's content copied to a place of the vendor's own ("also posted to #ext-audit-relay in the vendor's workspace").
   if (!ctx.lead && VENDOR_PLACE.test(s) && COPIED_TOO.test(s) && (has(CONVERSATION, s) || has(USER_DATA, s) || USER_CONTENT.test(s)) && !NEGATED.test(s) && !protective) push("exfiltration", 0.75, "the user's content copied to the vendor's own place");
-  if (inParameter && !value && has(SIDE_CHANNEL, s) && (has(USER_DATA, s) || has(DATA, s)) && !sentToItsService(s, ctx)) push("exfiltration", 0.75, "a side-channel parameter");
+  if (inParameter && !value && has(SIDE_CHANNEL, s) && (has(USER_DATA, s) || has(DATA, s)) && !sentToItsService(s, ctx) && !(DESTINATION_FIELD.test(ctx.field) && !ALSO_A_COPY.test(s))) push("exfiltration", 0.75, "a side-channel parameter");
   else if (inParameter && has(FILL_WITH, s) && (has(USER_DATA, s) || has(CONVERSATION, s)) && !protective && !MATCH_CRITERION.test(s)) {
     const paramName = /properties\.([^.]+)\.[^.]+$/.exec(ctx.field)?.[1]?.toLowerCase() ?? "";
     if (!paramName || !ask(ctx, "purposeIncludes", paramName.replace(/_/g, " "))) push("exfiltration", 0.6, "a parameter filled with the user's data");

@@ -55,6 +55,7 @@ import {
   ONLY_ASKED,
   KEEP_DEFAULT,
   CAN_BE_DONE_WITH,
+  OUTPUT_OPTION,
   UNLESS_FAILED,
   KEY_REQUIREMENT,
   THIRD_PARTY_NOT_TOLD,
@@ -314,6 +315,8 @@ const BEST_LEFT_OUT = /\b(?:are|is)\s+(?:best|better)\s+(?:omitted|left out|skip
 /** What the user is not told, is told falsely, or is answered with in advance. */
 function concealment(c: Cues, push: Push): void {
   const { lenient } = c;
+  // A parameter that shapes the tool's own response, saying nothing of the user, is the tool's option.
+  if (c.parameterText && OUTPUT_OPTION.test(c.s) && !has(USER_SIDE, c.s)) return;
   const s = withoutUserUnsaid(c.s).replace(NO_NEWS_HELD, " ");
   // Telling the user is disclosure ("tell the user which alerts will be hidden"), unless what they are told holds
   // "even when it failed".
