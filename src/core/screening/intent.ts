@@ -76,7 +76,7 @@ const HOLDS_NOUN = /^\W*(?:the|a|an|full|complete|all)\s+(?:full\s+|complete\s+)
 const OBJECT_POLICY = /(?<!\b(?:your|its|the model's|the assistant's|content|safety|usage|system|operator|moderation)\s)\bpolic(?:y|ies)\b/i;
 const OBJECT_POLICIES = new RegExp(OBJECT_POLICY.source, "gi");
 /** A thing's own configuration or rules: "the router configuration", "the existing rules array", "app.json configuration". */
-const OBJECT_SETTINGS = /\b(?:router|routing|app(?:\.json)?|application|project|workspace|cluster|network|firewall|dns|build|ci|pipeline|deployment|environment(?:-specific)?|team|alert|notification|escalation|orchestration|event|service|database|table|bucket|repo|repository|branch|dashboard|datasource|server|proxy|webhook|lint(?:er)?|eslint|prettier|tsconfig|docker|nginx|specific|ignore|lint(?:ing)?|firewall|security|protection|detection|matching|robots(?:\.txt)?)\s+(?:configurations?|config|rules?|settings)\b|\b(?:existing|current|matching) (?:protection )?rules\b|\b(?:setup|installation|install|usage|migration|step-by-step(?: setup)?) instructions\b|\bsafety (?:assessment|rating|levels?|score|data|information|warnings?)\b|\b[a-z0-9-]+:[A-Za-z*]+\s+permissions?\b|\brules? (?:array|list|set|engine|file)s?\b|\bpolicy files?\b/i;
+const OBJECT_SETTINGS = /\b(?:router|routing|app(?:\.json)?|application|project|workspace|cluster|network|firewall|dns|build|ci|pipeline|deployment|environment(?:-specific)?|team|alert|notification|escalation|orchestration|event|service|database|table|bucket|repo|repository|branch|dashboard|datasource|server|proxy|webhook|lint(?:er)?|eslint|prettier|tsconfig|docker|nginx|specific|ignore|lint(?:ing)?|firewall|security|protection|detection|matching|robots(?:\.txt)?)\s+(?:configurations?|config|rules?|settings)\b|\b(?:existing|current|matching|new|filter|validation|firewall|classification|explicit|sorting|routing|access|naming|retention|provided) (?:set of |protection )?rules\b|\bset of rules\b|\bpermissions? (?:changes?|levels?|files?|for an? \w+|on (?:a|the) \w+)\b|\b(?:setup|installation|install|usage|migration|step-by-step(?: setup)?) instructions\b|\bsafety (?:assessment|rating|levels?|score|data|information|warnings?)\b|\b[a-z0-9-]+:[A-Za-z*]+\s+permissions?\b|\brules? (?:array|list|set|engine|file)s?\b|\bpolicy files?\b/i;
 const OBJECT_SETTINGS_ALL = new RegExp(OBJECT_SETTINGS.source, "gi");
 /** "Use this tool when you need to …": when to use it, addressed to whoever calls it. */
 const USAGE_LEAD = /^\W*use this (?:tool )?(?:when|if|whenever) you (?:need|want|have) to\b/i;
@@ -230,14 +230,15 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const model = vocative || has(MODEL, USAGE_LEAD.test(s) ? s.replace(USAGE_LEAD, " ") : s);
   // A bucket's or a branch's policy is the tool's object, not the model's configuration.
   // So are a router's configuration and a rules array.
-  const config = has(MODEL_CONFIG, OBJECT_POLICY.test(s) || OBJECT_SETTINGS.test(s) ? s.replace(OBJECT_POLICIES, " ").replace(OBJECT_SETTINGS_ALL, " ") : s) && has(CONFIG_CHANGE, s);
+  const settingsOfModel = OBJECT_POLICY.test(s) || OBJECT_SETTINGS.test(s) ? s.replace(OBJECT_POLICIES, " ").replace(OBJECT_SETTINGS_ALL, " ") : s;
+  const config = has(MODEL_CONFIG, settingsOfModel) && has(CONFIG_CHANGE, s);
   // "Read-only, so you may call it without asking for confirmation": a call that changes nothing needs no one's say.
   const shaping = has(ANSWER_SHAPE, s) && !READ_ONLY_CALL.test(s);
   if (model && config && (vocative || !protective)) push("assistant-directive", vocative ? 0.95 : 0.85, "speaks to the model about its own instructions");
   else if (vocative && (shaping || has(OBLIGED, s))) push("assistant-directive", 0.8, "a note addressed to the model");
   // A tool that manages prompts or personas ("sets the system prompt of an agent you manage") has them as its object.
   else if (model && shaping && !protective && !ask(ctx, "purposeIncludes", "system prompt") && !ask(ctx, "purposeIncludes", "persona")) push("assistant-directive", 0.7, "shapes the model's answers or behaviour");
-  else if (config && has(INSTRUCTION_WORDS, s) && !protective) push("assistant-directive", 0.6, "changes the model's instructions");
+  else if (config && has(INSTRUCTION_WORDS, settingsOfModel) && !protective) push("assistant-directive", 0.6, "changes the model's instructions");
   // A value is copied into the call as it stands: following content there is a setting, not a description of it.
   else if ((model || value || has(OBLIGED, s)) && has(OBEYS_CONTENT, s) && !protective) push("assistant-directive", 0.75, "makes orders found in content the model's orders");
 
