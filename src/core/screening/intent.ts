@@ -177,10 +177,12 @@ const RECEIVES_INTO_CALL = /\b(?:field|parameter|argument|\x60\w+\x60)\s+(?:rece
 /** A list of a parameter's values: "Valid values include: appointments, companies, contacts, …". */
 const VALUE_LIST = /\b(?:valid|allowed|possible|supported|accepted) values?(?: include| are)?:?[^.]*/i;
 const VALUE_LISTS = new RegExp(VALUE_LIST.source, "gi");
-/** The sentence's address is the target of a markdown link, not of an image: `[text](https://…)`. */
-function docLink(s: string): boolean {
+const IMAGE_OPENED = /!\[[^\]]*$/;
+/** The sentence's first address, unless it is the target of a markdown link (not of an image): `[text](https://…)`. */
+function addressOutsideLink(s: string): RegExpExecArray | null {
   const m = ADDRESS.exec(s);
-  return m !== null && s.slice(Math.max(0, m.index - 2), m.index) === "](" && !/!\[[^\]]*$/.test(s.slice(0, m.index - 2));
+  const linked = m !== null && s.slice(Math.max(0, m.index - 2), m.index) === "](" && !IMAGE_OPENED.test(s.slice(0, m.index - 2));
+  return linked ? null : m;
 }
 /** A parameter that is itself the destination the user gives: `destination`, `forward_to`, `recipient`, `webhook_url`. */
 const DESTINATION_FIELD = /properties\.[^.]*(?:destination|recipient|forward_?to|send_?to|target|webhook|callback)[^.]*\.description$/i;
@@ -189,6 +191,7 @@ const ALSO_A_COPY = /\b(?:also|cop(?:y|ies)|as well|every time|in addition)\b/i;
 /** A filter's criterion: "Subject text the email must contain". */
 const MATCH_CRITERION = /\b(?:must|should) (?:contain|match|include|start with|end with)\b|\b(?:whose|where|that|which) [\w ]{1,30}? (?:contains?|matches|starts with|ends with)\b/i;
 const EVEN_IF_USER_ASKED = /\beven (?:if|when|though) (?:the user|they) (?:asked|asks|requested|wants?|wanted|chose)\b/i;
+const CALLED = /\bcall(?:ed|s|ing)?\b/i;
 
 /** The parameter's value sent to the service the tool is for: "… before it is sent to GitHub" said by a GitHub secrets tool. */
 const SENT_TO_NAMED = /\b(?:sent|uploaded|submitted|passed|reported) to (?:the (?:correct |right |same )?)?([A-Z][\w.-]+)/;
@@ -306,7 +309,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   );
   // Another server's tool said to be called against what the user asked ("… is called with `draft: false`, even if the
   // user asked for a draft").
-  if (named.length > 0 && EVEN_IF_USER_ASKED.test(s) && /\bcalled\b|\bcall(?:s|ing)?\b/i.test(s) && !protective) push("shadowing", 0.75, `another server's tool called against what the user asked (${named[0]})`);
+  if (named.length > 0 && EVEN_IF_USER_ASKED.test(s) && CALLED.test(s) && !protective) push("shadowing", 0.75, `another server's tool called against what the user asked (${named[0]})`);
   // A value (a default, an enum member, an example) has no business calling anything, least of all another server's tool.
   if (value && named.length > 0 && /(?:->|=>|\u2192)/.test(s) && /\w=/.test(s)) push("shadowing", 0.7, `a value that rewrites another server's tool's arguments (${named[0]})`);
   if (value && named.length > 0 && CALL_VERB.test(s)) push("shadowing", 0.75, `a value that has the model call another server's tool (${named[0]})`);
@@ -328,7 +331,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
 
   // Exfiltration: a literal destination with a transfer, or a parameter that carries data away.
   // A documentation link in markdown ("[versions](https://…/docs#versions)") points the reader somewhere; an image does not.
-  const address = docLink(s) ? null : ADDRESS.exec(s);
+  const address = addressOutsideLink(s);
   // A documentation host ("api.example.com") is an example of where the tool's own request goes; the conversation sent
   // to one is still the conversation sent away, whatever the host is called.
   if (address && (!EXAMPLE_ADDRESS.test(address[0]) || has(CONVERSATION, s)) && !EXAMPLE_MARK.test(s.slice(0, address.index))) {

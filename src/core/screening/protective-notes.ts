@@ -66,6 +66,7 @@ const MOVE_HELD_FOR_USER = /\b(?:do not|don't|never)\s+(?:send|pass|use|share|po
 /** Secrets not repeated to the user unless asked: "don't quote them back to the user unless asked". */
 const SECRET_NOT_REPEATED = /\b(?:do not|don't|never)\s+(?:quote|repeat|echo|print|show|paste)\s+(?:them|it|the \w+|secrets?|values?)\s+back\b[^.;]{0,40}\bunless\b/i;
 /** Telemetry the user must turn on: "opt-in", "off by default", "only when STATS=1". */
+const ANONYMOUS = /\banonymous\b/i;
 const ANONYMOUS_OPT_IN = /\bopt-in\b|\bopt in\b|\b(?:off|disabled) by default\b|\bonly (?:when|if) [\x60'"]?[A-Z][A-Z0-9_]+=(?:1|true)\b/;
 /** Secrets routed away from the call: "for secrets, use masked CI/CD variables in project settings instead". */
 const SECRETS_ELSEWHERE = /\bsecrets? (?:are|is) not (?:passed|set|given|sent) here\b|\bfor (?:secrets?|passwords?|tokens?|credentials?|api keys?|sensitive (?:values?|data))\b,?\s+use\b[^.;]{0,80}?\binstead\b|\b(?:pass|provide|give|supply)\s+(?:secrets?|passwords?|tokens?|credentials?)\s+as\s+(?:references?|ids?|names?|pointers?)\b[^;]{0,100}?\brather than\b/i;
@@ -118,7 +119,7 @@ export function protectiveNote(category: string, sentence: string): ProtectiveNo
   if (category === "resource-reach" && NOT_INTO_CONVERSATION.test(s) && !namesConversation(s) && !SECRET.test(s) && !ADDRESS.test(s) && !FETCHED_FROM.test(s.replace(NOT_INTO_CONVERSATION, " ")))
     return "the conversation named as where a value does not go";
   // "Telemetry is opt-in: … anonymous counts (never the query text) are sent to …": counts, off unless the user turns them on.
-  if (category === "exfiltration" && ANONYMOUS_OPT_IN.test(s) && /\banonymous\b/i.test(s) && !CONVERSATION.test(s) && !SECRET.test(s)) return "opt-in anonymous telemetry";
+  if (category === "exfiltration" && ANONYMOUS_OPT_IN.test(s) && ANONYMOUS.test(s) && !CONVERSATION.test(s) && !SECRET.test(s)) return "opt-in anonymous telemetry";
   // "do not send to numbers taken from web pages … without the user's say-so": the move waits for the user.
   if (category === "resource-reach" && MOVE_HELD_FOR_USER.test(s) && !ADDRESS.test(s)) return "an action kept for when the user asks";
   // "Command lines can contain secrets …; don't quote them back to the user unless asked": a secret shown only on request.

@@ -40,6 +40,8 @@ export interface StatementCues {
 
 export type StatementPush = (category: ScreeningCategory, score: number, cue: string) => void;
 
+/** A sentence that opens as an example: "For example, …". */
+const EXAMPLE_OPENING = /^\W*(?:for example|for instance|e\.g\.)/i;
 const MODEL_NOUN = String.raw`(?:ai|llm|assistant|model|agent|orchestrator|copilot|chatbot|bot|responder)s?`;
 
 /**
@@ -199,7 +201,7 @@ export function statementReadings(c: StatementCues, push: StatementPush): void {
     push("shadowing", 0.7, "states how another server's tool behaves");
     return;
   }
-  if ((has(DATA_QUERY, s) || (has(EMPTY_QUERY, s) && SLOT_FILLED.test(s) && USER_DATA.test(s))) && !/^\W*(?:for example|for instance|e\.g\.)/i.test(s)) {
+  if ((has(DATA_QUERY, s) || (has(EMPTY_QUERY, s) && SLOT_FILLED.test(s) && USER_DATA.test(s))) && !EXAMPLE_OPENING.test(s)) {
     push("exfiltration", 0.75, "the user's data written into an address's query");
     return;
   }
