@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, existsSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ToolCatalog } from "../src/core/catalog/catalog.js";
@@ -197,8 +197,9 @@ test("real catalog seam reports why it is skipped", async () => {
   else assert.ok(r.catalog.size > 0);
 });
 
-test("a --quick run produces every method row, every ablation row, scaling, calibration and the files", async () => {
+test("a --quick run produces every method row, every ablation row, scaling, calibration and the files", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "bench-test-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const tasks = [
     { id: "t1", query: "open a bug report in the repo about the login crash", gold: ["create_issue"], state: { scopes: ["repo:write"] } },
     { id: "t2", query: "what tables are in the analytics database", gold: ["list_tables"] },

@@ -6,7 +6,7 @@
 import { describe, it, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -250,7 +250,7 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string; stde
   }
 }
 
-test("CLI: cost --json prints one row per method with the documented keys; errors name the flag or file", async () => {
+test("CLI: cost --json prints one row per method with the documented keys; errors name the flag or file", async (t) => {
   const r = await cli(["cost", "--catalog", CATALOG, "--tasks", TASKS, "--encoder", "lexical", "--provider", "openai", "--calls", "10", "--history", "800", "--json"]);
   assert.equal(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout) as { methods: Record<string, unknown>[]; callsPerConversation: number; historyTokens: number };
@@ -310,6 +310,7 @@ test("CLI: cost --json prints one row per method with the documented keys; error
     assert.match(r2.stderr, new RegExp(`${flag} expects a positive integer`));
   }
   const dir = mkdtempSync(join(tmpdir(), "cost-cli-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, "empty.jsonl"), "\n");
   writeFileSync(join(dir, "empty.json"), JSON.stringify({ servers: [] }));
   const noTasks = await cli(["cost", "--catalog", CATALOG, "--tasks", join(dir, "empty.jsonl"), "--encoder", "lexical"]);
