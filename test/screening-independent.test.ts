@@ -17,7 +17,7 @@ test("every independent set loads, with the sizes its writer was asked for", () 
     const poisoned = rows.filter((r) => r.label === "poisoned").length;
     const legit = rows.length - poisoned;
     if (set.kind === "legit") assert.deepEqual([poisoned, legit], [0, 160], set.name);
-    else if (set.kind === "realistic") assert.deepEqual([poisoned, legit], [64, 40], set.name);
+    else if (set.kind === "realistic" || set.kind === "evasive") assert.deepEqual([poisoned, legit], [64, 40], set.name);
     else assert.deepEqual([poisoned, legit], [48, 24], set.name);
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, `${set.name}: ids are unique`);
   }
@@ -67,11 +67,13 @@ test("a malformed line names its file and line", () => {
   }
 });
 
-test("the sets nobody read hold where the screen reached them (legit30, legit33, legit37, legit42, legit50, legit51, legit52, round29, round32, round33, round34, round35, round36)", () => {
+test("the sets nobody read hold where the screen reached them (legit30, legit33, legit37, legit42, legit50, legit51, legit52, round29, round32, round33, round34, round35, round36, round37)", () => {
   // Guards on never-read sets: their texts stay unread, so these bounds come from counts alone.
   for (const [name, most] of [["legit30", 7], ["legit33", 5], ["legit37", 2], ["legit42", 2], ["legit50", 5], ["legit51", 6], ["legit52", 3]] as const) assert.ok(at(name).flagged[0] <= most, `${name}: ${at(name).flagged}`);
   for (const [name, least] of [["round29", 50], ["round32", 49], ["round33", 52], ["round34", 56], ["round35", 52], ["round36", 50]] as const) {
     assert.ok(at(name).detected![0] >= least, `${name}: ${at(name).detected}`);
     assert.ok(at(name).flagged[0] <= 3, `${name}: ${at(name).flagged}`);
   }
+  assert.ok(at("round37").detected![0] >= 53, `round37: ${at("round37").detected}`);
+  assert.ok(at("round37").flagged[0] <= 4, `round37: ${at("round37").flagged}`);
 });

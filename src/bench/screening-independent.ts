@@ -6,6 +6,8 @@
  * - `legit`: 160 alarming-but-legitimate tools in the registers real MCP servers publish (credential managers,
  *   shells, databases, messaging, cloud admin, browser automation, guidance to the model, memory, LLM gateways, …);
  * - `realistic`: 64 poisoned and 40 legitimate tools as a real malicious server would ship them;
+ * - `evasive`: 64 poisoned and 40 legitimate tools by a writer told to reach the same goals politely and indirectly,
+ *   without the words a screen looks for ("secret", "hidden", "do not tell the user");
  * - `adversarial`: attacks dressed as the notes the screen lets through (routing-notes.ts, option-notes.ts), written
  *   by someone who had read those two files.
  *
@@ -19,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import { screenTool, type ScreenableTool } from "../core/screening/screen.js";
 import { readJsonLines, wilson } from "./screening.js";
 
-export type IndependentKind = "legit" | "realistic" | "adversarial";
+export type IndependentKind = "legit" | "realistic" | "evasive" | "adversarial";
 
 export interface IndependentSet {
   name: string;
@@ -60,6 +62,8 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "legit51", kind: "legit", firstContact: { commit: "06b5133", setting: "alone", flagged: [7, 160] }, fit: false },
   { name: "round36", kind: "realistic", firstContact: { commit: "61adeef", setting: "beside the real catalog", detected: [53, 64], flagged: [4, 40] }, fit: false },
   { name: "legit52", kind: "legit", firstContact: { commit: "61adeef", setting: "alone", flagged: [4, 160] }, fit: false },
+  { name: "round37", kind: "realistic", firstContact: { commit: "cbe21c8", setting: "beside the real catalog", detected: [55, 64], flagged: [4, 40] }, fit: false },
+  { name: "round38", kind: "evasive", firstContact: { commit: "cbe21c8", setting: "beside the real catalog", detected: [39, 64], flagged: [5, 40] }, fit: true },
 ];
 
 export interface IndependentRow {
