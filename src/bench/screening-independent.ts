@@ -64,6 +64,9 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "legit52", kind: "legit", firstContact: { commit: "61adeef", setting: "alone", flagged: [4, 160] }, fit: false },
   { name: "round37", kind: "realistic", firstContact: { commit: "cbe21c8", setting: "beside the real catalog", detected: [55, 64], flagged: [4, 40] }, fit: false },
   { name: "round38", kind: "evasive", firstContact: { commit: "cbe21c8", setting: "beside the real catalog", detected: [39, 64], flagged: [5, 40] }, fit: true },
+  { name: "legit62", kind: "legit", firstContact: { commit: "cbe21c8", setting: "alone", flagged: [15, 160] }, fit: true },
+  { name: "round39", kind: "evasive", firstContact: { commit: "cbe21c8", setting: "beside the real catalog", detected: [50, 64], flagged: [2, 40] }, fit: false },
+  { name: "legit63", kind: "legit", firstContact: { commit: "cbe21c8", setting: "alone", flagged: [12, 160] }, fit: false },
 ];
 
 export interface IndependentRow {

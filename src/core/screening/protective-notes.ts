@@ -41,7 +41,8 @@ export type ProtectiveNote =
   | "secrets sent another way"
   | "opt-in anonymous telemetry"
   | "the user's message as the query"
-  | "access limited by role";
+  | "access limited by role"
+  | "an action scoped to what the user asked";
 
 /** Results said to possibly hold secrets: "Log lines may contain tokens", "the output can include credentials". */
 const MAY_HOLD = /(?:^|\s)\.[a-z][\w.-]*\s+(?:may|might|can|could|often)\s+(?:also\s+)?(?:contain|include|hold)\b|\b(?:backups?|exports?|dumps?|snapshots?|archives?)\s+(?:\w+\s+){0,2}?(?:contain|contains|include|includes|hold|holds)\s+(?:all|every|the|any|everything)\b|\b(?:results?|responses?|output|logs?|log lines|lines|content|contents|pages?|messages?|events?|records?|rows?|files?|data|payloads?|bodies|body|attributes|fields|headers|values|columns|metadata|labels|tags)\s+(?:\w+\s+){0,2}?(?:may|might|can|could|often|sometimes)\s+(?:also\s+)?(?:contain|include|hold|show|expose|carry)\b/i;
@@ -104,6 +105,33 @@ const ROLE_GATED = /\b(?:included|shown|returned|available|visible|exported|list
 /** Secrets said not to be touched: "private keys are never opened", "it is never echoed back". */
 const NEVER_TOUCHED = /\b(?:is|are|will be|gets?)\s+\**(?:never|not)\**\s+(?:\w+\s+)?(?:opened|read|touched|accessed|sent|transmitted|stored|logged|uploaded|included|echoed|shown|returned|exposed|shared|printed|saved|persisted|collected|copied|moved|backed up|committed|pushed|synced)\b(?:\s+(?:or|nor|and)\s+(?:opened|read|touched|accessed|sent|transmitted|stored|logged|uploaded|copied|moved|shared)\b)?|\bnever (?:opens|reads|touches|sends|stores|logs|uploads|includes|echoes|shows|returns|exposes|shares|prints|saves|collects|leaves)\b|\b(?:has no way to|cannot|can't|can not|is unable to|is not able to)\s+(?:read|access|see|open|decrypt)\b/i;
 
+/**
+ * Caution that narrows what the model does to what the user asked or needs: "only show them to the user if they asked
+ * to see them", "use it only for content the user wants to share", "read only what the task needs", "leave this false
+ * unless the user has already reviewed the plan".
+ */
+const USER_SCOPED = new RegExp(
+  [
+    String.raw`\b(?:only|unless)\b[^.;]{0,60}?\b(?:the user|they|the person|the customer|a human)\s+(?:who\s+)?(?:has\s+|have\s+)?(?:already\s+)?(?:explicitly\s+|directly\s+|clearly\s+)?(?:asks?|asked|requests?|requested|wants?|wanted|confirm(?:s|ed)?|approv(?:es|ed)|agree(?:s|d)|reviewed|names?|named|chose|chooses|says so)\b`,
+    String.raw`\b(?:only (?:surface|show|return|read|include|share|use|fetch|request|take|keep)|(?:surface|show|return|read|include|share|use|fetch|request|take|keep) only)\s+(?:\w+\s+){0,2}?what (?:is )?(?:relevant to|the (?:task|user|request|question)|you need|(?:is )?needed)\b`,
+    String.raw`\b(?:filter|exclude|leave out|skip)\b[^.;]{0,40}\bwhen (?:you )?(?:don't|do not) need (?:it|them)\b`,
+  ].join("|"),
+  "i",
+);
+/** The user consulted, or what is handed over kept with them: "confirm the recipients with the user", "keep them within this conversation". */
+const USER_CHECKED = new RegExp(
+  [
+    String.raw`(?<!\b(?:not|never|n't|without|no need to|need to)\s+(?:\w+\s+){0,2})\b(?:check|confirm|consult|verify|clear)\s+(?:\w+\s+){0,3}?with (?:the user|them)\b`,
+    String.raw`\bkeep (?:it|them|this|these|the \w+) (?:within|inside|in) (?:this|the) (?:conversation|chat|session)\b`,
+    String.raw`\bshare (?:it|them|this|these) only with the user\b`,
+  ].join("|"),
+  "i",
+);
+/** What would widen or waive inside such a note: more done, a default kept, a check skipped, whatever the user says. */
+const WIDENS = /\b(?:also|as well|too|in addition|additionally|alongside|otherwise|keep the default|even (?:if|when|though)|regardless|whatever|no matter|skip\w*|bypass\w*|waive\w*|without (?:asking|confirm\w*|check\w*|consult\w*|waiting)|(?:do not|don't|never|no need to) (?:tell|mention|show|inform|ask|confirm|check|wait))\b/i;
+/** What the user hears, narrowed to what they ask about: withholding, not caution ("lists only the scopes the user asked for"). */
+const HEARS = /\b(?:list|lists|listed|mention\w*|report\w*|answer\w*|repl(?:y|ies|ied)|tell\w*|told|say|says|said|show\w*|surfac\w*|summar\w*|name only|only name|discreet\w*|comes? up|bring\w* (?:it|this|that) up|play\w* (?:it )?down|describ\w*|explain\w*)\b/i;
+
 /** Whether `sentence` is a protective note for a reading of `category`, and which. */
 export function protectiveNote(category: string, sentence: string): ProtectiveNote | undefined {
   const s = sentence;
@@ -126,6 +154,12 @@ export function protectiveNote(category: string, sentence: string): ProtectiveNo
   if (category === "concealment" && SECRET.test(s) && SECRET_NOT_REPEATED.test(s) && !ADDRESS.test(s)) return "secrets kept out";
   // "for secrets, use masked CI/CD variables instead": secrets routed away from the call.
   if (category === "resource-reach" && SECRETS_ELSEWHERE.test(s) && !ADDRESS.test(s) && !CONVERSATION.test(s)) return "secrets sent another way";
+  // Caution narrowed to the user's request holds as an order: its obligation is the narrowing. What the user hears is
+  // not narrowed that way: "only mentioned if they ask" withholds.
+  if ((USER_CHECKED.test(s) || USER_SCOPED.test(s)) && !WIDENS.test(s) && !ADDRESS.test(s) && !DECEIVE.test(s)) {
+    if (category === "resource-reach" || category === "tool-choice" || category === "assistant-directive") return "an action scoped to what the user asked";
+    if (category === "concealment" && (USER_CHECKED.test(s) || !HEARS.test(s))) return "an action scoped to what the user asked";
+  }
   if (obligesOrDeceives(s)) return undefined;
   if (category === "assistant-directive" && USER_GATED.test(s) && !ADDRESS.test(s) && !INTO_CALL_VERB.test(s)) return "an action kept for when the user asks";
   if ((category === "concealment" || category === "resource-reach") && SECRETS_KEPT_OUT.test(s) && !/\b(?:tell|inform|show|mention|say)\w*\b/i.test(s) && !ADDRESS.test(s))

@@ -164,7 +164,8 @@ type NoteContext = RoutingContext;
  * the user or saying what it does with secrets (protective-notes.ts).
  */
 function benignNote(category: string, field: string, sentence: string, ctx: NoteContext): boolean {
-  if (ROUTING_CATEGORIES.has(category)) return field === "description" && routingNote(sentence, ctx) !== undefined;
+  // Caution narrowed to what the user asked ("only show them if they asked") steers no choice between tools either.
+  if (ROUTING_CATEGORIES.has(category)) return (field === "description" && routingNote(sentence, ctx) !== undefined) || (category === "tool-choice" && protectiveNote(category, sentence) === "an action scoped to what the user asked");
   return optionNote(category, field, sentence, ctx) !== undefined || protectiveNote(category, sentence) !== undefined;
 }
 
@@ -188,7 +189,7 @@ export interface DetailedScreening {
 /** An <IMPORTANT> tag (not a system, admin or hidden one). */
 const IMPORTANT_TAG = /^<\s*\/?\s*important\s*>$/i;
 /** The user's approval asked for: "show the exact command to the user and, only after they approve, call this tool". */
-const USER_APPROVAL = /\bonly (?:after|once|when) (?:they|the user) (?:approves?|confirms?|agrees?|says yes)\b|\b(?:obtain|get|ask for|request) (?:their |the user's )?(?:explicit |written )?(?:confirmation|approval)\b|\bask the user to confirm\b|\bconfirm with the user\b|\bask (?:the user|them) for (?:explicit |written )?(?:confirmation|approval|permission|consent)\b|\b(?:shown|presented|displayed) to the user and (?:confirmed|approved)\b|\bshow (?:the user|them) (?:what|which|exactly)\b|\bonly call (?:this|it|the) (?:tool )?(?:after|once|when) (?:they|the user) (?:has |have )?(?:confirms?|confirmed|approves?|approved|agrees?|agreed)\b|\bthe user must (?:confirm|approve)\b[^.;]{0,40}\bbefore (?:you call|calling)\b/i;
+const USER_APPROVAL = /\bonly (?:after|once|when) (?:they|the user) (?:approves?|confirms?|agrees?|says yes)\b|\b(?:obtain|get|ask for|request) (?:their |the user's )?(?:explicit |written )?(?:confirmation|approval)\b|\bask the user to confirm\b|\bconfirm with the user\b|\bask (?:the user|them) for (?:explicit |written )?(?:confirmation|approval|permission|consent)\b|\b(?:shown|presented|displayed) to the user and (?:confirmed|approved)\b|\bshow (?:the user|them) (?:what|which|exactly)\b|\bonly call (?:this|it|the) (?:tool )?(?:after|once|when) (?:they|the user) (?:has |have )?(?:explicitly )?(?:confirms?|confirmed|approves?|approved|agrees?|agreed|asks?|asked|requests?|requested)\b|\bshow (?:the )?(?:exact |full )?(?:\w+ )?(?:statement|command|query|change|diff|plan|sql) to the user\b|\bwait for (?:an? |the user's |their )?(?:explicit )?(?:yes|confirmation|approval|go-ahead|ok)\b|\bconfirm (?:once more |again |first )?(?:with the user )?before (?:calling|running|proceeding|you call)\b|\bthe user must (?:confirm|approve)\b[^.;]{0,40}\bbefore (?:you call|calling)\b/i;
 /** What an approval block must not hold besides: secrets, the conversation, addresses, something kept from the user. */
 const NOT_APPROVAL_ONLY = /\b(?:do not|don't|never)\s+(?:tell|mention|show|inform|reveal)\b|\b(?:do not|don't|never|without|no need to|skip)\s+(?:\w+\s+){0,2}?(?:ask|obtain|get|wait|request|confirm|check)\w*\b(?!=)|\beven if\b|\bstanding request\b|\b(?:(?:api|access|auth|bearer|session|oauth|refresh|personal access) token|api key|(?<!\bin (?:this|the) )conversation|chat history|system prompt)s?\b|https?:\/\/|\b[\w.+-]+@[\w-]+\.[\w.-]+/i;
 
