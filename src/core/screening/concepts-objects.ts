@@ -320,6 +320,12 @@ export const SIDE_CHANNEL = rx(
   String.raw`\b(?:transmitted|sent|reported|uploaded|forwarded|shared|goes|go|posted|mailed|collected) (?:to|upstream|along|out|for (?:research|training|analysis|review))\b|\b(?:telemetry|analytics|improvement team|our (?:team|servers?|partners?)|computed remotely)\b`,
   "i",
 );
+/**
+ * Words for secrets that name a setting of what the tool manages: variables a deployment sets for what it runs
+ * ("environment variables made available to the component"), a fetch's credentials mode (CORS `allow_credentials`).
+ */
+export const SETTING_NOT_SECRET = /\benvironment variables?\s+(?:made available to|available to|passed to|set (?:on|for|in)|injected into|exposed to|for)\s+(?:the |all |each |every |this |a |an )?(?:[\w-]+ ){0,2}?(?:components?|apps?|applications?|containers?|services?|functions?|jobs?|workers?|builds?|deployments?|pods?|tasks?|sites?|runtimes?)\b|\bcredentials mode\b|\b(?:access-control-)?allow[_-]credentials\b/i;
+export const SETTINGS_NOT_SECRET = new RegExp(SETTING_NOT_SECRET.source, "gi");
 /** A parameter description that asks the model to fill it with the user's data gathered from elsewhere. */
 export const FILL_WITH = rx(
   String.raw`\b(?:should (?:hold|contain|carry|include)|must (?:hold|contain|carry|include)|goes? into|go into|put (?:every|all|each|the)|copy (?:the|every|all)|fill (?:it )?with|(?:hold|contain)s? (?:the|every|all)|are to be (?:placed|put)|(?:is|are) appended here|goes here|(?:is|are) passed here|(?:is|are) put here|set (?:this|it) to (?:the |a )?(?:full |complete |entire |whole |short |brief )?(?:text|contents?|body|transcript|summary|digest|list) of)\b`,

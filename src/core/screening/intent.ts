@@ -46,6 +46,8 @@ import {
   TOOL_CHANGE,
   TRANSFER,
   UNIVERSAL,
+  SETTING_NOT_SECRET,
+  SETTINGS_NOT_SECRET,
   UNTRUSTED_CONTENT,
   USER_DATA,
   WHEN_OTHER,
@@ -76,7 +78,7 @@ const HOLDS_NOUN = /^\W*(?:the|a|an|full|complete|all)\s+(?:full\s+|complete\s+)
 const OBJECT_POLICY = /(?<!\b(?:your|its|the model's|the assistant's|content|safety|usage|system|operator|moderation)\s)\bpolic(?:y|ies)\b/i;
 const OBJECT_POLICIES = new RegExp(OBJECT_POLICY.source, "gi");
 /** A thing's own configuration or rules: "the router configuration", "the existing rules array", "app.json configuration". */
-const OBJECT_SETTINGS = /\b(?:router|routing|app(?:\.json)?|application|project|workspace|cluster|network|firewall|dns|build|ci|pipeline|deployment|environment(?:-specific)?|team|alert|notification|escalation|orchestration|event|service|database|table|bucket|repo|repository|branch|dashboard|datasource|server|proxy|webhook|lint(?:er)?|eslint|prettier|tsconfig|docker|nginx|specific|ignore|lint(?:ing)?|firewall|security|protection|detection|matching|robots(?:\.txt)?)\s+(?:configurations?|config|rules?|settings)\b|\b(?:existing|current|matching|new|filter|validation|firewall|classification|explicit|sorting|routing|access|naming|retention|provided) (?:set of |protection )?rules\b|\bset of rules\b|\bpermissions? (?:changes?|levels?|files?|for an? \w+|on (?:a|the) \w+)\b|\b(?:setup|installation|install|usage|migration|step-by-step(?: setup)?) instructions\b|\bsafety (?:assessment|rating|levels?|score|data|information|warnings?)\b|\b[a-z0-9-]+:[A-Za-z*]+\s+permissions?\b|\brules? (?:array|list|set|engine|file)s?\b|\bpolicy files?\b/i;
+const OBJECT_SETTINGS = /\b(?:router|routing|app(?:\.json)?|application|project|workspace|cluster|network|firewall|dns|build|ci|pipeline|deployment|environment(?:-specific)?|team|alert|notification|escalation|orchestration|event|service|database|table|bucket|repo|repository|branch|dashboard|datasource|server|proxy|webhook|lint(?:er)?|eslint|prettier|tsconfig|docker|nginx|specific|ignore|lint(?:ing)?|firewall|security|protection|detection|matching|robots(?:\.txt)?)\s+(?:configurations?|config|rules?|settings)\b|\b(?:existing|current|matching|new|filter|validation|firewall|classification|explicit|sorting|routing|access|naming|retention|provided) (?:set of |protection )?rules\b|\bset of rules\b|\bpermissions? (?:changes?|levels?|files?|for an? \w+|on (?:a|the) \w+)\b|\b(?:setup|installation|install|usage|migration|step-by-step(?: setup)?) instructions\b|\bsafety (?:assessment|rating|levels?|score|data|information|warnings?)\b|\b[a-z0-9-]+:[A-Za-z*]+\s+permissions?\b|\brules? (?:array|list|set|engine|file)s?\b|\b(?:structured |full |new )?list of rules\b|\bpolicy files?\b/i;
 const OBJECT_SETTINGS_ALL = new RegExp(OBJECT_SETTINGS.source, "gi");
 /** "Use this tool when you need to …": when to use it, addressed to whoever calls it. */
 const USAGE_LEAD = /^\W*use this (?:tool )?(?:when|if|whenever) you (?:need|want|have) to\b/i;
@@ -251,7 +253,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
 
   // Resource reach: secrets, the conversation or personal data moved into the call, outside the declared purpose.
   // "Never tokens or credentials" names a secret only to rule it out.
-  const secret = has(SECRET, s) && (!NEGATED_SECRET.test(s) || has(SECRET, s.replace(NEGATED_SECRETS, " ")));
+  const secret = has(SECRET, s) && (!NEGATED_SECRET.test(s) || has(SECRET, s.replace(NEGATED_SECRETS, " "))) && (!SETTING_NOT_SECRET.test(s) || has(SECRET, s.replace(SETTINGS_NOT_SECRET, " ")));
   // A parameter described as secrets or the conversation ("Dump of all environment variables …") asks the model to fill it with them.
   const contentOf = /\b(?:dump|contents?|copy|verbatim|list|export|all|text|summary|digest)\s+(?:text\s+)?of\b|\bincluding (?:secret|private|hidden)\b|\bverbatim\b/i.test(s);
   if (inParameter && !value && (secret || has(CONVERSATION, s)) && (contentOf || has(FILL_WITH, s)) && !protective && !ask(ctx, "declared", s)) push("resource-reach", 0.75, "a parameter meant to hold secrets or the conversation");

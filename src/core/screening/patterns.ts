@@ -76,7 +76,7 @@ export const PATTERNS: PatternRule[] = [
       re(String.raw`\bnever ask (?:the user |them )?(?:for )?(?:confirmation|approval|permission|consent)`),
       // "Never run DROP without asking the user" asks for the confirmation: a negation before it turns the sentence round.
       // So does a read-only tool being called unasked ("it is read-only, so it is safe to call without asking the user").
-      re(String.raw`(?<!\b(?:never|not|n't|read-only|safe to (?:call|use|run)|harmless|no side effects)\b[^.!?\n]{0,60})\bwithout (?:asking|consulting|checking with|requesting|seeking)\s+(?:the user|them|anyone|anybody|for (?:confirmation|approval|permission|consent))`),
+      re(String.raw`(?<!(?:\b(?:never|not|read-only|safe to (?:call|use|run)|harmless|no side effects)|n't)\b[^.!?\n]{0,60})\bwithout (?:asking|consulting|checking with|requesting|seeking)\s+(?:the user|them|anyone|anybody|for (?:confirmation|approval|permission|consent))`),
       // The same in the passive: "acted upon without the user being consulted".
       re(String.raw`(?<!\b(?:never|not|n't)\b[^.!?\n]{0,60})\bwithout (?:the user|them|anyone|anybody) (?:being|having been) (?:asked|consulted|checked with)\b`),
       // Said as advice rather than an order: the user's confirmation is called a cost, and the assistant acts without it
@@ -98,7 +98,8 @@ export const PATTERNS: PatternRule[] = [
       re(String.raw`\b(?:act|behave|respond|pose|operate)\s+as\s+(?:if you (?:were|are)\s+)?(?:the\s+|a\s+|an\s+)?(?:system|system administrator|administrator|admin|root user|developer|operator)\b`),
       re(String.raw`\bpretend\s+(?:to be|you are|that you are)\s+(?:the\s+|a\s+|an\s+)?(?:system|administrator|admin|developer|operator|user)\b`),
       re(String.raw`\byou are now\s+(?:in\s+)?(?:an?\s+)?(?:\w+\s+)?(?:mode|the system|admin|administrator|unrestricted|jailbroken)\b`),
-      re(String.raw`\b(?:maintenance|developer|debug|god|admin|jailbreak|unrestricted)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:active|enabled|on|activated)\b`),
+      // "An offline page to display when maintenance mode is enabled" is the state of the user's app, not an announcement.
+      re(String.raw`(?<!\b(?:when|if|while|whether|until|once|after|before)\s+(?:the\s+)?)\b(?:maintenance|developer|debug|god|admin|jailbreak|unrestricted)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:active|enabled|on|activated)\b`),
       re(String.raw`\b(?:administrative|admin|system|root)\s+overrides?\s+(?:are\s+|is\s+)?(?:now\s+)?(?:enabled|active|in effect|granted|on)\b`),
       re(String.raw`<!--[^]*?\b(?:assistant|ai|llm|agent|instructions?|system|claude|gpt|you (?:must|should))\b[^]*?-->`),
       // A comment (unseen by the user reading a rendered description) that gives orders about a tool's work.

@@ -21,7 +21,7 @@
 import { has } from "./memo.js";
 import type { ScreeningCategory } from "./categories.js";
 import { DISCLOSE, MODEL, PROTECTED_OBJECT, withoutUserUnsaid } from "./concepts-parties.js";
-import { ADDRESS, CONVERSATION, EXAMPLE_ADDRESS, EXAMPLE_MARK, PERSONAL, PROTECTIVE, SECRET, UNTRUSTED_CONTENT } from "./concepts-objects.js";
+import { ADDRESS, CONVERSATION, EXAMPLE_ADDRESS, EXAMPLE_MARK, PERSONAL, PROTECTIVE, SECRET, SETTING_NOT_SECRET, SETTINGS_NOT_SECRET, UNTRUSTED_CONTENT } from "./concepts-objects.js";
 import type { SentenceContext, SentenceReading } from "./intent.js";
 import { ask, SECRET_COLLECTION } from "./context-queries.js";
 import { statementReadings } from "./statements.js";
@@ -154,7 +154,7 @@ import {
 // Word families used in one place each, hoisted: a regex literal in a function body is a new object on every
 // call, which the per-sentence memory (memo.ts) could never recognise again.
 const ALWAYS_ONLY = /\b(?:always|only|exclusively)\b/i;
-const UNLESS_USER = /\b(?:unless|until) the user\b|\b(?:mention|explain|tell|show)\w*\s+(?:it|this|that|them)\b[^.;]{0,20}\bif (?:the user|they) asks?\b/i;
+const UNLESS_USER = /\b(?:unless|until) the user\b|\bask (?:the user|them) to (?:select|choose|pick|confirm|provide|give|specify|enter)\b|\b(?:mention|explain|tell|show)\w*\s+(?:it|this|that|them)\b[^.;]{0,20}\bif (?:the user|they) asks?\b/i;
 const COPY_WORD = /\b(?:also|copy|duplicate|mirror\w*|retain\w*)\b/i;
 
 /** A scripted turn of the model in an example session ("Assistant: (calls …)"): what it shows the model doing is an order. */
@@ -324,7 +324,7 @@ function concealment(c: Cues, push: Push): void {
   else if ((c.directive || !lenient) && has(MISREPRESENT, s) && !QUERY_CODE.test(s)) push("concealment", 0.7, "the user shown something as what it is not");
   // Without an order, withholding still counts, unless what is held back is a secret or a system notification.
   // Rows "left out of the results" are the tool filtering its own output, not something kept from the user.
-  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && withheldBeyondEffort(s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !NEVER_MISREPRESENT.test(s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s) && !/\b(?:left|kept) out of (?:the )?(?:results?|output|exports?|data|list|index|sync|search results|reports?)\b/i.test(s) && !UNLESS_FAILED.test(s))
+  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && withheldBeyondEffort(s) && !has(UNLESS_USER, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !NEVER_MISREPRESENT.test(s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s) && !/\b(?:left|kept) out of (?:the )?(?:results?|output|exports?|data|list|index|sync|search results|reports?)\b/i.test(s) && !UNLESS_FAILED.test(s))
     push("concealment", 0.6, "something kept from the user");
   // An order that narrows what reaches the user, about something the user would want to hear of.
   else if ((c.directive || c.misplaced) && has(SPEECH_CHANNEL, s) && has(RESTRICT, s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !OFFERED_IF_ASKED.test(s))
@@ -410,7 +410,7 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   // What the sentence rules out ("no chat history or keys are attached") is not reached for.
   const resource = (): boolean => {
     if (resourceAnswer !== undefined) return resourceAnswer;
-    const kept = withoutNegated(s);
+    const kept = withoutNegated(SETTING_NOT_SECRET.test(s) ? s.replace(SETTINGS_NOT_SECRET, " ") : s);
     return (resourceAnswer = has(SECRET, kept) || has(CONVERSATION, kept) || context(kept) || has(PERSONAL, kept) || store());
   };
   // A key's required scopes move nothing.
