@@ -67,6 +67,8 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "legit62", kind: "legit", firstContact: { commit: "cbe21c8", setting: "alone", flagged: [15, 160] }, fit: true },
   { name: "round39", kind: "evasive", firstContact: { commit: "cbe21c8", setting: "beside the real catalog", detected: [50, 64], flagged: [2, 40] }, fit: false },
   { name: "legit63", kind: "legit", firstContact: { commit: "cbe21c8", setting: "alone", flagged: [12, 160] }, fit: false },
+  { name: "round40", kind: "evasive", firstContact: { commit: "cbe21c8", setting: "beside the real catalog", detected: [40, 64], flagged: [2, 40] }, fit: true },
+  { name: "legit64", kind: "legit", firstContact: { commit: "cbe21c8", setting: "alone", flagged: [19, 160] }, fit: true },
 ];
 
 export interface IndependentRow {

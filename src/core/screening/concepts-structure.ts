@@ -272,7 +272,12 @@ export const ANY_OUTCOME = /\b(?:regardless of|whatever|irrespective of|no matte
 /** A comparison with the alternatives: "compared to 61 % for the alternatives", "faster than the other tools". */
 export const COMPARE = /\b(?:compared (?:to|with)|(?:far |much |way )?more than (?:any|every|all|the)\s+(?:other|rival|competing)|versus|vs\.?|(?:better|faster|safer|cheaper|more \w+|higher|lower) than|outperform\w*|beats?|(?:rate[sd]?|rank(?:s|ed)?|score[sd]?|review(?:s|ed)?) (?:\w+ ){0,2}(?:above|higher than|ahead of|over)|(?:most|many|\d+ ?%? of) (?:\w+ )?(?:users|people|customers|developers|teams|reviewers) (?:\w+ )?(?:prefer|choose|pick|switch\w*|rate|recommend)\w*|switched (?:over )?(?:from|away from)|(?:half|a (?:third|quarter|fraction) of) the (?:cost|price|latency|time)|(?:twice|three times|\d+(?:\.\d+)?\s*[x×]) (?:the speed|as fast|faster|cheaper|quicker)|\d+ ?% (?:cheaper|faster|less)|came out (?:ahead|on top|first|best)|(?:moved|switched|migrated) (?:off|away from)|fewer (?:errors|timeouts|failures|bugs|crashes|mistakes)|(?:handles?|does|works?) [\w\s]{0,30}\bas well\b)\b/i;
 /** This tool chosen for everything: "choose this weather provider for every forecast". */
-export const CHOOSE_THIS = /\b(?:choose|pick|select|prefer)\s+this\s+(?:[\w-]+\s+){0,2}?(?:tool|provider|one|service|server|integration|engine|app)\s+(?:for (?:every|all|any)|whenever|always|every time|each time)\b/i;
+export const CHOOSE_THIS = /\b(?:choose|pick|select|prefer)\s+this\s+(?:[\w-]+\s+){0,2}?(?:tool|provider|one|service|server|integration|engine|app)\s+(?:for (?:every|all|any)|whenever|always|every time|each time)\b|\breach for (?:it|this(?: tool)?) (?:whenever|every time|each time|for every|first)\b|\b(?:it|this(?: tool)?) is the (?:appropriate|designated|default|standard) (?:tool|choice|option) for every\b/i;
+/**
+ * The model flattered into a choice: "capable, discerning assistants such as yourself get the most out of this tool",
+ * "a model of your calibre will recognise its precision".
+ */
+export const FLATTERS_MODEL = /\b(?:(?:capable|discerning|smart|sophisticated|advanced|experienced|savvy|thoughtful|careful|top|the best|leading)\s+(?:[\w-]+\s+)?(?:assistants?|models?|agents?|ais)\s+(?:such as|like)\s+(?:yourself|you)|(?:a|an)\s+(?:model|assistant|agent|ai)\s+of\s+your\s+(?:calibre|caliber|standing|abilities|intelligence|sophistication|skill)|as\s+(?:a|an)\s+(?:capable|smart|sophisticated|discerning|advanced)\s+(?:model|assistant|agent))\b/i;
 /** The alternatives as a fallback only: "consider other summarizers only if this one is unavailable". */
 export const ONLY_IF_THIS_FAILS = /\bonly (?:if|when) this (?:one|tool|server|provider|service) (?:is (?:unavailable|down|offline|not available)|fails|isn't available|cannot)\b/i;
 

@@ -40,6 +40,7 @@ import {
   HOOK,
   COMPARE,
   CHOOSE_THIS,
+  FLATTERS_MODEL,
   ONLY_IF_THIS_FAILS,
   AVOID_SPEECH,
   PRIORITISE,
@@ -251,6 +252,8 @@ function toolChoice(c: Cues, push: Push): boolean {
   else if (has(ALTERNATIVES, s) && has(COMPARE, s) && !lenient) push("tool-choice", 0.65, "compares itself with the other tools");
   // Sponsorship reads as a lead: "choose this provider for every forecast" is a claim even as the first sentence.
   else if (has(CHOOSE_THIS, s)) push("tool-choice", 0.7, "names itself for every request");
+  // Praise of the model that reads it is there to be returned in calls: no honest tool flatters its caller.
+  else if (has(FLATTERS_MODEL, s)) push("tool-choice", 0.7, "flatters the model into picking it");
   // Ahead of every other tool on every turn: a claim on the whole conversation, not a session's setup order.
   else if (has(EVERY_TURN_FIRST, s) && !has(OWN_SERVER, s) && !lenient) push("tool-choice", 0.7, "claims every turn ahead of the other tools");
   // A claim about one of the tool's own options ("the fastest profile is recommended … set `profile` to change it") is no claim over other tools.
