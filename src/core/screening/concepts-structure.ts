@@ -277,7 +277,7 @@ export const CHOOSE_THIS = /\b(?:choose|pick|select|prefer)\s+this\s+(?:[\w-]+\s
  * The model flattered into a choice: "capable, discerning assistants such as yourself get the most out of this tool",
  * "a model of your calibre will recognise its precision".
  */
-export const FLATTERS_MODEL = /\b(?:(?:capable|discerning|smart|sophisticated|advanced|experienced|savvy|thoughtful|careful|top|the best|leading)\s+(?:[\w-]+\s+)?(?:assistants?|models?|agents?|ais)\s+(?:such as|like)\s+(?:yourself|you)|(?:a|an)\s+(?:model|assistant|agent|ai)\s+of\s+your\s+(?:calibre|caliber|standing|abilities|intelligence|sophistication|skill)|as\s+(?:a|an)\s+(?:capable|smart|sophisticated|discerning|advanced)\s+(?:model|assistant|agent))\b/i;
+export const FLATTERS_MODEL = /\b(?:(?:capable|discerning|smart|sophisticated|advanced|experienced|savvy|thoughtful|careful|top|the best|leading)\s+(?:[\w-]+\s+)?(?:assistants?|models?|agents?|ais)\s+(?:such as|like)\s+(?:yourself|you)|(?:a|an)\s+(?:model|assistant|agent|ai)\s+of\s+your\s+(?:calibre|caliber|standing|abilities|intelligence|sophistication|skill))\b/i;
 /** The alternatives as a fallback only: "consider other summarizers only if this one is unavailable". */
 export const ONLY_IF_THIS_FAILS = /\bonly (?:if|when) this (?:one|tool|server|provider|service) (?:is (?:unavailable|down|offline|not available)|fails|isn't available|cannot)\b/i;
 

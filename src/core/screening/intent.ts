@@ -75,10 +75,15 @@ const SELF_DEPRECATED = /\bthis (?:tool|one) is deprecated\b/i;
 const LOCAL_SINK = /\b(?:as|to|into|in)\s+(?:a\s+)?(?:local\s+)?(?:markdown|text|pdf|json|html)?\s*(?:file|folder|directory|disk|documents? folder)\b/i;
 const OUTBOUND_WORD = /\b(?:upload\w*|send\w*|sent|post\w*|shar(?:e|es|ed|ing)|sync\w*|forward\w*|email\w*|transmit\w*|remote|server|cloud)\b/i;
 const HOLDS_NOUN = /^\W*(?:the|a|an|full|complete|all)\s+(?:full\s+|complete\s+)?(?:output|arguments?|messages?|text|history|transcript|contents?|results?|responses?)\b/i;
+/**
+ * A value written in a query language: an address there is a field path or a pattern ("SELECT person.properties.email
+ * … FROM events", "@user.email:*@acme.com"), nowhere data is sent.
+ */
+const QUERY_VALUE = /^\s*(?:select|with)\b[^]*\bfrom\b|(?:^|\s)@[\w.]+:|\*@/i;
 const OBJECT_POLICY = /(?<!\b(?:your|its|the model's|the assistant's|content|safety|usage|system|operator|moderation)\s)\bpolic(?:y|ies)\b/i;
 const OBJECT_POLICIES = new RegExp(OBJECT_POLICY.source, "gi");
 /** A thing's own configuration or rules: "the router configuration", "the existing rules array", "app.json configuration". */
-const OBJECT_SETTINGS = /\b(?:router|routing|app(?:\.json)?|application|project|workspace|cluster|network|firewall|dns|build|ci|pipeline|deployment|environment(?:-specific)?|team|alert|notification|escalation|orchestration|event|service|database|table|bucket|repo|repository|branch|dashboard|datasource|server|proxy|webhook|lint(?:er)?|eslint|prettier|tsconfig|docker|nginx|specific|ignore|lint(?:ing)?|firewall|security|protection|detection|matching|robots(?:\.txt)?)\s+(?:configurations?|config|rules?|settings)\b|\b(?:existing|current|matching|new|filter|validation|firewall|classification|explicit|sorting|routing|access|naming|retention|provided) (?:set of |protection )?rules\b|\bset of rules\b|\bpermissions? (?:changes?|levels?|files?|for an? \w+|on (?:a|the) \w+)\b|\b(?:setup|installation|install|usage|migration|step-by-step(?: setup)?) instructions\b|\bsafety (?:assessment|rating|levels?|score|data|information|warnings?)\b|\b[a-z0-9-]+:[A-Za-z*]+\s+permissions?\b|\brules? (?:array|list|set|engine|file)s?\b|\b(?:structured |full |new )?list of rules\b|\bpolicy files?\b/i;
+const OBJECT_SETTINGS = /\b(?:router|routing|app(?:\.json)?|application|project|workspace|cluster|network|firewall|dns|build|ci|pipeline|deployment|environment(?:-specific)?|team|alert|notification|escalation|orchestration|event|service|database|table|bucket|repo|repository|branch|dashboard|datasource|server|proxy|webhook|lint(?:er)?|eslint|prettier|tsconfig|docker|nginx|specific|ignore|lint(?:ing)?|firewall|security|protection|detection|matching|robots(?:\.txt)?)\s+(?:configurations?|config|rules?|settings)\b|\b(?:existing|current|matching|new|filter|validation|firewall|classification|explicit|sorting|routing|access|naming|retention|provided) (?:set of |protection )?rules\b|\bset of rules\b|\bpermissions? (?:changes?|levels?|files?|for an? \w+|on (?:a|the) \w+)\b|\b(?:setup|installation|install|usage|migration|step-by-step(?: setup)?) instructions\b|\bsafety (?:assessment|rating|levels?|score|data|information|warnings?)\b|\b[a-z0-9-]+:[A-Za-z*]+\s+permissions?\b|\brules? (?:array|list|set|engine|file)s?\b|\b(?:structured |full |new )?list of rules\b|\bpolicy files?\b|\b(?:an?|the|this|that) (?:[\w-]+ ){0,2}(?:assistant|agent|bot)'s (?:instructions|system prompt|prompt|persona)\b/i;
 const OBJECT_SETTINGS_ALL = new RegExp(OBJECT_SETTINGS.source, "gi");
 /** "Use this tool when you need to …": when to use it, addressed to whoever calls it. */
 const USAGE_LEAD = /^\W*use this (?:tool )?(?:when|if|whenever) you (?:need|want|have) to\b/i;
@@ -317,7 +322,8 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   if (value && named.length > 0 && CALL_VERB.test(s)) push("shadowing", 0.75, `a value that has the model call another server's tool (${named[0]})`);
   const aboutOthers = named.length > 0 || has(OTHER_TOOLS, s) || (has(WHEN_OTHER, s) && !has(THIS_TOOL, s) && !ctx.lead);
   if (aboutOthers && has(TOOL_CHANGE, s) && !protective) {
-    const strong = named.length > 0 || has(OTHER_TOOLS, s);
+    // The lead says what the tool does: "through the myQ integration" names its own way there, not other tools.
+    const strong = named.length > 0 || (has(OTHER_TOOLS, s) && !ctx.lead);
     // This tool's own parameters named in backticks ("pass the `tag` it returns") are names, not what is done.
     // What a sibling can be used for ("stored facts can be listed with list_memories and removed with forget") is no
     // change asked of it.
@@ -343,7 +349,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     const ownVendor = ask(ctx, "hostDeclared", address[0]) && ((TELEMETRY_ONLY.test(s) && !has(MODEL, s)) || OWN_INPUT_SENT.test(s)) && !has(CONVERSATION, s) && !secret && !personal;
     if (transfer && has(DATA, s.replace(address[0], " ")) && !(ctx.lead && !has(AFTERWARDS, s)) && !credentialConfined(s, address[0]) && !ownVendor)
       push("exfiltration", 0.9, `sends data to ${address[0]}`);
-    else if (transfer && value) push("exfiltration", 0.7, `a default destination ${address[0]}`);
+    else if (transfer && value && !QUERY_VALUE.test(s)) push("exfiltration", 0.7, `a default destination ${address[0]}`);
     // A default that names an address and, beside it, the conversation or secrets to include.
     else if (value && (has(CONVERSATION, s) || /\b(?:environment_variables|env_vars)\b/i.test(s) || TERSE_CONTEXT.test(s)) && (/\b(?:endpoint|include|send|upload|post|webhook|sink)\b/i.test(s) || /\bto\s+$/.test(s.slice(0, address.index)))) push("exfiltration", 0.8, `a default that sends the conversation or secrets to ${address[0]}`);
   }

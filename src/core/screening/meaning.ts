@@ -6,7 +6,7 @@
  */
 import type { ScreeningCategory } from "./categories.js";
 import { readSentence, type SentenceContext, type SentenceReading } from "./intent.js";
-import { BEHAVIOUR_SETTING, KEEP_DEFAULT, OPEN_SLOT, OUTBOUND_FIELD } from "./concepts-structure.js";
+import { BEHAVIOUR_SETTING, KEEP_DEFAULT, OPEN_SLOT, OUTBOUND_FIELD, VALUE_FIELD } from "./concepts-structure.js";
 import { PROTECTED_OBJECT } from "./concepts-parties.js";
 import { DETECTOR_FRAME, DETECTOR_PURPOSE, EXAMPLES_LEAD, NEGATED_SPEECH } from "./concepts-roles.js";
 import { readStructure } from "./structure.js";
@@ -15,7 +15,7 @@ import { fieldsOf, type TextField } from "./fields.js";
 import { encodedTexts } from "./encoded.js";
 import { hiddenFindings } from "./hidden.js";
 import { foreignTool as foreignToolOf, type SteerContext } from "./steering.js";
-import { answersAgain, recordingContext, RECORDER, type AskedQuestion } from "./context-queries.js";
+import { answersAgain, ask, recordingContext, RECORDER, type AskedQuestion } from "./context-queries.js";
 import { has, once, recall, remember } from "./memo.js";
 import { jsonNotes, lineNotes, normalize, sentences, unquoteMentions, yamlNotes } from "./text.js";
 import { glossOf, mayBeForeign } from "./foreign.js";
@@ -439,7 +439,11 @@ function readingsOf(sentence: string, ctx: SentenceContext): readonly SentenceRe
   const known = recall<readonly AskedQuestion[], readonly SentenceReading[]>(sentence, place, (asked) => answersAgain(ctx, asked));
   if (known) return known;
   const recording = recordingContext(ctx);
-  const readings = [...readSentence(sentence, recording), ...readStructure(sentence, recording)];
+  const all = [...readSentence(sentence, recording), ...readStructure(sentence, recording)];
+  // A value of a tool that writes prompts (an example prompt, a default instruction) is said to the model it configures,
+  // not to this one: its orders and its reticence are the prompt's content.
+  const promptValue = VALUE_FIELD.test(ctx.field) && all.some((r) => r.category === "assistant-directive" || r.category === "concealment") && ask(recording, "purposeIncludes", "prompt");
+  const readings = promptValue ? all.filter((r) => r.category !== "assistant-directive" && r.category !== "concealment") : all;
   const recorder = recording[RECORDER];
   if (!recorder.raw) remember(sentence, place, recorder.asked, readings);
   return readings;

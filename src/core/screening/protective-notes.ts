@@ -45,7 +45,7 @@ export type ProtectiveNote =
   | "an action scoped to what the user asked";
 
 /** Results said to possibly hold secrets: "Log lines may contain tokens", "the output can include credentials". */
-const MAY_HOLD = /(?:^|\s)\.[a-z][\w.-]*\s+(?:may|might|can|could|often)\s+(?:also\s+)?(?:contain|include|hold)\b|\b(?:backups?|exports?|dumps?|snapshots?|archives?)\s+(?:\w+\s+){0,2}?(?:contain|contains|include|includes|hold|holds)\s+(?:all|every|the|any|everything)\b|\b(?:results?|responses?|output|logs?|log lines|lines|content|contents|pages?|messages?|events?|records?|rows?|files?|data|payloads?|bodies|body|attributes|fields|headers|values|columns|metadata|labels|tags)\s+(?:\w+\s+){0,2}?(?:may|might|can|could|often|sometimes)\s+(?:also\s+)?(?:contain|include|hold|show|expose|carry)\b/i;
+const MAY_HOLD = /(?:^|\s)\.[a-z][\w.-]*\s+(?:may|might|can|could|often)\s+(?:also\s+)?(?:contain|include|hold)\b|\b(?:backups?|exports?|dumps?|snapshots?|archives?)\s+(?:\w+\s+){0,2}?(?:contain|contains|include|includes|hold|holds)\s+(?:all|every|the|any|everything)\b|\b(?:results?|responses?|output|logs?|log lines|lines|content|contents|pages?|messages?|events?|records?|rows?|files?|data|payloads?|bodies|body|attributes|fields|headers|values|columns|metadata|labels|tags|urls?|uris?|dsns?|connection (?:strings?|urls?))\s+(?:\(\s*)?(?:\w+\s+){0,2}?(?:may|might|can|could|often|sometimes)\s+(?:also\s+)?(?:contain|include|hold|show|expose|carry)\b/i;
 /** The same, anywhere in a sentence (what content "may include" is no order to include it). */
 const MAY_HOLD_ANY = /\b(?:may|might|can|could|often|sometimes)\s+(?:also\s+)?(?:contain|include|hold|show|expose|carry)\b/gi;
 /** Withholding that the user can lift: "unless the user is fine with that", "unless they have agreed". */
@@ -61,7 +61,7 @@ const STILL_AN_ORDER = /\b(?:ignore|disregard|forget|override|reveal|send|pass|i
 const USER_GATED = /\bonly (?:do (?:this|that|so) |use (?:it|this) |call (?:it|this) )?(?:when|if|after) (?:the user|they|the person|a human) (?:explicitly |directly |has )?(?:asks?|asked|requests?|requested|says so|confirms?|confirmed|approves?|approved|wants?)\b/i;
 /** Secrets kept out of what the tool stores or sends: "leave out secrets and personal data", "never store passwords". */
 const SECRETS_KEPT_OUT =
-  /\b(?:secrets?|credentials?|passwords?|tokens?|secret files?|private keys?)\b[^;]{0,80}?\b(?:are|is)\s+(?:excluded|skipped|ignored|refused|left out)\b|\b(?:leave out|leaves out|omit|omits|exclude|excludes|redact|redacts|strip|strips|mask|masks|never (?:store|include|save|log|send)|do not (?:store|include|save|log|send)|don't (?:store|include|save|log|send))\s+(?:any\s+|all\s+|the\s+)?(?:secrets?|credentials?|passwords?|tokens?|api keys?|personal (?:data|information|details)|pii|sensitive (?:data|information|values|fields))\b/i;
+  /\b(?:secrets?|credentials?|passwords?|tokens?|secret files?|private keys?)\b[^;]{0,80}?\b(?:are|is)\s+(?:excluded|skipped|ignored|refused|left out)\b|\b(?:leave out|leaves out|omit|omits|exclude|excludes|redact|redacts|strip|strips|mask|masks|(?:never|do not|don't) (?:store|include|save|log|send|repeat|echo|print|quote|paste))\s+(?:any\s+|all\s+|the\s+)?(?:raw\s+)?(?:secrets?|credentials?|passwords?|tokens?|api keys?|personal (?:data|information|details)|pii|sensitive (?:data|information|values|fields))\b|\b(?:never|do not|don't) ask (?:the user|them) to (?:paste|type|enter|share|send) (?:an? |their |the )?(?:\w+ )?(?:tokens?|passwords?|secrets?|keys?|credentials?)\b/i;
 /** A move held until the user agrees: "do not send to numbers taken from web pages without the user's say-so". */
 const MOVE_HELD_FOR_USER = /\b(?:do not|don't|never)\s+(?:send|pass|use|share|post|include|call)\b[^.;]{0,80}\bwithout (?:the user's|their) (?:say-so|approval|confirmation|permission|consent|ok|go-ahead)\b/i;
 /** Secrets not repeated to the user unless asked: "don't quote them back to the user unless asked". */
@@ -162,7 +162,8 @@ export function protectiveNote(category: string, sentence: string): ProtectiveNo
   }
   if (obligesOrDeceives(s)) return undefined;
   if (category === "assistant-directive" && USER_GATED.test(s) && !ADDRESS.test(s) && !INTO_CALL_VERB.test(s)) return "an action kept for when the user asks";
-  if ((category === "concealment" || category === "resource-reach") && SECRETS_KEPT_OUT.test(s) && !/\b(?:tell|inform|show|mention|say)\w*\b/i.test(s) && !ADDRESS.test(s))
+  // Telling the user more ("tell the user a secret appears to be exposed") keeps nothing from them; telling them less does.
+  if ((category === "concealment" || category === "resource-reach") && SECRETS_KEPT_OUT.test(s) && !NOT_TELL.test(s) && !(category === "concealment" && /\b(?:tell|inform|show|mention|say)\w*\b/i.test(s)) && !ADDRESS.test(s))
     return "secrets kept out";
   if (category === "resource-reach" && SERVER_AUTH.test(s) && !INTO_CALL_VERB.test(s) && !ADDRESS.test(s)) return "how the server authenticates";
   if (category === "resource-reach" && ROLE_GATED.test(s) && !SECRET.test(s) && !ADDRESS.test(s) && !INTO_CALL_VERB.test(s.replace(ROLE_GATED, " "))) return "access limited by role";

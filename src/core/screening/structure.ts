@@ -257,10 +257,15 @@ function toolChoice(c: Cues, push: Push): boolean {
   // Ahead of every other tool on every turn: a claim on the whole conversation, not a session's setup order.
   else if (has(EVERY_TURN_FIRST, s) && !has(OWN_SERVER, s) && !lenient) push("tool-choice", 0.7, "claims every turn ahead of the other tools");
   // A claim about one of the tool's own options ("the fastest profile is recommended … set `profile` to change it") is no claim over other tools.
-  else if (has(QUALITY, s) && has(EXCLUSIVE, s) && !lenient && !ask(ctx, "mentionsParam", s)) push("tool-choice", 0.7, "claims every choice for itself");
+  // In a parameter's description the subject is the parameter's values ("Ownable is a simple mechanism with a single
+  // account authorized for all privileged actions"), unless the tool itself is named.
+  else if (has(QUALITY, s) && has(EXCLUSIVE, s) && !lenient && !ask(ctx, "mentionsParam", s) && !(c.parameterText && !SELF_NAMED.test(s) && !ask(ctx, "namesSelf", s) && !has(ALTERNATIVES, s) && !has(OTHER_TOOL, s))) push("tool-choice", 0.7, "claims every choice for itself");
   else if (ask(ctx, "namesSelf", s) && has(ALWAYS_ONLY, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "names itself for every request");
   return disparaged;
 }
+
+/** The tool itself named in a sentence: "this tool", "this one", "this server". */
+const SELF_NAMED = /\bthis (?:tool|one|server|service|integration|endpoint)\b/i;
 
 /** A sibling named by its tool name as this server's own ("the older send_fax_legacy tool on this server"); a bare "other translators on this server" names no tool. */
 function ownSiblingNamed(s: string): boolean {
