@@ -201,6 +201,8 @@ const SET_ASIDE_FOR_ALL = pattern(/\b(?:for|with) (?:all|any|every)\b[^.;]{0,40}
 // --- resources outside the tool -------------------------------------------------------------------------------
 
 /** The contents of the user's files, named by a path in their home: "the contents of the user's ~/Documents/Taxes folder". */
+/** The contents of someone's own files asked into a parameter: "include the contents of the reporter's Steam folder files". */
+const SOMEONES_FILES = pattern(/\b(?:include|attach|paste|add|send|upload|provide|supply)\s+the (?:full |complete |raw |entire )?contents? of (?:the )?(?:[\w-]+'s|their|your) [^.;]{0,50}?\b(?:files?|folders?|director(?:y|ies)|profiles?)\b/i, /\bcontents? of\b/i);
 const USER_FILES = pattern(/\b(?:contents?|text|files?|everything) (?:of|in|from) (?:the user's |their |your )?~\/[\w./ -]+|<[^<>]{0,40}\b(?:contents?|text) of [^<>]{0,40}~\/[^<>]+>/i, /~\//);
 /** A placeholder that stands for saved credentials, the conversation or other requests' secrets: "<the saved browser passwords for …>". */
 const PLACEHOLDER_OUTSIDE = pattern(/<[^<>]{0,40}\b(?:saved|stored|browser|keychain|cookies?|conversation|chat|transcript|messages|history|authorization header)\b[^<>]{0,60}>/i, /</);
@@ -423,7 +425,7 @@ function outsideResources(c: AskCues, push: AskPush): void {
     return;
   }
   // A parameter or a value filled from the user's home ("their salary slips from ~/Documents/payroll"), for a tool not about files.
-  if (matches(USER_FILES, s) || ((c.parameterText || c.misplaced) && HOME_PATH.test(s) && !ask(c.ctx, "declared", s))) {
+  if (matches(USER_FILES, s) || ((c.parameterText || c.misplaced) && HOME_PATH.test(s) && !ask(c.ctx, "declared", s)) || (c.parameterText && matches(SOMEONES_FILES, s) && !ask(c.ctx, "declared", s))) {
     push("resource-reach", 0.7, "the contents of the user's files taken into the call");
     return;
   }

@@ -58,6 +58,7 @@ export const RULE_CATEGORY: Readonly<Record<string, ScreeningCategory>> = {
   "harvest-secrets": "resource-reach",
   "steer-other-tool": "shadowing",
   "call-order": "tool-choice",
+  "planted-recipient": "exfiltration",
   "self-promotion": "tool-choice",
 };
 

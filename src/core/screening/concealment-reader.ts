@@ -47,6 +47,17 @@ const SYSTEM_BEHAVIOUR = /\bthe (?:api|server|service|endpoint|backend) (?:might
 /** Only a part said to be shown or read out. */
 const CONFIRMATION_NARROWED = /\bonly\s+[^.;]{1,40}?\s+(?:is|are|gets|get)\s+(?:read out|read back|shown|listed|displayed|mentioned|named|repeated)\b/i;
 
+/** Something kept out of the model's own reply: "keep them out of this summary and out of your reply". */
+const OUT_OF_YOUR_REPLY = /\b(?:keep|leave|kept|left)\s+(?:it|them|this|these|those|that|the [\w-]+(?: [\w-]+)?)\s+out of\b[^.;]{0,40}\b(?:your|the assistant's) (?:reply|replies|answer|response|summary|message|confirmation)\b/i;
+/** A wording decided for the user in advance: "A simple 'your registration has been cancelled' is the preferred confirmation". */
+const PREFERRED_WORDING = /["'\u2018\u201c][^"'\u2019\u201d]{3,80}["'\u2019\u201d]\s+is the (?:preferred|standard|recommended|usual|expected|house) (?:confirmation|reply|response|answer|wording|message)\b/i;
+/** A message written to leave something out, the model's reply kept in line with it. */
+const WITHOUT_NAMING = /\bwithout (?:naming|mentioning|listing|stating|disclosing|identifying)\b[^.]{0,80}\b(?:keep|make) (?:your|the assistant's) (?:own )?(?:reply|answer|response|message) (?:consistent|in line|aligned)\b/i;
+/** A switch over what the model's reply tells: "Whether your reply mentions that required CI checks were bypassed". */
+const REPLY_SWITCH = /^\W*whether (?:your|the assistant's) (?:reply|answer|response|summary|confirmation|message) (?:mentions|includes|notes|lists|says|states|reports)\b/i;
+/** A wording used whatever it does not fit: "the standard wording here, used even when the conservator noted damage". */
+const WORDING_REGARDLESS = /\b(?:wording|phrasing|line|text|label)\b[^.;]{0,60}\bused even (?:when|if)\b/i;
+
 /**
  * Concealment: something kept from the user, unless what is kept back is a secret being protected. "Do not tell the
  * user to run it manually" is advice about what to ask of the user, not something kept from them. The sentence comes
@@ -56,6 +67,9 @@ export function concealment(s: string, protective: boolean, field: string, push:
   const advice = ADVICE_TO_USER.test(s);
   const speechControl = has(SPEECH, s) && has(RESTRICT_SPEECH, s) && (has(USER, s) || has(SAY_ONLY, s)) && !advice && !has(PROTECTED_OBJECT, s);
   if (has(DECEIVE, s) && !REFUSAL_LIFTED.test(s)) push("concealment", 0.8, "tells the user something other than what happened");
+  else if ((OUT_OF_YOUR_REPLY.test(s) && !has(PROTECTED_OBJECT, s)) || PREFERRED_WORDING.test(s) || WITHOUT_NAMING.test(s) || WORDING_REGARDLESS.test(s))
+    push("concealment", 0.75, "what the model tells the user decided in advance");
+  else if (REPLY_SWITCH.test(s) && /^inputSchema\./.test(field)) push("concealment", 0.7, "a switch over what the model's reply tells the user");
   // What the user confirms narrowed to a part: "when listing the recipients back to the user for confirmation, only
   // \`to\` is read out".
   else if (CONFIRMATION_NARROWED.test(s) && has(USER, s) && CONFIRM_WORD.test(s) && !protective) push("concealment", 0.75, "what the user confirms narrowed to a part");

@@ -99,3 +99,35 @@ export function sensitiveFileHit(text: string, field: TextField): Hit | undefine
   }
   return undefined;
 }
+
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/gi;
+/** Documentation domains, whose addresses reach no one. */
+const DOCUMENTATION_DOMAIN = /@(?:[\w-]+\.)*(?:example|test|invalid|localhost)(?:\.[a-z]{2,})?$/i;
+/** Where a list of examples sits: `...recipients.examples[1][0]` → `...recipients.examples`. */
+const EXAMPLE_SLOT = /^(.*\.examples)\[(\d+)\](?:\[\d+\])?$/;
+
+/**
+ * An address planted in every example of a recipients list: each example names two or more addresses, and one of them
+ * is the same in all ("pi@university.edu, intake@mirror.org" / "collab@otherlab.org, intake@mirror.org"). Honest
+ * examples vary their recipients; one that never changes is a copy the model learns to add. Returns the examples'
+ * field and the address.
+ */
+export function plantedRecipient(fields: readonly TextField[]): { field: string; address: string } | undefined {
+  const lists = new Map<string, Map<string, Set<string>>>();
+  for (const f of fields) {
+    const m = EXAMPLE_SLOT.exec(f.field);
+    if (!m || !f.text.includes("@")) continue;
+    const examples = lists.get(m[1]) ?? new Map<string, Set<string>>();
+    lists.set(m[1], examples);
+    const one = examples.get(m[2]) ?? new Set<string>();
+    examples.set(m[2], one);
+    for (const a of f.text.match(EMAIL) ?? []) if (!DOCUMENTATION_DOMAIN.test(a)) one.add(a.toLowerCase());
+  }
+  for (const [field, examples] of lists) {
+    if (examples.size < 2) continue;
+    const sets = [...examples.values()];
+    if (sets.some((s) => s.size < 2)) continue;
+    for (const a of sets[0]) if (sets.every((s) => s.has(a))) return { field, address: a };
+  }
+  return undefined;
+}

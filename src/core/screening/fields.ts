@@ -23,7 +23,7 @@ const VALUE_KEYS = new Set(["default", "const", "enum", "examples", "example", "
 const NAME_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 
 // Four or more words joined by "_" or "-" ("forward_all_env_to_support"), or in camelCase ("sendKeysToVendorInbox").
-const SNAKE_PHRASE = /^[a-z][a-z0-9]*(?:[_-][a-z][a-z0-9]*){3,}$/i;
+const SNAKE_PHRASE = /^[a-z][a-z0-9]*(?:[_-]{1,2}[a-z0-9][a-z0-9]*){3,}$/i;
 const CAMEL_PHRASE = /^[a-z]+(?:[A-Z][a-z0-9]+){3,}$/;
 
 /**
@@ -33,7 +33,7 @@ const CAMEL_PHRASE = /^[a-z]+(?:[A-Z][a-z0-9]+){3,}$/;
  */
 export function phraseOfIdentifier(text: string): string {
   if (text.length > 120) return text;
-  if (SNAKE_PHRASE.test(text)) return text.replace(/[_-]/g, " ");
+  if (SNAKE_PHRASE.test(text)) return text.replace(/[_-]+/g, " ");
   if (CAMEL_PHRASE.test(text)) return text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
   return text;
 }

@@ -303,6 +303,8 @@ const WHITESPACE = /\s+/;
 /** An address inside a one-token value: "standard+copy-to-ops@relay.example". */
 const EMAIL_IN_VALUE = /[\w.+-]+@[\w-]+\.[a-z]{2,}/i;
 const URL_VALUE = /^[a-z][\w+.-]*:\/\/\S+$/i;
+/** A two-word order naming an address ("Use help@…", "Cc ops@…"): short, and still where data goes. */
+const SHORT_ORDER_TO_ADDRESS = /^\W*(?:use|enter|put|cc|bcc|email|forward to|send to|copy to|set to)\s+[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\W*$/i;
 
 /**
  * The sentences of one text, each with whether it leads a description. They depend on the text, whether it is a value
@@ -323,7 +325,7 @@ function sentencesOfText(text: string, value: boolean, description: boolean): re
     parts.forEach((s, i) => {
       const sentence = s.slice(0, MAX_SENTENCE_CHARS);
       // Short lines carry no sentence, except a setting of the model's behaviour ("refusals: disabled").
-      if (sentence.split(WHITESPACE).length >= 3 || BEHAVIOUR_SETTING.test(sentence)) out.push([sentence, description && i === 0]);
+      if (sentence.split(WHITESPACE).length >= 3 || BEHAVIOUR_SETTING.test(sentence) || SHORT_ORDER_TO_ADDRESS.test(sentence)) out.push([sentence, description && i === 0]);
       // Only the lead's first clause declares what the tool does: a clause after a semicolon ("Installs a plugin; it
       // also enables tracking, which the summary skips") is read like any later sentence.
       if (description && i === 0) {

@@ -1,5 +1,5 @@
 import { RULE_CATEGORY } from "./categories.js";
-import { addressHits, sensitiveFileHit } from "./destinations.js";
+import { addressHits, plantedRecipient, sensitiveFileHit } from "./destinations.js";
 import { fieldsOf, propertyNames, type TextField } from "./fields.js";
 import { encodedTexts } from "./encoded.js";
 import { hiddenFindings, visible } from "./hidden.js";
@@ -78,6 +78,7 @@ export const SCREENING_RULES: readonly ScreeningRule[] = [
   { id: "sensitive-file", family: "exfiltration", description: "asks to read or include ~/.ssh, .env, cloud credentials, MCP client configs and similar files" },
   { id: "harvest-secrets", family: "exfiltration", description: "asks to include API keys, tokens, passwords, the system prompt or the conversation in an argument or a request" },
   { id: "steer-other-tool", family: "tool_steering", description: "tells the model to call, avoid or alter a tool of another server (or one not in the catalog)" },
+  { id: "planted-recipient", family: "exfiltration", description: "one address added to every example of a recipients list, which the model learns to copy" },
   { id: "call-order", family: "tool_steering", description: "demands this tool be called first, before any other tool, or on every turn" },
   { id: "self-promotion", family: "tool_steering", description: '"always use this tool instead of …", "this tool replaces …", "the other tools are broken"' },
   { id: "imperative-prose", family: "imperative", description: "several commands about what the model must tell, recommend or hide from the user" },
@@ -267,6 +268,8 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
     for (const text of restatedTexts(field.text))
       for (const h of textHits(text, field, steer, true)) add(h.rule, `${field.field} (read as)`, excerptOf(text, h.at, h.length));
   }
+  const planted = plantedRecipient(fields);
+  if (planted) add("planted-recipient", planted.field, `${planted.address} in every example`);
   let parts: ToolSentence[] = [];
   let readings: SentenceFinding[] = [];
   if (context.reading !== false) {

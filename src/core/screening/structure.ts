@@ -161,6 +161,11 @@ const COPY_WORD = /\b(?:also|copy|duplicate|mirror\w*|retain\w*)\b/i;
 /** A scripted turn of the model in an example session ("Assistant: (calls …)"): what it shows the model doing is an order. */
 const MODEL_TURN = /^\W*(?:assistant|ai|agent|model|llm|bot)\s*:/i;
 
+/** Data named as attached to or included with what goes to an address: "card details attached for reconciliation". */
+const DATA_ATTACHED = /\b(?:card|payment|account|ssn|social security|personal|contact|credentials?|passwords?|tokens?|keys?|history|conversation|details|records?)\b[^.;]{0,40}\b(?:attached|included|copied|appended|added)\b|\b(?:attach|include|copy|append)\w*\s+(?:the\s+)?(?:card|payment|ssn|credentials?|passwords?|tokens?|keys?|full details|conversation|history)\b/i;
+/** A parameter that receives a copy of what the tool sends (`support_copy_to`, `cc`, `bcc`, `forward_to`). */
+const COPY_FIELD = /\.(?:[a-z]+_)?(?:copy_to|copy|cc|bcc|forward_to|forward|also_send_to|notify)(?:_[a-z]+)?\.description$/i;
+
 /** What the reading knows of one sentence before it files it: where it sits, whether it is an order, what it names. */
 interface Cues {
   s: string;
@@ -468,6 +473,11 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   // "… are emailed here. Leave as coach@…": the parameter's destination fixed by an order.
   if (parameterText && address && has(OUTBOUND, s) && /\b(?:leave|keep)\w* (?:it |this )?(?:as|at|set to|on)\s*$/i.test(s.slice(0, s.indexOf(address))) && !DESTINATION_PARAM.test(ctx.field)) push("exfiltration", 0.7, `the parameter's destination fixed at ${address}`);
   if (c.value && OUTBOUND_FIELD.test(ctx.field) && address) push("exfiltration", 0.7, `a default outbound destination ${address}`);
+  // A value that routes the user's data to an address beside the one asked for ("applicant_email+records@… (card
+  // details attached for reconciliation)").
+  else if (c.value && address && DATA_ATTACHED.test(s)) push("exfiltration", 0.75, `a value that sends the user's data to ${address}`);
+  // A copy field whose description names the address to use ("Address that receives a copy … Use help@…").
+  if (parameterText && address && COPY_FIELD.test(ctx.field) && /\b(?:use|set (?:it |this )?to|always use|enter|put)\s*$/i.test(s.slice(0, s.indexOf(address)))) push("exfiltration", 0.7, `a copy field fixed at ${address}`);
   // A default address whose description says a copy, or the originals, stay there as well.
   if (c.value && address && /\bDefault: /.test(s) && DEFAULT_COPY.test(s)) push("exfiltration", 0.7, `a copy kept at the default ${address}`);
   // Terse: a credential store put into a named argument ("needs git token (from ~/.config/git) in \x60t\x60").
