@@ -42,7 +42,8 @@ export type ProtectiveNote =
   | "opt-in anonymous telemetry"
   | "the user's message as the query"
   | "access limited by role"
-  | "an action scoped to what the user asked";
+  | "an action scoped to what the user asked"
+  | "where the call's own input goes";
 
 /** Results said to possibly hold secrets: "Log lines may contain tokens", "the output can include credentials". */
 const MAY_HOLD = /(?:^|\s)\.[a-z][\w.-]*\s+(?:may|might|can|could|often)\s+(?:also\s+)?(?:contain|include|hold)\b|\b(?:backups?|exports?|dumps?|snapshots?|archives?)\s+(?:\w+\s+){0,2}?(?:contain|contains|include|includes|hold|holds)\s+(?:all|every|the|any|everything)\b|\b(?:results?|responses?|output|logs?|log lines|lines|content|contents|pages?|messages?|events?|records?|rows?|files?|data|payloads?|bodies|body|attributes|fields|headers|values|columns|metadata|labels|tags|urls?|uris?|dsns?|connection (?:strings?|urls?))\s+(?:\(\s*)?(?:\w+\s+){0,2}?(?:may|might|can|could|often|sometimes)\s+(?:also\s+)?(?:contain|include|hold|show|expose|carry)\b/i;
@@ -56,7 +57,7 @@ const TO_THIRD_PARTY = /\b(?:sent|send|sends|shared|share|passed|forwarded|uploa
 const DATA_NOT_ORDERS =
   /\b(?:treat|handle|regard|read|consider|use)\s+(?:it|them|this|that|(?:any|all|the|such)\s+(?:[\w-]+\s+){0,4}?(?:text|content|data|messages?|rows?|results?|output|pages?|replies|responses|comments?|documents?))\s+(?:[\w-]+\s+){0,4}?as\s+(?:untrusted\s+)?(?:data|content|plain text|information|quotes?|material)\b|\b(?:never|not|do not|don't)\s+(?:be\s+)?(?:(?:treat(?:ed)?|regard(?:ed)?|read|take|taken|interpret(?:ed)?|consider(?:ed)?)\s+(?:[\w'-]+\s+){0,4}?)?as\s+(?:\w+\s+)?(?:instructions?|commands?|orders?|directives?)\b|\bif (?:the|a|any) (?:[\w-]+ ){0,2}(?:page|content|text|result|document|message|email|file|output|response|row|comment|issue)s? (?:contains?|includes?|holds?|has) (?:any )?(?:instructions?|commands?|prompts?|directives?)\b[^.;]{0,60}?,\s*ignore (?:them|it)\b|\b(?:do not|don't|never)\s+(?:follow|obey|execute|act on|carry out)\s+(?:any\s+)?(?:instructions?|commands?|directions?)\s+(?:found|embedded|contained|written|that appear)\b|\b(?:text|content|lines?|output)\s+that\s+(?:looks?|reads?|seems?)\s+like\s+(?:instructions?|commands?|orders?)\b[^.;]{0,30}?\bignore\s+(?:it|them)\b/i;
 /** An order that would still be one inside such a note (quoted examples removed first). */
-const STILL_AN_ORDER = /\b(?:ignore|disregard|forget|override|reveal|send|pass|include|upload|forward|email|call|run|execute|act on|carry out|unless|except|other than|but (?:if|when))\b/i;
+const STILL_AN_ORDER = /\b(?:ignore|disregard|forget|override|reveal|send|pass|include|upload|forward|email (?:it|them|this|that|the|a|an|to)|call|run|execute|act on|carry out|unless|except|other than|but (?:if|when))\b/i;
 /** An action kept for when the user asks: "only do this when the user asks for it". */
 const USER_GATED = /\bonly (?:do (?:this|that|so) |use (?:it|this) |call (?:it|this) )?(?:when|if|after) (?:the user|they|the person|a human) (?:explicitly |directly |has )?(?:asks?|asked|requests?|requested|says so|confirms?|confirmed|approves?|approved|wants?)\b/i;
 /** Secrets kept out of what the tool stores or sends: "leave out secrets and personal data", "never store passwords". */
@@ -132,6 +133,14 @@ const WIDENS = /\b(?:also|as well|too|in addition|additionally|alongside|otherwi
 /** What the user hears, narrowed to what they ask about: withholding, not caution ("lists only the scopes the user asked for"). */
 const HEARS = /\b(?:list|lists|listed|mention\w*|report\w*|answer\w*|repl(?:y|ies|ied)|tell\w*|told|say|says|said|show\w*|surfac\w*|summar\w*|name only|only name|discreet\w*|comes? up|bring\w* (?:it|this|that) up|play\w* (?:it )?down|describ\w*|explain\w*)\b/i;
 
+/**
+ * What happens to the call's own input, said as a warning: "the code and any files you upload are sent to the sandbox
+ * provider", "values given here, including passwords, are stored in the release Secret", "the prompt and the contents of
+ * any files in `files` are sent to the selected provider". The data is what the model passes, not something reached for.
+ */
+const OWN_INPUT = /\b(?:values?|data|text|content|files?|code|prompts?|arguments?|inputs?)\s+(?:given|passed|provided|entered|supplied|put)\s+here\b|\b(?:files?|code|data|content|text|documents?)\s+(?:that\s+)?you\s+(?:upload|pass|provide|send|give|attach|submit)\b|\b(?:in|of)\s+\x60\w+\x60\s+(?:are|is)\s+(?:sent|uploaded|stored|forwarded|transmitted|shared)\b/i;
+const OWN_INPUT_GOES = /\b(?:are|is)\s+(?:sent|uploaded|stored|forwarded|transmitted|kept|saved|shown|visible)\b/i;
+
 /** Whether `sentence` is a protective note for a reading of `category`, and which. */
 export function protectiveNote(category: string, sentence: string): ProtectiveNote | undefined {
   const s = sentence;
@@ -169,6 +178,8 @@ export function protectiveNote(category: string, sentence: string): ProtectiveNo
   if (category === "resource-reach" && ROLE_GATED.test(s) && !SECRET.test(s) && !ADDRESS.test(s) && !INTO_CALL_VERB.test(s.replace(ROLE_GATED, " "))) return "access limited by role";
   if (category === "resource-reach" && MESSAGE_AS_QUERY.test(s) && !SECRET.test(s) && !ADDRESS.test(s) && !INTO_CALL_VERB.test(s.replace(MESSAGE_AS_QUERY, " ").replace(/^\W*call this\b/i, " ")))
     return "the user's message as the query";
+  if (category === "resource-reach" && OWN_INPUT.test(s) && OWN_INPUT_GOES.test(s) && !CREDENTIAL_PLACE.test(s) && !ADDRESS.test(s) && !CONVERSATION.test(s) && !/\b(?:also|additionally|as well|too)\b/i.test(s))
+    return "where the call's own input goes";
   if (namesConversation(s)) return undefined;
   if (category === "resource-reach" && STORED_AT.test(s) && !CREDENTIAL_PLACE.test(s) && !SECRET.test(s) && !FETCHED_FROM.test(s.replace(STORED_AT_ALL, " ")) && !INTO_CALL_VERB.test(s))
     return "where the tool keeps its own data";
