@@ -13,7 +13,7 @@ import { once } from "./memo.js";
 import { ownVersion, specializes } from "./steering.js";
 
 /** The questions, each about one argument (a sentence, a word, a token, an address). */
-export type ContextQuestion = "declared" | "purposeIncludes" | "hostDeclared" | "hasParam" | "mentionsParam" | "selfMentioned" | "namesSelf" | "selfForAll" | "foreign" | "knownForeign" | "storeDeclared" | "ownVersion" | "specializes" | "vendorSiblings";
+export type ContextQuestion = "declared" | "purposeIncludes" | "hostDeclared" | "hasParam" | "mentionsParam" | "mentionsOption" | "selfMentioned" | "namesSelf" | "selfForAll" | "foreign" | "knownForeign" | "storeDeclared" | "ownVersion" | "specializes" | "vendorSiblings";
 
 /** One question asked while reading a sentence, with the answer it got. */
 export type AskedQuestion = readonly [question: ContextQuestion, arg: string, answer: boolean];
@@ -113,6 +113,13 @@ export function answerOf(ctx: SentenceContext, question: ContextQuestion, arg: s
       for (const p of ctx.params) if (p.length > 2 && words.has(p)) return true;
       return false;
     }
+    case "mentionsOption": {
+      // The sentence names one of the tool's own option values ("Ownable is a simple mechanism …" for access: ownable).
+      if (!ctx.options || ctx.options.size === 0) return false;
+      const words = arg.toLowerCase().match(WORD) ?? [];
+      for (const w of words) if (ctx.options.has(w)) return true;
+      return false;
+    }
     case "selfMentioned": {
       const lower = arg.toLowerCase();
       for (const n of ctx.selfNames) if (lower.includes(n)) return true;
@@ -178,6 +185,10 @@ export function recordingContext(base: SentenceContext): RecordingContext {
     get params() {
       recorder.raw = true;
       return base.params;
+    },
+    get options() {
+      recorder.raw = true;
+      return base.options;
     },
     get selfNames() {
       recorder.raw = true;

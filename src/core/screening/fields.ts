@@ -77,6 +77,25 @@ export function fieldsOf(tool: ScreenableTool): TextField[] {
   return out;
 }
 
+/** Enum members and consts anywhere in a schema (lower case): the options a parameter's description may describe. */
+export function optionValues(schema: unknown, out = new Set<string>(), depth = 0, seen = new Set<object>()): Set<string> {
+  if (!schema || typeof schema !== "object" || depth > MAX_DEPTH || seen.has(schema)) return out;
+  seen.add(schema);
+  if (Array.isArray(schema)) {
+    for (const x of schema) optionValues(x, out, depth + 1, seen);
+    return out;
+  }
+  const o = schema as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    const v = o[k];
+    if (k === "enum" && Array.isArray(v)) for (const x of v) if (typeof x === "string" && x.length > 2 && x.length <= 40) out.add(x.toLowerCase());
+    // An option may also be a `const` among alternatives ("anyOf": [{ "const": "ownable" }, …]).
+    if (k === "const" && typeof v === "string" && v.length > 2 && v.length <= 40) out.add(v.toLowerCase());
+    if (v && typeof v === "object") optionValues(v, out, depth + 1, seen);
+  }
+  return out;
+}
+
 /** Property names anywhere in a schema: a tool's own parameters are not other tools. */
 export function propertyNames(schema: unknown, out = new Set<string>(), depth = 0, seen = new Set<object>()): Set<string> {
   if (!schema || typeof schema !== "object" || depth > MAX_DEPTH || seen.has(schema)) return out;

@@ -132,6 +132,8 @@ export interface SentenceContext {
   purpose: string;
   /** Parameter names of the tool (lower case). */
   params: ReadonlySet<string>;
+  /** Enum members of the tool's parameters (lower case). */
+  options?: ReadonlySet<string>;
   /** True when the sentence is the first one of the tool's description (it says what the tool does). */
   lead: boolean;
   /** A tool-name-shaped token of the sentence names a tool of another server (or one the catalog does not know). */

@@ -398,6 +398,7 @@ export function readTool(tool: ScreenableTool, steer: SteerContext, parts: reado
       field: part.field.replace(/ \(hidden text\)$/, ""),
       purpose,
       params: steer.params,
+      options: steer.options,
       lead: part.lead && !LEAD_ORDER.test(part.sentence),
       foreignTool,
       knownForeignTool,

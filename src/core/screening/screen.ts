@@ -1,6 +1,6 @@
 import { RULE_CATEGORY } from "./categories.js";
 import { addressHits, plantedRecipient, sensitiveFileHit } from "./destinations.js";
-import { fieldsOf, propertyNames, type TextField } from "./fields.js";
+import { fieldsOf, optionValues, propertyNames, type TextField } from "./fields.js";
 import { encodedTexts } from "./encoded.js";
 import { hiddenFindings, visible } from "./hidden.js";
 import { DETECTOR_PURPOSE, unmentionExamples } from "./concepts-roles.js";
@@ -236,6 +236,7 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
     selfNames: new Set(prefix ? [self, self.slice(prefix.length + 2)] : [self]),
     server: context.server || prefix,
     params: propertyNames([tool.inputSchema, tool.outputSchema]),
+    options: optionValues(tool.inputSchema),
     catalog,
   };
   const fields = fieldsOf(tool);

@@ -53,6 +53,8 @@ export interface SteerContext {
   /** The tool's server: the context's, else the `server__` prefix of its name. */
   server?: string;
   params: Set<string>;
+  /** The tool's enum members (lower case): options its parameters describe. */
+  options?: ReadonlySet<string>;
   /** Tool name (lower case) → servers offering it. */
   catalog?: Map<string, Set<string>>;
 }

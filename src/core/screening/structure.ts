@@ -262,9 +262,9 @@ function toolChoice(c: Cues, push: Push): boolean {
   // Ahead of every other tool on every turn: a claim on the whole conversation, not a session's setup order.
   else if (has(EVERY_TURN_FIRST, s) && !has(OWN_SERVER, s) && !lenient) push("tool-choice", 0.7, "claims every turn ahead of the other tools");
   // A claim about one of the tool's own options ("the fastest profile is recommended … set `profile` to change it") is no claim over other tools.
-  // In a parameter's description the subject is the parameter's values ("Ownable is a simple mechanism with a single
-  // account authorized for all privileged actions"), unless the tool itself is named.
-  else if (has(QUALITY, s) && has(EXCLUSIVE, s) && !lenient && !ask(ctx, "mentionsParam", s) && !(c.parameterText && !SELF_NAMED.test(s) && !ask(ctx, "namesSelf", s) && !has(ALTERNATIVES, s) && !has(OTHER_TOOL, s))) push("tool-choice", 0.7, "claims every choice for itself");
+  // A parameter's description that names one of its own options describes that option ("Ownable is a simple mechanism
+  // with a single account authorized for all privileged actions"), unless the tool itself is named.
+  else if (has(QUALITY, s) && has(EXCLUSIVE, s) && !lenient && !ask(ctx, "mentionsParam", s) && !(c.parameterText && ask(ctx, "mentionsOption", s) && !SELF_NAMED.test(s) && !ask(ctx, "namesSelf", s) && !has(ALTERNATIVES, s) && !has(OTHER_TOOL, s))) push("tool-choice", 0.7, "claims every choice for itself");
   else if (ask(ctx, "namesSelf", s) && has(ALWAYS_ONLY, s) && has(EXCLUSIVE, s) && !lenient) push("tool-choice", 0.7, "names itself for every request");
   return disparaged;
 }
