@@ -70,6 +70,8 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "round40", kind: "evasive", firstContact: { commit: "cbe21c8", setting: "beside the real catalog", detected: [40, 64], flagged: [2, 40] }, fit: true },
   { name: "legit64", kind: "legit", firstContact: { commit: "cbe21c8", setting: "alone", flagged: [19, 160] }, fit: true },
   { name: "round42", kind: "realistic", firstContact: { commit: "2c114cb", setting: "beside the real catalog", detected: [57, 64], flagged: [3, 40] }, fit: false },
+  { name: "round41", kind: "evasive", firstContact: { commit: "429fc47", setting: "beside the real catalog", detected: [39, 64], flagged: [3, 40] }, fit: false },
+  { name: "legit65", kind: "legit", firstContact: { commit: "da8479d", setting: "alone", flagged: [16, 160] }, fit: false },
 ];
 
 export interface IndependentRow {

@@ -283,3 +283,11 @@ export const ONLY_IF_THIS_FAILS = /\bonly (?:if|when) this (?:one|tool|server|pr
 
 /** What the user picked for this call ("the full prompt you want to test"): the tool's own input, not a reach beyond it. */
 export const USER_CHOSEN = /\b(?:you|the user|they) (?:want|wants|would like|need|needs|intend|mean) (?:to )?(?:test\w*|check\w*|review\w*|send\w*|translat\w*|analy[sz]\w*|summari[sz]\w*|format\w*|lint\w*|evaluat\w*|run\w*|compar\w*)\b/i;
+
+/** A comparative scoped to a task or condition, or to calling this tool itself repeatedly. */
+export const SCOPED_COMPARISON = /\b(?:better|faster|cheaper|quicker|safer|more \w+|less \w+)\s+(?:and \w+\s+)?than\s+[^.;]{1,80}?\s(?:for|when|on|if|to|in)\s+(?!(?:all|every|any|everything|anything)\b)|\bthan calling (?:this|it)\b/i;
+/** What a scoped comparison must not claim: the alternatives failing, or this tool for everything. */
+export const ABSOLUTE_CLAIM = /\b(?:never|always|all|every|any other|no other|wrong|fails?|crash\w*|broken|unsafe|lawsuits?|risk\w*|dangerous|deprecated|obsolete)\b/i;
+/** A preference between tools scoped to a case ("prefer this over search_code when you know the path"). */
+export const SCOPED_PREFERENCE = /\bprefer\s+(?:this|it|\x60?[\w-]+\x60?)(?: tool| one)?\s+over\s+[^.;]{1,60}?\s(?:for|when|after|if|once|in)\s+(?!(?:all|every|any|everything|anything)\b)/i;
+

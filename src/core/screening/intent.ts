@@ -21,7 +21,7 @@ import { calmDirectives, OBLIGED } from "./calm-directives.js";
 import { concealment } from "./concealment-reader.js";
 import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
-import { CAN_BE_DONE_WITH, CREDENTIAL_STORE, ENV_SECRET, LEFT_UNCHANGED, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN } from "./concepts-structure.js";
+import { ABSOLUTE_CLAIM, CAN_BE_DONE_WITH, SCOPED_PREFERENCE, CREDENTIAL_STORE, ENV_SECRET, LEFT_UNCHANGED, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN } from "./concepts-structure.js";
 import { credentialConfined } from "./structure.js";
 import { ANSWER_SHAPE, CONFIG_CHANGE, MODEL, MODEL_CONFIG, VOCATIVE, withoutUserUnsaid } from "./concepts-parties.js";
 import {
@@ -380,7 +380,9 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const disparage = has(DISPARAGE, s);
   if (alternatives && disparage && !has(SELF_DEPRECATED, s) && !FAILS_HERE.test(s)) push("tool-choice", 0.85, "disparages the other tools");
   // "Prefer the other github tools …; only call this when …" routes work away from this tool: no claim for it.
-  else if (self && preference && alternatives && !protective && !PREFERS_OTHERS.test(s) && !INPUT_FOR_LATER_CALLS.test(s)) push("tool-choice", 0.8, "claims priority over other tools");
+  // A preference scoped to a case, with nothing absolute claimed ("prefer this over search_code when you know the path"),
+  // says when to use which.
+  else if (self && preference && alternatives && !protective && !PREFERS_OTHERS.test(s) && !INPUT_FOR_LATER_CALLS.test(s) && !(SCOPED_PREFERENCE.test(s) && !ABSOLUTE_CLAIM.test(s))) push("tool-choice", 0.8, "claims priority over other tools");
   else if (self && has(UNIVERSAL, s) && has(PRIORITY, s) && !protective && !eachCallOfSelf(s, ctx)) push("tool-choice", 0.75, "claims every request for itself");
   else if (preference && alternatives && has(PICK_VERB, s) && has(EVERY_OR_ONLY, s) && !PREFERS_OTHERS.test(s)) push("tool-choice", 0.7, "steers tool choice");
 

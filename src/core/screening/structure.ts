@@ -39,8 +39,10 @@ import {
   EVERY_TURN_FIRST,
   HOOK,
   COMPARE,
+  ABSOLUTE_CLAIM,
   CHOOSE_THIS,
   FLATTERS_MODEL,
+  SCOPED_COMPARISON,
   ONLY_IF_THIS_FAILS,
   AVOID_SPEECH,
   PRIORITISE,
@@ -517,7 +519,9 @@ function roles(c: Cues, push: Push, named: boolean): void {
   const others = (has(ALTERNATIVES, s) || has(OTHER_SERVERS, s) || named) && !ownSiblingNamed(s) && !ask(c.ctx, "vendorSiblings", s);
   const flaws = others ? flawsSaid(s) : "";
   if (others && (FAILS.test(flaws) || RUN_DOWN.test(flaws)) && !SELF_WEAKER.test(s)) push("tool-choice", 0.8, "runs down the other servers");
-  else if (others && (has(COMPARE, s.replace(LIMIT_COMPARED, " ")) || /\bunlike\b/i.test(s)) && !batchOf(c)) push("tool-choice", 0.65, "compares itself with the other servers");
+  // A comparison scoped to a task, with nothing absolute claimed ("better than a screenshot for deciding what to click",
+  // "much faster than search_files on large repositories"), is advice on when to use which.
+  else if (others && (has(COMPARE, s.replace(LIMIT_COMPARED, " ")) || /\bunlike\b/i.test(s)) && !batchOf(c) && !(SCOPED_COMPARISON.test(s) && !ABSOLUTE_CLAIM.test(s))) push("tool-choice", 0.65, "compares itself with the other servers");
   else if (has(CLAIM_OVER, s)) push("tool-choice", 0.7, "claims every choice over the alternatives");
   else if (others && excludesOthers(s)) push("tool-choice", 0.7, "has the model leave the other tools unused");
   else if ((has(CLAIM_ALL, s) || ask(c.ctx, "selfForAll", s)) && (others || has(STANDING, s) || has(QUALITY, s))) push("tool-choice", 0.7, "claims to be the pick for every request");
