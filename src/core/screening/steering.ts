@@ -186,6 +186,11 @@ interface SteerCandidate {
   order: boolean;
   /** "Call list_teams first to get the teamId": an order of calls made for an id, steering no tool, wherever it is listed. */
   forId: boolean;
+  /**
+   * The one thing more asked after "call X first", when it is a verb ("… first and merge only when the checks passed"):
+   * if this tool's own name holds it, the action is this tool's, and the sentence is still an order of calls.
+   */
+  moreVerb?: string;
 }
 
 /**
@@ -199,7 +204,9 @@ const FEEDS_THIS = /^[^.\n]{0,20}?\b(?:and|then)\s+pass\s+(?:one of\s+)?(?:the\s
  * returned messages in transcript"), obeying it. Without that the sentence is only an order of calls ("… first to get
  * the teamId", "… before finalizing").
  */
-const MORE_ASKED = /\b(?:then|and|,)\s+(?:\w+\s+){0,2}?(?:close|delete|remove|approve|merge|pay|send|post|forward|copy|give|upload|share|follow|obey|execute|apply|pass\s+(?:the\s+|its\s+|their\s+|it\b|them\b)(?!(?:returned\s+)?(?:ids?|keys?|names?|refs?|cursors?|handles?|uuids?|numbers?)\b))|\b(?:full|raw|whole|complete)\s+(?:output|result|text|list|history)\b|\bcontents?\b|\bwithout (?:reading|checking|asking|confirming|review)\w*|\bahead of\b|\bwhat(?:ever)? it (?:returns|says)\b/i;
+const MORE_ASKED = /\b(?:then|and|,)\s+(?:\w+\s+){0,2}?(?:close|delete|remove|approve|merge|pay|send|post|forward|copy|give|upload|share|follow|obey|execute|apply|pass\s+(?:the\s+|its\s+|their\s+|it\b|them\b)(?!(?:returned\s+)?(?:[\w-]+\s+)?(?:ids?|keys?|names?|refs?|cursors?|handles?|uuids?|numbers?)\b))|\b(?:full|raw|whole|complete)\s+(?:output|result|text|list|history)\b|\bcontents?\b|\bwithout (?:reading|checking|asking|confirming|review)\w*|\bahead of\b|\bwhat(?:ever)? it (?:returns|says)\b/i;
+/** The actions MORE_ASKED names, to tell whether the one asked is this tool's own. */
+const MORE_VERBS = /\b(?:close|delete|remove|approve|merge|pay|send|post|forward|copy|give|upload|share|follow|obey|execute|apply)\b/gi;
 /** "first" or "before" right after the name: "you must call `x` first". */
 const CALLED_FIRST = /^[\x60'"]?(?:\s+tool)?\s+(?:first|before)\b/i;
 /** What the earlier call is for: an id to pass on ("first to get the workflow id", "first to get the child node ids"). */
@@ -217,9 +224,13 @@ function steerCandidates(text: string): readonly SteerCandidate[] {
           const after = text.slice(m.index + m[0].length, m.index + m[0].length + 120);
           const feeds = FEEDS_THIS.test(after) && !SECRET_WORD.test(after.split(/[.\n]/)[0] ?? "");
           const clause = after.split(/[.;\n]/)[0] ?? "";
-          const order = (pattern === CALL_FIRST || CALLED_FIRST.test(after)) && !MORE_ASKED.test(clause);
+          const first = pattern === CALL_FIRST || CALLED_FIRST.test(after);
+          const more = first ? MORE_ASKED.exec(clause) : null;
+          const order = first && !more;
           const forId = order && FOR_AN_ID.test(clause);
-          out.push({ ...base, kind: "steer", at: m.index, length: m[0].length, tokens: tokensOf(m[1]), redirect: pattern === USE_INSTEAD, ownServer: ownServerSentence(text, m.index), feeds, order, forId });
+          const verbs = more ? (clause.match(MORE_VERBS) ?? []) : [];
+          const moreVerb = more && verbs.length === 1 ? verbs[0].toLowerCase() : undefined;
+          out.push({ ...base, kind: "steer", at: m.index, length: m[0].length, tokens: tokensOf(m[1]), redirect: pattern === USE_INSTEAD, ownServer: ownServerSentence(text, m.index), feeds, order, forId, moreVerb });
         }
       });
     for (const pattern of GROUP_STEER) eachMatch(pattern, text, (m) => void out.push({ ...base, kind: "group", at: m.index, length: m[0].length, tokens: [], group: m[1].toLowerCase() }));
@@ -237,7 +248,8 @@ export function steerHits(text: string, ctx: SteerContext): Hit[] {
       // server, not the server's own next version or a name the catalog does not know.
       // "Use list_threads first and pass the `thread_id` it returns" names a sibling the catalog may not list: steering
       // only when the catalog has that tool on another server.
-      if (!c.ownServer && c.tokens.some((t) => foreignTool(t, ctx) && (!(c.redirect || c.feeds || c.order) || (knownTool(t, ctx) && !c.forId)) && !(c.redirect && ownVersion(t, ctx.selfNames ?? new Set([ctx.self]))))) hits.push({ rule: "steer-other-tool", at: c.at, length: c.length });
+      const order = c.order || (c.moreVerb !== undefined && ctx.self.includes(c.moreVerb));
+      if (!c.ownServer && c.tokens.some((t) => foreignTool(t, ctx) && (!(c.redirect || c.feeds || order) || (knownTool(t, ctx) && !c.forId)) && !(c.redirect && ownVersion(t, ctx.selfNames ?? new Set([ctx.self]))))) hits.push({ rule: "steer-other-tool", at: c.at, length: c.length });
     } else {
       // "the slack tools" on the slack server is the server talking about itself.
       if (ctx.server && c.group.replace(/-/g, "") === ctx.server.toLowerCase().replace(/-/g, "")) continue;
