@@ -324,7 +324,7 @@ export const SIDE_CHANNEL = rx(
  * Words for secrets that name a setting of what the tool manages: variables a deployment sets for what it runs
  * ("environment variables made available to the component"), a fetch's credentials mode (CORS `allow_credentials`).
  */
-export const SETTING_NOT_SECRET = /\benvironment variables?\s+(?:made available to|available to|passed to|set (?:on|for|in)|injected into|exposed to|for)\s+(?:the |all |each |every |this |a |an )?(?:[\w-]+ ){0,2}?(?:components?|apps?|applications?|containers?|services?|functions?|jobs?|workers?|builds?|deployments?|pods?|tasks?|sites?|runtimes?)\b|\bcredentials mode\b|\b(?:access-control-)?allow[_-]credentials\b/i;
+export const SETTING_NOT_SECRET = /\benvironment variables?\s+(?:made available to|available to|passed to|set (?:on|for|in)|injected into|exposed to|for)\s+(?:the |all |each |every |this |a |an )?(?:[\w-]+ ){0,2}?(?:components?|apps?|applications?|containers?|services?|functions?|jobs?|workers?|builds?|deployments?|pods?|tasks?|sites?|runtimes?)\b|\bcredentials mode\b|\b(?:access-control-)?allow[_-]credentials\b|\b(?:ssh |api |public )?key (?:ids?|fingerprints?)\b|\bfingerprints? of (?:the |an? )?(?:ssh |public )?keys?\b/i;
 export const SETTINGS_NOT_SECRET = new RegExp(SETTING_NOT_SECRET.source, "gi");
 /** A parameter description that asks the model to fill it with the user's data gathered from elsewhere. */
 export const FILL_WITH = rx(

@@ -290,4 +290,9 @@ export const SCOPED_COMPARISON = /\b(?:better|faster|cheaper|quicker|safer|more 
 export const ABSOLUTE_CLAIM = /\b(?:never|always|all|every|any other|no other|wrong|fails?|crash\w*|broken|unsafe|lawsuits?|risk\w*|dangerous|deprecated|obsolete)\b/i;
 /** A preference between tools scoped to a case ("prefer this over search_code when you know the path"). */
 export const SCOPED_PREFERENCE = /\bprefer\s+(?:this|it|\x60?[\w-]+\x60?)(?: tool| one)?\s+over\s+[^.;]{1,60}?\s(?:for|when|after|if|once|in)\s+(?!(?:all|every|any|everything|anything)\b)/i;
-
+/**
+ * A parameter's description that says what a flag means or what the call returns ("Indicates that this campaign will
+ * send messages that contain phone numbers", "The request will return a list of all numbers deactivated that day"):
+ * what the data is, not where the model is to get it.
+ */
+export const FLAG_OR_OUTPUT = /^\W*indicates (?:that|whether|if)\b|\b(?:will )?returns? (?:a list of|the list of|all)\b/i;

@@ -21,7 +21,7 @@ import { calmDirectives, OBLIGED } from "./calm-directives.js";
 import { concealment } from "./concealment-reader.js";
 import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
-import { ABSOLUTE_CLAIM, CAN_BE_DONE_WITH, SCOPED_PREFERENCE, CREDENTIAL_STORE, ENV_SECRET, LEFT_UNCHANGED, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN } from "./concepts-structure.js";
+import { ABSOLUTE_CLAIM, CAN_BE_DONE_WITH, FLAG_OR_OUTPUT, SCOPED_PREFERENCE, CREDENTIAL_STORE, ENV_SECRET, LEFT_UNCHANGED, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN } from "./concepts-structure.js";
 import { credentialConfined } from "./structure.js";
 import { ANSWER_SHAPE, CONFIG_CHANGE, MODEL, MODEL_CONFIG, VOCATIVE, withoutUserUnsaid } from "./concepts-parties.js";
 import {
@@ -80,10 +80,19 @@ const HOLDS_NOUN = /^\W*(?:the|a|an|full|complete|all)\s+(?:full\s+|complete\s+)
  * … FROM events", "@user.email:*@acme.com"), nowhere data is sent.
  */
 const QUERY_VALUE = /^\s*(?:select|with)\b[^]*\bfrom\b|(?:^|\s)@[\w.]+:|\*@/i;
+/** An order of calls for an id: "first use the relevant lookup tool to find the correct ID". */
+const LOOKUP_FOR_ID = /\bfirst (?:use|call|run) (?:the |a )?(?:[\w-]+ ){0,3}?tools? to (?:find|get|look up|obtain|resolve) (?:the |its )?(?:correct |right |matching |exact )?(?:ids?|names?|keys?|slugs?)\b/i;
+
+/** Tool names in the sentence, all of them tools of this server (known to the catalog, none foreign). */
+function namesOnlySiblings(s: string, ctx: SentenceContext): boolean {
+  const names = tokensOf(s).filter((t) => t.includes("_") && !ask(ctx, "hasParam", t));
+  return names.length > 0 && names.every((t) => !ctx.foreignTool(t));
+}
+
 const OBJECT_POLICY = /(?<!\b(?:your|its|the model's|the assistant's|content|safety|usage|system|operator|moderation)\s)\bpolic(?:y|ies)\b/i;
 const OBJECT_POLICIES = new RegExp(OBJECT_POLICY.source, "gi");
 /** A thing's own configuration or rules: "the router configuration", "the existing rules array", "app.json configuration". */
-const OBJECT_SETTINGS = /\b(?:router|routing|app(?:\.json)?|application|project|workspace|cluster|network|firewall|dns|build|ci|pipeline|deployment|environment(?:-specific)?|team|alert|notification|escalation|orchestration|event|service|database|table|bucket|repo|repository|branch|dashboard|datasource|server|proxy|webhook|lint(?:er)?|eslint|prettier|tsconfig|docker|nginx|specific|ignore|lint(?:ing)?|firewall|security|protection|detection|matching|robots(?:\.txt)?)\s+(?:configurations?|config|rules?|settings)\b|\b(?:existing|current|matching|new|filter|validation|firewall|classification|explicit|sorting|routing|access|naming|retention|provided) (?:set of |protection )?rules\b|\bset of rules\b|\bpermissions? (?:changes?|levels?|files?|for an? \w+|on (?:a|the) \w+)\b|\b(?:setup|installation|install|usage|migration|step-by-step(?: setup)?) instructions\b|\bsafety (?:assessment|rating|levels?|score|data|information|warnings?)\b|\b[a-z0-9-]+:[A-Za-z*]+\s+permissions?\b|\brules? (?:array|list|set|engine|file)s?\b|\b(?:structured |full |new )?list of rules\b|\bpolicy files?\b|\b(?:an?|the|this|that) (?:[\w-]+ ){0,2}(?:assistant|agent|bot)'s (?:instructions|system prompt|prompt|persona)\b/i;
+const OBJECT_SETTINGS = /\b(?:router|routing|app(?:\.json)?|application|project|workspace|cluster|network|firewall|dns|build|ci|pipeline|deployment|environment(?:-specific)?|team|alert|notification|escalation|orchestration|event|service|database|table|bucket|repo|repository|branch|dashboard|datasource|server|proxy|webhook|lint(?:er)?|eslint|prettier|tsconfig|docker|nginx|specific|ignore|lint(?:ing)?|firewall|security|protection|detection|matching|robots(?:\.txt)?)\s+(?:configurations?|config|rules?|settings)\b|\b(?:existing|current|matching|new|filter|validation|firewall|classification|explicit|sorting|routing|access|naming|retention|provided) (?:set of |protection )?rules\b|\bset of rules\b|\bpermissions? (?:changes?|levels?|files?|for an? \w+|on (?:a|the) \w+)\b|\b(?:setup|installation|install|usage|migration|step-by-step(?: setup)?) instructions\b|\bsafety (?:assessment|rating|levels?|score|data|information|warnings?)\b|\b[a-z0-9-]+:[A-Za-z*]+\s+permissions?\b|\brules? (?:array|list|set|engine|file)s?\b|\b(?:structured |full |new )?list of rules\b|\bpolicy files?\b|\b(?:an?|the|this|that) (?:[\w-]+ ){0,2}(?:assistant|agent|bot)'s (?:instructions|system prompt|prompt|persona)\b|\b(?:your |the )?(?:configuration|config) files?\b/i;
 const OBJECT_SETTINGS_ALL = new RegExp(OBJECT_SETTINGS.source, "gi");
 /** "Use this tool when you need to …": when to use it, addressed to whoever calls it. */
 const USAGE_LEAD = /^\W*use this (?:tool )?(?:when|if|whenever) you (?:need|want|have) to\b/i;
@@ -281,7 +290,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     // current conversation as a Markdown file in the user's Documents folder") names its work, not a reach.
     const savesLocally = ctx.lead && conversation && !secret && LOCAL_SINK.test(s) && !OUTBOUND_WORD.test(s) && !ADDRESS.test(s);
     const outside = (!ask(ctx, "declared", s) || conversation) && !savesLocally;
-    if (intoCall && outside && !USER_CHOSEN.test(s) && !OUTPUT_FIELDS.test(s)) push("resource-reach", conversation || secret ? 0.85 : 0.65, conversation ? "puts the conversation or other tools' data into the call" : "puts secrets or personal data into the call");
+    if (intoCall && outside && !USER_CHOSEN.test(s) && !OUTPUT_FIELDS.test(s) && !FLAG_OR_OUTPUT.test(s)) push("resource-reach", conversation || secret ? 0.85 : 0.65, conversation ? "puts the conversation or other tools' data into the call" : "puts secrets or personal data into the call");
     else if (outside && has(COLLECT_VERB, s) && (secret || personal) && has(USER_PLACE, s) && !NOT_READ.test(s))
       push("resource-reach", 0.7, "collects the user's secrets");
   }
@@ -325,7 +334,9 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const aboutOthers = named.length > 0 || has(OTHER_TOOLS, s) || (has(WHEN_OTHER, s) && !has(THIS_TOOL, s) && !ctx.lead);
   if (aboutOthers && has(TOOL_CHANGE, s) && !protective) {
     // The lead says what the tool does: "through the myQ integration" names its own way there, not other tools.
-    const strong = named.length > 0 || (has(OTHER_TOOLS, s) && !ctx.lead);
+    // "Use the create_adjustment tool" on the server that lists it names a sibling; "first use the relevant lookup tool
+    // to find the correct ID" is an order of calls for an id.
+    const strong = named.length > 0 || (has(OTHER_TOOLS, s) && !ctx.lead && !namesOnlySiblings(s, ctx) && !LOOKUP_FOR_ID.test(s));
     // This tool's own parameters named in backticks ("pass the `tag` it returns") are names, not what is done.
     // What a sibling can be used for ("stored facts can be listed with list_memories and removed with forget") is no
     // change asked of it.

@@ -41,6 +41,7 @@ import {
   COMPARE,
   ABSOLUTE_CLAIM,
   CHOOSE_THIS,
+  FLAG_OR_OUTPUT,
   FLATTERS_MODEL,
   SCOPED_COMPARISON,
   ONLY_IF_THIS_FAILS,
@@ -244,7 +245,8 @@ type Push = (category: ScreeningCategory, score: number, cue: string) => void;
 /** The sentence without flaws said to be absent ("started without errors") or named in a flag ("--allow-dangerous"). */
 function flawsSaid(s: string): string {
   // "Calling other tools without a project id returns an error": a missing input, not a flaw of the tools.
-  return s.replace(/\b(?:without|no|zero|never any|free of)\s+(?:any\s+)?(?:errors?|failures?|issues|problems|bugs|warnings)\b|(?:^|\s)--?[a-z][\w-]*/gi, " ").replace(MISSING_INPUT_ERROR, " ");
+  // "Without losing the others" (the other fields of a record) is what a read-modify-write keeps, not a flaw of tools.
+  return s.replace(/\b(?:without|no|zero|never any|free of)\s+(?:any\s+)?(?:errors?|failures?|issues|problems|bugs|warnings)\b|\bwithout (?:losing|overwriting|dropping|removing|deleting|clobbering) the others\b|(?:^|\s)--?[a-z][\w-]*/gi, " ").replace(MISSING_INPUT_ERROR, " ");
 }
 
 
@@ -443,7 +445,7 @@ function reachAndExfiltration(c: Cues, push: Push): void {
     ((c.directive || has(IMPERATIVE_START, s)) && SECRET_COLLECTION.test(s) && !ask(ctx, "storeDeclared", ""));
   if ((moving || towards) && resource() && address && clauseMoves(s, address) && !MINIMISED.test(s) && !credentialConfined(s, address)) push("exfiltration", 0.8, `the user's data sent to ${address}`);
   // "The author is taken from git config" is the tool reading its own input: "taken from" alone moves nothing into the call.
-  else if (moving && resource() && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide && !USER_CHOSEN.test(s)) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
+  else if (moving && resource() && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide && !USER_CHOSEN.test(s) && !FLAG_OR_OUTPUT.test(s)) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
   // "Whatever runs in the pane receives the keys, including password prompts": a prompt for a password holds none.
   else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s) || store()) && !STORE_WRITTEN.test(s) && !ACCESS_LIMITED.test(s) && !/\bpassword prompts?\b/i.test(s) && ask(ctx, "mentionsParam", s) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
   // A parameter filled with the user's data out of other tools ("the user's sent emails from the mail tools, as many as fit").
