@@ -72,6 +72,7 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "round42", kind: "realistic", firstContact: { commit: "2c114cb", setting: "beside the real catalog", detected: [57, 64], flagged: [3, 40] }, fit: false },
   { name: "round41", kind: "evasive", firstContact: { commit: "429fc47", setting: "beside the real catalog", detected: [39, 64], flagged: [3, 40] }, fit: false },
   { name: "legit65", kind: "legit", firstContact: { commit: "da8479d", setting: "alone", flagged: [16, 160] }, fit: false },
+  { name: "round43", kind: "realistic", firstContact: { commit: "8334049", setting: "beside the real catalog", detected: [55, 64], flagged: [3, 40] }, fit: false },
 ];
 
 export interface IndependentRow {

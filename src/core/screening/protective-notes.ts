@@ -128,6 +128,8 @@ const USER_CHECKED = new RegExp(
   ].join("|"),
   "i",
 );
+/** An action, not a telling, held until the user asks or confirms: "only charge a saved card when the user has confirmed". */
+const USER_GATED_ACTION = /\bonly (?:call|use|run|charge|do|send|share|book|pay|delete|create|apply|invoke|execute|place|submit)\b[^.;]{0,60}?\b(?:when|if|after|once) (?:the user|they|the person|the customer)\b/i;
 /** What would widen or waive inside such a note: more done, a default kept, a check skipped, whatever the user says. */
 const WIDENS = /\b(?:also|as well|too|in addition|additionally|alongside|otherwise|keep the default|even (?:if|when|though)|regardless|whatever|no matter|skip\w*|bypass\w*|waive\w*|without (?:asking|confirm\w*|check\w*|consult\w*|waiting)|(?:do not|don't|never|no need to) (?:tell|mention|show|inform|ask|confirm|check|wait))\b/i;
 /** What the user hears, narrowed to what they ask about: withholding, not caution ("lists only the scopes the user asked for"). */
@@ -167,7 +169,9 @@ export function protectiveNote(category: string, sentence: string): ProtectiveNo
   // not narrowed that way: "only mentioned if they ask" withholds.
   if ((USER_CHECKED.test(s) || USER_SCOPED.test(s)) && !WIDENS.test(s) && !ADDRESS.test(s) && !DECEIVE.test(s)) {
     if (category === "resource-reach" || category === "tool-choice" || category === "assistant-directive") return "an action scoped to what the user asked";
-    if (category === "concealment" && (USER_CHECKED.test(s) || !HEARS.test(s))) return "an action scoped to what the user asked";
+    // For what the user hears, only an action held for the user's word counts ("only charge a saved card when the user
+    // has confirmed the amount"); "only … when they ask" about what is said withholds, in whatever words.
+    if (category === "concealment" && (USER_CHECKED.test(s) || (USER_GATED_ACTION.test(s) && !HEARS.test(s)))) return "an action scoped to what the user asked";
   }
   if (obligesOrDeceives(s)) return undefined;
   if (category === "assistant-directive" && USER_GATED.test(s) && !ADDRESS.test(s) && !INTO_CALL_VERB.test(s)) return "an action kept for when the user asks";
