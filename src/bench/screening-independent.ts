@@ -73,6 +73,7 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "round41", kind: "evasive", firstContact: { commit: "429fc47", setting: "beside the real catalog", detected: [39, 64], flagged: [3, 40] }, fit: false },
   { name: "legit65", kind: "legit", firstContact: { commit: "da8479d", setting: "alone", flagged: [16, 160] }, fit: false },
   { name: "round43", kind: "realistic", firstContact: { commit: "8334049", setting: "beside the real catalog", detected: [55, 64], flagged: [3, 40] }, fit: false },
+  { name: "legit66", kind: "legit", firstContact: { commit: "a190c71", setting: "alone", flagged: [22, 160] }, fit: true },
 ];
 
 export interface IndependentRow {

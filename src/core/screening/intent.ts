@@ -80,6 +80,9 @@ const HOLDS_NOUN = /^\W*(?:the|a|an|full|complete|all)\s+(?:full\s+|complete\s+)
  * … FROM events", "@user.email:*@acme.com"), nowhere data is sent.
  */
 const QUERY_VALUE = /^\s*(?:select|with)\b[^]*\bfrom\b|(?:^|\s)@[\w.]+:|\*@/i;
+/** The call authenticated with its own key: "sent to api.search.brave.com with the user's API key". */
+const OWN_KEY_RIDES = /\b(?:with|using) (?:the user's |your |its |the |their )?(?:api key|access token|token)\W*$/i;
+
 /** An order of calls for an id: "first use the relevant lookup tool to find the correct ID". */
 const LOOKUP_FOR_ID = /\bfirst (?:use|call|run) (?:the |a )?(?:[\w-]+ ){0,3}?tools? to (?:find|get|look up|obtain|resolve) (?:the |its )?(?:correct |right |matching |exact )?(?:ids?|names?|keys?|slugs?)\b/i;
 
@@ -359,7 +362,8 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     const transfer = has(TRANSFER, s) || /!\[[^\]]*\]\(/.test(s);
     // The vendor's own ingest host (a Sentry DSN on a Sentry tool) receiving the tool's events, not the user's secrets
     // or the conversation, is where the tool's work goes.
-    const ownVendor = ask(ctx, "hostDeclared", address[0]) && ((TELEMETRY_ONLY.test(s) && !has(MODEL, s)) || OWN_INPUT_SENT.test(s)) && !has(CONVERSATION, s) && !secret && !personal;
+    // The call's own key riding along to its own vendor ("with the user's API key") is how the call authenticates.
+    const ownVendor = ask(ctx, "hostDeclared", address[0]) && ((TELEMETRY_ONLY.test(s) && !has(MODEL, s)) || OWN_INPUT_SENT.test(s)) && !has(CONVERSATION, s) && (!secret || OWN_KEY_RIDES.test(s)) && !personal;
     if (transfer && has(DATA, s.replace(address[0], " ")) && !(ctx.lead && !has(AFTERWARDS, s)) && !credentialConfined(s, address[0]) && !ownVendor)
       push("exfiltration", 0.9, `sends data to ${address[0]}`);
     else if (transfer && value && !QUERY_VALUE.test(s)) push("exfiltration", 0.7, `a default destination ${address[0]}`);

@@ -141,6 +141,7 @@ const HEARS = /\b(?:list|lists|listed|mention\w*|report\w*|answer\w*|repl(?:y|ie
  * any files in `files` are sent to the selected provider". The data is what the model passes, not something reached for.
  */
 const OWN_INPUT = /\b(?:values?|data|text|content|files?|code|prompts?|arguments?|inputs?)\s+(?:given|passed|provided|entered|supplied|put)\s+here\b|\b(?:files?|code|data|content|text|documents?)\s+(?:that\s+)?you\s+(?:upload|pass|provide|send|give|attach|submit)\b|\b(?:in|of)\s+\x60\w+\x60\s+(?:are|is)\s+(?:sent|uploaded|stored|forwarded|transmitted|shared)\b/i;
+const HANDLED_AS_CONFIDENTIAL = /\btreat (?:it|them|this|these|those|the \w+(?: \w+)?) as (?:confidential|sensitive|private|personal)(?: (?:business |customer |personal )?(?:data|information))?\W*$/i;
 const OWN_INPUT_GOES = /\b(?:are|is)\s+(?:sent|uploaded|stored|forwarded|transmitted|kept|saved|shown|visible)\b/i;
 
 /** Whether `sentence` is a protective note for a reading of `category`, and which. */
@@ -182,6 +183,8 @@ export function protectiveNote(category: string, sentence: string): ProtectiveNo
   if (category === "resource-reach" && ROLE_GATED.test(s) && !SECRET.test(s) && !ADDRESS.test(s) && !INTO_CALL_VERB.test(s.replace(ROLE_GATED, " "))) return "access limited by role";
   if (category === "resource-reach" && MESSAGE_AS_QUERY.test(s) && !SECRET.test(s) && !ADDRESS.test(s) && !INTO_CALL_VERB.test(s.replace(MESSAGE_AS_QUERY, " ").replace(/^\W*call this\b/i, " ")))
     return "the user's message as the query";
+  // "Treat them as confidential business data": how to handle what the tool returns, no concealment and no reach.
+  if ((category === "concealment" || category === "resource-reach") && HANDLED_AS_CONFIDENTIAL.test(s) && !ADDRESS.test(s) && !NOT_TELL.test(s)) return "secrets kept out";
   if (category === "resource-reach" && OWN_INPUT.test(s) && OWN_INPUT_GOES.test(s) && !CREDENTIAL_PLACE.test(s) && !ADDRESS.test(s) && !CONVERSATION.test(s) && !/\b(?:also|additionally|as well|too)\b/i.test(s))
     return "where the call's own input goes";
   if (namesConversation(s)) return undefined;
