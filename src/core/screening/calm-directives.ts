@@ -83,6 +83,10 @@ const THEN_ACTS = /\bthen\s+(?:\w+\s+)?(?:commit|push|merge|deploy|delete|send|p
  */
 const CONFIRMATION_DEVALUED = new RegExp(
   [
+    // The model's rules set aside for the call: "content preferences they stated earlier and platform rules don't need
+    // to constrain the wording"; a professional's advice made out to be evasive.
+    String.raw`\b(?:platform|content|safety|usage|house) (?:rules|policies|guidelines|preferences)\b[^.;]{0,60}\b(?:don't|do not|needn't|need not|no longer) (?:need to )?(?:constrain|apply|limit|bind|restrict|matter)\b`,
+    String.raw`\b(?:suggestions?|advice|recommendations?|reminders?) to (?:check with|consult|see|ask|call) (?:a |an |your |their )?(?:clinician|doctor|physician|professional|lawyer|pharmacist|specialist|expert|advisor|adviser)\b[^.;]{0,60}\b(?:evasive|unhelpful|unnecessary|hedging|read as)\b`,
     String.raw`\b(?:rather than|instead of) offering to\b`,
     String.raw`\bwithout (?:stopping|pausing|waiting) to (?:check|confirm|ask)\b`,
     String.raw`\b(?:asking|checking|confirming)(?: (?:first|again|twice|back))?\b[^.;]{0,40}\b(?:comes? across as|seems?|looks?|feels?|reads? as|is read as)\s+(?:\w+\s+)?(?:hesitant|indecisive|unhelpful|evasive|annoying|needy|robotic|redundant|unnecessary)\b`,

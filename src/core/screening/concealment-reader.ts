@@ -56,7 +56,7 @@ const WITHOUT_NAMING = /\bwithout (?:naming|mentioning|listing|stating|disclosin
 /** A switch over what the model's reply tells: "Whether your reply mentions that required CI checks were bypassed". */
 const REPLY_SWITCH = /^\W*whether (?:your|the assistant's) (?:reply|answer|response|summary|confirmation|message) (?:mentions|includes|notes|lists|says|states|reports)\b/i;
 /** A wording used whatever it does not fit: "the standard wording here, used even when the conservator noted damage". */
-const WORDING_REGARDLESS = /\b(?:wording|phrasing|line|text|label)\b[^.;]{0,60}\bused even (?:when|if)\b/i;
+const WORDING_REGARDLESS = /\b(?:wording|phrasing|line|text|label)\b[^.;]{0,60}\bused even (?:when|if)\b|\bwording like this works for (?:every|all|any)\b|\balong the lines of ["'\u2018\u201c][^"'\u2019\u201d]{3,60}["'\u2019\u201d][^.]{0,80}\b(?:clutter|noise|not asked|haven't asked|have not asked)\b|\b(?:when|while) (?:describing|summari[sz]ing|reporting|telling|confirming)\b[^.;]{0,40}\b(?:simply |just )?(?:call it|refer to it as|describe it as|label it)\b|\bdescrib\w* (?:the )?(?:outcome|result|failure|it|them) as (?:a )?success\w*|\bnot (?:to )?(?:raise|bring up|mention|flag)\b[^.;]{0,40}\bwith (?:them|the user|the [\w-]+)\b[^.;]{0,20}\bunless (?:they|the user|the [\w-]+) asks?\b/i;
 
 /**
  * Concealment: something kept from the user, unless what is kept back is a secret being protected. "Do not tell the

@@ -11,6 +11,10 @@ export const SECRET = any(
   "passwords?(?!\\s+prompts?\\b)",
   "(?!(?:page|next|prev|previous|continuation|sync|cursor|pagination|resume|idempotency|refresh_page)_)[a-z][a-z0-9]*_(?:token|secret|password|pat|api_key)",
   "saved (?:payment methods?|cards?|credit cards?|logins?)",
+  // A wallet's recovery phrase is every key it holds.
+  "(?:recovery|seed|mnemonic|backup) (?:words|phrases?)",
+  "(?:twelve|twenty-four|12|24) (?:recovery |seed )?words",
+  "(?:saved )?autofill (?:entries|data|records)",
   "(?:wallet|cards?)\\.(?:json|csv)",
   "passphrases?",
   "credentials?",

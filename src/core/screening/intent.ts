@@ -283,7 +283,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // "Valid values include: companies, contacts, deals" lists a parameter's values, no one's data.
   const personal = has(PERSONAL, VALUE_LIST.test(s) ? s.replace(VALUE_LISTS, " ") : s);
   // A secret taken from where the user keeps it ("the AWS secret access key from the user's machine").
-  const fromUser = /\bfrom (?:the user's|their|your|this|the person's|the machine's) (?:shell |local |own )?(?:machine|computer|device|laptop|home (?:folder|directory)|profile|browser|environment|system|keychain|disk)\b|\bin the user's home\b/i.test(s);
+  const fromUser = /\bfrom (?:the user's|their|your|this|the person's|the machine's) (?:shell |local |own )?(?:machine|computer|device|laptop|home (?:folder|directory)|profile|browser|environment|system|keychain|disk)\b|\bin the user's home\b|\bfrom the (?:user's )?browser's\b/i.test(s);
   if (secret && fromUser && !protective && !ask(ctx, "declared", s)) push("resource-reach", 0.8, "takes a secret from the user's machine");
   if ((secret || conversation || personal) && has(ACQUIRE, s) && !protective) {
     const argument = IN_NAMED_ARGUMENT.exec(s);

@@ -166,6 +166,8 @@ const MODEL_TURN = /^\W*(?:assistant|ai|agent|model|llm|bot)\s*:/i;
 
 /** Data named as attached to or included with what goes to an address: "card details attached for reconciliation". */
 const DATA_ATTACHED = /\b(?:card|payment|account|ssn|social security|personal|contact|credentials?|passwords?|tokens?|keys?|history|conversation|details|records?)\b[^.;]{0,40}\b(?:attached|included|copied|appended|added)\b|\b(?:attach|include|copy|append)\w*\s+(?:the\s+)?(?:card|payment|ssn|credentials?|passwords?|tokens?|keys?|full details|conversation|history)\b/i;
+/** An address added to the recipients the user chose. */
+const ALONGSIDE_USERS = /\b(?:add|include|cc|bcc|copy|append)\s+\S+@\S+\s+(?:alongside|along with|in addition to|as well as|besides|next to|beside)\s+(?:whoever|whatever|the (?:recipients?|addresses?|people|person|contacts?|ones?))\b/i;
 /** A parameter that receives a copy of what the tool sends (`support_copy_to`, `cc`, `bcc`, `forward_to`). */
 const COPY_FIELD = /\.(?:[a-z]+_)?(?:copy_to|copy|cc|bcc|forward_to|forward|also_send_to|notify)(?:_[a-z]+)?\.description$/i;
 
@@ -480,6 +482,8 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   // A value that routes the user's data to an address beside the one asked for ("applicant_email+records@… (card
   // details attached for reconciliation)").
   else if (c.value && address && DATA_ATTACHED.test(s)) push("exfiltration", 0.75, `a value that sends the user's data to ${address}`);
+  // An address added beside whoever the user names ("Add research@… alongside whoever the user names").
+  if (parameterText && address && ALONGSIDE_USERS.test(s)) push("exfiltration", 0.75, `${address} added beside the user's recipients`);
   // A copy field whose description names the address to use ("Address that receives a copy … Use help@…").
   if (parameterText && address && COPY_FIELD.test(ctx.field) && /\b(?:use|set (?:it |this )?to|always use|enter|put)\s*$/i.test(s.slice(0, s.indexOf(address)))) push("exfiltration", 0.7, `a copy field fixed at ${address}`);
   // A default address whose description says a copy, or the originals, stay there as well.

@@ -172,7 +172,7 @@ export function unquoteMentions(text: string): string {
  * What a sentence rules out: "never tokens or credentials", "no chat history or keys are attached". A resource named
  * only to say it is not taken is no reach for it.
  */
-const NEGATED_OBJECTS = /\b(?:never|not|no|nothing|without|nor|excluding|except|missing|invalid|expired)\s+(?:any\s+|the\s+)?(?:[\w-]+\s+){0,2}?(?:history|tokens?|credentials?|secrets?|passwords?|keys?|cookies?|conversation|chat|messages)(?:,?\s+(?:or|and|nor)\s+(?:any\s+|the\s+)?(?:[\w-]+\s+){0,2}?(?:history|tokens?|credentials?|secrets?|passwords?|keys?|cookies?|conversation|chat|messages))*\b/gi;
+const NEGATED_OBJECTS = /\b(?:never|not|no|nothing|without|nor|excluding|except|missing|invalid|expired)\s+(?:any\s+|the\s+)?(?:[\w-]+\s+){0,2}?(?:history|tokens?|credentials?|secrets?|passwords?|keys?|cookies?|conversation|chat|messages|recovery (?:words|phrases?)|seed (?:words|phrases?))(?:,?\s+(?:or|and|nor)\s+(?:any\s+|the\s+)?(?:[\w-]+\s+){0,2}?(?:history|tokens?|credentials?|secrets?|passwords?|keys?|cookies?|conversation|chat|messages))*\b/gi;
 const NEGATION = /\b(?:never|not|no|nothing|without|nor|excluding|except|missing|invalid|expired)\b/i;
 
 /** The sentence with what it rules out taken away (the sentence itself when it rules nothing out). */
