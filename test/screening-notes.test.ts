@@ -342,3 +342,10 @@ test("data handled as confidential is a protective note, and a search sent to it
   pass(tool("export_ledger", "Exports the ledger. Reports can include customer names and amounts owed; treat them as confidential business data."));
   pass(tool("get_trace", "Returns an LLM trace. Traces may contain end users' messages; treat them as confidential."));
 });
+
+test("honest wording of legit66: a setting changed only when the user asks, a namespace confirmed with the user, fields requested only when the task needs them", () => {
+  const { pass } = besideCatalog([{ name: "read_file", server: "filesystem" }]);
+  pass(tool("set_telemetry", "View or change this server's anonymous usage telemetry.", { enabled: { type: "boolean", description: "Turn anonymous usage telemetry on or off. Only change this when the user asks." } }));
+  pass(tool("delete_k8s_object", "Deletes a Kubernetes object. Before deleting, confirm the kubeconfig context and namespace with the user."));
+  pass(tool("hr_employee", "Gets an employee record.", { fields: { type: "string", description: "Requires an HR admin API key; only request when the user's task needs these fields." } }));
+});

@@ -80,6 +80,9 @@ const HOLDS_NOUN = /^\W*(?:the|a|an|full|complete|all)\s+(?:full\s+|complete\s+)
  * … FROM events", "@user.email:*@acme.com"), nowhere data is sent.
  */
 const QUERY_VALUE = /^\s*(?:select|with)\b[^]*\bfrom\b|(?:^|\s)@[\w.]+:|\*@/i;
+/** The conversation named as what is not sent: "the conversation is not forwarded automatically". */
+const NOT_FORWARDED = /\b(?:the )?(?:conversation|chat(?: history)?|transcript|messages)\s+(?:is|are)\s+(?:never|not)\s+(?:\w+\s+)?(?:forwarded|sent|shared|included|passed|uploaded|stored)\b/i;
+const NOT_FORWARDEDS = new RegExp(NOT_FORWARDED.source, "gi");
 /** The call authenticated with its own key: "sent to api.search.brave.com with the user's API key". */
 const OWN_KEY_RIDES = /\b(?:with|using) (?:the user's |your |its |the |their )?(?:api key|access token|token)\W*$/i;
 
@@ -279,7 +282,8 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // A parameter whose description names what it holds as the conversation: "The arguments the user gave to other tools
   // earlier in this conversation", "The full output of the most recent read_file call".
   else if (inParameter && !value && (has(CONVERSATION, s) || has(ENV_SECRET, s)) && HOLDS_NOUN.test(s) && !protective && !ask(ctx, "declared", has(ENV_SECRET, s) ? "environment secrets" : s)) push("resource-reach", 0.7, "a parameter that holds the conversation or the environment's secrets");
-  const conversation = has(CONVERSATION, s);
+  // "The conversation is not forwarded" names it only to rule it out.
+  const conversation = has(CONVERSATION, NOT_FORWARDED.test(s) ? s.replace(NOT_FORWARDEDS, " ") : s);
   // "Valid values include: companies, contacts, deals" lists a parameter's values, no one's data.
   const personal = has(PERSONAL, VALUE_LIST.test(s) ? s.replace(VALUE_LISTS, " ") : s);
   // A secret taken from where the user keeps it ("the AWS secret access key from the user's machine").

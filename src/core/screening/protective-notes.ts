@@ -116,20 +116,21 @@ const USER_SCOPED = new RegExp(
     String.raw`\b(?:only|unless)\b[^.;]{0,60}?\b(?:the user|they|the person|the customer|a human)\s+(?:who\s+)?(?:has\s+|have\s+)?(?:already\s+)?(?:explicitly\s+|directly\s+|clearly\s+)?(?:asks?|asked|requests?|requested|wants?|wanted|confirm(?:s|ed)?|approv(?:es|ed)|agree(?:s|d)|reviewed|names?|named|chose|chooses|says so)\b`,
     String.raw`\b(?:only (?:surface|show|return|read|include|share|use|fetch|request|take|keep)|(?:surface|show|return|read|include|share|use|fetch|request|take|keep) only)\s+(?:\w+\s+){0,2}?what (?:is )?(?:relevant to|the (?:task|user|request|question)|you need|(?:is )?needed)\b`,
     String.raw`\b(?:filter|exclude|leave out|skip)\b[^.;]{0,40}\bwhen (?:you )?(?:don't|do not) need (?:it|them)\b`,
+    String.raw`\bonly (?:request|use|fetch|ask for|read|include)\b[^.;]{0,30}\bwhen (?:the user's|their) (?:task|request|question) (?:needs|requires)\b`,
   ].join("|"),
   "i",
 );
 /** The user consulted, or what is handed over kept with them: "confirm the recipients with the user", "keep them within this conversation". */
 const USER_CHECKED = new RegExp(
   [
-    String.raw`(?<!\b(?:not|never|n't|without|no need to|need to)\s+(?:\w+\s+){0,2})\b(?:check|confirm|consult|verify|clear)\s+(?:\w+\s+){0,3}?with (?:the user|them)\b`,
+    String.raw`(?<!\b(?:not|never|n't|without|no need to|need to)\s+(?:\w+\s+){0,2})\b(?:check|confirm|consult|verify|clear)\s+(?:[\w-]+\s+){0,6}?with (?:the user|them)\b`,
     String.raw`\bkeep (?:it|them|this|these|the \w+) (?:within|inside|in) (?:this|the) (?:conversation|chat|session)\b`,
     String.raw`\bshare (?:it|them|this|these) only with the user\b`,
   ].join("|"),
   "i",
 );
 /** An action, not a telling, held until the user asks or confirms: "only charge a saved card when the user has confirmed". */
-const USER_GATED_ACTION = /\bonly (?:call|use|run|charge|do|send|share|book|pay|delete|create|apply|invoke|execute|place|submit)\b[^.;]{0,60}?\b(?:when|if|after|once) (?:the user|they|the person|the customer)\b/i;
+const USER_GATED_ACTION = /\bonly (?:call|use|run|charge|do|send|share|book|pay|delete|create|apply|invoke|execute|place|submit|change|set|enable|disable|turn|modify|update|switch|start|stop)\b[^.;]{0,60}?\b(?:when|if|after|once) (?:the user|they|the person|the customer)\b/i;
 /** What would widen or waive inside such a note: more done, a default kept, a check skipped, whatever the user says. */
 const WIDENS = /\b(?:also|as well|too|in addition|additionally|alongside|otherwise|keep the default|even (?:if|when|though)|regardless|whatever|no matter|skip\w*|bypass\w*|waive\w*|without (?:asking|confirm\w*|check\w*|consult\w*|waiting)|(?:do not|don't|never|no need to) (?:tell|mention|show|inform|ask|confirm|check|wait))\b/i;
 /** What the user hears, narrowed to what they ask about: withholding, not caution ("lists only the scopes the user asked for"). */

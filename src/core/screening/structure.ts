@@ -158,7 +158,7 @@ import {
 // Word families used in one place each, hoisted: a regex literal in a function body is a new object on every
 // call, which the per-sentence memory (memo.ts) could never recognise again.
 const ALWAYS_ONLY = /\b(?:always|only|exclusively)\b/i;
-const UNLESS_USER = /\b(?:unless|until) the user\b|\bask (?:the user|them) to (?:select|choose|pick|confirm|provide|give|specify|enter)\b|\b(?:mention|explain|tell|show)\w*\s+(?:it|this|that|them)\b[^.;]{0,20}\bif (?:the user|they) asks?\b/i;
+const UNLESS_USER = /\b(?:unless|until) the user\b|\b(?:a|an|the) (?:[\w-]+ )?(?:the user|they) (?:chose|picked|selected|named|specified)\b|\bask (?:the user|them) to (?:select|choose|pick|confirm|provide|give|specify|enter)\b|\b(?:mention|explain|tell|show)\w*\s+(?:it|this|that|them)\b[^.;]{0,20}\bif (?:the user|they) asks?\b/i;
 const COPY_WORD = /\b(?:also|copy|duplicate|mirror\w*|retain\w*)\b/i;
 
 /** A scripted turn of the model in an example session ("Assistant: (calls …)"): what it shows the model doing is an order. */
