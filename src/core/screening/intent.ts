@@ -328,6 +328,8 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
       !ownServer &&
       ctx.foreignTool(t) &&
       !((!ctx.knownForeignTool?.(t) || ask(ctx, "ownVersion", t)) && successorNote(s, t)) &&
+      // A field set to a value ("with `is_patchable` set to `true`") is a record's attribute, not a tool.
+      !new RegExp(String.raw`\b${t.replace(/[.]/g, "\\.")}\x60?\s+(?:set to|=|field|property|flag|attribute|column)\b`, "i").test(s) &&
       // A hyphenated word the catalog does not know ("search-and-replace") is English, whatever verb precedes it.
       (ctx.knownForeignTool?.(t) ||
         (t.includes("_") && new RegExp(String.raw`\b(?:call\w*|us(?:e|ed|es|ing)|invok\w*|execut\w*|run\w*|(?:posted|sent|created|made|done) (?:by|with)|(?:passed|handed|given|sent) (?:on )?to|through|with)\s+(?:the\s+)?\x60?${t.replace(/[.]/g, "\\.")}\b|\b${t.replace(/[.]/g, "\\.")}\x60?\s+(?:(?:on|of|from) the [\w-]+ server\s+)?(?:tool|is (?:used|called|run)|runs)\b`, "i").test(s))),
