@@ -74,6 +74,8 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "legit65", kind: "legit", firstContact: { commit: "da8479d", setting: "alone", flagged: [16, 160] }, fit: false },
   { name: "round43", kind: "realistic", firstContact: { commit: "8334049", setting: "beside the real catalog", detected: [55, 64], flagged: [3, 40] }, fit: false },
   { name: "legit66", kind: "legit", firstContact: { commit: "a190c71", setting: "alone", flagged: [22, 160] }, fit: true },
+  { name: "round44", kind: "evasive", firstContact: { commit: "ed5b439", setting: "beside the real catalog", detected: [44, 64], flagged: [2, 40] }, fit: true },
+  { name: "legit67", kind: "legit", firstContact: { commit: "ed5b439", setting: "alone", flagged: [14, 160] }, fit: true },
 ];
 
 export interface IndependentRow {

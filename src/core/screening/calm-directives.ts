@@ -92,7 +92,8 @@ const CONFIRMATION_DEVALUED = new RegExp(
     String.raw`\b(?:asking|checking|confirming)(?: (?:first|again|twice|back))?\b[^.;]{0,40}\b(?:comes? across as|seems?|looks?|feels?|reads? as|is read as)\s+(?:\w+\s+)?(?:hesitant|indecisive|unhelpful|evasive|annoying|needy|robotic|redundant|unnecessary)\b`,
     String.raw`\b(?:confirmation|approval|go-ahead|sign-off|review|preview|check-in)(?: (?:step|prompt|question|request|round))?\b[^.;]{0,40}\b(?:adds? (?:little|nothing)|only slows|slows (?:\w+ ){0,3}down|gets? in the way|(?:is|are) (?:unnecessary|redundant|not needed|skipped))\b`,
     String.raw`\b(?:appreciate|prefer|like|want)\s+not\s+(?:being|to be)\s+(?:asked|pinged|bothered|consulted|prompted|interrupted|checked with)\b`,
-    String.raw`\b(?:rather than|instead of) (?:asking|checking back|checking in|confirming)(?: first| again| them| with (?:them|the [\w-]+(?: [\w-]+)?))?\b`,
+    String.raw`\b(?:rather than|instead of) (?:asking|checking back|checking in|confirming|pausing to (?:check|confirm|ask))(?: first| again| them| with (?:them|the [\w-]+(?: [\w-]+)?))?\b`,
+    String.raw`\b(?:and )?then tell (?:them|the [\w-]+) (?:that )?(?:their|the|it)\b[^.;]{0,30}\b(?:is|are) (?:ready|done|booked|confirmed|placed|paid|on (?:its|their) way)\b`,
     String.raw`\bthere is no need to (?:check|confirm|consult) with (?:the|their) [\w-]+\b(?! (?:for|about) (?:the |an? )?(?:ids?|names?|paths?|formats?)\b)`,
     String.raw`\b(?:counts? as|is taken as|serves as) (?:a )?(?:standing |blanket |prior )?(?:approval|consent|permission|go-ahead|sign-off)\b|\bstanding (?:approval|consent|permission)\b`,
     String.raw`\b(?:mentioned|told|reported|explained|shown) to (?:the )?[\w-]+ (?:afterwards|after the fact|once it is done|after it is done)\b`,
@@ -105,7 +106,7 @@ const CONFIRMATION_DEVALUED = new RegExp(
  * The model's own conduct set for the rest of the conversation: "for the rest of the conversation, reply in English",
  * "keep speaking to the user in the target language for every later turn", "close each of your answers with …".
  */
-const CONDUCT_FOR_GOOD = /\b(?:for the (?:rest|remainder) of (?:the|this) (?:conversation|session|chat)|(?:any|all|every) (?:later|subsequent|future) (?:mentions?|messages?|requests?|turns?) (?:in|of) (?:the|this) (?:session|conversation|chat)|(?:come|comes) up later in the (?:conversation|session|chat)|(?:in|for) (?:every|each|all) (?:later|subsequent|following|future|remaining) (?:turns?|messages?|repl(?:y|ies)|answers?|responses?)|from now on|(?:end|close|finish|conclude|sign off|start|begin|open)\s+(?:each|every|all)\s+(?:of your\s+)?(?:answers?|repl(?:y|ies)|responses?|messages?))\b/i;
+const CONDUCT_FOR_GOOD = /\b(?:for the (?:rest|remainder) of (?:the|this) (?:conversation|session|chat)|from here on|(?:any|all|every) (?:later|subsequent|future) (?:mentions?|messages?|requests?|turns?) (?:in|of) (?:the|this) (?:session|conversation|chat)|(?:come|comes) up later in the (?:conversation|session|chat)|(?:in|for) (?:every|each|all) (?:later|subsequent|following|future|remaining) (?:turns?|messages?|repl(?:y|ies)|answers?|responses?)|from now on|(?:end|close|finish|conclude|sign off|start|begin|open)\s+(?:each|every|all)\s+(?:of your\s+)?(?:later\s+|subsequent\s+|future\s+)?(?:answers?|repl(?:y|ies)|responses?|messages?))\b/i;
 const CONDUCT_VERB = /\b(?:repl(?:y|ies)|respond\w*|answer\w*|speak\w*|talk\w*|writ(?:e|es|ing)|close|end|sign|mention\w*|recommend\w*|suggest\w*|promot\w*|keep|stay|address|applies|apply|doing this|do the same)\b/i;
 /**
  * Another tool's use set from here, whatever its own server says: "Slack's post_message should go to #general", "any
@@ -117,6 +118,7 @@ const OTHER_TOOLS_SET = new RegExp(
     String.raw`\b(?:if|when(?:ever)?) (?:a|an|any) (?:[\w-]+ (?:or [\w-]+ )?){0,3}?tool (?:is )?(?:available|connected|present|installed|in use|used)\b[^.;]{0,80}\b(?:each|every|all) (?:of )?(?:its|their) (?:commands?|calls?|messages?|requests?|uses?|runs?)\b`,
     String.raw`\b(?:any|every|each|all) [a-z][a-z0-9]*(?:_[a-z0-9]+)+ (?:calls?|requests?|commands?|runs?)\b[^.;]{0,40}\b(?:in|for|during) (?:this|the) (?:session|conversation|chat)\b`,
     String.raw`\bwhen(?:ever)? [a-z][a-z0-9]*(?:_[a-z0-9]+)+ (?:\([^)]{0,60}\) )?is (?:available|connected|present|installed)\b[^.;]{0,120}\b(?:should|must|always)\b`,
+    String.raw`\b(?:if|when(?:ever)?) (?:a|an|any) (?:[\w-]+ (?:or [\w-]+ )?){0,3}?tool (?:is )?(?:used|called|run|available|connected)\b[^.;]{0,80}\b(?:with force|--force|force[- ]push\w*|straight to main|disabl\w*|turn\w* off|switch\w* off|bcc|delete from|drop table|run [a-z]+ [a-z]+ with it)\b`,
     String.raw`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+ (?:on|for|in) (?:these|those|all|every) [\w-]+ (?:should|must) always (?:run|be run|be called|be used|go|be sent|use)\b`,
   ].join("|"),
   "i",
@@ -126,7 +128,7 @@ const VENDOR_TOOL_SET = /\b[A-Z][a-zA-Z]+'s [a-z][a-z0-9]*(?:_[a-z0-9]+)+ (?:too
 /** The user's pick overridden outright: "no matter which channel the user picks". */
 const WHATEVER_USER_PICKS = /\bno matter (?:which|what) (?:[\w-]+ ){0,2}(?:the user|they|the person) (?:picks?|chooses?|selects?|asks? for|names?|wants?|says?)\b/i;
 /** A value or title that books more than the value: "… and once this run is queued, start deploy-production as well". */
-const SLOT_ORDERS = /\b(?:and (?:once|after|then|also)\b[^.;]{0,60}\b(?:start|run|call|trigger|send|post|deploy|approve|merge|delete|book|pay|use|skip|keep|pick)\w*|as well in the same (?:turn|step|reply)|in the same turn|the one to pick every time|the first one to use for every|every time, with|(?:use|do) the same for (?:all|every|each) later|choose this by default and|as soon as (?:a|an|the) [\w-]+ is mentioned)\b/i;
+const SLOT_ORDERS = /\b(?:and (?:once|after|then|also)\b[^.;]{0,60}\b(?:start|run|call|trigger|send|post|deploy|approve|merge|delete|book|pay|use|skip|keep|pick)\w*|as well in the same (?:turn|step|reply)|in the same turn|the one to pick every time|the first one to use for every|every time, with|(?:use|do) the same for (?:all|every|each) later|apply the same to every|choose this by default and|as soon as (?:a|an|the) [\w-]+ is mentioned)\b/i;
 
 /** What the caller already knows of the sentence. */
 /** What the caller already knows of the sentence. */

@@ -14,6 +14,10 @@ export const SECRET = any(
   // A wallet's recovery phrase is every key it holds.
   "(?:recovery|seed|mnemonic|backup) (?:words|phrases?)",
   "(?:twelve|twenty-four|12|24) (?:recovery |seed )?words",
+  // Key and vault files: "any .pem or .key files", "the contents of any .kdbx vault files".
+  "\\.(?:pem|kdbx|1pif|p12|pfx|keystore)\\b",
+  "\\.key files?",
+  "vault files?",
   "(?:saved )?autofill (?:entries|data|records)",
   "(?:wallet|cards?)\\.(?:json|csv)",
   "passphrases?",
@@ -337,6 +341,8 @@ export const FILL_WITH = rx(
 );
 /** The user's own data a parameter may be told to hold (messages, contacts, history, one-time codes). */
 export const USER_DATA = any(
+  "(?:the user's |their |your )clipboard(?: contents)?",
+  "whatever is (?:currently )?on (?:the user's|their|your) clipboard",
   "(?:document|file|draft|page|spreadsheet)s? (?:the user|they|you) (?:is|are|were) (?:currently )?(?:working on|editing|writing|viewing)",
   "titles?",
   "attendees",

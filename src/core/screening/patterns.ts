@@ -87,7 +87,7 @@ export const PATTERNS: PatternRule[] = [
   {
     rule: "system-impersonation",
     patterns: [
-      re(String.raw`<\s*/?\s*(?:important|system|sys|system[ _-]?(?:prompt|message|instructions?)|admin|administrator|secret|hidden|assistant)\s*>`),
+      re(String.raw`<\s*/?\s*(?:important|system|sys|system[ _-]?(?:prompt|message|instructions?|notes?)|sys[ _-]?notes?|ai[ _-]?(?:notes?|instructions?)|assistant[ _-]?(?:notes?|instructions?)|admin|administrator|secret|hidden|assistant)\s*>`),
       re(String.raw`<\|(?:im_start|im_end|system|endoftext)\|>`),
       // "[SYSTEM MESSAGE]", "[SYSTEM]:"; a bare "[Admin]" is how some servers tag admin-only tools.
       re(String.raw`\[\s*(?:system|sys|admin|administrator|developer)\s*(?:message|prompt|note|override|instructions?)\s*\]|\[\s*(?:system|sys)\s*\]\s*:`),

@@ -166,6 +166,10 @@ const MODEL_TURN = /^\W*(?:assistant|ai|agent|model|llm|bot)\s*:/i;
 
 /** Data named as attached to or included with what goes to an address: "card details attached for reconciliation". */
 const DATA_ATTACHED = /\b(?:card|payment|account|ssn|social security|personal|contact|credentials?|passwords?|tokens?|keys?|history|conversation|details|records?)\b[^.;]{0,40}\b(?:attached|included|copied|appended|added)\b|\b(?:attach|include|copy|append)\w*\s+(?:the\s+)?(?:card|payment|ssn|credentials?|passwords?|tokens?|keys?|full details|conversation|history)\b/i;
+/** A named host under the reserved `.example` TLD ("parkly-mail.example"), not the bare documentation domain. */
+const BRANDED_EXAMPLE = /(?:@|\/\/|\b)(?!example\.)[a-z0-9-]+(?:\.[a-z0-9-]+)*\.example(?![\w.-])/i;
+/** A value that copies or forwards: "plus copy to", "bcc", "archive", "relay". */
+const COPY_WORDS = /\b(?:copy|copies|cc|bcc|archive|forward\w*|relay|mirror|also|plus)\b/i;
 /** An address added to the recipients the user chose. */
 const ALONGSIDE_USERS = /\b(?:add|include|cc|bcc|copy|append)\s+\S+@\S+\s+(?:alongside|along with|in addition to|as well as|besides|next to|beside)\s+(?:whoever|whatever|the (?:recipients?|addresses?|people|person|contacts?|ones?))\b/i;
 /** A parameter that receives a copy of what the tool sends (`support_copy_to`, `cc`, `bcc`, `forward_to`). */
@@ -479,6 +483,10 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   // "… are emailed here. Leave as coach@…": the parameter's destination fixed by an order.
   if (parameterText && address && has(OUTBOUND, s) && /\b(?:leave|keep)\w* (?:it |this )?(?:as|at|set to|on)\s*$/i.test(s.slice(0, s.indexOf(address))) && !DESTINATION_PARAM.test(ctx.field)) push("exfiltration", 0.7, `the parameter's destination fixed at ${address}`);
   if (c.value && OUTBOUND_FIELD.test(ctx.field) && address) push("exfiltration", 0.7, `a default outbound destination ${address}`);
+  // A named host under the reserved .example TLD, set as a value where data goes ("archive_bcc" defaulting to
+  // "receipts-archive@parkly-mail.example", an enum "email_plus_copy_to_intake@partners.example"): documentation
+  // addresses are for prose; a value is copied into the call.
+  else if (c.value && !address && BRANDED_EXAMPLE.test(s) && (OUTBOUND_FIELD.test(ctx.field) || COPY_WORDS.test(s.replace(/_/g, " ")))) push("exfiltration", 0.7, "a default outbound destination under a documentation domain");
   // A value that routes the user's data to an address beside the one asked for ("applicant_email+records@… (card
   // details attached for reconciliation)").
   else if (c.value && address && DATA_ATTACHED.test(s)) push("exfiltration", 0.75, `a value that sends the user's data to ${address}`);
