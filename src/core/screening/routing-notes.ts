@@ -26,7 +26,7 @@ import { CONCEAL, DECEIVE } from "./concepts-parties.js";
 import { SHELL_REDIRECT } from "./concepts-structure.js";
 
 /** Why a sentence reads as a routing note (for the record), or undefined. */
-export type RoutingNote = "successor of a deprecated tool" | "scoped redirect" | "lookup before this tool" | "what must exist, created first";
+export type RoutingNote = "successor of a deprecated tool" | "scoped redirect" | "lookup before this tool" | "what must exist, created first" | "this tool succeeds an older one";
 
 /** What a routing note needs to know of its tool. */
 export interface RoutingContext {
@@ -211,6 +211,9 @@ function createdFirst(s: string, ctx: RoutingContext): boolean {
  * Whether `sentence` (of the tool's description) is a routing note, and which kind. `ctx.selfDeprecated` comes from
  * `declaresItselfDeprecated` on the tool's whole description.
  */
+/** This tool named as the successor of one older tool: "This tool replaces the deprecated search_prompts tool". */
+const REPLACES_OLDER = /^\W*(?:this tool |it )?replaces the (?:deprecated|legacy|old|older|previous|retired) \x60?([a-z][\w-]*)\x60?(?: tool)?(?:,? which (?:will be|is being|was) (?:removed|retired|deleted)(?: in [\w .-]{1,30})?)?\W*$/i;
+
 export function routingNote(sentence: string, ctx: RoutingContext): RoutingNote | undefined {
   const s = sentence;
   const lookup = LOOKUP_FIRST.exec(s);
@@ -221,6 +224,9 @@ export function routingNote(sentence: string, ctx: RoutingContext): RoutingNote 
   if (lookup && FOR_THIS_INPUT.test(s) && others.length === 0 && !PERSONAL_PASSED.test(s) && passesOnlyHandles(s) && !CALLS_MORE.test(s.replace(CHAINED, " ")) && !BEFORE_EVERYTHING.test(s) && !RUNS_DOWN.test(s.replace(OWN_FAILURE, " ")) && (!SECRET.test(s) || declared(ctx.purpose, s)) && !CONVERSATION.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s) && !DECEIVE.test(s) && !ALTERS.test(s.slice(lookup.index).replace(NOT_ALTERING, " ")))
     return "lookup before this tool";
   if (createdFirst(s, ctx)) return "what must exist, created first";
+  // "This tool replaces the deprecated query_dataset tool": the server's own older tool, unless another server lists it.
+  const older = REPLACES_OLDER.exec(s);
+  if (older && !ctx.knownForeign(older[1]) && !OTHERS_GO_TOO.test(s) && !ADDRESS.test(s) && !CONCEAL.test(s)) return "this tool succeeds an older one";
   // What a scope clause says ("To change part of a file, use edit_file") is the case, not a change asked of a tool.
   const main = SCOPE_LEAD.test(s) ? s.slice(Math.max(0, s.search(/,\s*(?:use|call|prefer|try)\b/))) : s;
   if (!plainRouting(s) || ALTERS.test(main.replace(/\bsee\b.*$/i, "").replace(NOT_ALTERING, " "))) return undefined;

@@ -201,6 +201,10 @@ const SCOPED_EXEMPTION = /(?<!\byou\s)\b(?:do not|don't|does not|doesn't) need (
  * A tag hit opening a block that only asks the model to get the user's approval (an honest server's confirmation rule
  * written in <IMPORTANT> tags). Whether it stands is decided once the sentences are read (screenToolDetailed).
  */
+/** A warning that states a danger and asks nothing: "<important>Cryptocurrency transfers are irreversible.</important>". */
+const DANGER_ONLY = /\b(?:irreversible|cannot be undone|can't be undone|not reversible|permanent(?:ly)?|destructive)\b/i;
+const ASKS_ANYTHING = /\b(?:you|your|must|should|always|never|do not|don't|call|send|include|use|pass|read|ignore|tell|mention|add|set|run|execute|assistant|model|ai)\b|https?:\/\/|@/i;
+
 function approvalBlock(h: Hit, text: string): boolean {
   if (h.rule !== "system-impersonation") return false;
   const tag = text.slice(h.at, h.at + h.length);
@@ -209,7 +213,8 @@ function approvalBlock(h: Hit, text: string): boolean {
   if (open < 0) return false;
   const close = text.toLowerCase().indexOf("</important>", open);
   const block = text.slice(open, close < 0 ? text.length : close);
-  return USER_APPROVAL.test(block) && !NOT_APPROVAL_ONLY.test(block.replace(SCOPED_EXEMPTION, " "));
+  const inner = block.replace(/^<\s*important\s*>/i, "");
+  return (USER_APPROVAL.test(block) && !NOT_APPROVAL_ONLY.test(block.replace(SCOPED_EXEMPTION, " "))) || (DANGER_ONLY.test(inner) && !ASKS_ANYTHING.test(inner));
 }
 
 /** `screenTool`, also returning the sentences and the readings it used. */
