@@ -77,40 +77,46 @@ export function fieldsOf(tool: ScreenableTool): TextField[] {
   return out;
 }
 
-/** Enum members and consts anywhere in a schema (lower case): the options a parameter's description may describe. */
-export function optionValues(schema: unknown, out = new Set<string>(), depth = 0, seen = new Set<object>()): Set<string> {
-  if (!schema || typeof schema !== "object" || depth > MAX_DEPTH || seen.has(schema)) return out;
+/** Every key and value of every object in a schema, once each, cut off at MAX_DEPTH. */
+function eachSchemaEntry(schema: unknown, visit: (key: string, value: unknown) => void, depth = 0, seen = new Set<object>()): void {
+  if (!schema || typeof schema !== "object" || depth > MAX_DEPTH || seen.has(schema)) return;
   seen.add(schema);
   if (Array.isArray(schema)) {
-    for (const x of schema) optionValues(x, out, depth + 1, seen);
-    return out;
+    for (const x of schema) eachSchemaEntry(x, visit, depth + 1, seen);
+    return;
   }
   const o = schema as Record<string, unknown>;
   for (const k of Object.keys(o)) {
     const v = o[k];
-    if (k === "enum" && Array.isArray(v)) for (const x of v) if (typeof x === "string" && x.length > 2 && x.length <= 40) out.add(x.toLowerCase());
-    // An option may also be a `const` among alternatives ("anyOf": [{ "const": "ownable" }, …]).
-    if (k === "const" && typeof v === "string" && v.length > 2 && v.length <= 40) out.add(v.toLowerCase());
-    if (v && typeof v === "object") optionValues(v, out, depth + 1, seen);
+    visit(k, v);
+    // Strings, numbers and booleans hold no schema: only objects are walked.
+    if (v && typeof v === "object") eachSchemaEntry(v, visit, depth + 1, seen);
   }
+}
+
+/** An option short enough to be a name ("ownable", "squash"), lower case, or undefined. */
+const optionName = (x: unknown): string | undefined => (typeof x === "string" && x.length > 2 && x.length <= 40 ? x.toLowerCase() : undefined);
+
+/** Enum members and consts anywhere in a schema (lower case): the options a parameter's description may describe. */
+export function optionValues(schema: unknown): Set<string> {
+  const out = new Set<string>();
+  eachSchemaEntry(schema, (k, v) => {
+    if (k === "enum" && Array.isArray(v)) for (const x of v) {
+      const name = optionName(x);
+      if (name) out.add(name);
+    }
+    // An option may also be a `const` among alternatives ("anyOf": [{ "const": "ownable" }, …]).
+    const name = k === "const" ? optionName(v) : undefined;
+    if (name) out.add(name);
+  });
   return out;
 }
 
 /** Property names anywhere in a schema: a tool's own parameters are not other tools. */
-export function propertyNames(schema: unknown, out = new Set<string>(), depth = 0, seen = new Set<object>()): Set<string> {
-  if (!schema || typeof schema !== "object" || depth > MAX_DEPTH || seen.has(schema)) return out;
-  seen.add(schema);
-  if (Array.isArray(schema)) {
-    for (const x of schema) propertyNames(x, out, depth + 1, seen);
-    return out;
-  }
-  const o = schema as Record<string, unknown>;
-  for (const k of Object.keys(o)) {
-    const v = o[k];
-    // Strings, numbers and booleans hold no schema: only objects are walked.
-    if (!v || typeof v !== "object") continue;
-    if (k === "properties" && !Array.isArray(v)) for (const name of Object.keys(v)) out.add(name.toLowerCase());
-    propertyNames(v, out, depth + 1, seen);
-  }
+export function propertyNames(schema: unknown): Set<string> {
+  const out = new Set<string>();
+  eachSchemaEntry(schema, (k, v) => {
+    if (k === "properties" && v && typeof v === "object" && !Array.isArray(v)) for (const name of Object.keys(v)) out.add(name.toLowerCase());
+  });
   return out;
 }
