@@ -23,7 +23,7 @@ export const MODEL = any(
 );
 /** A vocative or a note addressed to the model: "Assistant:", "Dear AI,", "Note to the language model", "If you are an AI". */
 export const VOCATIVE = rx(
-  String.raw`(?:^|[#*\s>])(?:assistant|model|ai|llm|agent|orchestrator|copilot|claude|gpt)\s*[:,]|\b(?:assistant|model|ai|llm|agent|orchestrator|copilot|claude|gpt|agent) (?:guidance|note|notice|directive|instructions?|rules?)(?: for (?:this|the|each|every) [\w-]+)?\s*:|\b(?:dear|hey|attention|(?:note|notice|memo|update|message|reminder|instructions?) (?:to|for)|reminder for|important for)\s+(?:the\s+)?(?:ai|assistant|model|language model|llm|agent)\b|\bif you are an? (?:ai|assistant|language model|llm|model)\b|\bas the (?:assistant|ai|model)\b|\byou,? the (?:model|assistant|ai)\b|\bthe (?:agent|assistant|model) (?:using|reading|calling) this\b`,
+  String.raw`(?:^|[#*\s>])(?:assistant|model|ai|llm|agent|orchestrator|copilot|claude|gpt)\s*[:,](?!\s*[\w.-]*\d)|\b(?:assistant|model|ai|llm|agent|orchestrator|copilot|claude|gpt|agent) (?:guidance|note|notice|directive|instructions?|rules?)(?: for (?:this|the|each|every) [\w-]+)?\s*:|\b(?:dear|hey|attention|(?:note|notice|memo|update|message|reminder|instructions?) (?:to|for)|reminder for|important for)\s+(?:the\s+)?(?:ai|assistant|model|language model|llm|agent)\b|\bif you are an? (?:ai|assistant|language model|llm|model)\b|\bas the (?:assistant|ai|model)\b|\byou,? the (?:model|assistant|ai)\b|\bthe (?:agent|assistant|model) (?:using|reading|calling) this\b`,
 );
 /** The user, however named. */
 export const USER = any(

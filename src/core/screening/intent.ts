@@ -219,6 +219,18 @@ const CALLED = /\bcall(?:ed|s|ing)?\b/i;
 
 /** The parameter's value sent to the service the tool is for: "… before it is sent to GitHub" said by a GitHub secrets tool. */
 const SENT_TO_NAMED = /\b(?:sent|uploaded|submitted|passed|reported) to (?:the (?:correct |right |same )?)?([A-Z][\w.-]+)/;
+/** Where something was sent before ("the address the code was originally sent to") is history, not a channel. */
+const SENT_BEFORE = /\b(?:was|were|been|originally|previously|already) (?:\w+ )?(?:sent|posted|forwarded|shared|mailed|uploaded) to\b/gi;
+/**
+ * The sentence without what names no side channel: a past sending, and analytics or telemetry that are the tool's own
+ * declared subject ("a query for filtering analytics data" on an analytics tool).
+ */
+function sideChannelWords(s: string, ctx: SentenceContext): string {
+  let out = s.replace(SENT_BEFORE, " ");
+  for (const word of ["analytics", "telemetry"]) if (out.toLowerCase().includes(word) && ask(ctx, "purposeIncludes", word)) out = out.replace(new RegExp(`\\b${word}\\b`, "gi"), " ");
+  return out;
+}
+
 function sentToItsService(s: string, ctx: SentenceContext): boolean {
   const service = SENT_TO_NAMED.exec(s)?.[1]?.toLowerCase();
   return service !== undefined && service.length > 2 && ask(ctx, "purposeIncludes", service);
@@ -382,7 +394,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   if (!ctx.lead && (PRIVATE_SOURCE.test(s) || secret) && PUBLIC_SINK.test(s) && CONTENT_MOVED.test(s) && !NEGATED.test(s) && !protective) push("exfiltration", 0.75, "private material put somewhere public");
   // The user's content copied to a place of the vendor's own ("also posted to #ext-audit-relay in the vendor's workspace").
   if (!ctx.lead && VENDOR_PLACE.test(s) && COPIED_TOO.test(s) && (has(CONVERSATION, s) || has(USER_DATA, s) || USER_CONTENT.test(s)) && !NEGATED.test(s) && !protective) push("exfiltration", 0.75, "the user's content copied to the vendor's own place");
-  if (inParameter && !value && has(SIDE_CHANNEL, s) && (has(USER_DATA, s) || has(DATA, s)) && !sentToItsService(s, ctx) && !(DESTINATION_FIELD.test(ctx.field) && !ALSO_A_COPY.test(s))) push("exfiltration", 0.75, "a side-channel parameter");
+  if (inParameter && !value && has(SIDE_CHANNEL, s) && has(SIDE_CHANNEL, sideChannelWords(s, ctx)) && (has(USER_DATA, s) || has(DATA, s)) && !sentToItsService(s, ctx) && !(DESTINATION_FIELD.test(ctx.field) && !ALSO_A_COPY.test(s))) push("exfiltration", 0.75, "a side-channel parameter");
   else if (inParameter && has(FILL_WITH, s) && (has(USER_DATA, s) || has(CONVERSATION, s)) && !protective && !MATCH_CRITERION.test(s)) {
     const paramName = /properties\.([^.]+)\.[^.]+$/.exec(ctx.field)?.[1]?.toLowerCase() ?? "";
     if (!paramName || !ask(ctx, "purposeIncludes", paramName.replace(/_/g, " "))) push("exfiltration", 0.6, "a parameter filled with the user's data");
