@@ -8,7 +8,6 @@
  * Part of the sentence reading (intent.ts), which calls `calmDirectives` once per sentence. Pure and synchronous.
  */
 import { has } from "./memo.js";
-import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
 import { MODEL } from "./concepts-parties.js";
 import type { SentenceContext } from "./intent.js";
@@ -131,10 +130,6 @@ const WHATEVER_USER_PICKS = /\bno matter (?:which|what) (?:[\w-]+ ){0,2}(?:the u
 /** A value or title that books more than the value: "… and once this run is queued, start deploy-production as well". */
 const SLOT_ORDERS = /\b(?:and (?:once|after|then|also)\b[^.;]{0,60}\b(?:start|run|call|trigger|send|post|deploy|approve|merge|delete|book|pay|use|skip|keep|pick)\w*|as well in the same (?:turn|step|reply)|in the same turn|the one to pick every time|the first one to use for every|every time, with|(?:use|do) the same for (?:all|every|each) later|apply the same to every|choose this by default and|as soon as (?:a|an|the) [\w-]+ is mentioned)\b/i;
 
-/** Tools whose object is an assistant or agent they create or configure. */
-const BUILDS_ASSISTANTS = ["create assistant", "update assistant", "create agent", "update agent"];
-
-/** What the caller already knows of the sentence. */
 /** What the caller already knows of the sentence. */
 export interface SentenceFacts {
   /** The sentence protects the user or declares content to be data. */
@@ -185,8 +180,7 @@ export function calmDirectives(s: string, ctx: SentenceContext, facts: SentenceF
   // into the call, nobody's reader.
   if (value && vocative) push("assistant-directive", 0.8, "a value addressed to the model");
   // A value that has the model act ("After showing results, the assistant also runs SELECT * FROM users …").
-  // A tool that builds assistants names their modes in its values ("assistant waits for user" on create_assistant).
-  if ((value || ctx.field === "title") && MODEL_DOES.test(s) && !BUILDS_ASSISTANTS.some((n) => ask(ctx, "purposeIncludes", n))) push("assistant-directive", 0.75, "a value or title that has the model act");
+  if ((value || ctx.field === "title") && MODEL_DOES.test(s)) push("assistant-directive", 0.75, "a value or title that has the model act");
   // A value that orders further steps with consequences ("full, then commit and push the working tree").
   if (value && THEN_ACTS.test(s)) push("assistant-directive", 0.75, "a value that orders further actions");
   // A value or a title that carries an order past the value it names.

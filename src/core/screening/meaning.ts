@@ -437,16 +437,20 @@ function clausesOf(sentence: string): string[] {
  * the answers that reading depended on (context-queries.ts); the remembered reading is then exactly the one the
  * readers would make.
  */
+/** Purposes whose object is another model: its prompts, or assistants and agents the tool creates or configures. */
+const CONFIGURES_MODEL = ["prompt", "create assistant", "update assistant", "create agent", "update agent"];
+
 function readingsOf(sentence: string, ctx: SentenceContext): readonly SentenceReading[] {
   const place = `${ctx.lead ? 1 : 0}${ctx.knownForeignTool ? 1 : 0}${ctx.field}`;
   const known = recall<readonly AskedQuestion[], readonly SentenceReading[]>(sentence, place, (asked) => answersAgain(ctx, asked));
   if (known) return known;
   const recording = recordingContext(ctx);
   const all = [...readSentence(sentence, recording), ...readStructure(sentence, recording)];
-  // A value of a tool that writes prompts (an example prompt, a default instruction) is said to the model it configures,
-  // not to this one: its orders and its reticence are the prompt's content.
-  const promptValue = VALUE_FIELD.test(ctx.field) && all.some((r) => r.category === "assistant-directive" || r.category === "concealment") && ask(recording, "purposeIncludes", "prompt");
-  const readings = promptValue ? all.filter((r) => r.category !== "assistant-directive" && r.category !== "concealment") : all;
+  // A value of a tool that writes prompts or builds assistants (an example prompt, a default instruction, "assistant waits
+  // for user" on create_assistant) is said to the model it configures, not to this one: its orders and its reticence are
+  // that model's.
+  const configuresModel = VALUE_FIELD.test(ctx.field) && all.some((r) => r.category === "assistant-directive" || r.category === "concealment") && CONFIGURES_MODEL.some((p) => ask(recording, "purposeIncludes", p));
+  const readings = configuresModel ? all.filter((r) => r.category !== "assistant-directive" && r.category !== "concealment") : all;
   const recorder = recording[RECORDER];
   if (!recorder.raw) remember(sentence, place, recorder.asked, readings);
   return readings;

@@ -169,11 +169,12 @@ export function protectiveNote(category: string, sentence: string): ProtectiveNo
   if (category === "resource-reach" && SECRETS_ELSEWHERE.test(s) && !ADDRESS.test(s) && !CONVERSATION.test(s)) return "secrets sent another way";
   // Caution narrowed to the user's request holds as an order: its obligation is the narrowing. What the user hears is
   // not narrowed that way: "only mentioned if they ask" withholds.
-  if ((USER_CHECKED.test(s) || USER_SCOPED.test(s)) && !WIDENS.test(s) && !ADDRESS.test(s) && !DECEIVE.test(s)) {
+  const checked = USER_CHECKED.test(s);
+  if ((checked || USER_SCOPED.test(s)) && !WIDENS.test(s) && !ADDRESS.test(s) && !DECEIVE.test(s)) {
     if (category === "resource-reach" || category === "tool-choice" || category === "assistant-directive") return "an action scoped to what the user asked";
     // For what the user hears, only an action held for the user's word counts ("only charge a saved card when the user
     // has confirmed the amount"); "only … when they ask" about what is said withholds, in whatever words.
-    if (category === "concealment" && (USER_CHECKED.test(s) || (USER_GATED_ACTION.test(s) && !HEARS.test(s)))) return "an action scoped to what the user asked";
+    if (category === "concealment" && (checked || (USER_GATED_ACTION.test(s) && !HEARS.test(s)))) return "an action scoped to what the user asked";
   }
   if (obligesOrDeceives(s)) return undefined;
   if (category === "assistant-directive" && USER_GATED.test(s) && !ADDRESS.test(s) && !INTO_CALL_VERB.test(s)) return "an action kept for when the user asks";
