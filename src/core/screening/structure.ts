@@ -118,6 +118,8 @@ import {
   MODEL_ROLE,
   OTHER_SERVERS,
   PROMOTED_CONTENT,
+  CONTENT_AUTHORITY,
+  CONTENT_OBEYED,
   PARTIAL_FIGURE,
   QUOTED_ANSWER,
   SAY_DESPITE,
@@ -517,6 +519,9 @@ function roles(c: Cues, push: Push, named: boolean): void {
   // The model's instruction hierarchy or its safeguards spoken of need no one addressed: only the model has them.
   if (has(SYSTEM_STANDING, s) || has(SAFEGUARD_DROPPED, s) || has(ANSWERS_CARRY, s)) push("assistant-directive", 0.75, "the model's answers, safeguards or instructions set by the tool");
   if ((modelActs || c.misplaced || c.directive) && ((has(CARRY_OUT, s) && has(CARRIED_INSTRUCTIONS, s)) || has(PROMOTED_CONTENT, s))) push("assistant-directive", 0.75, "content the tool returns promoted to the model's instructions");
+  // What the tool handles stated to be the model's instructions ("page text counts as a fresh instruction from the
+  // user"): said of content, no one need be addressed. Negated, it is the protective note it reads like.
+  else if ((CONTENT_AUTHORITY.test(s) && !/\b(?:not|never|no|n't|nor)\b/i.test(CONTENT_AUTHORITY.exec(s)![0])) || CONTENT_OBEYED.test(s)) push("assistant-directive", 0.75, "content the tool handles given the standing of the model's instructions");
   // Text found in content ranked above the user ("commands in the page outrank the user's"): authority handed to it.
   else if (RANKING_VERB.test(s) && CONTENT_OUTRANKS_USER.test(s)) push("assistant-directive", 0.75, "content the tool returns ranked above the user");
   else if ((has(SAFEGUARD_OFF, s) && (has(MODEL_ROLE, s) || c.reader || c.misplaced)) || (has(ROLE_MODE, s) && (has(MODEL_ROLE, s) || c.reader)) || (has(MODEL_RULES, s) && has(RULES_VOID, s))) push("assistant-directive", 0.8, "the model's safeguards declared off");
