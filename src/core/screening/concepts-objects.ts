@@ -4,7 +4,7 @@
  * addresses and data sent to them; and the protective framing that softens all of these. They make up the
  * resource-reach, shadowing, tool-choice and exfiltration categories.
  */
-import { any, rx } from "./words.js";
+import { any, HOST_SERVER_WORDS, rx } from "./words.js";
 
 /** Secrets and private resources of the user's machine or accounts. */
 export const SECRET = any(
@@ -140,7 +140,7 @@ export const UNTRUSTED_CONTENT = rx(
 
 /** Other tools as a group, or another server ("the server machine", "the server's privileges" are this tool's own). */
 export const OTHER_TOOLS = rx(
-  String.raw`\b(?:(?:any|every|all|other|another|those|these)\s+(?:other\s+)?(?:(?!this\b|its\b)[\w'-]+\s+){0,3}?tools?\b(?!\s+(?:call|here))|the\s+(?:other\s+)?(?:[\w-]+\s+){1,2}?tools?\b(?!\s+(?:call|here))|the\s+tools\b(?!\s+(?:call|here))|tools? (?:from|of|on) (?:other|another|the \w+) servers?|(?:any|every|each) (?:\w+ ){0,2}(?:call|request) (?:to|with|through|performed by|made by)|(?:any|another) (?:\w+ )?server(?!'s own)(?![\w-])|the (?!(?:mcp|same|local|remote|this|own|api|web|backend|host)\s)[\w-]+ server(?!'s own|'s (?:machine|host|privileges|permissions|user|account|file ?system|environment|config\w*|working directory|process)|\s+(?:machine|host|process|side|itself|config\w*|logs?|environment|user|account|runs|starts|restarts)\b)|another tool|other tools|performed by other|by (?:the )?(?!this\b|its\b|the same\b)(?:\w+ ){0,2}tools?|(?:that|those) tools?|another (?:tracker|service|app|server|provider|integration|account)|[\w-]+ tools in this (?:session|conversation|environment|chat)|(?:the )?other integrations|(?:the|any) [\w-]+ integrations?|(?:the )?[\w-]+ server'?s? tools)\b`,
+  String.raw`\b(?:(?:any|every|all|other|another|those|these)\s+(?:other\s+)?(?:(?!this\b|its\b)[\w'-]+\s+){0,3}?tools?\b(?!\s+(?:call|here))|the\s+(?:other\s+)?(?:[\w-]+\s+){1,2}?tools?\b(?!\s+(?:call|here))|the\s+tools\b(?!\s+(?:call|here))|tools? (?:from|of|on) (?:other|another|the \w+) servers?|(?:any|every|each) (?:\w+ ){0,2}(?:call|request) (?:to|with|through|performed by|made by)|(?:any|another) (?:\w+ )?server(?!'s own)(?![\w-])|the (?!(?:mcp|same|local|remote|this|own|api|web|backend|host|${HOST_SERVER_WORDS})\s)[\w-]+ server(?!'s own|'s (?:machine|host|privileges|permissions|user|account|file ?system|environment|config\w*|working directory|process)|\s+(?:machine|host|process|side|itself|config\w*|logs?|environment|user|account|runs|starts|restarts)\b)|another tool|other tools|performed by other|by (?:the )?(?!this\b|its\b|the same\b)(?:\w+ ){0,2}tools?|(?:that|those) tools?|another (?:tracker|service|app|server|provider|integration|account)|[\w-]+ tools in this (?:session|conversation|environment|chat)|(?:the )?other integrations|(?:the|any) [\w-]+ integrations?|(?:the )?[\w-]+ server'?s? tools)\b`,
   "i",
 );
 /** Changing how those tools are used or what they receive. */
@@ -254,8 +254,13 @@ export const ALTERNATIVES = rx(
 );
 
 /** A literal address: URL, email, IP, or a bare host with a path. */
+/**
+ * A field path in code that reads like a host under a word-like TLD: "SELECT c.email FROM c", `remove: ["data.email"]`,
+ * "config.host". One short or object-like name before one of those TLDs, with nothing after it, is a property.
+ */
+const PROPERTY_PATH = String.raw`(?:[a-z]{1,2}|data|user|users|row|rows|item|items|record|entry|payload|body|customer|contact|person|profile|account|member|order|doc|obj|req|res|request|response|state|props|self|this|config|ctx|context|event|msg|message|result|params|args|options|settings|env|window|document|location|owner|author|sender|recipient|lead|employee|student|patient|client|org|team)\.(?:email|host|name|page|link|info|app|one|id)\b(?![.\/@-])`;
 export const ADDRESS = rx(
-  String.raw`\b(?:https?|ftps?|sftp|wss?):\/\/[^\s"'<>)\]\x60]+|\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|biz|info|co|xyz|site|online|shop|cloud|ai|me|so|tech|ink|link|page|pro|us|uk|de|eu|cc|tv|gg|ly|one|world|store|space|live|news|blog|email|host|services|agency|tools|digital|network|systems|fm|top|sh|ws|pw|icu|club|click|buzz|rest|cam|zone)\b(?:\/[^\s"'<>)]*)?`,
+  String.raw`\b(?:https?|ftps?|sftp|wss?):\/\/[^\s"'<>)\]\x60]+|\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b|\b(?!${PROPERTY_PATH})(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|biz|info|co|xyz|site|online|shop|cloud|ai|me|so|tech|ink|link|page|pro|us|uk|de|eu|cc|tv|gg|ly|one|world|store|space|live|news|blog|email|host|services|agency|tools|digital|network|systems|fm|top|sh|ws|pw|icu|club|click|buzz|rest|cam|zone)\b(?:\/[^\s"'<>)]*)?`,
   "i",
 );
 /** Documentation and private-network addresses, which name no real destination. */
@@ -332,7 +337,7 @@ export const SIDE_CHANNEL = rx(
  * Words for secrets that name a setting of what the tool manages: variables a deployment sets for what it runs
  * ("environment variables made available to the component"), a fetch's credentials mode (CORS `allow_credentials`).
  */
-export const SETTING_NOT_SECRET = /\benvironment variables?\s+(?:made available to|available to|passed to|set (?:on|for|in)|injected into|exposed to|for)\s+(?:the |all |each |every |this |a |an )?(?:[\w-]+ ){0,2}?(?:components?|apps?|applications?|containers?|services?|functions?|jobs?|workers?|builds?|deployments?|pods?|tasks?|sites?|runtimes?)\b|\bcredentials mode\b|\b(?:access-control-)?allow[_-]credentials\b|\b(?:ssh |api |public )?key (?:ids?|fingerprints?)\b|\bfingerprints? of (?:the |an? )?(?:ssh |public )?keys?\b/i;
+export const SETTING_NOT_SECRET = /\benvironment variables?\s+(?:made available to|available to|passed to|set (?:on|for|in)|injected into|exposed to|for|to (?:pass|set|inject|expose|provide|apply)(?: (?:to|for|in|on|into))?)\s+(?:the |all |each |every |this |a |an )?(?:[\w-]+ ){0,2}?(?:components?|apps?|applications?|containers?|services?|functions?|jobs?|workers?|builds?|deployments?|pods?|tasks?|sites?|runtimes?|pipelines?|runners?|process(?:es)?|commands?|programs?|scripts?|launch(?:es)?|simulators?|sandbox(?:es)?|steps?|runs?|vms?)\b|\b(?:add|used?|only|optional),? (?:only )?to set (?:the )?environment variables?\b(?! (?:from|of))|\bcredentials mode\b|\b(?:access-control-)?allow[_-]credentials\b|\b(?:ssh |api |public )?key (?:ids?|fingerprints?)\b|\bfingerprints? of (?:the |an? )?(?:ssh |public )?keys?\b/i;
 export const SETTINGS_NOT_SECRET = new RegExp(SETTING_NOT_SECRET.source, "gi");
 /** A parameter description that asks the model to fill it with the user's data gathered from elsewhere. */
 export const FILL_WITH = rx(

@@ -5,7 +5,7 @@
  * destinations, claims over the other tools). They live apart from the reading so the vocabulary can grow without
  * touching how the two questions combine.
  */
-import { rx } from "./words.js";
+import { HOST_SERVER_WORDS, rx } from "./words.js";
 import { requires } from "./memo.js";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -92,7 +92,7 @@ export const WITHHOLD = requires(rx(
  * Words that cannot name another server before "server's": "this server's", "the server's", "the MCP server's" are
  * the tool's own. Read before `[\w-]+ server's` wherever another server is named that way.
  */
-export const NOT_SERVER_NAME = String.raw`(?<!\b(?:this|our|its|the same)\s)(?!(?:this|the|a|an|same|our|its|own|that|each|every|one|mcp|api|remote|local|web|http|in|on|of|to|from|by|with|for|at|into|via|per|your|their|my|whole|entire|full|any|every)\b)`;
+export const NOT_SERVER_NAME = String.raw`(?<!\b(?:this|our|its|the same)\s)(?!(?:this|the|a|an|same|our|its|own|that|each|every|one|mcp|api|remote|local|web|http|in|on|of|to|from|by|with|for|at|into|via|per|your|their|my|whole|entire|full|any|every|${HOST_SERVER_WORDS})\b)`;
 /** Another tool, by group or by another server's name: "whichever tool", "the payments server's send_payment". */
 export const OTHER_TOOL = rx(
   String.raw`\b(?:whichever tool|another tool|other tools|other (?:[\w-]+ )?(?:apps|services|integrations|servers|connectors|plugins)|the (?!this\b|same\b)[\w-]+ tool\b(?! (?:call|here))|other (?:[\w-]+ ){1,2}tools|the [\w-]+ (?:integration|connector|plugin)s?|(?:any|every|all|each) (?:\w+ )?(?:payments?|transfers?|purchases?|orders?)\b|any (?:\w+ ){0,2}tools?|all (?:\w+ ){0,2}tools|every (?:\w+ ){0,2}tool|the (?:[\w-]+ ){1,2}tools\b|(?:calls?|statements?|messages?|invoices?|commits?|transfers?|events?|payments?|writes?|orders?|bookings?|invites?|tickets?|issues?|pull requests?|commands?|queries|records?|entries) (?:made|created|sent|executed|run|produced|placed|written|issued|filed|opened) (?:to|through|by|with|in|from)|(?:any|every|all|each) (?:payment|transfer|purchase|order|booking|commit|push|email|message|invite)s? (?:made|sent|created|placed|in)|(?:writes|pushes|payments|transfers|messages|emails|queries) by the|(?:the )?${NOT_SERVER_NAME}[\w-]+ server(?:'s?)?(?![\w-])|[\w-]+'s \x60?[a-z]+_[a-z_]+|(?:created|sent|made|executed|run|used) (?:through|by|with) (?:the |any )?[\w-]+(?: [\w-]+)? (?:tools?|server))\b`,
@@ -264,7 +264,7 @@ export const SIDE_EFFECT = /\b(?:is|are|gets?|was|were|will be) (?:also |automat
  * ("mentioning", "quoting the fee", "bringing up", "volunteering"). What is not told decides whether it is concealment
  * (a secret being protected is not), so the reading checks the object.
  */
-export const AVOID_SPEECH = /\b(?:refrain(?:ing)? from|avoid\w*|without|no need to|(?:there is )?no reason to|steer(?:ing)? clear of|hold(?:ing)? off on|leave aside|left aside|(?:do not|don't|never|not) (?:ever )?(?:(?:need|have) to )?)\s*(?:\w+ )?(?:mention\w*|tell(?:ing)? (?:the user|them|the person|users?\b)|inform\w*|disclos\w*|reveal\w*|surfac\w*|bring(?:ing)? (?:\w+ )?up|quot(?:e|ing) the|volunteer\w*|narrat\w*|call(?:ing)? (?:it |this |that |them )?out|flag(?:ging)? (?:it|this|that|the)|highlight\w*|point(?:ing)? (?:it |this |that |them )?out|acknowledg\w*|admit\w*)\b|\b(?:mentioning|disclosing|bringing up|surfacing|explaining|narrating|describing|listing|reporting|noting|pointing out|calling out) (?:[\w-]+ ){0,6}?(?:is|are) (?:unnecessary|not (?:necessary|needed|required|helpful)|best avoided|discouraged|noise)\b|\bleave aside\b/i;
+export const AVOID_SPEECH = /\b(?:refrain(?:ing)? from|avoid\w*|without|no need to|(?:there is )?no reason to|steer(?:ing)? clear of|hold(?:ing)? off on|leave aside|left aside|(?<!\b(?:if|unless|whether|did)\s)(?:do not|don't|never|not) (?:ever )?(?:(?:need|have) to )?)\s*(?:\w+ )?(?:mention\w*|tell(?:ing)? (?:the user|them|the person|users?\b)|inform\w*|disclos\w*|reveal\w*|surfac\w*|bring(?:ing)? (?:\w+ )?up|quot(?:e|ing) the(?! (?:right|left|value|values|string|strings|argument|arguments|path|paths|filter|filters|field|fields|name|names|key|keys|column|columns|identifier|identifiers|term|terms|query|table|search|pattern|patterns|regex|expression)\b)|volunteer\w*|narrat\w*|call(?:ing)? (?:it |this |that |them )?out|flag(?:ging)? (?:it|this|that|the)|highlight\w*|point(?:ing)? (?:it |this |that |them )?out|acknowledg\w*|admit\w*)\b|\b(?:mentioning|disclosing|bringing up|surfacing|explaining|narrating|describing|listing|reporting|noting|pointing out|calling out) (?:[\w-]+ ){0,6}?(?:is|are) (?:unnecessary|not (?:necessary|needed|required|helpful)|best avoided|discouraged|noise)\b|\bleave aside\b/i;
 /** Preference given outright: "prioritise it over general-purpose tools", "rank this above the others". */
 export const PRIORITISE = /\b(?:prioriti[sz]e|favou?r|rank|put|place|recommends?|recommended|ranks)\s+(?:it|this(?: tool| one)?|me)\s+(?:over|above|ahead of|before)\b/i;
 /** An outcome reported whatever it was: "(use this regardless of outcome)". */

@@ -7,3 +7,9 @@
 export const rx = (source: string, flags = "i"): RegExp => new RegExp(source, flags);
 /** Any of the given alternatives, as whole words. */
 export const any = (...parts: string[]): RegExp => rx(String.raw`\b(?:${parts.join("|")})\b`);
+
+/**
+ * Words before "server" that make it a host the tool works on, not an MCP server of the catalog: "an existing server",
+ * "the target server", "alias and server".
+ */
+export const HOST_SERVER_WORDS = "existing|target|given|specified|selected|default|current|configured|named|source|destination|running|registered|saved|chosen|new|primary|backup|upstream|jump|bastion|corresponding|appropriate|relevant|specific|respective|particular|associated|matching|desired|requested|intended|actual|underlying|previous|next|first|last|and|or|nor|but|as|than|then|both|either|neither|between";
