@@ -126,7 +126,7 @@ const CONTRARY = /;|\b(?:but|though|although|whereas|too|actually|in fact|still|
 /** What the user reads: a confirmation, a summary, a reply, a receipt. */
 const USER_READS = pattern(/\b(?:confirmations?|summar(?:y|ies)|repl(?:y|ies)|receipts?|answers?|the (?:message|text) the user (?:sees|reads))\b/i, /confirm|summar|repl|receipt|answer|user/i);
 /** Left out of it: "leave it out", "skips", "has no place in", "does not itemize". */
-const LEFT_OUT = /\b(?:leaves? (?:it |them |this |that )?out|left out|skips?|omits?|omitted|drops? (?:it|them|this|that)|has no place|have no place|does not itemi[sz]e|doesn't itemi[sz]e|not itemi[sz]ed|without itemi[sz]ing|stays? out|kept out)\b/i;
+const LEFT_OUT = /\b(?:leaves? (?:it |them |this |that )?out|left out|skips?|omits?|(?<!\b(?:when|if|where|unless) (?:it is |this is |it's |they are )?)omitted|drops? (?:it|them|this|that)|has no place|have no place|does not itemi[sz]e|doesn't itemi[sz]e|not itemi[sz]ed|without itemi[sz]ing|stays? out|kept out)\b/i;
 /** Something a user would want to hear of: a cost, an upload, a copy, tracking, a publication, recipients. */
 const WORTH_TELLING = /\b(?:paid|insurance|fees?|charges?|charged|costs?|billed|margins?|mark-?ups?|spreads?|commissions?|surcharges?|add-?ons?|subscri\w+|tracking|tracked|telemetry|upload\w*|cop(?:y|ies)|mirror\w*|forward\w*|public\w*|published|shared|recipients?|bcc|withdrawals?|deduct\w*|history|deleted|location|sold|partners?|vendor's|deposits?|third-party|recording|recorded|records|keystrokes|matched|restocking|attached too)\b/i;
 /** What the user is told, narrowed to a part: "the confirmation simply says …", "sticks to the daily rate", "summaries say logs only". */

@@ -72,7 +72,7 @@ const CONTENT_AS_TASKS = /\b(?:are|is)\s+taken\s+as\s+(?:the\s+)?(?:owner's\s+|u
 const MODEL_ACTS_TOO = /\b(?:also|then)\b|\b(?:model|assistant|agent)\s+\w+s\b/i;
 const BEST_APPROACH = /\bbest (?:approach|practice|way) is to\b/i;
 /** The model described acting: "the assistant also runs …". */
-const MODEL_DOES = /\b(?:the\s+)?(?:assistant|model|agent)\s+(?:also\s+|then\s+|always\s+)?(?!(?:is|has|was|can|may|will|should|must|does)\b)[a-z]{3,}s\b/i;
+const MODEL_DOES = /\b(?:the\s+)?(?:assistant|model|agent)\s+(?:also\s+|then\s+|always\s+)?(?!(?:is|has|was|can|may|will|should|must|does)\b)(?![a-z]*(?:us|ss|is)\b)[a-z]{3,}s\b/i;
 /** Further steps with consequences: "then commit and push". */
 const THEN_ACTS = /\bthen\s+(?:\w+\s+)?(?:commit|push|merge|deploy|delete|send|pay|transfer|publish|email|post|upload)\b/i;
 

@@ -177,7 +177,7 @@ export const RULES_OF_MODEL = requires(rx(
 /** Those rules absent: "without its usual guardrails", "free from the guidelines of your company", "exempt from". */
 // Guarded (memo.ts `requires`): every alternative holds one of the guard's words.
 export const WITHOUT_RULES = requires(rx(
-  String.raw`\b(?:without|free (?:of|from)|freed from|exempt (?:of|from)|released from|unbound by|not (?:bound|limited|constrained) by|no longer (?:bound|limited|constrained) by|(?:forget|drop|ignore|disregard|set aside|suspend|lift|shed)\w*)\s+(?:\w+\s+){0,4}?(?:guardrails|restrictions|filters?|content polic\w+|safety \w+|guidelines|rules|limits|instructions|configuration|system prompt|polic(?:y|ies)|disclaimers|caveats|warnings)\b`,
+  String.raw`\b(?:without|free (?:of|from)|freed from|exempt (?:of|from)|released from|unbound by|not (?:bound|limited|constrained) by|no longer (?:bound|limited|constrained) by|(?:forget|drop|ignore|disregard|set aside|suspend|lift|shed)\w*)\s+(?:(?!to\b)\w+\s+){0,4}?(?:guardrails|restrictions|filters?|content polic\w+|safety \w+|guidelines|rules|limits|instructions|configuration|system prompt|polic(?:y|ies)|disclaimers|caveats|warnings)\b`,
 ), /guardrail|restriction|filter|polic|safety|guideline|rule|limit|instruction|configuration|system prompt|disclaimer|caveat|warning/i);
 /** The alternatives left as a fallback: "use others only when it returns nothing", "other tools only if this one fails". */
 // Guarded (memo.ts `requires`): every alternative holds one of the guard's words.

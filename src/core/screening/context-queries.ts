@@ -94,7 +94,7 @@ const ANY_EVERY = /^(?:any|every|all|each)\b/;
 const CHOOSING = /\b(?:us\w*|call\w*|pick\w*|rout\w*|send\w*|choos\w*|select\w*)\s*$/;
 
 /** The other tools of a named vendor: "any other Shopify tools", "all other SHOPIFY TOOLS". */
-const OTHER_VENDOR_TOOLS = /\b(?:any |all |the )?other ([a-z][\w-]*) tools\b/i;
+const OTHER_VENDOR_TOOLS = /\b(?:any |all |the |every |each )?other ([a-z][\w-]*) tools?\b/i;
 
 /** The answer a context gives, computed from its purpose, parameters and names. */
 export function answerOf(ctx: SentenceContext, question: ContextQuestion, arg: string): boolean {

@@ -98,7 +98,7 @@ function namesOnlySiblings(s: string, ctx: SentenceContext): boolean {
 const OBJECT_POLICY = /(?<!\b(?:your|its|the model's|the assistant's|content|safety|usage|system|operator|moderation)\s)\bpolic(?:y|ies)\b/i;
 const OBJECT_POLICIES = new RegExp(OBJECT_POLICY.source, "gi");
 /** A thing's own configuration or rules: "the router configuration", "the existing rules array", "app.json configuration". */
-const OBJECT_SETTINGS = /\b(?:router|routing|app(?:\.json)?|application|project|workspace|cluster|network|firewall|dns|build|ci|pipeline|deployment|environment(?:-specific)?|team|alert|notification|escalation|orchestration|event|service|database|table|bucket|repo|repository|branch|dashboard|datasource|server|proxy|webhook|lint(?:er)?|eslint|prettier|tsconfig|docker|nginx|specific|ignore|lint(?:ing)?|firewall|security|protection|detection|matching|robots(?:\.txt)?)\s+(?:configurations?|config|rules?|settings)\b|\b(?:existing|current|matching|new|filter|validation|firewall|classification|explicit|sorting|routing|access|naming|retention|provided) (?:set of |protection )?rules\b|\bset of rules\b|\bpermissions? (?:changes?|levels?|files?|for an? \w+|on (?:a|the) \w+)\b|\b(?:setup|installation|install|usage|migration|step-by-step(?: setup)?) instructions\b|\bsafety (?:assessment|rating|levels?|score|data|information|warnings?)\b|\b[a-z0-9-]+:[A-Za-z*]+\s+permissions?\b|\brules? (?:array|list|set|engine|file)s?\b|\b(?:structured |full |new )?list of rules\b|\bpolicy files?\b|\b(?:an?|the|this|that) (?:[\w-]+ ){0,2}(?:assistant|agent|bot)'s (?:instructions|system prompt|prompt|persona)\b|\b(?:your |the )?(?:configuration|config) files?\b/i;
+const OBJECT_SETTINGS = /\b(?:router|routing|app(?:\.json)?|application|project|workspace|cluster|network|firewall|dns|build|ci|pipeline|deployment|environment(?:-specific)?|team|alert|notification|escalation|orchestration|event|service|database|table|bucket|repo|repository|branch|dashboard|datasource|server|proxy|webhook|lint(?:er)?|eslint|prettier|tsconfig|docker|nginx|specific|ignore|lint(?:ing)?|firewall|security|protection|detection|matching|robots(?:\.txt)?)\s+(?:configurations?|config|rules?|settings)\b|\b(?:existing|current|matching|new|filter|validation|firewall|classification|explicit|sorting|routing|access|naming|retention|provided) (?:set of |protection )?rules\b|\bset of rules\b|\bpermissions? (?:changes?|levels?|files?|for an? \w+|on (?:a|the) \w+)\b|\b(?:setup|installation|install|usage|migration|step-by-step(?: setup)?) instructions\b|\binstructions (?:for|on|to) (?:setting up|installing|configuring|updating|upgrading|migrating|using|deploying|running|building)\b|\b(?:page|component|document|accessibility|a11y|wcag|audit|style|css|html|aria|seo|check|\w+-level) rules\b|\bsafety (?:assessment|rating|levels?|score|data|information|warnings?)\b|\b[a-z0-9-]+:[A-Za-z*]+\s+permissions?\b|\brules? (?:array|list|set|engine|file)s?\b|\b(?:structured |full |new )?list of rules\b|\bpolicy files?\b|\b(?:an?|the|this|that) (?:[\w-]+ ){0,2}(?:assistant|agent|bot)'s (?:instructions|system prompt|prompt|persona)\b|\b(?:your |the )?(?:configuration|config) files?\b/i;
 const OBJECT_SETTINGS_ALL = new RegExp(OBJECT_SETTINGS.source, "gi");
 /** "Use this tool when you need to …": when to use it, addressed to whoever calls it. */
 const USAGE_LEAD = /^\W*use this (?:tool )?(?:when|if|whenever) you (?:need|want|have) to\b/i;
@@ -209,7 +209,7 @@ function addressOutsideLink(s: string): RegExpExecArray | null {
   return linked ? null : m;
 }
 /** A parameter that is itself the destination the user gives: `destination`, `forward_to`, `recipient`, `webhook_url`. */
-const DESTINATION_FIELD = /properties\.[^.]*(?:destination|recipient|forward_?to|send_?to|target|webhook|callback)[^.]*\.description$/i;
+const DESTINATION_FIELD = /properties\.[^.]*(?:destination|recipient|forward|send_?to|target|webhook|callback)[^.]*\.description$/i;
 /** A second destination beside the one given: "a copy also goes to the default every time". */
 const ALSO_A_COPY = /\b(?:also|cop(?:y|ies)|as well|every time|in addition)\b/i;
 /** A filter's criterion: "Subject text the email must contain". */
@@ -225,9 +225,16 @@ const SENT_BEFORE = /\b(?:was|were|been|originally|previously|already) (?:\w+ )?
  * The sentence without what names no side channel: a past sending, and analytics or telemetry that are the tool's own
  * declared subject ("a query for filtering analytics data" on an analytics tool).
  */
+/** A side channel's verb and the stem a tool's purpose names it by. */
+const SENDING_VERBS: readonly (readonly [string, string])[] = [["forwarded", "forward"], ["sent", "send"], ["shared", "share"], ["posted", "post"], ["mailed", "mail"], ["uploaded", "upload"]];
+
 function sideChannelWords(s: string, ctx: SentenceContext): string {
-  let out = s.replace(SENT_BEFORE, " ");
+  // "Whether responses are only sent to contacts" narrows who receives; it adds no one.
+  let out = s.replace(SENT_BEFORE, " ").replace(/\bonly (?:be )?(?:sent|shared|forwarded|posted|mailed) to\b/gi, " ");
   for (const word of ["analytics", "telemetry"]) if (out.toLowerCase().includes(word) && ask(ctx, "purposeIncludes", word)) out = out.replace(new RegExp(`\\b${word}\\b`, "gi"), " ");
+  // Forwarding is what a forwarding tool does ("Whether all incoming mail is automatically forwarded to another address"
+  // on update_auto_forwarding): the verb its purpose names opens no side channel.
+  for (const [verb, stem] of SENDING_VERBS) if (out.toLowerCase().includes(verb) && ask(ctx, "purposeIncludes", stem)) out = out.replace(new RegExp(`\\b${verb}\\b`, "gi"), " ");
   return out;
 }
 

@@ -42,7 +42,8 @@ export type OptionNote =
   | "a connection string's own password"
   | "a conversation tool's own object"
   | "a cloud CLI profile the tool declares"
-  | "what this switch includes";
+  | "what this switch includes"
+  | "what the call does without this parameter";
 
 /** Notification and visibility words. */
 const NOTIFY = /\b(?:notif\w*|notice|alert\w*|sound|silent\w*|quiet\w*|mute\w*|email(?:ed|s)?|public|private|internal|visible|visibility|sees?|cc)\b/i;
@@ -105,7 +106,7 @@ const NO_OWNER = /^(?:the|your|a|an|its|their|this|that|optional|required|api|ac
 /** "set to true to include them", "true to show archived ones": what this parameter switches. */
 const OWN_OPTION = /\bset (?:it |this(?: flag| option)? )?to (?:true|false)\b|\b(?:true|false) to (?:include|show|hide|skip|exclude|return|list)\b/i;
 /** A tool whose declared work is prompts: templates, system prompts, personas. */
-const PROMPT_PURPOSE = /\b(?:prompts?|system prompts?|personas?|templates?|gateway|to (?:a|another) model|chat completions?)\b/i;
+const PROMPT_PURPOSE = /\b(?:prompts?|system prompts?|personas?|templates?|gateway|to (?:a|another) model|chat completions?|chat with [\w\s.-]{0,30}models?|(?:fill-in-the-middle|fim|text|code) completions?)\b/i;
 const PROMPT_OBJECT = /\b(?:system prompts?|prompt templates?|system messages?)\b/gi;
 
 /** A parameter that names a record rather than holding it: `conversation_id`, `thread_ids`, `message_key`. */
@@ -123,7 +124,7 @@ function asParameterLine(field: string, sentence: string, params: ReadonlySet<st
   return param !== undefined && params.has(param) ? [`inputSchema.properties.${param}.description`, sentence.slice(m![0].length)] : [field, sentence];
 }
 /** A tool whose declared work is stored conversations (archives, transcripts, chat history) or the user's own utterance. */
-const CONVERSATION_PURPOSE = /\b(?:stored|archived?|saved|past|exported|recorded)\b[^.]{0,30}\b(?:conversations?|chats?|transcripts?|threads?)\b|\b(?:chat|conversation|message) (?:archive|history|log|export)s?\b|\b(?:a |the )?user(?:'s)? (?:utterances?|messages?|inputs?|quer(?:y|ies))\b|\butterances?\b|\bchat completions?\b|\bcompletion requests?\b/i;
+const CONVERSATION_PURPOSE = /\b(?:stored|archived?|saved|past|exported|recorded)\b[^.]{0,30}\b(?:conversations?|chats?|transcripts?|threads?)\b|\b(?:chat|conversation|message) (?:archive|history|log|export)s?\b|\b(?:a |the )?user(?:'s)? (?:utterances?|messages?|inputs?|quer(?:y|ies))\b|\butterances?\b|\bchat completions?\b|\bcompletion requests?\b|\bchat with [\w\s.-]{0,30}models?\b/i;
 /** The conversation the model is in, as opposed to stored ones. */
 const THIS_CONVERSATION = /\b(?:this|the current|your|our|the ongoing)\s+(?:conversation|chat|session)\b|\b(?:the\s+)?(?:whole|full|entire)\s+(?:conversation|chat|transcript)\b|\beverything the user (?:said|typed|wrote)\b|\bsystem prompt\b|\bhidden\b|\binstructions you\b/i;
 /** A parameter that holds a prompt for another model or agent. */
@@ -132,6 +133,12 @@ const PROMPT_PARAM = /^(?:system_?prompt|system_?message|system|prompt|instructi
 const ADDRESSED = /\b(?:you|your|yours|ignore|disregard|follow|obey|forget|override|must|always|never|do not|don't|from now on)\b/i;
 
 /** Whether `sentence` (in `field`) describes one of the tool's own options for a reading of `category`, and which. */
+/** The parameter left out of the call: "when omitted", "if not provided". */
+const PARAM_OMITTED = /\b(?:when|if|where|unless) (?:it is |this is |it's |left )?(?:omitted|not (?:provided|given|set|specified|supplied))\b/i;
+const PARAM_OMITTED_ALL = new RegExp(PARAM_OMITTED.source, "gi");
+/** Words of keeping something from someone, left after the parameter's own omission is set aside. */
+const WITHHOLDING_WORD = /\b(?:omit\w*|leav\w* (?:\S+ )?out|left out|hid\w*|mention\w*|tell|told|silent\w*|quiet\w*|conceal\w*|secret\w*|unaware|notif\w*)\b/i;
+
 export function optionNote(category: string, fieldName: string, sentence: string, ctx: OptionContext): OptionNote | undefined {
   if (obligesOrDeceives(sentence)) return undefined;
   const [field, s] = asParameterLine(fieldName, sentence, ctx.params);
@@ -140,10 +147,12 @@ export function optionNote(category: string, fieldName: string, sentence: string
   if ((category === "assistant-directive" || category === "resource-reach") && param !== undefined && /\.description$/.test(field) && PROMPT_PARAM.test(param) && !ADDRESSED.test(s) && s.split(/\s+/).length <= 12)
     return "the prompt the parameter is named for";
   if (category === "concealment" && param !== undefined && /\.description$/.test(field) && OWN_OPTION.test(s) && !OUTSIDE_PARTY.test(s)) return "an option of this parameter";
+  // "Defaults to the original sender when omitted": what happens when the parameter is left out of the call.
+  if (category === "concealment" && param !== undefined && /\.description$/.test(field) && PARAM_OMITTED.test(s) && !WITHHOLDING_WORD.test(s.replace(PARAM_OMITTED_ALL, " ")) && !OUTSIDE_PARTY.test(s)) return "what the call does without this parameter";
   if ((category === "resource-reach" || category === "assistant-directive") && PROMPT_PURPOSE.test(ctx.purpose) && PROMPT_OBJECT.test(s) && !CONVERSATION.test(s.replace(PROMPT_OBJECT, " ")) && !SECRET.test(s.replace(QUOTED_TEXT, " ")) && !FETCHED_FROM.test(s.replace(QUOTED_TEXT, " ")) && !ADDRESSED.test(s.replace(QUOTED_TEXT, " ")))
     return "a prompt tool's own object";
   // "ID of the conversation to fetch." on `conversation_id`: an identifier, not the conversation.
-  if (category === "resource-reach" && param !== undefined && /\.description$/.test(field) && HANDLE_PARAM.test(param) && HANDLE_DESCRIPTION.test(s) && !SECRET.test(s) && !FETCHED_FROM.test(s))
+  if ((category === "resource-reach" || category === "exfiltration") && param !== undefined && /\.description$/.test(field) && HANDLE_PARAM.test(param) && HANDLE_DESCRIPTION.test(s) && !SECRET.test(s) && !FETCHED_FROM.test(s) && !ADDRESS.test(s))
     return "a handle, not what it names";
   // "Connection string including the password." on `dsn`: the password is part of the value the tool declares.
   if (category === "resource-reach" && param !== undefined && /\.description$/.test(field) && DSN_PARAM.test(param) && !FETCHED_FROM.test(s))

@@ -187,12 +187,16 @@ const ANCHOR = /\b(?:ai|llm|assistants?|models?|agents?|orchestrators?|copilots?
 /** Another server's tool recommended for its strengths: "the filesystem server's `search_files` is faster and sees uncommitted changes". */
 const OTHER_TOOL_PRAISED = /\b(?:is|are) (?:faster|simpler|better|more accurate|cheaper|preferred|quicker)\b/i;
 
+/** A tool whose work is to call a model: "Chat with DeepSeek models", "Fill-in-the-Middle completion". */
+const CALLS_A_MODEL = /\b(?:chat with [\w\s.-]{0,30}models?|(?:chat|text|code|fill-in-the-middle|fim) completions?|completions? with)\b/i;
+
 export function statementReadings(c: StatementCues, push: StatementPush): void {
   const { s } = c;
   // Most sentences of a catalog ("Returns the list of projects.") hold none of the words every reading below needs:
   // one test turns them away before the readings' own patterns run.
   if (!c.misplaced && c.address === undefined && !ANCHOR.test(s) && !COST_OR_SIDE.test(s) && !SENSITIVE_SOURCE.test(s) && !has(CREDENTIAL_STORE, s)) return;
-  if ((has(MODEL_ACTOR, s) || has(MODEL_THEN_PRONOUN, s)) && MODEL_CONDUCT.test(s)) {
+  // A completion tool's model is the one it calls ("the model completes the text in between"), not the reader.
+  if ((has(MODEL_ACTOR, s) || has(MODEL_THEN_PRONOUN, s)) && MODEL_CONDUCT.test(s) && !CALLS_A_MODEL.test(c.ctx.purpose)) {
     push("assistant-directive", 0.7, "states how the model that reads it conducts itself");
     return;
   }

@@ -60,6 +60,7 @@ import {
   KEEP_DEFAULT,
   CAN_BE_DONE_WITH,
   OUTPUT_OPTION,
+  THRESHOLD_OPTION,
   UNLESS_FAILED,
   KEY_REQUIREMENT,
   THIRD_PARTY_NOT_TOLD,
@@ -341,7 +342,7 @@ const BEST_LEFT_OUT = /\b(?:are|is)\s+(?:best|better)\s+(?:omitted|left out|skip
 function concealment(c: Cues, push: Push): void {
   const { lenient } = c;
   // A parameter that shapes the tool's own response, saying nothing of the user, is the tool's option.
-  if (c.parameterText && OUTPUT_OPTION.test(c.s) && !has(USER_SIDE, c.s)) return;
+  if (c.parameterText && ((OUTPUT_OPTION.test(c.s) && !has(USER_SIDE, c.s)) || THRESHOLD_OPTION.test(c.s))) return;
   const s = withoutUserUnsaid(c.s).replace(NO_NEWS_HELD, " ");
   // Telling the user is disclosure ("tell the user which alerts will be hidden"), unless what they are told holds
   // "even when it failed".
@@ -466,7 +467,7 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   // A value (a default, an enum, an example) that names a credential store: the model may copy it into the call or fetch it.
   else if (c.value && store() && outsidePurpose) push("resource-reach", 0.7, "a value that points at a credential store");
   // A title that reaches for secrets ("Quick poll (attach the session token from …)"): no title has reason to.
-  else if (c.misplaced && !c.value && (has(SECRET, s) || store()) && /\b(?:attach|include|add|paste|send|pass|supply|provide|copy|read|grab|fetch)\w*\b/i.test(s) && outsidePurpose) push("resource-reach", 0.7, "a title that asks for secrets");
+  else if (c.misplaced && !c.value && (has(SECRET, s) || store()) && /\b(?:attach|include|add|paste|send|pass|supply|provide|copy|read|grab|fetch)(?:e?s|e?d|ing)?\b/i.test(s) && outsidePurpose) push("resource-reach", 0.7, "a title that asks for secrets");
   // The clause holding the address must move data there: "use your mirror URL; the default is https://…" names a setting.
   // The tool's own events or input going to its vendor's host ("Events are sent to the PostHog host … (default
   // https://us.i.posthog.com)") is where the tool's work goes.
@@ -719,7 +720,7 @@ function relations(c: Cues, push: Push): void {
   }
   if (has(FALLBACK_ONLY, s) && !has(OWN_SERVER, s)) push("tool-choice", 0.7, "leaves the other tools as a fallback");
   else if (others && has(FLAWED, s) && !has(OWN_SERVER, s)) push("tool-choice", 0.7, "claims the other tools are flawed");
-  else if (has(AHEAD_OF_OTHERS, s) && !has(OWN_SERVER, s)) push("tool-choice", 0.7, "puts itself ahead of any other tool");
+  else if (has(AHEAD_OF_OTHERS, s) && !has(OWN_SERVER, s) && !ask(c.ctx, "vendorSiblings", s)) push("tool-choice", 0.7, "puts itself ahead of any other tool");
 }
 
 /**
