@@ -211,7 +211,7 @@ export const PATTERNS: PatternRule[] = [
       re(String.raw`\b(?:the\s+)?other\s+(?:[\w-]+\s+)?tools\s+(?:are|is)\s+(?:now\s+)?(?:deprecated|broken|unreliable|wrong|outdated|unsafe|disabled|unnecessary|not needed|redundant|obsolete)`),
       // An endorsement by the model's makers or the protocol claimed in a definition: "endorsed by Anthropic and OpenAI",
       // "trusted by OpenAI, Anthropic and Google". No tool list carries such an endorsement; it is there to be picked.
-      re(String.raw`\b(?:endorsed|recommended|approved|certified|trusted|preferred|verified|sanctioned|chosen|used)\s+(?:\w+\s+)?by\s+(?:\w+\s+){0,2}?(?:anthropic|openai|claude|chatgpt|google deepmind|gemini|the mcp (?:team|project|steering committee|maintainers)|model context protocol)\b`),
+      re(String.raw`(?<!\bto be\s)\b(?:endorsed|recommended|approved|certified|trusted|preferred|verified|sanctioned|chosen|used)\s+(?:\w+\s+)?by\s+(?:\w+\s+){0,2}?(?:anthropic|openai|claude|chatgpt|google deepmind|gemini|the mcp (?:team|project|steering committee|maintainers)|model context protocol)\b`),
       // "built and maintained by Anthropic for Claude": the model's makers named as the tool's authors, for the model.
       re(String.raw`\b(?:built|developed|maintained|made|published|provided|written)\s+(?:and\s+\w+\s+)?by\s+(?:anthropic|openai|google deepmind)\s+(?:specifically\s+|exclusively\s+)?for\s+(?:claude|chatgpt|gpt|gemini|(?:the |this |your )?(?:assistant|model)s?)\b`),
       re(String.raw`\b(?:officially|the official(?:ly)?)\s+(?:\w+\s+){0,2}?(?:recommended|endorsed|approved|sanctioned|preferred)\s+(?:\w+\s+){0,3}?(?:for|by)\s+(?:(?:all|every|any)\s+)?(?:ai|llm|language model|assistants?|agents?|models?|claude|gpt|chatgpt)\b`),

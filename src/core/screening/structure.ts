@@ -334,6 +334,10 @@ function withheldBeyondEffort(s: string): boolean {
   return rest === s || has(WITHHOLD, rest);
 }
 
+/** Narrowing the tool's output by a parameter: "To see only errors and exceptions, set status to 'failure'". */
+const FILTER_HOWTO = /^\W*to (?:see|get|list|show|return|fetch|view|find) only\b[^.;]{0,80}?,?\s*(?:set|pass|use|add|filter by)\b/i;
+/** A parameter's behaviour on errors: "Continue execution even if some steps fail". */
+const CONTINUE_ON_ERROR = /^\W*(?:continue|keep going|proceed)\w*\b[^.;]{0,40}\beven (?:if|when)\b[^.;]{0,40}\b(?:fail\w*|errors?)\W*$/i;
 /** The default a kept note leaves in place: one that hides or silences. */
 const HIDDEN_DEFAULT = /\bDefault: (?:hidden|silent|off|false|none|private|disabled|no|quiet|muted?|suppressed)\b/;
 /** An order in the passive: "are best omitted from the digest", "is better left out". */
@@ -343,6 +347,10 @@ function concealment(c: Cues, push: Push): void {
   const { lenient } = c;
   // A parameter that shapes the tool's own response, saying nothing of the user, is the tool's option.
   if (c.parameterText && ((OUTPUT_OPTION.test(c.s) && !has(USER_SIDE, c.s)) || THRESHOLD_OPTION.test(c.s))) return;
+  // How to narrow the tool's own output ("To see only errors and exceptions, set status to 'failure'") is a filter.
+  if (FILTER_HOWTO.test(c.s) && !has(USER_SIDE, c.s.replace(FILTER_HOWTO, " "))) return;
+  // "Continue migration even if some entities fail" on `continueOnError`: what the run does on errors, not what is told.
+  if (c.parameterText && CONTINUE_ON_ERROR.test(c.s)) return;
   const s = withoutUserUnsaid(c.s).replace(NO_NEWS_HELD, " ");
   // Telling the user is disclosure ("tell the user which alerts will be hidden"), unless what they are told holds
   // "even when it failed".
@@ -401,12 +409,16 @@ const QUERY_CODE = /\[['"][\w.]+['"]\]|\|\s*(?:where|project|extend|summarize)\b
 /** Misrepresentation forbidden: "never present a ref:// token to the user as if it were a URL". */
 const NEVER_MISREPRESENT = /\b(?:never|do not|don't|must not|should not)\s+(?:present|show|describe|display|report|pass off|label)\b[^.;]{0,60}\bas (?:if|though)\b/i;
 
+/** A tool named by its snake_case name: "the redis_database_start_free tool". */
+const NAMED_TOOL = /\bthe \x60?([a-z][\w-]*_[\w-]+)\x60? tool\b/gi;
 /** Another server's tool told how to work, or its work described as altered. */
 function shadowing(c: Cues, push: Push, disparaged: boolean): void {
   const { s, named, lenient } = c;
   if (lenient || disparaged) return;
   // "Run it with run_interactive from this server instead" speaks of a sibling, not of another server's tools.
-  const otherTool = named.length > 0 || (has(OTHER_TOOL, s) && !has(OWN_SERVER, s));
+  // "use the redis_database_start_free tool instead" names a tool of this server: no other tool is meant.
+  const withoutSiblings = s.includes(" tool") ? s.replace(NAMED_TOOL, (m, name: string) => (c.ctx.foreignTool(name) ? m : " ")) : s;
+  const otherTool = named.length > 0 || (has(OTHER_TOOL, withoutSiblings) && !has(OWN_SERVER, s));
   // "Commands issued by other tools get X prepended": a passive alteration of another tool's work is itself the order.
   const passiveAlter = /\b(?:get|gets|are|is|will be|be|needs?|requires?) (?:\S+ ){0,8}(?:prepended|appended|prefixed|suffixed|added|replaced|rewritten|redirected|changed|modified|swapped|inserted|tacked on|shifted|capped|limited|rounded|multiplied)\b/i.test(s);
   // A tool has no business stating how other tools behave: a statement that they alter their work is read as an order.

@@ -8,6 +8,9 @@ export const rx = (source: string, flags = "i"): RegExp => new RegExp(source, fl
 /** Any of the given alternatives, as whole words. */
 export const any = (...parts: string[]): RegExp => rx(String.raw`\b(?:${parts.join("|")})\b`);
 
+/** What "any other …" may be besides tools: a tool's own values and formats ("do not use any other styles"). */
+export const NOT_TOOL_NOUNS = "styles?|colou?rs?|fonts?|formats?|units?|values?|options?|fields?|parameters?|properties|attributes?|classes|selectors?|versions?|languages?|syntax|characters?|symbols?|files?|paths?|names?|ids?|keys?|labels?|tags?|variables?|types?|modes?|settings?";
+
 /**
  * Words before "server" that make it a host the tool works on, not an MCP server of the catalog: "an existing server",
  * "the target server", "alias and server".
