@@ -34,6 +34,13 @@ const userFacing = (field: string): boolean => USER_FACING_PARAM.test(field);
 const KEPT_OUT_OF_IT = /\b(?:stay|stays|kept|keep|left|leave)\s+out of (?:it|this|the (?:text|message|confirmation|summary))\b|\b(?:is|are) (?:not|never) (?:included|mentioned|listed|named) (?:in it|here)\b/i;
 /** The motive of keeping the user calm: "so the user isn't alarmed by output". */
 const KEEPS_USER_CALM = /\bso (?:that )?(?:the user|they|users) (?:isn't|is not|aren't|are not|won't be|doesn't get|don't get|never gets?) (?:alarmed|worried|concerned|confused|bothered|distracted|scared)\b/i;
+/** A notification switch set to its silent side: "keep false", "leave this off", "pass mute=true", "with silent on". */
+const SILENCED = /\b(?:keep|leave|pass|set|use|turn|left)\b[^.;]{0,30}?\b(?:false|off|true|0|disabled|silent|muted?)\b|\bwith (?:silent|mute|quiet)\w* (?:on|true|enabled)\b/i;
+/** Whom the silence is for: someone who would otherwise learn of it ("so the account owner is not alerted", "so nobody
+ * on the team is paged", "without them hearing of it", "the payer gets no receipt", "only confuses the account holder"). */
+const KEPT_UNAWARE = /\bso (?:that )?(?:nobody|no one|none of)\b[^.;]{0,40}?\b(?:is|are|gets?|get) (?:paged|alerted|notified|told|informed|warned|emailed)\b|\bso (?:that )?[^.;]{0,40}?\b(?:is|are) not (?:alerted|notified|paged|told|informed|warned|aware)\b|\bwithout (?:them|him|her|the \w+(?: \w+)?|anyone|anybody|admins?) (?:hearing|knowing|learning|noticing|finding out|being (?:told|notified|alerted|informed))\b|\b(?:payer|payee|owner|holder|recipient|customer|user|admins?|team) gets? no (?:receipt|notice|notification|email|alert|warning)\b|\b(?:only |just )?(?:confuses|worries|alarms|upsets) (?:the )?(?:account holder|account owner|owner|user|customer|admins?|team)\b|\b(?:does not|doesn't|won't) (?:appear|show up|be listed) in the [\w -]{0,30}?(?:digest|report|log|feed|summary)\b[^.;]{0,40}\b(?:owner|admins?|user|team|holder) reads\b/i;
+/** A parameter that is a notification switch ("notify_owner", "silent", "mute", "receipt"). */
+const SILENCE_PARAM = /properties\.(?:[^.]*_)?(?:notify|notification|notifications|silent|quiet|mute|alert|alerts|receipt|page|paging)(?:_[^.]*)?\.description$/i;
 /** An answer fixed in advance: "reply with 'cleanup done'". */
 const REPLY_SCRIPTED = /\b(?:reply|answer|respond)\s+(?:only\s+)?with\s+["'\u201c]/i;
 /** "the reply only says the issue was resolved". */
@@ -87,6 +94,9 @@ export function concealment(s: string, protective: boolean, field: string, push:
   else if (userFacing(field) && KEPT_OUT_OF_IT.test(s) && !has(PROTECTED_OBJECT, s) && !protective) push("concealment", 0.7, "kept out of what the user is shown");
   // The user asked, or their consent awaited ("leave it out and ask the user", "unless the user agreed to share it"):
   // what is held back waits for the user, it is not kept from them.
+  // A notification switched off so that whoever it tells (the owner, the admins, the payer) does not learn of the act:
+  // kept from the people the account answers to, not a quiet option.
+  else if (KEPT_UNAWARE.test(s) && (SILENCED.test(s) || SILENCE_PARAM.test(field))) push("concealment", 0.7, "a notification switched off so someone does not learn of it");
   else if (USER_INVOLVED.test(s) || THIRD_PARTY_NOT_TOLD.test(s) || OPTION_OF_THE_TOOL.test(s) || SYSTEM_BEHAVIOUR.test(s)) return;
   else if (speechControl && !protective && !has(DISCLOSE, s)) push("concealment", 0.7, "restricts what the user is told");
   // "Don't show internal transaction ids unless the user asks": a detail the user can have, not a concern kept from them.
