@@ -76,6 +76,8 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "legit66", kind: "legit", firstContact: { commit: "a190c71", setting: "alone", flagged: [22, 160] }, fit: true },
   { name: "round44", kind: "evasive", firstContact: { commit: "ed5b439", setting: "beside the real catalog", detected: [44, 64], flagged: [2, 40] }, fit: true },
   { name: "legit67", kind: "legit", firstContact: { commit: "ed5b439", setting: "alone", flagged: [14, 160] }, fit: true },
+  { name: "round45", kind: "realistic", firstContact: { commit: "f6867d4", setting: "beside the real catalog", detected: [52, 64], flagged: [3, 40] }, fit: false },
+  { name: "round46", kind: "evasive", firstContact: { commit: "f6867d4", setting: "beside the real catalog", detected: [55, 64], flagged: [3, 40] }, fit: true },
 ];
 
 export interface IndependentRow {

@@ -266,7 +266,7 @@ export const ADDRESS = rx(
 /** Documentation and private-network addresses, which name no real destination. */
 export const EXAMPLE_ADDRESS = rx(String.raw`example\.(?:com|org|net)|\.(?:example|test|invalid|local)\b|localhost|127\.0\.0\.1|0\.0\.0\.0|10\.\d+\.\d+\.\d+|192\.168\.|\.\.\.`, "i");
 /** Text just before an address that marks it as an example. */
-export const EXAMPLE_MARK = rx(String.raw`\b(?:e\.g\.?|i\.e\.?|for example|for instance|such as|like|(?:direct|send|point|link|refer|redirect)\s+(?:the user|them|users)\s+to|e\.g\.,?\s*\{\s*|(?:use|visit|open|go to|see) (?:the )?(?:dashboard|console|web (?:ui|app)|website|portal|page|docs?|documentation)(?: (?:at|on))?:?)\s*[[("'\x60]{0,2}\s*$`, "i");
+export const EXAMPLE_MARK = rx(String.raw`\b(?:e\.g\.?|i\.e\.?|for example|for instance|such as|like|(?:direct|send|point|link|refer|redirect)\s+(?:the user|them|users)\s+to|e\.g\.,?\s*\{\s*|e\.g\.?,?\s*\{[^{}]{0,60}?:|(?:use|visit|open|go to|see) (?:the )?(?:dashboard|console|web (?:ui|app)|website|portal|page|docs?|documentation)(?: (?:at|on))?:?)\s*[[("'\x60]{0,2}\s*$`, "i");
 /** Sending away. */
 export const TRANSFER = any(
   "send",

@@ -96,6 +96,9 @@ const CHOOSING = /\b(?:us\w*|call\w*|pick\w*|rout\w*|send\w*|choos\w*|select\w*)
 /** The other tools of a named vendor: "any other Shopify tools", "all other SHOPIFY TOOLS". */
 const OTHER_VENDOR_TOOLS = /\b(?:any |all |the |every |each )?other ([a-z][\w-]*) tools?\b/i;
 
+/** Another server of the same vendor, by its package: "use the @heroui/native-mcp server instead". */
+const VENDOR_PACKAGE_SERVER = /@([a-z][\w-]*)\/[\w.-]+\x60?\s+(?:mcp\s+)?server\b/i;
+
 /** The answer a context gives, computed from its purpose, parameters and names. */
 export function answerOf(ctx: SentenceContext, question: ContextQuestion, arg: string): boolean {
   switch (question) {
@@ -142,7 +145,7 @@ export function answerOf(ctx: SentenceContext, question: ContextQuestion, arg: s
     case "vendorSiblings": {
       // "before any other Shopify tools" on the shopify-dev server: the server's own name names its own tools. A word
       // of the tool's name alone ("other SQL tools" said by sql_helper) is a kind of tool, which other servers have too.
-      const word = OTHER_VENDOR_TOOLS.exec(arg)?.[1]?.toLowerCase();
+      const word = (OTHER_VENDOR_TOOLS.exec(arg) ?? VENDOR_PACKAGE_SERVER.exec(arg))?.[1]?.toLowerCase();
       return word !== undefined && word.length > 2 && ctx.server !== undefined && ctx.server.split(/[^a-z0-9]+/).includes(word);
     }
     case "foreign":

@@ -63,7 +63,8 @@ export function fieldsOf(tool: ScreenableTool): TextField[] {
     for (const k of Object.keys(o)) {
       const at = `${path}.${k}`;
       if (names) out.push({ field: at, text: k, identifier: true, value: false });
-      walk(o[k], at, k, depth + 1, value || VALUE_KEYS.has(k));
+      // A parameter named "example" or "default" is a parameter, not a value: only a schema's own keys make values.
+      walk(o[k], at, k, depth + 1, value || (!names && VALUE_KEYS.has(k)));
     }
   };
   out.push({ field: "name", text: String(tool.name ?? ""), identifier: true, value: false });

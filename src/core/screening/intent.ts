@@ -21,7 +21,7 @@ import { calmDirectives, OBLIGED } from "./calm-directives.js";
 import { concealment } from "./concealment-reader.js";
 import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
-import { ABSOLUTE_CLAIM, CAN_BE_DONE_WITH, FLAG_OR_OUTPUT, SCOPED_PREFERENCE, CREDENTIAL_STORE, ENV_SECRET, LEFT_UNCHANGED, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN } from "./concepts-structure.js";
+import { ABSOLUTE_CLAIM, CAN_BE_DONE_WITH, CASE_SCOPED_FLAW, FLAG_OR_OUTPUT, SCOPED_PREFERENCE, CREDENTIAL_STORE, ENV_SECRET, LEFT_UNCHANGED, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN, VALUE_FIELD } from "./concepts-structure.js";
 import { credentialConfined } from "./structure.js";
 import { ANSWER_SHAPE, CONFIG_CHANGE, MODEL, MODEL_CONFIG, VOCATIVE, withoutUserUnsaid } from "./concepts-parties.js";
 import {
@@ -98,8 +98,10 @@ function namesOnlySiblings(s: string, ctx: SentenceContext): boolean {
 const OBJECT_POLICY = /(?<!\b(?:your|its|the model's|the assistant's|content|safety|usage|system|operator|moderation)\s)\bpolic(?:y|ies)\b/i;
 const OBJECT_POLICIES = new RegExp(OBJECT_POLICY.source, "gi");
 /** A thing's own configuration or rules: "the router configuration", "the existing rules array", "app.json configuration". */
-const OBJECT_SETTINGS = /\b(?:router|routing|app(?:\.json)?|application|project|workspace|cluster|network|firewall|dns|build|ci|pipeline|deployment|environment(?:-specific)?|team|alert|notification|escalation|orchestration|event|service|database|table|bucket|repo|repository|branch|dashboard|datasource|server|proxy|webhook|lint(?:er)?|eslint|prettier|tsconfig|docker|nginx|specific|ignore|lint(?:ing)?|firewall|security|protection|detection|matching|robots(?:\.txt)?)\s+(?:configurations?|config|rules?|settings)\b|\b(?:existing|current|matching|new|filter|validation|firewall|classification|explicit|sorting|routing|access|naming|retention|provided) (?:set of |protection )?rules\b|\bset of rules\b|\bpermissions? (?:changes?|levels?|files?|for an? \w+|on (?:a|the) \w+)\b|\b(?:setup|installation|install|usage|migration|step-by-step(?: setup)?) instructions\b|\binstructions (?:for|on|to) (?:setting up|installing|configuring|updating|upgrading|migrating|using|deploying|running|building)\b|\b(?:page|component|document|accessibility|a11y|wcag|audit|style|css|html|aria|seo|check|\w+-level|flag|feature|targeting|pricing|discount|tax|shipping|business|automation|workflow|approval|lifecycle|ingress|egress|rewrite|redirect|cache|caching|transform|delivery|audience|segment) rules\b|\/rules\b|\bnatural[- ]language (?:instructions?|prompts?)\b|\b\w+Id and (?:an? )?instructions?\b|\bsafety (?:assessment|rating|levels?|score|data|information|warnings?)\b|\b[a-z0-9-]+:[A-Za-z*]+\s+permissions?\b|\brules? (?:array|list|set|engine|file)s?\b|\b(?:structured |full |new )?list of rules\b|\bpolicy files?\b|\b(?:an?|the|this|that) (?:[\w-]+ ){0,2}(?:assistant|agent|bot)'s (?:instructions|system prompt|prompt|persona)\b|\b(?:your |the )?(?:configuration|config) files?\b/i;
+const OBJECT_SETTINGS = /\b(?:router|routing|app(?:\.json)?|application|project|workspace|cluster|network|firewall|dns|build|ci|pipeline|deployment|environment(?:-specific)?|team|alert|notification|escalation|orchestration|event|service|database|table|bucket|repo|repository|branch|dashboard|datasource|server|proxy|webhook|lint(?:er)?|eslint|prettier|tsconfig|docker|nginx|specific|ignore|lint(?:ing)?|firewall|security|protection|detection|matching|robots(?:\.txt)?)\s+(?:configurations?|config|rules?|settings)\b|\b(?:existing|current|matching|new|filter|validation|firewall|classification|explicit|sorting|routing|access|naming|retention|provided) (?:set of |protection )?rules\b|\bset of rules\b|\bpermissions? (?:changes?|levels?|files?|for an? \w+|on (?:a|the) \w+)\b|\b(?:setup|installation|install|usage|migration|step-by-step(?: setup)?) instructions\b|\binstructions (?:for|on|to) (?:setting up|installing|configuring|updating|upgrading|migrating|using|deploying|running|building)\b|\b(?:page|component|document|accessibility|a11y|wcag|audit|style|css|html|aria|seo|check|\w+-level|flag|feature|targeting|pricing|discount|tax|shipping|business|automation|workflow|approval|lifecycle|ingress|egress|rewrite|redirect|cache|caching|transform|delivery|audience|segment|review|protection|merge|branch) rules\b|\/rules\b|\bnatural[- ]language (?:instructions?|prompts?)\b|\b\w+Id and (?:an? )?instructions?\b|\bsafety (?:assessment|rating|levels?|score|data|information|warnings?)\b|\b[a-z0-9-]+:[A-Za-z*]+\s+permissions?\b|\brules? (?:array|list|set|engine|file)s?\b|\b(?:structured |full |new )?list of rules\b|\bpolicy files?\b|\b(?:an?|the|this|that) (?:[\w-]+ ){0,2}(?:assistant|agent|bot)'s (?:instructions|system prompt|prompt|persona)\b|\b(?:your |the )?(?:configuration|config) files?\b/i;
 const OBJECT_SETTINGS_ALL = new RegExp(OBJECT_SETTINGS.source, "gi");
+/** "rules" with no owner named: the model's own are "your", "previous", "system" or "safety" rules. */
+const BARE_RULES = /(?<!\b(?:your|its|the model's|the assistant's|previous|prior|earlier|original|system|safety|content|usage|my|our|these|those)\s)\brules\b/gi;
 /** "Use this tool when you need to …": when to use it, addressed to whoever calls it. */
 const USAGE_LEAD = /^\W*use this (?:tool )?(?:when|if|whenever) you (?:need|want|have) to\b/i;
 /** An input the later calls need, made here: "generates a conversationId that is REQUIRED for all subsequent tool calls". */
@@ -231,7 +233,9 @@ const SENDING_VERBS: readonly (readonly [string, string])[] = [["forwarded", "fo
 function sideChannelWords(s: string, ctx: SentenceContext): string {
   // "Whether responses are only sent to contacts" narrows who receives; it adds no one.
   let out = s.replace(SENT_BEFORE, " ").replace(/\bonly (?:be )?(?:sent|shared|forwarded|posted|mailed) to\b/gi, " ");
-  for (const word of ["analytics", "telemetry"]) if (out.toLowerCase().includes(word) && ask(ctx, "purposeIncludes", word)) out = out.replace(new RegExp(`\\b${word}\\b`, "gi"), " ");
+  // A parameter named for it that can be turned off ("telemetry_mode: off, auto, full") is the call's own setting.
+  const param = /properties\.([^.]+)\.description$/.exec(ctx.field)?.[1]?.toLowerCase() ?? "";
+  for (const word of ["analytics", "telemetry"]) if (out.toLowerCase().includes(word) && (ask(ctx, "purposeIncludes", word) || (param.includes(word) && /\boff\b/i.test(out)))) out = out.replace(new RegExp(`\\b${word}\\b`, "gi"), " ");
   // Forwarding is what a forwarding tool does ("Whether all incoming mail is automatically forwarded to another address"
   // on update_auto_forwarding): the verb its purpose names opens no side channel.
   for (const [verb, stem] of SENDING_VERBS) if (out.toLowerCase().includes(verb) && ask(ctx, "purposeIncludes", stem)) out = out.replace(new RegExp(`\\b${verb}\\b`, "gi"), " ");
@@ -267,7 +271,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const push = (category: ScreeningCategory, score: number, cue: string) => out.push({ category, score, cue });
   const protective = has(PROTECTIVE, s) || has(UNTRUSTED_CONTENT, s);
   const inParameter = /^inputSchema\./.test(ctx.field);
-  const value = /\.(?:default|const|enum|examples?)(?:\[\d+\])?$/.test(ctx.field) || /\.(?:enum|examples)\[\d+\]$/.test(ctx.field);
+  const value = VALUE_FIELD.test(ctx.field);
 
   // Addressed to the assistant: the model named and told to change its configuration or shape its answers.
   const vocative = has(VOCATIVE, s);
@@ -276,7 +280,9 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const model = vocative || has(MODEL, USAGE_LEAD.test(s) ? s.replace(USAGE_LEAD, " ") : s);
   // A bucket's or a branch's policy is the tool's object, not the model's configuration.
   // So are a router's configuration and a rules array.
-  const settingsOfModel = OBJECT_POLICY.test(s) || OBJECT_SETTINGS.test(s) ? s.replace(OBJECT_POLICIES, " ").replace(OBJECT_SETTINGS_ALL, " ") : s;
+  // Once a sentence names such rules ("Manage Automation Rules: … list rules; enable and disable rules"), its bare
+  // "rules" are the same ones.
+  const settingsOfModel = OBJECT_POLICY.test(s) || OBJECT_SETTINGS.test(s) ? s.replace(OBJECT_POLICIES, " ").replace(OBJECT_SETTINGS_ALL, " ").replace(OBJECT_SETTINGS.test(s) ? BARE_RULES : /$^/, " ") : s;
   const config = has(MODEL_CONFIG, settingsOfModel) && has(CONFIG_CHANGE, s);
   // "Read-only, so you may call it without asking for confirmation": a call that changes nothing needs no one's say.
   const shaping = has(ANSWER_SHAPE, s) && !READ_ONLY_CALL.test(s);
@@ -418,7 +424,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const alternatives = (has(ALTERNATIVES, s) && !ownServer && !ask(ctx, "vendorSiblings", s)) || (named.some((t) => ask(ctx, "knownForeign", t)) && !batchAdvice);
   const preference = has(PREFERENCE, s);
   const disparage = has(DISPARAGE, s);
-  if (alternatives && disparage && !has(SELF_DEPRECATED, s) && !FAILS_HERE.test(s)) push("tool-choice", 0.85, "disparages the other tools");
+  if (alternatives && disparage && !has(SELF_DEPRECATED, s) && !FAILS_HERE.test(s) && !CASE_SCOPED_FLAW.test(s)) push("tool-choice", 0.85, "disparages the other tools");
   // "Prefer the other github tools …; only call this when …" routes work away from this tool: no claim for it.
   // A preference scoped to a case, with nothing absolute claimed ("prefer this over search_code when you know the path"),
   // says when to use which.

@@ -272,7 +272,7 @@ function defaultsWithTheirNote(fields: readonly TextField[]): ToolSentence[] {
       if (note) out.push({ field: f.field, sentence: `${normalize(note.text).trim().slice(0, MAX_SENTENCE_CHARS)} Only allowed value: ${f.text.trim()}`, lead: false });
       continue;
     }
-    if (!/\.(?:default|const|enum|examples?)(?:\[\d+\])?$/.test(f.field)) continue;
+    if (!VALUE_FIELD.test(f.field)) continue;
     const listed = /\]$/.test(f.field);
     // A list of default recipients ("deliver_to": ["archive@…"]) is as much a destination as a single one.
     const address = (!listed || OUTBOUND_FIELD.test(f.field)) && ADDRESS_VALUE.test(f.text);

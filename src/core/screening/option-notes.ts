@@ -112,6 +112,8 @@ const PROMPT_OBJECT = /\b(?:system prompts?|prompt templates?|system messages?)\
 /** A parameter that names a record rather than holding it: `conversation_id`, `thread_ids`, `message_key`. */
 const HANDLE_PARAM = /(?:^|_)(?:id|ids|uuid|key|name|slug|ref)$/i;
 const HANDLE_DESCRIPTION = /^\W*(?:the\s+)?(?:id|ids|identifier|uuid|name|key|slug|reference)\b/i;
+/** An id copied from another call's results: "Copy the 'id' field from results". */
+const HANDLE_COPIED = /^\W*(?:copy|use|pass|take) the ['"\x60]?(?:id|key|slug|uuid)['"\x60]? (?:field|value)(?: from (?:the )?(?:results?|response|output|list|search results))?\W*$/i;
 /** A parameter holding a database connection string. */
 const DSN_PARAM = /^(?:dsn|connection_?string|conn_?str|database_?url|db_?url|uri|connection_?uri)$/i;
 /**
@@ -152,7 +154,7 @@ export function optionNote(category: string, fieldName: string, sentence: string
   if ((category === "resource-reach" || category === "assistant-directive") && PROMPT_PURPOSE.test(ctx.purpose) && PROMPT_OBJECT.test(s) && !CONVERSATION.test(s.replace(PROMPT_OBJECT, " ")) && !SECRET.test(s.replace(QUOTED_TEXT, " ")) && !FETCHED_FROM.test(s.replace(QUOTED_TEXT, " ")) && !ADDRESSED.test(s.replace(QUOTED_TEXT, " ")))
     return "a prompt tool's own object";
   // "ID of the conversation to fetch." on `conversation_id`: an identifier, not the conversation.
-  if ((category === "resource-reach" || category === "exfiltration") && param !== undefined && /\.description$/.test(field) && HANDLE_PARAM.test(param) && HANDLE_DESCRIPTION.test(s) && !SECRET.test(s) && !FETCHED_FROM.test(s) && !ADDRESS.test(s))
+  if ((category === "resource-reach" || category === "exfiltration") && param !== undefined && /\.description$/.test(field) && HANDLE_PARAM.test(param) && ((HANDLE_DESCRIPTION.test(s) && !FETCHED_FROM.test(s)) || HANDLE_COPIED.test(s)) && !SECRET.test(s) && !ADDRESS.test(s))
     return "a handle, not what it names";
   // "Connection string including the password." on `dsn`: the password is part of the value the tool declares.
   if (category === "resource-reach" && param !== undefined && /\.description$/.test(field) && DSN_PARAM.test(param) && !FETCHED_FROM.test(s))

@@ -60,6 +60,7 @@ import {
   KEEP_DEFAULT,
   CAN_BE_DONE_WITH,
   OUTPUT_OPTION,
+  CASE_SCOPED_FLAW,
   THRESHOLD_OPTION,
   UNLESS_FAILED,
   KEY_REQUIREMENT,
@@ -264,7 +265,7 @@ function toolChoice(c: Cues, push: Push): boolean {
   const { s, ctx, lenient } = c;
   // The server's own older tool run down by name ("the older x_legacy tool on this server loses pages") is a successor note.
   const disparaged = ((has(ALTERNATIVES, s) && !ask(ctx, "vendorSiblings", s)) || c.named.length > 0) && RUN_DOWN.test(flawsSaid(s)) && !ownSiblingNamed(s) && !SELF_WEAKER.test(s);
-  if (disparaged) push("tool-choice", 0.8, "runs down the other tools");
+  if (disparaged && !CASE_SCOPED_FLAW.test(s)) push("tool-choice", 0.8, "runs down the other tools");
   else if (has(PRIORITISE, s) && (has(ALTERNATIVES, s) || has(OTHER_TOOL, s)) && !lenient) push("tool-choice", 0.7, "puts itself ahead of the other tools");
   else if (has(ALTERNATIVES, s) && has(ONLY_IF_THIS_FAILS, s)) push("tool-choice", 0.7, "leaves the other tools as a fallback only");
   else if (has(ALTERNATIVES, s) && has(COMPARE, s) && !lenient) push("tool-choice", 0.65, "compares itself with the other tools");
@@ -351,6 +352,8 @@ function concealment(c: Cues, push: Push): void {
   if (FILTER_HOWTO.test(c.s) && !has(USER_SIDE, c.s.replace(FILTER_HOWTO, " "))) return;
   // "Continue migration even if some entities fail" on `continueOnError`: what the run does on errors, not what is told.
   if (c.parameterText && CONTINUE_ON_ERROR.test(c.s)) return;
+  // A dry run's switch ("Only report candidates, do not delete") holds nothing back: it does less.
+  if (c.parameterText && /properties\.[^.]*dry_?run[^.]*\.description$/i.test(c.ctx.field)) return;
   const s = withoutUserUnsaid(c.s).replace(NO_NEWS_HELD, " ");
   // Telling the user is disclosure ("tell the user which alerts will be hidden"), unless what they are told holds
   // "even when it failed".
@@ -418,7 +421,7 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
   // "Run it with run_interactive from this server instead" speaks of a sibling, not of another server's tools.
   // "use the redis_database_start_free tool instead" names a tool of this server: no other tool is meant.
   const withoutSiblings = s.includes(" tool") ? s.replace(NAMED_TOOL, (m, name: string) => (c.ctx.foreignTool(name) ? m : " ")) : s;
-  const otherTool = named.length > 0 || (has(OTHER_TOOL, withoutSiblings) && !has(OWN_SERVER, s));
+  const otherTool = named.length > 0 || (has(OTHER_TOOL, withoutSiblings) && !has(OWN_SERVER, s) && !ask(c.ctx, "vendorSiblings", s));
   // "Commands issued by other tools get X prepended": a passive alteration of another tool's work is itself the order.
   const passiveAlter = /\b(?:get|gets|are|is|will be|be|needs?|requires?) (?:\S+ ){0,8}(?:prepended|appended|prefixed|suffixed|added|replaced|rewritten|redirected|changed|modified|swapped|inserted|tacked on|shifted|capped|limited|rounded|multiplied)\b/i.test(s);
   // A tool has no business stating how other tools behave: a statement that they alter their work is read as an order.
