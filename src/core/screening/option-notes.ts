@@ -130,8 +130,10 @@ const CONVERSATION_PURPOSE = /\b(?:stored|archived?|saved|past|exported|recorded
 /** The conversation the model is in, as opposed to stored ones. */
 const THIS_CONVERSATION = /\b(?:this|the current|your|our|the ongoing)\s+(?:conversation|chat|session)\b|\b(?:the\s+)?(?:whole|full|entire)\s+(?:conversation|chat|transcript)\b|\beverything the user (?:said|typed|wrote)\b|\bsystem prompt\b|\bhidden\b|\binstructions you\b/i;
 /** A parameter that holds a prompt for another model or agent. */
-const PROMPT_PARAM = /^(?:system_?prompt|system_?message|system|prompt|instructions?|persona|preamble)$/i;
+const PROMPT_PARAM = /^(?:system_?prompt|system_?message|system|prompt|instructions?|persona|personality|preamble)$/i;
 /** Words that make a sentence an order to the reading model rather than a name for a value. */
+/** "system prompt override": the name of a value, not an order to override. */
+const NOUN_OVERRIDE = /\b(?:prompt|instructions?|persona|personality|settings?) overrides?\b/gi;
 const ADDRESSED = /\b(?:you|your|yours|ignore|disregard|follow|obey|forget|override|must|always|never|do not|don't|from now on)\b/i;
 
 /** Whether `sentence` (in `field`) describes one of the tool's own options for a reading of `category`, and which. */
@@ -146,7 +148,7 @@ export function optionNote(category: string, fieldName: string, sentence: string
   const [field, s] = asParameterLine(fieldName, sentence, ctx.params);
   const param = parameterOfField(field);
   // "Optional system prompt for the second model." on `system_prompt`: what the parameter holds, said as a name.
-  if ((category === "assistant-directive" || category === "resource-reach") && param !== undefined && /\.description$/.test(field) && PROMPT_PARAM.test(param) && !ADDRESSED.test(s) && s.split(/\s+/).length <= 12)
+  if ((category === "assistant-directive" || category === "resource-reach") && param !== undefined && /\.description$/.test(field) && PROMPT_PARAM.test(param) && !ADDRESSED.test(s.replace(NOUN_OVERRIDE, " ")) && s.split(/\s+/).length <= 12)
     return "the prompt the parameter is named for";
   if (category === "concealment" && param !== undefined && /\.description$/.test(field) && OWN_OPTION.test(s) && !OUTSIDE_PARTY.test(s)) return "an option of this parameter";
   // "Defaults to the original sender when omitted": what happens when the parameter is left out of the call.

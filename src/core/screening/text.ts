@@ -58,7 +58,17 @@ import { INVISIBLE } from "./hidden.js";
 const ASCII_ONLY = /^[\x00-\x7F]*$/;
 
 /** The text the rules read: invisible characters dropped, NFKC applied, typographic quotes made plain. */
+/** An HTML character reference: "&#x60;", "&#39;", "&quot;". */
+const HTML_ENTITY = /&(?:#x([0-9a-f]{1,6})|#(\d{1,7})|(quot|amp|lt|gt|apos|nbsp));/gi;
+const NAMED_ENTITIES: Readonly<Record<string, string>> = { quot: '"', amp: "&", lt: "<", gt: ">", apos: "'", nbsp: " " };
+
 export function normalize(text: string): string {
+  // Some servers ship their text HTML-escaped ("&#x60;executionId&#x60;", "&#x27;s"): read it as the model does.
+  if (text.includes("&")) text = text.replace(HTML_ENTITY, (m, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
+    const code = hex !== undefined ? parseInt(hex, 16) : dec !== undefined ? parseInt(dec, 10) : undefined;
+    if (code !== undefined) return code > 0 && code < 0x110000 ? String.fromCodePoint(code) : m;
+    return NAMED_ENTITIES[name!.toLowerCase()] ?? m;
+  });
   if (ASCII_ONLY.test(text)) return text;
   return text.replace(INVISIBLE, "").normalize("NFKC").replace(/[\u2018\u2019\u201B\u2032]/g, "'").replace(/[\u201C\u201D]/g, '"');
 }
