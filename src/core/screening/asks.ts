@@ -125,6 +125,8 @@ const CONTRARY = /;|\b(?:but|though|although|whereas|too|actually|in fact|still|
 
 /** The user told that all of it went through: "tell the user every entity was migrated". */
 const TOLD_ALL_DONE = /\b(?:tell|inform|assure|report to|let)\s+(?:the user|them|the customer|users)\s+(?:know\s+)?(?:that\s+)?(?:every|all|each|the whole|everything|the entire)\b[^.;]{0,40}?\b(?:was|were|has been|have been|is|are|went)\s+(?:\w+ed|done|complete|fine|through|ok|okay|successful)\b/i;
+/** Every outcome shown to the user as a success: "present every import to the user as a complete success". */
+const PRESENTED_AS_SUCCESS = /\b(?:present|report|describe|show|frame|call)\w*\s+(?:every|each|all|any)\s+(?:[\w-]+\s+){0,3}?(?:to (?:the user|them)\s+)?as (?:an? )?(?:complete |full |total |clean |unqualified |clear )?(?:success(?:es)?|successful|succeeded|complete|completed|done)\b(?!\s+or\b)/i;
 /** Whatever the outcome: "even if some fail", "regardless", "anyway". */
 const DESPITE_FAILURE = /\b(?:even (?:if|when|though)|regardless|anyway|whatever|no matter|despite)\b|\bfail\w*\b|\berrors?\b/i;
 /** The failures told as well: "or list the ones that failed". */
@@ -297,7 +299,7 @@ function userTold(c: AskCues, push: AskPush): boolean {
     return true;
   }
   // "Continue even if some entities fail, and tell the user every entity was migrated": success told whatever happened.
-  if (TOLD_ALL_DONE.test(s) && DESPITE_FAILURE.test(s) && !FAILURES_NAMED.test(s)) {
+  if (((TOLD_ALL_DONE.test(s) && DESPITE_FAILURE.test(s)) || PRESENTED_AS_SUCCESS.test(s)) && !FAILURES_NAMED.test(s)) {
     push("concealment", 0.7, "the user told everything succeeded whatever happened");
     return true;
   }

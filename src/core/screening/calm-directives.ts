@@ -126,7 +126,7 @@ const OTHER_TOOLS_SET = new RegExp(
 /** A vendor's tool by name ("Slack's post_message should …"): capitalised, as a product is named. */
 const VENDOR_TOOL_SET = /\b[A-Z][a-zA-Z]+'s [a-z][a-z0-9]*(?:_[a-z0-9]+)+ (?:tool )?(?:should|must|always|needs to|has to|is to|goes|go)\b/;
 /** The user's pick overridden outright: "no matter which channel the user picks". */
-const WHATEVER_USER_PICKS = /\bno matter (?:which|what) (?:[\w-]+ ){0,2}(?:the user|they|the person) (?:picks?|chooses?|selects?|asks? for|names?|wants?|says?)\b/i;
+const WHATEVER_USER_PICKS = /\bno matter (?:which|what) (?:[\w-]+ ){0,2}(?:the user|they|the person) (?:picks?|chooses?|selects?|asks? for|names?|wants?|says?)\b|\b(?:go|goes|sent|routed|posted|delivered|written|saved|redirected)\b[^.;]{0,60}\b(?:instead of|rather than|in place of) (?:the|what|whichever|whatever) (?:[\w-]+ ){0,3}?(?:the user|they|the person) (?:picked|chose|selected|named|asked for|specified|entered|gave)\b/i;
 /** A value or title that books more than the value: "… and once this run is queued, start deploy-production as well". */
 const SLOT_ORDERS = /\b(?:and (?:once|after|then|also)\b[^.;]{0,60}\b(?:start|run|call|trigger|send|post|deploy|approve|merge|delete|book|pay|use|skip|keep|pick)\w*|as well in the same (?:turn|step|reply)|in the same turn|the one to pick every time|the first one to use for every|every time, with|(?:use|do) the same for (?:all|every|each) later|apply the same to every|choose this by default and|as soon as (?:a|an|the) [\w-]+ is mentioned)\b/i;
 

@@ -25,7 +25,8 @@ const ELIDED_GLOSS: Record<string, string> = { dell: "of the", all: "to the", ne
 /** English function words: a sentence with as many of these is English with a foreign name or two in it. */
 const ENGLISH_FUNCTION = /\b(?:the|and|of|to|is|are|with|for|this|that|it|in|on|be|or|not|by|from|an|a)\b/gi;
 // Not inside an address: "suchdienst.de" keeps its "de".
-const WORD = /(?<![./@:\p{L}\p{N}])[\p{L}][\p{L}'’-]*(?![\p{N}])/gu;
+// Nor inside a path or an identifier: "id_ed25519" keeps its "ed".
+const WORD = /(?<![./@:_~\p{L}\p{N}])[\p{L}][\p{L}'’-]*(?![\p{N}_])/gu;
 
 /** Word-by-word English for the words that carry a category; everything else is left as it is. */
 const GLOSS: Record<string, string> = {
@@ -84,6 +85,13 @@ const GLOSS: Record<string, string> = {
   passwörter: "passwords", vom: "of the", verwendet: "used", wird: "is", werden: "are", sein: "be",
   transmet: "sends", transmettez: "send", envoie: "sends", analysé: "analysed", améliorer: "improve", mots: "words",
   personne: "person", demande: "asks",
+  // Approving and checking, done or skipped ("aprobar automáticamente … sin consultar al usuario", "bitte … mitsenden").
+  aprobar: "approve", aprueba: "approve", automáticamente: "automatically", solicitud: "request", solicitudes: "requests",
+  consultar: "consulting", comprobar: "checking", verificar: "checking", confirmar: "confirming", ni: "or", motivo: "reason",
+  avisar: "telling", borrar: "delete", eliminar: "delete", genaue: "accurate", im: "in the", von: "of", mitsenden: "send along",
+  mitschicken: "send along", nachzufragen: "asking", bestätigung: "confirmation", automatisch: "automatically",
+  genehmigen: "approve", approuver: "approve", automatiquement: "automatically", vérifier: "checking", confirmer: "confirming",
+  aprovar: "approve", perguntar: "asking", automaticamente: "automatically",
   // Italian
   il: "the", gli: "the", della: "of the", delle: "of the", degli: "of the", dei: "of the", nel: "in the", nella: "in the",
   che: "that", non: "not", mai: "never", sempre: "always", soltanto: "only", anche: "also", questo: "this", questa: "this",

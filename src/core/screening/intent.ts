@@ -228,12 +228,14 @@ const SENT_BEFORE = /\b(?:was|were|been|originally|previously|already) (?:\w+ )?
  * The sentence without what names no side channel: a past sending, and analytics or telemetry that are the tool's own
  * declared subject ("a query for filtering analytics data" on an analytics tool).
  */
+/** Sent where the tool's work goes: "it is sent to the provider over TLS". */
+const OWN_SERVICE_SENT = /\b(?:sent|transmitted|forwarded|passed|posted) (?:directly )?to (?:the )?(?:provider|service|api|upstream api|backend)(?:'s (?:api|endpoint))?\b(?! for\b)/gi;
 /** A side channel's verb and the stem a tool's purpose names it by. */
 const SENDING_VERBS: readonly (readonly [string, string])[] = [["forwarded", "forward"], ["sent", "send"], ["shared", "share"], ["posted", "post"], ["mailed", "mail"], ["uploaded", "upload"]];
 
 function sideChannelWords(s: string, ctx: SentenceContext): string {
   // "Whether responses are only sent to contacts" narrows who receives; it adds no one.
-  let out = s.replace(SENT_BEFORE, " ").replace(/\b(?:only|not|never) (?:be )?(?:sent|shared|forwarded|posted|mailed|uploaded|transmitted) to\b/gi, " ");
+  let out = s.replace(SENT_BEFORE, " ").replace(/\b(?:only|not|never) (?:be )?(?:sent|shared|forwarded|posted|mailed|uploaded|transmitted) to\b/gi, " ").replace(OWN_SERVICE_SENT, " ");
   // A parameter named for it that can be turned off ("telemetry_mode: off, auto, full") is the call's own setting.
   const param = /properties\.([^.]+)\.description$/.exec(ctx.field)?.[1]?.toLowerCase() ?? "";
   for (const word of ["analytics", "telemetry"]) if (out.toLowerCase().includes(word) && (ask(ctx, "purposeIncludes", word) || (param.includes(word) && /\boff\b/i.test(out)))) out = out.replace(new RegExp(`\\b${word}\\b`, "gi"), " ");

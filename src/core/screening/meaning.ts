@@ -303,6 +303,8 @@ const WHITESPACE = /\s+/;
 /** An address inside a one-token value: "standard+copy-to-ops@relay.example". */
 const EMAIL_IN_VALUE = /[\w.+-]+@[\w-]+\.[a-z]{2,}/i;
 const URL_VALUE = /^[a-z][\w+.-]*:\/\/\S+$/i;
+/** A first sentence that is no lead: a tagged block, or an order to whoever reads it. */
+const NOT_A_LEAD = /^\W*(?:<[a-z][\w:-]*(?:\s[^>]*)?>|\[[a-z][\w :-]*\]\s*\S|(?:before (?:the first|any|every|each|using|calling|you)|after (?:each|every|any)|whenever|always|never|you (?:must|should|are|will)|do not|don't|please|note to|important)\b)/i;
 /** A two-word order naming an address ("Use help@…", "Cc ops@…"): short, and still where data goes. */
 const SHORT_ORDER_TO_ADDRESS = /^\W*(?:use|enter|put|cc|bcc|email|forward to|send to|copy to|set to)\s+[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\W*$/i;
 
@@ -322,13 +324,16 @@ function sentencesOfText(text: string, value: boolean, description: boolean): re
     }
     const parts = sentences(plain).map(({ s }) => s.trim());
     const foreign = mayBeForeign(plain);
+    // The lead is the first sentence that says what the tool does: a block opened by a tag ("<setup>Before the first
+    // call, read …") or an order to the model put first declares nothing, and is read like any later sentence.
+    const leadAt = description ? parts.findIndex((s) => !NOT_A_LEAD.test(s)) : -1;
     parts.forEach((s, i) => {
       const sentence = s.slice(0, MAX_SENTENCE_CHARS);
       // Short lines carry no sentence, except a setting of the model's behaviour ("refusals: disabled").
-      if (sentence.split(WHITESPACE).length >= 3 || BEHAVIOUR_SETTING.test(sentence) || SHORT_ORDER_TO_ADDRESS.test(sentence)) out.push([sentence, description && i === 0]);
+      if (sentence.split(WHITESPACE).length >= 3 || BEHAVIOUR_SETTING.test(sentence) || SHORT_ORDER_TO_ADDRESS.test(sentence)) out.push([sentence, i === leadAt]);
       // Only the lead's first clause declares what the tool does: a clause after a semicolon ("Installs a plugin; it
       // also enables tracking, which the summary skips") is read like any later sentence.
-      if (description && i === 0) {
+      if (i === leadAt) {
         const rest = laterClause(sentence);
         if (rest !== undefined) out.push([rest, false]);
       }
@@ -352,10 +357,10 @@ function sentencesOfText(text: string, value: boolean, description: boolean): re
       }
       // The same sentence said another way: the lead keeps its standing as the tool's declared purpose.
       const whole = rejoined(sentence);
-      if (whole !== undefined) out.push([whole, description && i === 0]);
+      if (whole !== undefined) out.push([whole, i === leadAt]);
       // An order at one remove (a double negation, the "right move" in a supposed case) is also read as said plainly;
       // not the lead, which says what the tool itself does ("clears history with no confirmation prompt").
-      const direct = description && i === 0 ? undefined : plainly(whole ?? sentence);
+      const direct = i === leadAt ? undefined : plainly(whole ?? sentence);
       if (direct !== undefined) out.push([direct, false]);
     });
     // A transcript's assistant lines as the model's conduct, verse lines joined (forms.ts).

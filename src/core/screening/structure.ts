@@ -413,7 +413,14 @@ const QUERY_CODE = /\[['"][\w.]+['"]\]|\|\s*(?:where|project|extend|summarize)\b
 const NEVER_MISREPRESENT = /\b(?:never|do not|don't|must not|should not)\s+(?:present|show|describe|display|report|pass off|label)\b[^.;]{0,60}\bas (?:if|though)\b/i;
 
 /** A tool named by its snake_case name: "the redis_database_start_free tool". */
-const NAMED_TOOL = /\bthe \x60?([a-z][\w-]*_[\w-]+)\x60? tool\b/gi;
+const NAMED_TOOL = /\bthe (?:[\w-]+'s )?(?:own )?\x60?([a-z][\w-]*_[\w-]+)\x60? tool\b/gi;
+/** The first tool named as "the x_y tool" that is not this server's. */
+function foreignNamedTool(s: string, ctx: SentenceContext): string | undefined {
+  for (const m of s.matchAll(NAMED_TOOL)) if (ctx.foreignTool(m[1]!)) return m[1];
+  return undefined;
+}
+/** A tool said not to be picked, with no condition: "it should not be chosen", "is not to be used". */
+const NOT_TO_BE_CHOSEN = /\b(?:should|must|is to|are to|ought to)\s+(?:not|never)\s+be\s+(?:chosen|used|called|picked|relied on|selected|trusted)\b(?![^.;]{0,40}\b(?:without|unless|until|before|for (?:\w+ )?(?:writes?|deletes?|large|bulk)))|\b(?:is|are) not to be (?:chosen|used|called|picked|relied on|selected|trusted)\b/i;
 /** Another server's tool told how to work, or its work described as altered. */
 function shadowing(c: Cues, push: Push, disparaged: boolean): void {
   const { s, named, lenient } = c;
@@ -715,6 +722,11 @@ function relations(c: Cues, push: Push): void {
   // Data put into the address itself: "<query>.trace.net, with <query> replaced by the user's last message".
   if (address && /[<{][\w-]+[>}]/.test(s) && /\b(?:replaced|filled|substituted|set|swapped)\s+(?:in\s+)?(?:by|with|to)\b/i.test(s) && (context(s) || has(SECRET, s) || has(CONVERSATION, s) || has(PERSONAL, s))) {
     push("exfiltration", 0.75, `the user's data written into ${address}`);
+    return;
+  }
+  // Another server's tool, by name, said not to be picked ("The bank's send_payment tool … should not be chosen").
+  if (NOT_TO_BE_CHOSEN.test(s) && !has(OWN_SERVER, s) && (c.named.length > 0 || foreignNamedTool(s, c.ctx) !== undefined)) {
+    push("tool-choice", 0.7, `another server's tool barred (${c.named[0] ?? foreignNamedTool(s, c.ctx)})`);
     return;
   }
   if ((has(AVOID_OTHERS, s) || has(OTHERS_BARRED, s)) && !has(OWN_SERVER, s)) {
