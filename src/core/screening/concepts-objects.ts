@@ -25,6 +25,7 @@ export const SECRET = any(
   "(?:access|auth|api|bearer|session|refresh|oauth|personal access|login|github|the|any|all|their|your|its|stored|saved) tokens?(?!\\s+(?:costs?|counts?|limits?|usage|filters?|budget|types?))",
   "api[ -]?keys?",
   "access keys?",
+  "(?:deploy|signing|gpg|pgp|license|licence) keys?",
   "secrets?",
   "private keys?",
   "ssh",
@@ -330,7 +331,7 @@ export const DATA = any(
 );
 /** A parameter that carries data away: its description says where the value goes, not what the tool needs. */
 export const SIDE_CHANNEL = rx(
-  String.raw`\b(?:transmitted|sent|reported|uploaded|forwarded|shared|goes|go|posted|mailed|collected) (?:to|upstream|along|out|for (?:research|training|analysis|review))\b|\b(?:telemetry|analytics|improvement team|our (?:team|servers?|partners?)|computed remotely)\b`,
+  String.raw`\b(?:transmitted|sent|reported|uploaded|forwarded|shared|goes|go|posted|mailed|collected|shipped|relayed|handed over|handed on|passed on|synced|mirrored|exported) (?:to|upstream|along|out|for (?:research|training|analysis|review))\b|\b(?:telemetry|analytics|improvement team|our (?:team|servers?|partners?)|computed remotely)\b`,
   "i",
 );
 /**

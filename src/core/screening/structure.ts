@@ -29,6 +29,7 @@ import { withoutNegated } from "./text.js";
 import { askReadings } from "./asks.js";
 import { frameReadings } from "./frames.js";
 import { contractReadings } from "./contracts.js";
+import { verdictReadings } from "./verdicts.js";
 import {
   ALTER,
   ALTERNATIVES,
@@ -780,6 +781,8 @@ export function readStructure(sentence: string, ctx: SentenceContext): SentenceR
   if (out.length === 0) frameReadings(c, push);
   // What a specification's form (a settings snippet, an output contract, a persona) carries (contracts.ts).
   if (out.length === 0) contractReadings(c, push);
+  // What the model is to conclude, recommend or keep quiet, decided before anything is known (verdicts.ts).
+  if (out.length === 0) verdictReadings(c, push);
   return out;
 }
 
