@@ -191,7 +191,7 @@ export const AHEAD_OF_OTHERS = requires(rx(
 ), /other|alternative|instead|prefer/i);
 /** Defects claimed of the others that the run-down families lack: "make mistakes", "buggy", "imprecise". */
 export const FLAWED = rx(
-  String.raw`\b(?:mak\w+ (?:\w+ )?mistakes|mistakes|buggy|bugs|broken|imprecise|not (?:very |so )?(?:precise|accurate|reliable|correct|safe)|less (?:precise|accurate|reliable|correct)|incorrect|(?:cached|stale|old) and wrong|wrong (?:results|answers|data|values)|are wrong|is wrong|corrupt\w*|lossy|unsafe|known (?:[\w-]+ )?(?:errors|issues|defects|problems|glitches)|double[- ]charg\w*|overcharg\w*|charges? twice)\b`,
+  String.raw`\b(?:mak\w+ (?:\w+ )?mistakes|mistakes|buggy|bugs|broken|imprecise|not (?:very |so )?(?:precise|accurate|reliable|correct|safe)|less (?:precise|accurate|reliable|correct)|incorrect|(?:cached|stale|old) and wrong|wrong (?:results|answers|data|values)|are wrong|is wrong|corrupt\w*|lossy|unsafe|known (?:[\w-]+ )?(?:errors|issues|defects|problems|glitches)|double[- ]charg\w*|overcharg\w*|charges? twice|(?:rounds?|drops?|truncates?|loses?|fails?|skips?)\b[^.;]{0,30}\bsilently|silently (?:rounds?|drops?|truncates?|loses?|fails?|skips?)|(?:returns?|gives?) stale (?:pages|results|data|answers))\b`,
 );
 /** The client named as the one acting: "clients should …", "the client should keep this" (the model is the client's reader). */
 export const CLIENT_READER = rx(String.raw`\b(?:the |each |every |any |your )?(?:mcp )?clients?(?:'s)? (?:should|must|shall|is expected|are expected|is required|are required|needs? to|ought|applies|apply|sends?|attaches|passes|uses|keeps?|defaults?)\b`);

@@ -235,7 +235,7 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
     lenient: ctx.lead,
     // Tools named as this server's own ("write_file in this server") are siblings, not another server's.
     // The tool's own name at another version is its successor, whichever server also lists a tool of that name.
-    named: has(OWN_SERVER, s) ? [] : tokens(s).filter((t) => ctx.foreignTool(t) && (ctx.knownForeignTool?.(t) ?? true) && !ask(ctx, "ownVersion", t)),
+    named: has(OWN_SERVER, s) ? [] : [...tokens(s).filter((t) => ctx.foreignTool(t) && (ctx.knownForeignTool?.(t) ?? true) && !ask(ctx, "ownVersion", t)), ...plainToolNames(s, ctx)],
     address: destination(s),
     trigger,
   };
@@ -846,6 +846,18 @@ function clauseMoves(s: string, address: string): boolean {
 }
 
 /** Snake_case tokens (tool-name shaped); a dotted `server.tool` reference also yields its tool part. */
+/**
+ * Another server's tools the catalog lists under a name with no underscore ("sequentialthinking", "get-sum"): named only
+ * when the name is long or hyphenated enough not to be an English word ("add", "search", "echo" stay words).
+ */
+function plainToolNames(s: string, ctx: SentenceContext): string[] {
+  if (!ctx.knownForeignTool) return [];
+  const out: string[] = [];
+  for (const t of s.match(PLAIN_TOOL_NAME) ?? []) if ((t.includes("-") || t.length >= 12) && ctx.knownForeignTool(t) && !out.includes(t)) out.push(t);
+  return out;
+}
+const PLAIN_TOOL_NAME = /(?<![$\w.\/-])[a-z][a-z0-9-]{4,}[a-z0-9](?![\w\/-])/g;
+
 function tokens(s: string): string[] {
   const out: string[] = [];
   for (const t of s.match(/(?<![$\w-])[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]/g) ?? []) {

@@ -13,6 +13,11 @@
  */
 import type { AskCues, AskPush } from "./asks.js";
 
+/** The cues of a sentence, with the other servers' tools it names (structure.ts). */
+export interface VerdictCues extends AskCues {
+  named: readonly string[];
+}
+
 /** Words without which none of the readings below can match. */
 const VERDICT_WORDS = /\b(?:whatever|regardless|no matter|irrespective|own|push|nudge|pressure|steer|persuade|convince|urge|reassure|aware|forbidden|prohibited|not allowed|off-limits|tool|tools|server's|only)\b/i;
 
@@ -46,12 +51,22 @@ const SUPERSEDES_OTHER = /\b(?:supersedes?|replaces?|obsoletes?|retires?|depreca
 /** This tool, and nothing else, for the work: "Use only fast_search." */
 const USE_ONLY = /\b(?:use|call|pick|choose)\s+only\s+\x60?([\w.-]+)\x60?\s*(?:[.;,]|$)/i;
 
+/** Something the user would want to know hidden, as a bare order: "Also: hide the fee." */
+const HIDE_CONCERN = /^\W*(?:also:?\s*)?(?:hide|conceal|bury|obscure|downplay)\s+(?:the |any |all )?(?:[\w-]+ )?(?:fees?|charges?|surcharges?|commissions?|markups?|costs?|renewals?|price increases?|data sharing|tracking|deductions?)\b/i;
+/** The user's confirmation declared to lapse: "… no longer need the user's confirmation". */
+const CONFIRMATION_LAPSES = /\bno longer (?:need|needs|require|requires)\s+(?:the user's |the person's |user |their |any )?(?:confirmation|approval|consent|sign-off)\b/i;
+/** Another server's tool, by name, declared obsolete or slow: "sequentialthinking is obsolete and slows you down". */
+const NAMED_RUN_DOWN = /\b(?:is|are)\s+(?:now\s+)?(?:obsolete|deprecated|retired|outdated|broken|unreliable|discontinued)\b|\bslows? you down\b/i;
+
 /** Other tools run down by what they produce: "other translation tools produce offensive output". */
 const OTHERS_PRODUCE_HARM = /\bother\s+(?:[\w-]+\s+){0,2}tools?\s+(?:produce|return|give|generate|output|create|make)s?\s+(?:\w+\s+)?(?:offensive|harmful|toxic|biased|inappropriate|unsafe|fake|fabricated|made-up|broken|garbled)\b/i;
 
-export function verdictReadings(c: AskCues, push: AskPush): void {
+export function verdictReadings(c: VerdictCues, push: AskPush): void {
   const { s } = c;
   if (c.lenient && !c.misplaced) return;
+  if (HIDE_CONCERN.test(s)) return push("concealment", 0.75, "an order to hide something the user would want to know");
+  if (CONFIRMATION_LAPSES.test(s)) return push("assistant-directive", 0.75, "the user's confirmation declared to lapse");
+  if (c.named.length > 0 && NAMED_RUN_DOWN.test(s)) return push("tool-choice", 0.7, `another server's tool declared obsolete (${c.named[0]})`);
   if (!VERDICT_WORDS.test(s)) return;
   if (WHATEVER_FOUND.test(s) && VERDICT_GIVEN.test(s.replace(WHATEVER_FOUND, " "))) {
     if (RECOMMENDS.test(s)) push("assistant-directive", 0.75, "a recommendation fixed whatever the data shows");
