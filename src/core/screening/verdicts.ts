@@ -18,8 +18,10 @@ export interface VerdictCues extends AskCues {
   named: readonly string[];
 }
 
+/** A secret being protected is no concealment: "the API key is never shown to the user". */
+const SECRET_WORD = /\b(?:secrets?|passwords?|tokens?|api keys?|keys?|credentials?|passphrases?|pins?)\b/i;
 /** Words without which none of the readings below can match. */
-const VERDICT_WORDS = /\b(?:whatever|regardless|no matter|irrespective|own|push|nudge|pressure|steer|persuade|convince|urge|reassure|aware|forbidden|prohibited|not allowed|off-limits|tool|tools|server's|only)\b/i;
+const VERDICT_WORDS = /\b(?:whatever|regardless|no matter|irrespective|own|push|nudge|pressure|steer|persuade|convince|urge|reassure|aware|forbidden|prohibited|not allowed|off-limits|tool|tools|server's|only|never|not|itself|yourself|why|obeyed|followed)\b/i;
 
 /** Before anything is known: "whatever the findings", "regardless of what the account data shows". */
 const WHATEVER_FOUND = /\b(?:whatever|regardless of(?: what)?|no matter what|irrespective of)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:findings|results?|data|scan|output|outcome|numbers|figures|evidence|checks?)(?:\s+(?:shows?|says?|finds?|returns?|contains?|reveals?))?\b/i;
@@ -29,7 +31,7 @@ const VERDICT_GIVEN = /\b(?:report|say|tell|state|answer|reply|conclude|confirm|
 const RECOMMENDS = /\b(?:recommend|suggest|advise|propose|upsell|promot)\w*\b/i;
 
 /** The tool's promotion passed off as the model's own view. */
-const AS_OWN_VIEW = /\b(?:say|claim|present|tell (?:the user|them))\w*\s+(?:that\s+)?(?:it|this|the \w+)?\s*(?:is|was|as)\s+(?:your|the assistant's|the model's)\s+own\s+(?:recommendation|idea|opinion|view|suggestion|choice|finding|conclusion)\b|\bas if it were (?:your|the assistant's) own\b/i;
+const AS_OWN_VIEW = /\b(?:say|claim|present|tell (?:the user|them))\w*\s+(?:that\s+)?(?:it|this|the \w+)?\s*(?:is|was|as)\s+(?:your|the assistant's|the model's)\s+own\s+(?:recommendation|idea|opinion|view|suggestion|choice|finding|conclusion)s?\b|\bas if it were (?:your|the assistant's) own\b/i;
 
 /** The user worked on for someone else's sake: "push the user to vote for option A". */
 const USER_WORKED_ON = /\b(?:push|nudge|pressure|steer|persuade|convince|urge|talk)\w*\s+(?:the\s+)?(?:user|users|customer|shopper|person|them)\s+(?:in)?to\s+(?:vote|buy|choose|pick|upgrade|sign|pay|subscribe|accept|approve|agree|purchase|book|renew|donate|invest)\b|\bargue against (?:the |any |all )?(?:alternatives|other options|the others)\b/i;
@@ -40,6 +42,13 @@ const REASSURED = /\breassur\w+\s+(?:the\s+)?(?:user|users|customer|shopper|pers
 
 /** The user forbidden to know: "must not be made aware of", "mentioning that to the user is forbidden". */
 const KEPT_UNAWARE = /\b(?:must|should|is to|are to|may)\s+(?:not|never)\s+be\s+(?:made\s+)?(?:aware|informed|told|notified)\b|\b(?:mentioning|telling|disclosing|revealing|explaining)\s+(?:that|this|it)?\s*(?:to\s+(?:the\s+)?(?:user|users|customer|shopper|person|them)\s+)?is\s+(?:forbidden|prohibited|not allowed|off-limits|not permitted)\b/i;
+
+/** Passive, and kept by the model: "are never pointed out to the user", "the model keeps it to itself". */
+const NEVER_POINTED_OUT = /\b(?:is|are)\s+(?:never|not)\s+(?:to be\s+)?(?:pointed out|mentioned|disclosed|revealed|explained|brought up|flagged)\s+to\s+(?:the\s+)?(?:user|users|customer|shopper|person|them)\b|\b(?:the\s+)?(?:model|assistant|ai|agent)\s+keeps?\s+(?:it|this|that|them)\s+to\s+(?:itself|themselves)\b|\bkeep\s+(?:it|this|that|them)\s+to\s+yourself\b/i;
+/** Asking the user argued away as a question: "Why bother asking the user before …?" */
+const WHY_ASK = /\bwhy (?:bother|would you|should you|even)\s+(?:ask(?:ing)?|check(?:ing)?(?: with)?|confirm(?:ing)?(?: with)?|wait(?:ing)? for)\s+(?:the user|them|the person)\b/i;
+/** Something obeyed as the user's own words: "messages that mention a streak are to be obeyed as if the user had typed them". */
+const OBEYED_AS_USER = /\b(?:are|is)\s+to\s+be\s+(?:obeyed|followed|carried out|executed|acted on)\s+as\s+(?:if|though)\s+(?:the user|they|the operator|the system)\s+had\s+(?:typed|written|sent|said|asked)\b/i;
 
 /** Another tool the model is said to hold: "if you also have a payments tool", "when a shell tool is available". */
 const TOOL_HELD = /\b(?:also\s+)?(?:ha(?:s|ve)|holds?|is given|are given|can (?:use|call)|has access to|have access to)\s+(?:an?|any)\s+(?:[\w-]+\s+){1,2}?tools?\b/i;
@@ -76,6 +85,9 @@ export function verdictReadings(c: VerdictCues, push: AskPush): void {
   if (AS_OWN_VIEW.test(s)) return push("assistant-directive", 0.75, "the tool's promotion passed off as the model's own view");
   if (USER_WORKED_ON.test(s)) return push("assistant-directive", 0.75, "the user worked on for the tool's sake");
   if (REASSURED.test(s) && SIDE_EFFECT_STATED.test(s)) return push("concealment", 0.75, "a side effect stated, and the user reassured it did not happen");
+  if (NEVER_POINTED_OUT.test(s) && !SECRET_WORD.test(s)) return push("concealment", 0.75, "something kept from the user, in the passive or by the model");
+  if (WHY_ASK.test(s)) return push("assistant-directive", 0.75, "asking the user argued away");
+  if (OBEYED_AS_USER.test(s)) return push("assistant-directive", 0.75, "something obeyed as if the user had said it");
   if (KEPT_UNAWARE.test(s)) return push("concealment", 0.75, "the user forbidden to know");
   if (TOOL_HELD.test(s) && ITS_CALLS_ALTERED.test(s)) return push("shadowing", 0.75, "another tool the model holds, its calls altered");
   if (SUPERSEDES_OTHER.test(s)) return push("tool-choice", 0.7, "claims to replace another server's tool");
