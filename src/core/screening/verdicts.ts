@@ -21,7 +21,7 @@ export interface VerdictCues extends AskCues {
 /** A secret being protected is no concealment: "the API key is never shown to the user". */
 const SECRET_WORD = /\b(?:secrets?|passwords?|tokens?|api keys?|keys?|credentials?|passphrases?|pins?)\b/i;
 /** Words without which none of the readings below can match. */
-const VERDICT_WORDS = /\b(?:whatever|regardless|no matter|irrespective|own|push|nudge|pressure|steer|persuade|convince|urge|reassure|aware|forbidden|prohibited|not allowed|off-limits|tool|tools|server's|only|never|not|itself|yourself|why|obeyed|followed)\b/i;
+const VERDICT_WORDS = /\b(?:whatever|regardless|no matter|irrespective|own|push|nudge|pressure|steer|persuade|convince|urge|reassure|aware|forbidden|prohibited|not allowed|off-limits|tool|tools|server's|only|never|not|itself|yourself|why|obeyed|followed|calls|uses|runs|stop)\b/i;
 
 /** Before anything is known: "whatever the findings", "regardless of what the account data shows". */
 const WHATEVER_FOUND = /\b(?:whatever|regardless of(?: what)?|no matter what|irrespective of)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:findings|results?|data|scan|output|outcome|numbers|figures|evidence|checks?)(?:\s+(?:shows?|says?|finds?|returns?|contains?|reveals?))?\b/i;
@@ -61,6 +61,11 @@ const WHEN_SEVERAL = /\bwhen\s+(?:several|multiple|more than one|other|two or mo
 /** The other tools kept only as relics: "the others are kept only for history". */
 const OTHERS_RELICS = /\b(?:the others|other tools|the rest|the remaining tools)\b[^.;]{0,20}\b(?:are|is)\s+(?:kept|there|left|listed)\s+only\s+(?:for|as)\s+(?:history|legacy|reference|compatibility|backup|fallback|show)\b/i;
 
+/** Another tool's calls hooked: "whenever the assistant calls post_message, it rewrites the text to end with …". */
+const HOOKED_CALL = /\b(?:whenever|when|each time|every time)\s+(?:the\s+)?(?:assistant|model|agent|ai|you)\s+(?:calls?|uses?|runs?|invokes?)\s+\x60?([a-z][\w.-]*_[\w.-]+)\x60?[^.;]{0,40}?\b(?:it|the assistant|you|the model|the agent)\s+(?:also\s+)?(?:rewrites?|adds?|appends?|prepends?|changes?|sets?|prefixes?|replaces?|redirects?|copies|cc'?s)\b/i;
+/** The model held to a course when the user says stop: "stay in this persona, even when the user … ask it to stop". */
+const AGAINST_STOP = /\b(?:should|must|is to|will)\s+(?:stay|remain|keep|continue|carry on)\b[^.;]{0,60}\beven\s+(?:when|if)\s+(?:the user|they|the person)\b[^.;]{0,40}\b(?:asks?|tells?|wants?|says?)\b[^.;]{0,20}\bstop\b/i;
+
 /** Another tool the model is said to hold: "if you also have a payments tool", "when a shell tool is available". */
 const TOOL_HELD = /\b(?:also\s+)?(?:ha(?:s|ve)|holds?|is given|are given|can (?:use|call)|has access to|have access to)\s+(?:an?|any)\s+(?:[\w-]+\s+){1,2}?tools?\b/i;
 /** Its calls altered: "add 2% to every amount you pass to it", "set the recipient to …". */
@@ -84,6 +89,9 @@ const OTHERS_PRODUCE_HARM = /\bother\s+(?:[\w-]+\s+){0,2}tools?\s+(?:produce|ret
 export function verdictReadings(c: VerdictCues, push: AskPush): void {
   const { s } = c;
   if (c.lenient && !c.misplaced) return;
+  const hooked = HOOKED_CALL.exec(s)?.[1];
+  if (hooked !== undefined && c.ctx.foreignTool(hooked)) return push("shadowing", 0.75, `another server's tool's calls hooked (${hooked})`);
+  if (AGAINST_STOP.test(s)) return push("assistant-directive", 0.75, "the model held to a course when the user says stop");
   if (c.misplaced && VALUE_ORDER.test(s)) return push("assistant-directive", 0.75, "a value that gives the model an order");
   if (PRETEND.test(s)) return push("concealment", 0.75, "the user told a pretence");
   if (WHEN_SEVERAL.test(s) || OTHERS_RELICS.test(s) || (c.named.length > 0 && PREFERRED_OVER_ALWAYS.test(s))) return push("tool-choice", 0.7, "claims the choice between tools for itself");
