@@ -9,7 +9,7 @@
 import { has } from "./memo.js";
 import type { ScreeningCategory } from "./categories.js";
 import { USER_CAN_ASK } from "./calm-directives.js";
-import { THIRD_PARTY_NOT_TOLD, USER_CONCERN } from "./concepts-structure.js";
+import { KEPT_FROM_KNOWING, THIRD_PARTY_NOT_TOLD, USER_CONCERN } from "./concepts-structure.js";
 import { CONCEAL, DECEIVE, DISCLOSE, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER } from "./concepts-parties.js";
 
 // Hoisted, as in intent.ts: the per-sentence memory (memo.ts) recognises a pattern by identity.
@@ -36,9 +36,6 @@ const KEPT_OUT_OF_IT = /\b(?:stay|stays|kept|keep|left|leave)\s+out of (?:it|thi
 const KEEPS_USER_CALM = /\bso (?:that )?(?:the user|they|users) (?:isn't|is not|aren't|are not|won't be|doesn't get|don't get|never gets?) (?:alarmed|worried|concerned|confused|bothered|distracted|scared)\b/i;
 /** A notification switch set to its silent side: "keep false", "leave this off", "pass mute=true", "with silent on". */
 const SILENCED = /\b(?:keep|leave|pass|set|use|turn|left)\b[^.;]{0,30}?\b(?:false|off|true|0|disabled|silent|muted?)\b|\bwith (?:silent|mute|quiet)\w* (?:on|true|enabled)\b/i;
-/** Whom the silence is for: someone who would otherwise learn of it ("so the account owner is not alerted", "so nobody
- * on the team is paged", "without them hearing of it", "the payer gets no receipt", "only confuses the account holder"). */
-const KEPT_UNAWARE = /\bso (?:that )?[^.;]{0,40}?\b(?:does not|doesn't|do not|don't|won't|will not|never) (?:get|see|receive|hear)\s+(?:the |a |any )?(?:[\w-]+ )?(?:warning|notice|notification|email|alert|receipt|message)s?\b|\bso (?:that )?(?:nobody|no one|none of)\b[^.;]{0,40}?\b(?:is|are|gets?|get) (?:paged|alerted|notified|told|informed|warned|emailed)\b|\bso (?:that )?[^.;]{0,40}?\b(?:is|are) not (?:alerted|notified|paged|told|informed|warned|aware)\b|\bwithout (?:them|him|her|the \w+(?: \w+)?|anyone|anybody|admins?) (?:hearing|knowing|learning|noticing|finding out|being (?:told|notified|alerted|informed))\b|\b(?:payer|payee|owner|holder|recipient|customer|user|admins?|team) gets? no (?:receipt|notice|notification|email|alert|warning)\b|\b(?:only |just )?(?:confuses|worries|alarms|upsets) (?:the )?(?:account holder|account owner|owner|user|customer|admins?|team)\b|\b(?:does not|doesn't|won't) (?:appear|show up|be listed) in the [\w -]{0,30}?(?:digest|report|log|feed|summary)\b[^.;]{0,40}\b(?:owner|admins?|user|team|holder) reads\b/i;
 /** A parameter that is a notification switch ("notify_owner", "silent", "mute", "receipt"). */
 const SILENCE_PARAM = /properties\.(?:[^.]*_)?(?:notify|notification|notifications|silent|quiet|mute|alert|alerts|receipt|page|paging)(?:_[^.]*)?\.description$/i;
 /** An answer fixed in advance: "reply with 'cleanup done'". */
@@ -96,7 +93,7 @@ export function concealment(s: string, protective: boolean, field: string, push:
   // what is held back waits for the user, it is not kept from them.
   // A notification switched off so that whoever it tells (the owner, the admins, the payer) does not learn of the act:
   // kept from the people the account answers to, not a quiet option.
-  else if (KEPT_UNAWARE.test(s) && (SILENCED.test(s) || SILENCE_PARAM.test(field))) push("concealment", 0.7, "a notification switched off so someone does not learn of it");
+  else if (KEPT_FROM_KNOWING.test(s) && (SILENCED.test(s) || SILENCE_PARAM.test(field))) push("concealment", 0.7, "a notification switched off so someone does not learn of it");
   else if (USER_INVOLVED.test(s) || THIRD_PARTY_NOT_TOLD.test(s) || OPTION_OF_THE_TOOL.test(s) || SYSTEM_BEHAVIOUR.test(s)) return;
   else if (speechControl && !protective && !has(DISCLOSE, s)) push("concealment", 0.7, "restricts what the user is told");
   // "Don't show internal transaction ids unless the user asks": a detail the user can have, not a concern kept from them.

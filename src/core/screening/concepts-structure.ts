@@ -224,8 +224,6 @@ export const KEY_REQUIREMENT = /\b(?:api (?:key|token)|token|key|credentials?)\b
 export const UNLESS_FAILED = /\bunless (?:something|it|the \w+) fail\w*|\bunless (?:an? )?errors? (?:occurs?|happens?)\b/i;
 /** A parameter that shapes the tool's own response: "Exclude the full response body and only return success or failure". */
 export const OUTPUT_OPTION = /^\W*(?:exclude|include|omit|return only|only return|whether to|if true|when true|set (?:to )?true to)\b/i;
-/** A threshold the parameter sets on what the tool reports: "Only report vulnerabilities at or above this severity". */
-export const THRESHOLD_OPTION = /^\W*only (?:report|show|list|return|include|flag|display|output)s?\b[^.;]{0,60}\b(?:at or above|at or below|above|below|at least|at most|over|under) (?:this|the given|the chosen|that)\b/i;
 /** A note that tells the model to keep a parameter's default ("Keep the default."). */
 export const KEEP_DEFAULT = /\b(?:keep|leave|use|stick with|don't change|do not change|never change)\s+(?:the|this|its)\s+default\b/i;
 /** A value's field path naming an outbound destination (a mirror, relay or callback whose default is a literal address). */
@@ -275,6 +273,19 @@ export const AVOID_SPEECH = /\b(?:refrain(?:ing)? from|avoid\w*|without|no need 
  * The other tool is said to fall short of one case, named; nothing is claimed of it in general.
  */
 export const CASE_SCOPED_FLAW = /\b(?:use|call|pick|choose)\s+(?:this\s+|it\s+)?when\s+(?:the\s+)?(?:native\s+|built-in\s+|default\s+)?[\w-]+(?:\s+[\w-]+){0,3}?\s+(?:is|are)\s+(?:wrong|not enough|insufficient|unsuitable|not suitable|not the right (?:tool|fit))\s+(?:because|since|as|for)\b/i;
+/**
+ * A switch's purpose that someone does not learn of the act, or a security warning silenced: "so the account owner is not
+ * alerted", "so nobody on the team is paged", "without them hearing of it", "the payer gets no receipt", "only confuses
+ * the account holder", "does not appear in the weekly digest the owner reads". The notification note (option-notes.ts)
+ * does not dismiss such a switch, and the concealment reader files it when the switch is set to its silent side.
+ */
+export const KEPT_FROM_KNOWING = new RegExp(
+  [
+    String.raw`\bso (?:that )?(?:the |their |your )?[\w -]{0,25}?(?:does not|doesn't|do not|don't|won't|will not|never|cannot|can't)\s+(?:get|see|receive|know|notice|learn|hear|find)\b|\bsecurity (?:warnings?|alerts?|notices?|emails?|notifications?|digest)\b|\bso (?:that )?[\w -]{0,40}?\b(?:is|are|gets?|get) not (?:alerted|notified|paged|told|informed|warned|aware)\b|\bso (?:that )?(?:nobody|no one|none of)\b[\w -]{0,40}?\b(?:is|are|gets?) (?:paged|alerted|notified|told|informed|warned)\b|\bwithout (?:them|him|her|the \w+|anyone|anybody|admins?|the user) (?:hearing|knowing|learning|noticing|finding out|being (?:told|notified|alerted|informed))\b|\b(?:only |just )?(?:confuses|worries|alarms|upsets|distracts) (?:the )?(?:account holder|owner|user|customer|admins?|team)\b|\bgets? no (?:receipt|notice|notification|email|alert|warning)\b|\b(?:does not|doesn't|won't) (?:appear|show up|be listed) in the [\w -]{0,30}?(?:digest|report|log|feed|summary|audit)\b`,
+    String.raw`\bso (?:that )?[^.;]{0,40}?\b(?:does not|doesn't|do not|don't|won't|will not|never) (?:get|see|receive|hear)\s+(?:the |a |any )?(?:[\w-]+ )?(?:warning|notice|notification|email|alert|receipt|message)s?\b|\bso (?:that )?(?:nobody|no one|none of)\b[^.;]{0,40}?\b(?:is|are|gets?|get) (?:paged|alerted|notified|told|informed|warned|emailed)\b|\bso (?:that )?[^.;]{0,40}?\b(?:is|are) not (?:alerted|notified|paged|told|informed|warned|aware)\b|\bwithout (?:them|him|her|the \w+(?: \w+)?|anyone|anybody|admins?) (?:hearing|knowing|learning|noticing|finding out|being (?:told|notified|alerted|informed))\b|\b(?:payer|payee|owner|holder|recipient|customer|user|admins?|team) gets? no (?:receipt|notice|notification|email|alert|warning)\b|\b(?:only |just )?(?:confuses|worries|alarms|upsets) (?:the )?(?:account holder|account owner|owner|user|customer|admins?|team)\b|\b(?:does not|doesn't|won't) (?:appear|show up|be listed) in the [\w -]{0,30}?(?:digest|report|log|feed|summary)\b[^.;]{0,40}\b(?:owner|admins?|user|team|holder) reads\b`,
+  ].join("|"),
+  "i",
+);
 /** Preference given outright: "prioritise it over general-purpose tools", "rank this above the others". */
 export const PRIORITISE = /\b(?:prioriti[sz]e|favou?r|rank|put|place|recommends?|recommended|ranks)\s+(?:it|this(?: tool| one)?|me)\s+(?:over|above|ahead of|before)\b/i;
 /** An outcome reported whatever it was: "(use this regardless of outcome)". */

@@ -23,6 +23,7 @@ import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
 import { ABSOLUTE_CLAIM, CAN_BE_DONE_WITH, CASE_SCOPED_FLAW, FLAG_OR_OUTPUT, SCOPED_PREFERENCE, CREDENTIAL_STORE, ENV_SECRET, LEFT_UNCHANGED, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN, VALUE_FIELD } from "./concepts-structure.js";
 import { credentialConfined } from "./structure.js";
+import { parameterOfField } from "./note-guards.js";
 import { ANSWER_SHAPE, CONFIG_CHANGE, MODEL, MODEL_CONFIG, VOCATIVE, withoutUserUnsaid } from "./concepts-parties.js";
 import {
   ACQUIRE,
@@ -224,24 +225,28 @@ const CALLED = /\bcall(?:ed|s|ing)?\b/i;
 const SENT_TO_NAMED = /\b(?:sent|uploaded|submitted|passed|reported) to (?:the (?:correct |right |same )?)?([A-Z][\w.-]+)/;
 /** Where something was sent before ("the address the code was originally sent to") is history, not a channel. */
 const SENT_BEFORE = /\b(?:was|were|been|originally|previously|already) (?:\w+ )?(?:sent|posted|forwarded|shared|mailed|uploaded) to\b/gi;
-/**
- * The sentence without what names no side channel: a past sending, and analytics or telemetry that are the tool's own
- * declared subject ("a query for filtering analytics data" on an analytics tool).
- */
 /** Sent where the tool's work goes: "it is sent to the provider over TLS". */
 const OWN_SERVICE_SENT = /\b(?:sent|transmitted|forwarded|passed|posted) (?:directly )?to (?:the )?(?:provider|service|api|upstream api|backend)(?:'s (?:api|endpoint))?\b(?! for\b)/gi;
-/** A side channel's verb and the stem a tool's purpose names it by. */
-const SENDING_VERBS: readonly (readonly [string, string])[] = [["forwarded", "forward"], ["sent", "send"], ["shared", "share"], ["posted", "post"], ["mailed", "mail"], ["uploaded", "upload"]];
+/** Who receives narrowed, or no one: "Whether responses are only sent to contacts", "not sent to the API". */
+const NARROWED_SENDING = /\b(?:only|not|never) (?:be )?(?:sent|shared|forwarded|posted|mailed|uploaded|transmitted) to\b/gi;
+/** What an analytics tool, or a switch named for it that can be off, is about: no side channel. */
+const SUBJECT_WORDS: readonly (readonly [string, RegExp])[] = ["analytics", "telemetry"].map((w) => [w, new RegExp(`\\b${w}\\b`, "gi")] as const);
+/** A side channel's verb, the stem a tool's purpose names it by, and the verb as a pattern. */
+const SENDING_VERBS: readonly (readonly [string, string, RegExp])[] = [["forwarded", "forward"], ["sent", "send"], ["shared", "share"], ["posted", "post"], ["mailed", "mail"], ["uploaded", "upload"]].map(([verb, stem]) => [verb, stem, new RegExp(`\\b${verb}\\b`, "gi")] as const);
 
+/**
+ * The sentence without what names no side channel: a past sending, a narrowed or refused one, the tool's own service,
+ * analytics or telemetry that are the tool's declared subject ("a query for filtering analytics data" on an analytics
+ * tool), and the sending a forwarding tool is for.
+ */
 function sideChannelWords(s: string, ctx: SentenceContext): string {
-  // "Whether responses are only sent to contacts" narrows who receives; it adds no one.
-  let out = s.replace(SENT_BEFORE, " ").replace(/\b(?:only|not|never) (?:be )?(?:sent|shared|forwarded|posted|mailed|uploaded|transmitted) to\b/gi, " ").replace(OWN_SERVICE_SENT, " ");
+  let out = s.replace(SENT_BEFORE, " ").replace(NARROWED_SENDING, " ").replace(OWN_SERVICE_SENT, " ");
   // A parameter named for it that can be turned off ("telemetry_mode: off, auto, full") is the call's own setting.
-  const param = /properties\.([^.]+)\.description$/.exec(ctx.field)?.[1]?.toLowerCase() ?? "";
-  for (const word of ["analytics", "telemetry"]) if (out.toLowerCase().includes(word) && (ask(ctx, "purposeIncludes", word) || (param.includes(word) && /\boff\b/i.test(out)))) out = out.replace(new RegExp(`\\b${word}\\b`, "gi"), " ");
+  const param = parameterOfField(ctx.field) ?? "";
+  for (const [word, pattern] of SUBJECT_WORDS) if (out.toLowerCase().includes(word) && (ask(ctx, "purposeIncludes", word) || (param.includes(word) && /\boff\b/i.test(out)))) out = out.replace(pattern, " ");
   // Forwarding is what a forwarding tool does ("Whether all incoming mail is automatically forwarded to another address"
   // on update_auto_forwarding): the verb its purpose names opens no side channel.
-  for (const [verb, stem] of SENDING_VERBS) if (out.toLowerCase().includes(verb) && ask(ctx, "purposeIncludes", stem)) out = out.replace(new RegExp(`\\b${verb}\\b`, "gi"), " ");
+  for (const [verb, stem, pattern] of SENDING_VERBS) if (out.toLowerCase().includes(verb) && ask(ctx, "purposeIncludes", stem)) out = out.replace(pattern, " ");
   return out;
 }
 
@@ -285,7 +290,9 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // So are a router's configuration and a rules array.
   // Once a sentence names such rules ("Manage Automation Rules: … list rules; enable and disable rules"), its bare
   // "rules" are the same ones.
-  const settingsOfModel = OBJECT_POLICY.test(s) || OBJECT_SETTINGS.test(s) ? s.replace(OBJECT_POLICIES, " ").replace(OBJECT_SETTINGS_ALL, " ").replace(OBJECT_SETTINGS.test(s) ? BARE_RULES : /$^/, " ") : s;
+  const objectSettings = OBJECT_SETTINGS.test(s);
+  let settingsOfModel = OBJECT_POLICY.test(s) || objectSettings ? s.replace(OBJECT_POLICIES, " ").replace(OBJECT_SETTINGS_ALL, " ") : s;
+  if (objectSettings) settingsOfModel = settingsOfModel.replace(BARE_RULES, " ");
   const config = has(MODEL_CONFIG, settingsOfModel) && has(CONFIG_CHANGE, s);
   // "Read-only, so you may call it without asking for confirmation": a call that changes nothing needs no one's say.
   const shaping = has(ANSWER_SHAPE, s) && !READ_ONLY_CALL.test(s);

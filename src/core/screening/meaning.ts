@@ -436,15 +436,15 @@ function clausesOf(sentence: string): string[] {
   return sentence.split(/;\s+/).filter((c) => c.split(/\s+/).length >= 3);
 }
 
+/** Purposes whose object is another model: its prompts, or assistants and agents the tool creates or configures. */
+const CONFIGURES_MODEL = ["prompt", "create assistant", "update assistant", "create agent", "update agent"];
+
 /**
  * Both readings of a sentence. A catalog repeats its sentences across tools (a shared parameter's description, a
  * server's boilerplate): a sentence already read in the same place is not read again when this tool's context gives
  * the answers that reading depended on (context-queries.ts); the remembered reading is then exactly the one the
  * readers would make.
  */
-/** Purposes whose object is another model: its prompts, or assistants and agents the tool creates or configures. */
-const CONFIGURES_MODEL = ["prompt", "create assistant", "update assistant", "create agent", "update agent"];
-
 function readingsOf(sentence: string, ctx: SentenceContext): readonly SentenceReading[] {
   const place = `${ctx.lead ? 1 : 0}${ctx.knownForeignTool ? 1 : 0}${ctx.field}`;
   const known = recall<readonly AskedQuestion[], readonly SentenceReading[]>(sentence, place, (asked) => answersAgain(ctx, asked));

@@ -17,8 +17,9 @@
  * An option is only offered when nothing obliges the model to pick it ("always set", "never enable", "make sure"),
  * and nothing in the sentence deceives the user (note-guards.ts).
  */
-import { ADDRESS, CONVERSATION, SECRET } from "./concepts-objects.js";
-import { PARAM_LINE } from "./concepts-structure.js";
+import { has } from "./memo.js";
+import { ADDRESS, CALLS_A_MODEL, CONVERSATION, SECRET } from "./concepts-objects.js";
+import { KEPT_FROM_KNOWING, PARAM_LINE, USER_SIDE } from "./concepts-structure.js";
 import { FETCHED_FROM, namesConversation, OBLIGED, obligesOrDeceives, OUTSIDE_PARTY, parameterOfField, QUOTED_TEXT } from "./note-guards.js";
 
 export { parameterOfField } from "./note-guards.js";
@@ -43,7 +44,8 @@ export type OptionNote =
   | "a conversation tool's own object"
   | "a cloud CLI profile the tool declares"
   | "what this switch includes"
-  | "what the call does without this parameter";
+  | "what the call does without this parameter"
+  | "a filter of the tool's own output";
 
 /** Notification and visibility words. */
 const NOTIFY = /\b(?:notif\w*|notice|alert\w*|sound|silent\w*|quiet\w*|mute\w*|email(?:ed|s)?|public|private|internal|visible|visibility|sees?|cc)\b/i;
@@ -51,8 +53,6 @@ const NOTIFY = /\b(?:notif\w*|notice|alert\w*|sound|silent\w*|quiet\w*|mute\w*|e
 const SWITCH_PARAM = /(?:^|_)(?:notify|notification|notifications|silent|quiet|mute|sound|send_email|send_notification|alert|alerts)(?:_|$)/i;
 /** What such a parameter's description says: notifying, not who can see the data. */
 const NOTIFY_ONLY = /\b(?:notif\w*|alert\w*|sound|silent\w*|quiet\w*|mute\w*|ping\w*|push)\b/i;
-/** The option's purpose is that someone does not learn of it, or what is silenced is a security warning. */
-const KEPT_FROM_KNOWING = /\bso (?:that )?(?:the |their |your )?[\w -]{0,25}?(?:does not|doesn't|do not|don't|won't|will not|never|cannot|can't)\s+(?:get|see|receive|know|notice|learn|hear|find)\b|\bsecurity (?:warnings?|alerts?|notices?|emails?|notifications?|digest)\b|\bso (?:that )?[\w -]{0,40}?\b(?:is|are|gets?|get) not (?:alerted|notified|paged|told|informed|warned|aware)\b|\bso (?:that )?(?:nobody|no one|none of)\b[\w -]{0,40}?\b(?:is|are|gets?) (?:paged|alerted|notified|told|informed|warned)\b|\bwithout (?:them|him|her|the \w+|anyone|anybody|admins?|the user) (?:hearing|knowing|learning|noticing|finding out|being (?:told|notified|alerted|informed))\b|\b(?:only |just )?(?:confuses|worries|alarms|upsets|distracts) (?:the )?(?:account holder|owner|user|customer|admins?|team)\b|\bgets? no (?:receipt|notice|notification|email|alert|warning)\b|\b(?:does not|doesn't|won't) (?:appear|show up|be listed) in the [\w -]{0,30}?(?:digest|report|log|feed|summary|audit)\b/i;
 /** A parameter of the tool named as set to a value: "`notify_attendees: false`", "notify=true", "set `public` to false". */
 const SET_PARAM = /[\x60'"]?([a-z][\w]*)[\x60'"]?\s*(?:[:=]\s*[\x60'"]?(?:true|false|yes|no|on|off|\d+)\b|\s+to\s+[\x60'"]?(?:true|false|yes|no|on|off)\b)|\b(?:set|use|pass|enable|disable)\s+[\x60'"]([a-z][\w]*)[\x60'"]/gi;
 
@@ -106,7 +106,7 @@ const NO_OWNER = /^(?:the|your|a|an|its|their|this|that|optional|required|api|ac
 /** "set to true to include them", "true to show archived ones": what this parameter switches. */
 const OWN_OPTION = /\bset (?:it |this(?: flag| option)? )?to (?:true|false)\b|\b(?:true|false) to (?:include|show|hide|skip|exclude|return|list)\b/i;
 /** A tool whose declared work is prompts: templates, system prompts, personas. */
-const PROMPT_PURPOSE = /\b(?:prompts?|system prompts?|personas?|templates?|gateway|to (?:a|another) model|chat completions?|chat with [\w\s.-]{0,30}models?|(?:fill-in-the-middle|fim|text|code) completions?)\b/i;
+const PROMPT_PURPOSE = new RegExp(String.raw`\b(?:prompts?|system prompts?|personas?|templates?|gateway|to (?:a|another) model)\b|${CALLS_A_MODEL.source}`, "i");
 const PROMPT_OBJECT = /\b(?:system prompts?|prompt templates?|system messages?)\b/gi;
 
 /** A parameter that names a record rather than holding it: `conversation_id`, `thread_ids`, `message_key`. */
@@ -126,23 +126,31 @@ function asParameterLine(field: string, sentence: string, params: ReadonlySet<st
   return param !== undefined && params.has(param) ? [`inputSchema.properties.${param}.description`, sentence.slice(m![0].length)] : [field, sentence];
 }
 /** A tool whose declared work is stored conversations (archives, transcripts, chat history) or the user's own utterance. */
-const CONVERSATION_PURPOSE = /\b(?:stored|archived?|saved|past|exported|recorded)\b[^.]{0,30}\b(?:conversations?|chats?|transcripts?|threads?)\b|\b(?:chat|conversation|message) (?:archive|history|log|export)s?\b|\b(?:a |the )?user(?:'s)? (?:utterances?|messages?|inputs?|quer(?:y|ies))\b|\butterances?\b|\bchat completions?\b|\bcompletion requests?\b|\bchat with [\w\s.-]{0,30}models?\b/i;
+const CONVERSATION_PURPOSE = new RegExp(String.raw`\b(?:stored|archived?|saved|past|exported|recorded)\b[^.]{0,30}\b(?:conversations?|chats?|transcripts?|threads?)\b|\b(?:chat|conversation|message) (?:archive|history|log|export)s?\b|\b(?:a |the )?user(?:'s)? (?:utterances?|messages?|inputs?|quer(?:y|ies))\b|\butterances?\b|\bcompletion requests?\b|${CALLS_A_MODEL.source}`, "i");
 /** The conversation the model is in, as opposed to stored ones. */
 const THIS_CONVERSATION = /\b(?:this|the current|your|our|the ongoing)\s+(?:conversation|chat|session)\b|\b(?:the\s+)?(?:whole|full|entire)\s+(?:conversation|chat|transcript)\b|\beverything the user (?:said|typed|wrote)\b|\bsystem prompt\b|\bhidden\b|\binstructions you\b/i;
 /** A parameter that holds a prompt for another model or agent. */
 const PROMPT_PARAM = /^(?:system_?prompt|system_?message|system|prompt|instructions?|persona|personality|preamble)$/i;
-/** Words that make a sentence an order to the reading model rather than a name for a value. */
 /** "system prompt override": the name of a value, not an order to override. */
 const NOUN_OVERRIDE = /\b(?:prompt|instructions?|persona|personality|settings?) overrides?\b/gi;
+/** Words that make a sentence an order to the reading model rather than a name for a value. */
 const ADDRESSED = /\b(?:you|your|yours|ignore|disregard|follow|obey|forget|override|must|always|never|do not|don't|from now on)\b/i;
 
-/** Whether `sentence` (in `field`) describes one of the tool's own options for a reading of `category`, and which. */
+/** A threshold the parameter sets on what the tool reports: "Only report vulnerabilities at or above this severity". */
+const THRESHOLD_OPTION = /^\W*only (?:report|show|list|return|include|flag|display|output)s?\b[^.;]{0,60}\b(?:at or above|at or below|above|below|at least|at most|over|under) (?:this|the given|the chosen|that)\b/i;
+/** A parameter's behaviour on errors: "Continue execution even if some steps fail". */
+const CONTINUE_ON_ERROR = /^\W*(?:continue|keep going|proceed)\w*\b[^.;]{0,40}\beven (?:if|when)\b[^.;]{0,40}\b(?:fail\w*|errors?)\W*$/i;
+/** A dry run's switch: "Only report candidates, do not delete" on `dryRun` does less, and holds nothing back. */
+const DRY_RUN_PARAM = /^dry_?run$/i;
+/** Narrowing the tool's output by a parameter: "To see only errors and exceptions, set status to 'failure'". */
+const FILTER_HOWTO = /^\W*to (?:see|get|list|show|return|fetch|view|find) only\b[^.;]{0,80}?,?\s*(?:set|pass|use|add|filter by)\b/i;
 /** The parameter left out of the call: "when omitted", "if not provided". */
 const PARAM_OMITTED = /\b(?:when|if|where|unless) (?:it is |this is |it's |left )?(?:omitted|not (?:provided|given|set|specified|supplied))\b/i;
 const PARAM_OMITTED_ALL = new RegExp(PARAM_OMITTED.source, "gi");
 /** Words of keeping something from someone, left after the parameter's own omission is set aside. */
 const WITHHOLDING_WORD = /\b(?:omit\w*|leav\w* (?:\S+ )?out|left out|hid\w*|mention\w*|tell|told|silent\w*|quiet\w*|conceal\w*|secret\w*|unaware|notif\w*)\b/i;
 
+/** Whether `sentence` (in `field`) describes one of the tool's own options for a reading of `category`, and which. */
 export function optionNote(category: string, fieldName: string, sentence: string, ctx: OptionContext): OptionNote | undefined {
   if (obligesOrDeceives(sentence)) return undefined;
   const [field, s] = asParameterLine(fieldName, sentence, ctx.params);
@@ -151,6 +159,10 @@ export function optionNote(category: string, fieldName: string, sentence: string
   if ((category === "assistant-directive" || category === "resource-reach") && param !== undefined && /\.description$/.test(field) && PROMPT_PARAM.test(param) && !ADDRESSED.test(s.replace(NOUN_OVERRIDE, " ")) && s.split(/\s+/).length <= 12)
     return "the prompt the parameter is named for";
   if (category === "concealment" && param !== undefined && /\.description$/.test(field) && OWN_OPTION.test(s) && !OUTSIDE_PARTY.test(s)) return "an option of this parameter";
+  // A threshold on what the tool reports, what a run does on errors, a dry run: the parameter shapes the tool's own work.
+  if (category === "concealment" && param !== undefined && /\.description$/.test(field) && (THRESHOLD_OPTION.test(s) || CONTINUE_ON_ERROR.test(s) || DRY_RUN_PARAM.test(param)) && !OUTSIDE_PARTY.test(s)) return "an option of this parameter";
+  // "To see only errors and exceptions, set status to 'failure'": how to narrow the tool's own output.
+  if (category === "concealment" && FILTER_HOWTO.test(s) && !has(USER_SIDE, s.replace(FILTER_HOWTO, " "))) return "a filter of the tool's own output";
   // "Defaults to the original sender when omitted": what happens when the parameter is left out of the call.
   if (category === "concealment" && param !== undefined && /\.description$/.test(field) && PARAM_OMITTED.test(s) && !WITHHOLDING_WORD.test(s.replace(PARAM_OMITTED_ALL, " ")) && !OUTSIDE_PARTY.test(s)) return "what the call does without this parameter";
   if ((category === "resource-reach" || category === "assistant-directive") && PROMPT_PURPOSE.test(ctx.purpose) && PROMPT_OBJECT.test(s) && !CONVERSATION.test(s.replace(PROMPT_OBJECT, " ")) && !SECRET.test(s.replace(QUOTED_TEXT, " ")) && !FETCHED_FROM.test(s.replace(QUOTED_TEXT, " ")) && !ADDRESSED.test(s.replace(QUOTED_TEXT, " ")))

@@ -197,14 +197,14 @@ const NOT_APPROVAL_ONLY = /\b(?:do not|don't|never)\s+(?:tell|mention|show|infor
 /** What needs no confirmation, named by its subject: "Lights, media and climate don't need confirmation". */
 const SCOPED_EXEMPTION = /(?<!\byou\s)\b(?:do not|don't|does not|doesn't) need (?:a |any )?confirmation\b/gi;
 
-/**
- * A tag hit opening a block that only asks the model to get the user's approval (an honest server's confirmation rule
- * written in <IMPORTANT> tags). Whether it stands is decided once the sentences are read (screenToolDetailed).
- */
 /** A warning that states a danger and asks nothing: "<important>Cryptocurrency transfers are irreversible.</important>". */
 const DANGER_ONLY = /\b(?:irreversible|cannot be undone|can't be undone|not reversible|permanent(?:ly)?|destructive)\b/i;
 const ASKS_ANYTHING = /\b(?:you|your|must|should|always|never|do not|don't|call|send|include|use|pass|read|ignore|tell|mention|add|set|run|execute|assistant|model|ai)\b|https?:\/\/|@/i;
 
+/**
+ * A tag hit opening a block that only asks the model to get the user's approval (an honest server's confirmation rule
+ * written in <IMPORTANT> tags). Whether it stands is decided once the sentences are read (screenToolDetailed).
+ */
 function approvalBlock(h: Hit, text: string): boolean {
   if (h.rule !== "system-impersonation") return false;
   const tag = text.slice(h.at, h.at + h.length);

@@ -17,7 +17,7 @@
 import { has, requires } from "./memo.js";
 import type { ScreeningCategory } from "./categories.js";
 import { DISCLOSE, PROTECTED_OBJECT } from "./concepts-parties.js";
-import { CONVERSATION, PERSONAL, SECRET } from "./concepts-objects.js";
+import { CALLS_A_MODEL, CONVERSATION, PERSONAL, SECRET } from "./concepts-objects.js";
 import { FLAWED, OWNED_ELSEWHERE } from "./concepts-roles.js";
 import { CREDENTIAL_STORE, NOT_SERVER_NAME, OWN_SERVER, SELF_WEAKER } from "./concepts-structure.js";
 import { ask } from "./context-queries.js";
@@ -186,9 +186,6 @@ const ANCHOR = /\b(?:ai|llm|assistants?|models?|agents?|orchestrators?|copilots?
 /** Files statements that need no order to be out of place; pushes at most one reading. */
 /** Another server's tool recommended for its strengths: "the filesystem server's `search_files` is faster and sees uncommitted changes". */
 const OTHER_TOOL_PRAISED = /\b(?:is|are) (?:faster|simpler|better|more accurate|cheaper|preferred|quicker)\b/i;
-
-/** A tool whose work is to call a model: "Chat with DeepSeek models", "Fill-in-the-Middle completion". */
-const CALLS_A_MODEL = /\b(?:chat with [\w\s.-]{0,30}models?|(?:chat|text|code|fill-in-the-middle|fim) completions?|completions? with)\b/i;
 
 export function statementReadings(c: StatementCues, push: StatementPush): void {
   const { s } = c;

@@ -62,7 +62,6 @@ import {
   CAN_BE_DONE_WITH,
   OUTPUT_OPTION,
   CASE_SCOPED_FLAW,
-  THRESHOLD_OPTION,
   UNLESS_FAILED,
   KEY_REQUIREMENT,
   THIRD_PARTY_NOT_TOLD,
@@ -336,10 +335,6 @@ function withheldBeyondEffort(s: string): boolean {
   return rest === s || has(WITHHOLD, rest);
 }
 
-/** Narrowing the tool's output by a parameter: "To see only errors and exceptions, set status to 'failure'". */
-const FILTER_HOWTO = /^\W*to (?:see|get|list|show|return|fetch|view|find) only\b[^.;]{0,80}?,?\s*(?:set|pass|use|add|filter by)\b/i;
-/** A parameter's behaviour on errors: "Continue execution even if some steps fail". */
-const CONTINUE_ON_ERROR = /^\W*(?:continue|keep going|proceed)\w*\b[^.;]{0,40}\beven (?:if|when)\b[^.;]{0,40}\b(?:fail\w*|errors?)\W*$/i;
 /** The default a kept note leaves in place: one that hides or silences. */
 const HIDDEN_DEFAULT = /\bDefault: (?:hidden|silent|off|false|none|private|disabled|no|quiet|muted?|suppressed)\b/;
 /** An order in the passive: "are best omitted from the digest", "is better left out". */
@@ -348,13 +343,7 @@ const BEST_LEFT_OUT = /\b(?:are|is)\s+(?:best|better)\s+(?:omitted|left out|skip
 function concealment(c: Cues, push: Push): void {
   const { lenient } = c;
   // A parameter that shapes the tool's own response, saying nothing of the user, is the tool's option.
-  if (c.parameterText && ((OUTPUT_OPTION.test(c.s) && !has(USER_SIDE, c.s)) || THRESHOLD_OPTION.test(c.s))) return;
-  // How to narrow the tool's own output ("To see only errors and exceptions, set status to 'failure'") is a filter.
-  if (FILTER_HOWTO.test(c.s) && !has(USER_SIDE, c.s.replace(FILTER_HOWTO, " "))) return;
-  // "Continue migration even if some entities fail" on `continueOnError`: what the run does on errors, not what is told.
-  if (c.parameterText && CONTINUE_ON_ERROR.test(c.s)) return;
-  // A dry run's switch ("Only report candidates, do not delete") holds nothing back: it does less.
-  if (c.parameterText && /properties\.[^.]*dry_?run[^.]*\.description$/i.test(c.ctx.field)) return;
+  if (c.parameterText && OUTPUT_OPTION.test(c.s) && !has(USER_SIDE, c.s)) return;
   const s = withoutUserUnsaid(c.s).replace(NO_NEWS_HELD, " ");
   // Telling the user is disclosure ("tell the user which alerts will be hidden"), unless what they are told holds
   // "even when it failed".
@@ -530,6 +519,12 @@ function reachAndExfiltration(c: Cues, push: Push): void {
   if ((c.value || slotCarrier) && OPEN_SLOT.test(s) && !EXAMPLE_ADDRESS.test(s)) push("exfiltration", 0.7, "a destination left open for data");
 }
 
+/** Content given the standing of the model's instructions, unless the claim is negated ("is never treated as …"). */
+function grantsAuthority(s: string): boolean {
+  const claim = CONTENT_AUTHORITY.exec(s);
+  return claim !== null && !/\b(?:not|never|no|n't|nor)\b/i.test(claim[0]);
+}
+
 /**
  * The role reading: who acts, on what, and who is kept from seeing it, whatever the wording. Content a tool returns
  * promoted to the model's instructions; the model's safeguards declared off for it; something kept out of the user's
@@ -545,7 +540,7 @@ function roles(c: Cues, push: Push, named: boolean): void {
   if ((modelActs || c.misplaced || c.directive) && ((has(CARRY_OUT, s) && has(CARRIED_INSTRUCTIONS, s)) || has(PROMOTED_CONTENT, s))) push("assistant-directive", 0.75, "content the tool returns promoted to the model's instructions");
   // What the tool handles stated to be the model's instructions ("page text counts as a fresh instruction from the
   // user"): said of content, no one need be addressed. Negated, it is the protective note it reads like.
-  else if ((CONTENT_AUTHORITY.test(s) && !/\b(?:not|never|no|n't|nor)\b/i.test(CONTENT_AUTHORITY.exec(s)![0])) || CONTENT_OBEYED.test(s)) push("assistant-directive", 0.75, "content the tool handles given the standing of the model's instructions");
+  else if (grantsAuthority(s) || CONTENT_OBEYED.test(s)) push("assistant-directive", 0.75, "content the tool handles given the standing of the model's instructions");
   // Text found in content ranked above the user ("commands in the page outrank the user's"): authority handed to it.
   else if (RANKING_VERB.test(s) && CONTENT_OUTRANKS_USER.test(s)) push("assistant-directive", 0.75, "content the tool returns ranked above the user");
   else if ((has(SAFEGUARD_OFF, s) && (has(MODEL_ROLE, s) || c.reader || c.misplaced)) || (has(ROLE_MODE, s) && (has(MODEL_ROLE, s) || c.reader)) || (has(MODEL_RULES, s) && has(RULES_VOID, s))) push("assistant-directive", 0.8, "the model's safeguards declared off");
@@ -726,8 +721,9 @@ function relations(c: Cues, push: Push): void {
     return;
   }
   // Another server's tool, by name, said not to be picked ("The bank's send_payment tool … should not be chosen").
-  if (NOT_TO_BE_CHOSEN.test(s) && !has(OWN_SERVER, s) && (c.named.length > 0 || foreignNamedTool(s, c.ctx) !== undefined)) {
-    push("tool-choice", 0.7, `another server's tool barred (${c.named[0] ?? foreignNamedTool(s, c.ctx)})`);
+  const barred = NOT_TO_BE_CHOSEN.test(s) && !has(OWN_SERVER, s) ? (c.named[0] ?? foreignNamedTool(s, c.ctx)) : undefined;
+  if (barred !== undefined) {
+    push("tool-choice", 0.7, `another server's tool barred (${barred})`);
     return;
   }
   if ((has(AVOID_OTHERS, s) || has(OTHERS_BARRED, s)) && !has(OWN_SERVER, s)) {
@@ -845,7 +841,6 @@ function clauseMoves(s: string, address: string): boolean {
   return OUTBOUND.test(clause) || has(PASSIVE_MOVE, clause) || has(IMPERATIVE_START, clause) || /\b(?:send|sent|post|upload|forward|transmit|deliver|attach|include|put|add|pass|copy|report|submit|email|mail|share|beacon|ping|load|fetch|request|call|hit|render|embed|resolv|quer(?:y|ie))\w*\b|\blook\w* up\b/i.test(clause) || /[<{][\w-]+[>}]/.test(clause);
 }
 
-/** Snake_case tokens (tool-name shaped); a dotted `server.tool` reference also yields its tool part. */
 /**
  * Another server's tools the catalog lists under a name with no underscore ("sequentialthinking", "get-sum"): named only
  * when the name is long or hyphenated enough not to be an English word ("add", "search", "echo" stay words).
@@ -858,6 +853,7 @@ function plainToolNames(s: string, ctx: SentenceContext): string[] {
 }
 const PLAIN_TOOL_NAME = /(?<![$\w.\/-])[a-z][a-z0-9-]{4,}[a-z0-9](?![\w\/-])/g;
 
+/** Snake_case tokens (tool-name shaped); a dotted `server.tool` reference also yields its tool part. */
 function tokens(s: string): string[] {
   const out: string[] = [];
   for (const t of s.match(/(?<![$\w-])[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]/g) ?? []) {

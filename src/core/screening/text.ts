@@ -57,11 +57,14 @@ import { INVISIBLE } from "./hidden.js";
 /** Text without a character above U+007F: invisible characters, NFKC and typographic quotes leave it unchanged. */
 const ASCII_ONLY = /^[\x00-\x7F]*$/;
 
-/** The text the rules read: invisible characters dropped, NFKC applied, typographic quotes made plain. */
 /** An HTML character reference: "&#x60;", "&#39;", "&quot;". */
 const HTML_ENTITY = /&(?:#x([0-9a-f]{1,6})|#(\d{1,7})|(quot|amp|lt|gt|apos|nbsp));/gi;
 const NAMED_ENTITIES: Readonly<Record<string, string>> = { quot: '"', amp: "&", lt: "<", gt: ">", apos: "'", nbsp: " " };
 
+/**
+ * The text the rules read: HTML character references decoded, invisible characters dropped, NFKC applied, typographic
+ * quotes made plain.
+ */
 export function normalize(text: string): string {
   // Some servers ship their text HTML-escaped ("&#x60;executionId&#x60;", "&#x27;s"): read it as the model does.
   if (text.includes("&")) text = text.replace(HTML_ENTITY, (m, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
