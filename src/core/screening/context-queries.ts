@@ -39,8 +39,14 @@ const DECLARED_FAMILIES = [
   /kubeconfig|kubectl|kube.?context/,
 ];
 
+/** A purpose whose object is the conversation itself: "Transfers the conversation to another specialised agent". */
+const CONVERSATION_PURPOSE = /\b(?:transfers?|hands? (?:off|over)|escalates?|summari[sz]es?|continues?|resumes?) (?:the |this |a |an )?(?:current |ongoing |whole |full |live )?(?:conversation|chat|transcript)\b/;
+const CONVERSATION_WORD = /\b(?:conversation|transcript|chat)\b/i;
+
 /** Whether the purpose and the sentence share a resource family: the resource is part of the tool's declared job. */
 export function declared(purpose: string, sentence: string): boolean {
+  // A handoff's summary of the conversation is its job; a secret beside it is not.
+  if (CONVERSATION_PURPOSE.test(purpose) && CONVERSATION_WORD.test(sentence) && (sentenceFamilies(sentence) & SECRET_FAMILIES) === 0) return true;
   const shared = purposeFamilies(purpose) & sentenceFamilies(sentence);
   // Files in common ("extracts text from PDF files" and "any config files you can read") do not make a password or a
   // token part of the tool's job.

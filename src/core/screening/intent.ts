@@ -23,7 +23,7 @@ import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
 import { ABSOLUTE_CLAIM, CAN_BE_DONE_WITH, CASE_SCOPED_FLAW, FLAG_OR_OUTPUT, SCOPED_PREFERENCE, CREDENTIAL_STORE, ENV_SECRET, LEFT_UNCHANGED, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN, VALUE_FIELD } from "./concepts-structure.js";
 import { credentialConfined } from "./structure.js";
-import { parameterOfField } from "./note-guards.js";
+import { describesOwnSecret, parameterOfField } from "./note-guards.js";
 import { ANSWER_SHAPE, CONFIG_CHANGE, MODEL, MODEL_CONFIG, VOCATIVE, withoutUserUnsaid } from "./concepts-parties.js";
 import {
   ACQUIRE,
@@ -227,8 +227,8 @@ const SENT_TO_NAMED = /\b(?:sent|uploaded|submitted|passed|reported) to (?:the (
 const SENT_BEFORE = /\b(?:was|were|been|originally|previously|already) (?:\w+ )?(?:sent|posted|forwarded|shared|mailed|uploaded) to\b/gi;
 /** Sent where the tool's work goes: "it is sent to the provider over TLS". */
 const OWN_SERVICE_SENT = /\b(?:sent|transmitted|forwarded|passed|posted) (?:directly )?to (?:the )?(?:provider|service|api|upstream api|backend)(?:'s (?:api|endpoint))?\b(?! for\b)/gi;
-/** Who receives narrowed, or no one: "Whether responses are only sent to contacts", "not sent to the API". */
-const NARROWED_SENDING = /\b(?:only|not|never) (?:be )?(?:sent|shared|forwarded|posted|mailed|uploaded|transmitted) to\b/gi;
+/** Who receives narrowed, or no one: "Whether responses are only sent to contacts", "not sent to the API", "only a test send goes to these addresses". */
+const NARROWED_SENDING = /\b(?:only|not|never) (?:be )?(?:sent|shared|forwarded|posted|mailed|uploaded|transmitted) to\b|\bonly (?:a |the )?(?:test|preview|sample|proof|trial) (?:send|sends|email|emails|message|messages|copy|copies|run) (?:goes|go|is sent|are sent|is delivered|are delivered) to\b/gi;
 /** What an analytics tool, or a switch named for it that can be off, is about: no side channel. */
 const SUBJECT_WORDS: readonly (readonly [string, RegExp])[] = ["analytics", "telemetry"].map((w) => [w, new RegExp(`\\b${w}\\b`, "gi")] as const);
 /** A side channel's verb, the stem a tool's purpose names it by, and the verb as a pattern. */
@@ -334,7 +334,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     // current conversation as a Markdown file in the user's Documents folder") names its work, not a reach.
     const savesLocally = ctx.lead && conversation && !secret && LOCAL_SINK.test(s) && !OUTBOUND_WORD.test(s) && !ADDRESS.test(s);
     const outside = (!ask(ctx, "declared", s) || conversation) && !savesLocally;
-    if (intoCall && outside && !USER_CHOSEN.test(s) && !OUTPUT_FIELDS.test(s) && !FLAG_OR_OUTPUT.test(s)) push("resource-reach", conversation || secret ? 0.85 : 0.65, conversation ? "puts the conversation or other tools' data into the call" : "puts secrets or personal data into the call");
+    if (intoCall && outside && !USER_CHOSEN.test(s) && !OUTPUT_FIELDS.test(s) && !FLAG_OR_OUTPUT.test(s) && !describesOwnSecret(s, ctx.field)) push("resource-reach", conversation || secret ? 0.85 : 0.65, conversation ? "puts the conversation or other tools' data into the call" : "puts secrets or personal data into the call");
     else if (outside && has(COLLECT_VERB, s) && (secret || personal) && has(USER_PLACE, s) && !NOT_READ.test(s))
       push("resource-reach", 0.7, "collects the user's secrets");
   }

@@ -171,8 +171,9 @@ export const PATTERNS: PatternRule[] = [
   {
     rule: "call-order",
     patterns: [
-      // "before calling any other tool" (unqualified: "before any other browser tool" is a server's own setup step)
-      re(String.raw`\b(?:before|prior to)\s+(?:calling|using|invoking|running)\s+(?:any|every|each|all)\s+(?:of the\s+)?(?:other\s+)?tools?\b`),
+      // "before calling any other tool" (unqualified: "before any other browser tool" or "before using any other tool
+      // from this server" is a server's own setup step)
+      re(String.raw`\b(?:before|prior to)\s+(?:calling|using|invoking|running)\s+(?:any|every|each|all)\s+(?:of the\s+)?(?:other\s+)?tools?\b(?!\s+(?:on|in|of|from)\s+(?:this|the same)\s+server)`),
       // The same as a rule for this tool: "this should be called before answering any user message, whatever the topic".
       re(String.raw`\b(?:called|used|run|invoked)\s+(?:first\s+)?before\s+(?:answering|responding to|replying to)\s+(?:any|every|each)\s+(?:user\s+)?(?:message|question|request|prompt)s?\b`),
       re(

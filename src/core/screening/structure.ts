@@ -26,6 +26,7 @@ import type { SentenceContext, SentenceReading } from "./intent.js";
 import { ask, SECRET_COLLECTION } from "./context-queries.js";
 import { statementReadings } from "./statements.js";
 import { withoutNegated } from "./text.js";
+import { describesOwnSecret } from "./note-guards.js";
 import { askReadings } from "./asks.js";
 import { frameReadings } from "./frames.js";
 import { contractReadings } from "./contracts.js";
@@ -339,6 +340,8 @@ function withheldBeyondEffort(s: string): boolean {
 const HIDDEN_DEFAULT = /\bDefault: (?:hidden|silent|off|false|none|private|disabled|no|quiet|muted?|suppressed)\b/;
 /** An order in the passive: "are best omitted from the digest", "is better left out". */
 const BEST_LEFT_OUT = /\b(?:are|is)\s+(?:best|better)\s+(?:omitted|left out|skipped|ignored|hidden|dropped|removed|filtered out|excluded|not mentioned)\b/i;
+/** A note the user writes that others do not see: "false makes this an internal note the requester never sees". */
+const INTERNAL_NOTE = /\b(?:internal|private|staff-only|agent-only) (?:notes?|comments?|replies|reply|annotations?)\b/i;
 /** What the user is not told, is told falsely, or is answered with in advance. */
 function concealment(c: Cues, push: Push): void {
   const { lenient } = c;
@@ -351,7 +354,7 @@ function concealment(c: Cues, push: Push): void {
   else if ((c.directive || !lenient) && has(MISREPRESENT, s) && !QUERY_CODE.test(s)) push("concealment", 0.7, "the user shown something as what it is not");
   // Without an order, withholding still counts, unless what is held back is a secret or a system notification.
   // Rows "left out of the results" are the tool filtering its own output, not something kept from the user.
-  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && withheldBeyondEffort(s) && !has(UNLESS_USER, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !NEVER_MISREPRESENT.test(s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s) && !/\b(?:left|kept) out of (?:the )?(?:results?|output|exports?|data|list|index|sync|search results|reports?)\b/i.test(s) && !UNLESS_FAILED.test(s))
+  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && withheldBeyondEffort(s) && !has(UNLESS_USER, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !NEVER_MISREPRESENT.test(s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s) && !/\b(?:left|kept) out of (?:the )?(?:results?|output|exports?|data|list|index|sync|search results|reports?)\b/i.test(s) && !UNLESS_FAILED.test(s) && !INTERNAL_NOTE.test(s))
     push("concealment", 0.6, "something kept from the user");
   // An order that narrows what reaches the user, about something the user would want to hear of.
   else if ((c.directive || c.misplaced) && has(SPEECH_CHANNEL, s) && has(RESTRICT, s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !OFFERED_IF_ASKED.test(s))
@@ -466,7 +469,7 @@ function reachAndExfiltration(c: Cues, push: Push): void {
     ((c.directive || has(IMPERATIVE_START, s)) && SECRET_COLLECTION.test(s) && !ask(ctx, "storeDeclared", ""));
   if ((moving || towards) && resource() && address && clauseMoves(s, address) && !MINIMISED.test(s) && !credentialConfined(s, address)) push("exfiltration", 0.8, `the user's data sent to ${address}`);
   // "The author is taken from git config" is the tool reading its own input: "taken from" alone moves nothing into the call.
-  else if (moving && resource() && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide && !USER_CHOSEN.test(s) && !FLAG_OR_OUTPUT.test(s)) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
+  else if (moving && resource() && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide && !USER_CHOSEN.test(s) && !FLAG_OR_OUTPUT.test(s) && !describesOwnSecret(s, ctx.field)) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
   // "Whatever runs in the pane receives the keys, including password prompts": a prompt for a password holds none.
   else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s) || store()) && !STORE_WRITTEN.test(s) && !ACCESS_LIMITED.test(s) && !/\bpassword prompts?\b/i.test(s) && ask(ctx, "mentionsParam", s) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
   // A parameter filled with the user's data out of other tools ("the user's sent emails from the mail tools, as many as fit").
