@@ -158,7 +158,7 @@ export const DETECTOR_FRAME = rx(
  */
 // Guarded (memo.ts `requires`): every alternative holds one of the guard's words.
 export const NEGATED_SPEECH = requires(rx(
-  String.raw`(?:\b(?:not|never|no need to|need not|not necessary to|unnecessary to|without|avoid(?:ing)?|refrain(?:ing)? from|nothing to)|n't)\s+(?:\w+\s+){0,3}?(?:mention\w*|tell\w*|say(?:ing|s)?|relay\w*|inform\w*|surfac\w*|disclos\w*|reveal\w*|bring(?:ing)? (?:\w+ )?up|brought up|call\w* out|point\w* out|highlight\w*|explain\w*|acknowledg\w*|communicat\w*|pass\w* on|volunteer\w*|admit\w*|talk\w* about|discuss\w*)\b`,
+  String.raw`(?:\b(?:(?<!\bwhether or )not|never|no need to|need not|not necessary to|unnecessary to|without|avoid(?:ing)?|refrain(?:ing)? from|nothing to)|n't)\s+(?:\w+\s+){0,3}?(?:mention\w*|tell\w*|say(?:ing|s)?|relay\w*|inform(?:s|ed|ing)?\b|surfac\w*|disclos\w*|reveal\w*|bring(?:ing)? (?:\w+ )?up|brought up|call\w* out|point\w* out|highlight\w*|explain\w*|acknowledg\w*|communicat\w*|pass\w* on|volunteer\w*|admit\w*|talk\w* about|discuss\w*)\b`,
 ), /not|never|no need|need not|unnecessary|without|avoid|refrain|nothing|n't/i);
 /** What a user would want to hear of that the other concern families lack: billing, retention, training on their data, tagging. */
 // Guarded (memo.ts `requires`): every alternative holds one of the guard's words.

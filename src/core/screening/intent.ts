@@ -23,7 +23,7 @@ import { ask } from "./context-queries.js";
 import type { ScreeningCategory } from "./categories.js";
 import { ABSOLUTE_CLAIM, CAN_BE_DONE_WITH, CASE_SCOPED_FLAW, FLAG_OR_OUTPUT, SCOPED_PREFERENCE, CREDENTIAL_STORE, ENV_SECRET, LEFT_UNCHANGED, OWN_INPUT_SENT, OWN_SERVER, REPEATED_CALLS, ROUTING_PURPOSE, SHELL_REDIRECT, TELEMETRY_ONLY, USER_CHOSEN, VALUE_FIELD } from "./concepts-structure.js";
 import { credentialConfined } from "./structure.js";
-import { describesOwnSecret, parameterOfField } from "./note-guards.js";
+import { describesOwnValue, parameterOfField } from "./note-guards.js";
 import { ANSWER_SHAPE, CONFIG_CHANGE, MODEL, MODEL_CONFIG, VOCATIVE, withoutUserUnsaid } from "./concepts-parties.js";
 import {
   ACQUIRE,
@@ -142,7 +142,7 @@ const USER_CONTENT = /\b(?:messages?|contents?|files?|documents?|results?|rows|e
 /** A read-only tool called without asking. */
 const READ_ONLY_CALL = /\bread-only\b[^.;]{0,30}\b(?:you )?(?:may|can|could) call (?:it|this)\b/i;
 /** Fields chosen for the result, not data put into the call: "Additional fields to include beyond defaults (…, location, attendees)". */
-const OUTPUT_FIELDS = /\bfields? to (?:include|return)\b|\binclude[sd]? in (?:the )?(?:response|result|output)\b|\bbeyond (?:the )?defaults?\b/i;
+const OUTPUT_FIELDS = /\bfields? to (?:include|return)\b|\binclude[sd]? (?:[\w-]+ ){0,3}?in (?:the )?(?:[\w-]+ )?(?:response|result|output)s?\b|\bbeyond (?:the )?defaults?\b/i;
 /** What the reader knows about the tool a sentence belongs to. */
 export interface SentenceContext {
   /** Field path (`description`, `inputSchema.properties.x.description`, …). */
@@ -334,7 +334,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     // current conversation as a Markdown file in the user's Documents folder") names its work, not a reach.
     const savesLocally = ctx.lead && conversation && !secret && LOCAL_SINK.test(s) && !OUTBOUND_WORD.test(s) && !ADDRESS.test(s);
     const outside = (!ask(ctx, "declared", s) || conversation) && !savesLocally;
-    if (intoCall && outside && !USER_CHOSEN.test(s) && !OUTPUT_FIELDS.test(s) && !FLAG_OR_OUTPUT.test(s) && !describesOwnSecret(s, ctx.field)) push("resource-reach", conversation || secret ? 0.85 : 0.65, conversation ? "puts the conversation or other tools' data into the call" : "puts secrets or personal data into the call");
+    if (intoCall && outside && !USER_CHOSEN.test(s) && !OUTPUT_FIELDS.test(s) && !FLAG_OR_OUTPUT.test(s) && !describesOwnValue(s, ctx.field)) push("resource-reach", conversation || secret ? 0.85 : 0.65, conversation ? "puts the conversation or other tools' data into the call" : "puts secrets or personal data into the call");
     else if (outside && has(COLLECT_VERB, s) && (secret || personal) && has(USER_PLACE, s) && !NOT_READ.test(s))
       push("resource-reach", 0.7, "collects the user's secrets");
   }

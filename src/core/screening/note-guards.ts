@@ -2,7 +2,7 @@
  * What the note modules (option-notes.ts, protective-notes.ts) share: the checks that keep a sentence from being a
  * note whatever else it says, and the parameter a field belongs to.
  */
-import { CONVERSATION, PERSONAL } from "./concepts-objects.js";
+import { CONVERSATION, PERSONAL, SECRET } from "./concepts-objects.js";
 import { DECEIVE } from "./concepts-parties.js";
 
 /** The model obliged to choose: "always set", "never enable", "make sure to pass", "you must". */
@@ -29,22 +29,30 @@ export function parameterOfField(field: string): string | undefined {
 /** The words of a parameter's name that name a secret it takes: `otp`, `webhook_secret`, `apiKey`, `access_token`. */
 const SECRET_NAME_PART = /^(?:token|secret|password|passwd|passphrase|credentials?|auth|otp|passcode|signature|apikey)$/;
 const SECRET_KEY_NAME = /(?:api|access|private|secret|signing)_key$/;
+/** The words of a parameter's name that name a place: `x-loc-lat`, `longitude`, `geo`. */
+const LOCATION_NAME_PART = /^(?:loc|lat|lng|lon|long|latitude|longitude|location|geo|geolocation|coords?|coordinates)$/;
+const LOCATION_WORDS = /\b(?:(?:geographical|geographic|current|precise|exact|approximate) )?location\b/gi;
 /** Another secret than the parameter's own, or one added to it: an environment variable, a key file, "as well". */
 const OTHER_SECRET_NAMED = /\b(?:environment variables?|env vars?|as well|also|too|in addition|additionally|together with|along with)\b|\.(?:env|pem|npmrc|netrc|pypirc)\b|\bid_(?:rsa|ed25519|ecdsa)\b/i;
 const SECRET_VARIABLE = /\b[A-Z][A-Z0-9]*_(?:KEY|TOKEN|SECRET|PASSWORD)\b/;
 
 /**
- * A parameter describing the secret it is named for ("otp": "Six-digit one-time password from the user's authenticator
- * app"; "webhook_secret": "Shared secret that callers must send in the X-Signature header"). The user gives that value
- * for the call: no reach, as long as the sentence names no place to fetch it from (the machine, the environment, files,
- * the conversation), no other secret and no personal data beside it.
+ * A parameter describing the secret or the place it is named for ("otp": "Six-digit one-time password from the user's
+ * authenticator app"; "webhook_secret": "Shared secret that callers must send in the X-Signature header"; "x-loc-lat":
+ * "The latitude of the client's location"). The user gives that value for the call: no reach, as long as the sentence
+ * names no place to fetch it from (the machine, the environment, files, the conversation), no other secret and no
+ * other personal data beside it.
  */
-export function describesOwnSecret(s: string, field: string): boolean {
+export function describesOwnValue(s: string, field: string): boolean {
   const name = /^inputSchema\.(?:[^.]+\.)*?properties\.([^.]+)\.(?:description|title)$/.exec(field)?.[1];
   if (name === undefined) return false;
   const snake = name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
-  const named = snake.split(/[_\-.]+/).some((part) => SECRET_NAME_PART.test(part)) || SECRET_KEY_NAME.test(snake);
-  return named && !FETCHED_FROM.test(s) && !OTHER_SECRET_NAMED.test(s) && !SECRET_VARIABLE.test(s) && !namesConversation(s) && !PERSONAL.test(s);
+  const parts = snake.split(/[_\-.]+/);
+  const secret = parts.some((part) => SECRET_NAME_PART.test(part)) || SECRET_KEY_NAME.test(snake);
+  const place = !secret && parts.some((part) => LOCATION_NAME_PART.test(part));
+  if (!secret && !place) return false;
+  const others = place ? s.replace(LOCATION_WORDS, " ") : s;
+  return !FETCHED_FROM.test(s) && !OTHER_SECRET_NAMED.test(s) && !SECRET_VARIABLE.test(s) && !namesConversation(s) && !PERSONAL.test(others) && (secret || !SECRET.test(s));
 }
 
 /** The model obliged to pick something, or the user deceived: no note, whatever else the sentence says. */

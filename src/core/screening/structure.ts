@@ -26,7 +26,7 @@ import type { SentenceContext, SentenceReading } from "./intent.js";
 import { ask, SECRET_COLLECTION } from "./context-queries.js";
 import { statementReadings } from "./statements.js";
 import { withoutNegated } from "./text.js";
-import { describesOwnSecret } from "./note-guards.js";
+import { describesOwnValue } from "./note-guards.js";
 import { askReadings } from "./asks.js";
 import { frameReadings } from "./frames.js";
 import { contractReadings } from "./contracts.js";
@@ -440,6 +440,8 @@ const ACCESS_LIMITED = /\b(?:access is|is|are) (?:limited|restricted|scoped) (?:
 /** A credential file the tool writes to ("saves credentials to a .env file"): where its output goes, not what it reads. */
 const STORE_WRITTEN = /\b(?:saves?|writes?|stores?|adds?|appends?|puts?)\s+(?:the\s+|its\s+|new\s+)?(?:[\w-]+\s+){0,2}?(?:to|in|into)\s+(?:a\s+|the\s+|your\s+)?(?:local\s+)?\.env\b/i;
 
+/** The call's own fields passed through to the provider: "credential and integration fields … are forwarded unchanged". */
+const PASSED_THROUGH = /\b(?:fields?|values?|parameters?|arguments?|settings?|options?|properties)\b[^.;]{0,100}?\b(?:are|is) (?:forwarded|passed(?: through)?|sent|relayed) (?:on )?(?:unchanged|as-is|as is|untouched|without (?:change|modification))\b/i;
 /** The user's data, secrets or the model's context moved into the call, or out to a destination. */
 function reachAndExfiltration(c: Cues, push: Push): void {
   const { s, ctx, lenient, address, parameterText } = c;
@@ -469,7 +471,7 @@ function reachAndExfiltration(c: Cues, push: Push): void {
     ((c.directive || has(IMPERATIVE_START, s)) && SECRET_COLLECTION.test(s) && !ask(ctx, "storeDeclared", ""));
   if ((moving || towards) && resource() && address && clauseMoves(s, address) && !MINIMISED.test(s) && !credentialConfined(s, address)) push("exfiltration", 0.8, `the user's data sent to ${address}`);
   // "The author is taken from git config" is the tool reading its own input: "taken from" alone moves nothing into the call.
-  else if (moving && resource() && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide && !USER_CHOSEN.test(s) && !FLAG_OR_OUTPUT.test(s) && !describesOwnSecret(s, ctx.field)) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
+  else if (moving && resource() && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide && !USER_CHOSEN.test(s) && !FLAG_OR_OUTPUT.test(s) && !describesOwnValue(s, ctx.field) && !PASSED_THROUGH.test(s)) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
   // "Whatever runs in the pane receives the keys, including password prompts": a prompt for a password holds none.
   else if (!lenient && !parameterText && (has(ENV_SECRET, s) || has(MODEL_HELD, s) || store()) && !STORE_WRITTEN.test(s) && !ACCESS_LIMITED.test(s) && !/\bpassword prompts?\b/i.test(s) && ask(ctx, "mentionsParam", s) && outsidePurpose) push("resource-reach", 0.65, "one of the tool's parameters paired with secrets or the conversation");
   // A parameter filled with the user's data out of other tools ("the user's sent emails from the mail tools, as many as fit").
