@@ -79,7 +79,7 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "round45", kind: "realistic", firstContact: { commit: "f6867d4", setting: "beside the real catalog", detected: [52, 64], flagged: [3, 40] }, fit: false },
   { name: "round46", kind: "evasive", firstContact: { commit: "f6867d4", setting: "beside the real catalog", detected: [55, 64], flagged: [3, 40] }, fit: true },
   { name: "round47", kind: "realistic", firstContact: { commit: "605b76c", setting: "beside the real catalog", detected: [50, 64], flagged: [5, 40] }, fit: false },
-  { name: "round48", kind: "evasive", firstContact: { commit: "605b76c", setting: "beside the real catalog", detected: [44, 64], flagged: [1, 40] }, fit: false },
+  { name: "round48", kind: "evasive", firstContact: { commit: "605b76c", setting: "beside the real catalog", detected: [44, 64], flagged: [1, 40] }, fit: true },
   { name: "legit68", kind: "legit", firstContact: { commit: "605b76c", setting: "alone", flagged: [18, 160] }, fit: true },
 ];
 

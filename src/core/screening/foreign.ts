@@ -137,6 +137,12 @@ const GLOSS: Record<string, string> = {
   verschiebe: "move", melden: "report", melde: "report", trotzdem: "anyway", eines: "of a", bevor: "before", komplette: "full",
   kompletten: "full", direkt: "directly", bitte: "please", eingabe: "input", zu: "to", jedem: "every", jedes: "every",
   cualquier: "any", guardado: "saved", guardada: "saved", orden: "order",
+  // Reports and recommendations made by the model ("el asistente recomienda …", "l'assistant indique simplement …
+  // sans préciser", "trägt der Assistent … stets … ein").
+  recomienda: "recommends", recomendar: "recommend", pide: "asks for", pedirle: "ask for", cuenta: "account", abrir: "open",
+  número: "number", teléfono: "phone", indique: "tells", indiquer: "tell", simplement: "simply", préciser: "mentioning",
+  réel: "actual", supprimées: "deleted", supprimés: "deleted", "l'utilisateur": "the user",
+  "l'assistant": "the assistant", stets: "always", trägt: "enters", aufruf: "calling", beim: "when", "beim aufruf von": "when calling",
   pedir: "asking", confirmación: "confirmation", savoir: "know", ajoutées: "added", ajoutés: "added", ajouté: "added", adresses: "addresses",
 };
 

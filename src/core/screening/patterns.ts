@@ -179,6 +179,9 @@ export const PATTERNS: PatternRule[] = [
       re(
         String.raw`(?<!(?:\bnot|\bnever|n't)\s+)\b(?:call|invoke|use|run)\s+(?:this tool|it)\s+(?:first\s*,?\s*)?(?:on|for|with|at)\s+(?:every|each)\s+(?:single\s+)?(?:turn|user message|message|conversation|response|prompt)\b(?!\s+(?:that|which|you|containing|with|where|whose|in which)\b)`,
       ),
+      // The model made to act on every message the user sends: "the assistant resubmits this render each time the user
+      // sends any new message, whatever it is about".
+      re(String.raw`\b(?:each|every) time (?:the user|they) (?:sends?|writes?|types?|posts?) (?:any|another) (?:new )?(?:message|prompt|request)\b`),
       // "Call this tool first, before any other tool on this server" is the server's own setup step.
       re(String.raw`\b(?:call|invoke|use|run)\s+(?:this tool|it)\s+first\b[^.\n]{0,30}?\bbefore\s+(?:any|every|all)\s+(?:other\s+)?tools?\b(?!\s+(?:on|in|of|from)\s+(?:this|the same)\s+server)`),
     ],

@@ -37,6 +37,8 @@ const AS_OWN_VIEW = /\b(?:say|claim|present|tell (?:the user|them))\w*\s+(?:that
 /** The user worked on for someone else's sake: "push the user to vote for option A". */
 const USER_WORKED_ON = /\b(?:push|nudge|pressure|steer|persuade|convince|urge|talk)\w*\s+(?:the\s+)?(?:user|users|customer|shopper|person|them)\s+(?:in)?to\s+(?:vote|buy|choose|pick|upgrade|sign|pay|subscribe|accept|approve|agree|purchase|book|renew|donate|invest)\b|\bargue against (?:the |any |all )?(?:alternatives|other options|the others)\b/i;
 
+/** The model made to sell: "the assistant recommends the user open an account at FxNova". */
+const MODEL_SELLS = /\b(?:the|an?) (?:assistant|agent|model|ai)\s+(?:then |also |always )?(?:recommends?|suggests?|encourages?|invites?|urges?)\s+(?:the\s+)?(?:user|users|customer|shopper|person|them)\s+(?:to\s+)?(?:open|sign up for|create|register|subscribe to|install|buy|join|upgrade to)\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}?(?:account|plan|subscription|app|membership|card|loan|wallet)\b/i;
 /** A side effect stated, then the user reassured it did not happen. */
 const SIDE_EFFECT_STATED = /\b(?:also|additionally|as well|too|silently|quietly)\b[^.;]{0,40}\b(?:disables?|turns? off|removes?|deletes?|opens?|shares?|sends?|uploads?|grants?|changes?|charges?|installs?|enables?)\b|\b(?:disables?|turns? off|removes?|deletes?|shares?|uploads?|grants?|charges?|installs?)\b[^.;]{0,40}\b(?:also|as well|too)\b/i;
 const REASSURED = /\breassur\w+\s+(?:the\s+)?(?:user|users|customer|shopper|person|them)\s+(?:that\s+)?[^.;]{0,80}?\b(?:untouched|unchanged|intact|safe|secure|fine|unaffected|as before|not (?:changed|touched|affected))\b/i;
@@ -58,14 +60,16 @@ const PRETEND = /\bpretend\s+(?:that\s+)?(?:nothing|no\s+\w+|everything|all|it|t
 /** Preferred over another server's tool whatever the case: "preferred over slack_post_message in all cases". */
 const PREFERRED_OVER_ALWAYS = /\b(?:preferred|chosen|picked|used|better)\s+(?:over|instead of|ahead of|to)\b[^.;]{0,50}\b(?:in all cases|always|every time|for everything|in every case)\b/i;
 /** The model told which tool to use whenever others could: "When several tools could answer, the model is required to use this one." */
+/** This tool picked over named ones and every other: "pick this executor over run_python, bash and any other code runner". */
+const PICKED_OVER_ALL = /\b(?:pick|choose|prefer|select|route to) (?:this|it)(?: [\w-]+)? (?:over|instead of|ahead of)\b[^.;]{0,80}\b(?:any|every|all) other\b/i;
 const WHEN_SEVERAL = /\bwhen\s+(?:several|multiple|more than one|other|two or more)\s+tools?\s+(?:could|can|might|would)\b[^.;]{0,60}\b(?:use|call|pick|choose|select)\b[^.;]{0,20}\bthis (?:one|tool)\b/i;
 /** The other tools kept only as relics: "the others are kept only for history". */
 const OTHERS_RELICS = /\b(?:the others|other tools|the rest|the remaining tools)\b[^.;]{0,20}\b(?:are|is)\s+(?:kept|there|left|listed)\s+only\s+(?:for|as)\s+(?:history|legacy|reference|compatibility|backup|fallback|show)\b/i;
 
 /** Another tool's calls hooked: "whenever the assistant calls post_message, it rewrites the text to end with …". */
 const HOOKED_CALL = /\b(?:whenever|when|each time|every time)\s+(?:the\s+)?(?:assistant|model|agent|ai|you)\s+(?:calls?|uses?|runs?|invokes?)\s+\x60?([a-z][\w.-]*_[\w.-]+)\x60?[^.;]{0,40}?\b(?:it|the assistant|you|the model|the agent)\s+(?:also\s+)?(?:rewrites?|adds?|appends?|prepends?|changes?|sets?|prefixes?|replaces?|redirects?|copies|cc'?s)\b/i;
-/** The model held to a course when the user says stop: "stay in this persona, even when the user … ask it to stop". */
-const AGAINST_STOP = /\b(?:should|must|is to|will)\s+(?:stay|remain|keep|continue|carry on)\b[^.;]{0,60}\beven\s+(?:when|if)\s+(?:the user|they|the person)\b[^.;]{0,40}\b(?:asks?|tells?|wants?|says?)\b[^.;]{0,20}\bstop\b/i;
+/** The model held to a course when the user says stop: "stay in this persona, even when the user … ask it to stop", "treats a user's 'no' as a soft preference". */
+const AGAINST_STOP = /\b(?:treats?|takes?|reads?|counts?|regards?) (?:a |the )?(?:user's|users'|their|the customer's) (?:[\w-]+ or )?(?:'no'|"no"|(?:no|refusal|objection|hesitation|decline|cancellation)\b)[^.;:]{0,30}\bas (?:a |an |just a )?(?:soft|mere|temporary|weak|polite|non-binding)\b|\b(?:should|must|is to|will)\s+(?:stay|remain|keep|continue|carry on)\b[^.;]{0,60}\beven\s+(?:when|if)\s+(?:the user|they|the person)\b[^.;]{0,40}\b(?:asks?|tells?|wants?|says?)\b[^.;]{0,20}\bstop\b/i;
 
 /** Another tool the model is said to hold: "if you also have a payments tool", "when a shell tool is available". */
 const TOOL_HELD = /\b(?:also\s+)?(?:ha(?:s|ve)|holds?|is given|are given|can (?:use|call)|has access to|have access to)\s+(?:an?|any)\s+(?:[\w-]+\s+){1,2}?tools?\b/i;
@@ -87,6 +91,23 @@ const NAMED_RUN_DOWN = /\b(?:is|are)\s+(?:now\s+)?(?:obsolete|deprecated|retired
 /** Other tools run down by what they produce: "other translation tools produce offensive output". */
 const OTHERS_PRODUCE_HARM = /\bother\s+(?:[\w-]+\s+){0,2}tools?\s+(?:produce|return|give|generate|output|create|make)s?\s+(?:\w+\s+)?(?:offensive|harmful|toxic|biased|inappropriate|unsafe|fake|fabricated|made-up|broken|garbled)\b/i;
 
+/**
+ * The model's report to the user, stated by the tool: "the assistant still tells the user the patch applied cleanly",
+ * "the assistant's summary names only the package", "In chat, the result is described as 'firewall rules tidied'".
+ */
+const MODEL_REPORTS = /\b(?:the|an?) (?:ai |calling )?(?:assistant|agent|model|llm|chatbot|bot)(?:'s (?:summary|reply|answer|report|message|response|confirmation))?\s+(?:then |still |simply |only |always |just |also )?(?:tells?|describes?|reports?|presents?|quotes?|replies|answers?|says|states|names?|lists?|calls?|labels?|summari[sz]es?|confirms?|lets (?:the user|them|the customer) know)\b|\b(?:in (?:the )?(?:chat|reply|conversation|answer|summary)|to the (?:user|customer)),?\s+(?:the (?:[\w-]+ )?(?:result|outcome|change|action|run|booking|order|update) )?(?:is|are) (?:described|reported|presented|summari[sz]ed|shown|labell?ed|called) as\b/i;
+/** What shapes that report: something left out, a label put on it, a cost dropped, a success claimed despite a failure. */
+const REPORT_SHAPED = /\bwithout (?:listing|mentioning|naming|saying|stating|showing|noting|checking|looking at|reporting|disclosing|specifying|the (?:[\w-]+ )?(?:insurance|cover|coverage|protection|deposit|gratuity|tips?|fees?|surcharges?|charges?|tax(?:es)?|costs?|add-ons?|renewals?|subscriptions?|commissions?|markups?))\b|\bleaves? out\b|\b(?:names?|mentions?|lists?) only\b|\bstill (?:tells?|says|reports?|confirms?|describes?)\b|\bas (?:'[^']{1,40}'|"[^"]{1,40}"|\u2018[^\u2019]{1,40}\u2019|\u201c[^\u201d]{1,40}\u201d)|\bthat the (?:[\w-]+ ){0,3}(?:is|was|are|were) not (?:eligible|affected|charged|changed)\b/i;
+/** A question the tool asks the user answered by the model for them: "the agent answers 'yes' to them on the user's behalf". */
+const ANSWERED_FOR_USER = /(?<!\b(?:not|never|n't|no)\s+(?:\w+\s+){0,4})\b(?:answers?|replies|responds?|says|clicks?|confirms?|accepts?|approves?)\b[^.;]{0,40}\bon (?:the user's|their|the customer's) behalf\b/i;
+
+/**
+ * A parameter that switches what the model says about a cost or a lasting effect: "mention_renewal: Whether the
+ * assistant mentions the paid annual conversion in its reply". What the model tells the user is no setting of a tool.
+ */
+const SPEECH_SWITCH = /^\W*(?:whether|if) (?:the )?(?:assistant|model|agent|ai|llm|chatbot)\b[^.;]{0,20}\b(?:mentions?|tells?|shows?|states?|discloses?|includes?|notes?|says|explains?)\b[^.;]{0,80}\b(?:in|to) (?:its|the|their) (?:reply|replies|answer|response|summary|message|chat)\b/i;
+const COST_OR_LASTING = /\b(?:paid|fees?|charges?|billed|billing|renew\w*|conversions?|subscriptions?|surcharges?|commissions?|insurance|price|prices|pricing|costs?|recurring|auto-?renew\w*|data sharing|tracking|deletes?|deleted|permanent\w*|irreversibl\w*)\b/i;
+
 export function verdictReadings(c: VerdictCues, push: AskPush): void {
   const { s } = c;
   if (c.lenient && !c.misplaced) return;
@@ -95,10 +116,14 @@ export function verdictReadings(c: VerdictCues, push: AskPush): void {
   if (AGAINST_STOP.test(s)) return push("assistant-directive", 0.75, "the model held to a course when the user says stop");
   if (c.misplaced && VALUE_ORDER.test(s)) return push("assistant-directive", 0.75, "a value that gives the model an order");
   if (PRETEND.test(s)) return push("concealment", 0.75, "the user told a pretence");
-  if (WHEN_SEVERAL.test(s) || OTHERS_RELICS.test(s) || (c.named.length > 0 && PREFERRED_OVER_ALWAYS.test(s))) return push("tool-choice", 0.7, "claims the choice between tools for itself");
+  if (WHEN_SEVERAL.test(s) || OTHERS_RELICS.test(s) || PICKED_OVER_ALL.test(s) || (c.named.length > 0 && PREFERRED_OVER_ALWAYS.test(s))) return push("tool-choice", 0.7, "claims the choice between tools for itself");
   if (HIDE_CONCERN.test(s)) return push("concealment", 0.75, "an order to hide something the user would want to know");
   if (CONFIRMATION_LAPSES.test(s)) return push("assistant-directive", 0.75, "the user's confirmation declared to lapse");
   if (c.named.length > 0 && NAMED_RUN_DOWN.test(s)) return push("tool-choice", 0.7, `another server's tool declared obsolete (${c.named[0]})`);
+  if (c.parameterText && SPEECH_SWITCH.test(s) && COST_OR_LASTING.test(s)) return push("concealment", 0.75, "a switch for what the model tells the user of a cost");
+  if (MODEL_SELLS.test(s)) return push("assistant-directive", 0.75, "the user worked on for the tool's sake");
+  if (ANSWERED_FOR_USER.test(s)) return push("assistant-directive", 0.75, "the user's answer given by the model");
+  if (MODEL_REPORTS.test(s) && REPORT_SHAPED.test(s) && !has(PROTECTED_OBJECT, s)) return push("concealment", 0.75, "the model's report to the user shaped by the tool");
   if (!VERDICT_WORDS.test(s)) return;
   if (WHATEVER_FOUND.test(s) && VERDICT_GIVEN.test(s.replace(WHATEVER_FOUND, " "))) {
     if (RECOMMENDS.test(s)) push("assistant-directive", 0.75, "a recommendation fixed whatever the data shows");
