@@ -203,6 +203,10 @@ export function recordingContext(base: SentenceContext): RecordingContext {
       recorder.raw = true;
       return base.selfNames;
     },
+    get server() {
+      recorder.raw = true;
+      return base.server;
+    },
     foreignTool: (token: string) => ask(ctx, "foreign", token),
     knownForeignTool: base.knownForeignTool ? (token: string) => ask(ctx, "knownForeign", token) : undefined,
     [RECORDER]: recorder,

@@ -143,6 +143,9 @@ const USER_CONTENT = /\b(?:messages?|contents?|files?|documents?|results?|rows|e
 const READ_ONLY_CALL = /\bread-only\b[^.;]{0,30}\b(?:you )?(?:may|can|could) call (?:it|this)\b/i;
 /** Fields chosen for the result, not data put into the call: "Additional fields to include beyond defaults (…, location, attendees)". */
 const OUTPUT_FIELDS = /\bfields? to (?:include|return)\b|\binclude[sd]? (?:[\w-]+ ){0,3}?in (?:the )?(?:[\w-]+ )?(?:response|result|output)s?\b|\bbeyond (?:the )?defaults?\b/i;
+/** A cap or check on the tool's own work named "safety": "Safety limit on total replacements". */
+const SAFETY_LIMIT = /\bsafety (?:limits?|caps?|thresholds?|margins?|timeouts?|nets?|checks?|valves?|buffers?|factors?|switch(?:es)?|interlocks?|stops?)\b/i;
+const SAFETY_LIMITS = new RegExp(SAFETY_LIMIT.source, "gi");
 /** What the reader knows about the tool a sentence belongs to. */
 export interface SentenceContext {
   /** Field path (`description`, `inputSchema.properties.x.description`, …). */
@@ -227,6 +230,8 @@ const SENT_TO_NAMED = /\b(?:sent|uploaded|submitted|passed|reported) to (?:the (
 const SENT_BEFORE = /\b(?:was|were|been|originally|previously|already) (?:\w+ )?(?:sent|posted|forwarded|shared|mailed|uploaded) to\b/gi;
 /** Sent where the tool's work goes: "it is sent to the provider over TLS". */
 const OWN_SERVICE_SENT = /\b(?:sent|transmitted|forwarded|passed|posted) (?:directly )?to (?:the )?(?:provider|service|api|upstream api|backend)(?:'s (?:api|endpoint))?\b(?! for\b)/gi;
+/** A quoted example of a value: "e.g. \"Which database for the analytics service?\"" names no channel. */
+const QUOTED_EXAMPLES = /\b(?:e\.g\.|eg|for example|for instance|like|such as)[,:]?\s*(?:"[^"\n]{0,200}"|'[^'\n]{2,200}'|\u201c[^\u201d\n]{0,200}\u201d)/gi;
 /** Who receives narrowed, or no one: "Whether responses are only sent to contacts", "not sent to the API", "only a test send goes to these addresses". */
 const NARROWED_SENDING = /\b(?:only|not|never) (?:be )?(?:sent|shared|forwarded|posted|mailed|uploaded|transmitted) to\b|\bonly (?:a |the )?(?:test|preview|sample|proof|trial) (?:send|sends|email|emails|message|messages|copy|copies|run) (?:goes|go|is sent|are sent|is delivered|are delivered) to\b/gi;
 /** What an analytics tool, or a switch named for it that can be off, is about: no side channel. */
@@ -240,7 +245,7 @@ const SENDING_VERBS: readonly (readonly [string, string, RegExp])[] = [["forward
  * tool), and the sending a forwarding tool is for.
  */
 function sideChannelWords(s: string, ctx: SentenceContext): string {
-  let out = s.replace(SENT_BEFORE, " ").replace(NARROWED_SENDING, " ").replace(OWN_SERVICE_SENT, " ");
+  let out = s.replace(SENT_BEFORE, " ").replace(NARROWED_SENDING, " ").replace(OWN_SERVICE_SENT, " ").replace(QUOTED_EXAMPLES, " ");
   // A parameter named for it that can be turned off ("telemetry_mode: off, auto, full") is the call's own setting.
   const param = parameterOfField(ctx.field) ?? "";
   for (const [word, pattern] of SUBJECT_WORDS) if (out.toLowerCase().includes(word) && (ask(ctx, "purposeIncludes", word) || (param.includes(word) && /\boff\b/i.test(out)))) out = out.replace(pattern, " ");
@@ -293,6 +298,8 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const objectSettings = OBJECT_SETTINGS.test(s);
   let settingsOfModel = OBJECT_POLICY.test(s) || objectSettings ? s.replace(OBJECT_POLICIES, " ").replace(OBJECT_SETTINGS_ALL, " ") : s;
   if (objectSettings) settingsOfModel = settingsOfModel.replace(BARE_RULES, " ");
+  // "Safety limit on total replacements" caps the tool's own work; it is no safety rule of the model's.
+  if (SAFETY_LIMIT.test(settingsOfModel)) settingsOfModel = settingsOfModel.replace(SAFETY_LIMITS, " ");
   const config = has(MODEL_CONFIG, settingsOfModel) && has(CONFIG_CHANGE, s);
   // "Read-only, so you may call it without asking for confirmation": a call that changes nothing needs no one's say.
   const shaping = has(ANSWER_SHAPE, s) && !READ_ONLY_CALL.test(s);

@@ -442,9 +442,38 @@ const STORE_WRITTEN = /\b(?:saves?|writes?|stores?|adds?|appends?|puts?)\s+(?:th
 
 /** The call's own fields passed through to the provider: "credential and integration fields … are forwarded unchanged". */
 const PASSED_THROUGH = /\b(?:fields?|values?|parameters?|arguments?|settings?|options?|properties)\b[^.;]{0,100}?\b(?:are|is) (?:forwarded|passed(?: through)?|sent|relayed) (?:on )?(?:unchanged|as-is|as is|untouched|without (?:change|modification))\b/i;
+const YOUR_PROMPT = /\b(?:in|into|to) your prompt\b/i;
+const YOUR_PROMPTS = new RegExp(YOUR_PROMPT.source, "gi");
+/** An address named only as where something comes from: "set your free API key from spoonacular.com/food-api". */
+function onlyASource(s: string, address: string): boolean {
+  const at = s.indexOf(address);
+  return at >= 0 && s.indexOf(address, at + 1) < 0 && /\bfrom\s+(?:https?:\/\/)?$/i.test(s.slice(Math.max(0, at - 14), at));
+}
+
+/** A path in the home folder where an app keeps its own state: `~/.houtini-lm/model-cache.db`, `~/.config/comfyui-mcp/`. */
+const HOME_APP_PATH = /~\/(?:\.config\/|\.cache\/|\.local\/(?:share|state)\/)?\.?([\w.-]+)(?:\/[\w.-]*)*/g;
+/** Home folders that hold the user's credentials whatever they are called after. */
+const CREDENTIAL_HOME = /^(?:ssh|aws|gnupg|gpg|kube|docker|npmrc|netrc|pypirc|git-credentials|gitconfig|gcloud|azure|config|password-store|mozilla|chrome|google-chrome|chromium|bash_history|zsh_history|env|vault-token|terraform\.d|gh)$/i;
+
+/**
+ * The sentence without the paths where this server keeps its own state (a folder named after the server, or an MCP
+ * server's own folder): a cache or config file the tool writes is its own, not the user's secrets.
+ */
+function withoutOwnState(s: string, server: string | undefined): string {
+  const serverWords = (server ?? "").split(/[^a-z0-9]+/).filter((w) => w.length >= 4 && w !== "server");
+  return s.replace(HOME_APP_PATH, (path, app: string) => {
+    const name = app.toLowerCase();
+    if (path.includes("..") || CREDENTIAL_HOME.test(name)) return path;
+    return /(?:^|[-_.])mcp(?:$|[-_.])/.test(name) || serverWords.some((w) => name.includes(w)) ? " " : path;
+  });
+}
+
 /** The user's data, secrets or the model's context moved into the call, or out to a destination. */
 function reachAndExfiltration(c: Cues, push: Push): void {
-  const { s, ctx, lenient, address, parameterText } = c;
+  const { ctx, lenient, address, parameterText } = c;
+  // "Include specific details in your prompt" on a tool that takes a `prompt` means that parameter, not the model's own.
+  const own = c.s.includes("~/") ? withoutOwnState(c.s, ctx.server) : c.s;
+  const s = YOUR_PROMPT.test(own) && ask(ctx, "hasParam", "prompt") ? own.replace(YOUR_PROMPTS, " the prompt") : own;
   // A credential store named as what the tool refuses, skips or masks is the tool's protection, not a reach for it.
   // Both are asked lazily: most sentences are settled by cheaper questions first.
   let storeAnswer: boolean | undefined;
@@ -469,7 +498,7 @@ function reachAndExfiltration(c: Cues, push: Push): void {
     !ask(ctx, "declared", s) ||
     /\b(?:complete|entire|whole) (?:\w+ )?(?:address book|contact list|inbox|mailbox|history|keychain|vault|list of)\b/i.test(s) ||
     ((c.directive || has(IMPERATIVE_START, s)) && SECRET_COLLECTION.test(s) && !ask(ctx, "storeDeclared", ""));
-  if ((moving || towards) && resource() && address && clauseMoves(s, address) && !MINIMISED.test(s) && !credentialConfined(s, address)) push("exfiltration", 0.8, `the user's data sent to ${address}`);
+  if ((moving || towards) && resource() && address && clauseMoves(s, address) && !MINIMISED.test(s) && !credentialConfined(s, address) && !onlyASource(s, address)) push("exfiltration", 0.8, `the user's data sent to ${address}`);
   // "The author is taken from git config" is the tool reading its own input: "taken from" alone moves nothing into the call.
   else if (moving && resource() && has(INTO_THIS_CALL, s) && (c.directive || context(s) || has(PERSONAL, s) || has(CONVERSATION, s) || has(MODEL_HELD, s) || has(INTO_THIS_CALL, s.replace(/\btaken from\b/gi, " "))) && outsidePurpose && !lenient && !ownSide && !USER_CHOSEN.test(s) && !FLAG_OR_OUTPUT.test(s) && !describesOwnValue(s, ctx.field) && !PASSED_THROUGH.test(s)) push("resource-reach", 0.7, "a directive to put secrets, personal data or the conversation into the call");
   // "Whatever runs in the pane receives the keys, including password prompts": a prompt for a password holds none.

@@ -15,4 +15,4 @@ export const NOT_TOOL_NOUNS = "styles?|colou?rs?|fonts?|formats?|units?|values?|
  * Words before "server" that make it a host the tool works on, not an MCP server of the catalog: "an existing server",
  * "the target server", "alias and server".
  */
-export const HOST_SERVER_WORDS = "existing|target|given|specified|selected|default|current|configured|named|source|destination|running|registered|saved|chosen|new|primary|backup|upstream|jump|bastion|corresponding|appropriate|relevant|specific|respective|particular|associated|matching|desired|requested|intended|actual|underlying|previous|next|first|last|and|or|nor|but|as|than|then|both|either|neither|between";
+export const HOST_SERVER_WORDS = "existing|target|given|specified|selected|default|current|configured|named|source|destination|running|already-running|live|local|remote|model|inference|dev|development|staging|production|registered|saved|chosen|new|primary|backup|upstream|jump|bastion|corresponding|appropriate|relevant|specific|respective|particular|associated|matching|desired|requested|intended|actual|underlying|previous|next|first|last|and|or|nor|but|as|than|then|both|either|neither|between";
