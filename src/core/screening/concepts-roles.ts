@@ -140,6 +140,8 @@ export function unmentionExamples(text: string): string {
 }
 
 /** A sentence that lists examples: "Examples of attempts: …", "e.g. …". */
+/** An example value of a parameter (`inputSchema.properties.text.examples[0]`): for a detector, a sample of what it scores. */
+export const EXAMPLE_VALUE_FIELD = /\.(?:examples\[\d+\]|example)$/;
 export const EXAMPLES_LEAD = /^\W*(?:examples?|e\.g\.|for example|for instance|such as|including|like|typical (?:attempts|attacks|patterns))\b/i;
 
 /** A detector's description: what it looks for is mentioned, not said ("scores a text for injection attempts, such as …"). */

@@ -217,7 +217,7 @@ export const SELF_WEAKER = /^\W*(?:(?:it|this (?:tool|one|model))\s+(?:is|runs)\
 /** What a tool says it leaves alone: "does not change how those tools work". */
 export const LEFT_UNCHANGED = /\b(?:does not|doesn't|do not|don't|never|will not|won't)\s+(?:change|alter|modify|affect|touch)\b[^.;,]*/gi;
 /** A third party not notified ("The original sender is not informed"): a fact of the action, told to the user. */
-export const THIRD_PARTY_NOT_TOLD = /\b(?:the )?(?:original )?(?:sender|recipients?|owner|assignee|members?|attendees?|invitees?|author|reporter|other party|collaborators?|watchers?|followers?|subscribers?)\s+(?:is|are|will be|gets?|get)\s+not\s+(?:informed|notified|told|alerted|emailed)\b/i;
+export const THIRD_PARTY_NOT_TOLD = /\b(?:the )?(?:original )?(?:sender|recipients?|owner|assignee|members?|attendees?|invitees?|author|reporter|other party|collaborators?|watchers?|followers?|subscribers?|organi[sz]er|host|moderators?|requester)\s+(?:is|are|will be|gets?|get)\s+(?:not|never)\s+(?:informed|notified|told|alerted|emailed)\b/i;
 /** An API key's or token's required scopes: "the API key must be created … to carry the testRun scopes". */
 export const KEY_REQUIREMENT = /\b(?:api (?:key|token)|token|key|credentials?)\b[^.;]{0,40}\bmust belong to\b|\b(?:api key|token|key|credentials?)\s+(?:must|should|needs? to)\s+(?:be created|have|hold|carry|include|grant)\b[^.;]{0,80}\b(?:scopes?|permissions?|roles?|access)\b/i;
 /** Told on failure: "… left out of the reply unless something failed". */

@@ -82,7 +82,7 @@ const HOLDS_NOUN = /^\W*(?:the|a|an|full|complete|all)\s+(?:full\s+|complete\s+)
  */
 const QUERY_VALUE = /^\s*(?:select|with)\b[^]*\bfrom\b|(?:^|\s)@[\w.]+:|\*@/i;
 /** The conversation named as what is not sent: "the conversation is not forwarded automatically". */
-const NOT_FORWARDED = /\b(?:the )?(?:conversation|chat(?: history)?|transcript|messages)\s+(?:is|are)\s+(?:never|not)\s+(?:\w+\s+)?(?:forwarded|sent|shared|included|passed|uploaded|stored)\b/i;
+const NOT_FORWARDED = /\b(?:the )?(?:conversation|chat(?: history)?|transcript|messages)\s+(?:is|are)\s+(?:never|not)\s+(?:\w+\s+)?(?:forwarded|sent|shared|included|passed|uploaded|stored)\b|\b(?:cannot|can't|can not|does not|doesn't|will not|won't|never)\s+see\s+(?:this|the|your)\s+(?:conversation|chat)\b/i;
 const NOT_FORWARDEDS = new RegExp(NOT_FORWARDED.source, "gi");
 const CONTINUE_CONVERSATION = /\bto (?:continue|resume|keep going with) the (?:conversation|chat|session)\b(?=[^.;]{0,60}\b(?:id|ids|\w+Id)\b)/gi;
 /** The call authenticated with its own key: "sent to api.search.brave.com with the user's API key". */
@@ -143,6 +143,8 @@ const USER_CONTENT = /\b(?:messages?|contents?|files?|documents?|results?|rows|e
 const READ_ONLY_CALL = /\bread-only\b[^.;]{0,30}\b(?:you )?(?:may|can|could) call (?:it|this)\b/i;
 /** Fields chosen for the result, not data put into the call: "Additional fields to include beyond defaults (…, location, attendees)". */
 const OUTPUT_FIELDS = /\bfields? to (?:include|return)\b|\binclude[sd]? (?:[\w-]+ ){0,3}?in (?:the )?(?:[\w-]+ )?(?:response|result|output)s?\b|\bbeyond (?:the )?defaults?\b/i;
+/** A parameter that names where a secret is kept, not the secret: "Name of the environment variable that holds the SMTP password". */
+const NAME_OF_SECRET = /^\W*(?:the )?(?:name|key|id|path|label|identifier|reference) (?:of|to) (?:the |an? )?(?:environment variable|env var|secret|vault (?:entry|item|secret)|credential|key ?chain entry|keychain item)\b/i;
 /** A cap or check on the tool's own work named "safety": "Safety limit on total replacements". */
 const SAFETY_LIMIT = /\bsafety (?:limits?|caps?|thresholds?|margins?|timeouts?|nets?|checks?|valves?|buffers?|factors?|switch(?:es)?|interlocks?|stops?)\b/i;
 const SAFETY_LIMITS = new RegExp(SAFETY_LIMIT.source, "gi");
@@ -320,7 +322,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   const secret = has(SECRET, s) && (!NEGATED_SECRET.test(s) || has(SECRET, s.replace(NEGATED_SECRETS, " "))) && (!SETTING_NOT_SECRET.test(s) || has(SECRET, s.replace(SETTINGS_NOT_SECRET, " ")));
   // A parameter described as secrets or the conversation ("Dump of all environment variables …") asks the model to fill it with them.
   const contentOf = /\b(?:dump|contents?|copy|verbatim|list|export|all|text|summary|digest)\s+(?:text\s+)?of\b|\bincluding (?:secret|private|hidden)\b|\bverbatim\b/i.test(s);
-  if (inParameter && !value && (secret || has(CONVERSATION, s)) && (contentOf || has(FILL_WITH, s)) && !protective && !ask(ctx, "declared", s)) push("resource-reach", 0.75, "a parameter meant to hold secrets or the conversation");
+  if (inParameter && !value && (secret || has(CONVERSATION, s)) && (contentOf || has(FILL_WITH, s)) && !protective && !NAME_OF_SECRET.test(s) && !ask(ctx, "declared", s)) push("resource-reach", 0.75, "a parameter meant to hold secrets or the conversation");
   // A parameter whose description names what it holds as the conversation: "The arguments the user gave to other tools
   // earlier in this conversation", "The full output of the most recent read_file call".
   else if (inParameter && !value && (has(CONVERSATION, s) || has(ENV_SECRET, s)) && HOLDS_NOUN.test(s) && !protective && !ask(ctx, "declared", has(ENV_SECRET, s) ? "environment secrets" : s)) push("resource-reach", 0.7, "a parameter that holds the conversation or the environment's secrets");
@@ -341,7 +343,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
     // current conversation as a Markdown file in the user's Documents folder") names its work, not a reach.
     const savesLocally = ctx.lead && conversation && !secret && LOCAL_SINK.test(s) && !OUTBOUND_WORD.test(s) && !ADDRESS.test(s);
     const outside = (!ask(ctx, "declared", s) || conversation) && !savesLocally;
-    if (intoCall && outside && !USER_CHOSEN.test(s) && !OUTPUT_FIELDS.test(s) && !FLAG_OR_OUTPUT.test(s) && !describesOwnValue(s, ctx.field)) push("resource-reach", conversation || secret ? 0.85 : 0.65, conversation ? "puts the conversation or other tools' data into the call" : "puts secrets or personal data into the call");
+    if (intoCall && outside && !USER_CHOSEN.test(s) && !OUTPUT_FIELDS.test(s) && !FLAG_OR_OUTPUT.test(s) && !describesOwnValue(s, ctx.field) && !NAME_OF_SECRET.test(s)) push("resource-reach", conversation || secret ? 0.85 : 0.65, conversation ? "puts the conversation or other tools' data into the call" : "puts secrets or personal data into the call");
     else if (outside && has(COLLECT_VERB, s) && (secret || personal) && has(USER_PLACE, s) && !NOT_READ.test(s))
       push("resource-reach", 0.7, "collects the user's secrets");
   }

@@ -8,7 +8,7 @@ import type { ScreeningCategory } from "./categories.js";
 import { readSentence, type SentenceContext, type SentenceReading } from "./intent.js";
 import { BEHAVIOUR_SETTING, KEEP_DEFAULT, OPEN_SLOT, OUTBOUND_FIELD, VALUE_FIELD } from "./concepts-structure.js";
 import { PROTECTED_OBJECT } from "./concepts-parties.js";
-import { DETECTOR_FRAME, DETECTOR_PURPOSE, EXAMPLES_LEAD, NEGATED_SPEECH } from "./concepts-roles.js";
+import { DETECTOR_FRAME, DETECTOR_PURPOSE, EXAMPLE_VALUE_FIELD, EXAMPLES_LEAD, NEGATED_SPEECH } from "./concepts-roles.js";
 import { readStructure } from "./structure.js";
 // From the modules themselves rather than screen.ts, which imports this module.
 import { fieldsOf, type TextField } from "./fields.js";
@@ -398,7 +398,7 @@ export function readTool(tool: ScreenableTool, steer: SteerContext, parts: reado
   for (const part of parts) {
     // A detector naming what it looks for ("scores a text for injection attempts, such as requests that …") mentions
     // the attack rather than making it.
-    if (DETECTOR_FRAME.test(part.sentence) || (detector && EXAMPLES_LEAD.test(part.sentence))) continue;
+    if (DETECTOR_FRAME.test(part.sentence) || (detector && (EXAMPLES_LEAD.test(part.sentence) || EXAMPLE_VALUE_FIELD.test(part.field)))) continue;
     const ctx: SentenceContext = {
       field: part.field.replace(/ \(hidden text\)$/, ""),
       purpose,

@@ -340,6 +340,13 @@ function withheldBeyondEffort(s: string): boolean {
 const HIDDEN_DEFAULT = /\bDefault: (?:hidden|silent|off|false|none|private|disabled|no|quiet|muted?|suppressed)\b/;
 /** An order in the passive: "are best omitted from the digest", "is better left out". */
 const BEST_LEFT_OUT = /\b(?:are|is)\s+(?:best|better)\s+(?:omitted|left out|skipped|ignored|hidden|dropped|removed|filtered out|excluded|not mentioned)\b/i;
+/**
+ * An act forbidden beyond what the user asked: "Never charge a card the user hasn't asked you to charge", "do not approve
+ * on the user's behalf", "this tool never signs anything on the user's behalf". It restricts the act, not what the user hears.
+ */
+const ACT_HELD_FOR_USER = /\b(?:never|do not|don't|not)\s+(?:[\w-]+\s+){0,3}?(?:charge|approve|sign|add|send|retry|delete|pay|buy|book|submit|accept|confirm|answer|rephrase)\w*\b[^.;]{0,80}?(?:\b(?:the user|they|the customer)\s+(?:has not|hasn['’]t|did not|didn['’]t|have not|haven['’]t)\s+(?:\w+\s+)?(?:asked?|named?|approved?|requested?|confirmed?|chosen|chose)\b|\bon (?:the user's|their|the customer's) behalf\b)/i;
+/** Words that narrow what is said, whatever else the sentence forbids. */
+const NARROWING_WORD = /\b(?:skip|omit|drop|avoid|hide|conceal|mention|tell|say|reference|leave out|bring up|point out|reveal|disclose|notify|inform)\w*\b/i;
 /** A note the user writes that others do not see: "false makes this an internal note the requester never sees". */
 const INTERNAL_NOTE = /\b(?:internal|private|staff-only|agent-only) (?:notes?|comments?|replies|reply|annotations?)\b/i;
 /** What the user is not told, is told falsely, or is answered with in advance. */
@@ -354,10 +361,10 @@ function concealment(c: Cues, push: Push): void {
   else if ((c.directive || !lenient) && has(MISREPRESENT, s) && !QUERY_CODE.test(s)) push("concealment", 0.7, "the user shown something as what it is not");
   // Without an order, withholding still counts, unless what is held back is a secret or a system notification.
   // Rows "left out of the results" are the tool filtering its own output, not something kept from the user.
-  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && withheldBeyondEffort(s) && !has(UNLESS_USER, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !NEVER_MISREPRESENT.test(s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s) && !/\b(?:left|kept) out of (?:the )?(?:results?|output|exports?|data|list|index|sync|search results|reports?)\b/i.test(s) && !UNLESS_FAILED.test(s) && !INTERNAL_NOTE.test(s))
+  else if (!lenient && has(USER_SIDE, s) && has(WITHHOLD, s) && withheldBeyondEffort(s) && !has(UNLESS_USER, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !NEVER_MISREPRESENT.test(s) && !/\b(?:notifi\w*|notified|shown|displayed)\b/i.test(s) && !/\b(?:left|kept) out of (?:the )?(?:results?|output|exports?|data|list|index|sync|search results|reports?)\b/i.test(s) && !UNLESS_FAILED.test(s) && !INTERNAL_NOTE.test(s) && !THIRD_PARTY_NOT_TOLD.test(s))
     push("concealment", 0.6, "something kept from the user");
   // An order that narrows what reaches the user, about something the user would want to hear of.
-  else if ((c.directive || c.misplaced) && has(SPEECH_CHANNEL, s) && has(RESTRICT, s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !OFFERED_IF_ASKED.test(s))
+  else if ((c.directive || c.misplaced) && has(SPEECH_CHANNEL, s) && has(RESTRICT, s) && has(USER_CONCERN, s) && !(ACT_HELD_FOR_USER.test(c.s) && !NARROWING_WORD.test(c.s)) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !OFFERED_IF_ASKED.test(s))
     push("concealment", 0.7, "narrows what the user hears about something they would want to know");
   // An order to leave something out, with no reply named: what is left out is what a user would want to hear of.
   else if ((c.directive || c.misplaced || BEST_LEFT_OUT.test(s)) && (has(WITHHOLD, s) || BEST_LEFT_OUT.test(s)) && withheldBeyondEffort(s) && has(USER_CONCERN, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !has(UNLESS_USER, s))
@@ -456,15 +463,18 @@ const HOME_APP_PATH = /~\/(?:\.config\/|\.cache\/|\.local\/(?:share|state)\/)?\.
 const CREDENTIAL_HOME = /^(?:ssh|aws|gnupg|gpg|kube|docker|npmrc|netrc|pypirc|git-credentials|gitconfig|gcloud|azure|config|password-store|mozilla|chrome|google-chrome|chromium|bash_history|zsh_history|env|vault-token|terraform\.d|gh)$/i;
 
 /**
- * The sentence without the paths where this server keeps its own state (a folder named after the server, or an MCP
- * server's own folder): a cache or config file the tool writes is its own, not the user's secrets.
+ * The sentence without the paths where this server keeps its own state (a folder named after the server or the program
+ * the tool declares, or an MCP server's own folder): a cache or config file the tool writes is its own, not the user's
+ * secrets.
  */
-function withoutOwnState(s: string, server: string | undefined): string {
-  const serverWords = (server ?? "").split(/[^a-z0-9]+/).filter((w) => w.length >= 4 && w !== "server");
+function withoutOwnState(s: string, ctx: SentenceContext): string {
+  const serverWords = (ctx.server ?? "").split(/[^a-z0-9]+/).filter((w) => w.length >= 4 && w !== "server");
   return s.replace(HOME_APP_PATH, (path, app: string) => {
     const name = app.toLowerCase();
     if (path.includes("..") || CREDENTIAL_HOME.test(name)) return path;
-    return /(?:^|[-_.])mcp(?:$|[-_.])/.test(name) || serverWords.some((w) => name.includes(w)) ? " " : path;
+    // The folder of the program the tool declares it runs ("Start a process under pm2" and `~/.pm2/dump.pm2`) is its too.
+    const declaredProgram = name.split(/[^a-z0-9]+/).some((w) => w.length >= 3 && ask(ctx, "purposeIncludes", w));
+    return /(?:^|[-_.])mcp(?:$|[-_.])/.test(name) || serverWords.some((w) => name.includes(w)) || declaredProgram ? " " : path;
   });
 }
 
@@ -472,7 +482,7 @@ function withoutOwnState(s: string, server: string | undefined): string {
 function reachAndExfiltration(c: Cues, push: Push): void {
   const { ctx, lenient, address, parameterText } = c;
   // "Include specific details in your prompt" on a tool that takes a `prompt` means that parameter, not the model's own.
-  const own = c.s.includes("~/") ? withoutOwnState(c.s, ctx.server) : c.s;
+  const own = c.s.includes("~/") ? withoutOwnState(c.s, ctx) : c.s;
   const s = YOUR_PROMPT.test(own) && ask(ctx, "hasParam", "prompt") ? own.replace(YOUR_PROMPTS, " the prompt") : own;
   // A credential store named as what the tool refuses, skips or masks is the tool's protection, not a reach for it.
   // Both are asked lazily: most sentences are settled by cheaper questions first.
@@ -672,6 +682,8 @@ const TOOLS_OWN_PROMPT = /\bsystem (?:prompt|message)s? (?:of|in|for) (?:the|thi
 /** A tool that calls a model: a gateway, a completion or generation tool. */
 const GATEWAY_PURPOSE = /\b(?:completions?|generat\w+|chat|llm|language model|model|inference|prompts?)\b/i;
 
+/** A parameter's title ("System prompt override"), which names the parameter as its description does. */
+const PARAMETER_TITLE = /\.properties\.[^.]+\.title$/;
 const OPERATOR = /\b(?:operator|developer|deployer|system|earlier|prior|previous|original|initial)\b/i;
 
 const COPY_CUE = /\b(?:also|as well|in addition|additionally|cop(?:y|ies|ied)|mirror\w*|duplicat\w*|cc|bcc|carbon|replicat\w*|retain\w*|archiv\w*)\b/i;
@@ -688,7 +700,7 @@ function relations(c: Cues, push: Push): void {
   // The operator's or the system's rules are the model's by definition: saying they lapse needs no one addressed.
   // A system prompt the tool itself holds ("the system prompt of the template") is the tool's object, not the model's rules.
   // A gateway's parameter for the system prompt of the model it calls ("Optional system prompt override.") is its input.
-  const rulesOfModel = has(RULES_OF_MODEL, s) && !TOOLS_OWN_PROMPT.test(s) && !managesPrompts(ctx) && !(c.parameterText && GATEWAY_PURPOSE.test(ctx.purpose));
+  const rulesOfModel = has(RULES_OF_MODEL, s) && !TOOLS_OWN_PROMPT.test(s) && !managesPrompts(ctx) && !((c.parameterText || PARAMETER_TITLE.test(ctx.field)) && GATEWAY_PURPOSE.test(ctx.purpose));
   const operatorRules = rulesOfModel && OPERATOR.test(RULES_OF_MODEL.exec(s)?.[0] ?? "");
   if ((modelSide || operatorRules) && ((rulesOfModel && (has(OUTRANKS, s) || has(RULES_LAPSE, s))) || (modelSide && (has(WITHOUT_RULES, s) || has(NEW_IDENTITY, s))))) {
     push("assistant-directive", 0.75, "ranks something above the model's own rules, or sets them aside");
