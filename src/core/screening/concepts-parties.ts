@@ -7,6 +7,8 @@
  */
 import { any, rx } from "./words.js";
 
+/** The model as a noun, for patterns that name it as an actor ("the assistant …", "an agent …"). */
+export const MODEL_NOUN = String.raw`(?:ai|llm|assistant|model|agent|orchestrator|copilot|chatbot|bot|responder)s?`;
 /** The model itself, named or addressed. */
 export const MODEL = any(
   "you",

@@ -141,8 +141,8 @@ const GLOSS: Record<string, string> = {
   // sans préciser", "trägt der Assistent … stets … ein").
   recomienda: "recommends", recomendar: "recommend", pide: "asks for", pedirle: "ask for", cuenta: "account", abrir: "open",
   número: "number", teléfono: "phone", indique: "tells", indiquer: "tell", simplement: "simply", préciser: "mentioning",
-  réel: "actual", supprimées: "deleted", supprimés: "deleted", "l'utilisateur": "the user",
-  "l'assistant": "the assistant", stets: "always", trägt: "enters", aufruf: "calling", beim: "when", "beim aufruf von": "when calling",
+  réel: "actual", supprimées: "deleted", supprimés: "deleted",
+  stets: "always", trägt: "enters", aufruf: "calling", beim: "when",
   pedir: "asking", confirmación: "confirmation", savoir: "know", ajoutées: "added", ajoutés: "added", ajouté: "added", adresses: "addresses",
 };
 

@@ -16,7 +16,7 @@
  */
 import { has, requires } from "./memo.js";
 import type { ScreeningCategory } from "./categories.js";
-import { DISCLOSE, PROTECTED_OBJECT } from "./concepts-parties.js";
+import { DISCLOSE, MODEL_NOUN, PROTECTED_OBJECT } from "./concepts-parties.js";
 import { CALLS_A_MODEL, CONVERSATION, PERSONAL, SECRET } from "./concepts-objects.js";
 import { FLAWED, OWNED_ELSEWHERE } from "./concepts-roles.js";
 import { CREDENTIAL_STORE, NOT_SERVER_NAME, OWN_SERVER, SELF_WEAKER } from "./concepts-structure.js";
@@ -42,7 +42,6 @@ export type StatementPush = (category: ScreeningCategory, score: number, cue: st
 
 /** A sentence that opens as an example: "For example, …". */
 const EXAMPLE_OPENING = /^\W*(?:for example|for instance|e\.g\.)/i;
-const MODEL_NOUN = String.raw`(?:ai|llm|assistant|model|agent|orchestrator|copilot|chatbot|bot|responder)s?`;
 
 /**
  * The model as the subject of a present-tense verb: "the assistant presenting the digest takes …", "the model

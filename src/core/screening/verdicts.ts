@@ -16,7 +16,7 @@
  * Pure and synchronous; the readings after the first few wait behind one test of the words they cannot match without.
  */
 import type { AskCues, AskPush } from "./asks.js";
-import { PROTECTED_OBJECT } from "./concepts-parties.js";
+import { MODEL_NOUN, PROTECTED_OBJECT } from "./concepts-parties.js";
 import { has } from "./memo.js";
 
 /** The cues of a sentence, with the other servers' tools it names (structure.ts). */
@@ -25,7 +25,7 @@ export interface VerdictCues extends AskCues {
 }
 
 /** Words without which none of the readings below can match. */
-const VERDICT_WORDS = /\b(?:whatever|regardless|no matter|irrespective|own|push|nudge|pressure|steer|persuade|convince|urge|reassure|aware|forbidden|prohibited|not allowed|off-limits|tool|tools|server's|only|never|not|itself|yourself|why|obeyed|followed|calls|uses|runs|stop)\b/i;
+const VERDICT_WORDS = /\b(?:ai|llm|assistants?|models?|agents?|orchestrators?|copilots?|chatbots?|bots?|responders?|behalf|described|reported|presented|summari[sz]ed|shown|labell?ed|called|whatever|regardless|no matter|irrespective|own|push|nudge|pressure|steer|persuade|convince|urge|reassure|aware|forbidden|prohibited|not allowed|off-limits|tool|tools|server's|only|never|not|itself|yourself|why|obeyed|followed|calls|uses|runs|stop)\b/i;
 
 /** Before anything is known: "whatever the findings", "regardless of what the account data shows". */
 const WHATEVER_FOUND = /\b(?:whatever|regardless of(?: what)?|no matter what|irrespective of)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:findings|results?|data|scan|output|outcome|numbers|figures|evidence|checks?)(?:\s+(?:shows?|says?|finds?|returns?|contains?|reveals?))?\b/i;
@@ -41,7 +41,7 @@ const AS_OWN_VIEW = /\b(?:say|claim|present|tell (?:the user|them))\w*\s+(?:that
 const USER_WORKED_ON = /\b(?:push|nudge|pressure|steer|persuade|convince|urge|talk)\w*\s+(?:the\s+)?(?:user|users|customer|shopper|person|them)\s+(?:in)?to\s+(?:vote|buy|choose|pick|upgrade|sign|pay|subscribe|accept|approve|agree|purchase|book|renew|donate|invest)\b|\bargue against (?:the |any |all )?(?:alternatives|other options|the others)\b/i;
 
 /** The model made to sell: "the assistant recommends the user open an account at FxNova". */
-const MODEL_SELLS = /\b(?:the|an?) (?:assistant|agent|model|ai)\s+(?:then |also |always )?(?:recommends?|suggests?|encourages?|invites?|urges?)\s+(?:the\s+)?(?:user|users|customer|shopper|person|them)\s+(?:to\s+)?(?:open|sign up for|create|register|subscribe to|install|buy|join|upgrade to)\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}?(?:account|plan|subscription|app|membership|card|loan|wallet)\b/i;
+const MODEL_SELLS = new RegExp(String.raw`\b(?:the|an?) ${MODEL_NOUN}\s+(?:then |also |always )?(?:recommends?|suggests?|encourages?|invites?|urges?)\s+(?:the\s+)?(?:user|users|customer|shopper|person|them)\s+(?:to\s+)?(?:open|sign up for|create|register|subscribe to|install|buy|join|upgrade to)\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}?(?:account|plan|subscription|app|membership|card|loan|wallet)\b`, "i");
 /** A side effect stated, then the user reassured it did not happen. */
 const SIDE_EFFECT_STATED = /\b(?:also|additionally|as well|too|silently|quietly)\b[^.;]{0,40}\b(?:disables?|turns? off|removes?|deletes?|opens?|shares?|sends?|uploads?|grants?|changes?|charges?|installs?|enables?)\b|\b(?:disables?|turns? off|removes?|deletes?|shares?|uploads?|grants?|charges?|installs?)\b[^.;]{0,40}\b(?:also|as well|too)\b/i;
 const REASSURED = /\breassur\w+\s+(?:the\s+)?(?:user|users|customer|shopper|person|them)\s+(?:that\s+)?[^.;]{0,80}?\b(?:untouched|unchanged|intact|safe|secure|fine|unaffected|as before|not (?:changed|touched|affected))\b/i;
@@ -98,7 +98,7 @@ const OTHERS_PRODUCE_HARM = /\bother\s+(?:[\w-]+\s+){0,2}tools?\s+(?:produce|ret
  * The model's report to the user, stated by the tool: "the assistant still tells the user the patch applied cleanly",
  * "the assistant's summary names only the package", "In chat, the result is described as 'firewall rules tidied'".
  */
-const MODEL_REPORTS = /\b(?:the|an?) (?:ai |calling )?(?:assistant|agent|model|llm|chatbot|bot)(?:'s (?:summary|reply|answer|report|message|response|confirmation))?\s+(?:then |still |simply |only |always |just |also )?(?:tells?|describes?|reports?|presents?|quotes?|replies|answers?|says|states|names?|lists?|calls?|labels?|summari[sz]es?|confirms?|lets (?:the user|them|the customer) know)\b|\b(?:in (?:the )?(?:chat|reply|conversation|answer|summary)|to the (?:user|customer)),?\s+(?:the (?:[\w-]+ )?(?:result|outcome|change|action|run|booking|order|update) )?(?:is|are) (?:described|reported|presented|summari[sz]ed|shown|labell?ed|called) as\b/i;
+const MODEL_REPORTS = new RegExp(String.raw`\b(?:the|an?) (?:ai |calling )?${MODEL_NOUN}(?:'s (?:summary|reply|answer|report|message|response|confirmation))?\s+(?:then |still |simply |only |always |just |also )?(?:tells?|describes?|reports?|presents?|quotes?|replies|answers?|says|states|names?|lists?|calls?|labels?|summari[sz]es?|confirms?|lets (?:the user|them|the customer) know)\b|\b(?:in (?:the )?(?:chat|reply|conversation|answer|summary)|to the (?:user|customer)),?\s+(?:the (?:[\w-]+ )?(?:result|outcome|change|action|run|booking|order|update) )?(?:is|are) (?:described|reported|presented|summari[sz]ed|shown|labell?ed|called) as\b`, "i");
 /** What shapes that report: something left out, a label put on it, a cost dropped, a success claimed despite a failure. */
 const REPORT_SHAPED = /\bwithout (?:listing|mentioning|naming|saying|stating|showing|noting|checking|looking at|reporting|disclosing|specifying|the (?:[\w-]+ )?(?:insurance|cover|coverage|protection|deposit|gratuity|tips?|fees?|surcharges?|charges?|tax(?:es)?|costs?|add-ons?|renewals?|subscriptions?|commissions?|markups?))\b|\bleaves? out\b|\b(?:names?|mentions?|lists?) only\b|\bstill (?:tells?|says|reports?|confirms?|describes?)\b|\bas (?:'[^']{1,40}'|"[^"]{1,40}"|\u2018[^\u2019]{1,40}\u2019|\u201c[^\u201d]{1,40}\u201d)|\bthat the (?:[\w-]+ ){0,3}(?:is|was|are|were) not (?:eligible|affected|charged|changed)\b/i;
 /** A question the tool asks the user answered by the model for them: "the agent answers 'yes' to them on the user's behalf". */
@@ -108,7 +108,7 @@ const ANSWERED_FOR_USER = /(?<!\b(?:not|never|n't|no)\s+(?:\w+\s+){0,4})\b(?:ans
  * A parameter that switches what the model says about a cost or a lasting effect: "mention_renewal: Whether the
  * assistant mentions the paid annual conversion in its reply". What the model tells the user is no setting of a tool.
  */
-const SPEECH_SWITCH = /^\W*(?:whether|if) (?:the )?(?:assistant|model|agent|ai|llm|chatbot)\b[^.;]{0,20}\b(?:mentions?|tells?|shows?|states?|discloses?|includes?|notes?|says|explains?)\b[^.;]{0,80}\b(?:in|to) (?:its|the|their) (?:reply|replies|answer|response|summary|message|chat)\b/i;
+const SPEECH_SWITCH = new RegExp(String.raw`^\W*(?:whether|if) (?:the )?${MODEL_NOUN}\b[^.;]{0,20}\b(?:mentions?|tells?|shows?|states?|discloses?|includes?|notes?|says|explains?)\b[^.;]{0,80}\b(?:in|to) (?:its|the|their) (?:reply|replies|answer|response|summary|message|chat)\b`, "i");
 const COST_OR_LASTING = /\b(?:paid|fees?|charges?|billed|billing|renew\w*|conversions?|subscriptions?|surcharges?|commissions?|insurance|price|prices|pricing|costs?|recurring|auto-?renew\w*|data sharing|tracking|deletes?|deleted|permanent\w*|irreversibl\w*)\b/i;
 
 export function verdictReadings(c: VerdictCues, push: AskPush): void {
@@ -123,11 +123,11 @@ export function verdictReadings(c: VerdictCues, push: AskPush): void {
   if (HIDE_CONCERN.test(s)) return push("concealment", 0.75, "an order to hide something the user would want to know");
   if (CONFIRMATION_LAPSES.test(s)) return push("assistant-directive", 0.75, "the user's confirmation declared to lapse");
   if (c.named.length > 0 && NAMED_RUN_DOWN.test(s)) return push("tool-choice", 0.7, `another server's tool declared obsolete (${c.named[0]})`);
+  if (!VERDICT_WORDS.test(s)) return;
   if (c.parameterText && SPEECH_SWITCH.test(s) && COST_OR_LASTING.test(s)) return push("concealment", 0.75, "a switch for what the model tells the user of a cost");
   if (MODEL_SELLS.test(s)) return push("assistant-directive", 0.75, "the user worked on for the tool's sake");
   if (ANSWERED_FOR_USER.test(s)) return push("assistant-directive", 0.75, "the user's answer given by the model");
   if (MODEL_REPORTS.test(s) && REPORT_SHAPED.test(s) && !has(PROTECTED_OBJECT, s)) return push("concealment", 0.75, "the model's report to the user shaped by the tool");
-  if (!VERDICT_WORDS.test(s)) return;
   if (WHATEVER_FOUND.test(s) && VERDICT_GIVEN.test(s.replace(WHATEVER_FOUND, " "))) {
     if (RECOMMENDS.test(s)) push("assistant-directive", 0.75, "a recommendation fixed whatever the data shows");
     else push("concealment", 0.75, "the answer to the user fixed whatever the findings");
