@@ -85,6 +85,8 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "legit69", kind: "legit", firstContact: { commit: "f1bb44a", setting: "alone", flagged: [33, 160] }, fit: true },
   { name: "round50", kind: "realistic", firstContact: { commit: "0fcf509", setting: "beside the real catalog", detected: [49, 64], flagged: [3, 40] }, fit: false },
   { name: "legit70", kind: "legit", firstContact: { commit: "90a10f5", setting: "alone", flagged: [20, 160] }, fit: false },
+  { name: "round51", kind: "realistic", firstContact: { commit: "94d4c67", setting: "beside the real catalog", detected: [48, 64], flagged: [3, 40] }, fit: false },
+  { name: "legit71", kind: "legit", firstContact: { commit: "94d4c67", setting: "alone", flagged: [17, 160] }, fit: false },
 ];
 
 export interface IndependentRow {
