@@ -12,6 +12,8 @@ import { protectiveNote } from "./protective-notes.js";
 import { declaresItselfDeprecated, routingNote, type RoutingContext } from "./routing-notes.js";
 import { normalize, sentences, unquoteMentions, type Hit } from "./text.js";
 import { once } from "./memo.js";
+import { heaviestSentence, LEXICAL_ALONE, LEXICAL_VETO, lexicalLogit, shippedLexicalModel, toolFeatures } from "./lexical.js";
+import type { ScreeningCategory } from "./categories.js";
 import {
   DEFAULT_SCREENING_THRESHOLD,
   type ScreenContext,
@@ -185,6 +187,8 @@ export interface DetailedScreening {
   parts: ToolSentence[];
   /** Every reading above zero, also those below the threshold (the encoder may confirm them). */
   readings: SentenceFinding[];
+  /** The lexical model's logit for the whole tool (lexical.ts); undefined when it is turned off. */
+  lexical?: number;
 }
 
 /** An <IMPORTANT> tag (not a system, admin or hidden one). */
@@ -296,5 +300,37 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
   // The approval blocks set aside above stand as hits when anything in their field reads as an attack, or when the
   // reading is off (nothing then vouches for the block).
   for (const d of deferred) if (context.reading === false || readings.some((r) => r.field === d.field)) add(d.rule, d.field, d.excerpt);
-  return { result: { flagged: reasons.length > 0, reasons, findings }, parts, readings };
+  if (context.lexical === false) return { result: { flagged: reasons.length > 0, reasons, findings }, parts, readings };
+  const model = shippedLexicalModel();
+  const lexical = lexicalLogit(model, toolFeatures(fields));
+  if (findings.length > 0 && lexical < LEXICAL_VETO && findings.every(overrulable)) {
+    for (const f of findings) f.detail = `${f.detail}; set aside: the tool's words read as honest (lexical ${lexical.toFixed(2)})`;
+    return { result: { flagged: false, reasons: [], findings: [], setAside: findings }, parts, readings, lexical };
+  }
+  if (findings.length === 0 && lexical > LEXICAL_ALONE) {
+    const at = heaviestSentence(model, fields);
+    if (at) {
+      const category = categoryOfLexical(at, readings);
+      const score = 1 / (1 + Math.exp(-lexical));
+      reasons.push({ rule: `lexical:${category}`, field: at.field, excerpt: excerptOf(at.sentence, 0, at.sentence.length), category, score });
+      findings.push({ server: serverName, tool: toolName, field: at.field, sentence: at.sentence, category, score, source: "lexical", detail: `the tool's words read as an attack (lexical ${lexical.toFixed(2)})` });
+    }
+  }
+  return { result: { flagged: reasons.length > 0, reasons, findings }, parts, readings, lexical };
+}
+
+/** Hidden characters and text decoded from them or from an encoding: the lexical model does not see it, so never sets it aside. */
+function overrulable(f: ScreeningFinding): boolean {
+  return familyOf(f.detail) !== "hidden_unicode" && !/\((?:hidden|encoded) text\)$/.test(f.field);
+}
+
+/**
+ * The category of the lexical model's own finding: the reader's strongest reading (below the threshold) of the
+ * sentence it points at, else of any sentence of the tool, else an address to the assistant.
+ */
+function categoryOfLexical(at: { field: string; sentence: string }, readings: readonly SentenceFinding[]): ScreeningCategory {
+  let best: SentenceFinding | undefined;
+  for (const r of readings) if (r.field === at.field && r.sentence.trim() === at.sentence && (!best || r.score > best.score)) best = r;
+  if (!best) for (const r of readings) if (!best || r.score > best.score) best = r;
+  return best?.category ?? "assistant-directive";
 }

@@ -49,8 +49,8 @@ export interface ScreeningFinding {
   category: ScreeningCategory;
   /** Confidence in [0, 1]; a finding counts when it reaches the threshold (default `DEFAULT_SCREENING_THRESHOLD`). */
   score: number;
-  /** Which stage found it: a pattern rule, the sentence reader, the encoder, or a user-supplied judge. */
-  source: "rule" | "reading" | "encoder" | "judge";
+  /** Which stage found it: a pattern rule, the sentence reader, the encoder, a user-supplied judge, or the lexical model. */
+  source: "rule" | "reading" | "encoder" | "judge" | "lexical";
   /** Pattern rule id, or the reader's / encoder's explanation. */
   detail: string;
 }
@@ -60,6 +60,11 @@ export interface ScreeningResult {
   reasons: ScreeningReason[];
   /** The findings at or above the threshold, by category (what `reasons` says, with server, tool, sentence and score). */
   findings: ScreeningFinding[];
+  /**
+   * Findings of the rules and the reader that the lexical model set aside (lexical.ts): the tool's words as a whole
+   * read as plainly honest. They do not flag the tool; they are kept so an audit can show them.
+   */
+  setAside?: ScreeningFinding[];
 }
 
 /** Score at which a finding counts (fit on the development half of data/screening/dev-set.jsonl). */
@@ -79,4 +84,6 @@ export interface ScreenContext {
   threshold?: number;
   /** Read each sentence for what it asks (intent.ts) besides the pattern rules. Default true. */
   reading?: boolean;
+  /** Weigh the whole tool's words with the lexical model (lexical.ts) besides the rules and the reader. Default true. */
+  lexical?: boolean;
 }
