@@ -38,7 +38,7 @@ test("every category is detected on the held-back half of the development set (r
 test("legitimate-but-alarming tools of every round are not flagged by rules and reader (the never-fit rounds at most 1 in 25)", async () => {
   const all = loadAllDevSets();
   assert.deepEqual([...new Set(all.map((r) => r.split))].sort(), ["blind", "dev", "fresh", "holdout", "round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round5", "round6", "round7", "round8", "round9", "test", "wide"]);
-  const m = await measureCategories({ encoder: false, timing: false, devSet: all.filter((r) => r.label === "legit") });
+  const m = await measureCategories({ encoder: false, lexical: false, timing: false, devSet: all.filter((r) => r.label === "legit") });
   assert.ok(m.legitimate.holdout!.n >= 20 && m.legitimate.blind!.n >= 20 && m.legitimate.fresh!.n >= 20 && m.legitimate.wide!.n >= 80 && m.legitimate.round5!.n >= 30 && m.legitimate.round6!.n >= 40 && m.legitimate.round7!.n >= 40 && m.legitimate.round8!.n >= 40 && m.legitimate.round9!.n >= 40 && m.legitimate.round10!.n >= 40 && m.legitimate.round11!.n >= 40 && m.legitimate.round12!.n >= 40 && m.legitimate.round13!.n >= 40 && m.legitimate.round14!.n >= 40 && m.legitimate.round15!.n >= 40 && m.legitimate.round16!.n >= 40 && m.legitimate.round17!.n >= 40 && m.legitimate.round18!.n >= 40 && m.legitimate.round19!.n >= 40 && m.legitimate.round20!.n >= 40 && m.legitimate.round21!.n >= 40 && m.legitimate.round22!.n >= 40);
   // Fitted rounds: none flagged.
   assert.deepEqual(m.legitimate.flagged.filter((f) => !/\((?:holdout|round5|round6|round7|round8|round9|round10|round11|round12|round13|round14|round15|round16|round17|round18|round19|round20|round21|round22)\)$/.test(f)), []);
@@ -47,9 +47,9 @@ test("legitimate-but-alarming tools of every round are not flagged by rules and 
   assert.ok(m.legitimate.flagged.length * 25 <= neverFit, JSON.stringify(m.legitimate.flagged));
 });
 
-test("the wide training set (many styles and field positions per category) is detected and its legitimate tools pass", async () => {
+test("the wide training set (many styles and field positions per category) is detected and its legitimate tools pass (rules and reader)", async () => {
   const wide = loadAllDevSets().filter((r) => r.split === "wide");
-  const m = await measureCategories({ encoder: false, timing: false, devSet: wide });
+  const m = await measureCategories({ encoder: false, lexical: false, timing: false, devSet: wide });
   for (const category of SCREENING_CATEGORIES) {
     const w = m.detection[category].wide!;
     assert.ok(w.n >= 20 && w.detected / w.n >= 0.95, `${category}: ${w.detected}/${w.n}`);

@@ -10,7 +10,8 @@ function tool(name: string, description: string, params: Record<string, Record<s
 }
 
 function categories(t: ScreenableTool, server = "srv"): string[] {
-  return [...new Set(screenTool(t, { server }).findings.map((f) => f.category))].sort();
+  // What the readers make of each sentence: the lexical model (lexical.ts) is tested on its own.
+  return [...new Set(screenTool(t, { server, lexical: false }).findings.map((f) => f.category))].sort();
 }
 
 test("a sentence in Spanish, German or French is read through its English gloss", () => {

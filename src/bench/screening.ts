@@ -275,7 +275,7 @@ export interface CategoryCount extends DetectionCount {
 }
 
 export interface CategoryMeasurement {
-  /** "rules+reader" (synchronous, what ToolCatalog does by default) or "rules+reader+encoder" (screenTools). */
+  /** "rules+reader+lexical" (synchronous, what ToolCatalog does by default), with "+encoder" (screenTools); without "+lexical" when it is off. */
   mode: string;
   encoder: { used: boolean; model?: string; reason?: string };
   /** Detection per category and split, with 95 % Wilson intervals; `all` sums the categories. */
@@ -292,7 +292,7 @@ const counted = (n: number, detected: number): CategoryCount => ({ n, detected, 
 
 /** Screens with `screenTools` (encoder on or off) and counts per category; clean catalogs go through ToolCatalog. */
 export async function measureCategories(
-  options: { realCatalog?: CatalogFile; encoder?: boolean; cacheDir?: string | false; devSet?: DevSetRow[]; timing?: boolean } = {},
+  options: { realCatalog?: CatalogFile; encoder?: boolean; lexical?: boolean; cacheDir?: string | false; devSet?: DevSetRow[]; timing?: boolean } = {},
 ): Promise<CategoryMeasurement> {
   const { screenTools } = await import("../core/screening/screen-tools.js");
   const rows = options.devSet ?? loadAllDevSets();
@@ -322,7 +322,7 @@ export async function measureCategories(
   const legit = rows.filter((r) => r.label === "legit");
   const neighbours = [...legit.map((r) => ({ server: r.server ?? "legit", tool: r.tool as ScreenableToolLike })), ...Object.values(cleanFiles).slice(0, 3).flatMap((f) => f.servers.flatMap((s) => s.tools.map((t) => ({ server: s.name, tool: t as ScreenableToolLike }))))];
   const poisoned = rows.filter((r) => r.label === "poisoned");
-  const report = await screenTools([...neighbours, ...poisoned.map((r) => ({ server: `untrusted-${r.id}`, tool: r.tool as ScreenableToolLike }))], { encoder: encoder ? undefined : false, cacheDir: options.cacheDir });
+  const report = await screenTools([...neighbours, ...poisoned.map((r) => ({ server: `untrusted-${r.id}`, tool: r.tool as ScreenableToolLike }))], { encoder: encoder ? undefined : false, lexical: options.lexical, cacheDir: options.cacheDir });
   const detection: CategoryMeasurement["detection"] = {};
   const tally: Record<string, Partial<Record<DevSplit, [number, number]>>> = {};
   for (const r of poisoned) {
@@ -354,7 +354,7 @@ export async function measureCategories(
     clean[name] = { n: entries.length, quarantined: catalog.quarantined.length, flagged: catalog.flagged.length, names: catalog.flagged.map((f) => `${f.server}/${f.name}`) };
   }
   return {
-    mode: report.encoder.used ? "rules+reader+encoder" : "rules+reader",
+    mode: `rules+reader${options.lexical === false ? "" : "+lexical"}${report.encoder.used ? "+encoder" : ""}`,
     encoder: report.encoder,
     detection,
     legitimate: { ...Object.fromEntries(Object.entries(legitTally).map(([split, c]) => [split, counted(...c)])), flagged },

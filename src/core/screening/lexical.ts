@@ -30,6 +30,12 @@ export const LEXICAL_VETO = -0.5;
 /** Logit above which the model files a finding of its own on a tool the rules and readers let through. */
 export const LEXICAL_ALONE = 1;
 
+/**
+ * Fewest features (about 25 words) a tool needs before the model weighs it: on shorter tools the common words
+ * outweigh the rest, and the model's verdict is no better than the length of the text.
+ */
+export const LEXICAL_MIN_FEATURES = 60;
+
 // Words (with the characters of paths, hosts and variables kept inside them) and single punctuation marks.
 const TOKEN = /[a-z0-9~./_$-]+|[^\sa-z0-9]/g;
 

@@ -14,6 +14,7 @@ import { SCREENING_CATEGORIES, type ScreeningCategory } from "./categories.js";
 import type { SentenceFinding, ToolSentence } from "./meaning.js";
 import { CATEGORY_PROTOTYPES, LEGITIMATE_PROTOTYPES } from "./prototypes.js";
 import { screenToolDetailed } from "./screen.js";
+import { LEXICAL_VETO } from "./lexical.js";
 import { DEFAULT_SCREENING_THRESHOLD, type ScreenableTool, type ScreeningFinding, type ScreeningResult } from "./types.js";
 
 /** A user-supplied judge, e.g. a model call: given a sentence and its tool, the categories it reads as. Never the default. */
@@ -35,6 +36,8 @@ export interface ScreenToolsOptions {
   judge?: ScreeningJudge;
   /** Score at which a finding counts. Default `DEFAULT_SCREENING_THRESHOLD`. */
   threshold?: number;
+  /** Weigh each tool's words with the lexical model (lexical.ts). Default true. */
+  lexical?: boolean;
   /** Receives the notice when the encoder is unavailable. */
   onWarning?: (message: string) => void;
 }
@@ -131,14 +134,15 @@ export async function screenTools(entries: readonly ScreenToolsEntry[], options:
   const threshold = options.threshold ?? DEFAULT_SCREENING_THRESHOLD;
   const neighbours = entries.map((e) => ({ name: String(e.tool?.name ?? ""), server: e.server }));
   const results = new Map<string, ScreeningResult>();
-  const pending: { key: string; entry: ScreenToolsEntry; parts: ToolSentence[]; readings: SentenceFinding[] }[] = [];
+  const pending: { key: string; entry: ScreenToolsEntry; parts: ToolSentence[]; readings: SentenceFinding[]; honest: boolean }[] = [];
   for (const entry of entries) {
     const name = String(entry.tool?.name ?? "");
     const key = `${entry.server}\0${name}`;
     // One reading per tool: the rules' result, the sentences and every reading (also those below the threshold).
-    const { result, parts, readings } = screenToolDetailed(entry.tool, { server: entry.server, tools: neighbours, threshold });
+    const { result, parts, readings, lexical } = screenToolDetailed(entry.tool, { server: entry.server, tools: neighbours, threshold, lexical: options.lexical });
     results.set(key, result);
-    pending.push({ key, entry, parts, readings });
+    // A tool whose words read as plainly honest is not flagged by the encoder either (the judge, the user's own, may).
+    pending.push({ key, entry, parts, readings, honest: lexical !== undefined && lexical < LEXICAL_VETO });
   }
 
   const pendingByKey = new Map(pending.map((p) => [p.key, p]));
@@ -162,6 +166,7 @@ export async function screenTools(entries: readonly ScreenToolsEntry[], options:
     const found = new Set(results.get(p.key)!.findings.map((f) => f.field + "\0" + f.sentence));
     for (const part of p.parts) {
       total++;
+      if (p.honest) continue;
       if (found.has(part.field + "\0" + part.sentence)) continue;
       const unsure = p.readings.some((r) => r.sentence === part.sentence && r.field === part.field);
       if (!unsure && !CANDIDATE.test(part.sentence)) continue;

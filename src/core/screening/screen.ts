@@ -12,7 +12,7 @@ import { protectiveNote } from "./protective-notes.js";
 import { declaresItselfDeprecated, routingNote, type RoutingContext } from "./routing-notes.js";
 import { normalize, sentences, unquoteMentions, type Hit } from "./text.js";
 import { once } from "./memo.js";
-import { heaviestSentence, LEXICAL_ALONE, LEXICAL_VETO, lexicalLogit, shippedLexicalModel, toolFeatures } from "./lexical.js";
+import { heaviestSentence, LEXICAL_ALONE, LEXICAL_MIN_FEATURES, LEXICAL_VETO, lexicalLogit, shippedLexicalModel, toolFeatures } from "./lexical.js";
 import type { ScreeningCategory } from "./categories.js";
 import {
   DEFAULT_SCREENING_THRESHOLD,
@@ -259,6 +259,8 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
   };
   // A detector's examples of attacks are mentions: the pattern rules read them as a placeholder.
   const detector = DETECTOR_PURPOSE.test(purpose);
+  // Whether any text was read as the English it glosses or the words it spells apart: the lexical model knows neither.
+  let restated = false;
   for (const field of fields) {
     const { findings: hidden, hiddenTexts } = hiddenFindings(field.text);
     for (const f of hidden) add(f.rule, field.field, excerptOf(field.text, f.at, 1));
@@ -276,7 +278,9 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
     for (const text of encodedTexts(field.text).map(normalize))
       for (const h of textHits(text, field, steer, true)) add(h.rule, `${field.field} (encoded text)`, excerptOf(text, h.at, h.length));
     // A foreign or letter-spaced sentence is also matched as the English it reads as.
-    for (const text of restatedTexts(field.text))
+    const restatedHere = restatedTexts(field.text);
+    if (restatedHere.length > 0) restated = true;
+    for (const text of restatedHere)
       for (const h of textHits(text, field, steer, true)) add(h.rule, `${field.field} (read as)`, excerptOf(text, h.at, h.length));
   }
   const planted = plantedRecipient(fields);
@@ -300,9 +304,11 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
   // The approval blocks set aside above stand as hits when anything in their field reads as an attack, or when the
   // reading is off (nothing then vouches for the block).
   for (const d of deferred) if (context.reading === false || readings.some((r) => r.field === d.field)) add(d.rule, d.field, d.excerpt);
-  if (context.lexical === false) return { result: { flagged: reasons.length > 0, reasons, findings }, parts, readings };
+  if (context.lexical === false || restated) return { result: { flagged: reasons.length > 0, reasons, findings }, parts, readings };
   const model = shippedLexicalModel();
-  const lexical = lexicalLogit(model, toolFeatures(fields));
+  const features = toolFeatures(fields);
+  if (features.size < LEXICAL_MIN_FEATURES) return { result: { flagged: reasons.length > 0, reasons, findings }, parts, readings };
+  const lexical = lexicalLogit(model, features);
   if (findings.length > 0 && lexical < LEXICAL_VETO && findings.every(overrulable)) {
     for (const f of findings) f.detail = `${f.detail}; set aside: the tool's words read as honest (lexical ${lexical.toFixed(2)})`;
     return { result: { flagged: false, reasons: [], findings: [], setAside: findings }, parts, readings, lexical };
@@ -319,9 +325,12 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
   return { result: { flagged: reasons.length > 0, reasons, findings }, parts, readings, lexical };
 }
 
-/** Hidden characters and text decoded from them or from an encoding: the lexical model does not see it, so never sets it aside. */
+/**
+ * What the lexical model may set aside: not hidden characters or the text decoded from them or from an encoding,
+ * which it does not see, and not a forged system or <IMPORTANT> tag, which an honest server almost never writes.
+ */
 function overrulable(f: ScreeningFinding): boolean {
-  return familyOf(f.detail) !== "hidden_unicode" && !/\((?:hidden|encoded) text\)$/.test(f.field);
+  return familyOf(f.detail) !== "hidden_unicode" && f.detail !== "system-impersonation" && !/\((?:hidden|encoded) text\)$/.test(f.field);
 }
 
 /**
