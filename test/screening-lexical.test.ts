@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { fieldsOf } from "../src/core/screening/fields.js";
-import { addFeatures, fieldKind, LEXICAL_ALONE, LEXICAL_MIN_FEATURES, LEXICAL_VETO, lexicalLogit, lexicalModelPath, parseLexicalModel, shippedLexicalModel, toolFeatures } from "../src/core/screening/lexical.js";
+import { addFeatures, bucketOf, decodeLexicalModel, encodeLexicalModel, featureHash, fieldKind, LEXICAL_ALONE, LEXICAL_MIN_FEATURES, LEXICAL_VETO, lexicalLogit, lexicalModelPath, shippedLexicalModel, toolFeatures } from "../src/core/screening/lexical.js";
 import { screenTool, screenToolDetailed, type ScreenableTool } from "../src/core/screening/screen.js";
 import { blindSetFiles, screeningTrainingRows, syntheticTrainingRows, trainLexicalModel } from "../src/bench/screening-lexical-train.js";
 import { INDEPENDENT_SETS } from "../src/bench/screening-independent.js";
@@ -41,24 +41,41 @@ test("features are the unigrams and bigrams of each field, also under the field'
   assert.equal(fieldKind("inputSchema.properties.to.description"), "p:");
   assert.equal(fieldKind("inputSchema.properties.mode.enum[0]"), "v:");
   assert.equal(fieldKind("title"), "t:");
-  const into = new Set<string>();
+  const into = new Set<number>();
   addFeatures("Send it, now", "p:", into);
   const plain = ["send", "it", ",", "now", "send it", "it ,", ", now"];
-  assert.deepEqual([...into].sort(), [...plain, ...plain.map((g) => `p:${g}`)].sort());
+  assert.deepEqual([...into].sort(), [...plain, ...plain.map((g) => `p:${g}`)].map(featureHash).sort());
   // The tool's name and property names are identifiers, not prose: no features. A word keeps the dots of paths and hosts.
   const f = toolFeatures(fieldsOf({ name: "zz_unique_name", description: "Hello world.", inputSchema: { type: "object", properties: { yy_param: { type: "string" } } } }));
-  assert.ok(!f.has("zz_unique_name") && !f.has("yy_param") && f.has("hello world."));
-  const model = { version: "t", bias: -1, weights: new Map([["hello", 2], ["world", 1]]) };
-  const features = new Set(["hello", "world", "unknown", "other"]);
-  assert.equal(lexicalLogit(model, features), -1 + 3 / 2);
+  assert.ok(!f.has(featureHash("zz_unique_name")) && !f.has(featureHash("yy_param")) && f.has(featureHash("hello world.")));
+  // The logit: bias plus the features' bucket weights over the square root of their number.
+  const weights = new Float32Array(16);
+  const model = { bias: -1, weights, mask: 15 };
+  weights[bucketOf(featureHash("hello"), 15)] += 2;
+  weights[bucketOf(featureHash("world"), 15)] += 1;
+  const features = new Set(["hello", "world", "unknown", "other"].map(featureHash));
+  const expected = -1 + [...features].reduce((a, h) => a + weights[bucketOf(h, 15)], 0) / 2;
+  assert.equal(lexicalLogit(model, features), expected);
+  assert.ok(expected >= 0.5, "hello and world weigh in");
 });
 
-test("a weight table that is not what the screen reads is refused with the file and the field named", () => {
-  assert.throws(() => parseLexicalModel("{", "w.json"), /w\.json is not JSON/);
-  assert.throws(() => parseLexicalModel('{"version":"x","bias":0}', "w.json"), /w\.json needs "version".*"weights"/);
-  assert.throws(() => parseLexicalModel('{"version":"x","bias":0,"weights":{"a b":"high"}}', "w.json"), /weight for "a b" that is not a finite number/);
+test("a weight table that is not what the screen reads is refused with the file named", () => {
+  const weights = new Float32Array(32);
+  weights[3] = 0.5;
+  weights[17] = -1.25;
+  const bytes = encodeLexicalModel(0.25, weights);
+  const back = decodeLexicalModel(bytes, "w.bin");
+  assert.deepEqual([back.bias, back.mask, [...back.weights]], [0.25, 31, [...weights]]);
+  assert.throws(() => decodeLexicalModel(Buffer.from("{}"), "w.bin"), /w\.bin is not a lexical weight table/);
+  assert.throws(() => decodeLexicalModel(bytes.subarray(0, bytes.length - 1), "w.bin"), /w\.bin holds \d+ bytes, \d+ expected/);
+  const bad = Buffer.from(bytes);
+  bad.writeUInt32LE(99, 4);
+  assert.throws(() => decodeLexicalModel(bad, "w.bin"), /declares 99 hash bits/);
+  const nan = Buffer.from(bytes);
+  nan.writeFloatLE(Number.NaN, 20);
+  assert.throws(() => decodeLexicalModel(nan, "w.bin"), /bad entry 0/);
   const shipped = shippedLexicalModel();
-  assert.ok(shipped.weights.size > 10_000 && Number.isFinite(shipped.bias), shipped.version);
+  assert.ok(shipped.weights.filter((w) => w !== 0).length > 10_000 && Number.isFinite(shipped.bias));
   assert.ok(existsSync(lexicalModelPath()));
 });
 
@@ -125,10 +142,9 @@ test("the shipped weight table is what the trainer makes from the repository's s
   const real = (await captureCatalog(REAL_SERVERS_CONFIG)).catalog;
   const rows = [...screeningTrainingRows(), ...syntheticTrainingRows(), ...real.servers.flatMap((s) => s.tools.map((tool) => ({ from: `real/${s.name}`, poisoned: false, tool: tool as ScreenableTool })))];
   const trained = trainLexicalModel(rows);
-  const shipped = JSON.parse(readFileSync(lexicalModelPath(), "utf8")) as { bias: number; weights: Record<string, number> };
+  const shipped = decodeLexicalModel(readFileSync(lexicalModelPath()), "shipped");
   assert.ok(Math.abs(trained.bias - shipped.bias) < 1e-3, `bias ${trained.bias} vs ${shipped.bias}`);
-  const keys = new Set([...Object.keys(trained.weights), ...Object.keys(shipped.weights)]);
   let worst = 0;
-  for (const k of keys) worst = Math.max(worst, Math.abs((trained.weights[k] ?? 0) - (shipped.weights[k] ?? 0)));
-  assert.ok(worst < 5e-3, `largest weight difference ${worst}`);
+  for (let i = 0; i < trained.weights.length; i++) worst = Math.max(worst, Math.abs(trained.weights[i] - shipped.weights[i]));
+  assert.ok(worst < 1e-3, `largest weight difference ${worst}`);
 });

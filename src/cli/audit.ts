@@ -29,6 +29,7 @@ import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { describeReasons, ToolCatalog, type CatalogEntry, type CatalogFinding } from "../core/catalog/catalog.js";
 import { isScreeningCategory, SCREENING_CATEGORIES } from "../core/screening/categories.js";
 import { screenTools, type ScreeningReport } from "../core/screening/screen-tools.js";
+import type { ScreeningFinding } from "../core/screening/types.js";
 import { measureCompaction, type CompactionReport } from "../core/compaction/measure.js";
 import { poolLine, renderFullSchema, renderPool } from "../core/render/render.js";
 import { countTokens, type TokenEncoding } from "../core/tokens/count.js";
@@ -128,8 +129,11 @@ export interface AuditReport {
    * and how many definitions `approve` pinned (0 without it).
    */
   pins: { file?: string; held: AuditHeldTool[]; approved: number };
-  /** Every screening finding (server, tool, field, sentence, category, score, action), and whether the encoder took part. */
-  screening: { findings: CatalogFinding[]; encoder: ScreeningReport["encoder"] };
+  /**
+   * Every screening finding (server, tool, field, sentence, category, score, action), whether the encoder took part,
+   * and the findings the lexical model set aside (the tool's words read as honest; they quarantine nothing).
+   */
+  screening: { findings: CatalogFinding[]; encoder: ScreeningReport["encoder"]; setAside: ScreeningFinding[] };
 }
 
 function savings(r: CompactionReport): AuditCompaction {
@@ -304,7 +308,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
       delivery: autoDelivery([...phase2.values()], poolTokens, k),
     },
     pins,
-    screening: { findings: [...catalog.findings], encoder: screened.encoder },
+    screening: { findings: [...catalog.findings], encoder: screened.encoder, setAside: [...screened.results.values()].flatMap((x) => x.setAside ?? []) },
   };
 }
 
@@ -483,11 +487,14 @@ export function formatAudit(r: AuditReport): string {
   const findings = r.screening?.findings ?? [];
   lines.push(
     "",
-    `Tool screening: ${findings.length} finding${findings.length === 1 ? "" : "s"} (${r.screening?.encoder.used ? `rules, sentence reader and encoder ${r.screening.encoder.model}` : "rules and sentence reader; encoder not used"}).`,
+    `Tool screening: ${findings.length} finding${findings.length === 1 ? "" : "s"} (${r.screening?.encoder.used ? `rules, sentence reader, lexical model and encoder ${r.screening.encoder.model}` : "rules, sentence reader and lexical model; encoder not used"}).`,
   );
-  for (const f of findings) {
-    const sentence = f.sentence.length > 160 ? `${f.sentence.slice(0, 160)}…` : f.sentence;
-    lines.push(`- ${f.action} · ${f.category} (${f.score.toFixed(2)}, ${f.source}) · server "${f.server}", tool "${f.tool}", ${f.field}: "${sentence}"`);
+  const clip = (sentence: string) => (sentence.length > 160 ? `${sentence.slice(0, 160)}…` : sentence);
+  for (const f of findings) lines.push(`- ${f.action} · ${f.category} (${f.score.toFixed(2)}, ${f.source}) · server "${f.server}", tool "${f.tool}", ${f.field}: "${clip(f.sentence)}"`);
+  const setAside = r.screening?.setAside ?? [];
+  if (setAside.length) {
+    lines.push("", `Set aside by the lexical model (the tool's words read as honest; nothing quarantined): ${setAside.length}`);
+    for (const f of setAside) lines.push(`- ${f.category} (${f.source}) · server "${f.server}", tool "${f.tool}", ${f.field}: "${clip(f.sentence)}"`);
   }
   const held = r.pins?.held ?? [];
   if (r.pins?.file) {

@@ -1,7 +1,7 @@
 /**
  * A second opinion on a whole tool, from its words: a logistic model over the word unigrams and bigrams of every
  * text field of the definition, trained on the library's own development sets (src/bench/screening-lexical-train.ts)
- * and shipped as a weight table (assets/screening-lexical.json).
+ * and shipped as a table of weights (assets/screening-lexical.bin).
  *
  * Why it exists beside the readers: the rules and the sentence readers read forms, and each new writer of attacks
  * or of honest tools brings forms they do not know. A rule that fires on an honest real server's usage note and a
@@ -11,25 +11,26 @@
  * plainly hostile (above `LEXICAL_ALONE`). Hidden characters and encoded text are never set aside: the model does
  * not see them.
  *
- * Pure and synchronous; the table is read once, lazily, on the first screening (about a megabyte).
+ * Features are hashed into a fixed table (the hashing trick): the table holds numbers only, loads in a millisecond
+ * or two, and a feature costs a hash, not a string. Pure and synchronous; the table is read once, on first use.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { TextField } from "./fields.js";
 import { sentences } from "./text.js";
 
-/** The weight table: a bias and one weight per feature ("gram" for the description, "p:gram" for a parameter's, …). */
+/** The weight table: a bias and one weight per hash bucket. */
 export interface LexicalModel {
-  version: string;
   bias: number;
-  weights: Map<string, number>;
+  /** 2^bits weights; a feature's weight is `weights[bucketOf(hash)]`. */
+  weights: Float32Array;
+  mask: number;
 }
 
 /** Logit below which a tool's words read as plainly honest: the rules' and readers' findings on it are set aside. */
 export const LEXICAL_VETO = -0.5;
 /** Logit above which the model files a finding of its own on a tool the rules and readers let through. */
 export const LEXICAL_ALONE = 1;
-
 /**
  * Fewest features (about 25 words) a tool needs before the model weighs it: on shorter tools the common words
  * outweigh the rest, and the model's verdict is no better than the length of the text.
@@ -38,6 +39,23 @@ export const LEXICAL_MIN_FEATURES = 60;
 
 // Words (with the characters of paths, hosts and variables kept inside them) and single punctuation marks.
 const TOKEN = /[a-z0-9~./_$-]+|[^\sa-z0-9]/g;
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const SPACE = 32;
+
+/** FNV-1a over a string's UTF-16 code units, continuing from `h`: hashing "a" then "b" equals hashing "ab". */
+export function fnv1a(h: number, s: string): number {
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h >>> 0;
+}
+
+/** A feature's bucket: the hash mixed (MurmurHash3's finalizer) so that its low bits are spread, then masked. */
+export function bucketOf(hash: number, mask: number): number {
+  let h = hash;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) & mask;
+}
 
 /** The kind of a field, as the model tells them apart: the tool's description has no prefix. */
 export function fieldKind(field: string): string {
@@ -48,33 +66,44 @@ export function fieldKind(field: string): string {
   return "o:";
 }
 
-/** The features of one text of a field of kind `kind`: its unigrams and bigrams, also prefixed by the kind. */
-export function addFeatures(text: string, kind: string, into: Set<string>): void {
+/** The hash of a feature given as text ("send it", "p:send it"): what `addFeatures` adds for it. */
+export function featureHash(feature: string): number {
+  return fnv1a(FNV_OFFSET, feature);
+}
+
+/**
+ * Adds the features of one text of a field of kind `kind` to `into`, as hashes: its unigrams and bigrams, each
+ * also prefixed by the kind ("p:send it" for a parameter's description).
+ */
+export function addFeatures(text: string, kind: string, into: Set<number>): void {
   const tokens = text.toLowerCase().match(TOKEN);
   if (!tokens) return;
+  const kindStart = fnv1a(FNV_OFFSET, kind);
   for (let i = 0; i < tokens.length; i++) {
-    const uni = tokens[i];
+    const uni = fnv1a(FNV_OFFSET, tokens[i]);
     into.add(uni);
-    if (kind) into.add(kind + uni);
-    if (i + 1 < tokens.length) {
-      const bi = `${uni} ${tokens[i + 1]}`;
-      into.add(bi);
-      if (kind) into.add(kind + bi);
+    const next = i + 1 < tokens.length ? tokens[i + 1] : undefined;
+    // A bigram is its first word, a space and its second: hashed on from the first word's hash.
+    if (next !== undefined) into.add(fnv1a(Math.imul(uni ^ SPACE, FNV_PRIME) >>> 0, next));
+    if (kind) {
+      const kuni = fnv1a(kindStart, tokens[i]);
+      into.add(kuni);
+      if (next !== undefined) into.add(fnv1a(Math.imul(kuni ^ SPACE, FNV_PRIME) >>> 0, next));
     }
   }
 }
 
 /** Every feature of a tool: the fields that carry prose or values (not the tool's name, not property names). */
-export function toolFeatures(fields: readonly TextField[]): Set<string> {
-  const out = new Set<string>();
+export function toolFeatures(fields: readonly TextField[]): Set<number> {
+  const out = new Set<number>();
   for (const f of fields) if (!f.identifier) addFeatures(f.text, fieldKind(f.field), out);
   return out;
 }
 
-/** The model's logit for a set of features: the bias plus the weights, scaled by the square root of their number. */
-export function lexicalLogit(model: LexicalModel, features: ReadonlySet<string>): number {
+/** The model's logit for a set of features: the bias plus their weights, scaled by the square root of their number. */
+export function lexicalLogit(model: LexicalModel, features: ReadonlySet<number>): number {
   let sum = 0;
-  for (const g of features) sum += model.weights.get(g) ?? 0;
+  for (const h of features) sum += model.weights[bucketOf(h, model.mask)];
   return model.bias + sum / Math.sqrt(Math.max(1, features.size));
 }
 
@@ -82,7 +111,7 @@ export function lexicalLogit(model: LexicalModel, features: ReadonlySet<string>)
 export function heaviestSentence(model: LexicalModel, fields: readonly TextField[]): { field: string; sentence: string } | undefined {
   let best: { field: string; sentence: string } | undefined;
   let bestWeight = 0;
-  const features = new Set<string>();
+  const features = new Set<number>();
   for (const f of fields) {
     if (f.identifier) continue;
     const kind = fieldKind(f.field);
@@ -90,7 +119,7 @@ export function heaviestSentence(model: LexicalModel, fields: readonly TextField
       features.clear();
       addFeatures(s.s, kind, features);
       let w = 0;
-      for (const g of features) w += model.weights.get(g) ?? 0;
+      for (const h of features) w += model.weights[bucketOf(h, model.mask)];
       if (w > bestWeight) {
         bestWeight = w;
         best = { field: f.field, sentence: s.s.trim() };
@@ -100,28 +129,55 @@ export function heaviestSentence(model: LexicalModel, fields: readonly TextField
   return best;
 }
 
-/** Parses a weight table; errors name the file and what is wrong. */
-export function parseLexicalModel(json: string, from: string): LexicalModel {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json);
-  } catch (err) {
-    throw new Error(`screening: the lexical weight table ${from} is not JSON (${(err as Error).message})`);
+/**
+ * The table's layout, little-endian: "TALX", the number of hash bits (uint32), the bias (float32), the number of
+ * weighted buckets (uint32), then each weighted bucket as its index (uint32) and weight (float32). Most buckets are
+ * never trained (a feature needs two training tools), so the file holds the others only.
+ */
+const MAGIC = "TALX";
+const HEADER_BYTES = 16;
+
+/** Writes a table in that layout. */
+export function encodeLexicalModel(bias: number, weights: Float32Array): Buffer {
+  const bits = Math.log2(weights.length);
+  if (!Number.isInteger(bits)) throw new Error(`screening: a lexical weight table needs 2^bits weights, not ${weights.length}`);
+  const used: number[] = [];
+  for (let i = 0; i < weights.length; i++) if (weights[i] !== 0) used.push(i);
+  const out = Buffer.alloc(HEADER_BYTES + used.length * 8);
+  out.write(MAGIC, 0, "latin1");
+  out.writeUInt32LE(bits, 4);
+  out.writeFloatLE(bias, 8);
+  out.writeUInt32LE(used.length, 12);
+  used.forEach((b, k) => {
+    out.writeUInt32LE(b, HEADER_BYTES + k * 8);
+    out.writeFloatLE(weights[b], HEADER_BYTES + k * 8 + 4);
+  });
+  return out;
+}
+
+/** Reads a table; errors name the file and what is wrong. */
+export function decodeLexicalModel(bytes: Uint8Array, from: string): LexicalModel {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buf.length < HEADER_BYTES || buf.toString("latin1", 0, 4) !== MAGIC) throw new Error(`screening: ${from} is not a lexical weight table (no "${MAGIC}" header)`);
+  const bits = buf.readUInt32LE(4);
+  if (bits < 4 || bits > 24) throw new Error(`screening: the lexical weight table ${from} declares ${bits} hash bits (4–24 expected)`);
+  const bias = buf.readFloatLE(8);
+  if (!Number.isFinite(bias)) throw new Error(`screening: the lexical weight table ${from} has a bias that is not a finite number`);
+  const count = buf.readUInt32LE(12);
+  if (buf.length !== HEADER_BYTES + count * 8) throw new Error(`screening: the lexical weight table ${from} holds ${buf.length} bytes, ${HEADER_BYTES + count * 8} expected for ${count} weights`);
+  const weights = new Float32Array(2 ** bits);
+  for (let k = 0; k < count; k++) {
+    const b = buf.readUInt32LE(HEADER_BYTES + k * 8);
+    const w = buf.readFloatLE(HEADER_BYTES + k * 8 + 4);
+    if (b >= weights.length || !Number.isFinite(w)) throw new Error(`screening: the lexical weight table ${from} has a bad entry ${k} (bucket ${b}, weight ${w})`);
+    weights[b] = w;
   }
-  const o = raw as { version?: unknown; bias?: unknown; weights?: unknown };
-  if (typeof o?.version !== "string" || typeof o.bias !== "number" || !o.weights || typeof o.weights !== "object")
-    throw new Error(`screening: the lexical weight table ${from} needs "version" (string), "bias" (number) and "weights" (object)`);
-  const weights = new Map<string, number>();
-  for (const [g, w] of Object.entries(o.weights as Record<string, unknown>)) {
-    if (typeof w !== "number" || !Number.isFinite(w)) throw new Error(`screening: the lexical weight table ${from} has a weight for "${g}" that is not a finite number`);
-    weights.set(g, w);
-  }
-  return { version: o.version, bias: o.bias, weights };
+  return { bias, weights, mask: weights.length - 1 };
 }
 
 /** Where the shipped table lives (in the package, beside dist/). */
 export function lexicalModelPath(): string {
-  return fileURLToPath(new URL("../../../assets/screening-lexical.json", import.meta.url));
+  return fileURLToPath(new URL("../../../assets/screening-lexical.bin", import.meta.url));
 }
 
 let shipped: LexicalModel | undefined;
@@ -130,7 +186,7 @@ let shipped: LexicalModel | undefined;
 export function shippedLexicalModel(): LexicalModel {
   if (!shipped) {
     const path = lexicalModelPath();
-    shipped = parseLexicalModel(readFileSync(path, "utf8"), path);
+    shipped = decodeLexicalModel(readFileSync(path), path);
   }
   return shipped;
 }
