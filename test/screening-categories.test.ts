@@ -214,7 +214,7 @@ test("audit lists every screening finding and, with --fail-on, exits non-zero; a
   try {
     const plain = await cli();
     assert.equal(plain.code, 0, plain.stderr);
-    assert.match(plain.stdout, /Tool screening: \d+ findings? \(rules and sentence reader; encoder not used\)/);
+    assert.match(plain.stdout, /Tool screening: \d+ findings? \(rules, sentence reader and lexical model; encoder not used\)/);
     assert.match(plain.stdout, /- quarantine · shadowing \(1\.00, rule\) · server "weatherfacts", tool "get_fun_fact", description: "/);
     const failing = await cli("--fail-on", "shadowing");
     assert.equal(failing.code, 1);
