@@ -67,7 +67,7 @@ test("nothing outside src/bench imports the benchmark, and the library imports n
   assert.deepEqual(offenders, []);
 });
 
-test("npm pack ships the library and CLI build, README, LICENSE, the demo catalog and the static token table, nothing else", async () => {
+test("npm pack ships the library and CLI build, README, LICENSE, the demo catalog, the static token table and the screen's weight table, nothing else", async () => {
   const [info] = JSON.parse(await npm(["pack", "--dry-run", "--json", "--loglevel=error"])) as [{ files: { path: string; mode: number }[] }];
   const files = info.files.map((f) => f.path).sort();
 
@@ -78,6 +78,7 @@ test("npm pack ships the library and CLI build, README, LICENSE, the demo catalo
     "LICENSE",
     "data/demo-catalog.json",
     "assets/use-lite-static.bin", // the static channel's token table (encoders/static-table.ts)
+    "assets/screening-lexical.bin", // the screen's lexical model (screening/lexical.ts)
     "dist/cli/setup-faiss.mjs", // the script `tool-attention setup-faiss` runs
     ...library.flatMap((m) => [`dist/${m}.js`, `dist/${m}.d.ts`]),
   ]);

@@ -7,9 +7,9 @@
  * or of honest tools brings forms they do not know. A rule that fires on an honest real server's usage note and a
  * calm attack the readers let through differ in their vocabulary as a whole more reliably than in any one form. The
  * model is not trusted alone against the rules: it sets aside a rule's or a reading's finding on a tool whose words
- * read as plainly honest (below `LEXICAL_VETO`), and files a finding of its own only on a tool whose words read as
- * plainly hostile (above `LEXICAL_ALONE`). Hidden characters and encoded text are never set aside: the model does
- * not see them.
+ * read as plainly honest (below `LEXICAL_VETO`) unless the finding's own sentence, read alone, does not (above
+ * `LEXICAL_SENTENCE_KEEP`), and files a finding of its own only on a tool whose words read as plainly hostile (above
+ * `LEXICAL_ALONE`). Hidden characters and encoded text are never set aside: the model does not see them.
  *
  * Features are hashed into a fixed table (the hashing trick): the table holds numbers only, loads in a millisecond
  * or two, and a feature costs a hash, not a string. Pure and synchronous; the table is read once, on first use.
@@ -31,6 +31,11 @@ export interface LexicalModel {
 export const LEXICAL_VETO = -0.5;
 /** Logit above which the model files a finding of its own on a tool the rules and readers let through. */
 export const LEXICAL_ALONE = 1;
+/**
+ * Logit, read on a finding's own sentence, above which the finding is kept whatever the whole tool reads as: in a
+ * long honest-sounding tool, one hostile sentence weighs little against the rest, but read alone it reads as what it is.
+ */
+export const LEXICAL_SENTENCE_KEEP = 1.5;
 /**
  * Fewest features (about 25 words) a tool needs before the model weighs it: on shorter tools the common words
  * outweigh the rest, and the model's verdict is no better than the length of the text.
@@ -105,6 +110,13 @@ export function lexicalLogit(model: LexicalModel, features: ReadonlySet<number>)
   let sum = 0;
   for (const h of features) sum += model.weights[bucketOf(h, model.mask)];
   return model.bias + sum / Math.sqrt(Math.max(1, features.size));
+}
+
+/** The model's logit for one sentence of a field, read as if it were a tool of its own. */
+export function sentenceLogit(model: LexicalModel, sentence: string, field: string): number {
+  const features = new Set<number>();
+  addFeatures(sentence, fieldKind(field), features);
+  return lexicalLogit(model, features);
 }
 
 /** The sentence whose own features weigh most towards an attack, with its field: where a finding of the model points. */

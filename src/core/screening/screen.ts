@@ -12,7 +12,7 @@ import { protectiveNote } from "./protective-notes.js";
 import { declaresItselfDeprecated, routingNote, type RoutingContext } from "./routing-notes.js";
 import { normalize, sentences, unquoteMentions, type Hit } from "./text.js";
 import { once } from "./memo.js";
-import { heaviestSentence, LEXICAL_ALONE, LEXICAL_MIN_FEATURES, LEXICAL_VETO, lexicalLogit, shippedLexicalModel, toolFeatures } from "./lexical.js";
+import { heaviestSentence, LEXICAL_ALONE, LEXICAL_MIN_FEATURES, LEXICAL_SENTENCE_KEEP, LEXICAL_VETO, lexicalLogit, sentenceLogit, shippedLexicalModel, toolFeatures } from "./lexical.js";
 import type { ScreeningCategory } from "./categories.js";
 import {
   DEFAULT_SCREENING_THRESHOLD,
@@ -309,7 +309,7 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
   const features = toolFeatures(fields);
   if (features.size < LEXICAL_MIN_FEATURES) return { result: { flagged: reasons.length > 0, reasons, findings }, parts, readings };
   const lexical = lexicalLogit(model, features);
-  if (findings.length > 0 && lexical < LEXICAL_VETO && findings.every(overrulable)) {
+  if (findings.length > 0 && lexical < LEXICAL_VETO && findings.every((f) => overrulable(f) && sentenceLogit(model, f.sentence, f.field) <= LEXICAL_SENTENCE_KEEP)) {
     for (const f of findings) f.detail = `${f.detail}; set aside: the tool's words read as honest (lexical ${lexical.toFixed(2)})`;
     return { result: { flagged: false, reasons: [], findings: [], setAside: findings }, parts, readings, lexical };
   }
