@@ -87,6 +87,9 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "legit70", kind: "legit", firstContact: { commit: "90a10f5", setting: "alone", flagged: [20, 160] }, fit: false },
   { name: "round51", kind: "realistic", firstContact: { commit: "94d4c67", setting: "beside the real catalog", detected: [48, 64], flagged: [3, 40] }, fit: false },
   { name: "legit71", kind: "legit", firstContact: { commit: "94d4c67", setting: "alone", flagged: [17, 160] }, fit: false },
+  { name: "round52", kind: "realistic", firstContact: { commit: "8f71ad6", setting: "beside the real catalog", detected: [43, 64], flagged: [0, 40] }, fit: false },
+  { name: "round53", kind: "evasive", firstContact: { commit: "8f71ad6", setting: "beside the real catalog", detected: [48, 64], flagged: [1, 40] }, fit: false },
+  { name: "legit72", kind: "legit", firstContact: { commit: "8f71ad6", setting: "alone", flagged: [5, 160] }, fit: false },
 ];
 
 export interface IndependentRow {
