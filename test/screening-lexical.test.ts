@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { fieldsOf } from "../src/core/screening/fields.js";
-import { addFeatures, bucketOf, decodeLexicalModel, encodeLexicalModel, featureHash, fieldKind, LEXICAL_ALONE, LEXICAL_MIN_FEATURES, LEXICAL_SENTENCE_KEEP, LEXICAL_VETO, lexicalLogit, lexicalModelPath, sentenceLogit, shippedLexicalModel, toolFeatures } from "../src/core/screening/lexical.js";
+import { addFeatures, bucketOf, decodeLexicalModel, encodeLexicalModel, featureHash, fieldKind, knownShare, LEXICAL_MIN_KNOWN, LEXICAL_ALONE, LEXICAL_MIN_FEATURES, LEXICAL_SENTENCE_KEEP, LEXICAL_VETO, lexicalLogit, lexicalModelPath, sentenceLogit, shippedLexicalModel, toolFeatures } from "../src/core/screening/lexical.js";
 import { screenTool, screenToolDetailed, type ScreenableTool } from "../src/core/screening/screen.js";
 import { blindSetFiles, screeningTrainingRows, syntheticTrainingRows, trainLexicalModel } from "../src/bench/screening-lexical-train.js";
 import { INDEPENDENT_SETS } from "../src/bench/screening-independent.js";
@@ -149,6 +149,13 @@ test("a calm attack the readers let through is filed by the model alone, at the 
   assert.ok(f.score > 0.5 && f.score < 1);
   // The honest tool without that sentence is not.
   assert.equal(screenTool(crm(""), { server: "crm" }).flagged, false);
+});
+
+test("vocabulary the model never saw files nothing: a long list of generated enum values", () => {
+  const tool: ScreenableTool = { name: "get_weather", description: "Weather for a city.", inputSchema: { type: "object", properties: { city: { type: "string", enum: Array.from({ length: 5_000 }, (_, i) => `city_${i}`) } } } };
+  const d = screenToolDetailed(tool, { server: "srv" });
+  assert.ok(knownShare(shippedLexicalModel(), toolFeatures(fieldsOf(tool))) < LEXICAL_MIN_KNOWN);
+  assert.equal(d.result.flagged, false, JSON.stringify(d.result.findings));
 });
 
 test("a tool too short for the model, or turned off, is left to the rules and the reader", () => {

@@ -9,7 +9,7 @@
  * model is not trusted alone against the rules: it sets aside a rule's or a reading's finding on a tool whose words
  * read as plainly honest (below `LEXICAL_VETO`) unless the finding's own sentence, read alone, does not (above
  * `LEXICAL_SENTENCE_KEEP`), and files a finding of its own only on a tool whose words read as plainly hostile (above
- * `LEXICAL_ALONE`). Hidden characters and encoded text are never set aside: the model does not see them.
+ * `LEXICAL_ALONE`) and one of whose sentences does too (above `LEXICAL_ALONE_SENTENCE`). Hidden characters and encoded text are never set aside: the model does not see them.
  *
  * Features are hashed into a fixed table (the hashing trick): the table holds numbers only, loads in a millisecond
  * or two, and a feature costs a hash, not a string. Pure and synchronous; the table is read once, on first use.
@@ -31,6 +31,20 @@ export interface LexicalModel {
 export const LEXICAL_VETO = -0.5;
 /** Logit above which the model files a finding of its own on a tool the rules and readers let through. */
 export const LEXICAL_ALONE = 1;
+/**
+ * Logit the sentence a finding of the model's own points at must reach, read alone: an ask sits in a sentence, while
+ * promotional copy spread over a whole description ("Unlock a world of …") raises the tool's logit without any one
+ * sentence reading as an attack.
+ */
+export const LEXICAL_ALONE_SENTENCE = 2;
+/**
+ * Share of a tool's features the model has weights for, below which it files nothing of its own: on vocabulary it
+ * never saw (100,000 generated enum values, a language it was not trained on) the logit tends to the bias, which
+ * says nothing about the tool.
+ */
+export const LEXICAL_MIN_KNOWN = 0.5;
+/** Fewest features (about three words) of a sentence the model's own finding may point at. */
+export const LEXICAL_MIN_SENTENCE_FEATURES = 6;
 /**
  * Logit, read on a finding's own sentence, above which the finding is kept whatever the whole tool reads as: in a
  * long honest-sounding tool, one hostile sentence weighs little against the rest, but read alone it reads as what it is.
@@ -112,11 +126,23 @@ export function lexicalLogit(model: LexicalModel, features: ReadonlySet<number>)
   return model.bias + sum / Math.sqrt(Math.max(1, features.size));
 }
 
+/** The share of `features` whose bucket carries a weight (a feature never trained on mostly lands in an empty one). */
+export function knownShare(model: LexicalModel, features: ReadonlySet<number>): number {
+  let known = 0;
+  for (const h of features) if (model.weights[bucketOf(h, model.mask)] !== 0) known++;
+  return known / Math.max(1, features.size);
+}
+
 /** The model's logit for one sentence of a field, read as if it were a tool of its own. */
 export function sentenceLogit(model: LexicalModel, sentence: string, field: string): number {
+  return lexicalLogit(model, sentenceFeatures(sentence, field));
+}
+
+/** The features of one sentence of a field. */
+export function sentenceFeatures(sentence: string, field: string): Set<number> {
   const features = new Set<number>();
   addFeatures(sentence, fieldKind(field), features);
-  return lexicalLogit(model, features);
+  return features;
 }
 
 /** The sentence whose own features weigh most towards an attack, with its field: where a finding of the model points. */

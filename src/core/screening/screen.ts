@@ -12,7 +12,22 @@ import { protectiveNote } from "./protective-notes.js";
 import { declaresItselfDeprecated, routingNote, type RoutingContext } from "./routing-notes.js";
 import { normalize, sentences, unquoteMentions, type Hit } from "./text.js";
 import { once } from "./memo.js";
-import { heaviestSentence, LEXICAL_ALONE, LEXICAL_MIN_FEATURES, LEXICAL_SENTENCE_KEEP, LEXICAL_VETO, lexicalLogit, sentenceLogit, shippedLexicalModel, toolFeatures } from "./lexical.js";
+import {
+  heaviestSentence,
+  knownShare,
+  LEXICAL_ALONE,
+  LEXICAL_ALONE_SENTENCE,
+  LEXICAL_MIN_FEATURES,
+  LEXICAL_MIN_KNOWN,
+  LEXICAL_MIN_SENTENCE_FEATURES,
+  LEXICAL_SENTENCE_KEEP,
+  LEXICAL_VETO,
+  lexicalLogit,
+  sentenceFeatures,
+  sentenceLogit,
+  shippedLexicalModel,
+  toolFeatures,
+} from "./lexical.js";
 import type { ScreeningCategory } from "./categories.js";
 import {
   DEFAULT_SCREENING_THRESHOLD,
@@ -313,9 +328,10 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
     for (const f of findings) f.detail = `${f.detail}; set aside: the tool's words read as honest (lexical ${lexical.toFixed(2)})`;
     return { result: { flagged: false, reasons: [], findings: [], setAside: findings }, parts, readings, lexical };
   }
-  if (findings.length === 0 && lexical > LEXICAL_ALONE) {
+  if (findings.length === 0 && lexical > LEXICAL_ALONE && knownShare(model, features) >= LEXICAL_MIN_KNOWN) {
     const at = heaviestSentence(model, fields);
-    if (at) {
+    const sentence = at && sentenceFeatures(at.sentence, at.field);
+    if (at && sentence!.size >= LEXICAL_MIN_SENTENCE_FEATURES && lexicalLogit(model, sentence!) > LEXICAL_ALONE_SENTENCE) {
       const category = categoryOfLexical(at, readings);
       const score = 1 / (1 + Math.exp(-lexical));
       reasons.push({ rule: `lexical:${category}`, field: at.field, excerpt: excerptOf(at.sentence, 0, at.sentence.length), category, score });
