@@ -12,23 +12,7 @@ import { protectiveNote } from "./protective-notes.js";
 import { declaresItselfDeprecated, routingNote, type RoutingContext } from "./routing-notes.js";
 import { normalize, sentences, unquoteMentions, type Hit } from "./text.js";
 import { once } from "./memo.js";
-import {
-  heaviestSentence,
-  knownShare,
-  LEXICAL_ALONE,
-  LEXICAL_ALONE_SENTENCE,
-  LEXICAL_MIN_FEATURES,
-  LEXICAL_MIN_KNOWN,
-  LEXICAL_MIN_SENTENCE_FEATURES,
-  LEXICAL_SENTENCE_KEEP,
-  LEXICAL_VETO,
-  lexicalLogit,
-  sentenceFeatures,
-  sentenceLogit,
-  shippedLexicalModel,
-  toolFeatures,
-} from "./lexical.js";
-import type { ScreeningCategory } from "./categories.js";
+import { lexicalVerdict } from "./lexical-verdict.js";
 import {
   DEFAULT_SCREENING_THRESHOLD,
   type ScreenContext,
@@ -320,42 +304,15 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
   // reading is off (nothing then vouches for the block).
   for (const d of deferred) if (context.reading === false || readings.some((r) => r.field === d.field)) add(d.rule, d.field, d.excerpt);
   if (context.lexical === false || restated) return { result: { flagged: reasons.length > 0, reasons, findings }, parts, readings };
-  const model = shippedLexicalModel();
-  const features = toolFeatures(fields);
-  if (features.size < LEXICAL_MIN_FEATURES) return { result: { flagged: reasons.length > 0, reasons, findings }, parts, readings };
-  const lexical = lexicalLogit(model, features);
-  if (findings.length > 0 && lexical < LEXICAL_VETO && findings.every((f) => overrulable(f) && sentenceLogit(model, f.sentence, f.field) <= LEXICAL_SENTENCE_KEEP)) {
-    for (const f of findings) f.detail = `${f.detail}; set aside: the tool's words read as honest (lexical ${lexical.toFixed(2)})`;
-    return { result: { flagged: false, reasons: [], findings: [], setAside: findings }, parts, readings, lexical };
-  }
-  if (findings.length === 0 && lexical > LEXICAL_ALONE && knownShare(model, features) >= LEXICAL_MIN_KNOWN) {
-    const at = heaviestSentence(model, fields);
-    const sentence = at && sentenceFeatures(at.sentence, at.field);
-    if (at && sentence!.size >= LEXICAL_MIN_SENTENCE_FEATURES && lexicalLogit(model, sentence!) > LEXICAL_ALONE_SENTENCE) {
-      const category = categoryOfLexical(at, readings);
-      const score = 1 / (1 + Math.exp(-lexical));
-      reasons.push({ rule: `lexical:${category}`, field: at.field, excerpt: excerptOf(at.sentence, 0, at.sentence.length), category, score });
-      findings.push({ server: serverName, tool: toolName, field: at.field, sentence: at.sentence, category, score, source: "lexical", detail: `the tool's words read as an attack (lexical ${lexical.toFixed(2)})` });
-    }
+  // Last, the tool's words as a whole (lexical-verdict.ts): they may set every finding aside, or file one of their own.
+  const verdict = lexicalVerdict(fields, findings, readings, { server: serverName, tool: toolName }, familyOf);
+  const lexical = verdict.act === "none" ? undefined : verdict.logit;
+  if (verdict.act === "set-aside") return { result: { flagged: false, reasons: [], findings: [], setAside: findings }, parts, readings, lexical };
+  if (verdict.act === "file") {
+    const f = verdict.finding;
+    reasons.push({ rule: `lexical:${f.category}`, field: f.field, excerpt: excerptOf(f.sentence, 0, f.sentence.length), category: f.category, score: f.score });
+    findings.push(f);
   }
   return { result: { flagged: reasons.length > 0, reasons, findings }, parts, readings, lexical };
 }
 
-/**
- * What the lexical model may set aside: not hidden characters or the text decoded from them or from an encoding,
- * which it does not see, and not a forged system or <IMPORTANT> tag, which an honest server almost never writes.
- */
-function overrulable(f: ScreeningFinding): boolean {
-  return familyOf(f.detail) !== "hidden_unicode" && f.detail !== "system-impersonation" && !/\((?:hidden|encoded) text\)$/.test(f.field);
-}
-
-/**
- * The category of the lexical model's own finding: the reader's strongest reading (below the threshold) of the
- * sentence it points at, else of any sentence of the tool, else an address to the assistant.
- */
-function categoryOfLexical(at: { field: string; sentence: string }, readings: readonly SentenceFinding[]): ScreeningCategory {
-  let best: SentenceFinding | undefined;
-  for (const r of readings) if (r.field === at.field && r.sentence.trim() === at.sentence && (!best || r.score > best.score)) best = r;
-  if (!best) for (const r of readings) if (!best || r.score > best.score) best = r;
-  return best?.category ?? "assistant-directive";
-}

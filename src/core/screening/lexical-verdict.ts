@@ -1,0 +1,96 @@
+/**
+ * What the lexical model (lexical.ts) does with a tool the rules and the readers have read: set their findings aside
+ * when the tool's words read as plainly honest, or file a finding of its own when they read as plainly hostile and
+ * nothing else fired. It sits apart from screen.ts, which calls it last, so the screen reads as its pipeline and the
+ * conditions of the model's two acts are in one place.
+ */
+import type { ScreeningCategory } from "./categories.js";
+import type { TextField } from "./fields.js";
+import {
+  heaviestSentence,
+  knownShare,
+  LEXICAL_ALONE,
+  LEXICAL_ALONE_SENTENCE,
+  LEXICAL_MIN_FEATURES,
+  LEXICAL_MIN_KNOWN,
+  LEXICAL_MIN_SENTENCE_FEATURES,
+  LEXICAL_SENTENCE_KEEP,
+  LEXICAL_VETO,
+  lexicalLogit,
+  sentenceFeatures,
+  sentenceLogit,
+  shippedLexicalModel,
+  toolFeatures,
+} from "./lexical.js";
+import type { SentenceFinding } from "./meaning.js";
+import type { ScreeningFinding } from "./types.js";
+
+/** The model's verdict on one tool. */
+export type LexicalVerdict =
+  /** Too short for the model: the rules and readers decide alone. */
+  | { act: "none" }
+  /** Weighed; nothing to set aside or add. */
+  | { act: "keep"; logit: number }
+  /** The findings are set aside (their detail says why): the tool is not flagged. */
+  | { act: "set-aside"; logit: number }
+  /** A finding of the model's own, for a tool nothing else flagged. */
+  | { act: "file"; logit: number; finding: ScreeningFinding };
+
+/**
+ * What the model may set aside: not hidden characters or the text decoded from them or from an encoding, which it
+ * does not see, nor a forged system or <IMPORTANT> tag, which an honest server almost never writes; nor a finding
+ * whose own sentence, read alone, reads as an attack.
+ */
+function overrulable(f: ScreeningFinding, family: (rule: string) => string | undefined, logitOf: (f: ScreeningFinding) => number): boolean {
+  if (family(f.detail) === "hidden_unicode" || f.detail === "system-impersonation" || /\((?:hidden|encoded) text\)$/.test(f.field)) return false;
+  return logitOf(f) <= LEXICAL_SENTENCE_KEEP;
+}
+
+/**
+ * The category of the model's own finding: the reader's strongest reading (below the threshold) of the sentence it
+ * points at, else of any sentence of the tool, else an address to the assistant.
+ */
+function categoryOf(at: { field: string; sentence: string }, readings: readonly SentenceFinding[]): ScreeningCategory {
+  let best: SentenceFinding | undefined;
+  for (const r of readings) if (r.field === at.field && r.sentence.trim() === at.sentence && (!best || r.score > best.score)) best = r;
+  if (!best) for (const r of readings) if (!best || r.score > best.score) best = r;
+  return best?.category ?? "assistant-directive";
+}
+
+/**
+ * Weighs a tool's words. `findings` are what the rules and readers filed (set aside in place: their detail says so),
+ * `readings` every reading above zero, `family` the pattern rules' families (screen.ts).
+ */
+export function lexicalVerdict(
+  fields: readonly TextField[],
+  findings: ScreeningFinding[],
+  readings: readonly SentenceFinding[],
+  who: { server: string; tool: string },
+  family: (rule: string) => string | undefined,
+): LexicalVerdict {
+  const features = toolFeatures(fields);
+  if (features.size < LEXICAL_MIN_FEATURES) return { act: "none" };
+  const model = shippedLexicalModel();
+  const logit = lexicalLogit(model, features);
+  if (findings.length > 0) {
+    if (logit >= LEXICAL_VETO || !findings.every((f) => overrulable(f, family, (x) => sentenceLogit(model, x.sentence, x.field)))) return { act: "keep", logit };
+    for (const f of findings) f.detail = `${f.detail}; set aside: the tool's words read as honest (lexical ${logit.toFixed(2)})`;
+    return { act: "set-aside", logit };
+  }
+  if (logit <= LEXICAL_ALONE || knownShare(model, features) < LEXICAL_MIN_KNOWN) return { act: "keep", logit };
+  const at = heaviestSentence(model, fields);
+  if (!at) return { act: "keep", logit };
+  const sentence = sentenceFeatures(at.sentence, at.field);
+  if (sentence.size < LEXICAL_MIN_SENTENCE_FEATURES || lexicalLogit(model, sentence) <= LEXICAL_ALONE_SENTENCE) return { act: "keep", logit };
+  const finding: ScreeningFinding = {
+    server: who.server,
+    tool: who.tool,
+    field: at.field,
+    sentence: at.sentence,
+    category: categoryOf(at, readings),
+    score: 1 / (1 + Math.exp(-logit)),
+    source: "lexical",
+    detail: `the tool's words read as an attack (lexical ${logit.toFixed(2)})`,
+  };
+  return { act: "file", logit, finding };
+}
