@@ -17,6 +17,7 @@ import { bucketOf, encodeLexicalModel, toolFeatures } from "../core/screening/le
 import type { ScreenableTool } from "../core/screening/types.js";
 import { INDEPENDENT_SETS } from "./screening-independent.js";
 import { REAL_SERVERS_CONFIG } from "./real-catalog.js";
+import { readJsonLines, SYNTHETIC_CATALOG } from "./screening.js";
 
 export interface LexicalTrainingRow {
   from: string;
@@ -24,34 +25,29 @@ export interface LexicalTrainingRow {
   tool: ScreenableTool;
 }
 
-const DATA = fileURLToPath(new URL("../../data/", import.meta.url));
+const SCREENING_DIR = fileURLToPath(new URL("../../data/screening/", import.meta.url));
 
 /** The sets the model must not see: registered never-fit, and the old holdout. */
 export function blindSetFiles(): Set<string> {
   return new Set([...INDEPENDENT_SETS.filter((s) => !s.fit).map((s) => `${s.name}-set.jsonl`), "holdout-set.jsonl"]);
 }
 
-/** The development rows of data/screening that training may use. */
+/** The development rows of data/screening that training may use; errors name the file and line. */
 export function screeningTrainingRows(): LexicalTrainingRow[] {
   const blind = blindSetFiles();
-  const rows: LexicalTrainingRow[] = [];
-  for (const file of readdirSync(`${DATA}screening`).filter((f) => f.endsWith(".jsonl") && !blind.has(f)).sort()) {
-    readFileSync(`${DATA}screening/${file}`, "utf8")
-      .split("\n")
-      .forEach((line, i) => {
-        if (!line.trim()) return;
-        const r = JSON.parse(line) as { label?: string; tool?: ScreenableTool };
-        if (!r.tool || typeof r.tool.name !== "string") throw new Error(`${file}:${i + 1}: a row needs "tool" with a "name"`);
+  return readdirSync(SCREENING_DIR)
+    .filter((f) => f.endsWith(".jsonl") && !blind.has(f))
+    .sort()
+    .flatMap((file) =>
+      readJsonLines<{ label?: string; tool: ScreenableTool }>(`${SCREENING_DIR}${file}`, (r) => Boolean(r?.tool) && typeof r.tool.name === "string", `{"label"?, "tool": {"name", …}}`)
         // poisoned.jsonl, the first set, has no label: every row of it is poisoned.
-        rows.push({ from: file, poisoned: (r.label ?? "poisoned") === "poisoned", tool: r.tool });
-      });
-  }
-  return rows;
+        .map((r) => ({ from: file, poisoned: (r.label ?? "poisoned") === "poisoned", tool: r.tool })),
+    );
 }
 
 /** The synthetic catalog's tools, all honest. */
 export function syntheticTrainingRows(): LexicalTrainingRow[] {
-  const catalog = JSON.parse(readFileSync(`${DATA}synthetic/catalog.json`, "utf8")) as { servers: { name: string; tools: ScreenableTool[] }[] };
+  const catalog = JSON.parse(readFileSync(SYNTHETIC_CATALOG, "utf8")) as { servers: { name: string; tools: ScreenableTool[] }[] };
   return catalog.servers.flatMap((s) => s.tools.map((tool) => ({ from: `synthetic/${s.name}`, poisoned: false, tool })));
 }
 

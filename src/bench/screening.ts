@@ -16,7 +16,7 @@ import { screenTool, type ScreeningReason } from "../core/screening/screen.js";
 import type { ToolSpec } from "../core/types.js";
 
 export const POISONED_SET = fileURLToPath(new URL("../../data/screening/poisoned.jsonl", import.meta.url));
-const SYNTHETIC_CATALOG = fileURLToPath(new URL("../../data/synthetic/catalog.json", import.meta.url));
+export const SYNTHETIC_CATALOG = fileURLToPath(new URL("../../data/synthetic/catalog.json", import.meta.url));
 const DEMO_CATALOG = fileURLToPath(new URL("../../data/demo-catalog.json", import.meta.url));
 
 /** One labelled poisoned tool. */

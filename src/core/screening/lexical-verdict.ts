@@ -17,10 +17,10 @@ import {
   LEXICAL_SENTENCE_KEEP,
   LEXICAL_VETO,
   lexicalLogit,
-  sentenceFeatures,
   sentenceLogit,
   shippedLexicalModel,
   toolFeatures,
+  type LexicalModel,
 } from "./lexical.js";
 import type { SentenceFinding } from "./meaning.js";
 import type { ScreeningFinding } from "./types.js";
@@ -41,9 +41,9 @@ export type LexicalVerdict =
  * does not see, nor a forged system or <IMPORTANT> tag, which an honest server almost never writes; nor a finding
  * whose own sentence, read alone, reads as an attack.
  */
-function overrulable(f: ScreeningFinding, family: (rule: string) => string | undefined, logitOf: (f: ScreeningFinding) => number): boolean {
+function overrulable(f: ScreeningFinding, model: LexicalModel, family: (rule: string) => string | undefined): boolean {
   if (family(f.detail) === "hidden_unicode" || f.detail === "system-impersonation" || /\((?:hidden|encoded) text\)$/.test(f.field)) return false;
-  return logitOf(f) <= LEXICAL_SENTENCE_KEEP;
+  return sentenceLogit(model, f.sentence, f.field) <= LEXICAL_SENTENCE_KEEP;
 }
 
 /**
@@ -73,15 +73,13 @@ export function lexicalVerdict(
   const model = shippedLexicalModel();
   const logit = lexicalLogit(model, features);
   if (findings.length > 0) {
-    if (logit >= LEXICAL_VETO || !findings.every((f) => overrulable(f, family, (x) => sentenceLogit(model, x.sentence, x.field)))) return { act: "keep", logit };
+    if (logit >= LEXICAL_VETO || !findings.every((f) => overrulable(f, model, family))) return { act: "keep", logit };
     for (const f of findings) f.detail = `${f.detail}; set aside: the tool's words read as honest (lexical ${logit.toFixed(2)})`;
     return { act: "set-aside", logit };
   }
   if (logit <= LEXICAL_ALONE || knownShare(model, features) < LEXICAL_MIN_KNOWN) return { act: "keep", logit };
   const at = heaviestSentence(model, fields);
-  if (!at) return { act: "keep", logit };
-  const sentence = sentenceFeatures(at.sentence, at.field);
-  if (sentence.size < LEXICAL_MIN_SENTENCE_FEATURES || lexicalLogit(model, sentence) <= LEXICAL_ALONE_SENTENCE) return { act: "keep", logit };
+  if (!at || at.features.size < LEXICAL_MIN_SENTENCE_FEATURES || lexicalLogit(model, at.features) <= LEXICAL_ALONE_SENTENCE) return { act: "keep", logit };
   const finding: ScreeningFinding = {
     server: who.server,
     tool: who.tool,

@@ -9,10 +9,11 @@
  * model is not trusted alone against the rules: it sets aside a rule's or a reading's finding on a tool whose words
  * read as plainly honest (below `LEXICAL_VETO`) unless the finding's own sentence, read alone, does not (above
  * `LEXICAL_SENTENCE_KEEP`), and files a finding of its own only on a tool whose words read as plainly hostile (above
- * `LEXICAL_ALONE`) and one of whose sentences does too (above `LEXICAL_ALONE_SENTENCE`). Hidden characters and encoded text are never set aside: the model does not see them.
+ * `LEXICAL_ALONE`) and one of whose sentences does too (above `LEXICAL_ALONE_SENTENCE`). Hidden characters and
+ * encoded text are never set aside: the model does not see them. The two acts are decided in lexical-verdict.ts.
  *
- * Features are hashed into a fixed table (the hashing trick): the table holds numbers only, loads in a millisecond
- * or two, and a feature costs a hash, not a string. Pure and synchronous; the table is read once, on first use.
+ * Features are hashed into a fixed table (the hashing trick): the table holds numbers only, loads in about 10 ms,
+ * and a feature costs a hash, not a string. Pure and synchronous; the table is read once, on first use.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -119,11 +120,16 @@ export function toolFeatures(fields: readonly TextField[]): Set<number> {
   return out;
 }
 
-/** The model's logit for a set of features: the bias plus their weights, scaled by the square root of their number. */
-export function lexicalLogit(model: LexicalModel, features: ReadonlySet<number>): number {
+/** The sum of the features' weights. */
+function weightOf(model: LexicalModel, features: ReadonlySet<number>): number {
   let sum = 0;
   for (const h of features) sum += model.weights[bucketOf(h, model.mask)];
-  return model.bias + sum / Math.sqrt(Math.max(1, features.size));
+  return sum;
+}
+
+/** The model's logit for a set of features: the bias plus their weights, scaled by the square root of their number. */
+export function lexicalLogit(model: LexicalModel, features: ReadonlySet<number>): number {
+  return model.bias + weightOf(model, features) / Math.sqrt(Math.max(1, features.size));
 }
 
 /** The share of `features` whose bucket carries a weight (a feature never trained on mostly lands in an empty one). */
@@ -145,22 +151,25 @@ export function sentenceFeatures(sentence: string, field: string): Set<number> {
   return features;
 }
 
+/** A sentence of a field, with its features. */
+export interface WeighedSentence {
+  field: string;
+  sentence: string;
+  features: Set<number>;
+}
+
 /** The sentence whose own features weigh most towards an attack, with its field: where a finding of the model points. */
-export function heaviestSentence(model: LexicalModel, fields: readonly TextField[]): { field: string; sentence: string } | undefined {
-  let best: { field: string; sentence: string } | undefined;
+export function heaviestSentence(model: LexicalModel, fields: readonly TextField[]): WeighedSentence | undefined {
+  let best: WeighedSentence | undefined;
   let bestWeight = 0;
-  const features = new Set<number>();
   for (const f of fields) {
     if (f.identifier) continue;
-    const kind = fieldKind(f.field);
     for (const s of sentences(f.text)) {
-      features.clear();
-      addFeatures(s.s, kind, features);
-      let w = 0;
-      for (const h of features) w += model.weights[bucketOf(h, model.mask)];
+      const features = sentenceFeatures(s.s, f.field);
+      const w = weightOf(model, features);
       if (w > bestWeight) {
         bestWeight = w;
-        best = { field: f.field, sentence: s.s.trim() };
+        best = { field: f.field, sentence: s.s.trim(), features };
       }
     }
   }

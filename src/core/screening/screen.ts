@@ -315,4 +315,3 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
   }
   return { result: { flagged: reasons.length > 0, reasons, findings }, parts, readings, lexical };
 }
-
