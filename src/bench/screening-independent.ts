@@ -90,6 +90,8 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "round52", kind: "realistic", firstContact: { commit: "8f71ad6", setting: "beside the real catalog", detected: [43, 64], flagged: [0, 40] }, fit: false },
   { name: "round53", kind: "evasive", firstContact: { commit: "8f71ad6", setting: "beside the real catalog", detected: [48, 64], flagged: [1, 40] }, fit: false },
   { name: "legit72", kind: "legit", firstContact: { commit: "8f71ad6", setting: "alone", flagged: [5, 160] }, fit: false },
+  { name: "round54", kind: "realistic", firstContact: { commit: "ef00baa", setting: "beside the real catalog", detected: [54, 64], flagged: [1, 40] }, fit: false },
+  { name: "legit73", kind: "legit", firstContact: { commit: "ef00baa", setting: "alone", flagged: [1, 160] }, fit: false },
 ];
 
 export interface IndependentRow {
