@@ -92,6 +92,8 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "legit72", kind: "legit", firstContact: { commit: "8f71ad6", setting: "alone", flagged: [5, 160] }, fit: false },
   { name: "round54", kind: "realistic", firstContact: { commit: "ef00baa", setting: "beside the real catalog", detected: [54, 64], flagged: [1, 40] }, fit: false },
   { name: "legit73", kind: "legit", firstContact: { commit: "ef00baa", setting: "alone", flagged: [1, 160] }, fit: false },
+  { name: "legit74", kind: "legit", firstContact: { commit: "aba63b5", setting: "alone", flagged: [0, 160] }, fit: false },
+  { name: "round55", kind: "realistic", firstContact: { commit: "aba63b5", setting: "beside the real catalog", detected: [52, 64], flagged: [0, 40] }, fit: false },
 ];
 
 export interface IndependentRow {
