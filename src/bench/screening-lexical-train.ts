@@ -4,16 +4,18 @@
  *
  * Training rows: every development set in data/screening except those kept blind (the independent sets registered
  * `fit: false`, and holdout-set.jsonl), the tools of the 17-server real catalog (captured from npm as the
- * screening bench does; all honest) and the synthetic catalog's tools (honest). A logistic regression over the
- * features of lexical.ts, each tool's feature vector scaled to unit length, the two classes weighted equally, an L2
- * penalty, Adam for a fixed number of epochs from zero: deterministic, so the same rows give the same table.
+ * screening bench does; all honest) and the synthetic catalog's tools (honest); beside each honest tool, its distinct
+ * sentences read alone, as honest rows too. A logistic regression over the features of lexical.ts, each row's feature
+ * vector scaled to unit length, the two classes weighted equally, an L2 penalty, Adam for a fixed number of epochs
+ * from zero: deterministic, so the same rows give the same table.
  * Features are hashed into 2^20 buckets (lexical.ts); features seen in fewer than two training tools are left out.
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { captureCatalog } from "../mcp/capture.js";
 import { fieldsOf } from "../core/screening/fields.js";
-import { bucketOf, encodeLexicalModel, toolFeatures } from "../core/screening/lexical.js";
+import { bucketOf, encodeLexicalModel, sentenceFeatures, toolFeatures } from "../core/screening/lexical.js";
+import { sentences } from "../core/screening/text.js";
 import type { ScreenableTool } from "../core/screening/types.js";
 import { INDEPENDENT_SETS } from "./screening-independent.js";
 import { REAL_SERVERS_CONFIG } from "./real-catalog.js";
@@ -54,9 +56,22 @@ export function syntheticTrainingRows(): LexicalTrainingRow[] {
 export interface TrainOptions {
   /** Hash bits: the table holds 2^bits weights. Default 20. */
   bits?: number;
+  /**
+   * L2 penalty per weight. Default 3e-6: with ten training sets written in more voices, a lighter penalty ranked the
+   * never-fit sets better (area under the ROC curve 0.981 at 1e-4, 0.993 at 1e-5, 0.994 at 3e-6); the fixed number
+   * of epochs bounds the weights as well.
+   */
   l2?: number;
   epochs?: number;
   learningRate?: number;
+  /**
+   * Share of the honest class's weight given to the sentences of the honest tools, each read alone as a row of its
+   * own (the rest goes to the honest tools whole). Default 0.3. The screen reads single sentences too (a finding's
+   * own sentence, the sentence a finding of the model's own points at); trained on whole tools only, the model read a
+   * plain sentence such as "Page number, starting at 1." as an attack, since nothing in it leans honest. 0 trains on
+   * whole tools only.
+   */
+  honestSentenceShare?: number;
   /** Features seen in fewer training tools than this get no weight of their own (their buckets stay as the rest train them). */
   minCount?: number;
 }
@@ -66,24 +81,51 @@ export interface TrainedTable {
   weights: Float32Array;
 }
 
+/** The distinct sentences of the honest rows' text fields, each as the features it has when read alone. */
+function honestSentences(rows: readonly LexicalTrainingRow[]): Set<number>[] {
+  const seen = new Set<string>();
+  const out: Set<number>[] = [];
+  for (const r of rows) {
+    if (r.poisoned) continue;
+    for (const f of fieldsOf(r.tool)) {
+      if (f.identifier) continue;
+      for (const { s } of sentences(f.text)) {
+        const features = sentenceFeatures(s, f.field);
+        const key = [...features].sort((a, b) => a - b).join(",");
+        if (features.size === 0 || seen.has(key)) continue;
+        seen.add(key);
+        out.push(features);
+      }
+    }
+  }
+  return out;
+}
+
 /** Logistic regression over the rows' hashed features (see the header). */
 export function trainLexicalModel(rows: readonly LexicalTrainingRow[], options: TrainOptions = {}): TrainedTable {
   const bits = options.bits ?? 20;
   const mask = 2 ** bits - 1;
-  const l2 = options.l2 ?? 1e-4;
+  const l2 = options.l2 ?? 3e-6;
   const epochs = options.epochs ?? 100;
   const lr = options.learningRate ?? 0.05;
   const minCount = options.minCount ?? 2;
+  const sentenceShare = options.honestSentenceShare ?? 0.3;
   const features = rows.map((r) => toolFeatures(fieldsOf(r.tool)));
+  // Counted over the tools only, so the sentence rows add no feature of their own.
   const count = new Map<number, number>();
   for (const fs of features) for (const h of fs) count.set(h, (count.get(h) ?? 0) + 1);
+  const sentenceRows = sentenceShare > 0 ? honestSentences(rows) : [];
   // Each row: the buckets of its features seen often enough, and the unit-length scale 1/sqrt(number of its features).
-  const ids = features.map((fs) => Int32Array.from([...fs].flatMap((h) => ((count.get(h) ?? 0) >= minCount ? [bucketOf(h, mask)] : []))));
-  const scale = features.map((fs) => 1 / Math.sqrt(Math.max(1, fs.size)));
-  const y = rows.map((r) => (r.poisoned ? 1 : 0));
-  const positives = y.reduce<number>((a, b) => a + b, 0);
+  const all = [...features, ...sentenceRows];
+  const ids = all.map((fs) => Int32Array.from([...fs].flatMap((h) => ((count.get(h) ?? 0) >= minCount ? [bucketOf(h, mask)] : []))));
+  const scale = all.map((fs) => 1 / Math.sqrt(Math.max(1, fs.size)));
+  const y = [...rows.map((r) => (r.poisoned ? 1 : 0)), ...sentenceRows.map(() => 0)];
+  const positives = rows.filter((r) => r.poisoned).length;
   if (positives === 0 || positives === rows.length) throw new Error("lexical training needs both poisoned and honest rows");
-  const sampleWeight = y.map((v) => (v ? 0.5 / positives : 0.5 / (rows.length - positives)));
+  // Balanced classes; within the honest class, the sentence rows share `sentenceShare` of its weight.
+  const honestTools = rows.length - positives;
+  const toolShare = sentenceRows.length ? 1 - sentenceShare : 1;
+  const sampleWeight = y.map((v, i) => (v ? 0.5 / positives : i < rows.length ? (0.5 * toolShare) / honestTools : (0.5 * sentenceShare) / sentenceRows.length));
   const used = new Uint8Array(mask + 1);
   for (const row of ids) for (const b of row) used[b] = 1;
   const active = Int32Array.from([...used.keys()].filter((i) => used[i] === 1));
@@ -95,7 +137,7 @@ export function trainLexicalModel(rows: readonly LexicalTrainingRow[], options: 
   for (let ep = 0; ep < epochs; ep++) {
     grad.fill(0);
     let gb = 0;
-    for (let i = 0; i < rows.length; i++) {
+    for (let i = 0; i < all.length; i++) {
       let z = bias;
       const row = ids[i];
       for (let k = 0; k < row.length; k++) z += w[row[k]] * scale[i];
@@ -129,7 +171,7 @@ async function main(): Promise<void> {
   const table = trainLexicalModel(rows);
   const poisoned = rows.filter((r) => r.poisoned).length;
   writeFileSync(out, encodeLexicalModel(table.bias, table.weights));
-  console.log(`${out}: ${table.weights.filter((x) => x !== 0).length} of ${table.weights.length} buckets weighted, bias ${table.bias.toFixed(4)}; trained on ${poisoned} poisoned and ${rows.length - poisoned} honest tools`);
+  console.log(`${out}: ${table.weights.filter((x) => x !== 0).length} of ${table.weights.length} buckets weighted, bias ${table.bias.toFixed(4)}; trained on ${poisoned} poisoned and ${rows.length - poisoned} honest tools, and the honest tools' sentences`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

@@ -30,24 +30,22 @@ export interface LexicalModel {
 
 /**
  * Logit below which a tool's words read as plainly honest: the rules' and readers' findings on it are set aside.
- * −0.5 with the first table; −0.2 once the table had writers of more voices (terse, corporate, non-native, generated)
- * in training, whose honest tools it reads less confidently: over the never-fit sets, −0.2 set aside 17 more false
- * positives of 2,840 honest tools for 9 fewer detections of 1,216, and the real servers' figures did not move.
+ * Chosen with the table, over the never-fit sets (1,088 realistic and 192 evasive attacks, 3,040 honest tools) and
+ * the real servers: −0.5 with the first table, −0.2 and then 0 as the tables grew more confident.
  */
-export const LEXICAL_VETO = -0.2;
+export const LEXICAL_VETO = 0;
 /**
  * Logit above which the model files a finding of its own on a tool the rules and readers let through (its heaviest
- * sentence must read as an attack too: `LEXICAL_ALONE_SENTENCE`). 1 with the first table; 0.75 with the second, which
- * found 21 more of the never-fit sets' 1,216 attacks for 4 more of their 2,840 honest tools, and none on the real
- * catalogs or MetaTool.
+ * sentence must read as an attack too: `LEXICAL_ALONE_SENTENCE`). Chosen as `LEXICAL_VETO` was.
  */
-export const LEXICAL_ALONE = 0.75;
+export const LEXICAL_ALONE = 1;
 /**
  * Logit the sentence a finding of the model's own points at must reach, read alone: an ask sits in a sentence, while
  * promotional copy spread over a whole description ("Unlock a world of …") raises the tool's logit without any one
- * sentence reading as an attack.
+ * sentence reading as an attack. The table is trained on honest tools' single sentences as well (the trainer's
+ * `honestSentenceShare`), so a sentence's logit means what a tool's does: above 0, more likely hostile than not.
  */
-export const LEXICAL_ALONE_SENTENCE = 2;
+export const LEXICAL_ALONE_SENTENCE = 0;
 /**
  * Share of a tool's features the model has weights for, below which it files nothing of its own: on vocabulary it
  * never saw (100,000 generated enum values, a language it was not trained on) the logit tends to the bias, which
@@ -60,7 +58,7 @@ export const LEXICAL_MIN_SENTENCE_FEATURES = 6;
  * Logit, read on a finding's own sentence, above which the finding is kept whatever the whole tool reads as: in a
  * long honest-sounding tool, one hostile sentence weighs little against the rest, but read alone it reads as what it is.
  */
-export const LEXICAL_SENTENCE_KEEP = 1.5;
+export const LEXICAL_SENTENCE_KEEP = 0.5;
 /**
  * Fewest features (about 25 words) a tool needs before the model weighs it: on shorter tools the common words
  * outweigh the rest, and the model's verdict is no better than the length of the text.
