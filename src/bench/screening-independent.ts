@@ -94,6 +94,8 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "legit73", kind: "legit", firstContact: { commit: "ef00baa", setting: "alone", flagged: [1, 160] }, fit: false },
   { name: "legit74", kind: "legit", firstContact: { commit: "aba63b5", setting: "alone", flagged: [0, 160] }, fit: false },
   { name: "round55", kind: "realistic", firstContact: { commit: "aba63b5", setting: "beside the real catalog", detected: [52, 64], flagged: [0, 40] }, fit: false },
+  { name: "round56", kind: "realistic", firstContact: { commit: "7cd6941", setting: "beside the real catalog", detected: [53, 64], flagged: [0, 40] }, fit: false },
+  { name: "legit75", kind: "legit", firstContact: { commit: "7cd6941", setting: "alone", flagged: [0, 160] }, fit: false },
 ];
 
 export interface IndependentRow {
