@@ -36,16 +36,18 @@ export interface LexicalModel {
 export const LEXICAL_VETO = 0;
 /**
  * Logit above which the model files a finding of its own on a tool the rules and readers let through (its heaviest
- * sentence must read as an attack too: `LEXICAL_ALONE_SENTENCE`). Chosen as `LEXICAL_VETO` was.
+ * sentence must not read as plainly honest: `LEXICAL_ALONE_SENTENCE`). Chosen as `LEXICAL_VETO` was.
  */
 export const LEXICAL_ALONE = 1;
 /**
  * Logit the sentence a finding of the model's own points at must reach, read alone: an ask sits in a sentence, while
  * promotional copy spread over a whole description ("Unlock a world of …") raises the tool's logit without any one
  * sentence reading as an attack. The table is trained on honest tools' single sentences as well (the trainer's
- * `honestSentenceShare`), so a sentence's logit means what a tool's does: above 0, more likely hostile than not.
+ * `honestSentenceShare`), so a sentence's logit means what a tool's does: a plain sentence reads about −2 ("Returns
+ * the forecast for a city."), an ask above 0. −1 keeps the plain ones out; over the never-fit sets, 0 let 14 attacks
+ * through whose whole tool read as hostile, and no honest tool there reads above `LEXICAL_ALONE` unflagged.
  */
-export const LEXICAL_ALONE_SENTENCE = 0;
+export const LEXICAL_ALONE_SENTENCE = -1;
 /**
  * Share of a tool's features the model has weights for, below which it files nothing of its own: on vocabulary it
  * never saw (100,000 generated enum values, a language it was not trained on) the logit tends to the bias, which
