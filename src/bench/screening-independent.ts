@@ -96,6 +96,8 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "round55", kind: "realistic", firstContact: { commit: "aba63b5", setting: "beside the real catalog", detected: [52, 64], flagged: [0, 40] }, fit: false },
   { name: "round56", kind: "realistic", firstContact: { commit: "7cd6941", setting: "beside the real catalog", detected: [53, 64], flagged: [0, 40] }, fit: false },
   { name: "legit75", kind: "legit", firstContact: { commit: "7cd6941", setting: "alone", flagged: [0, 160] }, fit: false },
+  { name: "round57", kind: "realistic", firstContact: { commit: "fbeb93e", setting: "beside the real catalog", detected: [60, 64], flagged: [0, 40] }, fit: false },
+  { name: "legit76", kind: "legit", firstContact: { commit: "fbeb93e", setting: "alone", flagged: [0, 160] }, fit: false },
 ];
 
 export interface IndependentRow {
