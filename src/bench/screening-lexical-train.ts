@@ -57,9 +57,9 @@ export interface TrainOptions {
   /** Hash bits: the table holds 2^bits weights. Default 20. */
   bits?: number;
   /**
-   * L2 penalty per weight. Default 3e-6: with ten training sets written in more voices, a lighter penalty ranked the
-   * never-fit sets better (area under the ROC curve 0.981 at 1e-4, 0.993 at 1e-5, 0.994 at 3e-6); the fixed number
-   * of epochs bounds the weights as well.
+   * L2 penalty per weight. Default 3e-6: once the training sets had writers of more voices (train1–9,
+   * trainlegit1–3), a lighter penalty ranked the never-fit sets better (area under the ROC curve 0.981 at 1e-4, 0.993
+   * at 1e-5, 0.994 at 3e-6, before the sentence rows); the fixed number of epochs bounds the weights as well.
    */
   l2?: number;
   epochs?: number;
