@@ -13,7 +13,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { captureCatalog } from "../mcp/capture.js";
-import { fieldsOf } from "../core/screening/fields.js";
+import { fieldsOf, type TextField } from "../core/screening/fields.js";
 import { bucketOf, encodeLexicalModel, sentenceFeatures, toolFeatures } from "../core/screening/lexical.js";
 import { sentences } from "../core/screening/text.js";
 import type { ScreenableTool } from "../core/screening/types.js";
@@ -81,13 +81,13 @@ export interface TrainedTable {
   weights: Float32Array;
 }
 
-/** The distinct sentences of the honest rows' text fields, each as the features it has when read alone. */
-function honestSentences(rows: readonly LexicalTrainingRow[]): Set<number>[] {
+/** The distinct sentences of the honest rows' text fields (`fields[i]` of `rows[i]`), each as the features it has read alone. */
+function honestSentences(rows: readonly LexicalTrainingRow[], fields: readonly TextField[][]): Set<number>[] {
   const seen = new Set<string>();
   const out: Set<number>[] = [];
-  for (const r of rows) {
+  for (const [i, r] of rows.entries()) {
     if (r.poisoned) continue;
-    for (const f of fieldsOf(r.tool)) {
+    for (const f of fields[i]) {
       if (f.identifier) continue;
       for (const { s } of sentences(f.text)) {
         const features = sentenceFeatures(s, f.field);
@@ -110,11 +110,12 @@ export function trainLexicalModel(rows: readonly LexicalTrainingRow[], options: 
   const lr = options.learningRate ?? 0.05;
   const minCount = options.minCount ?? 2;
   const sentenceShare = options.honestSentenceShare ?? 0.3;
-  const features = rows.map((r) => toolFeatures(fieldsOf(r.tool)));
+  const fields = rows.map((r) => fieldsOf(r.tool));
+  const features = fields.map(toolFeatures);
   // Counted over the tools only, so the sentence rows add no feature of their own.
   const count = new Map<number, number>();
   for (const fs of features) for (const h of fs) count.set(h, (count.get(h) ?? 0) + 1);
-  const sentenceRows = sentenceShare > 0 ? honestSentences(rows) : [];
+  const sentenceRows = sentenceShare > 0 ? honestSentences(rows, fields) : [];
   // Each row: the buckets of its features seen often enough, and the unit-length scale 1/sqrt(number of its features).
   const all = [...features, ...sentenceRows];
   const ids = all.map((fs) => Int32Array.from([...fs].flatMap((h) => ((count.get(h) ?? 0) >= minCount ? [bucketOf(h, mask)] : []))));
