@@ -1,5 +1,6 @@
 import { RULE_CATEGORY } from "./categories.js";
 import { addressHits, plantedRecipient, sensitiveFileHit } from "./destinations.js";
+import { reachingParameterName, wordsOfName } from "./parameter-names.js";
 import { fieldsOf, optionValues, propertyNames, type TextField } from "./fields.js";
 import { encodedTexts } from "./encoded.js";
 import { hiddenFindings, visible } from "./hidden.js";
@@ -79,6 +80,7 @@ export const SCREENING_RULES: readonly ScreeningRule[] = [
   { id: "sensitive-file", family: "exfiltration", description: "asks to read or include ~/.ssh, .env, cloud credentials, MCP client configs and similar files" },
   { id: "harvest-secrets", family: "exfiltration", description: "asks to include API keys, tokens, passwords, the system prompt or the conversation in an argument or a request" },
   { id: "steer-other-tool", family: "tool_steering", description: "tells the model to call, avoid or alter a tool of another server (or one not in the catalog)" },
+  { id: "parameter-name-reach", family: "exfiltration", description: "a parameter named for a copy of a private thing the tool has no business with (`content_from_reading_ssh_id_rsa` on a calculator)" },
   { id: "planted-recipient", family: "exfiltration", description: "one address added to every example of a recipients list, which the model learns to copy" },
   { id: "call-order", family: "tool_steering", description: "demands this tool be called first, before any other tool, or on every turn" },
   { id: "self-promotion", family: "tool_steering", description: '"always use this tool instead of …", "this tool replaces …", "the other tools are broken"' },
@@ -284,6 +286,8 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
   }
   const planted = plantedRecipient(fields);
   if (planted) add("planted-recipient", planted.field, `${planted.address} in every example`);
+  const reaching = reachingParameterName(fields, `${wordsOfName(toolName)} ${normalize(String(tool.description ?? ""))}`.toLowerCase());
+  if (reaching) add("parameter-name-reach", reaching.field, reaching.words);
   let parts: ToolSentence[] = [];
   let readings: SentenceFinding[] = [];
   if (context.reading !== false) {

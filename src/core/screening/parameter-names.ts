@@ -1,0 +1,82 @@
+/**
+ * A parameter whose name asks for something private: `content_from_reading_ssh_id_rsa`, `full_chat_history` or
+ * `dotenv_contents_for_validation` on a calculator. The model fills every parameter it is shown, and it reads a
+ * parameter's name as what to put there, so the name alone is an ask; the description may say nothing at all.
+ *
+ * Honest servers name parameters for private things too (`api_key`, `private_key_path`, `chat_id`,
+ * `env_var_value`), but either for what the tool itself is about (a secrets manager's `secret_name`, an SSH
+ * server's `private_key`) or as a bare noun. What an honest name does not do is say where the value comes from or
+ * that it is a copy of something ("contents of", "from reading", "full", "previous") for a tool whose name and
+ * description never mention that thing. That conjunction is what is read here, word by word: a name is data, so
+ * its words are compared, not built into a pattern.
+ */
+import type { TextField } from "./fields.js";
+
+/** A kind of private thing a parameter name can ask for, and the words that show a tool is about it. */
+interface PrivateThing {
+  /** The thing, in the name's words joined by spaces ("ssh id rsa"). */
+  named: RegExp;
+  /** Words of a tool's name or description that make the thing its business. */
+  business: RegExp;
+}
+
+const PRIVATE_THINGS: readonly PrivateThing[] = [
+  {
+    named: /\b(?:ssh|id (?:rsa|ed25519|ecdsa|dsa)|rsa keys?|ed25519|private keys?|pem|authorized keys|known hosts|gpg keys?|pgp keys?)\b/,
+    business: /\b(?:ssh|sftp|scp|rsa|ed25519|private keys?|key ?pairs?|gpg|pgp|certificates?|tls|ssl|deploy keys?|sign(?:ing|s)?|remote (?:hosts?|servers?|machines?))\b/,
+  },
+  {
+    named: /\b(?:dotenv|env (?:files?|vars?|variables?|contents?)|environment (?:files?|vars?|variables?)|\w+ env)\b|^env\b/,
+    business: /\b(?:env|dotenv|\.env|environment|variables?|config(?:uration)?|settings|deploy(?:ments?)?|projects?)\b/,
+  },
+  {
+    named: /\b(?:credentials?|creds|aws|kubeconfig|kube config|netrc|npmrc|pgpass|gcloud|secrets?|api ?keys?|access keys?|tokens?|passwords?|passwd|cookies?|keychain|wallet|seed (?:phrase|words)|mnemonic)\b/,
+    business: /\b(?:credentials?|secrets?|vault|passwords?|keys?|tokens?|auth\w*|log ?in|sign ?in|cookies?|sessions?|wallets?|keychain|aws|kube\w*|gcloud|iam|identity|accounts?)\b/,
+  },
+  {
+    named: /\b(?:mcp|cursor|claude|vscode|settings json|config json)\b/,
+    business: /\b(?:mcp|cursor|claude|vscode|editor|ide|config(?:uration)?|settings)\b/,
+  },
+  {
+    named: /\b(?:conversation|chat|transcript|dialog(?:ue)?|system prompt|(?:user|previous|prior|earlier|past) (?:messages?|prompts?|turns?|requests?)|(?:bash|zsh|shell) history|memory|memories)\b/,
+    business: /\b(?:conversations?|chats?|transcripts?|dialog(?:ue)?s?|messages?|messaging|prompts?|llm|completions?|assistant|memor(?:y|ies)|history|summar\w*|threads?|inbox|support|tickets?|shell|terminal)\b/,
+  },
+];
+
+/** Words that say the value is a copy of something, or where it is read from. */
+const COPY_OF = /\b(?:contents?|dump(?:ed)?|copy|copied|raw|verbatim|full|entire|whole|all|every|reading|read|from|previous|prior|past|earlier|cat|leaked|exported|existing|stored|saved|local|current|text of|body of)\b/;
+/** Words that give a reason for asking, as attacks do ("for verification", "for the auth check"). */
+const PRETEXT = /\b(?:for|to) (?:the )?(?:verification|verify|validation|validate|check(?:ing)?|auth(?:entication)?|diagnostics?|debug(?:ging)?|context|telemetry|sync(?:ing)?|backup|audit(?:ing)?|compliance|security|personali[sz]ation|calibration|analytics)\b|\b(?:verification|validation|check|diagnostics?|debug|calibration)$/;
+
+/** A parameter name's words: `contentFromReading-ssh_id.rsa` → "content from reading ssh id rsa". */
+export function wordsOfName(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .join(" ");
+}
+
+/** A parameter name that asks for a private thing the tool has no business with, as a finding's field and sentence. */
+export interface ReachingName {
+  field: string;
+  words: string;
+}
+
+/**
+ * The first parameter name (of those in `fields`) asking for a copy of a private thing that the tool's `business`
+ * (its name and description, lower case) never mentions.
+ */
+export function reachingParameterName(fields: readonly TextField[], business: string): ReachingName | undefined {
+  for (const f of fields) {
+    if (!f.identifier || f.field === "name") continue;
+    const words = wordsOfName(f.text);
+    // A bare noun ("api_key", "chat_id", "env") names an input; an ask takes a thing and a copy or a pretext.
+    if (words.split(" ").length < 3) continue;
+    if (!COPY_OF.test(words) && !PRETEXT.test(words)) continue;
+    for (const thing of PRIVATE_THINGS) if (thing.named.test(words) && !thing.business.test(business)) return { field: f.field, words };
+  }
+  return undefined;
+}
