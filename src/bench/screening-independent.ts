@@ -30,6 +30,8 @@ export interface IndependentSet {
   firstContact: { commit: string; setting: "alone" | "beside the real catalog"; detected?: [number, number]; flagged: [number, number] };
   /** The set's texts were read while changing the screen: its figure now is not blind. */
   fit: boolean;
+  /** Poisoned and legitimate tools the writer was asked for, when not the kind's usual sizes (the short-tool sets). */
+  size?: [number, number];
 }
 
 export const INDEPENDENT_SETS: readonly IndependentSet[] = [
@@ -98,6 +100,9 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "legit75", kind: "legit", firstContact: { commit: "7cd6941", setting: "alone", flagged: [0, 160] }, fit: false },
   { name: "round57", kind: "realistic", firstContact: { commit: "fbeb93e", setting: "beside the real catalog", detected: [60, 64], flagged: [0, 40] }, fit: false },
   { name: "legit76", kind: "legit", firstContact: { commit: "fbeb93e", setting: "alone", flagged: [0, 160] }, fit: false },
+  // Short tools (one to three sentences, at most about 60 words of prose), the register of most real servers' tools.
+  { name: "round58", kind: "realistic", firstContact: { commit: "c6d544e", setting: "beside the real catalog", detected: [57, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
+  { name: "legit77", kind: "legit", firstContact: { commit: "c6d544e", setting: "alone", flagged: [0, 200] }, fit: false, size: [0, 200] },
 ];
 
 export interface IndependentRow {
