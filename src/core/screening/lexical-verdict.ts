@@ -15,10 +15,13 @@ import {
   LEXICAL_MIN_KNOWN,
   LEXICAL_MIN_SENTENCE_FEATURES,
   LEXICAL_SENTENCE_KEEP,
+  LEXICAL_SHORT_ALONE,
+  LEXICAL_SHORT_SENTENCE,
   LEXICAL_VETO,
   lexicalLogit,
   sentenceLogit,
   shippedLexicalModel,
+  strongestSentence,
   toolFeatures,
   type LexicalModel,
 } from "./lexical.js";
@@ -27,7 +30,7 @@ import type { ScreeningFinding } from "./types.js";
 
 /** The model's verdict on one tool. */
 export type LexicalVerdict =
-  /** Too short for the model: the rules and readers decide alone. */
+  /** A short tool the model files nothing on: the rules and readers decide alone. */
   | { act: "none" }
   /** Weighed; nothing to set aside or add. */
   | { act: "keep"; logit: number }
@@ -57,6 +60,20 @@ function categoryOf(at: { field: string; sentence: string }, readings: readonly 
   return best?.category ?? "assistant-directive";
 }
 
+/** The model's own finding, at the sentence it points to. */
+function ownFinding(at: { field: string; sentence: string }, logit: number, readings: readonly SentenceFinding[], who: { server: string; tool: string }): ScreeningFinding {
+  return {
+    server: who.server,
+    tool: who.tool,
+    field: at.field,
+    sentence: at.sentence,
+    category: categoryOf(at, readings),
+    score: 1 / (1 + Math.exp(-logit)),
+    source: "lexical",
+    detail: `the tool's words read as an attack (lexical ${logit.toFixed(2)})`,
+  };
+}
+
 /**
  * Weighs a tool's words. `findings` are what the rules and readers filed (set aside in place: their detail says so),
  * `readings` every reading above zero, `family` the pattern rules' families (screen.ts).
@@ -69,8 +86,8 @@ export function lexicalVerdict(
   family: (rule: string) => string | undefined,
 ): LexicalVerdict {
   const features = toolFeatures(fields);
-  if (features.size < LEXICAL_MIN_FEATURES) return { act: "none" };
   const model = shippedLexicalModel();
+  if (features.size < LEXICAL_MIN_FEATURES) return findings.length > 0 ? { act: "none" } : shortVerdict(model, features, fields, readings, who);
   const logit = lexicalLogit(model, features);
   if (findings.length > 0) {
     if (logit >= LEXICAL_VETO || !findings.every((f) => overrulable(f, model, family))) return { act: "keep", logit };
@@ -80,15 +97,14 @@ export function lexicalVerdict(
   if (logit <= LEXICAL_ALONE || knownShare(model, features) < LEXICAL_MIN_KNOWN) return { act: "keep", logit };
   const at = heaviestSentence(model, fields);
   if (!at || at.features.size < LEXICAL_MIN_SENTENCE_FEATURES || lexicalLogit(model, at.features) <= LEXICAL_ALONE_SENTENCE) return { act: "keep", logit };
-  const finding: ScreeningFinding = {
-    server: who.server,
-    tool: who.tool,
-    field: at.field,
-    sentence: at.sentence,
-    category: categoryOf(at, readings),
-    score: 1 / (1 + Math.exp(-logit)),
-    source: "lexical",
-    detail: `the tool's words read as an attack (lexical ${logit.toFixed(2)})`,
-  };
-  return { act: "file", logit, finding };
+  return { act: "file", logit, finding: ownFinding(at, logit, readings, who) };
+}
+
+/** A short tool nothing else flagged: a finding of the model's own when the tool and its strongest sentence read hostile. */
+function shortVerdict(model: LexicalModel, features: ReadonlySet<number>, fields: readonly TextField[], readings: readonly SentenceFinding[], who: { server: string; tool: string }): LexicalVerdict {
+  const logit = lexicalLogit(model, features);
+  if (logit <= LEXICAL_SHORT_ALONE || knownShare(model, features) < LEXICAL_MIN_KNOWN) return { act: "none" };
+  const at = strongestSentence(model, fields, LEXICAL_MIN_SENTENCE_FEATURES);
+  if (!at || at.logit <= LEXICAL_SHORT_SENTENCE) return { act: "none" };
+  return { act: "file", logit, finding: ownFinding(at, logit, readings, who) };
 }

@@ -66,6 +66,15 @@ export const LEXICAL_SENTENCE_KEEP = 0.5;
  * outweigh the rest, and the model's verdict is no better than the length of the text.
  */
 export const LEXICAL_MIN_FEATURES = 60;
+/**
+ * On a tool shorter than that, which is most real servers' register ("Reads a text file.", one parameter), the model
+ * files a finding of its own only when the whole tool reads above this logit and its strongest sentence, read alone,
+ * above `LEXICAL_SHORT_SENTENCE`: a short tool is little more than its sentences, and the table was trained on single
+ * honest sentences and on short tools of both kinds. It never sets a short tool's findings aside.
+ */
+export const LEXICAL_SHORT_ALONE = 1;
+/** See `LEXICAL_SHORT_ALONE`. */
+export const LEXICAL_SHORT_SENTENCE = 0.5;
 
 // Words (with the characters of paths, hosts and variables kept inside them) and single punctuation marks.
 const TOKEN = /[a-z0-9~./_$-]+|[^\sa-z0-9]/g;
@@ -181,6 +190,30 @@ export function heaviestSentence(model: LexicalModel, fields: readonly TextField
         bestWeight = w;
         best = { field: f.field, sentence: s.s.trim(), features };
       }
+    }
+  }
+  return best;
+}
+
+/** Three words or more, the last not a question mark: what a short tool's finding may point at. */
+const ASKING_SENTENCE = /\S+\s+\S+\s+\S*[^?\s]\s*$/;
+
+/**
+ * The sentence that reads most as an attack, read alone, with its field and logit: of those with at least
+ * `minFeatures` features that are statements of three words or more. A value such as a URL is no sentence, and a
+ * question ("Q: What goes in `q`?") asks nothing of the model; on a short tool either may otherwise read as the
+ * strongest.
+ */
+export function strongestSentence(model: LexicalModel, fields: readonly TextField[], minFeatures: number): (WeighedSentence & { logit: number }) | undefined {
+  let best: (WeighedSentence & { logit: number }) | undefined;
+  for (const f of fields) {
+    if (f.identifier) continue;
+    for (const s of sentences(f.text)) {
+      if (!ASKING_SENTENCE.test(s.s)) continue;
+      const features = sentenceFeatures(s.s, f.field);
+      if (features.size < minFeatures) continue;
+      const logit = lexicalLogit(model, features);
+      if (!best || logit > best.logit) best = { field: f.field, sentence: s.s.trim(), features, logit };
     }
   }
   return best;
