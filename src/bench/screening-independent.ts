@@ -103,6 +103,7 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   // Short tools (one to three sentences, at most about 60 words of prose), the register of most real servers' tools.
   { name: "round58", kind: "realistic", firstContact: { commit: "c6d544e", setting: "beside the real catalog", detected: [57, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
   { name: "legit77", kind: "legit", firstContact: { commit: "c6d544e", setting: "alone", flagged: [0, 200] }, fit: false, size: [0, 200] },
+  { name: "round59", kind: "realistic", firstContact: { commit: "c26ddd6", setting: "beside the real catalog", detected: [80, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
 ];
 
 export interface IndependentRow {
