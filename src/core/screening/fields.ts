@@ -62,7 +62,13 @@ export function fieldsOf(tool: ScreenableTool): TextField[] {
     const o = v as Record<string, unknown>;
     for (const k of Object.keys(o)) {
       const at = `${path}.${k}`;
-      if (names) out.push({ field: at, text: k, identifier: true, value: false });
+      if (names) {
+        out.push({ field: at, text: k, identifier: true, value: false });
+        // A name that is a phrase ("skip_user_confirmation_for_all_actions") is also read as the words it spells:
+        // the model reads a parameter's name as what to put there, or what to do.
+        const phrase = phraseOfIdentifier(k);
+        if (phrase !== k) out.push({ field: `${at} (name)`, text: phrase, identifier: false, value: false });
+      }
       // A parameter named "example" or "default" is a parameter, not a value: only a schema's own keys make values.
       walk(o[k], at, k, depth + 1, value || (!names && VALUE_KEYS.has(k)));
     }
