@@ -17,6 +17,7 @@
  * Pure and synchronous.
  */
 import { has, once } from "./memo.js";
+import { answerShaping } from "./answer-shaping.js";
 import { calmDirectives, OBLIGED } from "./calm-directives.js";
 import { concealment } from "./concealment-reader.js";
 import { ask } from "./context-queries.js";
@@ -314,6 +315,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   else if ((model || value || has(OBLIGED, s)) && has(OBEYS_CONTENT, s) && !protective) push("assistant-directive", 0.75, "makes orders found in content the model's orders");
 
   calmDirectives(s, ctx, { protective, value, inParameter, vocative }, push);
+  if (!protective) answerShaping(s, ctx.lead, push);
 
   concealment(withoutUserUnsaid(sentence), protective, ctx.field, push);
 
