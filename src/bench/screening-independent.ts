@@ -104,6 +104,8 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "round58", kind: "realistic", firstContact: { commit: "c6d544e", setting: "beside the real catalog", detected: [57, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
   { name: "legit77", kind: "legit", firstContact: { commit: "c6d544e", setting: "alone", flagged: [0, 200] }, fit: false, size: [0, 200] },
   { name: "round59", kind: "realistic", firstContact: { commit: "c26ddd6", setting: "beside the real catalog", detected: [80, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
+  { name: "round60", kind: "realistic", firstContact: { commit: "9143cc5", setting: "beside the real catalog", detected: [84, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
+  { name: "legit78", kind: "legit", firstContact: { commit: "9143cc5", setting: "alone", flagged: [0, 200] }, fit: false, size: [0, 200] },
 ];
 
 export interface IndependentRow {
