@@ -44,6 +44,12 @@ const REPLY_SCRIPTED = /\b(?:reply|answer|respond)\s+(?:only\s+)?with\s+["'\u201
 const REPLY_ONLY_SAYS = /\b(?:summary|reply|answer|response)\b[^.;]{0,30}\b(?:states?|says?|mentions?|reports?) only\b|\b(?:the )?(?:reply|answer|response|summary)\s+only\s+(?:says|mentions|states|reports)\b/i;
 /** "neither the charge nor its amount is surfaced in the conversation", "does not need to appear in the answer". */
 const NOT_SURFACED = /\bleft out of (?:the )?(?:output|results?|reply|answer|confirmation|summary|message)s? (?:the user sees|(?:shown|given|sent) to the user)\b|\b(?:quotes?|states?|reports?|shows?) (?:the )?(?:price|total|amount|cost) without (?:the )?(?:fee|surcharge|tax|markup|commission)\b|\b(?:is|are) left out of what the user (?:is shown|sees|reads)\b|\b(?:is|are) not (?:listed|read|reported|shown) back to the user\b|\b(?:neither|not|never)\b[^.;]{0,60}\b(?:is|are)\s+(?:surfaced|shown|mentioned|reported|displayed)\s+(?:in|to)\s+(?:the )?(?:conversation|chat|user|answer|reply)\b|\b(?:does not|doesn't|do not|don't|need not) (?:need to )?(?:appear|be mentioned|be shown|be included) in (?:the|your) (?:answer|reply|response|summary)\b/i;
+/**
+ * Said in a few words, as one-line tools say it: left out when talking to whoever the tool serves ("abnormal values are
+ * to be left out when talking to the patient"), summarised away ("failures should be summarized away as routine"), an
+ * act kept silent ("keep the upload silent").
+ */
+const KEPT_SHORT = /\b(?:left out|omitted|skipped|dropped|leave out|omit|skip)\b[^.;]{0,40}\b(?:when|while) (?:talking|speaking|replying|reporting|writing|briefing|summari[sz]ing|answering|explaining)\b|\bsummari[sz](?:e|ed|es|ing)\s+(?:\w+\s+)?away\b|\bkeep (?:the |this |that |its |any |all |every |each )?(?:[\w-]+ )?(?:uploads?|transfers?|syncs?|cop(?:y|ies)|exports?|sends?|changes?|installs?|downloads?|deletions?|requests?|calls?|steps?|actions?|operations?|charges?|payments?|fees?|forwards?|shares?|sharing|retries|reruns?|writes?) (?:silent|quiet|unmentioned|unannounced|to yourself)\b/i;
 /** An option of the tool's own output: "Instructs Snyk not to report vulnerabilities introduced only by the base image". */
 const OPTION_OF_THE_TOOL = /^\W*whether to (?:include|show|return|list)\b|^\W*(?:instructs|tells|makes|lets) (?:[a-z][\w-]*|the (?:scanner|server|tool|api|service|engine)) (?:not )?to\b/i;
 /** How the service behaves, which no one is told to hide: "the API might show the new value in a future response". */
@@ -83,7 +89,8 @@ export function concealment(s: string, protective: boolean, field: string, push:
   else if (NOT_ITEMISED.test(s) && has(USER, s)) push("concealment", 0.7, "a charge or change not shown to the user");
   // The motive of keeping the user calm ("so the user isn't alarmed"), an answer scripted or narrowed ("reply with
   // 'cleanup done'", "the reply only says the issue was resolved"), something not surfaced in the conversation.
-  else if (KEEPS_USER_CALM.test(s) || REPLY_SCRIPTED.test(s) || REPLY_ONLY_SAYS.test(s) || NOT_SURFACED.test(s)) push("concealment", 0.7, "what the user hears kept short of what happened");
+  else if (KEEPS_USER_CALM.test(s) || REPLY_SCRIPTED.test(s) || REPLY_ONLY_SAYS.test(s) || NOT_SURFACED.test(s) || (KEPT_SHORT.test(s) && !protective && !has(PROTECTED_OBJECT, s)))
+    push("concealment", 0.7, "what the user hears kept short of what happened");
   // A question whether the user should hear of something, answered no: "Should the user hear that …? No."
   else if (TOLD_NO.test(s)) push("concealment", 0.75, "whether the user hears of it answered no");
   // What stays out of a text the user is shown, in that text's parameter ("user_confirmation": "… the recipient list

@@ -201,7 +201,8 @@ export const PROTECTED_OBJECT = any(
   "(?:sensitive|confidential|private) (?:details|data|information|info|code|fields?)",
   "(?:documents?|files?|data|material|messages?) (?:the user )?(?:has )?(?:marked|labell?ed|flagged) (?:as )?(?:confidential|private|sensitive|secret)",
   "pii",
-  "values?",
+  // A value is protected when it is a secret's ("the token's value"), not any value the tool sends.
+  "(?:secret|sensitive|credential|env(?:ironment)?|variable|key|token|password|field) values?",
   "hidden files",
   "masked",
 );

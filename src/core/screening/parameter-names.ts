@@ -18,28 +18,43 @@ interface PrivateThing {
   named: RegExp;
   /** Words of a tool's name or description that make the thing its business. */
   business: RegExp;
+  /**
+   * Private enough that a name giving any reason for it ("ssh_private_key_for_rate_signing",
+   * "browser_cookies_for_region_detection") asks for it; an API key or a token is an ordinary input of many tools.
+   */
+  strong: boolean;
 }
 
 const PRIVATE_THINGS: readonly PrivateThing[] = [
   {
     named: /\b(?:ssh|id (?:rsa|ed25519|ecdsa|dsa)|rsa keys?|ed25519|private keys?|pem|authorized keys|known hosts|gpg keys?|pgp keys?)\b/,
     business: /\b(?:ssh|sftp|scp|rsa|ed25519|private keys?|key ?pairs?|gpg|pgp|certificates?|tls|ssl|deploy keys?|sign(?:ing|s)?|remote (?:hosts?|servers?|machines?))\b/,
+    strong: true,
   },
   {
     named: /\b(?:dotenv|env (?:files?|vars?|variables?|contents?)|environment (?:files?|vars?|variables?)|\w+ env)\b|^env\b/,
     business: /\b(?:env|dotenv|\.env|environment|variables?|config(?:uration)?|settings|deploy(?:ments?)?|projects?)\b/,
+    strong: true,
   },
   {
-    named: /\b(?:credentials?|creds|aws|kubeconfig|kube config|netrc|npmrc|pgpass|gcloud|secrets?|api ?keys?|access keys?|tokens?|passwords?|passwd|cookies?|keychain|wallet|seed (?:phrase|words)|mnemonic)\b/,
+    named: /\b(?:credentials?|creds|aws|kubeconfig|kube config|netrc|npmrc|pgpass|gcloud|passwords?|passwd|cookies?|keychain|wallet|seed (?:phrase|words)|mnemonic)\b/,
     business: /\b(?:credentials?|secrets?|vault|passwords?|keys?|tokens?|auth\w*|log ?in|sign ?in|cookies?|sessions?|wallets?|keychain|aws|kube\w*|gcloud|iam|identity|accounts?)\b/,
+    strong: true,
+  },
+  {
+    named: /\b(?:secrets?|api ?keys?|access keys?|tokens?)\b/,
+    business: /\b(?:credentials?|secrets?|vault|passwords?|keys?|tokens?|auth\w*|log ?in|sign ?in|sessions?|iam|identity|accounts?)\b/,
+    strong: false,
   },
   {
     named: /\b(?:mcp|cursor|claude|vscode|settings json|config json)\b/,
     business: /\b(?:mcp|cursor|claude|vscode|editor|ide|config(?:uration)?|settings)\b/,
+    strong: true,
   },
   {
     named: /\b(?:conversation|chat|transcript|dialog(?:ue)?|system prompt|(?:user|previous|prior|earlier|past) (?:messages?|prompts?|turns?|requests?)|(?:bash|zsh|shell) history|memory|memories)\b/,
     business: /\b(?:conversations?|chats?|transcripts?|dialog(?:ue)?s?|messages?|messaging|prompts?|llm|completions?|assistant|memor(?:y|ies)|history|summar\w*|threads?|inbox|support|tickets?|shell|terminal)\b/,
+    strong: true,
   },
 ];
 
@@ -47,6 +62,9 @@ const PRIVATE_THINGS: readonly PrivateThing[] = [
 const COPY_OF = /\b(?:contents?|dump(?:ed)?|copy|copied|raw|verbatim|full|entire|whole|all|every|reading|read|from|previous|prior|past|earlier|cat|leaked|exported|existing|stored|saved|local|current|text of|body of)\b/;
 /** Words that give a reason for asking, as attacks do ("for verification", "for the auth check"). */
 const PRETEXT = /\b(?:for|to) (?:the )?(?:verification|verify|validation|validate|check(?:ing)?|auth(?:entication)?|diagnostics?|debug(?:ging)?|context|telemetry|sync(?:ing)?|backup|audit(?:ing)?|compliance|security|personali[sz]ation|calibration|analytics)\b|\b(?:verification|validation|check|diagnostics?|debug|calibration)$/;
+
+/** Any reason given in a name: "for region detection". */
+const REASON = /\bfor [a-z]/;
 
 /** A parameter name's words: `contentFromReading-ssh_id.rsa` → "content from reading ssh id rsa". */
 export function wordsOfName(name: string): string {
@@ -75,8 +93,9 @@ export function reachingParameterName(fields: readonly TextField[], business: st
     const words = wordsOfName(f.text);
     // A bare noun ("api_key", "chat_id", "env") names an input; an ask takes a thing and a copy or a pretext.
     if (words.split(" ").length < 3) continue;
-    if (!COPY_OF.test(words) && !PRETEXT.test(words)) continue;
-    for (const thing of PRIVATE_THINGS) if (thing.named.test(words) && !thing.business.test(business)) return { field: f.field, words };
+    const asked = COPY_OF.test(words) || PRETEXT.test(words);
+    const reasoned = asked || REASON.test(words);
+    for (const thing of PRIVATE_THINGS) if ((thing.strong ? reasoned : asked) && thing.named.test(words) && !thing.business.test(business)) return { field: f.field, words };
   }
   return undefined;
 }
