@@ -195,8 +195,14 @@ export function heaviestSentence(model: LexicalModel, fields: readonly TextField
   return best;
 }
 
-/** Three words or more, the last not a question mark: what a short tool's finding may point at. */
-const ASKING_SENTENCE = /\S+\s+\S+\s+\S*[^?\s]\s*$/;
+/** Three words or more, not a question: what a short tool's finding may point at. Counted, not matched: linear in any text. */
+function asksSomething(s: string): boolean {
+  const t = s.trim();
+  if (t.endsWith("?")) return false;
+  let words = 0;
+  for (let i = 0; i < t.length && words < 3; i++) if (i === 0 || (/\s/.test(t[i - 1]) && !/\s/.test(t[i]))) words++;
+  return words >= 3;
+}
 
 /**
  * The sentence that reads most as an attack, read alone, with its field and logit: of those with at least
@@ -209,7 +215,7 @@ export function strongestSentence(model: LexicalModel, fields: readonly TextFiel
   for (const f of fields) {
     if (f.identifier) continue;
     for (const s of sentences(f.text)) {
-      if (!ASKING_SENTENCE.test(s.s)) continue;
+      if (!asksSomething(s.s)) continue;
       const features = sentenceFeatures(s.s, f.field);
       if (features.size < minFeatures) continue;
       const logit = lexicalLogit(model, features);
