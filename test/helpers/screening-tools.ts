@@ -10,7 +10,7 @@ export function screeningTool(name: string, description: string, properties: Rec
 
 /** The screen for a tool of server "vendor" next to `catalog`, and its checks. */
 export function besideCatalog(catalog: readonly { name: string; server: string }[]) {
-  // The readers alone: these one-line tools are below the lexical model's length (lexical.ts), tested on its own.
+  // The readers alone: the lexical model (lexical.ts), which also reads short tools, is tested on its own.
   const screen = (t: ScreenableTool) => screenTool(t, { server: "vendor", lexical: false, tools: [...catalog, { name: String(t.name), server: "vendor" }] });
   return {
     screen,

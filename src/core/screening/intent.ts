@@ -18,6 +18,7 @@
  */
 import { has, once } from "./memo.js";
 import { answerShaping } from "./answer-shaping.js";
+import { foreignTrigger } from "./foreign-triggers.js";
 import { calmDirectives, OBLIGED } from "./calm-directives.js";
 import { concealment } from "./concealment-reader.js";
 import { ask } from "./context-queries.js";
@@ -316,6 +317,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
 
   calmDirectives(s, ctx, { protective, value, inParameter, vocative }, push);
   if (!protective) answerShaping(s, ctx.lead, push);
+  if (!protective) foreignTrigger(s, ctx.knownForeignTool, push);
 
   concealment(withoutUserUnsaid(sentence), protective, ctx.field, push);
 
