@@ -41,11 +41,11 @@ export type LexicalVerdict =
 
 /**
  * What the model may set aside: not hidden characters, the text decoded from them or from an encoding, or a parameter's
- * name, none of which it sees; nor a forged system or <IMPORTANT> tag, which an honest server almost never writes; nor
+ * name, none of which it sees, nor a value that is a private file or the conversation (a path reads as no sentence); nor a forged system or <IMPORTANT> tag, which an honest server almost never writes; nor
  * a finding whose own sentence, read alone, reads as an attack.
  */
 function overrulable(f: ScreeningFinding, model: LexicalModel, family: (rule: string) => string | undefined): boolean {
-  if (family(f.detail) === "hidden_unicode" || f.detail === "system-impersonation" || f.detail === "parameter-name-reach" || /\((?:hidden|encoded) text\)$/.test(f.field)) return false;
+  if (family(f.detail) === "hidden_unicode" || f.detail === "system-impersonation" || f.detail === "parameter-name-reach" || f.detail === "private-value" || /\((?:hidden|encoded) text\)$/.test(f.field)) return false;
   return sentenceLogit(model, f.sentence, f.field) <= LEXICAL_SENTENCE_KEEP;
 }
 

@@ -1,6 +1,6 @@
 import { RULE_CATEGORY } from "./categories.js";
 import { addressHits, plantedRecipient, sensitiveFileHit } from "./destinations.js";
-import { reachingParameterName, wordsOfName } from "./parameter-names.js";
+import { reachingParameterName, reachingValue, wordsOfName } from "./private-things.js";
 import { fieldsOf, optionValues, propertyNames, type TextField } from "./fields.js";
 import { encodedTexts } from "./encoded.js";
 import { hiddenFindings, visible } from "./hidden.js";
@@ -81,6 +81,7 @@ export const SCREENING_RULES: readonly ScreeningRule[] = [
   { id: "harvest-secrets", family: "exfiltration", description: "asks to include API keys, tokens, passwords, the system prompt or the conversation in an argument or a request" },
   { id: "steer-other-tool", family: "tool_steering", description: "tells the model to call, avoid or alter a tool of another server (or one not in the catalog)" },
   { id: "parameter-name-reach", family: "exfiltration", description: "a parameter named for a copy of a private thing the tool has no business with (`content_from_reading_ssh_id_rsa` on a calculator)" },
+  { id: "private-value", family: "exfiltration", description: "a default, enum member or example that is a private file or the conversation (`~/.kube/config`, `entire_conversation`) on a tool with no business with it" },
   { id: "planted-recipient", family: "exfiltration", description: "one address added to every example of a recipients list, which the model learns to copy" },
   { id: "call-order", family: "tool_steering", description: "demands this tool be called first, before any other tool, or on every turn" },
   { id: "self-promotion", family: "tool_steering", description: '"always use this tool instead of …", "this tool replaces …", "the other tools are broken"' },
@@ -286,8 +287,12 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
   }
   const planted = plantedRecipient(fields);
   if (planted) add("planted-recipient", planted.field, `${planted.address} in every example`);
-  const reaching = reachingParameterName(fields, `${wordsOfName(toolName)} ${normalize(String(tool.description ?? ""))}`.toLowerCase());
-  if (reaching) add("parameter-name-reach", reaching.field, reaching.words);
+  // What the tool is about, in its name's and description's words: a private thing it names is its business.
+  const business = `${wordsOfName(toolName)} ${normalize(String(tool.description ?? ""))}`.toLowerCase();
+  const reachingName = reachingParameterName(fields, business);
+  if (reachingName) add("parameter-name-reach", reachingName.field, reachingName.words);
+  const reachingDefault = reachingValue(fields, business);
+  if (reachingDefault) add("private-value", reachingDefault.field, reachingDefault.words);
   let parts: ToolSentence[] = [];
   let readings: SentenceFinding[] = [];
   if (context.reading !== false) {

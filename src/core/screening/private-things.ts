@@ -1,7 +1,9 @@
 /**
- * A parameter whose name asks for something private: `content_from_reading_ssh_id_rsa`, `full_chat_history` or
- * `dotenv_contents_for_validation` on a calculator. The model fills every parameter it is shown, and it reads a
- * parameter's name as what to put there, so the name alone is an ask; the description may say nothing at all.
+ * A parameter whose name or value asks for something private: a name such as `content_from_reading_ssh_id_rsa`,
+ * `full_chat_history` or `dotenv_contents_for_validation` on a calculator, or a default, enum member or example such as
+ * `~/.ssh/id_ed25519` or `entire_conversation` on a tool that lists emails. The model fills every parameter it is
+ * shown, reads a parameter's name as what to put there and copies a value as it stands, so the name or the value alone
+ * is an ask; the description may say nothing at all.
  *
  * Honest servers name parameters for private things too (`api_key`, `private_key_path`, `chat_id`,
  * `env_var_value`), but either for what the tool itself is about (a secrets manager's `secret_name`, an SSH
@@ -94,8 +96,43 @@ export function reachingParameterName(fields: readonly TextField[], business: st
     // A bare noun ("api_key", "chat_id", "env") names an input; an ask takes a thing and a copy or a pretext.
     if (words.split(" ").length < 3) continue;
     const asked = COPY_OF.test(words) || PRETEXT.test(words);
-    const reasoned = asked || REASON.test(words);
-    for (const thing of PRIVATE_THINGS) if ((thing.strong ? reasoned : asked) && thing.named.test(words) && !thing.business.test(business)) return { field: f.field, words };
+    // A strongly private thing is asked for with any reason given; an API key or a token needs a copy or a pretext.
+    if ((asked || REASON.test(words)) && asksFor(words, business, !asked, asked)) return { field: f.field, words };
   }
   return undefined;
+}
+
+/** A value that is a path to, or the name of, a private thing: `~/.kube/config`, `.env`, `system_prompt`. */
+const PRIVATE_VALUE = /(?:^|[\/~.])(?:\.ssh|id_(?:rsa|ed25519|ecdsa|dsa)|\.kube\/config|kubeconfig|\.aws\/credentials|\.netrc|\.npmrc|\.pgpass|\.env(?:\.\w+)?|\.bash_history|\.zsh_history|\.gnupg|mcp\.json|claude_desktop_config\.json|\/etc\/shadow)(?:$|[\/.])|^(?:system[_ -]prompt|(?:entire|full|whole|all)[_ -](?:conversation|chat|chat[_ -]history|history|transcript)|conversation[_ -]history|chat[_ -]history|printenv|os\.environ)$/i;
+
+/**
+ * The first value (default, enum member, example) that names a private thing the tool's `business` never mentions,
+ * with its field.
+ */
+export function reachingValue(fields: readonly TextField[], business: string): ReachingName | undefined {
+  for (const f of fields) {
+    if (!f.value || f.text.length > 200 || !PRIVATE_VALUE.test(f.text.trim()) || TEMPLATE_FILE.test(f.text) || KEPT_OUT.test(f.field)) continue;
+    if (asksFor(wordsOfName(f.text), business, true)) return { field: f.field, words: f.text.trim() };
+  }
+  return undefined;
+}
+
+/** A template of a private file (`.env.example`) holds no secret. */
+const TEMPLATE_FILE = /\.(?:example|sample|template|dist|defaults?)$/i;
+/** A list of what is kept out (`exclude`, `ignore`, `redact`): naming a private file there protects it. */
+const KEPT_OUT = /\.(?:[\w-]*_)?(?:exclude|excludes|excluded|ignore|ignored|skip|deny|denylist|blocklist|blacklist|omit|redact|mask|secret_patterns)(?:_[\w-]*)?\./i;
+
+/**
+ * Whether `words` name a private thing that is not the tool's business: one that none of the private things it names
+ * is (an SSH key generator's `~/.ssh/id_ed25519_mcp` names SSH, which it is about). `strongOnly` reads the strongly
+ * private things only.
+ */
+function asksFor(words: string, business: string, strongOnly: boolean, asked = true): boolean {
+  let named = false;
+  for (const thing of PRIVATE_THINGS) {
+    if ((strongOnly && !thing.strong) || !thing.named.test(words)) continue;
+    if (thing.business.test(business)) return false;
+    if (thing.strong || asked) named = true;
+  }
+  return named;
 }
