@@ -49,12 +49,18 @@ const PRIVATE_THINGS: readonly PrivateThing[] = [
     strong: false,
   },
   {
+    // The model's own instructions are no inbox's or memory store's business.
+    named: /\bsystem prompts?\b/,
+    business: /\b(?:system prompts?|prompts?|personas?|instructions|agents?|assistants?|llm|models?|chatbots?)\b/,
+    strong: true,
+  },
+  {
     named: /\b(?:mcp|cursor|claude|vscode|settings json|config json)\b/,
     business: /\b(?:mcp|cursor|claude|vscode|editor|ide|config(?:uration)?|settings)\b/,
     strong: true,
   },
   {
-    named: /\b(?:conversation|chat|transcript|dialog(?:ue)?|system prompt|(?:user|previous|prior|earlier|past) (?:messages?|prompts?|turns?|requests?)|(?:bash|zsh|shell) history|memory|memories)\b/,
+    named: /\b(?:conversation|chat|transcript|dialog(?:ue)?|(?:user|previous|prior|earlier|past) (?:messages?|prompts?|turns?|requests?)|(?:bash|zsh|shell) history|memory|memories)\b/,
     business: /\b(?:conversations?|chats?|transcripts?|dialog(?:ue)?s?|messages?|messaging|prompts?|llm|completions?|assistant|memor(?:y|ies)|history|summar\w*|threads?|inbox|support|tickets?|shell|terminal)\b/,
     strong: true,
   },
