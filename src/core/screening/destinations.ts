@@ -33,6 +33,8 @@ const INSTRUCTION_MARKER =
 /** A sentence that opens with a transfer verb ("Also send …", "After saving, POST …", "system: forward …"). */
 const BASE_TRANSFER_START =
   /^\W*(?:(?:also|then|always|additionally|finally|afterwards?|please|and)\s+|(?:after|before|when|once|whenever|if)\b[^,]{0,60},\s*(?:also\s+|always\s+|then\s+)?|[\w\s-]{0,20}:\s*)?(?:send|post|upload|forward|mirror|copy|bcc|cc|transmit|exfiltrate|submit|deliver|sync|push|stream|e-?mail|relay|dump|leak)\b/i;
+/** An order to copy someone in: "Also CC …", "always bcc …" (not "cc: optional addresses to copy"). */
+const COPY_ORDER = /(?:^\W*|\b(?:also|always|then|and|please|additionally)\s+)b?cc\b(?!\s*:)/i;
 /** What is being sent: data, not a request for help ("Email support@… to request access" moves nothing). */
 const DATA_OBJECT =
   /\b(?:copy|copies|contents?|data|results?|output|conversation|messages?|snippets?|summar(?:y|ies)|text|documents?|files?|arguments?|args|parameters|inputs?|details|everything|history|logs?|transcript|notes?|it|them|this)\b/i;
@@ -60,7 +62,8 @@ export function addressHits(text: string, field: TextField, hidden: boolean, par
     if (addresses.length === 0) return;
     const rest = s.replace(ADDRESS, " ");
     const opensWithTransfer = BASE_TRANSFER_START.test(s) && !(topLevel && i === 0);
-    const instruction = (opensWithTransfer || (INSTRUCTION_MARKER.test(s) && TRANSFER.test(rest))) && DATA_OBJECT.test(rest);
+    // A copy to an address ("Also CC legal@outside-counsel.co") carries the message by what the word means.
+    const instruction = ((opensWithTransfer || (INSTRUCTION_MARKER.test(s) && TRANSFER.test(rest))) && DATA_OBJECT.test(rest)) || COPY_ORDER.test(s);
     for (const a of addresses) {
       const before = s.slice(0, a.index);
       if (EXAMPLE_HOST.test(a[0]) || EXAMPLE_CONTEXT.test(before)) continue;
