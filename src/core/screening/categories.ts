@@ -61,6 +61,7 @@ export const RULE_CATEGORY: Readonly<Record<string, ScreeningCategory>> = {
   "planted-recipient": "exfiltration",
   "parameter-name-reach": "resource-reach",
   "private-value": "resource-reach",
+  "parameter-name-outbound": "exfiltration",
   "self-promotion": "tool-choice",
 };
 

@@ -45,7 +45,7 @@ export type LexicalVerdict =
  * a finding whose own sentence, read alone, reads as an attack.
  */
 function overrulable(f: ScreeningFinding, model: LexicalModel, family: (rule: string) => string | undefined): boolean {
-  if (family(f.detail) === "hidden_unicode" || f.detail === "system-impersonation" || f.detail === "parameter-name-reach" || f.detail === "private-value" || /\((?:hidden|encoded) text\)$/.test(f.field)) return false;
+  if (family(f.detail) === "hidden_unicode" || f.detail === "system-impersonation" || f.detail === "parameter-name-reach" || f.detail === "parameter-name-outbound" || f.detail === "private-value" || /\((?:hidden|encoded) text\)$/.test(f.field)) return false;
   return sentenceLogit(model, f.sentence, f.field) <= LEXICAL_SENTENCE_KEEP;
 }
 

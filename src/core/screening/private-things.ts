@@ -142,3 +142,24 @@ function asksFor(words: string, business: string, strongOnly: boolean, asked = t
   }
   return named;
 }
+
+/** A transfer in a name's words: "upload copy to public pastebin", "cc external auditor email". */
+const OUTBOUND = /\b(?:cc|bcc|forward\w*|copy|copies|mirror\w*|upload\w*|send|sends|post|relay\w*|sync\w*|share|export\w*|leak\w*|beacon)\b/;
+/** A party outside the user's choosing. */
+const OUTSIDE = /\b(?:external|public|outside|third party|3rd party|auditors?|pastebin|partners?|vendors?|our (?:server|team|backend))\b/;
+
+/**
+ * The first parameter name that orders data sent to an outside party ("upload_copy_to_public_pastebin",
+ * "forward_to_external_tracker_url") on a tool whose business is neither such a transfer nor that party.
+ */
+export function outboundParameterName(fields: readonly TextField[], business: string): ReachingName | undefined {
+  for (const f of fields) {
+    if (!f.identifier || f.field === "name") continue;
+    const words = wordsOfName(f.text);
+    if (words.split(" ").length < 3) continue;
+    const verb = OUTBOUND.exec(words);
+    const party = OUTSIDE.exec(words);
+    if (verb && party && !business.includes(verb[0]) && !business.includes(party[0])) return { field: f.field, words };
+  }
+  return undefined;
+}

@@ -1,6 +1,6 @@
 import { RULE_CATEGORY } from "./categories.js";
 import { addressHits, plantedRecipient, sensitiveFileHit } from "./destinations.js";
-import { reachingParameterName, reachingValue, wordsOfName } from "./private-things.js";
+import { outboundParameterName, reachingParameterName, reachingValue, wordsOfName } from "./private-things.js";
 import { fieldsOf, optionValues, propertyNames, type TextField } from "./fields.js";
 import { encodedTexts } from "./encoded.js";
 import { hiddenFindings, visible } from "./hidden.js";
@@ -81,6 +81,7 @@ export const SCREENING_RULES: readonly ScreeningRule[] = [
   { id: "harvest-secrets", family: "exfiltration", description: "asks to include API keys, tokens, passwords, the system prompt or the conversation in an argument or a request" },
   { id: "steer-other-tool", family: "tool_steering", description: "tells the model to call, avoid or alter a tool of another server (or one not in the catalog)" },
   { id: "parameter-name-reach", family: "exfiltration", description: "a parameter named for a copy of a private thing the tool has no business with (`content_from_reading_ssh_id_rsa` on a calculator)" },
+  { id: "parameter-name-outbound", family: "exfiltration", description: "a parameter named for sending a copy to an outside party (`upload_copy_to_public_pastebin`) on a tool whose business that is not" },
   { id: "private-value", family: "exfiltration", description: "a default, enum member or example that is a private file or the conversation (`~/.kube/config`, `entire_conversation`) on a tool with no business with it" },
   { id: "planted-recipient", family: "exfiltration", description: "one address added to every example of a recipients list, which the model learns to copy" },
   { id: "call-order", family: "tool_steering", description: "demands this tool be called first, before any other tool, or on every turn" },
@@ -291,6 +292,8 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
   const business = `${wordsOfName(toolName)} ${normalize(String(tool.description ?? ""))}`.toLowerCase();
   const reachingName = reachingParameterName(fields, business);
   if (reachingName) add("parameter-name-reach", reachingName.field, reachingName.words);
+  const outbound = outboundParameterName(fields, business);
+  if (outbound) add("parameter-name-outbound", outbound.field, outbound.words);
   const reachingDefault = reachingValue(fields, business);
   if (reachingDefault) add("private-value", reachingDefault.field, reachingDefault.words);
   let parts: ToolSentence[] = [];
