@@ -106,6 +106,9 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "round59", kind: "realistic", firstContact: { commit: "c26ddd6", setting: "beside the real catalog", detected: [80, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
   { name: "round60", kind: "realistic", firstContact: { commit: "9143cc5", setting: "beside the real catalog", detected: [84, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
   { name: "legit78", kind: "legit", firstContact: { commit: "9143cc5", setting: "alone", flagged: [0, 200] }, fit: false, size: [0, 200] },
+  // Half short, half of ordinary length.
+  { name: "round61", kind: "realistic", firstContact: { commit: "2f89467", setting: "beside the real catalog", detected: [85, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
+  { name: "legit79", kind: "legit", firstContact: { commit: "2f89467", setting: "alone", flagged: [0, 200] }, fit: false, size: [0, 200] },
 ];
 
 export interface IndependentRow {
