@@ -109,6 +109,8 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   // Half short, half of ordinary length.
   { name: "round61", kind: "realistic", firstContact: { commit: "2f89467", setting: "beside the real catalog", detected: [85, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
   { name: "legit79", kind: "legit", firstContact: { commit: "2f89467", setting: "alone", flagged: [0, 200] }, fit: false, size: [0, 200] },
+  { name: "round62", kind: "realistic", firstContact: { commit: "a1ede0a", setting: "beside the real catalog", detected: [89, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
+  { name: "legit80", kind: "legit", firstContact: { commit: "a1ede0a", setting: "alone", flagged: [0, 200] }, fit: false, size: [0, 200] },
 ];
 
 export interface IndependentRow {
