@@ -89,3 +89,13 @@ test("the sets nobody read hold where the screen reached them (legit30, legit33,
   assert.ok(at("round43").detected![0] >= 55, `round43: ${at("round43").detected}`);
   assert.ok(at("round43").flagged[0] <= 3, `round43: ${at("round43").flagged}`);
 });
+
+test("short tools, never read (round58–62, legit77–80): attacks in one or two sentences are found, honest short tools pass", () => {
+  // Alone on its own server; at first contact (beside the real catalog) round58 found 57 of 96, round59 80, round60
+  // 84, round61 85 and round62 89, none of their honest tools flagged.
+  for (const [name, least] of [["round58", 75], ["round59", 78], ["round60", 82], ["round61", 82], ["round62", 85]] as const) {
+    assert.ok(at(name).detected![0] >= least, `${name}: ${at(name).detected}`);
+    assert.ok(at(name).flagged[0] <= 1, `${name}: ${at(name).falsePositives.join(", ")}`);
+  }
+  for (const name of ["legit77", "legit78", "legit79", "legit80"]) assert.ok(at(name).flagged[0] <= 2, `${name}: ${at(name).falsePositives.join(", ")}`);
+});
