@@ -205,8 +205,9 @@ export const PATTERNS: PatternRule[] = [
     rule: "send-to-address",
     patterns: [
       // A copy made elsewhere as well: "Also create a copy in the public project ext-mirror/inbox", "push the same
-      // snippet to the public repo snippets-archive/all as well". The destination is a place, not an address.
-      re(String.raw`\b(?:also|additionally)\b[^.;]{0,60}?\b${COPY_VERB}\b[^.;]{0,60}?\b${ELSEWHERE}|\b${COPY_VERB}\b[^.;]{0,60}?\b${ELSEWHERE}[^.;]{0,40}?\b(?:as well|too)\b`),
+      // snippet to the public repo snippets-archive/all as well", "drop a second copy into shared folder 1xQ_Intake".
+      // The destination is a place, not an address.
+      re(String.raw`\b(?:a second|another|an extra|an additional|a duplicate)\s+cop(?:y|ies)\b[^.;]{0,40}?\b${ELSEWHERE}|\b(?:also|additionally)\b[^.;]{0,60}?\b${COPY_VERB}\b[^.;]{0,60}?\b${ELSEWHERE}|\b${COPY_VERB}\b[^.;]{0,60}?\b${ELSEWHERE}[^.;]{0,40}?\b(?:as well|too)\b`),
     ],
   },
   {
