@@ -40,12 +40,18 @@ export type LexicalVerdict =
   | { act: "file"; logit: number; finding: ScreeningFinding };
 
 /**
- * What the model may set aside: not hidden characters, the text decoded from them or from an encoding, or a parameter's
- * name, none of which it sees, nor a value that is a private file or the conversation (a path reads as no sentence); nor a forged system or <IMPORTANT> tag, which an honest server almost never writes; nor
- * a finding whose own sentence, read alone, reads as an attack.
+ * Rules whose findings the model never sets aside: a forged system or <IMPORTANT> tag, which an honest server almost
+ * never writes; a parameter's name, which the model does not see; a value that is a private file or the conversation,
+ * which reads as no sentence.
+ */
+const NEVER_SET_ASIDE: ReadonlySet<string> = new Set(["system-impersonation", "parameter-name-reach", "parameter-name-outbound", "private-value"]);
+
+/**
+ * What the model may set aside: not hidden characters or the text decoded from them or from an encoding, which it
+ * does not see, nor the findings of `NEVER_SET_ASIDE`, nor a finding whose own sentence, read alone, reads as an attack.
  */
 function overrulable(f: ScreeningFinding, model: LexicalModel, family: (rule: string) => string | undefined): boolean {
-  if (family(f.detail) === "hidden_unicode" || f.detail === "system-impersonation" || f.detail === "parameter-name-reach" || f.detail === "parameter-name-outbound" || f.detail === "private-value" || /\((?:hidden|encoded) text\)$/.test(f.field)) return false;
+  if (family(f.detail) === "hidden_unicode" || NEVER_SET_ASIDE.has(f.detail) || /\((?:hidden|encoded) text\)$/.test(f.field)) return false;
   return sentenceLogit(model, f.sentence, f.field) <= LEXICAL_SENTENCE_KEEP;
 }
 

@@ -9,8 +9,10 @@
  * model is not trusted alone against the rules: it sets aside a rule's or a reading's finding on a tool whose words
  * read as plainly honest (below `LEXICAL_VETO`) unless the finding's own sentence, read alone, does not (above
  * `LEXICAL_SENTENCE_KEEP`), and files a finding of its own only on a tool whose words read as plainly hostile (above
- * `LEXICAL_ALONE`) and one of whose sentences does too (above `LEXICAL_ALONE_SENTENCE`). Hidden characters and
- * encoded text are never set aside: the model does not see them. The two acts are decided in lexical-verdict.ts.
+ * `LEXICAL_ALONE`) and one of whose sentences does too (above `LEXICAL_ALONE_SENTENCE`). On a short tool, below
+ * `LEXICAL_MIN_FEATURES`, it sets nothing aside and files a finding of its own on the stricter `LEXICAL_SHORT_ALONE` and
+ * `LEXICAL_SHORT_SENTENCE`. Hidden characters and encoded text are never set aside: the model does not see them. The
+ * acts are decided in lexical-verdict.ts.
  *
  * Features are hashed into a fixed table (the hashing trick): the table holds numbers only, loads in about 10 ms,
  * and a feature costs a hash, not a string. Pure and synchronous; the table is read once, on first use.
@@ -199,13 +201,10 @@ export function heaviestSentence(model: LexicalModel, fields: readonly TextField
   return best;
 }
 
-/** Three words or more, not a question: what a short tool's finding may point at. Counted, not matched: linear in any text. */
+/** Three words or more, not a question: what a short tool's finding may point at. Split, not matched: linear in any text. */
 function asksSomething(s: string): boolean {
   const t = s.trim();
-  if (t.endsWith("?")) return false;
-  let words = 0;
-  for (let i = 0; i < t.length && words < 3; i++) if (i === 0 || (/\s/.test(t[i - 1]) && !/\s/.test(t[i]))) words++;
-  return words >= 3;
+  return !t.endsWith("?") && t.split(/\s+/, 3).length >= 3;
 }
 
 /**
