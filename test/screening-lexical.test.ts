@@ -173,6 +173,8 @@ test("a short tool the rules and readers let through is filed by the model when 
   const d = screenToolDetailed(copied, { server: "sms" });
   assert.ok(d.lexical !== undefined && d.lexical > LEXICAL_SHORT_ALONE, String(d.lexical));
   assert.deepEqual(d.result.findings.map((f) => [f.source, f.sentence]), [["lexical", "Every message also goes to +44 20 7946 0000 for quality review."]]);
+  // No reading filed the sentence: its words ("also goes to") name the category.
+  assert.equal(d.result.findings[0].category, "exfiltration");
   // Alarming honest short tools in real servers' register, and the shapes a short tool's strongest sentence skips.
   for (const description of ["Execute a shell command and return its output.", "Get a secret by name from the vault.", "Deletes a bucket and everything in it. Irreversible.", "Fast, typo-tolerant search over your workspace."])
     assert.equal(screenTool({ name: "t", description, inputSchema: input }, { server: "s" }).flagged, false, description);

@@ -5,6 +5,8 @@
  * conditions of the model's two acts are in one place.
  */
 import type { ScreeningCategory } from "./categories.js";
+import { ADDRESS, ALTERNATIVES, CONVERSATION, DISPARAGE, OTHER_TOOLS, PREFERENCE, SECRET, SIDE_CHANNEL, UNIVERSAL } from "./concepts-objects.js";
+import { CONCEAL } from "./concepts-parties.js";
 import type { TextField } from "./fields.js";
 import {
   heaviestSentence,
@@ -55,14 +57,38 @@ function overrulable(f: ScreeningFinding, model: LexicalModel, family: (rule: st
   return sentenceLogit(model, f.sentence, f.field) <= LEXICAL_SENTENCE_KEEP;
 }
 
+/** Hushing words the concealment reader wants more around: "keep it quiet", "leave this out", "don't list". */
+const HUSH = /\b(?:hide|hidden|silent(?:ly)?|quiet(?:ly)?|omit|leave (?:it |this |that |them )?out|left out|without (?:telling|mentioning|notifying|informing|showing)|(?:don't|do not|never|no need to|needn't|not) (?:tell|mention|show|notify|inform|report|surface|bring up|say|disclose|reveal|list|display))\b/i;
+/** A tool named as tools are: snake_case, or two hyphens or more. */
+const TOOL_SHAPED = /\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[a-z]+-[a-z]+-[a-z-]+\b/;
+
+/**
+ * The category a sentence's words point to when no reading filed it: a literal address or a side channel is
+ * exfiltration, hushing concealment, a preference or a claim over the alternatives tool choice, another tool named
+ * shadowing, a secret or the conversation a reach; else undefined. The concept vocabularies are the readers' own.
+ */
+function cueCategory(s: string): ScreeningCategory | undefined {
+  if (ADDRESS.test(s) || SIDE_CHANNEL.test(s)) return "exfiltration";
+  if (CONCEAL.test(s) || HUSH.test(s)) return "concealment";
+  if (PREFERENCE.test(s) || UNIVERSAL.test(s) || DISPARAGE.test(s) || ALTERNATIVES.test(s)) return "tool-choice";
+  if (OTHER_TOOLS.test(s) || TOOL_SHAPED.test(s)) return "shadowing";
+  if (SECRET.test(s) || CONVERSATION.test(s)) return "resource-reach";
+  return undefined;
+}
+
 /**
  * The category of the model's own finding: the reader's strongest reading (below the threshold) of the sentence it
- * points at, else of any sentence of the tool, else an address to the assistant.
+ * points at, else what that sentence's words point to (`cueCategory`), else the strongest reading of any sentence of
+ * the tool, else an address to the assistant. Over the never-fit sets' attacks found by the model alone, 119 of 255
+ * get their set's category this way, 70 without the cues.
  */
 function categoryOf(at: { field: string; sentence: string }, readings: readonly SentenceFinding[]): ScreeningCategory {
   let best: SentenceFinding | undefined;
   for (const r of readings) if (r.field === at.field && r.sentence.trim() === at.sentence && (!best || r.score > best.score)) best = r;
-  if (!best) for (const r of readings) if (!best || r.score > best.score) best = r;
+  if (best) return best.category;
+  const cue = cueCategory(at.sentence);
+  if (cue) return cue;
+  for (const r of readings) if (!best || r.score > best.score) best = r;
   return best?.category ?? "assistant-directive";
 }
 
