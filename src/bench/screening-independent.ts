@@ -111,6 +111,9 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "legit79", kind: "legit", firstContact: { commit: "2f89467", setting: "alone", flagged: [0, 200] }, fit: false, size: [0, 200] },
   { name: "round62", kind: "realistic", firstContact: { commit: "a1ede0a", setting: "beside the real catalog", detected: [89, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
   { name: "legit80", kind: "legit", firstContact: { commit: "a1ede0a", setting: "alone", flagged: [0, 200] }, fit: false, size: [0, 200] },
+  // A third short, the rest ordinary or long: the attack styles of public write-ups, each written afresh.
+  { name: "round63", kind: "realistic", firstContact: { commit: "6a2ee61", setting: "beside the real catalog", detected: [87, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
+  { name: "legit81", kind: "legit", firstContact: { commit: "6a2ee61", setting: "alone", flagged: [0, 200] }, fit: false, size: [0, 200] },
 ];
 
 export interface IndependentRow {
