@@ -14,8 +14,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { captureCatalog } from "../mcp/capture.js";
 import { fieldsOf, type TextField } from "../core/screening/fields.js";
-import { bucketOf, encodeLexicalModel, sentenceFeatures, toolFeatures } from "../core/screening/lexical.js";
-import { sentences } from "../core/screening/text.js";
+import { bucketOf, encodeLexicalModel, proseSentences, sentenceFeatures, toolFeatures } from "../core/screening/lexical.js";
 import type { ScreenableTool } from "../core/screening/types.js";
 import { INDEPENDENT_SETS } from "./screening-independent.js";
 import { REAL_SERVERS_CONFIG } from "./real-catalog.js";
@@ -87,15 +86,12 @@ function honestSentences(rows: readonly LexicalTrainingRow[], fields: readonly T
   const out: Set<number>[] = [];
   for (const [i, r] of rows.entries()) {
     if (r.poisoned) continue;
-    for (const f of fields[i]) {
-      if (f.identifier) continue;
-      for (const { s } of sentences(f.text)) {
-        const features = sentenceFeatures(s, f.field);
-        const key = [...features].sort((a, b) => a - b).join(",");
-        if (features.size === 0 || seen.has(key)) continue;
-        seen.add(key);
-        out.push(features);
-      }
+    for (const { field, sentence } of proseSentences(fields[i])) {
+      const features = sentenceFeatures(sentence, field);
+      const key = [...features].sort((a, b) => a - b).join(",");
+      if (features.size === 0 || seen.has(key)) continue;
+      seen.add(key);
+      out.push(features);
     }
   }
   return out;

@@ -10,21 +10,16 @@
  * server's own tools is its own workflow.
  */
 import type { ScreeningCategory } from "./categories.js";
+import { plainToolNames, toolShapedTokens } from "./tool-names.js";
 
 /** A condition on a use of something, at the start of the sentence or after a lead-in ("Note:", "Tip —"). */
 const CONDITION = /^\W*(?:[\w -]{1,20}[:\u2014-]\s+)?(?:when(?:ever)?|before|after|once|each time|every time|if|on|for (?:every|each|any))\b([^,;.:]{1,80})[,;:]\s*(.*)$/i;
 /** An order: an imperative verb, possibly after "always", "also", "first", "then", "please". */
 const ORDER = /^(?:(?:always|also|first|then|please|just|immediately|instead)\s+)*(?:pass|set|use|add|prefix|append|prepend|call|send|include|run|replace|change|put|make|drop|delete|skip|omit|force|choose|target|route|copy|cc|bcc|point|write|save|upload|forward|attach|disable|remove|rewrite|swap|clear|empty|wipe|merge|push|grant|share|invoke|trigger|log|report)\b/i;
-/** Tool-shaped tokens: snake_case, or two hyphens or more. */
-const SHAPED = /(?<![$\w-])[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]/g;
-/** A name with one hyphen or none, long enough not to be an English word, which the catalog must list. */
-const PLAIN = /(?<![$\w.\/-])[a-z][a-z0-9-]{4,}[a-z0-9](?![\w\/-])/g;
 
 /** The first tool of another server the text names, as `knownForeignTool` says. */
 function foreignToolIn(text: string, knownForeignTool: (token: string) => boolean): string | undefined {
-  for (const t of text.match(SHAPED) ?? []) if ((/[A-Za-z0-9]_[A-Za-z0-9]/.test(t) || (t.match(/-/g)?.length ?? 0) >= 2) && knownForeignTool(t)) return t;
-  for (const t of text.match(PLAIN) ?? []) if ((t.includes("-") || t.length >= 12) && knownForeignTool(t)) return t;
-  return undefined;
+  return toolShapedTokens(text).find((t) => knownForeignTool(t)) ?? plainToolNames(text, knownForeignTool)[0];
 }
 
 /** Pushes a shadowing reading for a directive set off by another server's tool. */

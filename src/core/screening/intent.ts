@@ -19,6 +19,7 @@
 import { has, once } from "./memo.js";
 import { answerShaping } from "./answer-shaping.js";
 import { foreignTrigger } from "./foreign-triggers.js";
+import { toolShapedTokens } from "./tool-names.js";
 import { calmDirectives, OBLIGED } from "./calm-directives.js";
 import { concealment } from "./concealment-reader.js";
 import { ask } from "./context-queries.js";
@@ -95,7 +96,7 @@ const LOOKUP_FOR_ID = /\bfirst (?:use|call|run) (?:the |a )?(?:[\w-]+ ){0,3}?too
 
 /** Tool names in the sentence, all of them tools of this server (known to the catalog, none foreign). */
 function namesOnlySiblings(s: string, ctx: SentenceContext): boolean {
-  const names = tokensOf(s).filter((t) => t.includes("_") && !ask(ctx, "hasParam", t));
+  const names = toolShapedTokens(s).filter((t) => t.includes("_") && !ask(ctx, "hasParam", t));
   return names.length > 0 && names.every((t) => !ctx.foreignTool(t));
 }
 
@@ -194,10 +195,6 @@ function successorPattern(token: string): RegExp {
   return new RegExp(String.raw`\b(?:use|try|call|prefer)\s+\x60?${t}\x60?\s+instead\b|\b(?:superseded|replaced|succeeded)\s+by\s+\x60?${t}\b|\bin\s+favou?r\s+of\s+\x60?${t}\b|\balias\s+(?:of|for)\s+\x60?${t}\b|\bprefer\s+\x60?${t}\x60?\s+over\b`, "i");
 }
 
-function tokensOf(sentence: string): string[] {
-  // Snake_case names, and names of two or more hyphens (`API-post-page`): single hyphens are English words.
-  return (sentence.match(/(?<![$\w-])[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]/g) ?? []).filter((t) => /[A-Za-z0-9][_][A-Za-z0-9]/.test(t) || (t.match(/-/g)?.length ?? 0) >= 2);
-}
 
 /** A secret named only to be ruled out: "never tokens or credentials", "no passwords". */
 const NEGATED_SECRET = /\b(?:never|not|no|without|nor|excluding|except|missing|invalid|expired)\s+(?:any\s+)?(?:(?:api|access|auth|session)\s+)?(?:tokens?|credentials?|secrets?|passwords?|keys?)(?:\s+(?:or|and|nor)\s+(?:(?:api|access|auth|session)\s+)?(?:tokens?|credentials?|secrets?|passwords?|keys?))*\b/i;
@@ -373,7 +370,7 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   // A successor named in a deprecation note ("use list_issues_v2 instead", "superseded by get_pull_request") that the
   // catalog does not know is the server's own next version, not another server's tool; nor is a tool "in this server".
   const ownServer = OWN_SERVER.test(s);
-  const named = tokensOf(s).filter(
+  const named = toolShapedTokens(s).filter(
     (t) =>
       !ownServer &&
       ctx.foreignTool(t) &&

@@ -187,18 +187,20 @@ export interface WeighedSentence {
 export function heaviestSentence(model: LexicalModel, fields: readonly TextField[]): WeighedSentence | undefined {
   let best: WeighedSentence | undefined;
   let bestWeight = 0;
-  for (const f of fields) {
-    if (f.identifier) continue;
-    for (const s of sentences(f.text)) {
-      const features = sentenceFeatures(s.s, f.field);
-      const w = weightOf(model, features);
-      if (w > bestWeight) {
-        bestWeight = w;
-        best = { field: f.field, sentence: s.s.trim(), features };
-      }
+  for (const { field, sentence } of proseSentences(fields)) {
+    const features = sentenceFeatures(sentence, field);
+    const w = weightOf(model, features);
+    if (w > bestWeight) {
+      bestWeight = w;
+      best = { field, sentence: sentence.trim(), features };
     }
   }
   return best;
+}
+
+/** Every sentence of the fields that carry prose or values (not names), with its field: what the model reads alone. */
+export function* proseSentences(fields: readonly TextField[]): Generator<{ field: string; sentence: string }> {
+  for (const f of fields) if (!f.identifier) for (const s of sentences(f.text)) yield { field: f.field, sentence: s.s };
 }
 
 /** Three words or more, not a question: what a short tool's finding may point at. Split, not matched: linear in any text. */
@@ -215,15 +217,12 @@ function asksSomething(s: string): boolean {
  */
 export function strongestSentence(model: LexicalModel, fields: readonly TextField[], minFeatures: number): (WeighedSentence & { logit: number }) | undefined {
   let best: (WeighedSentence & { logit: number }) | undefined;
-  for (const f of fields) {
-    if (f.identifier) continue;
-    for (const s of sentences(f.text)) {
-      if (!asksSomething(s.s)) continue;
-      const features = sentenceFeatures(s.s, f.field);
-      if (features.size < minFeatures) continue;
-      const logit = lexicalLogit(model, features);
-      if (!best || logit > best.logit) best = { field: f.field, sentence: s.s.trim(), features, logit };
-    }
+  for (const { field, sentence } of proseSentences(fields)) {
+    if (!asksSomething(sentence)) continue;
+    const features = sentenceFeatures(sentence, field);
+    if (features.size < minFeatures) continue;
+    const logit = lexicalLogit(model, features);
+    if (!best || logit > best.logit) best = { field, sentence: sentence.trim(), features, logit };
   }
   return best;
 }

@@ -96,16 +96,24 @@ export interface ReachingName {
  * (its name and description, lower case) never mentions.
  */
 export function reachingParameterName(fields: readonly TextField[], business: string): ReachingName | undefined {
+  for (const { field, words } of phraseNames(fields)) {
+    const asked = COPY_OF.test(words) || PRETEXT.test(words);
+    // A strongly private thing is asked for with any reason given; an API key or a token needs a copy or a pretext.
+    if ((asked || REASON.test(words)) && asksFor(words, business, !asked)) return { field, words };
+  }
+  return undefined;
+}
+
+/**
+ * The tool's parameter names of three words or more, as words: a bare noun ("api_key", "chat_id", "env") names an
+ * input, an ask takes a thing and a copy, a pretext or a destination.
+ */
+function* phraseNames(fields: readonly TextField[]): Generator<ReachingName> {
   for (const f of fields) {
     if (!f.identifier || f.field === "name") continue;
     const words = wordsOfName(f.text);
-    // A bare noun ("api_key", "chat_id", "env") names an input; an ask takes a thing and a copy or a pretext.
-    if (words.split(" ").length < 3) continue;
-    const asked = COPY_OF.test(words) || PRETEXT.test(words);
-    // A strongly private thing is asked for with any reason given; an API key or a token needs a copy or a pretext.
-    if ((asked || REASON.test(words)) && asksFor(words, business, !asked, asked)) return { field: f.field, words };
+    if (words.split(" ").length >= 3) yield { field: f.field, words };
   }
-  return undefined;
 }
 
 /** A value that is a path to, or the name of, a private thing: `~/.kube/config`, `.env`, `system_prompt`. */
@@ -133,12 +141,12 @@ const KEPT_OUT = /\.(?:[\w-]*_)?(?:exclude|excludes|excluded|ignore|ignored|skip
  * is (an SSH key generator's `~/.ssh/id_ed25519_mcp` names SSH, which it is about). `strongOnly` reads the strongly
  * private things only.
  */
-function asksFor(words: string, business: string, strongOnly: boolean, asked = true): boolean {
+function asksFor(words: string, business: string, strongOnly: boolean): boolean {
   let named = false;
   for (const thing of PRIVATE_THINGS) {
     if ((strongOnly && !thing.strong) || !thing.named.test(words)) continue;
     if (thing.business.test(business)) return false;
-    if (thing.strong || asked) named = true;
+    named = true;
   }
   return named;
 }
@@ -153,13 +161,10 @@ const OUTSIDE = /\b(?:external|public|outside|third party|3rd party|auditors?|pa
  * "forward_to_external_tracker_url") on a tool whose business is neither such a transfer nor that party.
  */
 export function outboundParameterName(fields: readonly TextField[], business: string): ReachingName | undefined {
-  for (const f of fields) {
-    if (!f.identifier || f.field === "name") continue;
-    const words = wordsOfName(f.text);
-    if (words.split(" ").length < 3) continue;
+  for (const { field, words } of phraseNames(fields)) {
     const verb = OUTBOUND.exec(words);
     const party = OUTSIDE.exec(words);
-    if (verb && party && !business.includes(verb[0]) && !business.includes(party[0])) return { field: f.field, words };
+    if (verb && party && !business.includes(verb[0]) && !business.includes(party[0])) return { field, words };
   }
   return undefined;
 }

@@ -19,6 +19,7 @@
  * Pure and synchronous; complements intent.ts (which reads concept combinations) rather than replacing it.
  */
 import { has } from "./memo.js";
+import { plainToolNames } from "./tool-names.js";
 import type { ScreeningCategory } from "./categories.js";
 import { DISCLOSE, MODEL, PROTECTED_OBJECT, withoutUserUnsaid } from "./concepts-parties.js";
 import { ADDRESS, CONVERSATION, EXAMPLE_ADDRESS, EXAMPLE_MARK, PERSONAL, PROTECTIVE, SECRET, SETTING_NOT_SECRET, SETTINGS_NOT_SECRET, UNTRUSTED_CONTENT } from "./concepts-objects.js";
@@ -235,7 +236,7 @@ function cuesOf(s: string, ctx: SentenceContext): Cues {
     lenient: ctx.lead,
     // Tools named as this server's own ("write_file in this server") are siblings, not another server's.
     // The tool's own name at another version is its successor, whichever server also lists a tool of that name.
-    named: has(OWN_SERVER, s) ? [] : [...tokens(s).filter((t) => ctx.foreignTool(t) && (ctx.knownForeignTool?.(t) ?? true) && !ask(ctx, "ownVersion", t)), ...plainToolNames(s, ctx)],
+    named: has(OWN_SERVER, s) ? [] : [...tokens(s).filter((t) => ctx.foreignTool(t) && (ctx.knownForeignTool?.(t) ?? true) && !ask(ctx, "ownVersion", t)), ...plainToolNames(s, ctx.knownForeignTool)],
     address: destination(s),
     trigger,
   };
@@ -887,17 +888,6 @@ function clauseMoves(s: string, address: string): boolean {
   return OUTBOUND.test(clause) || has(PASSIVE_MOVE, clause) || has(IMPERATIVE_START, clause) || /\b(?:send|sent|post|upload|forward|transmit|deliver|attach|include|put|add|pass|copy|report|submit|email|mail|share|beacon|ping|load|fetch|request|call|hit|render|embed|resolv|quer(?:y|ie))\w*\b|\blook\w* up\b/i.test(clause) || /[<{][\w-]+[>}]/.test(clause);
 }
 
-/**
- * Another server's tools the catalog lists under a name with no underscore ("sequentialthinking", "get-sum"): named only
- * when the name is long or hyphenated enough not to be an English word ("add", "search", "echo" stay words).
- */
-function plainToolNames(s: string, ctx: SentenceContext): string[] {
-  if (!ctx.knownForeignTool) return [];
-  const out: string[] = [];
-  for (const t of s.match(PLAIN_TOOL_NAME) ?? []) if ((t.includes("-") || t.length >= 12) && ctx.knownForeignTool(t) && !out.includes(t)) out.push(t);
-  return out;
-}
-const PLAIN_TOOL_NAME = /(?<![$\w.\/-])[a-z][a-z0-9-]{4,}[a-z0-9](?![\w\/-])/g;
 
 /** Snake_case tokens (tool-name shaped); a dotted `server.tool` reference also yields its tool part. */
 function tokens(s: string): string[] {
