@@ -223,7 +223,7 @@ export const KEY_REQUIREMENT = /\b(?:api (?:key|token)|token|key|credentials?)\b
 /** Told on failure: "… left out of the reply unless something failed". */
 export const UNLESS_FAILED = /\bunless (?:something|it|the \w+) fail\w*|\bunless (?:an? )?errors? (?:occurs?|happens?)\b/i;
 /** A parameter that shapes the tool's own response: "Exclude the full response body and only return success or failure". */
-export const OUTPUT_OPTION = /^\W*(?:exclude|include|omit|return only|only return|whether to|if true|when true|set (?:to )?true to)\b/i;
+export const OUTPUT_OPTION = /^\W*(?:exclude|include|omit|(?:return|show|list) only|only (?:return|show|list)|whether to|if true|when true|set (?:to )?true to)\b/i;
 /** A note that tells the model to keep a parameter's default ("Keep the default."). */
 export const KEEP_DEFAULT = /\b(?:keep|leave|use|stick with|don't change|do not change|never change)\s+(?:the|this|its)\s+default\b/i;
 /** A value's field path naming an outbound destination (a mirror, relay or callback whose default is a literal address). */

@@ -350,11 +350,14 @@ const ACT_HELD_FOR_USER = /\b(?:never|do not|don't|not)\s+(?:[\w-]+\s+){0,3}?(?:
 const NARROWING_WORD = /\b(?:skip|omit|drop|avoid|hide|conceal|mention|tell|say|reference|leave out|bring up|point out|reveal|disclose|notify|inform)\w*\b/i;
 /** A note the user writes that others do not see: "false makes this an internal note the requester never sees". */
 const INTERNAL_NOTE = /\b(?:internal|private|staff-only|agent-only) (?:notes?|comments?|replies|reply|annotations?)\b/i;
+/** A parameter's name and one of its values, opening a line that says what the value does. */
+const OPTION_VALUE_LEAD = /^\W*[\x60'"]?[A-Za-z_][\w-]*[\x60'"]?\s*[:=]\s*[\x60'"][^\x60'"]{1,40}[\x60'"]\s*[-—–:]\s*/;
 /** What the user is not told, is told falsely, or is answered with in advance. */
 function concealment(c: Cues, push: Push): void {
   const { lenient } = c;
-  // A parameter that shapes the tool's own response, saying nothing of the user, is the tool's option.
-  if (c.parameterText && OUTPUT_OPTION.test(c.s) && !has(USER_SIDE, c.s)) return;
+  // A parameter that shapes the tool's own response, saying nothing of the user, is the tool's option; so is a value of
+  // it described in the description ("filterByTestsResult: 'failure' - Show only failed tests").
+  if (c.parameterText && OUTPUT_OPTION.test(c.s.replace(OPTION_VALUE_LEAD, "")) && !has(USER_SIDE, c.s)) return;
   const s = withoutUserUnsaid(c.s).replace(NO_NEWS_HELD, " ");
   // Telling the user is disclosure ("tell the user which alerts will be hidden"), unless what they are told holds
   // "even when it failed".
@@ -422,6 +425,8 @@ function foreignNamedTool(s: string, ctx: SentenceContext): string | undefined {
 }
 /** A tool said not to be picked, with no condition: "it should not be chosen", "is not to be used". */
 const NOT_TO_BE_CHOSEN = /\b(?:should|must|is to|are to|ought to)\s+(?:not|never)\s+be\s+(?:chosen|used|called|picked|relied on|selected|trusted)\b(?![^.;]{0,40}\b(?:without|unless|until|before|for (?:\w+ )?(?:writes?|deletes?|large|bulk)))|\b(?:is|are) not to be (?:chosen|used|called|picked|relied on|selected|trusted)\b/i;
+/** The model held back from calling more tools on its own: "do not automatically run any additional tools". */
+const NO_AUTOMATIC_FOLLOW_UP = /\b(?:do not|don't|never)\s+(?:automatically|proactively|immediately|autonomously)\s+(?:run|call|invoke|execute|use|trigger)\s+(?:any\s+)?(?:additional|other|further|more|follow-up)\s+tools?\b/i;
 /** Another server's tool told how to work, or its work described as altered. */
 function shadowing(c: Cues, push: Push, disparaged: boolean): void {
   const { s, named, lenient } = c;
@@ -438,6 +443,8 @@ function shadowing(c: Cues, push: Push, disparaged: boolean): void {
     // A caveat that their output may differ ("results from other monitoring tools may use different label names")
     // compares formats; it says nothing is to change.
     && !MAY_DIFFER.test(s);
+  // "Do not automatically run any additional tools after this tool is called" holds the model back; no tool is changed.
+  if (named.length === 0 && NO_AUTOMATIC_FOLLOW_UP.test(s)) return;
   if ((c.directive || passiveAlter || aboutOthersWork) && otherTool && has(ALTER, s.replace(CAN_BE_DONE_WITH, " ").replace(ROUTING_PURPOSE, " ")) && !batchOf(c)) push("shadowing", 0.75, named.length ? `a directive about another server's tool (${named[0]})` : "a directive about other tools");
   // An order to run alongside another server's named tool ("invoke X after every execute_sql"): a hook on its calls.
   else if (c.directive && (named.length > 0 || /\b[\w-]+[\x60'"]? server\b/i.test(s)) && has(HOOK, s) && !has(OWN_SERVER, s)) push("shadowing", 0.7, "hooks onto another server's tool");
