@@ -114,6 +114,9 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   // A third short, the rest ordinary or long: the attack styles of public write-ups, each written afresh.
   { name: "round63", kind: "realistic", firstContact: { commit: "6a2ee61", setting: "beside the real catalog", detected: [87, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
   { name: "legit81", kind: "legit", firstContact: { commit: "6a2ee61", setting: "alone", flagged: [0, 200] }, fit: false, size: [0, 200] },
+  // As a benchmark generator writes them: popular kinds of servers, each ask given a rationale (security, caching,
+  // compliance, a bug fix, the user's wish), half short.
+  { name: "round64", kind: "realistic", firstContact: { commit: "76406a1", setting: "beside the real catalog", detected: [83, 96], flagged: [2, 64] }, fit: false, size: [96, 64] },
   // The ask in the less-read places: schema values, nested properties, parameter names, other languages, code and
   // JSON snippets inside a description.
   { name: "round65", kind: "realistic", firstContact: { commit: "76406a1", setting: "beside the real catalog", detected: [75, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
