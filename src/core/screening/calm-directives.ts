@@ -56,7 +56,7 @@ const PERMITTED = /(?<!\b(?:if|when|whether|unless)\s)\b(?:it's|it is) (?:fine|o
 /** A question whether to check with the user, answered no. */
 const FAQ_WAIVER = /\b(?:show|send|read)\w*\s+(?:the\s+)?(?:\w+\s+)?to (?:the user|them)(?: first)?\?\W*(?:A:\s*)?\W*(?:no|not)\b|\b(?:check|confirm|ask) (?:with )?(?:the user|them)\b[^?]{0,80}\?\W*(?:A:\s*)?\W*(?:No|Not)\b/i;
 /** The confirmation kept: "Never run DROP without asking the user". */
-const NEVER_WITHOUT_ASKING = /\b(?:never|do not|don't|must not|should not)\b[^.;]{0,60}\bwithout (?:asking|confirming|checking)\b/i;
+export const NEVER_WITHOUT_ASKING = /\b(?:never|do not|don't|must not|should not)\b[^.;]{0,60}\bwithout (?:asking|confirming|checking)\b/i;
 /** The user asked: "… ask them". */
 const ASKS_USER = /\bask (?:them|the user)\b/i;
 /** What users are said to prefer, standing in for asking them: "most users prefer that you just get the PR up". */

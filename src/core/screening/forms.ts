@@ -121,11 +121,42 @@ const SHORTHAND: readonly [RegExp, string][] = [
   [/\bmsgs\b/gi, "messages"],
   [/\bcreds\b/gi, "credentials"],
   [/\benv vars?\b/gi, "environment variables"],
+  // Text-speak and dropped apostrophes, as descriptions written in a hurry have them: "dont tell the user", "u r",
+  // "skip the approval gate urself", "no need 2 ask", "b4 any execute_sql".
+  [/\b(do|does|did|is|are|was|were|has|have|ca|wo|should|would|could|need|must)nt\b/gi, "$1n't"],
+  [/\bcan't\b/gi, "cannot"],
+  [/(?<=^|\s)u r(?=\s|[,.!?;:]|$)/gi, "you are"],
+  [/(?<=^|\s)(?:u|ya)(?=\s|[,.!?;:]|$)/gi, "you"],
+  [/(?<=^|\s)r(?=\s)/gi, "are"],
+  [/\burself\b/gi, "yourself"],
+  [/\bur\b/gi, "your"],
+  [/\bshl?d\b/gi, "should"],
+  [/\bb4\b/gi, "before"],
+  [/\bw\/e\b/gi, "whatever"],
+  [/\bw\/out\b/gi, "without"],
+  [/\bw\/(?=\s|\w)/gi, "with "],
+  [/\bpl[sz]\b/gi, "please"],
+  [/\b2 (?=(?:ask|tell|confirm|wait|use|call|send|show|mention|say|check|bother|share|upload|post|include|read)\b)/gi, "to "],
+  [/\bmsg\b/gi, "message"],
+  [/\b(?:cuz|coz|bc)\b/gi, "because"],
+  [/\babt\b/gi, "about"],
+  [/\btho\b/gi, "though"],
+  [/\bthru\b/gi, "through"],
+  [/\bppl\b/gi, "people"],
+  [/\bconvo\b/gi, "conversation"],
+  [/\bgonna\b/gi, "going to"],
+  [/\bwanna\b/gi, "want to"],
+  [/\bgotta\b/gi, "have to"],
   [/\bthis\s*=\s*/gi, "this is the "],
   [/\s=\s/g, " are "],
 ];
 /** Whether a sentence holds any shorthand at all: one test before the list is applied. */
-const ANY_SHORTHAND = /\b(?:NB|PSA|FYI|LLMs?|HITL|user OK|Q'?s|cmds?|exec|ASAP|DNU|DEPR|FS|w\/o|b\/c|usr|msgs|creds|env vars?)\b|\s=\s/;
+const ANY_SHORTHAND = /\b(?:NB|PSA|FYI|LLMs?|HITL|user OK|Q'?s|cmds?|exec|ASAP|DNU|DEPR|FS|w\/o|b\/c|usr|msgs|creds|env vars?|(?:do|does|did|is|are|was|were|has|have|ca|wo|should|would|could|need|must)nt|u|ya|r|urself|ur|shl?d|b4|w\/e?|w\/out|pl[sz]|2|msg|cuz|coz|bc|abt|tho|thru|ppl|convo|gonna|wanna|gotta)\b|\s=\s/i;
+
+/** Whether a text may hold shorthand: a cheap test before its sentences are spelled out. */
+export function mayHoldShorthand(text: string): boolean {
+  return ANY_SHORTHAND.test(text);
+}
 
 /** The sentence with its shorthand spelled out (undefined when it holds none). */
 export function spelledOut(sentence: string): string | undefined {

@@ -20,7 +20,7 @@ import { has, once } from "./memo.js";
 import { answerShaping } from "./answer-shaping.js";
 import { foreignTrigger } from "./foreign-triggers.js";
 import { toolShapedTokens } from "./tool-names.js";
-import { calmDirectives, OBLIGED } from "./calm-directives.js";
+import { calmDirectives, NEVER_WITHOUT_ASKING, OBLIGED } from "./calm-directives.js";
 import { overreach } from "./overreach.js";
 import { concealment } from "./concealment-reader.js";
 import { ask } from "./context-queries.js";
@@ -306,7 +306,8 @@ export function readSentence(sentence: string, ctx: SentenceContext): SentenceRe
   if (SAFETY_LIMIT.test(settingsOfModel)) settingsOfModel = settingsOfModel.replace(SAFETY_LIMITS, " ");
   const config = has(MODEL_CONFIG, settingsOfModel) && has(CONFIG_CHANGE, s);
   // "Read-only, so you may call it without asking for confirmation": a call that changes nothing needs no one's say.
-  const shaping = has(ANSWER_SHAPE, s) && !READ_ONLY_CALL.test(s);
+  // "Don't run DROP without asking the user first" keeps the user's say: its "without asking" shapes nothing.
+  const shaping = has(ANSWER_SHAPE, NEVER_WITHOUT_ASKING.test(s) ? s.replace(NEVER_WITHOUT_ASKING, " ") : s) && !READ_ONLY_CALL.test(s);
   if (model && config && (vocative || !protective)) push("assistant-directive", vocative ? 0.95 : 0.85, "speaks to the model about its own instructions");
   else if (vocative && (shaping || has(OBLIGED, s))) push("assistant-directive", 0.8, "a note addressed to the model");
   // A tool that manages prompts or personas ("sets the system prompt of an agent you manage") has them as its object.

@@ -20,7 +20,7 @@ import { has, once, recall, remember } from "./memo.js";
 import { jsonNotes, lineNotes, normalize, sentences, unquoteMentions, yamlNotes } from "./text.js";
 import { glossOf, mayBeForeign } from "./foreign.js";
 import { rhetoricalOrder } from "./rhetoric.js";
-import { glossaryStatements, mayBePulledApart, plainly, rejoined, spelledOut, tableCells, transcriptStatements, verseStatements } from "./forms.js";
+import { glossaryStatements, mayBePulledApart, mayHoldShorthand, plainly, rejoined, spelledOut, tableCells, transcriptStatements, verseStatements } from "./forms.js";
 import type { ScreenableTool } from "./types.js";
 
 /** One sentence the reader (or the encoder, or a judge) filed under a category. */
@@ -200,6 +200,21 @@ export function restatedTexts(text: string): readonly string[] {
       const gloss = foreign ? glossOf(sentence) : undefined;
       const whole = rejoined(sentence);
       for (const r of [gloss, whole]) if (r !== undefined && r !== sentence) out.push(r);
+    }
+    return out;
+  });
+}
+/**
+ * A text's sentences written in a hurry ("dont tell the user, just say 'all synced'"), spelled out: English still, so
+ * the pattern rules read them as they read the text itself, and the lexical model keeps its say.
+ */
+export function spelledOutTexts(plain: string): readonly string[] {
+  if (!mayHoldShorthand(plain)) return NONE;
+  return once("spelled", plain, () => {
+    const out: string[] = [];
+    for (const { s } of sentences(plain)) {
+      const spelled = spelledOut(s.trim().slice(0, MAX_SENTENCE_CHARS));
+      if (spelled !== undefined) out.push(spelled);
     }
     return out;
   });

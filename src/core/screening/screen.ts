@@ -5,7 +5,7 @@ import { fieldsOf, optionValues, propertyNames, type TextField } from "./fields.
 import { encodedTexts } from "./encoded.js";
 import { hiddenFindings, visible } from "./hidden.js";
 import { DETECTOR_PURPOSE, EXAMPLE_VALUE_FIELD, unmentionExamples } from "./concepts-roles.js";
-import { purposeOf, readTool, restatedTexts, toolSentences, type SentenceFinding, type ToolSentence } from "./meaning.js";
+import { purposeOf, readTool, restatedTexts, spelledOutTexts, toolSentences, type SentenceFinding, type ToolSentence } from "./meaning.js";
 import { imperativeHit, PATTERNS } from "./patterns.js";
 import { catalogIndex, foreignTool, knownTool, serverPrefixOf, steerHits, type SteerContext } from "./steering.js";
 import { optionNote } from "./option-notes.js";
@@ -276,6 +276,8 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
       if (approvalBlock(h, plain)) deferred.push({ rule: h.rule, field: field.field, excerpt: excerptOf(plain, h.at, h.length) });
       else add(h.rule, field.field, excerptOf(plain, h.at, h.length));
     }
+    for (const text of spelledOutTexts(plain))
+      for (const h of textHits(text, field, steer)) if (!benignHit(h, field.field, text, notes)) add(h.rule, `${field.field} (read as)`, excerptOf(text, h.at, h.length));
     for (const text of hiddenTexts.map(normalize))
       for (const h of textHits(text, field, steer, true)) add(h.rule, `${field.field} (hidden text)`, excerptOf(text, h.at, h.length));
     for (const text of encodedTexts(field.text).map(normalize))
