@@ -203,6 +203,9 @@ export function* proseSentences(fields: readonly TextField[]): Generator<{ field
   for (const f of fields) if (!f.identifier) for (const s of sentences(f.text)) yield { field: f.field, sentence: s.s };
 }
 
+/** A sentence whose object is the sentence before: "Put it in `q`.", "Pass them as `context`." */
+const POINTS_BACK = /^\W*(?:put|pass|place|send|include|add|use|give|set|attach|copy|paste|enter)\s+(?:it|them|this|that|these|those)\b/i;
+
 /** Three words or more, not a question: what a short tool's finding may point at. Split, not matched: linear in any text. */
 function asksSomething(s: string): boolean {
   const t = s.trim();
@@ -217,7 +220,12 @@ function asksSomething(s: string): boolean {
  */
 export function strongestSentence(model: LexicalModel, fields: readonly TextField[], minFeatures: number): (WeighedSentence & { logit: number }) | undefined {
   let best: (WeighedSentence & { logit: number }) | undefined;
-  for (const { field, sentence } of proseSentences(fields)) {
+  let before: { field: string; sentence: string } | undefined;
+  for (const current of proseSentences(fields)) {
+    const { field } = current;
+    // "Put it in `q`." says what "it" is in the sentence before: the two are weighed together.
+    const sentence = before?.field === field && POINTS_BACK.test(current.sentence) ? `${before.sentence.trim()} ${current.sentence.trim()}` : current.sentence;
+    before = current;
     if (!asksSomething(sentence)) continue;
     const features = sentenceFeatures(sentence, field);
     if (features.size < minFeatures) continue;
