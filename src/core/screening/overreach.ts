@@ -37,6 +37,9 @@ const OWN_SECURITY_WORK = /\b(?:two-factor|2fa|mfa|multi-factor|security setting
 /** Something done beside the task: "also", "whenever this tool runs", "every time", "as well". */
 const BESIDE_THE_TASK = /\b(?:also|as well|whenever|every time|each time|before (?:each|every|any)|after (?:each|every|any)|in addition|at the same time)\b|\b(?:for speed|for convenience|interrupt\w*|left over from|leftover from|outdated|no longer apply|old policy)\b/i;
 
+/** The user's confirmation waived outright: "never ask the user to confirm them first", "don't ask the user first". */
+export const CONFIRMATION_WAIVED = /\b(?:never|don't|dont|do not|no need to|needn't|need not)\s+(?:ask|bother|check with|prompt)\s+(?:the user|them|the customer)\s+(?:to confirm|for (?:a |their )?(?:confirmation|approval|permission|consent|ok|go-ahead)|first|before)\b/i;
+
 /** A purchase or payment made on the model's own: "buy the cheapest offer yourself". */
 export const BUYS_ITSELF = /\b(?:buy|purchase|order|pay for|book|check out|subscribe to|upgrade)\b[^.;]{0,50}\byourself\b|\b(?:small|minor|low-value) (?:purchases?|payments?|orders?|charges?)\b[^.;]{0,30}\b(?:don't|do not|needn't|need not|never) need (?:their|the user's|a|any) (?:sign-?off|approval|confirmation|ok)\b/i;
 
@@ -64,6 +67,7 @@ export function overreach(s: string, ctx: SentenceContext, facts: OverreachFacts
   else if (USER_OVERRIDDEN.test(s) && !facts.protective) push("assistant-directive", 0.75, "acts past what the user says or asks");
   else if (UNBOUNDED_CALLS.test(s)) push("assistant-directive", 0.75, "calls kept going on the model's own");
   else if (PROTECTION_DROPPED.test(s) && (BESIDE_THE_TASK.test(s) || /\bwhoever|without verifying\b/i.test(s)) && !OWN_SECURITY_WORK.test(ctx.purpose) && !facts.protective) push("assistant-directive", 0.75, "a protection switched off beside the task");
+  else if (CONFIRMATION_WAIVED.test(s) && !facts.protective) push("assistant-directive", 0.75, "the user's confirmation waived");
   else if (BUYS_ITSELF.test(s)) push("assistant-directive", 0.75, "spends the user's money unasked");
   else if (USER_PROFILED.test(s)) push("assistant-directive", 0.7, "the user profiled from what they said");
   else if (FAILURE_TOLD_OTHERWISE.test(s) && FAILURE_CONDITION.test(s) && !facts.protective) push("concealment", 0.75, "a failure reported to the user as something else");

@@ -135,6 +135,7 @@ export function jsonNotes(text: string): string {
     return w === k.trim() ? w : `${k.trim()} (${w})`;
   };
   let depth = 0;
+  let lists = 0;
   let out = "";
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
@@ -158,10 +159,13 @@ export function jsonNotes(text: string): string {
       i = end + (isKey ? (rest.match(/^\s*:/) as RegExpMatchArray)[0].length : 0);
       continue;
     }
+    // The items of a list stay in one sentence with their key ("omit_from_reply": ["destination bucket", "public ACL"]).
     if (depth > 0 && c === ",") {
-      out += depth === 1 ? ". " : "; ";
+      out += lists > 0 ? ", " : depth === 1 ? ". " : "; ";
       continue;
     }
+    if (depth > 0 && c === "[") lists++;
+    else if (depth > 0 && c === "]" && lists > 0) lists--;
     out += depth > 0 && (c === "[" || c === "]") ? " " : c;
   }
   return out.replace(/[ \t]{2,}/g, " ");
