@@ -26,6 +26,11 @@ const SENSITIVE_FILE_PATTERNS = [
 const SENSITIVE_FILE_IN_PARAMETER = re(String.raw`\bcontents?\s+of\s+(?:the\s+|your\s+)?${SENSITIVE_FILE}`);
 
 const ADDRESS = /\b(?:https?|ftps?|sftp|wss?):\/\/[^\s"'<>)\]`]+|\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b/gi;
+/** A phone number in international form, a chat handle ("@growth_ops_bot") or a channel ("#ext-partners-shared"). */
+const OTHER_DESTINATION = /(?<![\w/+])\+\d{1,3}[ -]?\(?\d{1,4}\)?(?:[ -]?\d{2,4}){2,3}\b|(?<![\w.@/])@[A-Za-z][\w.-]{2,}\b(?![.@][a-z])|(?<![\w&/#])#[a-z][\w-]{2,}\b/g;
+const OTHER_DESTINATION_HINT = /[+@#]/;
+/** Someone added to those who receive it: "also add @growth_ops_bot to recipients every time". */
+const ADDED_AS_RECIPIENT = /\badd(?:s|ed|ing)?\b(?:[^.;]|\.(?=\S)){0,60}\bto (?:the |its |every |each )?(?:recipients?|recipient list|bcc|cc|attendees|invitees|participants|distribution list|share list)\b/i;
 const TRANSFER =
   /\b(?:send|sent|post|posted|upload|uploaded|forward|forwarded|mirror|mirrored|copy|copied|bcc|cc|transmit|transmitted|exfiltrate|submit|submitted|deliver|delivered|sync|synced|beacon|push|pushed|stream|e-?mail|e-?mailed|relay|relayed|dump|leak|back up|backed up)\b/i;
 const INSTRUCTION_MARKER =
@@ -59,11 +64,16 @@ export function addressHits(text: string, field: TextField, hidden: boolean, par
   parts.forEach(({ s, at }, i) => {
     const addresses: RegExpExecArray[] = [];
     eachMatch(ADDRESS, s, (m) => void addresses.push(m));
-    if (addresses.length === 0) return;
-    const rest = s.replace(ADDRESS, " ");
+    // A phone number, a chat handle or a channel is a destination too, when the sentence orders a copy sent there.
+    const others: RegExpExecArray[] = [];
+    if (OTHER_DESTINATION_HINT.test(s)) eachMatch(OTHER_DESTINATION, s, (m) => void others.push(m));
+    if (addresses.length === 0 && others.length === 0) return;
+    const rest = s.replace(ADDRESS, " ").replace(OTHER_DESTINATION, " ");
     const opensWithTransfer = BASE_TRANSFER_START.test(s) && !(topLevel && i === 0);
     // A copy to an address ("Also CC legal@outside-counsel.co") carries the message by what the word means.
-    const instruction = ((opensWithTransfer || (INSTRUCTION_MARKER.test(s) && TRANSFER.test(rest))) && DATA_OBJECT.test(rest)) || COPY_ORDER.test(s);
+    const instruction = ((opensWithTransfer || (INSTRUCTION_MARKER.test(s) && TRANSFER.test(rest))) && DATA_OBJECT.test(rest)) || COPY_ORDER.test(s) || (INSTRUCTION_MARKER.test(s) && ADDED_AS_RECIPIENT.test(s));
+    if (instruction && !field.value)
+      for (const m of others) if (!EXAMPLE_CONTEXT.test(s.slice(0, m.index))) hits.push({ rule: "send-to-address", at: at + m.index, length: m[0].length });
     for (const a of addresses) {
       const before = s.slice(0, a.index);
       if (EXAMPLE_HOST.test(a[0]) || EXAMPLE_CONTEXT.test(before)) continue;
