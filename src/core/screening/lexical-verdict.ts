@@ -44,16 +44,20 @@ export type LexicalVerdict =
 /**
  * Rules whose findings the model never sets aside: a forged system or <IMPORTANT> tag, which an honest server almost
  * never writes; a parameter's name, which the model does not see; a value that is a private file or the conversation,
- * which reads as no sentence.
+ * which reads as no sentence; an order to send a copy to a literal address, and a directive set off by another
+ * server's named tool, neither of which fired on any honest tool the project holds (about 13,000 with the real
+ * servers, 2026-11-28), where the model's table has seen few of their words.
  */
-const NEVER_SET_ASIDE: ReadonlySet<string> = new Set(["system-impersonation", "parameter-name-reach", "parameter-name-outbound", "private-value"]);
+/** The tool or address a reading names after its cue: "… another server's tool (read_file)". */
+const NAMED_IN_DETAIL = / \([^)]*\)$/;
+const NEVER_SET_ASIDE: ReadonlySet<string> = new Set(["system-impersonation", "parameter-name-reach", "parameter-name-outbound", "private-value", "send-to-address", "a directive set off by another server's tool"]);
 
 /**
  * What the model may set aside: not hidden characters or the text decoded from them or from an encoding, which it
  * does not see, nor the findings of `NEVER_SET_ASIDE`, nor a finding whose own sentence, read alone, reads as an attack.
  */
 function overrulable(f: ScreeningFinding, model: LexicalModel, family: (rule: string) => string | undefined): boolean {
-  if (family(f.detail) === "hidden_unicode" || NEVER_SET_ASIDE.has(f.detail) || /\((?:hidden|encoded) text\)$/.test(f.field)) return false;
+  if (family(f.detail) === "hidden_unicode" || NEVER_SET_ASIDE.has(f.detail.replace(NAMED_IN_DETAIL, "")) || /\((?:hidden|encoded) text\)$/.test(f.field)) return false;
   return sentenceLogit(model, f.sentence, f.field) <= LEXICAL_SENTENCE_KEEP;
 }
 
