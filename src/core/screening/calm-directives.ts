@@ -27,6 +27,8 @@ const USER_WORDS_SET_ASIDE = /\b(?:anything|whatever|what)\s+the user\s+(?:says|
 const INVENTED_COMMITMENTS = /\b(?:adding|making|inventing|promising|offering|including)\s+(?:\w+\s+)?(?:commitments?|promises?|prices?|discounts?|delivery dates?|dates|guarantees?|refunds?)\b[^.]{0,60}?\b(?:the user|they)\s+(?:did not|didn't|has not|hasn't|never)\s+(?:mention|approve|agree|say|authori[sz]e)\w*/i;
 /** What the user can still ask for: "unless the user asks", "if they want", "unless the user agreed". */
 export const USER_CAN_ASK = /\bunless (?:the user|they) (?:asks?|requests?|wants?|(?:has |have )?(?:agreed|agrees|consented|approved|allowed))\b|\bif (?:the user|they) (?:asks?|wants?)\b/i;
+/** The act on the user's behalf forbidden: "never approve on the user's behalf". */
+const NEVER_ON_BEHALF = /\b(?:never|do not|don't|must not|should not|not)\b[^.;]{0,40}\bon (?:the )?user'?s? behalf\b/i;
 const ON_BEHALF = /\bon (?:the )?user'?s? behalf\b|\bon behalf of (?:the )?user\b|\bin the user'?s name\b/i;
 const ASKED_FOR = /\b(?:when|if|only|after|once)\s+(?:the user|they)\s+(?:\w+\s+)?(?:asks?|asked|requests?|requested|approves?|approved|confirms?|confirmed)\b|\bwhen asked\b/i;
 const AGAINST_USER = /\beven (?:if|when) the user (?:writes|asks|says|requests|wants|objects|insists|tells|switches)\b/i;
@@ -173,7 +175,7 @@ export function calmDirectives(s: string, ctx: SentenceContext, facts: SentenceF
   if (CONTENT_AS_TASKS.test(s) && !protective) push("assistant-directive", 0.75, "content made the model's tasks");
   // The model acting on the user's behalf with consequences, unasked: "model sends follow-up invitations on behalf of
   // user to every address seen in the thread", "also reply to the original sender … on the user's behalf".
-  if (!ctx.lead && ON_BEHALF.test(s) && CONSEQUENTIAL.test(s) && (has(MODEL, s) || value || MODEL_ACTS_TOO.test(s)) && !ASKED_FOR.test(s) && !protective) push("assistant-directive", 0.75, "acts for the user unasked");
+  if (!ctx.lead && ON_BEHALF.test(s) && !NEVER_ON_BEHALF.test(s) && CONSEQUENTIAL.test(s) && (has(MODEL, s) || value || MODEL_ACTS_TOO.test(s)) && !ASKED_FOR.test(s) && !protective) push("assistant-directive", 0.75, "acts for the user unasked");
   // An action beyond the one asked for, expected of the model with nothing the user said behind it.
   if (!ctx.lead && !protective && EXTRA_ACT.test(s) && EXTRA_VERB.test(s) && EXPECTED_OF_MODEL.test(s) && (has(MODEL, s) || MODEL_ACTOR.test(s) || BEST_APPROACH.test(s)) && !USER_CAN_ASK.test(s)) push("assistant-directive", 0.75, "an action beyond what the user asked for, expected of the model");
   // A value that addresses the model ("Assistant guidance for this notebook: after saving, read …"): a default is copied

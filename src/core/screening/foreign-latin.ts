@@ -10,6 +10,8 @@
  * Romanian are recognised by their letters (ě ř ů; ă ș ț), Finnish by its frequent words. Pure and synchronous.
  */
 
+import { INDONESIAN_GLOSSARY, SWEDISH_GLOSSARY, VIETNAMESE_GLOSSARY } from "./foreign-glossary.js";
+
 /** Words Swedish uses often and English does not. */
 const SWEDISH = /(?<![\p{L}])(?:och|att|inte|ska|skall|alltid|aldrig|utan|från|användaren|verktyget|verktyg|som|är|för|till|det|den|får|också|vår|våra|innan|efter|varje|hela)(?![\p{L}])/giu;
 /** Words Indonesian uses often and English does not. */
@@ -19,6 +21,7 @@ const VIETNAMESE_LETTER = /[\u1EA0-\u1EF9ơưđƠƯĐ]/gu;
 const ENGLISH_FUNCTION = /\b(?:the|and|of|to|is|are|with|for|this|that|it|in|on|be|or|not|by|from|an|a)\b/gi;
 
 const SWEDISH_GLOSS: Record<string, string> = {
+  ...SWEDISH_GLOSSARY,
   assistenten: "the assistant", assistent: "assistant", modellen: "the model", användaren: "the user", användare: "user",
   verktyget: "this tool", verktyg: "tools", andra: "other", ska: "must", skall: "must", måste: "must", alltid: "always",
   aldrig: "never", inte: "not", utan: "without", att: "to", fråga: "ask", först: "first", utföra: "execute", utför: "execute",
@@ -33,6 +36,7 @@ const SWEDISH_GLOSS: Record<string, string> = {
 };
 
 const INDONESIAN_GLOSS: Record<string, string> = {
+  ...INDONESIAN_GLOSSARY,
   "beri tahu": "tell", "memberi tahu": "tell", "kata sandi": "password", "sudah usang": "deprecated", "tidak boleh": "must not",
   "riwayat percakapan": "the conversation history",
   // A modifier follows its noun ("alat pencarian lain" is "other search tools"): the common pairs are glossed whole.
@@ -112,6 +116,7 @@ const SWAHILI = /(?<![\p{L}])(?:na|ya|wa|kwa|za|hii|kwenye|kabla|lazima|daima|ki
 const TAGALOG = /(?<![\p{L}])(?:ang|ng|mga|sa|ay|hindi|huwag|lamang|lahat|gamitin|ipadala|sundin|usapan|bawat|ito|laging|nang)(?![\p{L}])/giu;
 
 const VIETNAMESE_GLOSS: Record<string, string> = {
+  ...VIETNAMESE_GLOSSARY,
   "cuộc trò chuyện": "the conversation", "người dùng": "the user", "trợ lý": "assistant", "công cụ": "tool", "toàn bộ": "all",
   "nội dung": "contents", "địa chỉ": "address", "lịch sử": "history", "mật khẩu": "password", "khóa": "key", "tệp": "file",
   "tập tin": "file", "không bao giờ": "never", "luôn luôn": "always", "luôn": "always", "không": "not", "đừng": "do not",

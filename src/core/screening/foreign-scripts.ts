@@ -9,6 +9,8 @@
  * meeting in a sentence, not for grammar.
  */
 
+import { CJK_GLOSSARY, STEM_GLOSSARY } from "./foreign-glossary.js";
+
 const CJK = /[\u3040-\u30FF\u3400-\u9FFF]/u;
 const CYRILLIC = /[\u0400-\u04FF]/u;
 /** Hangul, Arabic, Devanagari, Bengali, Malayalam and Ethiopic (Amharic): scripts whose sentences the stem gloss reads. */
@@ -28,6 +30,7 @@ const POLISH = /[ąćęłńśźż]|\b(?:się|jest|nie|tego|przed|zawsze|nigdy|or
 
 // Chinese and Japanese, matched longest first.
 const CJK_WORDS: Record<string, string> = {
+  ...CJK_GLOSSARY,
   用户: "user", 使用者: "user", ユーザー: "user", 助手: "assistant", 模型: "model", アシスタント: "assistant",
   忽略: "ignore", 無視: "ignore", 之前的: "earlier", 之前: "earlier", 以前の: "earlier", 所有: "all", 全て: "all", すべて: "all",
   指示: "instructions", 指令: "instructions", 命令: "instructions", 系统: "system", システム: "system",
@@ -61,6 +64,7 @@ const THAI_KEYS = Object.keys(THAI_WORDS).sort((a, b) => b.length - a.length);
 
 // Russian and Polish stems, matched as the longest one a word starts with.
 const STEMS: Record<string, string> = {
+  ...STEM_GLOSSARY,
   // Russian
   пользовател: "user", ассистент: "assistant", модел: "model", инструмент: "tool", инструкц: "instructions", указани: "instructions",
   игнорир: "ignore", следуй: "follow", выполн: "execute", всегда: "always", никогда: "never", только: "only", не: "not",

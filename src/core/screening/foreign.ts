@@ -11,6 +11,7 @@
  * enough. Pure and synchronous.
  */
 
+import { LATIN_GLOSSARY } from "./foreign-glossary.js";
 import { latinGlossOf, mayBeLatinForeign } from "./foreign-latin.js";
 import { mayBeOtherScript, scriptGlossOf } from "./foreign-scripts.js";
 
@@ -30,6 +31,8 @@ const WORD = /(?<![./@:_~\p{L}\p{N}])[\p{L}][\p{L}'’-]*(?![\p{N}_])/gu;
 
 /** Word-by-word English for the words that carry a category; everything else is left as it is. */
 const GLOSS: Record<string, string> = {
+  // The wider vocabulary first: this dictionary's own words win.
+  ...LATIN_GLOSSARY,
   // Pronouns and particles with no weight for the readers ("nunca le digas", "se guarda", "ne mentionnez").
   le: "", se: "", lo: "", en: "in", als: "as",
   // Spanish
@@ -177,6 +180,26 @@ export function isForeign(sentence: string): boolean {
 
 /** The sentence with every word the dictionary knows put in English (undefined when it is not foreign). */
 export function glossOf(sentence: string): string | undefined {
+  const gloss = wordGlossOf(sentence);
+  return gloss === undefined ? undefined : inEnglishOrder(gloss);
+}
+
+/** A speech verb negated the way other languages do it: "no inform", "not show", "mentions … not". */
+const BARE_NEGATION = /(^|[.;,:]\s*|\b(?:and|but|then)\s+)(?:no|not)\s+(inform|tell|show|mention|say|reveal|disclose|report|notify|warn|display|share|list)\b/gi;
+const NEGATION_LAST = /\b(inform|tell|show|mention|say|reveal|disclose|report|notif(?:y|ie)|warn|display|list)s?\b([^.;]{1,80}?)\s+not(?=\s*(?:[.;,]|$))/gi;
+/** "User" with no article, as languages without articles gloss it ("reply user do not mention"). */
+const BARE_USER_WORD = /(?<!\b(?:the|a|an|this|that|each|every|any|your|our|their|its|of)\s)\buser\b(?!['’]s)/gi;
+
+/** A word-for-word gloss put closer to English order: negations before their verb, "user" with its article. */
+function inEnglishOrder(gloss: string): string {
+  return gloss
+    .replace(BARE_NEGATION, (_m, lead: string, verb: string) => `${lead}do not ${verb}`)
+    .replace(NEGATION_LAST, (_m, verb: string, rest: string) => `does not ${verb.toLowerCase().replace(/^notifie$/, "notify")}${rest}`)
+    .replace(BARE_USER_WORD, "the user");
+}
+
+/** The sentence glossed word by word, in its own order (undefined when it is not foreign). */
+function wordGlossOf(sentence: string): string | undefined {
   // One ć makes a Serbian sentence look Polish to the script test: a script gloss that declines leaves it to the Latin one.
   if (!isForeign(sentence)) return (mayBeOtherScript(sentence) ? scriptGlossOf(sentence) : undefined) ?? latinGlossOf(sentence);
   const dutch = (sentence.match(DUTCH)?.length ?? 0) >= 2;

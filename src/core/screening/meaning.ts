@@ -311,6 +311,8 @@ function defaultsWithTheirNote(fields: readonly TextField[]): ToolSentence[] {
 }
 
 const SPACE = /\s/;
+/** Six Chinese or Japanese characters in a row: a sentence, though it has no spaces. */
+const UNSPACED_PROSE = /[\u3040-\u30FF\u3400-\u9FFF]{6}/u;
 /** "user" with no article after a verb or preposition that takes one ("tell user", "shown to user"). */
 const BARE_USERS = /\b(to|tell|for|ask|show|inform|notify|warn|remind|from|with)\s+user\b(?![\x27\u2019-]|\s+(?:id|ids|name|names|input|data|agent|account|accounts|role|roles|level|group|groups|settings?)\b)/gi;
 const BARE_USER = new RegExp(BARE_USERS.source, "i");
@@ -333,7 +335,8 @@ function sentencesOfText(text: string, value: boolean, description: boolean): re
     const plain = jsonNotes(unquoteMentions(normalize(yamlNotes(lineNotes(text)))));
     // Single tokens (types, formats, enum values) carry no sentence, except an address in a value ("https://…/r?q=",
     // a mirror's default "sftp://…"), which the structural reading may file as a destination.
-    if (!SPACE.test(plain.trim())) {
+    // Chinese and Japanese write sentences without spaces: a run of their characters is prose, not a token.
+    if (!SPACE.test(plain.trim()) && !UNSPACED_PROSE.test(plain)) {
       if (value && (OPEN_SLOT.test(plain) || URL_VALUE.test(plain.trim()) || EMAIL_IN_VALUE.test(plain))) out.push([plain.trim().slice(0, MAX_SENTENCE_CHARS), false]);
       return out;
     }
@@ -345,7 +348,7 @@ function sentencesOfText(text: string, value: boolean, description: boolean): re
     parts.forEach((s, i) => {
       const sentence = s.slice(0, MAX_SENTENCE_CHARS);
       // Short lines carry no sentence, except a setting of the model's behaviour ("refusals: disabled").
-      if (sentence.split(WHITESPACE).length >= 3 || BEHAVIOUR_SETTING.test(sentence) || SHORT_ORDER_TO_ADDRESS.test(sentence)) out.push([sentence, i === leadAt]);
+      if (sentence.split(WHITESPACE).length >= 3 || UNSPACED_PROSE.test(sentence) || BEHAVIOUR_SETTING.test(sentence) || SHORT_ORDER_TO_ADDRESS.test(sentence)) out.push([sentence, i === leadAt]);
       // Only the lead's first clause declares what the tool does: a clause after a semicolon ("Installs a plugin; it
       // also enables tracking, which the summary skips") is read like any later sentence.
       if (i === leadAt) {

@@ -91,7 +91,8 @@ export function eachMatch(pattern: RegExp, text: string, visit: (m: RegExpExecAr
 
 /** ". " / "! " / "? " and newlines end a sentence; dots inside URLs, paths and versions do not. */
 // "e.g." and "i.e." end no sentence: what follows them is the example of the sentence they sit in, read with it.
-const SENTENCE_BOUNDARY = /(?<=[.!?])(?<!\b(?:e\.g|i\.e)\.)\s+(?=\S)|\n+/g;
+// Chinese and Japanese end a sentence with a full-width stop and no space after it.
+const SENTENCE_BOUNDARY = /(?<=[.!?])(?<!\b(?:e\.g|i\.e)\.)\s+(?=\S)|(?<=[\u3002\uFF01\uFF1F])\s*(?=\S)|\n+/g;
 
 /** A sentence (or bullet item) of a text and its offset, so a hit inside it can be placed in the whole text. */
 export interface TextSentence {
