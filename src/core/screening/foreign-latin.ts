@@ -191,8 +191,21 @@ const SERBIAN_LETTER = /[ćđĆĐ]/u;
 /** English function words other than "a", bounded by letters of any script. */
 const ENGLISH_WORD_U = /(?<![\p{L}])(?:the|and|of|to|is|are|with|for|this|that|it|in|on|be|or|not|by|from|an)(?![\p{L}])/giu;
 
-/** A gloss table's keys, longest first, so that a longer phrase or stem is tried before any of its prefixes. */
-const keysLongestFirst = (table: Record<string, string>) => Object.keys(table).sort((a, b) => b.length - a.length);
+/** Keys by their first letter, as a lookup at a place can only use those. */
+type KeysByFirst = ReadonlyMap<string, readonly string[]>;
+/**
+ * A gloss table's keys grouped by first letter, each group longest first, so that a longer phrase or stem is tried
+ * before any of its prefixes and a long text costs its length, not its length times the table.
+ */
+function keysLongestFirst(table: Record<string, string>): KeysByFirst {
+  const out = new Map<string, string[]>();
+  for (const k of Object.keys(table).sort((a, b) => b.length - a.length)) {
+    const group = out.get(k[0]!);
+    if (group) group.push(k);
+    else out.set(k[0]!, [k]);
+  }
+  return out;
+}
 const CZECH_KEYS = keysLongestFirst(CZECH_STEMS);
 const ROMANIAN_KEYS = keysLongestFirst(ROMANIAN_STEMS);
 const FINNISH_KEYS = keysLongestFirst(FINNISH_STEMS);
@@ -265,21 +278,21 @@ function phrased(sentence: string, phrases: readonly [RegExp, string][]): string
 }
 
 /** Each word put in English by the longest known stem it starts with; unknown words left as they are. */
-function stemGloss(sentence: string, stems: Record<string, string>, keys: readonly string[]): string {
+function stemGloss(sentence: string, stems: Record<string, string>, keys: KeysByFirst): string {
   return sentence.replace(/[\p{L}]+/gu, (w) => {
     const lower = w.toLowerCase();
-    const stem = stems[lower] !== undefined ? lower : keys.find((k) => k.length >= 3 && lower.startsWith(k));
+    const stem = stems[lower] !== undefined ? lower : keys.get(lower[0]!)?.find((k) => k.length >= 3 && lower.startsWith(k));
     return stem !== undefined ? stems[stem]! : w;
   }).replace(/\s{2,}/g, " ").trim();
 }
 
 /** Each known phrase (longest first, whole words only) put in English; the rest left as it is. */
-function phraseGloss(sentence: string, gloss: Record<string, string>, keys: readonly string[]): string {
+function phraseGloss(sentence: string, gloss: Record<string, string>, keys: KeysByFirst): string {
   const lower = sentence.toLowerCase();
   let out = "";
   for (let i = 0; i < sentence.length; ) {
     const startsWord = i === 0 || !/[\p{L}]/u.test(lower[i - 1]!);
-    const key = startsWord ? keys.find((k) => lower.startsWith(k, i) && !/[\p{L}]/u.test(lower[i + k.length] ?? " ")) : undefined;
+    const key = startsWord ? keys.get(lower[i]!)?.find((k) => lower.startsWith(k, i) && !/[\p{L}]/u.test(lower[i + k.length] ?? " ")) : undefined;
     if (key !== undefined) {
       out += gloss[key];
       i += key.length;
