@@ -124,6 +124,9 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   // kinds a screen fears most, as their maintainers publish them.
   { name: "round66", kind: "realistic", firstContact: { commit: "76406a1", setting: "beside the real catalog", detected: [81, 96], flagged: [1, 64] }, fit: false, size: [96, 64] },
   { name: "legit82", kind: "legit", firstContact: { commit: "76406a1", setting: "alone", flagged: [0, 200] }, fit: false, size: [0, 200] },
+  // Many voices and formats (docstrings, OpenAPI, READMEs, emoji, other languages, agent hints, changelogs, indirect
+  // framings), a third short.
+  { name: "round67", kind: "realistic", firstContact: { commit: "3ba5111", setting: "beside the real catalog", detected: [81, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
   // A red-teamer's subtle asks, a third short and a sixth in other languages; honest tools a careless screen would flag.
   { name: "round68", kind: "realistic", firstContact: { commit: "b042113", setting: "beside the real catalog", detected: [81, 96], flagged: [3, 64] }, fit: false, size: [96, 64] },
   { name: "legit83", kind: "legit", firstContact: { commit: "b042113", setting: "alone", flagged: [0, 200] }, fit: false, size: [0, 200] },
