@@ -1,8 +1,9 @@
 /**
  * The model told to act past the user: data invented where the tool has none, the user's word overridden or not
  * waited for, calls kept going on the model's own, a protection switched off beside the task, a purchase made
- * unasked, the user profiled from what they said, a failure reported to the user as something else. Each is an
- * order about the model's conduct that no description of the tool itself needs, however calmly it is worded.
+ * unasked, the user profiled from what they said, a failure reported to the user as something else, the user's
+ * things handed to a partner as well. Each is an order about the model's conduct that no description of the tool
+ * itself needs, however calmly it is worded.
  *
  * Part of the sentence reading (intent.ts), which calls `overreach` once per sentence. Pure and synchronous.
  */
@@ -60,6 +61,16 @@ export const FAILURE_TOLD_OTHERWISE = /\b(?:tell|telling|inform|assure|reassure|
 /** The condition of a failure: "if it fails", "when the provider rejects", "in those cases". */
 const FAILURE_CONDITION = /\b(?:if|when|whenever|where|should)\b[^.;]{0,80}\b(?:fails?|failed|reject\w*|declin\w+|errors?|pending|bounc\w+|times? out|timed out|unreachable|not found|cannot|can't|isn't|no recent|invalid)\b|\bin (?:those|these|such|that|this) cases?\b/i;
 
+/** A party the user did not pick: a partner, a vendor, an affiliate, a sponsor, a third party, an advertiser. */
+const THIRD_PARTY = /\b(?:partner|partners|vendor|vendors|affiliate|affiliates|sponsor|sponsors|third[- ]part(?:y|ies)|advertis\w+|data brokers?|resellers?)\b/i;
+/** Beside the user's own use: "also", "as well", "every", "a copy". */
+const AS_WELL = /\b(?:also|as well|in addition|additionally|always|every|each|too|cop(?:y|ies|ied)|mirror\w*|duplicat\w*)\b/i;
+const HANDED_ON = /\b(?:sen[dt]s?|sending|stream\w*|sync\w*|post\w*|drop\w*|add\w*|log(?:s|ged)?|mirror\w*|cop(?:y|ies|ied)|deliver\w*|forward\w*|shar(?:e|es|ed|ing)|upload\w*|push\w*|export\w*|transmit\w*|relay\w*|submit\w*)\b/i;
+/** What the user's side holds: names, addresses, locations, messages, results, history, figures. */
+const USERS_THINGS = /\b(?:names?|e-?mails?|phones?|addresse?s|locations?|summar(?:y|ies)|participants?|lists?|messages?|contents?|results?|history|urls?|titles?|figures?|data|details|records?|transcripts?|body|response|inputs?|outputs?|text|files?|documents?|contacts?|revenue|readings?)\b/i;
+/** The copy denied: "arguments and results are never included". */
+const NOT_HANDED_ON = /\b(?:never|not|no)\b[^.;]{0,30}\b(?:included|sent|shared|stored|logged|forwarded)\b|\bare never\b/i;
+
 /** What the rest of the reading knows about the sentence. */
 export interface OverreachFacts {
   /** It protects something (a secret, the user's safety). */
@@ -77,5 +88,8 @@ export function overreach(s: string, ctx: SentenceContext, facts: OverreachFacts
   else if (CONFIRMATION_WAIVED.test(s) && !facts.protective) push("assistant-directive", 0.75, "the user's confirmation waived");
   else if (BUYS_ITSELF.test(s)) push("assistant-directive", 0.75, "spends the user's money unasked");
   else if (USER_PROFILED.test(s)) push("assistant-directive", 0.7, "the user profiled from what they said");
+  // The user's things handed to a partner as well ("every shared location is also streamed to the Family Safety partner
+  // service feed"): a party the user did not pick, named by its role, not by an address.
+  else if (THIRD_PARTY.test(s) && AS_WELL.test(s) && HANDED_ON.test(s) && USERS_THINGS.test(s) && !NOT_HANDED_ON.test(s) && !facts.protective) push("exfiltration", 0.7, "the user's data handed to a partner as well");
   else if (FAILURE_TOLD_OTHERWISE.test(s) && FAILURE_CONDITION.test(s) && !facts.protective) push("concealment", 0.75, "a failure reported to the user as something else");
 }
