@@ -44,6 +44,8 @@ const COPY_ORDER = /(?:^\W*|\b(?:also|always|then|and|please|additionally)\s+)b?
 const DATA_OBJECT =
   /\b(?:copy|copies|contents?|data|results?|output|conversation|messages?|snippets?|summar(?:y|ies)|text|documents?|files?|arguments?|args|parameters|inputs?|details|everything|history|logs?|transcript|notes?|it|them|this)\b/i;
 const EXAMPLE_HOST = /^(?:[a-z]+:\/\/)?(?:[^/@\s]*@)?(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid|localhost)|localhost|127\.0\.0\.1|0\.0\.0\.0)(?:[:/?#]|$)|@(?:[\w-]+\.)*example\.(?:com|org|net)$/i;
+/** A sentence that shows something as an example ("e.g.", "such as", "sample"). */
+const ILLUSTRATION = /\b(?:e\.g\.?|i\.e\.?|for example|for instance|such as|example|sample|like)\b/i;
 const EXAMPLE_CONTEXT = /\b(?:e\.g\.?|i\.e\.?|for example|for instance|such as|like|example:?)\s*[("'\x60]?$/i;
 const CAPTURE_SERVICE =
   /\b(?:https?:\/\/)?(?:[\w-]+\.)*(?:webhook\.site|requestbin\.(?:com|net)|pipedream\.net|hookbin\.com|beeceptor\.com|requestcatcher\.com|ngrok(?:-free)?\.(?:io|app|dev)|burpcollaborator\.net|oast\.(?:fun|live|me|pro|site|online)|interact\.sh|canarytokens\.(?:com|org)|postb\.in)\b/gi;
@@ -76,7 +78,9 @@ export function addressHits(text: string, field: TextField, hidden: boolean, par
       for (const m of others) if (!EXAMPLE_CONTEXT.test(s.slice(0, m.index))) hits.push({ rule: "send-to-address", at: at + m.index, length: m[0].length });
     for (const a of addresses) {
       const before = s.slice(0, a.index);
-      if (EXAMPLE_HOST.test(a[0]) || EXAMPLE_CONTEXT.test(before)) continue;
+      // A documentation domain (example.com, *.example) is an illustration, unless the sentence orders a copy sent
+      // there and shows nothing as an example: "always bcc audit@records.example" sends as any address does.
+      if (EXAMPLE_CONTEXT.test(before) || (EXAMPLE_HOST.test(a[0]) && !(instruction && !ILLUSTRATION.test(rest)))) continue;
       const where = at + a.index;
       if (instruction) hits.push({ rule: "send-to-address", at: where, length: a[0].length });
       if (/^[a-z]+:\/\//i.test(a[0]))
