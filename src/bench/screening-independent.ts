@@ -130,6 +130,9 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   // A red-teamer's subtle asks, a third short and a sixth in other languages; honest tools a careless screen would flag.
   { name: "round68", kind: "realistic", firstContact: { commit: "b042113", setting: "beside the real catalog", detected: [81, 96], flagged: [3, 64] }, fit: false, size: [96, 64] },
   { name: "legit83", kind: "legit", firstContact: { commit: "b042113", setting: "alone", flagged: [0, 200] }, fit: false, size: [0, 200] },
+  // Eight voices (a researcher's tagged demo, a template generator, non-native, terse, corporate, marketing, schema
+  // parts, multi-step), a third short, written after the last change.
+  { name: "round69", kind: "realistic", firstContact: { commit: "2d55b50", setting: "beside the real catalog", detected: [82, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
 ];
 
 export interface IndependentRow {
