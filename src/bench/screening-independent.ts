@@ -133,6 +133,7 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   // Eight voices (a researcher's tagged demo, a template generator, non-native, terse, corporate, marketing, schema
   // parts, multi-step), a third short, written after the last change.
   { name: "round69", kind: "realistic", firstContact: { commit: "2d55b50", setting: "beside the real catalog", detected: [82, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
+  { name: "legit84", kind: "legit", firstContact: { commit: "2d55b50", setting: "alone", flagged: [2, 200] }, fit: false, size: [0, 200] },
 ];
 
 export interface IndependentRow {
