@@ -11,6 +11,7 @@
  */
 
 import { INDONESIAN_GLOSSARY, SWEDISH_GLOSSARY, VIETNAMESE_GLOSSARY } from "./foreign-glossary.js";
+import { keysByFirst, type KeysByFirst } from "./text.js";
 
 /** Words Swedish uses often and English does not. */
 const SWEDISH = /(?<![\p{L}])(?:och|att|inte|ska|skall|alltid|aldrig|utan|från|användaren|verktyget|verktyg|som|är|för|till|det|den|får|också|vår|våra|innan|efter|varje|hela)(?![\p{L}])/giu;
@@ -191,21 +192,8 @@ const SERBIAN_LETTER = /[ćđĆĐ]/u;
 /** English function words other than "a", bounded by letters of any script. */
 const ENGLISH_WORD_U = /(?<![\p{L}])(?:the|and|of|to|is|are|with|for|this|that|it|in|on|be|or|not|by|from|an)(?![\p{L}])/giu;
 
-/** Keys by their first letter, as a lookup at a place can only use those. */
-type KeysByFirst = ReadonlyMap<string, readonly string[]>;
-/**
- * A gloss table's keys grouped by first letter, each group longest first, so that a longer phrase or stem is tried
- * before any of its prefixes and a long text costs its length, not its length times the table.
- */
-function keysLongestFirst(table: Record<string, string>): KeysByFirst {
-  const out = new Map<string, string[]>();
-  for (const k of Object.keys(table).sort((a, b) => b.length - a.length)) {
-    const group = out.get(k[0]!);
-    if (group) group.push(k);
-    else out.set(k[0]!, [k]);
-  }
-  return out;
-}
+/** A gloss table's keys by first letter, longest first, so that a longer phrase or stem is tried before its prefixes. */
+const keysLongestFirst = (table: Record<string, string>): KeysByFirst => keysByFirst(Object.keys(table));
 const CZECH_KEYS = keysLongestFirst(CZECH_STEMS);
 const ROMANIAN_KEYS = keysLongestFirst(ROMANIAN_STEMS);
 const FINNISH_KEYS = keysLongestFirst(FINNISH_STEMS);

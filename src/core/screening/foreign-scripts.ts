@@ -10,6 +10,7 @@
  */
 
 import { CJK_GLOSSARY, STEM_GLOSSARY } from "./foreign-glossary.js";
+import { keysByFirst, longestKeyAt, type KeysByFirst } from "./text.js";
 
 const CJK = /[\u3040-\u30FF\u3400-\u9FFF]/u;
 const CYRILLIC = /[\u0400-\u04FF]/u;
@@ -45,7 +46,7 @@ const CJK_WORDS: Record<string, string> = {
   呼び出: "call", 参数: "parameter", 外部: "external", 服务器: "server", サーバー: "server", 复制: "copy", コピー: "copy",
   保存: "store", 密码: "password", パスワード: "password", 密钥: "key", 秘密鍵: "private key", 地图: "map", 地図: "map",
 };
-const CJK_KEYS = byFirstChar(Object.keys(CJK_WORDS));
+const CJK_KEYS = keysByFirst(Object.keys(CJK_WORDS));
 
 // Thai, matched longest first like Chinese. Keys are kept in NFKC, the form the screen reads text in (text.ts), which
 // splits Thai's sara am (ำ) in two.
@@ -60,7 +61,7 @@ const THAI_WRITTEN: Record<string, string> = {
   นี้: "this", ค่า: "values", คือ: "is", จาก: "from", รูปภาพ: "image", ภาพ: "image", เป็น: "is", ข้อความ: "text", ถือเป็น: "count as", เลือก: "choose", แทน: "instead of", ความลับ: "secrets",
 };
 const THAI_WORDS: Record<string, string> = Object.fromEntries(Object.entries(THAI_WRITTEN).map(([k, v]) => [k.normalize("NFKC"), v]));
-const THAI_KEYS = byFirstChar(Object.keys(THAI_WORDS));
+const THAI_KEYS = keysByFirst(Object.keys(THAI_WORDS));
 
 // Russian and Polish stems, matched as the longest one a word starts with.
 const STEMS: Record<string, string> = {
@@ -155,7 +156,7 @@ const STEMS: Record<string, string> = {
   מפתח: "key", שרת: "server", הוסף: "add", נמען: "recipient", רק: "only", את: "",
 };
 // Only stems long enough to match inside a word: two Hangul syllables, three letters elsewhere.
-const STEM_KEYS = byFirstChar(Object.keys(STEMS).filter((k) => k.length >= (HANGUL.test(k) ? 2 : 3)));
+const STEM_KEYS = keysByFirst(Object.keys(STEMS).filter((k) => k.length >= (HANGUL.test(k) ? 2 : 3)));
 // Devanagari vowel signs are marks, not letters: without \p{M} a Hindi word would be cut at every vowel.
 const WORD = /[\p{L}\p{M}]+/gu;
 
@@ -185,29 +186,10 @@ export function scriptGlossOf(sentence: string): string | undefined {
 }
 
 /** Longest known word at each place, for scripts written without spaces (Chinese, Japanese, Thai). */
-/**
- * Keys grouped by their first character, each group longest first: a lookup at a place tries only the keys that can
- * start there, so a long foreign text costs its length, not its length times the dictionary.
- */
-function byFirstChar(keys: readonly string[]): ReadonlyMap<string, readonly string[]> {
-  const out = new Map<string, string[]>();
-  for (const k of [...keys].sort((a, b) => b.length - a.length)) {
-    const group = out.get(k[0]!);
-    if (group) group.push(k);
-    else out.set(k[0]!, [k]);
-  }
-  return out;
-}
-
-/** The longest key that starts `word`, if any. */
-function longestStart(word: string, keys: ReadonlyMap<string, readonly string[]>): string | undefined {
-  return keys.get(word[0] ?? "")?.find((k) => word.startsWith(k));
-}
-
-function cjkGloss(sentence: string, script: RegExp, words: Record<string, string>, keys: ReadonlyMap<string, readonly string[]>): string {
+function cjkGloss(sentence: string, script: RegExp, words: Record<string, string>, keys: KeysByFirst): string {
   let out = "";
   for (let i = 0; i < sentence.length; ) {
-    const key = script.test(sentence[i]!) ? keys.get(sentence[i]!)?.find((k) => sentence.startsWith(k, i)) : undefined;
+    const key = script.test(sentence[i]!) ? longestKeyAt(sentence, i, keys) : undefined;
     if (key) {
       out += ` ${words[key]} `;
       i += key.length;
@@ -229,7 +211,7 @@ function stemGloss(sentence: string): string {
     const bare = HEBREW.test(lower) ? withoutHebrewPrefix(lower) : withoutArabicPrefix(lower);
     // Two-letter stems ("не") only as whole words; longer ones as the start of an inflected word. A Hangul syllable
     // is a whole consonant-vowel group, so two of them already make a word.
-    const stem = STEMS[lower] !== undefined ? lower : STEMS[bare] !== undefined ? bare : longerOf(longestStart(lower, STEM_KEYS), longestStart(bare, STEM_KEYS));
+    const stem = STEMS[lower] !== undefined ? lower : STEMS[bare] !== undefined ? bare : longerOf(longestKeyAt(lower, 0, STEM_KEYS), longestKeyAt(bare, 0, STEM_KEYS));
     // As with Chinese, a Hangul, Arabic or Devanagari word the dictionary lacks is dropped: left in, it hides from the
     // readers that the known words around it make a sentence.
     return stem ? STEMS[stem]! : STEM_SCRIPT.test(w) ? "" : w;

@@ -256,3 +256,26 @@ export function lineNotes(text: string): string {
   }
   return out.join("\n");
 }
+
+/** Keys grouped by their first character, each group longest first. */
+export type KeysByFirst = ReadonlyMap<string, readonly string[]>;
+
+/**
+ * A dictionary's keys grouped by first character, each group longest first: a lookup at a place tries only the keys
+ * that can start there, longer ones before their prefixes, so a long text costs its length, not its length times the
+ * dictionary.
+ */
+export function keysByFirst(keys: Iterable<string>): KeysByFirst {
+  const out = new Map<string, string[]>();
+  for (const k of [...keys].sort((a, b) => b.length - a.length)) {
+    const group = out.get(k[0]!);
+    if (group) group.push(k);
+    else out.set(k[0]!, [k]);
+  }
+  return out;
+}
+
+/** The longest key that starts `text` at `at`, if any. */
+export function longestKeyAt(text: string, at: number, keys: KeysByFirst): string | undefined {
+  return keys.get(text[at] ?? "")?.find((k) => text.startsWith(k, at));
+}
