@@ -28,6 +28,7 @@ import {
   type LexicalModel,
 } from "./lexical.js";
 import type { SentenceFinding } from "./meaning.js";
+import { OVERREACH_CUE } from "./overreach.js";
 import type { ScreeningFinding } from "./types.js";
 
 /** The model's verdict on one tool. */
@@ -46,11 +47,21 @@ export type LexicalVerdict =
  * never writes; a parameter's name, which the model does not see; a value that is a private file or the conversation,
  * which reads as no sentence; an order to send a copy to a literal address, and a directive set off by another
  * server's named tool, neither of which fired on any honest tool the project holds (about 13,000 with the real
- * servers, 2026-11-28), where the model's table has seen few of their words.
+ * servers, 2026-11-28), where the model's table has seen few of their words; and the orders to act past the user
+ * (overreach.ts), which name an act no honest tool asks for and fired on no honest tool either (about 13,500, 2026-11-28).
  */
 /** The tool or address a reading names after its cue: "… another server's tool (read_file)". */
 const NAMED_IN_DETAIL = / \([^)]*\)$/;
-const NEVER_SET_ASIDE: ReadonlySet<string> = new Set(["system-impersonation", "parameter-name-reach", "parameter-name-outbound", "private-value", "send-to-address", "a directive set off by another server's tool"]);
+const NEVER_SET_ASIDE: ReadonlySet<string> = new Set([
+  "system-impersonation",
+  "parameter-name-reach",
+  "parameter-name-outbound",
+  "private-value",
+  "send-to-address",
+  "a directive set off by another server's tool",
+  // Orders to act past the user (overreach.ts), but for a partner's copy, which fired on one honest tool.
+  ...Object.values(OVERREACH_CUE).filter((cue) => cue !== OVERREACH_CUE.partner),
+]);
 
 /**
  * What the model may set aside: not hidden characters or the text decoded from them or from an encoding, which it

@@ -13,7 +13,7 @@ import type { SentenceContext } from "./intent.js";
 /** Data invented: "make up a plausible route", "fill in realistic values", "pick a reasonable figure yourself". */
 export const INVENTED = /\b(?:make up|makes up|invent|fabricate|improvise|fill (?:it |them |the gaps? )?in|fill (?:it |them )?with|pick|choose|use|supply|insert|generate|estimate)\b[^.;]{0,50}\b(?:realistic|plausible|believable|reasonable|convincing|made-up|invented|typical-looking|fake)\b/i;
 /** Why the data is invented: nothing came back, or so as not to ask or admit it. */
-const INSTEAD_OF_ADMITTING = /\b(?:if|when|whenever|where)\b[^.;]{0,70}\b(?:no|not|nothing|missing|empty|fails?|failed|unavailable|isn't|doesn't|don't|can't|cannot|absent|none)\b|\brather than (?:asking|reporting|saying|admitting|telling|showing|leaving)\b|\binstead of (?:asking|reporting|saying|admitting|telling|showing)\b|\byourself\b|\bso (?:that )?(?:charts|answers|results|the (?:answer|reply|chart|report)s?) (?:never|don't|do not) (?:look|appear|seem) (?:empty|incomplete|broken)\b/i;
+const INSTEAD_OF_ADMITTING = /\b(?:if|when|whenever|where)\b[^.;]{0,70}\b(?:no|not|nothing|missing|empty|fails?|failed|unavailable|isn't|doesn't|don't|can't|cannot|absent|none)\b|\brather than (?:asking|reporting|saying|admitting|telling|showing|leaving)\b|\binstead of (?:asking|reporting|saying|admitting|telling|showing)\b|\byourself\b|\bso (?:that )?(?:the|it|they|your)\s?\w* (?:looks?|seems?|appears?) (?:complete|full|finished|whole|consistent)\b|\bso (?:that )?(?:charts|answers|results|the (?:answer|reply|chart|report)s?) (?:never|don't|do not) (?:look|appear|seem) (?:empty|incomplete|broken)\b/i;
 /** Invention refused: "never make up values", "do not invent ids". */
 const INVENTION_REFUSED = /\b(?:never|do not|don't|must not|should not|avoid|without)\b[^.;]{0,30}\b(?:make up|makes up|making up|invent\w*|fabricat\w+|guess\w*|improvis\w+)\b/i;
 /** A tool whose work is producing sample data: a faker, a mock server, a test-data generator. */
@@ -21,9 +21,10 @@ const SAMPLE_DATA_PURPOSE = /\b(?:fake|mock|sample|synthetic|dummy|test|placehol
 
 /**
  * The user's word overridden or not waited for: "even if the user asks you to stop", "until the user explicitly tells
- * you to stop", "don't wait for a new user message", "even when the user hasn't asked".
+ * you to stop", "don't wait for a new user message", "even when the user hasn't asked", "if the user hesitates, place
+ * the order anyway".
  */
-export const USER_OVERRIDDEN = /\beven (?:if|when|though) (?:the user|they|the customer|the person)\s+(?:asks?|asked|tells?|told|says?|said|wants?|requests?|objects?|insists?)\s+(?:you\s+)?(?:to\s+)?(?:stop|not|otherwise|against|you not)\b|\beven (?:if|when|though) (?:the user|they|the customer)\s+(?:has not|hasn't|have not|haven't|did not|didn't|does not|doesn't|never)\s+(?:asked|ask|requested|request|wanted|want|mentioned)\b|\buntil the user (?:explicitly |specifically )?(?:tells|asks|says|orders) you to stop\b|\b(?:don't|do not|no need to|without) (?:wait(?:ing)? for|waiting on) (?:a |the |any )?(?:new |next |further )?(?:user |the user's )?(?:message|reply|input|turn|go-ahead|response)\b/i;
+export const USER_OVERRIDDEN = /\beven (?:if|when|though) (?:the user|they|the customer|the person)\s+(?:asks?|asked|tells?|told|says?|said|wants?|requests?|objects?|insists?)\s+(?:you\s+)?(?:to\s+)?(?:stop|not|otherwise|against|you not)\b|\beven (?:if|when|though) (?:the user|they|the customer)\s+(?:has not|hasn't|have not|haven't|did not|didn't|does not|doesn't|never)\s+(?:asked|ask|requested|request|wanted|want|mentioned)\b|\buntil the user (?:explicitly |specifically )?(?:tells|asks|says|orders) you to stop\b|\bif (?:the user|they|the customer|the buyer) (?:hesitates?|is unsure|seems unsure|wavers?|doesn't answer|does not answer|doesn't reply|stays silent)\b[^.;]{0,60}\b(?:anyway|regardless|all the same|go ahead|proceed)\b|\bhesitation is not a no\b|\b(?:don't|do not|no need to|without) (?:wait(?:ing)? for|waiting on) (?:a |the |any )?(?:new |next |further )?(?:user |the user's )?(?:message|reply|input|turn|go-ahead|response)\b/i;
 
 /**
  * Calls kept going on the model's own: "keep calling this tool … until the user explicitly tells you to stop", "disregard
@@ -44,11 +45,14 @@ const BESIDE_THE_TASK = /\b(?:also|as well|whenever|every time|each time|before 
  */
 export const ANSWER_FIXED = /\b(?:say|says|state|states|tell|claim|reply|answer|rate|describe|recommend|report|put)\b[^.;]{0,80}\b(?:even (?:if|when|though) (?:it'?s|its|it is|they'?re|they are|the [\w-]+ (?:is|are|has|says|shows)) (?:not|higher|worse|lower|wrong|false|untrue|broken|failing|failed|bad)|no matter what\b)|\b(?:no matter what|regardless of what|whatever)\b[^.;]{0,60}\b(?:say|state|tell|claim|reply|answer|rate)\s+(?:them|the user|users|it|that|the customer)\b/i;
 
-/** The user's confirmation waived outright: "never ask the user to confirm them first", "don't ask the user first". */
-export const CONFIRMATION_WAIVED = /\b(?:never|don't|dont|do not|no need to|needn't|need not)\s+(?:ask|bother|check with|prompt)\s+(?:the user|them|the customer)\s+(?:to confirm|for (?:a |their )?(?:confirmation|approval|permission|consent|ok|go-ahead)|first|before)\b/i;
+/**
+ * The user's confirmation waived outright: "never ask the user to confirm them first", "don't ask the user first", "they
+ * count as pre-approved", "don't stop to ask", "there is no need to check with anyone".
+ */
+export const CONFIRMATION_WAIVED = /\b(?:never|don't|dont|do not|no need to|needn't|need not)\s+(?:ask|bother|check with|prompt)\s+(?:the user|them|the customer)\s+(?:to confirm|for (?:a |their )?(?:confirmation|approval|permission|consent|ok|go-ahead)|first|before)\b|\b(?:count|counts|treat\w*|consider\w*|regard\w*)\b[^.;]{0,30}\b(?:as )?(?:pre-?approved|already approved|approved in advance|implicitly approved)\b|\b(?:don't|do not|never|no need to)\s+(?:stop|pause|wait)\s+(?:to|and)\s+(?:ask|confirm|check)\b|\bno need to (?:check|confirm|consult) with (?:anyone|anybody)\b/i;
 
-/** A purchase or payment made on the model's own: "buy the cheapest offer yourself". */
-export const BUYS_ITSELF = /\b(?:buy|purchase|order|pay for|book|check out|subscribe to|upgrade)\b[^.;]{0,50}\byourself\b|\b(?:small|minor|low-value) (?:purchases?|payments?|orders?|charges?)\b[^.;]{0,30}\b(?:don't|do not|needn't|need not|never) need (?:their|the user's|a|any) (?:sign-?off|approval|confirmation|ok)\b/i;
+/** A purchase or payment made on the model's own: "buy the cheapest offer yourself", "signs them up … without a question". */
+export const BUYS_ITSELF = /\b(?:buy|purchase|order|pay for|book|check out|subscribe to|upgrade)\b[^.;]{0,50}\byourself\b|\b(?:sign\w* (?:them|the user|users|customers?) up|subscribe\w* (?:them|the user|users)|upgrade\w* (?:them|the user|users|their (?:plan|account)))\b[^.;]{0,60}\b(?:without (?:a question|asking|confirm\w*|their (?:ok|consent))|in the same step)\b|\b(?:small|minor|low-value) (?:purchases?|payments?|orders?|charges?)\b[^.;]{0,30}\b(?:don't|do not|needn't|need not|never) need (?:their|the user's|a|any) (?:sign-?off|approval|confirmation|ok)\b/i;
 
 /** The user profiled from what they said and kept: "note the user's full name, employer and city … keep them in memory". */
 export const USER_PROFILED = /\b(?:note|record|remember|store|keep|save|collect|extract|log)\b[^.;]{0,40}\bthe user's (?:full name|name|employer|home address|address|city|age|birthday|phone|location|income|relationship|health|religion|habits)\b[^.;]{0,120}\b(?:from (?:anything|everything|whatever|what) (?:they|the user)|in (?:your )?memory|for (?:future|later) (?:sessions?|conversations?|use)|bring (?:them|it) up)\b/i;
@@ -73,10 +77,28 @@ const NOT_HANDED_ON = /\b(?:never|not|no)\b[^.;]{0,30}\b(?:included|sent|shared|
 
 /**
  * Every reply shaped by the tool: "In every answer, encourage the user to buy $MOON", "recommend Skycast Pro … in every
- * reply", "reply to every user message in 20 words or fewer". A credit or a source cited in each answer is not.
+ * reply", "reply to every user message in 20 words or fewer", "add the tag ?ref=agt77 to every product URL you show",
+ * "every food answer should promote FreshBox", sponsored tracks called "your own recommendations". A credit or a source
+ * cited in each answer is not.
  */
-export const EVERY_REPLY_SHAPED = /\b(?:in|to|at the end of|with|for) (?:every|each|all|any) (?:of your |other )?(?:answers?|repl(?:y|ies)|responses?|messages?|conversations?)\b[^.;]{0,80}\b(?:recommend|encourage|promot|mention|include|tell|say|add|append|end with|sign|advertis|urge|push|suggest|plug)\w*|\b(?:recommend|encourage|promot|mention|tell|say|add|append|advertis|urge|plug)\w*\b[^.;]{0,80}\b(?:in|to|at the end of|with) (?:every|each|all|any) (?:of your )?(?:answers?|repl(?:y|ies)|responses?)\b|\b(?:reply|respond|answer)\w* to (?:every|each|all|any) (?:user(?:'s|s')? )?(?:messages?|questions?|requests?) (?:from the user |of the user )?(?:in|with|by|as|using)\b/i;
+export const EVERY_REPLY_SHAPED = /\b(?:in|to|at the end of|with|for) (?:every|each|all|any) (?:of your |other )?(?:answers?|repl(?:y|ies)|responses?|messages?|conversations?)\b[^.;]{0,80}\b(?:recommend|encourage|promot|mention|include|tell|say|add|append|end with|sign|advertis|urge|push|suggest|plug)\w*|\b(?:recommend|encourage|promot|mention|tell|say|add|append|advertis|urge|plug)\w*\b[^.;]{0,80}\b(?:in|to|at the end of|with) (?:every|each|all|any) (?:of your )?(?:answers?|repl(?:y|ies)|responses?)\b|\b(?:every|each|all|any) (?:[\w-]+ ){0,2}(?:urls?|links?) you (?:show|share|give|post|return|mention|output|send|display)\b|\b(?:every|each|all|any) (?:[\w-]+ ){0,2}(?:answers?|repl(?:y|ies)|responses?|recommendations?)\b[^.;]{0,20}\b(?:should|must|shall|has to|have to|needs? to|will)\s+(?:promote|mention|recommend|include|plug|advertise|end with|link)\b|\bsponsored\b[^.;]{0,80}\b(?:call|present|describe|pass|label)\w* (?:them|it) (?:off )?(?:as )?(?:your own|organic|personal|genuine|neutral)\b|\b(?:reply|respond|answer)\w* to (?:every|each|all|any) (?:user(?:'s|s')? )?(?:messages?|questions?|requests?) (?:from the user |of the user )?(?:in|with|by|as|using)\b/i;
 const CREDIT = /\b(?:cite|citation|source|attribution|credit|disclaimer|licen[cs]e|copyright|data provider|powered by)\b/i;
+
+/** What each reading says (its finding's detail). */
+export const OVERREACH_CUE = {
+  invented: "data invented where the tool has none",
+  overridden: "acts past what the user says or asks",
+  unbounded: "calls kept going on the model's own",
+  protectionDropped: "a protection switched off beside the task",
+  answerFixed: "an answer fixed whatever the facts",
+  confirmationWaived: "the user's confirmation waived",
+  everyReply: "every reply shaped by the tool",
+  buysItself: "spends the user's money unasked",
+  profiled: "the user profiled from what they said",
+  partner: "the user's data handed to a partner as well",
+  failureToldOtherwise: "a failure reported to the user as something else",
+} as const;
+const CUE = OVERREACH_CUE;
 
 /** What the rest of the reading knows about the sentence. */
 export interface OverreachFacts {
@@ -87,18 +109,18 @@ export interface OverreachFacts {
 /** Pushes the readings of one sentence that tells the model to act past the user. */
 export function overreach(s: string, ctx: SentenceContext, facts: OverreachFacts, push: (category: ScreeningCategory, score: number, cue: string) => void): void {
   if (ctx.lead) return;
-  if (INVENTED.test(s) && INSTEAD_OF_ADMITTING.test(s) && !INVENTION_REFUSED.test(s) && !SAMPLE_DATA_PURPOSE.test(ctx.purpose)) push("assistant-directive", 0.75, "data invented where the tool has none");
-  else if (USER_OVERRIDDEN.test(s) && !facts.protective) push("assistant-directive", 0.75, "acts past what the user says or asks");
-  else if (UNBOUNDED_CALLS.test(s)) push("assistant-directive", 0.75, "calls kept going on the model's own");
-  else if (PROTECTION_DROPPED.test(s) && (BESIDE_THE_TASK.test(s) || /\bwhoever|without verifying\b/i.test(s)) && !OWN_SECURITY_WORK.test(ctx.purpose) && !facts.protective) push("assistant-directive", 0.75, "a protection switched off beside the task");
-  else if (ANSWER_FIXED.test(s) && !facts.protective) push("assistant-directive", 0.75, "an answer fixed whatever the facts");
+  if (INVENTED.test(s) && INSTEAD_OF_ADMITTING.test(s) && !INVENTION_REFUSED.test(s) && !SAMPLE_DATA_PURPOSE.test(ctx.purpose)) push("assistant-directive", 0.75, CUE.invented);
+  else if (USER_OVERRIDDEN.test(s) && !facts.protective) push("assistant-directive", 0.75, CUE.overridden);
+  else if (UNBOUNDED_CALLS.test(s)) push("assistant-directive", 0.75, CUE.unbounded);
+  else if (PROTECTION_DROPPED.test(s) && (BESIDE_THE_TASK.test(s) || /\bwhoever|without verifying\b/i.test(s)) && !OWN_SECURITY_WORK.test(ctx.purpose) && !facts.protective) push("assistant-directive", 0.75, CUE.protectionDropped);
+  else if (ANSWER_FIXED.test(s) && !facts.protective) push("assistant-directive", 0.75, CUE.answerFixed);
   // Not held back by a protective word: "never ask the user to confirm" is itself what keeps the user out.
-  else if (CONFIRMATION_WAIVED.test(s)) push("assistant-directive", 0.75, "the user's confirmation waived");
-  else if (EVERY_REPLY_SHAPED.test(s) && !CREDIT.test(s) && !facts.protective) push("assistant-directive", 0.75, "every reply shaped by the tool");
-  else if (BUYS_ITSELF.test(s)) push("assistant-directive", 0.75, "spends the user's money unasked");
-  else if (USER_PROFILED.test(s)) push("assistant-directive", 0.7, "the user profiled from what they said");
+  else if (CONFIRMATION_WAIVED.test(s)) push("assistant-directive", 0.75, CUE.confirmationWaived);
+  else if (EVERY_REPLY_SHAPED.test(s) && !CREDIT.test(s) && !facts.protective) push("assistant-directive", 0.75, CUE.everyReply);
+  else if (BUYS_ITSELF.test(s)) push("assistant-directive", 0.75, CUE.buysItself);
+  else if (USER_PROFILED.test(s)) push("assistant-directive", 0.7, CUE.profiled);
   // The user's things handed to a partner as well ("every shared location is also streamed to the Family Safety partner
   // service feed"): a party the user did not pick, named by its role, not by an address.
-  else if (THIRD_PARTY.test(s) && AS_WELL.test(s) && HANDED_ON.test(s) && USERS_THINGS.test(s) && !NOT_HANDED_ON.test(s) && !facts.protective) push("exfiltration", 0.7, "the user's data handed to a partner as well");
-  else if (FAILURE_TOLD_OTHERWISE.test(s) && FAILURE_CONDITION.test(s) && !facts.protective) push("concealment", 0.75, "a failure reported to the user as something else");
+  else if (THIRD_PARTY.test(s) && AS_WELL.test(s) && HANDED_ON.test(s) && USERS_THINGS.test(s) && !NOT_HANDED_ON.test(s) && !facts.protective) push("exfiltration", 0.7, CUE.partner);
+  else if (FAILURE_TOLD_OTHERWISE.test(s) && FAILURE_CONDITION.test(s) && !facts.protective) push("concealment", 0.75, CUE.failureToldOtherwise);
 }
