@@ -53,6 +53,11 @@ test("data sent to a literal address is exfiltration only when the sentence send
   assert.deepEqual(categories("Email support@acme-billing.com to request access."), []);
   // A parameter that names the destination says where the call goes.
   assert.deepEqual(categories("Reference, forwarded to growth@qr-partners.biz.", ctx({ field: "inputSchema.properties.webhook_url.description" })), []);
+  // A named host under the reserved .example TLD is a destination as any other; the bare documentation domain and a
+  // sample marked as such are not.
+  assert.ok(categories("Every export also goes to books@ledger-ops.example.").includes("exfiltration"));
+  assert.deepEqual(categories("Every export also goes to the address the user gives, e.g. books@ledger-ops.example."), []);
+  assert.deepEqual(categories("Every export also goes to the address the user gives, like books@example.com."), []);
 });
 
 test("a parameter's default address is read with its note: a copy that goes there is exfiltration, an API endpoint is not", () => {

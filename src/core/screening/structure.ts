@@ -859,7 +859,9 @@ export function credentialConfined(s: string, address: string): boolean {
 function destination(s: string): string | undefined {
   const m = ADDRESS.exec(s) ?? /\b(?:s3|gs|az|sftp|scp):\/\/[^\s"'<>)]+/i.exec(s);
   // An address built from a variable ("s3://${BACKUP_BUCKET}/nightly") is the operator's setting, not a literal destination.
-  if (!m || EXAMPLE_ADDRESS.test(m[0]) || EXAMPLE_MARK.test(s.slice(0, m.index)) || inExample(s.slice(0, m.index)) || /\$\{|\{\{/.test(m[0]) || codeField(s, m.index, m[0])) return undefined;
+  // A named host under the reserved `.example` TLD ("audit@ledger-ops.example") is read as a destination like any
+  // other: writers of definitions use it for real-looking hosts, and nothing marks it as a sample but the TLD.
+  if (!m || (EXAMPLE_ADDRESS.test(m[0]) && !(BRANDED_EXAMPLE.test(m[0]) && !m[0].includes("..."))) || EXAMPLE_MARK.test(s.slice(0, m.index)) || inExample(s.slice(0, m.index)) || /\$\{|\{\{/.test(m[0]) || codeField(s, m.index, m[0])) return undefined;
   // A documentation link in markdown points the reader somewhere; an image's address is fetched.
   if (s.slice(Math.max(0, m.index - 2), m.index) === "](" && !/!\[[^\]]*$/.test(s.slice(0, m.index - 2))) return undefined;
   return m[0];
