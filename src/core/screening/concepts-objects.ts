@@ -182,6 +182,13 @@ export const TOOL_CHANGE = any(
   "rather than the",
   "turned (?:on|off)",
   "switched (?:on|off)",
+  "overwrit\\w+",
+  "drop",
+  "strip\\w*",
+  "attribut\\w+",
+  "swap\\w*",
+  "hide",
+  "remov\\w+",
 );
 /** A clause that makes a directive conditional on another activity: "whenever …", "during any …", "before you use …". */
 export const WHEN_OTHER = rx(
