@@ -59,6 +59,7 @@ export const RULE_CATEGORY: Readonly<Record<string, ScreeningCategory>> = {
   "steer-other-tool": "shadowing",
   "call-order": "tool-choice",
   "planted-recipient": "exfiltration",
+  "default-recipient": "exfiltration",
   "parameter-name-reach": "resource-reach",
   "private-value": "resource-reach",
   "parameter-name-outbound": "exfiltration",

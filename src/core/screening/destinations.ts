@@ -151,3 +151,34 @@ export function plantedRecipient(fields: readonly TextField[]): { field: string;
   }
   return undefined;
 }
+
+/**
+ * A parameter named for an extra recipient or copy ("also_share_to", "cc_number", "watchers", "sync_partner",
+ * "release_to") whose default names a party: the definition, not the user, chose who gets a copy. The user's own side
+ * ("me", "owner", "self", "primary") and an off switch ("none", "false") choose no one.
+ */
+const RECIPIENT_PARAM = /^(?:also_\w+|\w*_(?:copy|copies)_to|\w*copy_to|cc|bcc|cc_\w+|bcc_\w+|\w+_cc|\w+_bcc|share_\w+|\w*_share|shared_with|forward_\w+|\w+_forward|sync_to|sync_(?:partner|account|copy|copy_to|target)|mirror\w*|\w*_mirror|replica\w*|secondary_\w+|fallback_(?:number|phone|email|recipient|address|contact)|watchers|collaborators|invite\w*|release_to|recipients?|notify\w*|archive_(?:to|copy|copy_to|address|bucket|email)|\w*export_to|fork_to|\w+_also_to|list_in_\w+|add_to_\w+|send_to|publish_to)$/i;
+const NO_PARTY = /^(?:|none|null|nobody|no one|false|true|self|me|myself|owner|user|the user|private|primary|default|inbox|off|disabled|0|all|any|auto)$/i;
+const MAX_PARAMETER_DEPTH = 8;
+
+/** The first recipient-named parameter with a default that names a party, anywhere in the schema's properties. */
+export function defaultRecipient(schema: unknown): { field: string; value: string } | undefined {
+  const walk = (node: unknown, path: string, depth: number): { field: string; value: string } | undefined => {
+    if (!node || typeof node !== "object" || depth > MAX_PARAMETER_DEPTH) return undefined;
+    const properties = (node as { properties?: unknown }).properties;
+    if (!properties || typeof properties !== "object") return undefined;
+    for (const [name, spec] of Object.entries(properties as Record<string, unknown>)) {
+      if (!spec || typeof spec !== "object") continue;
+      const at = `${path}.properties.${name}`;
+      const fallback = (spec as { default?: unknown }).default;
+      if (RECIPIENT_PARAM.test(name) && fallback !== undefined) {
+        const party = (Array.isArray(fallback) ? fallback : [fallback]).find((x): x is string => typeof x === "string" && !NO_PARTY.test(x.trim()));
+        if (party !== undefined) return { field: `${at}.default`, value: party };
+      }
+      const inner = walk(spec, at, depth + 1) ?? walk((spec as { items?: unknown }).items, `${at}.items`, depth + 1);
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  return walk(schema, "inputSchema", 0);
+}
