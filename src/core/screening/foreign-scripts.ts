@@ -169,6 +169,11 @@ export function mayBeOtherScript(text: string): boolean {
 const NON_ASCII = /[^\x00-\x7F]/;
 const POLISH_LETTER = /[ąćęłńśźż]/iu;
 const TURKISH_LETTER = /[ğışİ]/u;
+/**
+ * Korean forbids with the verb's -지 form and 말다 ("알리지 마세요", "알리지 말고": do not inform) and negates with 않다
+ * ("알리지 않습니다"): "not" is put before the verb, which the verb-last reading then moves as one.
+ */
+const KOREAN_NEGATED = /([\uAC00-\uD7AF]+지)\s*(?:말|마|않)[\uAC00-\uD7AF]*/gu;
 /** Bengali negates after the verb ("বলবেন না", "tell not"): put first, the verb-last reading then sees "not tell". */
 const BENGALI_NEGATED = /([\u0980-\u09FF]+)\s+না(?![\u0980-\u09FF])/gu;
 
@@ -177,7 +182,7 @@ export function scriptGlossOf(sentence: string): string | undefined {
   if (CJK.test(sentence)) return cjkGloss(sentence, CJK, CJK_WORDS, CJK_KEYS);
   if (THAI.test(sentence)) return cjkGloss(sentence, THAI, THAI_WORDS, THAI_KEYS);
   if (STEM_SCRIPT.test(sentence) || (sentence.match(TURKISH_LETTERS)?.length ?? 0) >= 2) {
-    const gloss = stemGloss(sentence.replace(/her zaman/giu, "always").replace(/कभी\s+न(?:हीं)?/gu, "never").replace(BENGALI_NEGATED, "না $1").replace(/[।።]/gu, ".").replace(/[،፣]/gu, ","));
+    const gloss = stemGloss(sentence.replace(/her zaman/giu, "always").replace(/कभी\s+न(?:हीं)?/gu, "never").replace(BENGALI_NEGATED, "না $1").replace(KOREAN_NEGATED, "not $1").replace(/[।።]/gu, ".").replace(/[،፣]/gu, ","));
     // Arabic, Greek and Hebrew already put the verb first.
     return (ARABIC.test(sentence) && !PERSIAN.test(sentence)) || GREEK.test(sentence) || HEBREW.test(sentence) ? gloss : verbFirst(gloss);
   }

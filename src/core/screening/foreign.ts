@@ -186,7 +186,7 @@ export function glossOf(sentence: string): string | undefined {
 
 /** A speech verb negated the way other languages do it: "no inform", "not show", "mentions … not". */
 const BARE_NEGATION = /(^|[.;,:]\s*|\b(?:and|but|then)\s+)(?:no|not)\s+(inform|tell|show|mention|say|reveal|disclose|report|notify|warn|display|share|list)\b/gi;
-const NEGATION_LAST = /\b(inform|tell|show|mention|say|reveal|disclose|report|notif(?:y|ie)|warn|display|list)s?\b([^.;]{1,80}?)\s+not(?=\s*(?:[.;,]|$))/gi;
+const NEGATION_LAST = /\b(inform|tell|show|mention|say|reveal|disclose|report|notif(?:y|ie)|warn|display|list)s?\b([^.;]{0,80}?)\s+not(?=\s*(?:[.;,]|$))/gi;
 /** "User" with no article, as languages without articles gloss it ("reply user do not mention"). */
 const BARE_USER_WORD = /(?<!\b(?:the|a|an|this|that|each|every|any|your|our|their|its|of)\s)\buser\b(?!['’]s)/gi;
 
