@@ -45,6 +45,7 @@ import {
   ABSOLUTE_CLAIM,
   CHOOSE_THIS,
   FIELD_OF_QUESTIONS,
+  CHOICE_CLAIMED,
   FLAG_OR_OUTPUT,
   FLATTERS_MODEL,
   SCOPED_COMPARISON,
@@ -275,6 +276,7 @@ function toolChoice(c: Cues, push: Push): boolean {
   // Sponsorship reads as a lead: "choose this provider for every forecast" is a claim even as the first sentence.
   else if (has(CHOOSE_THIS, s)) push("tool-choice", 0.7, "names itself for every request");
   else if (has(FIELD_OF_QUESTIONS, s)) push("tool-choice", 0.7, "claims a whole field of the user's questions");
+  else if (has(CHOICE_CLAIMED, s)) push("tool-choice", 0.7, "claims the choice for itself in a few words");
   // Praise of the model that reads it is there to be returned in calls: no honest tool flatters its caller.
   else if (has(FLATTERS_MODEL, s)) push("tool-choice", 0.7, "flatters the model into picking it");
   // Ahead of every other tool on every turn: a claim on the whole conversation, not a session's setup order.
