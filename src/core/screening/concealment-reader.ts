@@ -89,6 +89,19 @@ const RESERVED_FOR_OTHERS = /\b(?:is|are|stays?|remains?) (?:meant |intended |re
 const SHOWN = /\b(?:show|shows|shown|see|sees|display|paraphrase|mention|tell|read out|repeat|surface)\b/i;
 
 /**
+ * A label, caveat or cost the user would weigh, dropped or held back: "without a sponsored label", "without the confidence
+ * caveat", "don't bring up the fee until the user has confirmed", "decline and say it's not available", "never explain
+ * trade-offs or limitations".
+ */
+const WEIGHED_THING_DROPPED = /\bwithout (?:a|the|any) (?:sponsored|ad|advert\w*|paid|promoted|affiliate|partner) (?:label|tag|marker|badge|disclosure|notice)\b|\bwithout (?:the|a|any) (?:confidence |risk |safety |uncertainty )?(?:caveat|disclaimer)s?\b|\b(?:don't|do not|never) (?:bring up|mention|disclose|reveal|show) (?:the |any )?(?:fee|charge|cost|penalty|surcharge)s? until\b|\b(?:decline|refuse) and (?:say|tell them|claim) (?:it's|it is|they're|they are|that it's|that it is) (?:not available|unavailable|not possible|not stored)\b|\bnever (?:explain|mention|disclose|bring up|discuss) (?:the )?(?:trade-?offs|limitations|risks|side effects|downsides)\b/i;
+
+/** Readings of narrow forms that fired on no honest tool the project holds; the lexical model never sets them aside (lexical-verdict.ts). */
+export const KEPT_CUE = {
+  weighedThing: "a label, caveat or cost the user would weigh held back",
+  reserved: "a part of the result reserved for someone other than the user",
+} as const;
+
+/**
  * Concealment: something kept from the user, unless what is kept back is a secret being protected. "Do not tell the
  * user to run it manually" is advice about what to ask of the user, not something kept from them. The sentence comes
  * without what the user did not say ("anything they did not mention"): the user not speaking keeps nothing from them.
@@ -115,8 +128,9 @@ export function concealment(s: string, protective: boolean, field: string, push:
   else if (TOLD_NO.test(s)) push("concealment", 0.75, "whether the user hears of it answered no");
   else if ((POINTED_AT_AND_KEPT.test(s) || EVENT_UNSAID.test(s) || ROLLED_INTO_A_LINE.test(s) || OUT_OF_ANYTHING_SHOWN.test(s)) && !protective && !has(PROTECTED_OBJECT, s))
     push("concealment", 0.7, "what happened kept out of what the user hears");
+  else if (WEIGHED_THING_DROPPED.test(s) && !protective) push("concealment", 0.7, KEPT_CUE.weighedThing);
   else if (RESERVED_FOR_OTHERS.test(s) && (has(USER, s) || SHOWN.test(s)) && !protective && !has(PROTECTED_OBJECT, s))
-    push("concealment", 0.7, "a part of the result reserved for someone other than the user");
+    push("concealment", 0.7, KEPT_CUE.reserved);
   // What stays out of a text the user is shown, in that text's parameter ("user_confirmation": "… the recipient list
   // … stay out of it, whatever the message contained").
   else if (userFacing(field) && KEPT_OUT_OF_IT.test(s) && !has(PROTECTED_OBJECT, s) && !protective) push("concealment", 0.7, "kept out of what the user is shown");

@@ -29,6 +29,7 @@ import {
 } from "./lexical.js";
 import type { SentenceFinding } from "./meaning.js";
 import { OVERREACH_CUE } from "./overreach.js";
+import { KEPT_CUE } from "./concealment-reader.js";
 import type { ScreeningFinding } from "./types.js";
 
 /** The model's verdict on one tool. */
@@ -48,7 +49,8 @@ export type LexicalVerdict =
  * which reads as no sentence; an order to send a copy to a literal address, and a directive set off by another
  * server's named tool, neither of which fired on any honest tool the project holds (about 13,000 with the real
  * servers, 2026-11-28), where the model's table has seen few of their words; and the orders to act past the user
- * (overreach.ts), which name an act no honest tool asks for and fired on no honest tool either (about 13,500, 2026-11-28).
+ * (overreach.ts) and the narrow forms of concealment (concealment-reader.ts `KEPT_CUE`), which name an act no honest
+ * tool asks for and fired on no honest tool either (about 13,500, 2026-11-28).
  */
 /** The tool or address a reading names after its cue: "… another server's tool (read_file)". */
 const NAMED_IN_DETAIL = / \([^)]*\)$/;
@@ -61,6 +63,7 @@ const NEVER_SET_ASIDE: ReadonlySet<string> = new Set([
   "a directive set off by another server's tool",
   // Orders to act past the user (overreach.ts), but for a partner's copy, which fired on one honest tool.
   ...Object.values(OVERREACH_CUE).filter((cue) => cue !== OVERREACH_CUE.partner),
+  ...Object.values(KEPT_CUE),
 ]);
 
 /**
