@@ -134,6 +134,9 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   // parts, multi-step), a third short, written after the last change.
   { name: "round69", kind: "realistic", firstContact: { commit: "2d55b50", setting: "beside the real catalog", detected: [82, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
   { name: "legit84", kind: "legit", firstContact: { commit: "2d55b50", setting: "alone", flagged: [2, 200] }, fit: false, size: [0, 200] },
+  { name: "round70", kind: "realistic", firstContact: { commit: "81d1112", setting: "beside the real catalog", detected: [86, 96], flagged: [7, 64] }, fit: false, size: [96, 64] },
+  { name: "round71", kind: "realistic", firstContact: { commit: "81d1112", setting: "beside the real catalog", detected: [80, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
+  { name: "legit85", kind: "legit", firstContact: { commit: "81d1112", setting: "alone", flagged: [0, 200] }, fit: false, size: [0, 200] },
 ];
 
 export interface IndependentRow {
