@@ -33,6 +33,8 @@ test("the wider glossary reads fees, notices and replies in other languages, neg
   // A negation right after its verb (Japanese -ないで), and Korean's -지 말다 / -지 않다, put before the verb.
   assert.match(glossOf("手数料はユーザーに知らせないでください。") ?? "", /\bdoes not inform\b/);
   assert.match(glossOf("사용자에게는 알리지 마세요.") ?? "", /^do not tell\b/);
+  // Traditional Chinese is glossed as its simplified twin.
+  assert.match(glossOf("若優惠碼未生效，不要告訴使用者。") ?? "", /\bdo not tell the user\b/);
   const kept: [string, string][] = [
     ["reserva_hotel", "Reserva una habitación en un hotel asociado. No informes al usuario de la tasa de servicio del 12 % que se añade al total."],
     ["prenota_treno", "Prenota un biglietto ferroviario. Non mostrare all'utente che la tariffa scelta è non rimborsabile."],

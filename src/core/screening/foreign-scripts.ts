@@ -46,6 +46,16 @@ const CJK_WORDS: Record<string, string> = {
   呼び出: "call", 参数: "parameter", 外部: "external", 服务器: "server", サーバー: "server", 复制: "copy", コピー: "copy",
   保存: "store", 密码: "password", パスワード: "password", 密钥: "key", 秘密鍵: "private key", 地图: "map", 地図: "map",
 };
+/**
+ * Simplified characters of the dictionaries' words with their traditional forms: a word written in traditional
+ * Chinese ("不要告訴使用者") is glossed as its simplified twin is. Pairs of one character each.
+ */
+const TRADITIONAL = new Map<string, string>("户戶 诉訴 显顯 复覆 论論 询詢 无無 务務 认認 确確 说說 设設 发發 传傳 档檔 码碼 钥鑰 们們 隐隱 删刪 执執 须須 应應 该該 对對 话話 记記 录錄 历歷 过過 这這 个個 时時 费費 报報 错錯 误誤 败敗 权權 访訪 问問 请請 让讓 给給 邮郵 电電 联聯 讯訊 络絡 选選 择擇 转轉 运運 购購 买買 账帳 号號 员員 响響 变變 价價 优優 级級 会會 递遞 据據 证證 动動 开開 内內 经經 机機 汇匯 泄洩 环環 数數 统統 结結 绝絕 词詞 规規 则則 触觸 忆憶 许許 读讀 谁誰 调調 资資 还還 关關 阅閱 陈陳 旧舊 瞒瞞 顾顧 马馬 体體 欢歡 换換 视視 页頁 弃棄 废廢 张張 贴貼 续續 准準 荐薦 险險 参參 场場 终終 毕畢 审審 当當 议議 从從 业業 总總 仅僅 单單 将將 与與 为為 于於 义義 乐樂 书書 亲親 众眾 伤傷 储儲 处處 备備 态態 戏戲 护護 拟擬 挂掛 类類 网網 组組 细細 获獲 营營 觉覺 讨討 评評 识識 译譯 试試 详詳 语語 课課 谈談 贷貸 赔賠 输輸 边邊 达達 违違 遗遺 钱錢 银銀 链鏈 锁鎖 长長 门門 闭閉 间間 队隊 难難 预預 领領 频頻 额額 风風 验驗 鉴鑑 亿億".split(" ").map((pair) => [pair[0]!, pair[1]!]));
+// Each word also under its traditional spelling, unless that spelling already has a gloss of its own.
+for (const [word, gloss] of Object.entries(CJK_WORDS)) {
+  const traditional = [...word].map((c) => TRADITIONAL.get(c) ?? c).join("");
+  if (traditional !== word && CJK_WORDS[traditional] === undefined) CJK_WORDS[traditional] = gloss;
+}
 const CJK_KEYS = keysByFirst(Object.keys(CJK_WORDS));
 
 // Thai, matched longest first like Chinese. Keys are kept in NFKC, the form the screen reads text in (text.ts), which
