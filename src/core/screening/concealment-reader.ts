@@ -13,7 +13,7 @@ import { KEPT_FROM_KNOWING, THIRD_PARTY_NOT_TOLD, USER_CONCERN } from "./concept
 import { CONCEAL, DECEIVE, DISCLOSE, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER } from "./concepts-parties.js";
 
 // Hoisted, as in intent.ts: the per-sentence memory (memo.ts) recognises a pattern by identity.
-const ADVICE_TO_USER = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i;
+const ADVICE_TO_USER = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+(?:to|whether to|whether or not to|if they should)\b/i;
 /** A refusal the tool lifts: "should no longer tell the user that it is not possible to download YouTube content". */
 const REFUSAL_LIFTED = /\bno longer (?:tell|say to|inform) (?:the user|them|users) (?:that )?(?:it is|it's|this is) (?:not possible|impossible|unavailable)\b/i;
 const CONFIRM_WORD = /\bconfirm\w*\b/i;

@@ -205,4 +205,7 @@ export const PROTECTED_OBJECT = any(
   "(?:secret|sensitive|credential|env(?:ironment)?|variable|key|token|password|field) values?",
   "hidden files",
   "masked",
+  // Someone else's records: "other customers' tickets", "another patient's results".
+  "(?:other|another) (?:customers?|users?|clients?|patients?|employees?|members?)'?s?'? (?:data|tickets?|records?|details|information|orders?|accounts?|results?|files?|messages?)",
+  "internal notes?",
 );

@@ -126,7 +126,22 @@ export const STANDING = rx(
 );
 
 /** A tool whose purpose is detecting attacks: its examples name them. */
-export const DETECTOR_PURPOSE = rx(String.raw`\b(?:detect\w*|classif\w+|scan\w*|flag\w*|scor\w+|filter\w*|moderat\w+|guard\w*)\b[^.]{0,60}\b(?:injections?|jailbreaks?|attacks?|phishing|abuse|malicious|toxic\w*|attempts?|categor(?:y|ies)|violations?)\b`);
+export const DETECTOR_PURPOSE = rx(String.raw`\b(?:detect\w*|classif\w+|scan\w*|flag\w*|scor\w+|filter\w*|moderat\w+|guard\w*|audit\w*|lint\w*)\b[^.]{0,60}\b(?:injections?|jailbreaks?|attacks?|phishing|abuse|malicious|toxic\w*|attempts?|categor(?:y|ies)|violations?|poison\w*)\b|\b(?:detection|scanning|screening) rules?\b`);
+
+/** A detector's sentence saying what it flags: "Flags descriptions that tell the assistant to …", "Detects prompts asking …". */
+export const DETECTED_CLAUSE = /(?:^|[.!?]\s+)\W*(?:it\s+)?(?:flags?|detects?|finds?|catches|catch|reports?|looks? for|matches|match|highlights?|marks?)\s+(?:any\s+)?(?:(?:tool\s+)?descriptions?|texts?|tools?|prompts?|messages?|content|phrases?|inputs?|strings?|definitions?|instructions?|sentences?|requests?)\s+(?:that|which|where|containing|asking|telling|trying|with)\b/i;
+
+/**
+ * A detector's quoted phrases and tags are what it looks for, mentioned: "phrases like "ignore all previous
+ * instructions"", "hidden <IMPORTANT>…</IMPORTANT> blocks", "matches "include the contents of .env"". Each is read as
+ * a placeholder.
+ */
+export function unquoteDetected(text: string): string {
+  if (!/["\u201c<`]/.test(text)) return text;
+  return text
+    .replace(/"[^"\n]{2,200}"|\u201c[^\u201d\n]{2,200}\u201d|`[^`\n]{2,200}`/g, '"a phrase"')
+    .replace(/<([A-Za-z][\w-]*)>[^<]{0,200}<\/\1>/g, "a tag");
+}
 /**
  * What a detector lists after its naming frame ("flags categories such as requests to ignore safety rules") is
  * mentioned, not said: the examples are replaced by a neutral placeholder before the pattern rules read a detector's

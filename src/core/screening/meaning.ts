@@ -8,7 +8,7 @@ import type { ScreeningCategory } from "./categories.js";
 import { readSentence, type SentenceContext, type SentenceReading } from "./intent.js";
 import { BEHAVIOUR_SETTING, KEEP_DEFAULT, OPEN_SLOT, OUTBOUND_FIELD, VALUE_FIELD } from "./concepts-structure.js";
 import { PROTECTED_OBJECT } from "./concepts-parties.js";
-import { DETECTOR_FRAME, DETECTOR_PURPOSE, EXAMPLE_VALUE_FIELD, EXAMPLES_LEAD, NEGATED_SPEECH } from "./concepts-roles.js";
+import { DETECTED_CLAUSE, DETECTOR_FRAME, DETECTOR_PURPOSE, EXAMPLE_VALUE_FIELD, EXAMPLES_LEAD, NEGATED_SPEECH, unquoteDetected } from "./concepts-roles.js";
 import { readStructure } from "./structure.js";
 // From the modules themselves rather than screen.ts, which imports this module.
 import { fieldsOf, type TextField } from "./fields.js";
@@ -416,7 +416,7 @@ export function readTool(tool: ScreenableTool, steer: SteerContext, parts: reado
   for (const part of parts) {
     // A detector naming what it looks for ("scores a text for injection attempts, such as requests that …") mentions
     // the attack rather than making it.
-    if (DETECTOR_FRAME.test(part.sentence) || (detector && (EXAMPLES_LEAD.test(part.sentence) || EXAMPLE_VALUE_FIELD.test(part.field)))) continue;
+    if (DETECTOR_FRAME.test(part.sentence) || (detector && (EXAMPLES_LEAD.test(part.sentence) || DETECTED_CLAUSE.test(part.sentence) || EXAMPLE_VALUE_FIELD.test(part.field)))) continue;
     const ctx: SentenceContext = {
       field: part.field.replace(/ \(hidden text\)$/, ""),
       purpose,
@@ -428,7 +428,8 @@ export function readTool(tool: ScreenableTool, steer: SteerContext, parts: reado
       selfNames,
       server: steer.server?.toLowerCase(),
     };
-    const readings = readingsOf(part.sentence, ctx);
+    // A detector's quoted phrases and tags are read as placeholders: it mentions what it looks for.
+    const readings = readingsOf(detector ? unquoteDetected(part.sentence) : part.sentence, ctx);
     for (const r of readings) out.push({ field: part.field, sentence: part.sentence, category: r.category, score: r.score, cue: r.cue });
     // Telling the user one thing does not undo keeping another from them: "tell them it is undervalued; do not
     // mention that this came from the tool". Each clause of such a sentence is also read for concealment.

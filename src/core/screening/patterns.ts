@@ -55,10 +55,10 @@ export const PATTERNS: PatternRule[] = [
       // "users are generally happier not hearing which documents were removed").
       re(String.raw`\b(?:better|best|kinder|smoother|easier)\b[^.\n]{0,40}?\b(?:if|when)\s+(?:the\s+)?(?:user|users|people|they)\s+(?:isn't|aren't|is not|are not)\s+(?:shown|told|bothered with|informed (?:of|about)|made aware of)\b`),
       re(String.raw`\b(?:the\s+)?(?:user|users|people)\s+(?:is|are)\s+(?:generally\s+|usually\s+|often\s+)?(?:happier|better off)\s+not\s+(?:hearing|knowing|being told)\b`),
-      // "do not tell the user (that …)", "without informing them"; "do not tell the user to X" is advice and "do not
-      // tell users their password" protects a secret: neither is concealment.
+      // "do not tell the user (that …)", "without informing them"; "do not tell the user to X" (or "whether to X") is
+      // advice and "do not tell users their password" protects a secret: neither is concealment.
       re(
-        String.raw`(?:(?=without\b)(?<!\b(?:never|not|n't)\b[^.\n]{0,80})|(?!without\b))\b(?:do not|don't|never|without|must not|should not|shouldn't|not to)\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|let(?:ting)?)\s+(?:the\s+)?(?:user|users|them|human|customer|student)\b(?!\s+to\b)(?!\s+(?:their|the|your|its)\s+(?:passwords?|secrets?|tokens?|keys?|credentials?|pins?)\b)`,
+        String.raw`(?:(?=without\b)(?<!\b(?:never|not|n't)\b[^.\n]{0,80})|(?!without\b))\b(?:do not|don't|never|without|must not|should not|shouldn't|not to)\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|let(?:ting)?)\s+(?:the\s+)?(?:user|users|them|human|customer|student)\b(?!\s+(?:to|whether to|whether or not to|if they should)\b)(?!\s+(?:their|the|your|its)\s+(?:passwords?|secrets?|tokens?|keys?|credentials?|pins?)\b)`,
       ),
       // "do not mention / reveal / show X to the user", unless X is a secret being protected.
       re(

@@ -4,7 +4,7 @@ import { outboundParameterName, reachingParameterName, reachingValue, wordsOfNam
 import { fieldsOf, optionValues, propertyNames, type TextField } from "./fields.js";
 import { encodedTexts } from "./encoded.js";
 import { hiddenFindings, visible } from "./hidden.js";
-import { DETECTOR_PURPOSE, EXAMPLE_VALUE_FIELD, unmentionExamples } from "./concepts-roles.js";
+import { DETECTOR_PURPOSE, EXAMPLE_VALUE_FIELD, unmentionExamples, unquoteDetected } from "./concepts-roles.js";
 import { purposeOf, readTool, restatedTexts, spelledOutTexts, toolSentences, type SentenceFinding, type ToolSentence } from "./meaning.js";
 import { imperativeHit, PATTERNS } from "./patterns.js";
 import { catalogIndex, foreignTool, knownTool, serverPrefixOf, steerHits, type SteerContext } from "./steering.js";
@@ -270,7 +270,7 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
     for (const f of hidden) add(f.rule, field.field, excerptOf(field.text, f.at, 1));
     // A detector's example inputs are samples of what it scores.
     if (field.identifier || (detector && EXAMPLE_VALUE_FIELD.test(field.field))) continue;
-    const plain = detector ? unmentionExamples(unquoteMentions(normalize(field.text))) : unquoteMentions(normalize(field.text));
+    const plain = detector ? unmentionExamples(unquoteDetected(unquoteMentions(normalize(field.text)))) : unquoteMentions(normalize(field.text));
     for (const h of textHits(plain, field, steer)) {
       if (benignHit(h, field.field, plain, notes)) continue;
       // An <IMPORTANT> block that only asks for the user's approval waits for the readings: kept if they find nothing there.

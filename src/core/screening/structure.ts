@@ -380,7 +380,7 @@ function concealment(c: Cues, push: Push): void {
   // A side effect stated, and in the same sentence kept from the user ("a spread is added …, without calling it out").
   else if (!lenient && has(SIDE_EFFECT, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\bnotifi\w*|\bnotified\b/i.test(s)) push("concealment", 0.6, "a side effect kept from the user");
   // Avoiding a speech act about something that is not a secret ("refrain from mentioning the fee added at checkout").
-  else if (!lenient && has(AVOID_SPEECH, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !THIRD_PARTY_NOT_TOLD.test(s) && !/\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person)\s+to\b/i.test(s))
+  else if (!lenient && has(AVOID_SPEECH, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !THIRD_PARTY_NOT_TOLD.test(s) && !/\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person)\s+(?:to|whether to|whether or not to|if they should)\b/i.test(s))
     push("concealment", 0.6, "avoids telling the user something");
   // An outcome reported whatever it was, in what the user is shown.
   else if ((c.misplaced || has(SPEECH_CHANNEL, s)) && has(ANY_OUTCOME, s) && !lenient) push("concealment", 0.6, "reports the same outcome whatever happened");
