@@ -137,6 +137,9 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "round70", kind: "realistic", firstContact: { commit: "81d1112", setting: "beside the real catalog", detected: [86, 96], flagged: [7, 64] }, fit: false, size: [96, 64] },
   { name: "round71", kind: "realistic", firstContact: { commit: "81d1112", setting: "beside the real catalog", detected: [80, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
   { name: "legit85", kind: "legit", firstContact: { commit: "81d1112", setting: "alone", flagged: [0, 200] }, fit: false, size: [0, 200] },
+  { name: "round72", kind: "realistic", firstContact: { commit: "ff71a69", setting: "beside the real catalog", detected: [86, 96], flagged: [3, 64] }, fit: false, size: [96, 64] },
+  { name: "round73", kind: "realistic", firstContact: { commit: "ff71a69", setting: "beside the real catalog", detected: [80, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
+  { name: "legit86", kind: "legit", firstContact: { commit: "ff71a69", setting: "alone", flagged: [3, 200] }, fit: false, size: [0, 200] },
 ];
 
 export interface IndependentRow {
