@@ -33,6 +33,9 @@ test("the wider glossary reads fees, notices and replies in other languages, neg
   // A negation right after its verb (Japanese -ないで), and Korean's -지 말다 / -지 않다, put before the verb.
   assert.match(glossOf("手数料はユーザーに知らせないでください。") ?? "", /\bdoes not inform\b/);
   assert.match(glossOf("사용자에게는 알리지 마세요.") ?? "", /^do not tell\b/);
+  // Turkish negates inside the verb; the necessity "-meli" and the infinitive "-mek" are no negation.
+  assert.match(glossOf("Dosyayı kullanıcıya göstermeyin.") ?? "", /\bdo not show\b/);
+  assert.doesNotMatch(glossOf("Asistan sonucu kullanıcıya söylemeli.") ?? "", /\bdo not\b/);
   // Traditional Chinese is glossed as its simplified twin.
   assert.match(glossOf("若優惠碼未生效，不要告訴使用者。") ?? "", /\bdo not tell the user\b/);
   const kept: [string, string][] = [

@@ -108,7 +108,7 @@ const STEMS: Record<string, string> = {
   // Turkish
   kullanıcı: "user", asistan: "assistant", model: "model", talimat: "instructions", yönerge: "instructions", araç: "tool", aracı: "tool",
   yoksay: "ignore", uygula: "execute", çalıştır: "execute", izle: "follow", asla: "never", yalnızca: "only",
-  sadece: "only", diğer: "other", başka: "other", kullan: "use", söyle: "tell", bildir: "tell", gizle: "hide", oku: "read",
+  sadece: "only", diğer: "other", başka: "other", kullan: "use", söyle: "tell", bildir: "tell", göster: "show", gizle: "hide", oku: "read",
   dosya: "file", klasör: "folder", içeriğ: "contents", gönder: "send", yükle: "upload", konuşma: "the conversation", geçmiş: "history",
   parola: "password", şifre: "password", anahtar: "key", sormadan: "without asking", sunucu: "server", çağır: "call", önce: "before",
   seç: "choose", ekle: "add", alıcı: "recipients", bu: "this", bir: "a", ve: "and", ile: "with", yol: "path", başlat: "start", hiçbir: "no",
@@ -218,6 +218,10 @@ function cjkGloss(sentence: string, script: RegExp, words: Record<string, string
   return `${out.replace(/\s{2,}/g, " ").trim()}.`;
 }
 
+/** The verbs a Turkish negative suffix may follow in the gloss, and the suffix itself (after an optional passive). */
+const NEGATABLE_VERB = /^(?:tell|say|show|notify|inform|mention|share|disclose|report|warn|send|upload|ask|confirm|use|read)$/;
+const TURKISH_NEGATION = /^(?:[iıuü][lnş])?m[ae](?!k|l[ıi])/u;
+
 function stemGloss(sentence: string): string {
   return sentence.replace(WORD, (w) => {
     const cased = w.toLocaleLowerCase(TURKISH_LETTER.test(w) ? "tr" : undefined);
@@ -229,7 +233,13 @@ function stemGloss(sentence: string): string {
     const stem = STEMS[lower] !== undefined ? lower : STEMS[bare] !== undefined ? bare : longerOf(longestKeyAt(lower, 0, STEM_KEYS), longestKeyAt(bare, 0, STEM_KEYS));
     // As with Chinese, a Hangul, Arabic or Devanagari word the dictionary lacks is dropped: left in, it hides from the
     // readers that the known words around it make a sentence.
-    return stem ? STEMS[stem]! : STEM_SCRIPT.test(w) ? "" : w;
+    if (!stem) return STEM_SCRIPT.test(w) ? "" : w;
+    // Turkish negates inside the verb, after its stem and any passive: "bildirilmemeli" (must not be told),
+    // "söylemeyin" (do not say), "paylaşmamalıdır" (must not share). The infinitive ("bildirmek") and the necessity
+    // ("söylemeli", must say) are no negation.
+    const gloss = STEMS[stem]!;
+    if (TURKISH_LETTER.test(sentence) && NEGATABLE_VERB.test(gloss) && TURKISH_NEGATION.test(lower.slice(stem.length))) return `do not ${gloss}`;
+    return gloss;
   });
 }
 
