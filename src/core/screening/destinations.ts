@@ -163,8 +163,11 @@ const MAX_PARAMETER_DEPTH = 8;
 
 /** The first recipient-named parameter with a default that names a party, anywhere in the schema's properties. */
 export function defaultRecipient(schema: unknown): { field: string; value: string } | undefined {
+  // A schema built in code may share or cycle its objects: each is walked once.
+  const seen = new Set<object>();
   const walk = (node: unknown, path: string, depth: number): { field: string; value: string } | undefined => {
-    if (!node || typeof node !== "object" || depth > MAX_PARAMETER_DEPTH) return undefined;
+    if (!node || typeof node !== "object" || depth > MAX_PARAMETER_DEPTH || seen.has(node)) return undefined;
+    seen.add(node);
     const properties = (node as { properties?: unknown }).properties;
     if (!properties || typeof properties !== "object") return undefined;
     for (const [name, spec] of Object.entries(properties as Record<string, unknown>)) {
