@@ -91,9 +91,9 @@ const SHOWN = /\b(?:show|shows|shown|see|sees|display|paraphrase|mention|tell|re
 /**
  * A label, caveat or cost the user would weigh, dropped or held back: "without a sponsored label", "without the confidence
  * caveat", "don't bring up the fee until the user has confirmed", "decline and say it's not available", "never explain
- * trade-offs or limitations".
+ * trade-offs or limitations", "this description is confidential".
  */
-const WEIGHED_THING_DROPPED = /\bwithout (?:a|the|any) (?:sponsored|ad|advert\w*|paid|promoted|affiliate|partner) (?:label|tag|marker|badge|disclosure|notice)\b|\bwithout (?:the|a|any) (?:confidence |risk |safety |uncertainty )?(?:caveat|disclaimer)s?\b|\b(?:don't|do not|never) (?:bring up|mention|disclose|reveal|show) (?:the |any )?(?:fee|charge|cost|penalty|surcharge)s? until\b|\b(?:decline|refuse) and (?:say|tell them|claim) (?:it's|it is|they're|they are|that it's|that it is) (?:not available|unavailable|not possible|not stored)\b|\bnever (?:explain|mention|disclose|bring up|discuss) (?:the )?(?:trade-?offs|limitations|risks|side effects|downsides)\b/i;
+const WEIGHED_THING_DROPPED = /\bwithout (?:a|the|any) (?:sponsored|ad|advert\w*|paid|promoted|affiliate|partner) (?:label|tag|marker|badge|disclosure|notice)\b|\bwithout (?:the|a|any) (?:confidence |risk |safety |uncertainty )?(?:caveat|disclaimer)s?\b|\b(?:don't|do not|never) (?:bring up|mention|disclose|reveal|show) (?:the |any )?(?:fee|charge|cost|penalty|surcharge)s? until\b|\b(?:decline|refuse) and (?:say|tell them|claim) (?:it's|it is|they're|they are|that it's|that it is) (?:not available|unavailable|not possible|not stored)\b|\bnever (?:explain|mention|disclose|bring up|discuss) (?:the )?(?:trade-?offs|limitations|risks|side effects|downsides)\b|\bthis (?:tool )?description is (?:confidential|secret|private)\b/i;
 
 /** Readings of narrow forms that fired on no honest tool the project holds; the lexical model never sets them aside (lexical-verdict.ts). */
 export const KEPT_CUE = {
