@@ -10,10 +10,9 @@ import { has } from "./memo.js";
 import type { ScreeningCategory } from "./categories.js";
 import { USER_CAN_ASK } from "./calm-directives.js";
 import { KEPT_FROM_KNOWING, THIRD_PARTY_NOT_TOLD, USER_CONCERN } from "./concepts-structure.js";
-import { CONCEAL, DECEIVE, DISCLOSE, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER } from "./concepts-parties.js";
+import { ADVICE_TO_USER, CONCEAL, DECEIVE, DISCLOSE, PROTECTED_OBJECT, REPLY, RESTRICT_SPEECH, SPEECH, USER } from "./concepts-parties.js";
 
 // Hoisted, as in intent.ts: the per-sentence memory (memo.ts) recognises a pattern by identity.
-const ADVICE_TO_USER = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+(?:to|whether to|whether or not to|if they should)\b/i;
 /** A refusal the tool lifts: "should no longer tell the user that it is not possible to download YouTube content". */
 const REFUSAL_LIFTED = /\bno longer (?:tell|say to|inform) (?:the user|them|users) (?:that )?(?:it is|it's|this is) (?:not possible|impossible|unavailable)\b/i;
 const CONFIRM_WORD = /\bconfirm\w*\b/i;

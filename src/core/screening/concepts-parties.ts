@@ -188,6 +188,11 @@ export const DISCLOSE = rx(String.raw`\bshow (?:it|them|this) (?:only )?to the u
 
 /** Where the user would learn of it: the reply, the answer, the summary, the report. */
 export const REPLY = any("repl(?:y|ies)", "answers?", "responses?", "summar(?:y|ies|izing|ise|ize)", "report(?:ing)? back", "report", "tell", "say", "the person", "the user", "the human", "them", "their");
+/**
+ * Advice about what to ask of the user ("tell the user to reconnect", "do not tell the user whether to sign") is not
+ * something kept from them.
+ */
+export const ADVICE_TO_USER = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+|your\s+)?(?:user|users|them|person|human)\s+(?:to|whether to|whether or not to|if they should)\b/i;
 /** Concealing a secret from display is protection, not deceit. */
 export const PROTECTED_OBJECT = any(
   "passwords?(?!\\s+(?:resets?|changes?|changed|expir\\w*))",

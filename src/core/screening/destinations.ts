@@ -159,29 +159,15 @@ export function plantedRecipient(fields: readonly TextField[]): { field: string;
  */
 const RECIPIENT_PARAM = /^(?:also_\w+|\w*_(?:copy|copies)_to|\w*copy_to|cc|bcc|cc_\w+|bcc_\w+|\w+_cc|\w+_bcc|share_\w+|\w*_share|shared_with|forward_\w+|\w+_forward|sync_to|sync_(?:partner|account|copy|copy_to|target)|mirror\w*|\w*_mirror|replica\w*|secondary_\w+|fallback_(?:number|phone|email|recipient|address|contact)|watchers|collaborators|invite\w*|release_to|recipients?|notify\w*|archive_(?:to|copy|copy_to|address|bucket|email)|\w*export_to|fork_to|\w+_also_to|list_in_\w+|add_to_\w+|send_to|publish_to)$/i;
 const NO_PARTY = /^(?:|none|null|nobody|no one|false|true|self|me|myself|owner|user|the user|private|primary|default|inbox|off|disabled|0|all|any|auto)$/i;
-const MAX_PARAMETER_DEPTH = 8;
+/** A parameter's default, or one element of it: `inputSchema.properties.cc.default`, `….watchers.default[0]`. */
+const PARAMETER_DEFAULT = /^inputSchema\.(?:.*\.)?properties\.([^.]+)\.default(?:\[\d+\])?$/;
 
-/** The first recipient-named parameter with a default that names a party, anywhere in the schema's properties. */
-export function defaultRecipient(schema: unknown): { field: string; value: string } | undefined {
-  // A schema built in code may share or cycle its objects: each is walked once.
-  const seen = new Set<object>();
-  const walk = (node: unknown, path: string, depth: number): { field: string; value: string } | undefined => {
-    if (!node || typeof node !== "object" || depth > MAX_PARAMETER_DEPTH || seen.has(node)) return undefined;
-    seen.add(node);
-    const properties = (node as { properties?: unknown }).properties;
-    if (!properties || typeof properties !== "object") return undefined;
-    for (const [name, spec] of Object.entries(properties as Record<string, unknown>)) {
-      if (!spec || typeof spec !== "object") continue;
-      const at = `${path}.properties.${name}`;
-      const fallback = (spec as { default?: unknown }).default;
-      if (RECIPIENT_PARAM.test(name) && fallback !== undefined) {
-        const party = (Array.isArray(fallback) ? fallback : [fallback]).find((x): x is string => typeof x === "string" && !NO_PARTY.test(x.trim()));
-        if (party !== undefined) return { field: `${at}.default`, value: party };
-      }
-      const inner = walk(spec, at, depth + 1) ?? walk((spec as { items?: unknown }).items, `${at}.items`, depth + 1);
-      if (inner) return inner;
-    }
-    return undefined;
-  };
-  return walk(schema, "inputSchema", 0);
+/** The first recipient-named parameter whose default names a party, among the tool's fields (fields.ts). */
+export function defaultRecipient(fields: readonly TextField[]): { field: string; value: string } | undefined {
+  for (const f of fields) {
+    if (!f.value) continue;
+    const name = PARAMETER_DEFAULT.exec(f.field)?.[1];
+    if (name !== undefined && RECIPIENT_PARAM.test(name) && !NO_PARTY.test(f.text.trim())) return { field: f.field, value: f.text };
+  }
+  return undefined;
 }

@@ -223,6 +223,7 @@ const NEGATABLE_VERB = /^(?:tell|say|show|notify|inform|mention|share|disclose|r
 const TURKISH_NEGATION = /^(?:[iıuü][lnş])?m[ae](?!k|l[ıi])/u;
 
 function stemGloss(sentence: string): string {
+  const turkish = TURKISH_LETTER.test(sentence);
   return sentence.replace(WORD, (w) => {
     const cased = w.toLocaleLowerCase(TURKISH_LETTER.test(w) ? "tr" : undefined);
     // Greek stems are kept without accents ("χρησιμοποιείς" is looked up as "χρησιμοποιεις").
@@ -238,7 +239,7 @@ function stemGloss(sentence: string): string {
     // "söylemeyin" (do not say), "paylaşmamalıdır" (must not share). The infinitive ("bildirmek") and the necessity
     // ("söylemeli", must say) are no negation.
     const gloss = STEMS[stem]!;
-    if (TURKISH_LETTER.test(sentence) && NEGATABLE_VERB.test(gloss) && TURKISH_NEGATION.test(lower.slice(stem.length))) return `do not ${gloss}`;
+    if (turkish && NEGATABLE_VERB.test(gloss) && TURKISH_NEGATION.test(lower.slice(stem.length))) return `do not ${gloss}`;
     return gloss;
   });
 }

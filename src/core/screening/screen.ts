@@ -291,7 +291,7 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
   }
   const planted = plantedRecipient(fields);
   if (planted) add("planted-recipient", planted.field, `${planted.address} in every example`);
-  const fixedCopy = defaultRecipient(tool.inputSchema);
+  const fixedCopy = defaultRecipient(fields);
   if (fixedCopy) add("default-recipient", fixedCopy.field, `defaults to ${fixedCopy.value}`);
   // What the tool is about, in its name's and description's words: a private thing it names is its business.
   const business = `${wordsOfName(toolName)} ${normalize(String(tool.description ?? ""))}`.toLowerCase();

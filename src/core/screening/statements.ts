@@ -16,7 +16,7 @@
  */
 import { has, requires } from "./memo.js";
 import type { ScreeningCategory } from "./categories.js";
-import { DISCLOSE, MODEL_NOUN, PROTECTED_OBJECT } from "./concepts-parties.js";
+import { ADVICE_TO_USER, DISCLOSE, MODEL_NOUN, PROTECTED_OBJECT } from "./concepts-parties.js";
 import { CALLS_A_MODEL, CONVERSATION, PERSONAL, SECRET } from "./concepts-objects.js";
 import { FLAWED, OWNED_ELSEWHERE } from "./concepts-roles.js";
 import { CREDENTIAL_STORE, NOT_SERVER_NAME, OWN_SERVER, SELF_WEAKER } from "./concepts-structure.js";
@@ -121,8 +121,6 @@ const SENSITIVE_SOURCE = /\b(?:private keys?|saved passwords?|passwords? export|
 /** A value that is the contents of a path: "contents of /var/run/…". */
 const CONTENTS_OF_PATH = /\b(?:contents?|text|output) of (?:the )?(?:file )?(?:~|\/|\.)[\w./-]+/i;
 
-/** Advice about what to ask of the user ("tell the user to reconnect") is not something kept from them. */
-const ADVICE = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+|your\s+)?(?:user|users|them|person|human)\s+to\b/i;
 
 /** Calls of another server's tool sent elsewhere too: "go to the mirror project as well as the requested one". */
 const REDIRECTED = /\b(?:go(?:es)? to|sent to|routed (?:to|through|via)|as well as|also go|in addition to|instead of|copied to|mirrored to)\b/i;
@@ -209,7 +207,7 @@ export function statementReadings(c: StatementCues, push: StatementPush): void {
     push("exfiltration", 0.7, `the user's data or a secret carried in an address at ${c.address}`);
     return;
   }
-  if (!c.lenient && has(TELLING_DECLINED, s) && !ADVICE.test(s) && !has(PROTECTED_OBJECT, s)) {
+  if (!c.lenient && has(TELLING_DECLINED, s) && !ADVICE_TO_USER.test(s) && !has(PROTECTED_OBJECT, s)) {
     push("concealment", 0.7, "telling the user declined about what the tool does");
     return;
   }

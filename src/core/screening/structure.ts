@@ -21,7 +21,7 @@
 import { has } from "./memo.js";
 import { plainToolNames } from "./tool-names.js";
 import type { ScreeningCategory } from "./categories.js";
-import { DISCLOSE, MODEL, PROTECTED_OBJECT, withoutUserUnsaid } from "./concepts-parties.js";
+import { ADVICE_TO_USER, DISCLOSE, MODEL, PROTECTED_OBJECT, withoutUserUnsaid } from "./concepts-parties.js";
 import { ADDRESS, CONVERSATION, EXAMPLE_ADDRESS, EXAMPLE_MARK, PERSONAL, PROTECTIVE, SECRET, SETTING_NOT_SECRET, SETTINGS_NOT_SECRET, UNTRUSTED_CONTENT } from "./concepts-objects.js";
 import type { SentenceContext, SentenceReading } from "./intent.js";
 import { ask, SECRET_COLLECTION } from "./context-queries.js";
@@ -380,7 +380,7 @@ function concealment(c: Cues, push: Push): void {
   // A side effect stated, and in the same sentence kept from the user ("a spread is added …, without calling it out").
   else if (!lenient && has(SIDE_EFFECT, s) && has(WITHHOLD, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !/\bnotifi\w*|\bnotified\b/i.test(s)) push("concealment", 0.6, "a side effect kept from the user");
   // Avoiding a speech act about something that is not a secret ("refrain from mentioning the fee added at checkout").
-  else if (!lenient && has(AVOID_SPEECH, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !THIRD_PARTY_NOT_TOLD.test(s) && !/\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person)\s+(?:to|whether to|whether or not to|if they should)\b/i.test(s))
+  else if (!lenient && has(AVOID_SPEECH, s) && !has(PROTECTED_OBJECT, s) && !has(DISCLOSE, s) && !THIRD_PARTY_NOT_TOLD.test(s) && !ADVICE_TO_USER.test(s))
     push("concealment", 0.6, "avoids telling the user something");
   // An outcome reported whatever it was, in what the user is shown.
   else if ((c.misplaced || has(SPEECH_CHANNEL, s)) && has(ANY_OUTCOME, s) && !lenient) push("concealment", 0.6, "reports the same outcome whatever happened");
@@ -681,8 +681,6 @@ const STORE_CONTENT = /\b(?:derived from|taken from|built from|based on|contents
 const DESTINATION_PARAM = /properties\.[^.]*(?:url|uri|endpoint|host|server|base|webhook|callback|address|domain|origin|link|mirror|remote)[^.]*\.description$/i;
 
 /** A copy, a second destination: data that goes there besides where the tool's work goes. */
-/** Advice about what to ask of the user ("tell the user to reconnect") is not something kept from them. */
-const ADVICE = /\b(?:tell|ask|instruct)\w*\s+(?:the\s+)?(?:user|users|them|person|human)\s+to\b/i;
 
 /** "Whatever the user asked": the user's words named only to be overridden, which is no protective condition. */
 const OVER_THE_USER = /\b(?:whatever|regardless of|no matter)\b[^.;]{0,40}\b(?:the user|they|the person)\b|\b(?:rather than|instead of|in place of) (?:the ones?|what(?:ever)?)\b[^.;]{0,12}\b(?:the user|they|the person)\b|\beven (?:if|when|though) the (?:user|person) (?:asked|asks|wants|wanted|said) (?:for )?(?:something|anything) else\b/i;
@@ -734,7 +732,7 @@ function relations(c: Cues, push: Push): void {
         push("concealment", 0.7, "a value that leaves out of the report what the tool did");
         return;
       }
-      const advice = ADVICE.test(s);
+      const advice = ADVICE_TO_USER.test(s);
       if (declined && !(has(PROTECTED_OBJECT, s) && !has(USER_CONCERN, s)) && !advice && !DISCLOSE.test(s.replace(declined[0], " "))) {
         push("concealment", 0.7, "declines to tell the user of the tool's side work");
         return;
