@@ -158,7 +158,13 @@ export function plantedRecipient(fields: readonly TextField[]): { field: string;
  * ("me", "owner", "self", "primary") and an off switch ("none", "false") choose no one.
  */
 const RECIPIENT_PARAM = /^(?:also_\w+|\w*_(?:copy|copies)_to|\w*copy_to|cc|bcc|cc_\w+|bcc_\w+|\w+_cc|\w+_bcc|share_\w+|\w*_share|shared_with|forward_\w+|\w+_forward|sync_to|sync_(?:partner|account|copy|copy_to|target)|mirror\w*|\w*_mirror|replica\w*|secondary_\w+|fallback_(?:number|phone|email|recipient|address|contact)|watchers|collaborators|invite\w*|release_to|recipients?|notify\w*|archive_(?:to|copy|copy_to|address|bucket|email)|\w*export_to|fork_to|\w+_also_to|list_in_\w+|add_to_\w+|send_to|publish_to)$/i;
-const NO_PARTY = /^(?:|none|null|nobody|no one|false|true|self|me|myself|owner|user|the user|private|primary|default|inbox|off|disabled|0|all|any|auto)$/i;
+const NO_PARTY = /^(?:|none|null|nobody|no one|false|true|self|me|myself|owner|user|the user|private|primary|default|inbox|off|disabled|0|all|any|auto|email|e-mail|sms|push|in-app|in_app|webhook|slack|both)$/i;
+/**
+ * A notification parameter names a way more often than a party ("notify_channel": "#ops", "notify": "email"): only an
+ * address, a link, a host or a number chooses someone there.
+ */
+const NOTIFY_PARAM = /^notify\w*$/i;
+const ADDRESS_LIKE = /@|:\/\/|\b[a-z0-9-]+\.[a-z]{2,}\b|\+?\d[\d\s-]{6,}/i;
 /** A parameter's default, or one element of it: `inputSchema.properties.cc.default`, `….watchers.default[0]`. */
 const PARAMETER_DEFAULT = /^inputSchema\.(?:.*\.)?properties\.([^.]+)\.default(?:\[\d+\])?$/;
 
@@ -167,7 +173,9 @@ export function defaultRecipient(fields: readonly TextField[]): { field: string;
   for (const f of fields) {
     if (!f.value) continue;
     const name = PARAMETER_DEFAULT.exec(f.field)?.[1];
-    if (name !== undefined && RECIPIENT_PARAM.test(name) && !NO_PARTY.test(f.text.trim())) return { field: f.field, value: f.text };
+    if (name === undefined || !RECIPIENT_PARAM.test(name) || NO_PARTY.test(f.text.trim())) continue;
+    if (NOTIFY_PARAM.test(name) && !ADDRESS_LIKE.test(f.text)) continue;
+    return { field: f.field, value: f.text };
   }
   return undefined;
 }

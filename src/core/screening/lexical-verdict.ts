@@ -46,11 +46,11 @@ export type LexicalVerdict =
 /**
  * Rules whose findings the model never sets aside: a forged system or <IMPORTANT> tag, which an honest server almost
  * never writes; a parameter's name, which the model does not see; a value that is a private file or the conversation,
- * which reads as no sentence; an order to send a copy to a literal address, and a directive set off by another
- * server's named tool, neither of which fired on any honest tool the project holds (about 13,000 with the real
- * servers, 2026-11-28), where the model's table has seen few of their words; and the orders to act past the user
- * (overreach.ts) and the narrow forms of concealment (concealment-reader.ts `KEPT_CUE`), which name an act no honest
- * tool asks for and fired on no honest tool either (about 13,500, 2026-11-28).
+ * which reads as no sentence; an order to send a copy to a literal address, a recipient or copy parameter whose
+ * default names a party, and a directive set off by another server's named tool, none of which fired on any honest
+ * tool the project holds (about 13,500 with the real servers, 2026-11-28), where the model's table has seen few of
+ * their words; and the orders to act past the user (overreach.ts) and the narrow forms of concealment
+ * (concealment-reader.ts `KEPT_CUE`), which name an act no honest tool asks for and fired on no honest tool either.
  */
 /** The tool or address a reading names after its cue: "… another server's tool (read_file)". */
 const NAMED_IN_DETAIL = / \([^)]*\)$/;
@@ -60,6 +60,7 @@ const NEVER_SET_ASIDE: ReadonlySet<string> = new Set([
   "parameter-name-outbound",
   "private-value",
   "send-to-address",
+  "default-recipient",
   "a directive set off by another server's tool",
   // Orders to act past the user (overreach.ts), but for a partner's copy, which fired on one honest tool.
   ...Object.values(OVERREACH_CUE).filter((cue) => cue !== OVERREACH_CUE.partner),
