@@ -60,6 +60,7 @@ export const RULE_CATEGORY: Readonly<Record<string, ScreeningCategory>> = {
   "call-order": "tool-choice",
   "planted-recipient": "exfiltration",
   "default-recipient": "exfiltration",
+  "spelled-choice": "assistant-directive",
   "parameter-name-reach": "resource-reach",
   "private-value": "resource-reach",
   "parameter-name-outbound": "exfiltration",

@@ -14,6 +14,8 @@ export interface TextField {
   identifier: boolean;
   /** A value the model may copy into a call (default, const, enum, examples). */
   value: boolean;
+  /** A value written as one identifier and read as the words it spells (`phraseOfIdentifier`). */
+  spelled?: true;
 }
 
 const MAX_STRINGS = 20_000;
@@ -38,6 +40,18 @@ export function phraseOfIdentifier(text: string): string {
   return text;
 }
 
+/**
+ * A choice the model copies into a call (an enum member, a const, a default) that spells a sentence of seven words or
+ * more as one identifier: "assistant_self_approves_and_tells_the_user_later". Real enums name a mode in a few words;
+ * none of the honest tools the project holds, about 13,500 with the real servers, has one this long (2026-11-28).
+ */
+const CHOICE_FIELD = /\.(?:enum|const|default)(?:\[\d+\])?$/;
+export const SPELLED_CHOICE_WORDS = 7;
+export function spelledChoice(fields: readonly TextField[]): TextField | undefined {
+  for (const f of fields) if (f.spelled && CHOICE_FIELD.test(f.field) && f.text.split(" ").length >= SPELLED_CHOICE_WORDS) return f;
+  return undefined;
+}
+
 /** Every string a tool carries, with its path. Cyclic or huge schemas are cut off rather than followed forever. */
 export function fieldsOf(tool: ScreenableTool): TextField[] {
   const out: TextField[] = [];
@@ -47,7 +61,8 @@ export function fieldsOf(tool: ScreenableTool): TextField[] {
   const walk = (v: unknown, path: string, key: string, depth: number, value: boolean): void => {
     if (out.length >= MAX_STRINGS || depth > MAX_DEPTH) return;
     if (typeof v === "string") {
-      out.push({ field: path, text: value ? phraseOfIdentifier(v) : v, identifier: false, value });
+      const text = value ? phraseOfIdentifier(v) : v;
+      out.push(text === v ? { field: path, text, identifier: false, value } : { field: path, text, identifier: false, value, spelled: true });
       return;
     }
     if (!v || typeof v !== "object") return;

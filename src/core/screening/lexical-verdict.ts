@@ -61,6 +61,7 @@ const NEVER_SET_ASIDE: ReadonlySet<string> = new Set([
   "private-value",
   "send-to-address",
   "default-recipient",
+  "spelled-choice",
   "a directive set off by another server's tool",
   // Orders to act past the user (overreach.ts), but for a partner's copy, which fired on one honest tool.
   ...Object.values(OVERREACH_CUE).filter((cue) => cue !== OVERREACH_CUE.partner),

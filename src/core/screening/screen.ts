@@ -1,7 +1,7 @@
 import { RULE_CATEGORY } from "./categories.js";
 import { addressHits, defaultRecipient, plantedRecipient, sensitiveFileHit } from "./destinations.js";
 import { outboundParameterName, reachingParameterName, reachingValue, wordsOfName } from "./private-things.js";
-import { fieldsOf, optionValues, propertyNames, type TextField } from "./fields.js";
+import { fieldsOf, optionValues, propertyNames, spelledChoice, type TextField } from "./fields.js";
 import { encodedTexts } from "./encoded.js";
 import { hiddenFindings, visible } from "./hidden.js";
 import { DETECTOR_PURPOSE, EXAMPLE_VALUE_FIELD, unmentionExamples, unquoteDetected } from "./concepts-roles.js";
@@ -84,6 +84,7 @@ export const SCREENING_RULES: readonly ScreeningRule[] = [
   { id: "parameter-name-outbound", family: "exfiltration", description: "a parameter named for sending a copy to an outside party (`upload_copy_to_public_pastebin`) on a tool whose business that is not" },
   { id: "private-value", family: "exfiltration", description: "a default, enum member or example that is a private file or the conversation (`~/.kube/config`, `entire_conversation`) on a tool with no business with it" },
   { id: "planted-recipient", family: "exfiltration", description: "one address added to every example of a recipients list, which the model learns to copy" },
+  { id: "spelled-choice", family: "injection", description: "an enum member, const or default that spells a sentence of seven words or more as one identifier (`assistant_self_approves_and_tells_the_user_later`)" },
   { id: "default-recipient", family: "exfiltration", description: "a parameter for an extra recipient or copy (`also_share_to`, `cc_number`, `watchers`) whose default names a party the user did not choose" },
   { id: "call-order", family: "tool_steering", description: "demands this tool be called first, before any other tool, or on every turn" },
   { id: "self-promotion", family: "tool_steering", description: '"always use this tool instead of …", "this tool replaces …", "the other tools are broken"' },
@@ -291,6 +292,8 @@ export function screenToolDetailed(tool: ScreenableTool, context: ScreenContext 
   }
   const planted = plantedRecipient(fields);
   if (planted) add("planted-recipient", planted.field, `${planted.address} in every example`);
+  const spelled = spelledChoice(fields);
+  if (spelled) add("spelled-choice", spelled.field, spelled.text);
   const fixedCopy = defaultRecipient(fields);
   if (fixedCopy) add("default-recipient", fixedCopy.field, `defaults to ${fixedCopy.value}`);
   // What the tool is about, in its name's and description's words: a private thing it names is its business.
