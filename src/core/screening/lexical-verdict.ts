@@ -142,7 +142,8 @@ export function lexicalVerdict(
   if (features.size < LEXICAL_MIN_FEATURES) return findings.length > 0 ? { act: "none" } : shortVerdict(model, features, fields, readings, who);
   const logit = lexicalLogit(model, features);
   if (findings.length > 0) {
-    if (logit >= LEXICAL_VETO || !findings.every((f) => overrulable(f, model, family))) return { act: "keep", logit };
+    // A sentence read two ways files its first reading only: one of its other readings may be one never set aside.
+    if (logit >= LEXICAL_VETO || !findings.every((f) => overrulable(f, model, family)) || readings.some((r) => NEVER_SET_ASIDE.has(r.cue))) return { act: "keep", logit };
     for (const f of findings) f.detail = `${f.detail}; set aside: the tool's words read as honest (lexical ${logit.toFixed(2)})`;
     return { act: "set-aside", logit };
   }
