@@ -270,7 +270,7 @@ const PROPERTY_PATH = String.raw`(?:[a-z]{1,2}|data|user|users|row|rows|item|ite
 /** A tool whose work is to call a model: "Chat with DeepSeek models", "Fill-in-the-Middle completion", "completions with". */
 export const CALLS_A_MODEL = /\b(?:chat with [\w\s.-]{0,30}models?|(?:chat|text|code|fill-in-the-middle|fim) completions?|completions? with)\b/i;
 export const ADDRESS = rx(
-  String.raw`\b(?:https?|ftps?|sftp|wss?):\/\/[^\s"'<>)\]\x60]+|\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b|\b(?!${PROPERTY_PATH})(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|biz|info|co|xyz|site|online|shop|cloud|ai|me|so|tech|ink|link|page|pro|us|uk|de|eu|cc|tv|gg|ly|one|world|store|space|live|news|blog|email|host|services|agency|tools|digital|network|systems|fm|top|sh|ws|pw|icu|club|click|buzz|rest|cam|zone)\b(?:\/[^\s"'<>)]*)?`,
+  String.raw`\b(?:https?|ftps?|sftp|wss?|s3|gs|az|abfss?|wasbs?):\/\/[^\s"'<>)\]\x60]+|\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b|\b(?!${PROPERTY_PATH})(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|biz|info|co|xyz|site|online|shop|cloud|ai|me|so|tech|ink|link|page|pro|us|uk|de|eu|cc|tv|gg|ly|one|world|store|space|live|news|blog|email|host|services|agency|tools|digital|network|systems|fm|top|sh|ws|pw|icu|club|click|buzz|rest|cam|zone)\b(?:\/[^\s"'<>)]*)?`,
   "i",
 );
 /** Documentation and private-network addresses, which name no real destination. */

@@ -33,7 +33,7 @@ const ADDRESS = /\b(?:https?|ftps?|sftp|wss?):\/\/[^\s"'<>)\]`]+|\b[\w.+-]+@[a-z
 const OTHER_DESTINATION = /(?<![\w/+])\+\d{1,3}[ -]?\(?\d{1,4}\)?(?:[ -]?\d{2,4}){2,3}\b|(?<![\w.@/])@[A-Za-z][\w.-]{2,}\b(?![.@][a-z])|(?<![\w&/#])#[a-z][\w-]{2,}\b/g;
 const OTHER_DESTINATION_HINT = /[+@#]/;
 /** Someone added to those who receive it: "also add @growth_ops_bot to recipients every time". */
-const ADDED_AS_RECIPIENT = /\badd(?:s|ed|ing)?\b(?:[^.;]|\.(?=\S)){0,60}\bto (?:the |its |every |each )?(?:recipients?|recipient list|bcc|cc|attendees|invitees|participants|distribution list|share list)\b/i;
+const ADDED_AS_RECIPIENT = /\badd(?:s|ed|ing)?\b(?:[^.;]|\.(?=\S)){0,60}\bto (?:the |its |every |each )?(?:recipients?|recipient list|bcc|cc|attendees|invitees|participants|distribution list|share list)\b|\bas (?:a|an) (?:second|extra|additional|another|further) (?:remote|target|destination|recipient|sink|mirror|bucket|upstream)\b/i;
 const TRANSFER =
   /\b(?:send|sent|post|posted|upload|uploaded|forward|forwarded|mirror|mirrored|copy|copied|bcc|cc|transmit|transmitted|exfiltrate|submit|submitted|deliver|delivered|sync|synced|beacon|push|pushed|stream|e-?mail|e-?mailed|relay|relayed|dump|leak|back up|backed up)\b/i;
 const INSTRUCTION_MARKER =
