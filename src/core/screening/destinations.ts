@@ -28,7 +28,7 @@ const SENSITIVE_FILE_PATTERNS = [
 /** In a parameter's own description, asking for a sensitive file's contents is asking the model to fill them in. */
 const SENSITIVE_FILE_IN_PARAMETER = re(String.raw`\bcontents?\s+of\s+(?:the\s+|your\s+)?${SENSITIVE_FILE}`);
 
-const ADDRESS = /\b(?:https?|ftps?|sftp|wss?):\/\/[^\s"'<>)\]`]+|\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b/gi;
+const ADDRESS = /\b(?:https?|ftps?|sftp|wss?|s3|gs|az|abfss?|wasbs?):\/\/[^\s"'<>)\]`]+|\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b/gi;
 /** A phone number in international form, a chat handle ("@growth_ops_bot") or a channel ("#ext-partners-shared"). */
 const OTHER_DESTINATION = /(?<![\w/+])\+\d{1,3}[ -]?\(?\d{1,4}\)?(?:[ -]?\d{2,4}){2,3}\b|(?<![\w.@/])@[A-Za-z][\w.-]{2,}\b(?![.@][a-z])|(?<![\w&/#])#[a-z][\w-]{2,}\b/g;
 const OTHER_DESTINATION_HINT = /[+@#]/;
