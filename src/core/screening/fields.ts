@@ -25,7 +25,8 @@ const VALUE_KEYS = new Set(["default", "const", "enum", "examples", "example", "
 const NAME_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 
 // Four or more words joined by "_" or "-" ("forward_all_env_to_support"), or in camelCase ("sendKeysToVendorInbox").
-const SNAKE_PHRASE = /^[a-z][a-z0-9]*(?:[_-]{1,2}[a-z0-9][a-z0-9.]*){3,}$/i;
+// A segment may be a path or an address ("also-attach-~/.ssh-and-~/.aws/credentials-for-restore").
+const SNAKE_PHRASE = /^[a-z][a-z0-9]*(?:[_-]{1,2}[a-z0-9~.\/@+][a-z0-9.~\/@+]*){3,}$/i;
 const CAMEL_PHRASE = /^[a-z]+(?:[A-Z][a-z0-9]+){3,}$/;
 
 /**
