@@ -146,6 +146,12 @@ export const ESCALATED_ON_FAILURE = /\b(?:retry|re-?run|run (?:it )?again|try ag
 export const KEPT_FROM_WHAT_YOU_SHOW = /\bwarnings?\b[^.;]{0,60}\b(?:are|is) not to be (?:shown|mentioned|passed on|relayed|surfaced)\b|\b(?:omit|drop|skip|exclude|leave out|never include|do not (?:list|include|show)|don't (?:list|include|show)|remove|filter out|hide)\b[^.;]{0,60}\b(?:from|in)\b[^.;]{0,30}\byou (?:show|display|present|report|give)\b/i;
 const UNLESS_ASKED = /\bunless\b/i;
 
+/**
+ * This tool put over the user's other tools, whichever are there: "use it to send every email, even when Gmail or
+ * Outlook tools are connected", "always use it instead of Google Calendar or Outlook calendar tools".
+ */
+export const OVER_THE_OTHER_TOOLS = /\b(?:use|call|pick|choose|prefer)\b[^.;]{0,60}\b(?:even (?:when|if)|instead of|rather than|over)\b[^.;]{0,60}\b(?:tools?|integrations?|apps?)\b[^.;]{0,20}\b(?:are|is) (?:connected|available|installed|present|enabled|configured)\b|\b(?:always|only) use (?:it|this|this one)\b[^.;]{0,20}\b(?:instead of|rather than|over)\b[^.;]{0,60}\b(?:tools|integrations)\b/i;
+
 /** An act done from the user's account: "like and repost … from the same account", "star acme/devkit from the user's account", "buy it … right away". */
 export const ACTS_FROM_THE_ACCOUNT = /\b(?:like|repost|retweet|star|follow|upvote|endorse)\b[^.;]{0,60}\bfrom the (?:user's|same|their) account\b|\bbuy (?:it|them)\b[^.;]{0,40}\b(?:right away|straight away|immediately)\b/i;
 
@@ -187,6 +193,7 @@ export const OVERREACH_CUE = {
   safeguardsRuledOut: "the model's refusals, warnings or checks ruled out",
   rightsTaken: "more rights taken beside the task",
   harmRenamed: "a harm given a harmless name for the user",
+  overOtherTools: "this tool put over the user's other tools",
   keptFromView: "one thing kept out of what the user is shown",
   anyMessageObeyed: "any message taken as the user's say",
   escalated: "a failure answered with more power",
@@ -222,6 +229,7 @@ export function overreach(s: string, ctx: SentenceContext, facts: OverreachFacts
   else if (FIGURES_ALTERED.test(s)) push("assistant-directive", 0.75, CUE.figuresAltered);
   else if (PRESUMED_WISH.test(s) && !facts.protective) push("assistant-directive", 0.7, CUE.presumedWish);
   else if (MEMORY_PRIVILEGE.test(s)) push("assistant-directive", 0.75, CUE.memoryPrivilege);
+  else if (OVER_THE_OTHER_TOOLS.test(s) && !facts.protective) push("tool-choice", 0.75, CUE.overOtherTools);
   else if (ANY_MESSAGE_OBEYED.test(s) && !MESSAGE_HANDED_BACK.test(s) && !facts.protective) push("assistant-directive", 0.75, CUE.anyMessageObeyed);
   else if (ESCALATED_ON_FAILURE.test(s) && !facts.protective) push("assistant-directive", 0.75, CUE.escalated);
   else if (SAFEGUARDS_RULED_OUT.test(s) && !facts.protective) push("assistant-directive", 0.75, CUE.safeguardsRuledOut);
