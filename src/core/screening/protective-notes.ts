@@ -123,7 +123,7 @@ const USER_SCOPED = new RegExp(
 /** The user consulted, or what is handed over kept with them: "confirm the recipients with the user", "keep them within this conversation". */
 const USER_CHECKED = new RegExp(
   [
-    String.raw`(?<!\b(?:not|never|n't|without|no need to|need to)\s+(?:\w+\s+){0,2})\b(?:check|confirm|consult|verify|clear)\s+(?:[\w-]+\s+){0,6}?with (?:the user|them)\b`,
+    String.raw`(?<!\b(?:not|never|n't|without|no need to|need to|rather than|instead of)\s+(?:\w+\s+){0,2})\b(?:check|confirm|consult|verify|clear)\s+(?:[\w-]+\s+){0,6}?with (?:the user|them)\b`,
     String.raw`\bkeep (?:it|them|this|these|the \w+) (?:within|inside|in) (?:this|the) (?:conversation|chat|session)\b`,
     String.raw`\bshare (?:it|them|this|these) only with the user\b`,
   ].join("|"),
@@ -132,7 +132,7 @@ const USER_CHECKED = new RegExp(
 /** An action, not a telling, held until the user asks or confirms: "only charge a saved card when the user has confirmed". */
 const USER_GATED_ACTION = /\bonly (?:call|use|run|charge|do|send|share|book|pay|delete|create|apply|invoke|execute|place|submit|change|set|enable|disable|turn|modify|update|switch|start|stop)\b[^.;]{0,60}?\b(?:when|if|after|once) (?:the user|they|the person|the customer)\b/i;
 /** What would widen or waive inside such a note: more done, a default kept, a check skipped, whatever the user says. */
-const WIDENS = /\b(?:also|as well|too|in addition|additionally|alongside|otherwise|keep the default|even (?:if|when|though)|regardless|whatever|no matter|skip\w*|bypass\w*|waive\w*|without (?:asking|confirm\w*|check\w*|consult\w*|waiting)|(?:do not|don't|never|no need to) (?:tell|mention|show|inform|ask|confirm|check|wait))\b/i;
+const WIDENS = /\b(?:also|as well|too|in addition|additionally|alongside|otherwise|keep the default|even (?:if|when|though)|regardless|whatever|no matter|skip\w*|bypass\w*|waive\w*|pre-?approved|pre-?authori[sz]ed|rather than (?:pausing|stopping|waiting|asking)|instead of (?:asking|waiting|pausing)|without (?:asking|confirm\w*|check\w*|consult\w*|waiting)|(?:do not|don't|never|no need to) (?:tell|mention|show|inform|ask|confirm|check|wait))\b/i;
 /** What the user hears, narrowed to what they ask about: withholding, not caution ("lists only the scopes the user asked for"). */
 const HEARS = /\b(?:list|lists|listed|mention\w*|report\w*|answer\w*|repl(?:y|ies|ied)|tell\w*|told|say|says|said|show\w*|surfac\w*|summar\w*|name only|only name|discreet\w*|comes? up|bring\w* (?:it|this|that) up|play\w* (?:it )?down|describ\w*|explain\w*)\b/i;
 
