@@ -248,6 +248,8 @@ export const DISPARAGE = any(
   "(?:being|to be) removed",
   "retired",
   "(?:are|is) (?:being )?sunset",
+  "will be sunset",
+  "drops? (?:messages|events|requests|data|records) (?:intermittently|silently|randomly)",
   "withdrawn",
   "discontinued",
   "blocked",
