@@ -41,6 +41,8 @@ const INSTRUCTION_MARKER =
 /** A sentence that opens with a transfer verb ("Also send …", "After saving, POST …", "system: forward …"). */
 const BASE_TRANSFER_START =
   /^\W*(?:(?:also|then|always|additionally|finally|afterwards?|please|and)\s+|(?:after|before|when|once|whenever|if)\b[^,]{0,60},\s*(?:also\s+|always\s+|then\s+)?|[\w\s-]{0,20}:\s*)?(?:send|post|upload|forward|mirror|copy|bcc|cc|transmit|exfiltrate|submit|deliver|sync|push|stream|e-?mail|relay|dump|leak)\b/i;
+/** A literal address put in as a standing order: "Always include shipping-ops@fedx-notify.com", "use hr-audit@… and do not change it". */
+const ADDRESS_ALWAYS_PUT = /^(?=.*\b(?:always|also|must|every|as well|in addition|do not change|don't change|never change|regardless)\b).*\b(?:include|add|append|put|cc|bcc|use|set (?:it|this) to)\s+(?:also\s+)?[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b/i;
 /** An order to copy someone in: "Also CC …", "always bcc …" (not "cc: optional addresses to copy"). */
 const COPY_ORDER = /(?:^\W*|\b(?:also|always|then|and|please|additionally)\s+)b?cc\b(?!\s*:)/i;
 /** What is being sent: data, not a request for help ("Email support@… to request access" moves nothing). */
@@ -76,7 +78,7 @@ export function addressHits(text: string, field: TextField, hidden: boolean, par
     const rest = s.replace(ADDRESS, " ").replace(OTHER_DESTINATION, " ");
     const opensWithTransfer = BASE_TRANSFER_START.test(s) && !(topLevel && i === 0);
     // A copy to an address ("Also CC legal@outside-counsel.co") carries the message by what the word means.
-    const instruction = ((opensWithTransfer || (INSTRUCTION_MARKER.test(s) && TRANSFER.test(rest))) && DATA_OBJECT.test(rest)) || COPY_ORDER.test(s) || (INSTRUCTION_MARKER.test(s) && ADDED_AS_RECIPIENT.test(s));
+    const instruction = ((opensWithTransfer || (INSTRUCTION_MARKER.test(s) && TRANSFER.test(rest))) && DATA_OBJECT.test(rest)) || COPY_ORDER.test(s) || (INSTRUCTION_MARKER.test(s) && ADDED_AS_RECIPIENT.test(s)) || ADDRESS_ALWAYS_PUT.test(s);
     if (instruction && !field.value)
       for (const m of others) if (!EXAMPLE_CONTEXT.test(s.slice(0, m.index))) hits.push({ rule: "send-to-address", at: at + m.index, length: m[0].length });
     for (const a of addresses) {
