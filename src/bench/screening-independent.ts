@@ -140,6 +140,10 @@ export const INDEPENDENT_SETS: readonly IndependentSet[] = [
   { name: "round72", kind: "realistic", firstContact: { commit: "ff71a69", setting: "beside the real catalog", detected: [86, 96], flagged: [3, 64] }, fit: false, size: [96, 64] },
   { name: "round73", kind: "realistic", firstContact: { commit: "ff71a69", setting: "beside the real catalog", detected: [80, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
   { name: "legit86", kind: "legit", firstContact: { commit: "ff71a69", setting: "alone", flagged: [3, 200] }, fit: false, size: [0, 200] },
+  { name: "round74", kind: "realistic", firstContact: { commit: "e43face", setting: "beside the real catalog", detected: [85, 96], flagged: [4, 64] }, fit: false, size: [96, 64] },
+  { name: "round75", kind: "realistic", firstContact: { commit: "e43face", setting: "beside the real catalog", detected: [81, 96], flagged: [0, 64] }, fit: false, size: [96, 64] },
+  { name: "round76", kind: "realistic", firstContact: { commit: "e43face", setting: "beside the real catalog", detected: [90, 96], flagged: [1, 64] }, fit: false, size: [96, 64] },
+  { name: "legit87", kind: "legit", firstContact: { commit: "e43face", setting: "alone", flagged: [2, 200] }, fit: false, size: [0, 200] },
 ];
 
 export interface IndependentRow {
