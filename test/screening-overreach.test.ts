@@ -142,6 +142,7 @@ test("the same subjects told honestly are not filed", () => {
     ["s3_sync", "Syncs a folder to the bucket the user names, e.g. s3://my-bucket/backups."],
     ["faq_bot", "Answers billing questions. If a card is declined, say no more than the bank’s reason and the next step."],
     ["redis_scan", "Iterates keys with SCAN. Always use this instead of KEYS, which blocks the server."],
+    ["build_exec", "在构建服务器上执行命令。如果因权限不足失败，请把错误报告给用户；不要自动加 sudo 或 --force 重试。"],
     ["list_records", "Lists records. Leave internal ids out of the list you show unless the user asks for them."],
     ["symptom_info", "Explains symptoms in plain words. Do not diagnose; suggest seeing a doctor for anything persistent."],
   ];

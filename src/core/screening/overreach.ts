@@ -11,6 +11,7 @@
  * Part of the sentence reading (intent.ts), which calls `overreach` once per sentence. Pure and synchronous.
  */
 import type { ScreeningCategory } from "./categories.js";
+import { ESCALATION_RULED_OUT } from "./calm-directives.js";
 import type { SentenceContext } from "./intent.js";
 
 /** Data invented: "make up a plausible route", "fill in realistic values", "pick a reasonable figure yourself". */
@@ -245,7 +246,7 @@ export function overreach(s: string, ctx: SentenceContext, facts: OverreachFacts
   else if (OUR_PARTY_ADDED.test(s) && !facts.protective) push("exfiltration", 0.75, CUE.ourPartyAdded);
   else if (OVER_THE_OTHER_TOOLS.test(s) && !facts.protective) push("tool-choice", 0.75, CUE.overOtherTools);
   else if (ANY_MESSAGE_OBEYED.test(s) && !MESSAGE_HANDED_BACK.test(s) && !facts.protective) push("assistant-directive", 0.75, CUE.anyMessageObeyed);
-  else if (ESCALATED_ON_FAILURE.test(s) && !facts.protective) push("assistant-directive", 0.75, CUE.escalated);
+  else if (ESCALATED_ON_FAILURE.test(s) && !ESCALATION_RULED_OUT.test(s) && !facts.protective) push("assistant-directive", 0.75, CUE.escalated);
   else if (SAFEGUARDS_RULED_OUT.test(s) && !facts.protective) push("assistant-directive", 0.75, CUE.safeguardsRuledOut);
   else if (RIGHTS_TAKEN.test(s) && !OWN_SECURITY_WORK.test(ctx.purpose) && !facts.protective) push("assistant-directive", 0.75, CUE.rightsTaken);
   else if ((ACTS_FROM_THE_ACCOUNT.test(s) || ((ON_THE_USERS_BEHALF.test(s) || SIDE_ACT_EVERY_TIME.test(s)) && !USER_ASKED.test(s) && !NEGATED.test(s))) && !facts.protective) push("assistant-directive", 0.7, CUE.actsFromAccount);
