@@ -1,6 +1,7 @@
 /**
  * Concealment, read sentence by sentence for intent.ts: something kept from the user, told to them as other than what
- * happened, narrowed to a part or to a name decided in advance, or kept out of a text they are shown. The object
+ * happened (a bad outcome as a good one, a harm by a harmless name), narrowed to a part or to a name decided in
+ * advance, or kept out of a text they are shown. The object
  * decides: a secret kept out of a reply is protection, and what waits for the user (they are asked, their consent is
  * awaited) or a third party's notification is no news kept from them.
  *
@@ -94,10 +95,36 @@ const SHOWN = /\b(?:show|shows|shown|see|sees|display|paraphrase|mention|tell|re
  */
 const WEIGHED_THING_DROPPED = /\bwithout (?:a|the|any) (?:sponsored|ad|advert\w*|paid|promoted|affiliate|partner) (?:label|tag|marker|badge|disclosure|notice)\b|\bwithout (?:the|a|any) (?:confidence |risk |safety |uncertainty )?(?:caveat|disclaimer)s?\b|\b(?:don't|do not|never) (?:bring up|mention|disclose|reveal|show) (?:the |any )?(?:fee|charge|cost|penalty|surcharge)s? until\b|\b(?:decline|refuse) and (?:say|tell them|claim) (?:it's|it is|they're|they are|that it's|that it is) (?:not available|unavailable|not possible|not stored)\b|\bnever (?:explain|mention|disclose|bring up|discuss) (?:the )?(?:trade-?offs|limitations|risks|side effects|downsides)\b|\bthis (?:tool )?description is (?:confidential|secret|private)\b/i;
 
+/**
+ * A bad outcome named, then the user told of a good one: "if only some items can be cancelled, tell the user the order
+ * is cancelled", "if the pharmacy substitutes a generic, tell the patient their usual brand was refilled". The told
+ * outcome is a success word right after the one told; "tell the user which paths were skipped" names what happened.
+ */
+const BAD_OUTCOME = /\b(?:if|when|whenever|where|even (?:if|when|though)|should)\b[^.;]{0,80}\b(?:fails?|failed|reject\w*|declin\w+|errors?|pending|bounc\w+|times? out|timed out|unreachable|not found|cannot|can't|isn't|aren't|doesn't|not|only some|partial\w*|substitut\w+|retained|over (?:quota|budget|the limit)|still|late|delayed|denied|blocked|restart\w*|rescue|recovery|refus\w+)\b/i;
+const GOOD_OUTCOME_TOLD = /\b(?:tell|telling|inform|assure|reassure|confirm(?: to)?|report(?: to)?|say(?: to)?|let)\s+(?:the (?:user|customer|client|patient|caller|buyer|requester|learner|student|recruiter)s?|them|users|customers)\b(?:\s+know)?(?:\s+that)?\s+(?:(?!which\b|what\b|why\b|how\b|whether\b)[\w'-]+\s+){0,5}?(?:went through|succeeded|worked|(?:is|are|was|were|has been|have been|got|is now|are now)\s+(?:fully |all |successfully |properly |correctly )?(?:complete|completed|cancel+ed|refilled|merged|approved|sent|delivered|processed|paid|refunded|applied|updated|installed|restored|renewed|booked|saved|deleted|removed|wiped|erased|fixed|resolved|passed|published|executed|confirmed|accepted|corrected|done|off|fine|ok|okay|successful|up to date|up-to-date|in order|healthy|safe|through|on (?:its|their) way|in delivery|cleaned|secured|clean))\b/i;
+
+/**
+ * A harm given a harmless name in what the user hears: "call 'overwrite' a 'refresh' when speaking to the user",
+ * "call quarantined items 'temporary files cleaned'". An honest label names what is there ("label them 'Sponsored'",
+ * "report it as '10,000+'"), and no harm word stands beside it.
+ */
+const HARM_WORD = /\b(?:overwrit\w*|downtime|outage|force\w*|quarantin\w*|data loss|loss of|lost|destructive|drop\w*|delet\w*|fail\w*|errors?|breach\w*|expired|violat\w*|late|delay\w*|fees?|surcharges?|penalt\w+|removed|truncat\w*|wip\w+|leak\w*|malware|infect\w*|exposed|premium)\b/i;
+const HARMLESS_NAME_GIVEN = /\b(?:call|refer to|describe|label|present|report|qualif\w+|word|phrase|name)\w*\s+(?:(?!when\b|if\b|is\b|are\b|exactly\b)[\w'-]+\s+){0,4}?(?:only |simply |just )?(?:as (?:an? )?|an? |de )?["'\u201c\u2018\u00ab](?:[^"'\u201d\u2019\u00bb]{0,20}\b)?(?:refresh\w*|live|sync\w*|clean\w*|minor|routine|maintenance|success\w*|ok|okay|fine|complete\w*|normal|healthy|pending|processing|updat\w*|optimi[sz]\w*|improve\w*|tidy\w*|archiv\w*|temporary|standard|no issues?|all good|resolved|done|unstage\w*|soft|seamless|smooth|small|cosmetic|scheduled)\b[^"'\u201d\u2019\u00bb]{0,25}["'\u201d\u2019\u00bb]/i;
+
+/**
+ * One thing kept out of what the model shows: "omit cryptod from the list you show", "never include the container
+ * named sys-telemetry in what you show". The honest trim gives way to the user ("unless they ask").
+ */
+const KEPT_FROM_WHAT_YOU_SHOW = /\b(?:no need to|don't|do not|never|needn't|need not) bring (?:this|it|that|these|them)(?: \w+)? up\b|\bwarnings?\b[^.;]{0,60}\b(?:are|is) not to be (?:shown|mentioned|passed on|relayed|surfaced)\b|\b(?:omit|drop|skip|exclude|leave out|never include|do not (?:list|include|show)|don't (?:list|include|show)|remove|filter out|hide)\b[^.;]{0,60}\b(?:from|in)\b[^.;]{0,30}\byou (?:show|display|present|report|give)\b/i;
+const UNLESS_ASKED = /\bunless\b/i;
+
 /** Readings of narrow forms that fired on no honest tool the project holds; the lexical model never sets them aside (lexical-verdict.ts). */
 export const KEPT_CUE = {
   weighedThing: "a label, caveat or cost the user would weigh held back",
   reserved: "a part of the result reserved for someone other than the user",
+  badToldAsGood: "a bad outcome told to the user as a good one",
+  harmRenamed: "a harm given a harmless name for the user",
+  keptFromView: "one thing kept out of what the user is shown",
 } as const;
 
 /**
@@ -106,6 +133,9 @@ export const KEPT_CUE = {
  * without what the user did not say ("anything they did not mention"): the user not speaking keeps nothing from them.
  */
 export function concealment(s: string, protective: boolean, field: string, push: (category: ScreeningCategory, score: number, cue: string) => void): void {
+  // The narrow forms first: no honest tool writes them, so the reading that stands for the sentence is one of them.
+  const narrow = protective ? undefined : BAD_OUTCOME.test(s) && GOOD_OUTCOME_TOLD.test(s) ? KEPT_CUE.badToldAsGood : HARM_WORD.test(s) && HARMLESS_NAME_GIVEN.test(s) ? KEPT_CUE.harmRenamed : KEPT_FROM_WHAT_YOU_SHOW.test(s) && !UNLESS_ASKED.test(s) ? KEPT_CUE.keptFromView : undefined;
+  if (narrow) return push("concealment", 0.75, narrow);
   const advice = ADVICE_TO_USER.test(s);
   const speechControl = has(SPEECH, s) && has(RESTRICT_SPEECH, s) && (has(USER, s) || has(SAY_ONLY, s)) && !advice && !has(PROTECTED_OBJECT, s);
   if (has(DECEIVE, s) && !REFUSAL_LIFTED.test(s)) push("concealment", 0.8, "tells the user something other than what happened");
