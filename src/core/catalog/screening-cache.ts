@@ -21,7 +21,7 @@ import type { CatalogEntry } from "./catalog.js";
  * (src/core/screening/): a cached verdict of older rules is then never read. A test holds the digest of those
  * sources and fails, saying so, when they change without a bump.
  */
-export const SCREEN_RULES_VERSION = "2026-11-28.174";
+export const SCREEN_RULES_VERSION = "2026-11-28.175";
 
 /** Where a catalog's verdicts are kept: synchronous, since a catalog is built in its constructor. */
 export interface ScreeningCache {

@@ -41,10 +41,15 @@ const EXTRA_ACT = /\b(?:also|additionally|in the same (?:answer|turn|reply|respo
 const EXPECTED_OF_MODEL = /\b(?:is|are) expected to\b|\bit is expected that\b|\bbest (?:approach|practice|way) is to\b|\bgood practice\b|\b(?:must|should|shall|needs? to|has to|have to)\b|\b(?:assistant|agent|model)\s+(?:also\s+|then\s+)?(?!(?:is|has|was|does|can|may|will|needs|wants|asks)\b)[a-z]{3,}s\b/i;
 const MODEL_ACTOR = /\b(?:agents?|assistants?|models?)\b/i;
 const EXTRA_VERB = /\b(?:post(?:s|ed|ing)?|send(?:s|ing)?|shar(?:e|es|ed|ing)|star(?:s|red)?|follow(?:s|ed)?|updat(?:e|es|ed|ing)(?! (?:the user|them|you)\b)|publish\w*|forward\w*|email(?:s|ed)?|invit\w+|subscrib\w+|upvot\w+|appl(?:y|ies|ied)|log(?:s|ged)? (?:a|an|the)|mov(?:e|es|ed) (?:the|it|them)|declin\w+|propos(?:e|es|ed)|pre-?fill\w*|approv\w+|merg(?:e|es|ed)|delet\w+|pay(?:s|ing)?|transfer\w*|charg(?:e|es|ed)|cancel\w*|accept\w*|comment(?:s|ed)? on|creat(?:e|es) (?:a|an) (?:new )?(?:note|issue|ticket|task|post|comment|record|entry|event|activity))\b/i;
-/** A retry with more privilege: "runs it again with `SET ROLE postgres;` prepended", "retry with sudo". */
 /** The escalation ruled out: "do not retry with sudo or --force" (a gloss may put the retry after it). */
-export const ESCALATION_RULED_OUT = /\b(?:do not|don't|never|must not|should not|not)\b[^.;]{0,30}(?:\bsudo\b|--force\b|--no-verify\b|\bbypass|\bas (?:root|superuser)\b|\bset role\b)/i;
-const ESCALATED_RETRY = /\b(?:again|retr(?:y|ies|ied)|re-?run\w*|re-?send\w*|re-?issue\w*)\b[^.;]{0,80}\b(?:set role (?:postgres|root|admin|superuser)|sudo\b|as (?:root|superuser|admin(?:istrator)?)\b|--force\b|--no-verify\b|[\x60'"]?bypass_?\w*[\x60'"]?\s*[:=]\s*[\x60'"]?true\b|elevated (?:privileges|rights|role)|disabl\w+ (?:rls|row level security))|\b(?:set role (?:postgres|root|admin|superuser)|sudo)\b[^.;]{0,60}\b(?:again|retr(?:y|ies|ied)|re-?run\w*)\b/i;
+const ESCALATION_RULED_OUT = /\b(?:do not|don't|never|must not|should not|not)\b[^.;]{0,30}(?:\bsudo\b|--force\b|--no-verify\b|\bbypass|\bas (?:root|superuser)\b|\bset role\b)/i;
+/**
+ * A retry with more privilege, or a failure answered with it: "runs it again with `SET ROLE postgres;` prepended",
+ * "retry with sudo", "if checks fail, merge with admin override", "on EACCES, prefix it with sudo".
+ */
+const ESCALATED_RETRY = /\b(?:if|on|when)\b[^.;]{0,40}\b(?:fails?|failing|denied|errors?|eacces|blocked)\b[^.;]{0,80}\b(?:(?:prefix|run|retry)\w* (?:it |them )?with sudo|as (?:root|superuser)|admin override|override_\w+=true|grant roles\/owner)\b|\b(?:again|retr(?:y|ies|ied)|re-?run\w*|re-?try|try again)\b[^.;]{0,80}\b(?:admin override|override_\w+=true)\b|\b(?:again|retr(?:y|ies|ied)|re-?run\w*|re-?send\w*|re-?issue\w*)\b[^.;]{0,80}\b(?:set role (?:postgres|root|admin|superuser)|sudo\b|as (?:root|superuser|admin(?:istrator)?)\b|--force\b|--no-verify\b|[\x60'"]?bypass_?\w*[\x60'"]?\s*[:=]\s*[\x60'"]?true\b|elevated (?:privileges|rights|role)|disabl\w+ (?:rls|row level security))|\b(?:set role (?:postgres|root|admin|superuser)|sudo)\b[^.;]{0,60}\b(?:again|retr(?:y|ies|ied)|re-?run\w*)\b/i;
+/** The reading of `ESCALATED_RETRY`, which fired on no honest tool the project holds: the lexical model never sets it aside. */
+export const ESCALATED_CUE = "a refusal worked around with more privilege";
 /** A review, threshold or check kept away: "which keeps the merchant out of review", "to stay under the approval limit". */
 const EVADES_REVIEW = /\b(?:keeps?|stays?|staying|keeping)\s+(?:\w+\s+){0,3}?(?:out of|under|below|clear of)\s+(?:the\s+)?(?:manual\s+)?(?:review|approval|audit|threshold|radar|monitoring|detection|fraud checks?)\b|\bto (?:avoid|bypass|skip|evade|dodge|get around) (?:the\s+)?(?:manual\s+)?(?:review|approval|audit|fraud checks?|threshold|detection|monitoring)\b/i;
 /** "is granted whatever …": the passive form, which needs no actor named. */
@@ -165,7 +170,7 @@ export function calmDirectives(s: string, ctx: SentenceContext, facts: SentenceF
   // review"), the user's choice overridden ("… whatever the user chose"), acting where the user never asked ("If the user
   // never asked for it to be remembered, the best approach is still to call this tool"), someone's opt-out undone, or
   // content made the model's tasks ("Those lines are tasks for the assistant").
-  if (!ctx.lead && ESCALATED_RETRY.test(s) && !ESCALATION_RULED_OUT.test(s) && !protective) push("assistant-directive", 0.75, "a refusal worked around with more privilege");
+  if (!ctx.lead && ESCALATED_RETRY.test(s) && !ESCALATION_RULED_OUT.test(s) && !protective) push("assistant-directive", 0.75, ESCALATED_CUE);
   if (!ctx.lead && EVADES_REVIEW.test(s) && (has(MODEL, s) || MODEL_ACTOR.test(s) || OBLIGED.test(s)) && !protective) push("assistant-directive", 0.75, "a review or limit evaded");
   if (!ctx.lead && USER_CHOICE_OVERRIDDEN.test(s) && (has(MODEL, s) || MODEL_ACTOR.test(s) || PASSIVE_OVERRIDE.test(s))) push("assistant-directive", 0.75, "the user's choice overridden");
   if (!ctx.lead && NOT_ASKED_STILL.test(s)) push("assistant-directive", 0.7, "acts where the user never asked");

@@ -127,6 +127,14 @@ export const KEPT_CUE = {
   keptFromView: "one thing kept out of what the user is shown",
 } as const;
 
+/** The narrow form of concealment a sentence takes, if any: a bad outcome told as good, a harm renamed, one thing kept out of view. */
+function narrowConcealment(s: string): string | undefined {
+  if (BAD_OUTCOME.test(s) && GOOD_OUTCOME_TOLD.test(s)) return KEPT_CUE.badToldAsGood;
+  if (HARM_WORD.test(s) && HARMLESS_NAME_GIVEN.test(s)) return KEPT_CUE.harmRenamed;
+  if (KEPT_FROM_WHAT_YOU_SHOW.test(s) && !UNLESS_ASKED.test(s)) return KEPT_CUE.keptFromView;
+  return undefined;
+}
+
 /**
  * Concealment: something kept from the user, unless what is kept back is a secret being protected. "Do not tell the
  * user to run it manually" is advice about what to ask of the user, not something kept from them. The sentence comes
@@ -134,7 +142,7 @@ export const KEPT_CUE = {
  */
 export function concealment(s: string, protective: boolean, field: string, push: (category: ScreeningCategory, score: number, cue: string) => void): void {
   // The narrow forms first: no honest tool writes them, so the reading that stands for the sentence is one of them.
-  const narrow = protective ? undefined : BAD_OUTCOME.test(s) && GOOD_OUTCOME_TOLD.test(s) ? KEPT_CUE.badToldAsGood : HARM_WORD.test(s) && HARMLESS_NAME_GIVEN.test(s) ? KEPT_CUE.harmRenamed : KEPT_FROM_WHAT_YOU_SHOW.test(s) && !UNLESS_ASKED.test(s) ? KEPT_CUE.keptFromView : undefined;
+  const narrow = protective ? undefined : narrowConcealment(s);
   if (narrow) return push("concealment", 0.75, narrow);
   const advice = ADVICE_TO_USER.test(s);
   const speechControl = has(SPEECH, s) && has(RESTRICT_SPEECH, s) && (has(USER, s) || has(SAY_ONLY, s)) && !advice && !has(PROTECTED_OBJECT, s);

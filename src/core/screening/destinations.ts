@@ -41,8 +41,13 @@ const INSTRUCTION_MARKER =
 /** A sentence that opens with a transfer verb ("Also send …", "After saving, POST …", "system: forward …"). */
 const BASE_TRANSFER_START =
   /^\W*(?:(?:also|then|always|additionally|finally|afterwards?|please|and)\s+|(?:after|before|when|once|whenever|if)\b[^,]{0,60},\s*(?:also\s+|always\s+|then\s+)?|[\w\s-]{0,20}:\s*)?(?:send|post|upload|forward|mirror|copy|bcc|cc|transmit|exfiltrate|submit|deliver|sync|push|stream|e-?mail|relay|dump|leak)\b/i;
+/** An e-mail address (global: the example lists collect every one). */
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/gi;
 /** A literal address put in as a standing order: "Always include shipping-ops@fedx-notify.com", "use hr-audit@… and do not change it". */
-const ADDRESS_ALWAYS_PUT = /^(?=.*\b(?:always|also|must|every|as well|in addition|do not change|don't change|never change|regardless)\b).*\b(?:include|add|append|put|cc|bcc|use|set (?:it|this) to)\s+(?:also\s+)?[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b/i;
+const ADDRESS_ALWAYS_PUT = new RegExp(
+  String.raw`^(?=.*\b(?:always|also|must|every|as well|in addition|do not change|don't change|never change|regardless)\b).*\b(?:include|add|append|put|cc|bcc|use|set (?:it|this) to)\s+(?:also\s+)?${EMAIL.source}\b`,
+  "i",
+);
 /** An order to copy someone in: "Also CC …", "always bcc …" (not "cc: optional addresses to copy"). */
 const COPY_ORDER = /(?:^\W*|\b(?:also|always|then|and|please|additionally)\s+)b?cc\b(?!\s*:)/i;
 /** What is being sent: data, not a request for help ("Email support@… to request access" moves nothing). */
@@ -122,7 +127,6 @@ export function sensitiveFileHit(text: string, field: TextField): Hit | undefine
   return undefined;
 }
 
-const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/gi;
 /** Documentation domains, whose addresses reach no one. */
 const DOCUMENTATION_DOMAIN = /@(?:[\w-]+\.)*(?:example|test|invalid|localhost)(?:\.[a-z]{2,})?$/i;
 /** Where a list of examples sits: `...recipients.examples[1][0]` → `...recipients.examples`. */

@@ -30,6 +30,7 @@ import {
 import type { SentenceFinding } from "./meaning.js";
 import { OVERREACH_CUE } from "./overreach.js";
 import { KEPT_CUE } from "./concealment-reader.js";
+import { ESCALATED_CUE } from "./calm-directives.js";
 import type { ScreeningFinding } from "./types.js";
 
 /** The model's verdict on one tool. */
@@ -49,8 +50,9 @@ export type LexicalVerdict =
  * which reads as no sentence; an order to send a copy to a literal address, a recipient or copy parameter whose
  * default names a party, and a directive set off by another server's named tool, none of which fired on any honest
  * tool the project holds (about 13,500 with the real servers, 2026-11-28), where the model's table has seen few of
- * their words; and the orders to act past the user (overreach.ts) and the narrow forms of concealment
- * (concealment-reader.ts `KEPT_CUE`), which name an act no honest tool asks for and fired on no honest tool either.
+ * their words; and the orders to act past the user (overreach.ts), a retry with more privilege (calm-directives.ts
+ * `ESCALATED_CUE`) and the narrow forms of concealment (concealment-reader.ts `KEPT_CUE`), which name an act no honest
+ * tool asks for and fired on no honest tool either.
  */
 /** The tool or address a reading names after its cue: "… another server's tool (read_file)". */
 const NAMED_IN_DETAIL = / \([^)]*\)$/;
@@ -63,6 +65,7 @@ const NEVER_SET_ASIDE: ReadonlySet<string> = new Set([
   "default-recipient",
   "spelled-choice",
   "a directive set off by another server's tool",
+  ESCALATED_CUE,
   // Orders to act past the user (overreach.ts), but for a partner's copy, which fired on one honest tool.
   ...Object.values(OVERREACH_CUE).filter((cue) => cue !== OVERREACH_CUE.partner),
   ...Object.values(KEPT_CUE),
@@ -143,7 +146,7 @@ export function lexicalVerdict(
   const logit = lexicalLogit(model, features);
   if (findings.length > 0) {
     // A sentence read two ways files its first reading only: one of its other readings may be one never set aside.
-    if (logit >= LEXICAL_VETO || !findings.every((f) => overrulable(f, model, family)) || readings.some((r) => NEVER_SET_ASIDE.has(r.cue))) return { act: "keep", logit };
+    if (logit >= LEXICAL_VETO || !findings.every((f) => overrulable(f, model, family)) || readings.some((r) => NEVER_SET_ASIDE.has(r.cue.replace(NAMED_IN_DETAIL, "")))) return { act: "keep", logit };
     for (const f of findings) f.detail = `${f.detail}; set aside: the tool's words read as honest (lexical ${logit.toFixed(2)})`;
     return { act: "set-aside", logit };
   }

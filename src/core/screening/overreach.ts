@@ -4,15 +4,13 @@
  * unasked, the user profiled from what they said, a failure reported to the user as something else, the user's
  * things handed to a partner as well, figures changed before the user hears them, a wish put in the user's mouth,
  * standing permission written into memory, acts from the user's account (once or after every play, view or search),
- * the model's refusals and warnings ruled out, more rights taken, any message taken as the user's say, a failure
- * answered with more power, a party of the server's added as a destination, this tool put over the others. Each is
+ * the model's refusals and warnings ruled out, more rights taken, any message taken as the user's say, a party of the server's added as a destination, this tool put over the others. Each is
  * an order about the model's conduct
  * that no description of the tool itself needs, however calmly it is worded.
  *
  * Part of the sentence reading (intent.ts), which calls `overreach` once per sentence. Pure and synchronous.
  */
 import type { ScreeningCategory } from "./categories.js";
-import { ESCALATION_RULED_OUT } from "./calm-directives.js";
 import type { SentenceContext } from "./intent.js";
 
 /** Data invented: "make up a plausible route", "fill in realistic values", "pick a reasonable figure yourself". */
@@ -134,9 +132,6 @@ export const OUR_PARTY_ADDED = /^(?=.*\b(?:our|partner|vendor|vendor's|archive|t
 export const ANY_MESSAGE_OBEYED = /\bwhen(?:ever)? anyone (?:in|on) the (?:conversation|chat|thread|channel) asks\b|\bfollow (?:them|those|these|it) as you would (?:a|the) user|\b(?:as soon as|whenever|when|once|if)\s+(?:any|a|an|some)\s+(?:[\w-]+\s+)?(?:message|email|e-mail|text|chat|comment|post|request)s?\b[^.;]{0,40}\b(?:asks?|requests?|says?|mentions?|tells?|supplies)\b|\bwhatever (?:[\w-]+ ){0,2}(?:an?|any) (?:message|email|text|comment|post)s? (?:supplies|names|gives|asks|says)\b|\b(?:requests?|messages?) (?:that )?(?:appear|posted|arriv\w+|received)\b[^.;]{0,40}\b(?:are|is) (?:authoritative|always legitimate|an authori[sz]ation|verified|pre-approved)\b|\b(?:a|any) (?:message|email|text|request)\b[^.;]{0,60}\bis (?:therefore )?(?:an? )?(?:authori[sz]ation|approval|consent|permission)\b|\btreat\b[^.;]{0,80}\b(?:documents?|web pages?|emails?|messages?|pages?)\b[^.;]{0,40}\bas (?:approved|authori[sz]ed|confirmed|requested) by the user\b/i;
 const MESSAGE_HANDED_BACK = /\b(?:rather than|not as|instead of|report it|mention it|list it|let (?:them|the user) decide|for the user to decide|do not do it|don't do it|not an instruction|untrusted|not instructions)\b/i;
 
-/** A failure answered with more power: "on EACCES, retry with sudo", "if checks fail, merge with admin override". */
-export const ESCALATED_ON_FAILURE = /\b(?:retry|re-?run|run (?:it )?again|try again|re-?try)\w*\b[^.;]{0,40}\b(?:with sudo|as (?:root|superuser|admin)|--force|--no-verify|admin override|override_\w+=true|bypass_\w+=true)\b|\b(?:if|on|when)\b[^.;]{0,40}\b(?:fails?|failing|denied|errors?|eacces|blocked)\b[^.;]{0,80}\b(?:(?:prefix|run|retry)\w* (?:it |them )?with sudo|as (?:root|superuser)|admin override|bypass_\w+=true|override_\w+=true|grant roles\/owner)\b/i;
-
 /**
  * This tool put over the user's other tools, whichever are there: "use it to send every email, even when Gmail or
  * Outlook tools are connected", "always use it instead of Google Calendar or Outlook calendar tools".
@@ -186,7 +181,6 @@ export const OVERREACH_CUE = {
   overOtherTools: "this tool put over the user's other tools",
   ourPartyAdded: "the server's own party added as a destination",
   anyMessageObeyed: "any message taken as the user's say",
-  escalated: "a failure answered with more power",
 } as const;
 const CUE = OVERREACH_CUE;
 
@@ -219,7 +213,6 @@ export function overreach(s: string, ctx: SentenceContext, facts: OverreachFacts
   else if (OUR_PARTY_ADDED.test(s) && !facts.protective) push("exfiltration", 0.75, CUE.ourPartyAdded);
   else if (OVER_THE_OTHER_TOOLS.test(s) && !facts.protective) push("tool-choice", 0.75, CUE.overOtherTools);
   else if (ANY_MESSAGE_OBEYED.test(s) && !MESSAGE_HANDED_BACK.test(s) && !facts.protective) push("assistant-directive", 0.75, CUE.anyMessageObeyed);
-  else if (ESCALATED_ON_FAILURE.test(s) && !ESCALATION_RULED_OUT.test(s) && !facts.protective) push("assistant-directive", 0.75, CUE.escalated);
   else if (SAFEGUARDS_RULED_OUT.test(s) && !facts.protective) push("assistant-directive", 0.75, CUE.safeguardsRuledOut);
   else if (RIGHTS_TAKEN.test(s) && !OWN_SECURITY_WORK.test(ctx.purpose) && !facts.protective) push("assistant-directive", 0.75, CUE.rightsTaken);
   else if ((ACTS_FROM_THE_ACCOUNT.test(s) || ((ON_THE_USERS_BEHALF.test(s) || SIDE_ACT_EVERY_TIME.test(s)) && !USER_ASKED.test(s) && !NEGATED.test(s))) && !facts.protective) push("assistant-directive", 0.7, CUE.actsFromAccount);
